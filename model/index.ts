@@ -1,0 +1,4 @@
+export * from "./engine.js";
+export * from "./presets.js";
+export * from "./workloads.js";
+export * from "./result-document.js";
