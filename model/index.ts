@@ -2,3 +2,5 @@ export * from "./engine.js";
 export * from "./presets.js";
 export * from "./workloads.js";
 export * from "./result-document.js";
+export * from "./scenario.js";
+export * from "./scenarios.js";

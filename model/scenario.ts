@@ -1,0 +1,207 @@
+import { ENGINES, isEngine, type Engine } from "./engine.js";
+import { DURABILITY_PRESETS, isPreset, PRESETS, type Preset, type Source } from "./presets.js";
+import { isWorkloadId } from "./workloads.js";
+
+/**
+ * A scenario is a study: which engines, node counts and presets it covers, on which machines, with which data and
+ * workloads. One deployment (one `pulumi up`, one local run) is one cell of it: an engine, a node count and a preset,
+ * resolved by `resolveDeployment` into concrete numbers that infra and the runner's plans both use.
+ */
+export type RequestDistribution = "zipfian" | "uniform" | "latest" | "hotspot";
+
+export interface StorageSpec {
+  /** "instance-store" uses the instance's local NVMe/SSD (seeds 000/001 used local instance storage). */
+  kind: "instance-store" | "ebs";
+  ebsType?: "gp3" | "io2";
+  sizeGiB?: number;
+  iops?: number;
+}
+
+export interface MachineSpec {
+  /** The current EC2 type used. */
+  instanceType: string;
+  /** The type (or hardware) the study used, when it is retired or was bare metal. */
+  original?: string;
+}
+
+export interface ScenarioWorkload {
+  workload: string;
+  /** YCSB operationcount per run of this workload (all clients together). */
+  operationCount?: number;
+  /** YCSB maxexecutiontime in seconds. */
+  maxExecutionTimeSec?: number;
+  /** Extra YCSB properties for this workload only. */
+  properties?: Record<string, string>;
+}
+
+export interface ThreadSpec {
+  /** Threads per data node, spread over the clients (seed 001: 128; seed 000: 256). */
+  perDataNode?: number;
+  /** Threads per client, when the study fixed it per client instead. */
+  perClient?: number;
+  /** Threads per client during the load phase (seed 000: 40). */
+  loadPerClient?: number;
+  /** A thread sweep: each workload runs at each of these thread counts per client (seed 003: 1..512). */
+  sweep?: number[];
+  /** Step up threads per client until throughput stops rising (seeds 002, 004). */
+  stepUp?: { start: number; factor: number; max: number; minGainPct: number };
+}
+
+export interface ScenarioSpec {
+  name: string;
+  title: string;
+  sources: Source[];
+  engines: Engine[];
+  /** The node counts the study covered; a deployment picks one. */
+  nodeCounts: number[];
+  presets: Preset[];
+  dataNode: MachineSpec & { storage: StorageSpec };
+  clientNode: MachineSpec;
+  /** Client fleet size: a fixed count, or one client per `dataNodesPerClient` data nodes, rounded up. */
+  clients: { count: number } | { dataNodesPerClient: number };
+  replication: number;
+  records: {
+    /** Records per data node (seed 001: 15M, seed 000: 500M). */
+    perNode?: number;
+    /** Total records regardless of node count (seeds 003, 004). */
+    total?: number;
+    fieldCount: number;
+    fieldLengthBytes: number;
+  };
+  requestDistribution?: RequestDistribution;
+  threads: ThreadSpec;
+  workloads: ScenarioWorkload[];
+  /** Extra YCSB properties for every phase (seed 004: readallfields=true, writeallfields=false). */
+  properties?: Record<string, string>;
+  /** Warm-up before each measured step, discarded (seed 002: 1 minute). */
+  warmupSec?: number;
+  /** Wait for the engine to settle after load and between workloads (seed 000: no pending compactions). */
+  settle?: { waitForCompactions: boolean; minSec?: number };
+  /** Repeat each workload run (seed 000: 3 runs on different days; seed 003: 3 repeats). */
+  repeats: number;
+  /** Operation-count sweep: each workload is run once per count (seed 003: 1k, 10k, 100k, 1M). */
+  operationCounts?: number[];
+  /** The load phase may run with its own preset (seed 000 allowed non-durable writes for the load only). */
+  loadPreset?: Preset;
+  /** Server settings a study changed beyond the preset (seed 003: Cassandra request timeouts). */
+  serverSettings?: Partial<Record<Engine, Record<string, string>>>;
+  /** Default cell for a stack or local run that names none. */
+  defaults: { engine: Engine; nodes: number; preset: Preset };
+}
+
+/** Bytes a YCSB key takes: "user" + up to 19 digits of a hashed long. */
+export const YCSB_KEY_BYTES = 23;
+
+export function recordBytes(spec: Pick<ScenarioSpec, "records">): number {
+  return spec.records.fieldCount * spec.records.fieldLengthBytes + YCSB_KEY_BYTES;
+}
+
+export interface DeploymentChoice {
+  engine?: Engine;
+  nodes?: number;
+  preset?: Preset;
+  /** Multiplies record and operation counts (never below 1) for cheap trials of the same scenario. */
+  scale?: number;
+  /** Overrides the client count the scenario derives. */
+  clients?: number;
+}
+
+/** One cell of a scenario with every number resolved. */
+export interface Deployment {
+  scenario: string;
+  engine: Engine;
+  nodes: number;
+  preset: Preset;
+  loadPreset: Preset;
+  clients: number;
+  replication: number;
+  recordCount: number;
+  recordBytes: number;
+  fieldCount: number;
+  fieldLengthBytes: number;
+  threadsPerClient: number;
+  loadThreadsPerClient: number;
+  scale: number;
+  dataInstanceType: string;
+  clientInstanceType: string;
+}
+
+export class ScenarioError extends Error {
+  constructor(
+    /** The offending field, e.g. "nodes" or "dataNode.instanceType". */
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+const scaled = (n: number, scale: number) => Math.max(1, Math.round(n * scale));
+
+export function clientCount(spec: ScenarioSpec, nodes: number): number {
+  return "count" in spec.clients ? spec.clients.count : Math.ceil(nodes / spec.clients.dataNodesPerClient);
+}
+
+/** Resolve one deployment of a scenario; throws ScenarioError naming the field that is wrong. */
+export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice = {}): Deployment {
+  const engine = choice.engine ?? spec.defaults.engine;
+  if (!isEngine(engine)) throw new ScenarioError("engine", `unknown engine "${String(engine)}" (known: ${ENGINES.join(", ")})`);
+  if (!spec.engines.includes(engine)) {
+    throw new ScenarioError("engine", `scenario "${spec.name}" covers ${spec.engines.join(", ")}, not ${engine}`);
+  }
+  const preset = choice.preset ?? spec.defaults.preset;
+  if (!isPreset(preset)) throw new ScenarioError("preset", `unknown preset "${String(preset)}" (known: ${PRESETS.join(", ")})`);
+  if (!DURABILITY_PRESETS[engine][preset]) throw new ScenarioError("preset", `engine ${engine} has no preset "${preset}"`);
+  const nodes = choice.nodes ?? spec.defaults.nodes;
+  if (!Number.isInteger(nodes) || nodes < 1) throw new ScenarioError("nodes", `must be a whole number >= 1, got ${String(nodes)}`);
+  const scale = choice.scale ?? 1;
+  if (!(scale > 0 && scale <= 1)) throw new ScenarioError("scale", `must be in (0, 1], got ${String(scale)}`);
+  const clients = choice.clients ?? clientCount(spec, nodes);
+  if (!Number.isInteger(clients) || clients < 1) throw new ScenarioError("clients", `must be a whole number >= 1, got ${String(clients)}`);
+  const baseRecords = spec.records.total ?? (spec.records.perNode ?? 0) * nodes;
+  if (baseRecords < 1) throw new ScenarioError("records", "set records.perNode or records.total");
+  if (spec.replication > nodes) {
+    throw new ScenarioError("replication", `replication ${spec.replication} needs at least as many nodes (got ${nodes})`);
+  }
+  const t = spec.threads;
+  // Seed 001: "128 client threads per data instance ... distributed across the client instances" (341 for 8 nodes / 3 clients).
+  const threadsPerClient = t.perClient ?? (t.perDataNode ? Math.floor((t.perDataNode * nodes) / clients) : t.sweep?.[0] ?? t.stepUp?.start ?? 1);
+  return {
+    scenario: spec.name,
+    engine,
+    nodes,
+    preset,
+    loadPreset: spec.loadPreset ?? preset,
+    clients,
+    replication: spec.replication,
+    recordCount: scaled(baseRecords, scale),
+    recordBytes: recordBytes(spec),
+    fieldCount: spec.records.fieldCount,
+    fieldLengthBytes: spec.records.fieldLengthBytes,
+    threadsPerClient: Math.max(1, threadsPerClient),
+    loadThreadsPerClient: Math.max(1, t.loadPerClient ?? threadsPerClient),
+    scale,
+    dataInstanceType: spec.dataNode.instanceType,
+    clientInstanceType: spec.clientNode.instanceType,
+  };
+}
+
+/** Structural checks of a spec itself (not of a deployment); every problem names its field. */
+export function checkScenario(spec: ScenarioSpec): ScenarioError[] {
+  const errors: ScenarioError[] = [];
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(spec.name ?? "")) errors.push(new ScenarioError("name", "lower-case letters, digits and dashes"));
+  if (!Array.isArray(spec.engines) || spec.engines.length === 0) errors.push(new ScenarioError("engines", "name at least one engine"));
+  for (const e of spec.engines ?? []) if (!isEngine(e)) errors.push(new ScenarioError("engines", `unknown engine "${String(e)}"`));
+  for (const n of spec.nodeCounts ?? []) {
+    if (!Number.isInteger(n) || n < 1) errors.push(new ScenarioError("nodeCounts", `node count must be >= 1, got ${String(n)}`));
+  }
+  for (const p of spec.presets ?? []) if (!isPreset(p)) errors.push(new ScenarioError("presets", `unknown preset "${String(p)}"`));
+  if (!spec.workloads?.length) errors.push(new ScenarioError("workloads", "name at least one workload"));
+  spec.workloads?.forEach((w, i) => {
+    if (!isWorkloadId(w.workload)) errors.push(new ScenarioError(`workloads[${i}].workload`, `unknown workload "${w.workload}"`));
+  });
+  if (!(spec.records?.fieldCount >= 1)) errors.push(new ScenarioError("records.fieldCount", "must be >= 1"));
+  if (!(spec.records?.fieldLengthBytes >= 1)) errors.push(new ScenarioError("records.fieldLengthBytes", "must be >= 1"));
+  if (!(spec.repeats >= 1)) errors.push(new ScenarioError("repeats", "must be >= 1"));
+  return errors;
+}

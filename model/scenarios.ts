@@ -1,0 +1,195 @@
+import type { ScenarioSpec } from "./scenario.js";
+
+/**
+ * The built-in scenarios: one per seed study (DESIGN.md "Scenarios the stacks must reproduce") and a cheap
+ * quickstart. Retired instance types map to current ones; `original` names what the study used.
+ */
+
+const TWO_POW_THREADS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+export const SCENARIOS = {
+  quickstart: {
+    name: "quickstart",
+    title: "Quickstart: one small node, one client, workloads A and B in a minute",
+    sources: [{ note: "ycsb-lab's own smoke scenario" }],
+    engines: ["cassandra", "mongodb", "couchbase", "hbase"],
+    nodeCounts: [1, 3],
+    presets: ["throughput", "balanced", "durable"],
+    dataNode: { instanceType: "m6i.large", storage: { kind: "ebs", ebsType: "gp3", sizeGiB: 30 } },
+    clientNode: { instanceType: "c6i.large" },
+    clients: { count: 1 },
+    replication: 1,
+    records: { total: 10_000, fieldCount: 10, fieldLengthBytes: 100 },
+    threads: { perClient: 8 },
+    workloads: [
+      { workload: "a", operationCount: 10_000, maxExecutionTimeSec: 60 },
+      { workload: "b", operationCount: 10_000, maxExecutionTimeSec: 60 },
+    ],
+    repeats: 1,
+    defaults: { engine: "cassandra", nodes: 1, preset: "balanced" },
+  },
+  "datastax-2013": {
+    name: "datastax-2013",
+    title: "Benchmarking Top NoSQL Databases (DataStax / End Point, 2013)",
+    sources: [{ seed: "001" }],
+    engines: ["cassandra", "hbase", "mongodb"],
+    nodeCounts: [1, 2, 4, 8, 16, 32],
+    // The study does not state durability settings; the engines ran with their defaults.
+    presets: ["balanced"],
+    // m1.xlarge: 15 GB RAM, 4 cores, 4 local instance disks (seed 001); m5d.xlarge: 16 GiB, 4 vCPU, local NVMe.
+    dataNode: { instanceType: "m5d.xlarge", original: "m1.xlarge", storage: { kind: "instance-store" } },
+    clientNode: { instanceType: "m5.xlarge", original: "m1.xlarge" },
+    // "a client instance for every 3 data instances (rounded up)"
+    clients: { dataNodesPerClient: 3 },
+    replication: 1,
+    // "15M records (30GB) per data node", fieldcount 20 (2 KB records at YCSB's default 100-byte fields)
+    records: { perNode: 15_000_000, fieldCount: 20, fieldLengthBytes: 100 },
+    requestDistribution: "zipfian",
+    // "128 client threads per data instance (32 per CPU core) ... distributed across the client instances"
+    threads: { perDataNode: 128 },
+    workloads: [
+      { workload: "b", operationCount: 900_000 },
+      { workload: "a", operationCount: 900_000 },
+      { workload: "write-mostly", operationCount: 900_000 },
+      // "max execution time was limited to 1 hour" for the scan workloads
+      { workload: "read-scan", maxExecutionTimeSec: 3600 },
+      { workload: "write-scan", maxExecutionTimeSec: 3600 },
+      { workload: "read-latest", operationCount: 900_000 },
+      { workload: "f", operationCount: 900_000 },
+    ],
+    // "performed each test 3 times on 3 different days"
+    repeats: 3,
+    defaults: { engine: "cassandra", nodes: 32, preset: "balanced" },
+  },
+  "endpoint-2015": {
+    name: "endpoint-2015",
+    title: "Benchmarking Top NoSQL Databases (End Point, 2015)",
+    sources: [{ seed: "000" }],
+    engines: ["cassandra", "couchbase", "hbase", "mongodb"],
+    nodeCounts: [1, 2, 4, 8, 16, 32],
+    // "Ensure that all data written was done in a manner that allowed no data loss (i.e. durable writes)"
+    presets: ["durable"],
+    // "We allowed each database to perform non-durable writes for this stage [load] only"
+    loadPreset: "throughput",
+    // i2.xlarge: 30.5 GB, 4 cores, 800 GB SSD; i4i.xlarge: 32 GiB, 4 vCPU, 937 GB NVMe.
+    dataNode: { instanceType: "i4i.xlarge", original: "i2.xlarge", storage: { kind: "instance-store" } },
+    // c3.xlarge: 7.5 GB, 4 cores; c6i.xlarge: 8 GiB, 4 vCPU.
+    clientNode: { instanceType: "c6i.xlarge", original: "c3.xlarge" },
+    clients: { dataNodesPerClient: 1 },
+    replication: 1,
+    // "500 million records per data node", fieldcount and fieldlength 10 (100-byte records)
+    records: { perNode: 500_000_000, fieldCount: 10, fieldLengthBytes: 10 },
+    requestDistribution: "uniform",
+    // "256 threads per data instance during the workloads ... lowered to 40 threads per client during the load"
+    threads: { perDataNode: 256, loadPerClient: 40 },
+    workloads: [
+      { workload: "b", operationCount: 9_000_000, maxExecutionTimeSec: 3600 },
+      { workload: "a", operationCount: 9_000_000, maxExecutionTimeSec: 3600 },
+      { workload: "f", operationCount: 9_000_000, maxExecutionTimeSec: 3600 },
+      { workload: "mixed-analytical", operationCount: 9_000_000, maxExecutionTimeSec: 3600 },
+      { workload: "insert-mostly", operationCount: 9_000_000, maxExecutionTimeSec: 3600 },
+    ],
+    // "checked for any ongoing compaction processes, and waited until those completed"
+    settle: { waitForCompactions: true },
+    repeats: 3,
+    defaults: { engine: "cassandra", nodes: 4, preset: "durable" },
+  },
+  "lineate-2014": {
+    name: "lineate-2014",
+    title: "NoSQL Performance when Scaling by RAM (Lineate, 2014)",
+    sources: [{ seed: "002" }],
+    engines: ["cassandra", "couchbase", "mongodb"],
+    nodeCounts: [4, 6, 8],
+    // Vendor defaults: Couchbase's default is the throughput preset, Cassandra's and MongoDB's the balanced one.
+    presets: ["balanced", "throughput"],
+    // Bare metal: 2 x Xeon E5-2620 v2 (12 cores), 64 GB, SSD RAID-1 (appendix A); m6id.4xlarge: 16 vCPU, 64 GiB, NVMe.
+    dataNode: { instanceType: "m6id.4xlarge", original: "2x Xeon E5-2620 v2, 64 GB, SSD (bare metal)", storage: { kind: "instance-store" } },
+    // 32 clients: 4-core i5-4440, 8 GB (appendix A).
+    clientNode: { instanceType: "c6i.xlarge", original: "Core i5-4440, 8 GB (bare metal)" },
+    clients: { count: 32 },
+    // "We replicate each piece of data to two servers for each database"
+    replication: 2,
+    // 20M/30M/40M records for 4/6/8 nodes, 10 fields x 150 bytes (appendix B)
+    records: { perNode: 5_000_000, fieldCount: 10, fieldLengthBytes: 150 },
+    // "Incrementally increase the number of threads per client, running for 5 minutes per increment"
+    threads: { stepUp: { start: 4, factor: 2, max: 512, minGainPct: 5 } },
+    workloads: [
+      { workload: "b", maxExecutionTimeSec: 300 },
+      { workload: "a", maxExecutionTimeSec: 300 },
+    ],
+    // "Warm-up for 1 minute for the database to hit a steady state"
+    warmupSec: 60,
+    // "We repeated tests in the final configuration two times"
+    repeats: 2,
+    defaults: { engine: "cassandra", nodes: 4, preset: "balanced" },
+  },
+  "andor-parv-2019": {
+    name: "andor-parv-2019",
+    title: "Runtime performance benchmarking for NoSQL databases (Andor & Pârv, 2019)",
+    sources: [{ seed: "003" }],
+    engines: ["cassandra", "mongodb"],
+    nodeCounts: [1],
+    presets: ["balanced"],
+    // i7-4770 (4 cores, 8 threads), 16 GB, 500 GB HDD; c6i.2xlarge: 8 vCPU, 16 GiB.
+    dataNode: {
+      instanceType: "c6i.2xlarge",
+      original: "Core i7-4770, 16 GB, 500 GB HDD (bare metal)",
+      storage: { kind: "ebs", ebsType: "gp3", sizeGiB: 500 },
+    },
+    clientNode: { instanceType: "c6i.2xlarge", original: "Core i7-4770, 16 GB (bare metal)" },
+    clients: { count: 1 },
+    replication: 1,
+    // "4 million records ... 10 fields ... 100 byte string"
+    records: { total: 4_000_000, fieldCount: 10, fieldLengthBytes: 100 },
+    threads: { sweep: TWO_POW_THREADS },
+    workloads: [{ workload: "a" }, { workload: "b" }],
+    operationCounts: [1_000, 10_000, 100_000, 1_000_000],
+    repeats: 3,
+    // "write request timeout in ms was set to 100000 ..." (section 3)
+    serverSettings: {
+      cassandra: {
+        write_request_timeout: "100000ms",
+        read_request_timeout: "50000ms",
+        range_request_timeout: "100000ms",
+        counter_write_request_timeout: "100000ms",
+      },
+    },
+    defaults: { engine: "cassandra", nodes: 1, preset: "balanced" },
+  },
+  "usa-2015-durability": {
+    name: "usa-2015-durability",
+    title: "High Performance Benchmarking: MongoDB and NoSQL Systems (United Software Associates, 2015)",
+    sources: [{ seed: "004" }],
+    engines: ["cassandra", "couchbase", "mongodb"],
+    nodeCounts: [1],
+    presets: ["throughput", "balanced", "durable"],
+    // 2 x Xeon X5675 (12 cores), 96 GB, 2 x 960 GB SSD; i4i.4xlarge: 16 vCPU, 128 GiB, NVMe (+ a log volume where the preset wants one).
+    dataNode: { instanceType: "i4i.4xlarge", original: "2x Xeon X5675, 96 GB, 2x 960 GB SSD (bare metal)", storage: { kind: "instance-store" } },
+    // "Both servers were identical"
+    clientNode: { instanceType: "i4i.4xlarge", original: "2x Xeon X5675, 96 GB (bare metal)" },
+    clients: { count: 1 },
+    replication: 1,
+    // "20 Million documents, each with 10 fields"
+    records: { total: 20_000_000, fieldCount: 10, fieldLengthBytes: 100 },
+    requestDistribution: "zipfian",
+    properties: { readallfields: "true", writeallfields: "false" },
+    // "increasing the number of threads until the maximum throughput was reached without sacrificing latency"
+    threads: { stepUp: { start: 8, factor: 2, max: 1024, minGainPct: 5 } },
+    workloads: [
+      { workload: "a", operationCount: 20_000_000, maxExecutionTimeSec: 900 },
+      { workload: "b", operationCount: 20_000_000, maxExecutionTimeSec: 900 },
+    ],
+    settle: { waitForCompactions: true },
+    repeats: 1,
+    defaults: { engine: "cassandra", nodes: 1, preset: "durable" },
+  },
+} as const satisfies Record<string, ScenarioSpec>;
+
+export type ScenarioName = keyof typeof SCENARIOS;
+
+export function scenario(name: string): ScenarioSpec {
+  if (!Object.prototype.hasOwnProperty.call(SCENARIOS, name)) {
+    throw new Error(`scenario: unknown scenario "${name}" (known: ${Object.keys(SCENARIOS).join(", ")})`);
+  }
+  return SCENARIOS[name as ScenarioName] as unknown as ScenarioSpec;
+}
