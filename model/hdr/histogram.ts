@@ -1,0 +1,36 @@
+import { Float64Histogram, type JsHistogram } from "hdr-histogram-js";
+import { addPayloadCounts, inflatePayload, type HdrPayloadHeader } from "./payload.js";
+
+/**
+ * An empty auto-resizing histogram with the given layout. 64-bit float counts: exact to 2^53, where a
+ * merge of 64 clients x 1 h of recordings (1.27e9) would overflow 32-bit counts in a hot bucket.
+ */
+export function createHistogram(
+  layout: Pick<HdrPayloadHeader, "lowestDiscernibleValue" | "numberOfSignificantValueDigits">,
+  highestTrackableValue = 2 * layout.lowestDiscernibleValue,
+): JsHistogram {
+  const histogram = new Float64Histogram(
+    layout.lowestDiscernibleValue,
+    highestTrackableValue,
+    layout.numberOfSignificantValueDigits,
+  );
+  histogram.autoResize = true;
+  return histogram;
+}
+
+/** Decodes one compressed base64 histogram (V1 or V2) into a hdr-histogram-js histogram. */
+export function decodeHistogram(base64: string): JsHistogram {
+  const payload = inflatePayload(base64);
+  const histogram = createHistogram(payload, payload.highestTrackableValue);
+  addPayloadCounts(payload, histogram);
+  histogram.establishInternalTackingValues();
+  return histogram;
+}
+
+/** Same lowest value and significant digits: the counts arrays index the same value ranges. */
+export function sameLayout(a: HdrPayloadHeader | JsHistogram, b: HdrPayloadHeader | JsHistogram): boolean {
+  return (
+    a.lowestDiscernibleValue === b.lowestDiscernibleValue &&
+    a.numberOfSignificantValueDigits === b.numberOfSignificantValueDigits
+  );
+}
