@@ -1,11 +1,13 @@
 import { defineConfig } from "tsup";
 
-// Library entries only: the CLI runs from source through tsx, so the published library stays small.
+// Library entries only (model, infra components): the CLI, runner, API and dashboard run from a checkout, so the
+// published package pulls in none of their server dependencies. @pulumi/* are peer dependencies, never bundled.
 export default defineConfig({
-  entry: { index: "index.ts", model: "model/index.ts" },
+  entry: { index: "index.ts", model: "model/index.ts", infra: "infra/index.ts" },
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
   sourcemap: true,
   target: "node20",
+  external: ["@pulumi/pulumi", "@pulumi/aws"],
 });

@@ -4,3 +4,7 @@ export * from "./workloads.js";
 export * from "./result-document.js";
 export * from "./scenario.js";
 export * from "./scenarios.js";
+export * from "./plan.js";
+export * from "./plan-step-up.js";
+export * from "./plan-render.js";
+export * from "./instance-types.js";

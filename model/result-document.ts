@@ -47,6 +47,8 @@ export type OperationStats = Static<typeof OperationStatsSchema>;
 export const StatusPointSchema = Type.Object(
   {
     elapsedSec: NonNegative,
+    /** The wall-clock time YCSB printed before the elapsed seconds ("2024-05-01 10:00:00:123"), where printed. */
+    at: Type.Optional(Type.String()),
     operations: Count,
     /** null when YCSB printed no current ops/sec (the first line often has none). */
     opsPerSec: Type.Union([NonNegative, Type.Null()]),
@@ -54,7 +56,8 @@ export const StatusPointSchema = Type.Object(
     perOperation: Type.Record(
       Type.String(),
       Type.Object({
-        count: Count,
+        /** null when the line printed no count (measurementtype=histogram/timeseries print only the average). */
+        count: Type.Union([Count, Type.Null()]),
         avgUs: Type.Union([NonNegative, Type.Null()]),
         minUs: Type.Optional(NonNegative),
         maxUs: Type.Optional(NonNegative),
@@ -80,6 +83,24 @@ export const ClientOutputSchema = Type.Object(
     ),
     statusSeries: Type.Array(StatusPointSchema),
     measurementType: Type.Union([Type.String(), Type.Null()]),
+    /** Which exporter printed the summary: TextMeasurementsExporter (default) or JSONArrayMeasurementsExporter. */
+    exporter: Type.Optional(Type.Union([Type.Literal("text"), Type.Literal("json-array")])),
+    /** measurementtype=raw: the points printed to stdout, summarised per group (count, time span, latency). */
+    rawPoints: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Object({
+          count: Count,
+          firstMs: NonNegative,
+          lastMs: NonNegative,
+          minUs: NonNegative,
+          maxUs: NonNegative,
+          avgUs: NonNegative,
+        }),
+      ),
+    ),
+    /** measurementtype=raw with measurement.raw.output_file: the file YCSB said it writes the points to. */
+    rawOutputFile: Type.Optional(Type.String()),
     /** Lines the parser did not recognise, kept verbatim (never dropped, never a silent zero). */
     unknownLines: Type.Array(Type.String()),
     warnings: Type.Array(Type.String()),

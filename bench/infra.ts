@@ -1,0 +1,56 @@
+/**
+ * How long the largest scenario takes to evaluate under Pulumi mocks: datastax-2013 at 32 data nodes and 11 clients
+ * (DESIGN.md target: under 5 s), beside the one-node quickstart measured in the same run as a baseline.
+ * Run: npm run bench:infra
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { performance } from "node:perf_hooks";
+import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
+import { SCENARIOS } from "../model/scenarios.js";
+import type { ScenarioSpec } from "../model/scenario.js";
+
+let registered = 0;
+await pulumi.runtime.setMocks(
+  {
+    newResource: (a) => {
+      registered++;
+      return { id: `${a.name}-id`, state: { ...a.inputs, name: a.inputs.name ?? a.name, bucket: `${a.name}-bucket`, arn: `arn:aws:mock:::${a.name}` } };
+    },
+    call: (a) => {
+      if (a.token === "aws:ec2/getAmi:getAmi") return { id: "ami-0123456789abcdef0" };
+      if (a.token === "aws:index/getAvailabilityZones:getAvailabilityZones") return { names: ["us-east-1a"] };
+      if (a.token === "aws:index/getCallerIdentity:getCallerIdentity") return { accountId: "123456789012" };
+      throw new Error(`Mock not implemented: ${a.token}`);
+    },
+  },
+  "ycsb-lab",
+  "bench",
+  false,
+);
+
+const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply((v) => resolve(v)));
+
+async function evaluate(name: keyof typeof SCENARIOS, nodes: number, label: string): Promise<number> {
+  const before = registered;
+  const start = performance.now();
+  const run = new BenchmarkScenario(`${label}`, {
+    spec: SCENARIOS[name] as unknown as ScenarioSpec,
+    deployment: { nodes },
+    runId: label,
+    owner: "bench",
+    expiry: "2030-01-01",
+    region: "us-east-1",
+    runner: { repository: "https://example.org/ycsb-lab.git", ref: "main" },
+  });
+  // Every instance id resolves only after its user-data is rendered and the instance is registered.
+  await Promise.all([...run.cluster.instanceIds, ...run.clients.instanceIds, run.resultsPrefix].map(value));
+  const ms = performance.now() - start;
+  console.log(`${label.padEnd(28)} ${String(registered - before).padStart(4)} resources  ${(ms / 1000).toFixed(2)} s  (${run.deployment.nodes} data nodes, ${run.deployment.clients} clients)`);
+  return ms;
+}
+
+// A first evaluation warms module loading and the JIT; it is not counted.
+await evaluate("quickstart", 1, "warm-up");
+const baseline = await evaluate("quickstart", 1, "quickstart-1-node");
+const largest = await evaluate("datastax-2013", 32, "datastax-2013-32-nodes");
+console.log(`largest / one-node baseline: ${(largest / baseline).toFixed(1)}x; target under 5 s: ${largest < 5000 ? "met" : "MISSED"}`);

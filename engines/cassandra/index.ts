@@ -1,0 +1,4 @@
+export * from "./config.js";
+export * from "./schema.js";
+export * from "./readiness.js";
+export * from "./jvm.js";

@@ -1,0 +1,61 @@
+import { presetFor, type Preset } from "../../model/presets.js";
+
+/** The YCSB keyspace and table, as seed 000 created them (keyspace `ycsb`, table `usertable`, key `y_id`, blob fields). */
+export interface CassandraSchemaOptions {
+  preset: Preset;
+  replicationFactor: number;
+  /** @default "ycsb" (seed 000) */
+  keyspace?: string;
+  /** @default "usertable" (YCSB's default `table`) */
+  table?: string;
+  /** YCSB `fieldcount`. @default 10 (YCSB's default) */
+  fieldCount?: number;
+  /** YCSB `fieldnameprefix`. @default "field" */
+  fieldPrefix?: string;
+  /** With a datacenter name, NetworkTopologyStrategy with the factor there; otherwise SimpleStrategy (seed 000). */
+  datacenter?: string;
+  /** Seed 000 turned compression off (`'sstable_compression': ''`). @default false */
+  compression?: boolean;
+}
+
+const IDENTIFIER = /^[a-z][a-z0-9_]{0,47}$/;
+
+function identifier(field: string, value: string): string {
+  if (!IDENTIFIER.test(value)) throw new Error(`cassandra schema: ${field} must be a lower-case CQL identifier, got "${value}"`);
+  return value;
+}
+
+const literal = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * The CQL statements that prepare a keyspace for YCSB under a preset, in order. Idempotent: the keyspace is
+ * created if missing, then ALTERed so replication and `durable_writes` (the preset's server side) always match.
+ */
+export function cassandraSchemaStatements(opts: CassandraSchemaOptions): string[] {
+  const keyspace = identifier("keyspace", opts.keyspace ?? "ycsb");
+  const table = identifier("table", opts.table ?? "usertable");
+  const prefix = identifier("fieldPrefix", opts.fieldPrefix ?? "field");
+  const fields = opts.fieldCount ?? 10;
+  if (!Number.isInteger(fields) || fields < 1) throw new Error(`cassandra schema: fieldCount must be a positive integer, got ${fields}`);
+  const rf = opts.replicationFactor;
+  if (!Number.isInteger(rf) || rf < 1) throw new Error(`cassandra schema: replicationFactor must be a positive integer, got ${rf}`);
+  const replication =
+    opts.datacenter === undefined
+      ? `{'class': 'SimpleStrategy', 'replication_factor': ${rf}}`
+      : `{'class': 'NetworkTopologyStrategy', ${literal(opts.datacenter)}: ${rf}}`;
+  const durable = presetFor("cassandra", opts.preset).server.durableWrites;
+  const columns = Array.from({ length: fields }, (_, i) => `${prefix}${i} blob`).join(", ");
+  const compression = opts.compression ? "{'class': 'LZ4Compressor'}" : "{'enabled': 'false'}";
+  return [
+    `CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = ${replication} AND durable_writes = ${durable}`,
+    `ALTER KEYSPACE ${keyspace} WITH replication = ${replication} AND durable_writes = ${durable}`,
+    `CREATE TABLE IF NOT EXISTS ${keyspace}.${table} (y_id varchar PRIMARY KEY, ${columns}) WITH compression = ${compression}`,
+  ];
+}
+
+/** The same statements as one CQL script (`;` at the end of each line), e.g. for cqlsh -f in user-data. */
+export function renderCassandraSchema(opts: CassandraSchemaOptions): string {
+  return cassandraSchemaStatements(opts)
+    .map((s) => `${s};\n`)
+    .join("");
+}

@@ -1,0 +1,57 @@
+import type { Preset } from "../../model/presets.js";
+import { presetFor } from "../../model/presets.js";
+
+export interface MongodLayout {
+  /** @default "/mnt/mongodb/data" */
+  dbPath?: string;
+  /** @default 27017 */
+  port?: number;
+  /** @default "0.0.0.0" on AWS; the security group restricts who connects. */
+  bindIp?: string;
+  /** Seed 000 ran every data node as `--shardsvr`. @default false */
+  shardServer?: boolean;
+  /** Replica set name, required by MongoDB >= 3.6 for shard servers. */
+  replicaSet?: string;
+}
+
+export interface MongodConfig {
+  /** mongod.conf (YAML) text. */
+  yaml: string;
+  /** When the preset puts the journal on its own volume: mount it here (mongod keeps it in <dbPath>/journal). */
+  journalMountPath?: string;
+}
+
+/**
+ * mongod.conf for a preset. MongoDB >= 6.1 always journals (`--nojournal` was removed), so the throughput
+ * preset differs only on the client side (write concern j:false, model/presets.ts).
+ */
+export function renderMongodConfig(preset: Preset, layout: MongodLayout = {}): MongodConfig {
+  const server = presetFor("mongodb", preset).server;
+  const dbPath = layout.dbPath ?? "/mnt/mongodb/data";
+  const lines = [
+    `# ycsb-lab mongod.conf, durability preset ${preset}`,
+    "storage:",
+    `  dbPath: ${JSON.stringify(dbPath)}`,
+    "  wiredTiger:",
+    "    engineConfig:",
+    "      journalCompressor: snappy",
+    // storage.journal.commitIntervalMs: https://www.mongodb.com/docs/manual/reference/configuration-options/
+    `  journal:\n    commitIntervalMs: ${server.journalCommitIntervalMs}`,
+    "net:",
+    `  port: ${layout.port ?? 27017}`,
+    `  bindIp: ${JSON.stringify(layout.bindIp ?? "0.0.0.0")}`,
+    "systemLog:",
+    "  destination: file",
+    '  path: "/var/log/mongodb/mongod.log"',
+    "  logAppend: true",
+  ];
+  if (layout.shardServer) {
+    if (!layout.replicaSet) throw new Error("replicaSet: a shard server needs a replica set name");
+    lines.push("sharding:", "  clusterRole: shardsvr");
+  }
+  if (layout.replicaSet) lines.push("replication:", `  replSetName: ${JSON.stringify(layout.replicaSet)}`);
+  return {
+    yaml: `${lines.join("\n")}\n`,
+    ...(server.journalOwnVolume ? { journalMountPath: `${dbPath}/journal` } : {}),
+  };
+}

@@ -1,0 +1,209 @@
+import * as aws from "@pulumi/aws";
+import * as pulumi from "@pulumi/pulumi";
+import { ENGINE_KITS } from "../engines/kits.js";
+import type { MongoTopology } from "../engines/node-context.js";
+import { ENGINE_VERSIONS } from "../model/engine.js";
+import { checkScenario, resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type ScenarioSpec } from "../model/scenario.js";
+import { buildPlan, type Plan } from "../model/plan.js";
+import { addressing, type Addressing } from "./addressing.js";
+import { ClientFleet, checkClientFleetArgs, type ClientFleetArgs } from "./client-fleet.js";
+import { estimateCost, type CostEstimate } from "./cost.js";
+import { DatabaseCluster, checkClusterArgs, type DatabaseClusterArgs } from "./database-cluster.js";
+import { failOn } from "./errors.js";
+import { BenchmarkNetwork } from "./network.js";
+import { ResultsBucket } from "./results-bucket.js";
+import { runLayout } from "./run-layout.js";
+import { checkFit } from "./sizing.js";
+import { checkRunTags, runTags } from "./tags.js";
+
+export interface BenchmarkScenarioArgs {
+  /** The study to reproduce (model/scenarios.ts or your own). */
+  spec: ScenarioSpec;
+  /** Which cell of it: engine, node count, preset, scale, client count. @default spec.defaults */
+  deployment?: DeploymentChoice;
+  /** Unique id of this run: tags, S3 prefix `runs/<runId>/`, SSM path. */
+  runId: string;
+  /** Who owns (and pays for) the run: a tag. */
+  owner: string;
+  /** ISO date after which the resources may be swept: a tag. */
+  expiry: string;
+  /** AWS region the provider deploys to (S3 endpoint, SSM calls in user-data). */
+  region: string;
+  /** The ycsb-lab checkout clients run. */
+  runner: { repository: string; ref: string };
+  /** Availability zone. @default the region's first available zone */
+  availabilityZone?: pulumi.Input<string>;
+  /** First two octets of the VPC's /16. @default "10.42" */
+  vpcBase?: string;
+  /** MongoDB layout. @default "replica-set" when replication > 1 (seed 002), else "sharded" (seeds 000/001) */
+  mongoTopology?: MongoTopology;
+  /** Use an existing results bucket instead of creating one. @default a new ResultsBucket */
+  resultsBucketName?: pulumi.Input<string>;
+  /** Cluster placement group for the data nodes. @default true */
+  placementGroup?: boolean;
+  /** Size of the commitlog/journal volume where the preset wants one. @default 100 */
+  logVolumeGiB?: number;
+  /** AMI id for every instance. @default the newest Ubuntu LTS from Canonical */
+  amiId?: pulumi.Input<string>;
+}
+
+/** Root volume every instance gets (infra/instance-role.ts SAFE_INSTANCE_DEFAULTS). */
+const ROOT_GIB = 30;
+
+/** Everything one benchmark run needs, from one typed scenario spec: network, bucket, cluster, clients, plan. */
+export class BenchmarkScenario extends pulumi.ComponentResource {
+  public readonly runId: string;
+  public readonly deployment: Deployment;
+  public readonly network: BenchmarkNetwork;
+  public readonly cluster: DatabaseCluster;
+  public readonly clients: ClientFleet;
+  public readonly bucketName: pulumi.Output<string>;
+  /** s3://bucket/runs/<runId>/ */
+  public readonly resultsPrefix: pulumi.Output<string>;
+  public readonly planUrl: pulumi.Output<string>;
+  public readonly readyMarkerUrl: pulumi.Output<string>;
+  /** host:port the clients connect to. */
+  public readonly endpoints: string[];
+  public readonly estimatedCostPerHour: number;
+  public readonly cost: CostEstimate;
+
+  constructor(name: string, args: BenchmarkScenarioArgs, opts?: pulumi.ComponentResourceOptions) {
+    const plan = planScenario(args);
+    super("ycsb-lab:index:BenchmarkScenario", name, {}, opts);
+    const p = { parent: this };
+    const { deployment: d, addresses, tags } = plan;
+    const kit = ENGINE_KITS[d.engine];
+    const layout = runLayout(args.runId);
+
+    this.network = new BenchmarkNetwork(
+      `${name}-net`,
+      { region: args.region, ports: kit.ports, vpcCidr: addresses.vpcCidr, dataSubnetCidr: addresses.dataSubnetCidr, clientSubnetCidr: addresses.clientSubnetCidr, ...(args.availabilityZone ? { availabilityZone: args.availabilityZone } : {}), tags },
+      p,
+    );
+    const bucketName = args.resultsBucketName ? pulumi.output(args.resultsBucketName) : new ResultsBucket(`${name}-results`, { tags }, p).bucketName;
+    this.cluster = new DatabaseCluster(`${name}-db`, { ...plan.cluster, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName }, p);
+    const object = (suffix: string, key: string, body: unknown) =>
+      new aws.s3.BucketObjectv2(`${name}-${suffix}`, { bucket: bucketName, key, contentType: "application/json", content: JSON.stringify(body, null, 2), serverSideEncryption: "AES256", tags }, p);
+    // The plan (model/plan.ts buildPlan) the runner executes, and where the cluster is: endpoints and the readiness marker.
+    const planObject = object("plan", layout.planKey, plan.plan);
+    const clusterObject = object("cluster", layout.clusterInfoKey, {
+      runId: args.runId,
+      engine: d.engine,
+      endpoints: this.cluster.endpoints,
+      readyMarkerKey: layout.readyMarkerKey,
+      ...(plan.cluster.mongoTopology ? { mongoTopology: plan.cluster.mongoTopology } : {}),
+    });
+    this.clients = new ClientFleet(
+      `${name}-clients`,
+      { ...plan.clients, subnetId: this.network.clientSubnetId, securityGroupId: this.network.clientSecurityGroupId, resultsBucketName: bucketName },
+      { parent: this, dependsOn: [planObject, clusterObject] },
+    );
+
+    this.runId = args.runId;
+    this.deployment = d;
+    this.bucketName = bucketName;
+    this.resultsPrefix = pulumi.interpolate`s3://${bucketName}/${layout.resultsPrefix}`;
+    this.planUrl = pulumi.interpolate`s3://${bucketName}/${layout.planKey}`;
+    this.readyMarkerUrl = this.cluster.readyMarkerUrl;
+    this.endpoints = this.cluster.endpoints;
+    this.cost = plan.cost;
+    this.estimatedCostPerHour = plan.cost.usdPerHour;
+    this.registerOutputs({
+      runId: this.runId,
+      endpoints: this.endpoints,
+      resultsPrefix: this.resultsPrefix,
+      planUrl: this.planUrl,
+      readyMarkerUrl: this.readyMarkerUrl,
+      estimatedCostPerHour: this.estimatedCostPerHour,
+    });
+  }
+}
+
+export interface ScenarioPlan {
+  deployment: Deployment;
+  /** The runner's plan (model/plan.ts), uploaded to the run's prefix. */
+  plan: Plan;
+  addresses: Addressing;
+  tags: Record<string, string>;
+  cluster: Omit<DatabaseClusterArgs, "subnetId" | "securityGroupId" | "resultsBucketName">;
+  clients: Omit<ClientFleetArgs, "subnetId" | "securityGroupId" | "resultsBucketName">;
+  cost: CostEstimate;
+}
+
+/**
+ * Every decision of a BenchmarkScenario as plain values, checked in full before any resource exists: a bad scenario
+ * fails here with a ResourceError naming the field (unknown engine, 0 nodes, a preset the engine lacks, data too big).
+ */
+export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
+  const spec = args.spec;
+  failOn("BenchmarkScenario", checkScenario(spec).map((e) => ({ field: `spec.${e.field}`, message: e.message.replace(`${e.field}: `, "") })));
+  let d: Deployment;
+  let runPlan: Plan;
+  try {
+    d = resolveDeployment(spec, args.deployment ?? {});
+    runPlan = buildPlan(spec, args.deployment ?? {});
+  } catch (e) {
+    if (e instanceof ScenarioError) failOn("BenchmarkScenario", [{ field: e.field, message: e.message.replace(`${e.field}: `, "") }]);
+    throw e;
+  }
+  failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry }));
+  failOn("BenchmarkScenario", checkFit(d, spec.dataNode.storage));
+  let addresses: Addressing;
+  try {
+    addresses = addressing(d.nodes, d.clients, args.vpcBase);
+  } catch (e) {
+    const [field, ...rest] = (e as Error).message.split(": ");
+    failOn("BenchmarkScenario", [{ field: field!, message: rest.join(": ") }]);
+    throw e;
+  }
+  const tags = runTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry });
+  const cluster: ScenarioPlan["cluster"] = {
+    engine: d.engine,
+    version: ENGINE_VERSIONS[d.engine],
+    nodeIps: addresses.dataNodeIps,
+    instanceType: d.dataInstanceType,
+    storage: spec.dataNode.storage,
+    preset: d.preset,
+    loadPreset: d.loadPreset,
+    replication: d.replication,
+    placementGroup: args.placementGroup ?? true,
+    ...(args.logVolumeGiB !== undefined ? { logVolumeGiB: args.logVolumeGiB } : {}),
+    ...(d.engine === "mongodb" ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") } : {}),
+    recordCount: d.recordCount,
+    fieldCount: d.fieldCount,
+    serverSettings: spec.serverSettings?.[d.engine] ?? {},
+    runId: args.runId,
+    region: args.region,
+    ...(args.amiId ? { amiId: args.amiId } : {}),
+    tags,
+  };
+  const clients: ScenarioPlan["clients"] = {
+    clients: { count: d.clients },
+    clientIps: addresses.clientIps,
+    instanceType: d.clientInstanceType,
+    threadsPerClient: d.threadsPerClient,
+    runId: args.runId,
+    region: args.region,
+    runner: args.runner,
+    ...(args.amiId ? { amiId: args.amiId } : {}),
+    tags,
+  };
+  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "" };
+  failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
+  failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
+  const storage = spec.dataNode.storage;
+  const logVolume = ENGINE_KITS[d.engine].wantsLogVolume(d.preset);
+  const cost = estimateCost({
+    dataNodes: d.nodes,
+    dataInstanceType: d.dataInstanceType,
+    clients: d.clients,
+    clientInstanceType: d.clientInstanceType,
+    dataNodeEbs: [
+      { type: "gp3", sizeGiB: ROOT_GIB },
+      ...(storage.kind === "ebs" ? [{ type: storage.ebsType ?? "gp3", sizeGiB: storage.sizeGiB ?? 0 }] : []),
+      ...(logVolume ? [{ type: "gp3" as const, sizeGiB: args.logVolumeGiB ?? 100 }] : []),
+    ],
+    clientEbsGiB: ROOT_GIB,
+  });
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost };
+}

@@ -1,0 +1,113 @@
+import * as aws from "@pulumi/aws";
+import * as pulumi from "@pulumi/pulumi";
+import { instanceType as lookupType } from "../model/instance-types.js";
+import { ubuntuLtsAmi } from "./ami.js";
+import { failOn, isInteger } from "./errors.js";
+import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
+import { clientPolicy } from "./policies.js";
+import { runLayout } from "./run-layout.js";
+import { clientUserData } from "./user-data.js";
+
+/** A fixed client count, or one client per `dataNodesPerClient` data nodes (seed 001: 3, seed 000: 1), rounded up. */
+export type ClientCount = { count: number } | { dataNodesPerClient: number; dataNodes: number };
+
+export function resolveClientCount(c: ClientCount): number {
+  return "count" in c ? c.count : Math.ceil(c.dataNodes / c.dataNodesPerClient);
+}
+
+export interface ClientFleetArgs {
+  /** How many clients: a count, or a ratio to the data nodes. */
+  clients: ClientCount;
+  /** Private IPs for the clients; must hold at least the resolved count (plain: decides how many instances exist). */
+  clientIps: string[];
+  /** EC2 type of every client (must be in model/instance-types.ts). */
+  instanceType: string;
+  /** YCSB threads per client, recorded as a tag (the plan carries the thread schedule). */
+  threadsPerClient: number;
+  /** Subnet the instances launch in (BenchmarkNetwork.dataSubnetId or clientSubnetId). Required, no default. */
+  subnetId: pulumi.Input<string>;
+  /** Security group of the instances (BenchmarkNetwork). Required, no default. */
+  securityGroupId: pulumi.Input<string>;
+  /** Bucket holding the plan and receiving results; the clients may write only under their run's prefix. */
+  resultsBucketName: pulumi.Input<string>;
+  /** Run id: tags, S3 prefix `runs/<runId>/`, SSM path. Required, no default. */
+  runId: string;
+  /** AWS region of the provider, for SSM and S3 calls at boot. Required, no default. */
+  region: string;
+  /** The ycsb-lab checkout the clients run: a git repository (https) and a ref (tag or branch). */
+  runner: { repository: string; ref: string };
+  /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
+  amiId?: pulumi.Input<string>;
+  /** Tags on every resource. @default {} */
+  tags?: Record<string, string>;
+}
+
+/** YCSB clients, each booting into `ycsb-lab run --plan ... --client-index I --clients N --results s3://...`. */
+export class ClientFleet extends pulumi.ComponentResource {
+  public readonly count: number;
+  public readonly instanceIds: pulumi.Output<string>[];
+  public readonly privateIps: string[];
+  public readonly roleArn: pulumi.Output<string>;
+
+  constructor(name: string, args: ClientFleetArgs, opts?: pulumi.ComponentResourceOptions) {
+    failOn("ClientFleet", checkClientFleetArgs(args));
+    super("ycsb-lab:index:ClientFleet", name, {}, opts);
+    const p = { parent: this };
+    const count = resolveClientCount(args.clients);
+    const layout = runLayout(args.runId);
+    const tags = { ...(args.tags ?? {}), "ycsb-lab:threads-per-client": String(args.threadsPerClient) };
+    const ami = args.amiId ?? ubuntuLtsAmi(this);
+    const identity = aws.getCallerIdentityOutput({}, p);
+    const profile = instanceRole(
+      `${name}-client`,
+      pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, ...layout }))),
+      tags,
+      this,
+    );
+    const ips = args.clientIps.slice(0, count);
+    this.instanceIds = ips.map((ip, index) => {
+      const userData = pulumi.output(args.resultsBucketName).apply((bucketName) =>
+        clientUserData({ index, clients: count, runId: args.runId, region: args.region, bucketName, planKey: layout.planKey, resultsPrefix: layout.resultsPrefix, runner: args.runner }),
+      );
+      return new aws.ec2.Instance(
+        `${name}-client-${index}`,
+        {
+          ami,
+          instanceType: args.instanceType,
+          subnetId: args.subnetId,
+          privateIp: ip,
+          vpcSecurityGroupIds: [args.securityGroupId],
+          iamInstanceProfile: profile.name,
+          ...SAFE_INSTANCE_DEFAULTS,
+          userData,
+          userDataReplaceOnChange: true,
+          tags: { ...tags, Name: `${name}-client-${index}`, "ycsb-lab:role": "client", "ycsb-lab:client-index": String(index) },
+        },
+        p,
+      ).id;
+    });
+    this.count = count;
+    this.privateIps = ips;
+    this.roleArn = profile.arn;
+    this.registerOutputs({ count: this.count, instanceIds: this.instanceIds, privateIps: this.privateIps });
+  }
+}
+
+export function checkClientFleetArgs(args: ClientFleetArgs): Array<{ field: string; message: string }> {
+  const problems: Array<{ field: string; message: string }> = [];
+  const c = args.clients;
+  if (!c || ("count" in c ? !isInteger(c.count, 1) : !isInteger(c.dataNodesPerClient, 1) || !isInteger(c.dataNodes, 1))) {
+    problems.push({ field: "clients", message: `a count >= 1 or dataNodesPerClient >= 1 with dataNodes >= 1, got ${JSON.stringify(c)}` });
+  } else if (resolveClientCount(c) > (args.clientIps?.length ?? 0)) {
+    problems.push({ field: "clientIps", message: `${resolveClientCount(c)} clients need as many IPs, got ${args.clientIps?.length ?? 0}` });
+  }
+  if (!isInteger(args.threadsPerClient, 1)) problems.push({ field: "threadsPerClient", message: `a whole number >= 1, got ${args.threadsPerClient}` });
+  try {
+    lookupType(args.instanceType, "instanceType");
+  } catch (e) {
+    problems.push({ field: "instanceType", message: (e as Error).message.replace(/^instanceType: /, "") });
+  }
+  if (!/^https:\/\/\S+$/.test(args.runner?.repository ?? "")) problems.push({ field: "runner.repository", message: `an https git URL, got "${args.runner?.repository}"` });
+  if (!/^[\w./-]+$/.test(args.runner?.ref ?? "")) problems.push({ field: "runner.ref", message: `a git tag or branch, got "${args.runner?.ref}"` });
+  return problems;
+}

@@ -1,0 +1,181 @@
+import * as aws from "@pulumi/aws";
+import * as pulumi from "@pulumi/pulumi";
+import { ENGINE_KITS } from "../engines/kits.js";
+import type { MongoTopology, NodeContext } from "../engines/node-context.js";
+import { ENGINE_VERSIONS, isEngine, type Engine } from "../model/engine.js";
+import { instanceType as lookupType } from "../model/instance-types.js";
+import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
+import type { StorageSpec } from "../model/scenario.js";
+import { ubuntuLtsAmi } from "./ami.js";
+import { failOn, isInteger } from "./errors.js";
+import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
+import { dataNodePolicy } from "./policies.js";
+import { runLayout } from "./run-layout.js";
+import { checkStorage } from "./sizing.js";
+import { dataNodeUserData } from "./user-data.js";
+import { DATA_DEVICE, LOG_DEVICE, type VolumePlan } from "./volumes.js";
+
+export interface DatabaseClusterArgs {
+  /** cassandra, mongodb, couchbase or hbase. Required, no default. */
+  engine: Engine;
+  /** Engine version to install. @default ENGINE_VERSIONS[engine] (model/engine.ts) */
+  version?: string;
+  /** Private IPs of the data nodes, one per node (plain values: they decide how many instances exist). */
+  nodeIps: string[];
+  /** EC2 type of every data node (must be in model/instance-types.ts). */
+  instanceType: string;
+  /** Data volume: the instance store, or an EBS volume of a type, size and IOPS. */
+  storage: StorageSpec;
+  /** Durability preset (model/presets.ts): decides config files and whether the log gets its own volume. */
+  preset: Preset;
+  /** Preset of the load phase. @default preset */
+  loadPreset?: Preset;
+  /** Copies of each record. @default 1 */
+  replication?: number;
+  /** Launch the nodes in a cluster placement group (low, even latency between nodes). @default true */
+  placementGroup?: boolean;
+  /** Size of the separate commitlog/journal volume when the preset wants one (gp3). @default 100 */
+  logVolumeGiB?: number;
+  /** MongoDB only: one shard per node (seeds 000/001) or per-shard replica sets (seed 002). @default "sharded" */
+  mongoTopology?: MongoTopology;
+  /** Records the scenario loads in total (HBase/MongoDB pre-split). Required, no default. */
+  recordCount: number;
+  /** YCSB fieldcount: columns of the Cassandra table. Required, no default. */
+  fieldCount: number;
+  /** Server settings beyond the preset, e.g. seed 003's Cassandra timeouts. @default {} */
+  serverSettings?: Record<string, string>;
+  /** Subnet the instances launch in (BenchmarkNetwork.dataSubnetId or clientSubnetId). Required, no default. */
+  subnetId: pulumi.Input<string>;
+  /** Security group of the instances (BenchmarkNetwork). Required, no default. */
+  securityGroupId: pulumi.Input<string>;
+  /** Bucket the leader writes the readiness marker into. */
+  resultsBucketName: pulumi.Input<string>;
+  /** Run id: tags, S3 prefix `runs/<runId>/`, SSM path. Required, no default. */
+  runId: string;
+  /** AWS region of the provider, for SSM and S3 calls at boot. Required, no default. */
+  region: string;
+  /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
+  amiId?: pulumi.Input<string>;
+  /** Tags on every resource. @default {} */
+  tags?: Record<string, string>;
+}
+
+/** A database cluster of one engine on EC2: one instance per node whose user-data installs, configures and joins it. */
+export class DatabaseCluster extends pulumi.ComponentResource {
+  public readonly instanceIds: pulumi.Output<string>[];
+  public readonly privateIps: string[];
+  /** host:port list the YCSB clients connect to. */
+  public readonly endpoints: string[];
+  public readonly readyMarkerUrl: pulumi.Output<string>;
+
+  constructor(name: string, args: DatabaseClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    failOn("DatabaseCluster", checkClusterArgs(args));
+    super("ycsb-lab:index:DatabaseCluster", name, {}, opts);
+    const p = { parent: this };
+    const kit = ENGINE_KITS[args.engine];
+    const type = lookupType(args.instanceType, "instanceType");
+    const tags = { ...(args.tags ?? {}), "ycsb-lab:engine": args.engine, "ycsb-lab:preset": args.preset };
+    const layout = runLayout(args.runId);
+    const ami = args.amiId ?? ubuntuLtsAmi(this);
+    const identity = aws.getCallerIdentityOutput({}, p);
+
+    const profile = instanceRole(
+      `${name}-node`,
+      pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) =>
+        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, ...layout })),
+      ),
+      tags,
+      this,
+    );
+    const placement = (args.placementGroup ?? true) ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p) : undefined;
+
+    const logVolume = kit.wantsLogVolume(args.preset);
+    const volumes: VolumePlan = {
+      data: args.storage.kind === "instance-store" ? { kind: "instance-store" } : { kind: "ebs", device: DATA_DEVICE },
+      dataDir: "/data",
+      ...(logVolume ? { log: { device: LOG_DEVICE }, logDir: "/log" } : {}),
+    };
+    const ebs = [
+      ...(args.storage.kind === "ebs"
+        ? [{ deviceName: `/dev/${DATA_DEVICE}`, volumeType: args.storage.ebsType ?? "gp3", volumeSize: args.storage.sizeGiB!, ...(args.storage.iops ? { iops: args.storage.iops } : {}), encrypted: true, deleteOnTermination: true }]
+        : []),
+      ...(logVolume ? [{ deviceName: `/dev/${LOG_DEVICE}`, volumeType: "gp3", volumeSize: args.logVolumeGiB ?? 100, encrypted: true, deleteOnTermination: true }] : []),
+    ];
+
+    this.instanceIds = args.nodeIps.map((ip, index) => {
+      const userData = pulumi.output(args.resultsBucketName).apply((bucket) => {
+        const ctx: NodeContext = {
+          engine: args.engine,
+          version: args.version ?? ENGINE_VERSIONS[args.engine],
+          preset: args.preset,
+          loadPreset: args.loadPreset ?? args.preset,
+          nodeIps: args.nodeIps,
+          index,
+          replication: args.replication ?? 1,
+          recordCount: args.recordCount,
+          fieldCount: args.fieldCount,
+          runId: args.runId,
+          region: args.region,
+          readyMarkerUrl: `s3://${bucket}/${layout.readyMarkerKey}`,
+          adminPasswordParameter: `${layout.parameterPath}admin-password`,
+          memoryGiB: type.memoryGiB,
+          vcpus: type.vcpus,
+          dataDir: volumes.dataDir,
+          ...(volumes.logDir ? { logDir: volumes.logDir } : {}),
+          mongoTopology: args.mongoTopology ?? "sharded",
+          serverSettings: args.serverSettings ?? {},
+        };
+        return dataNodeUserData(ctx, volumes);
+      });
+      const instance = new aws.ec2.Instance(
+        `${name}-node-${index}`,
+        {
+          ami,
+          instanceType: args.instanceType,
+          subnetId: args.subnetId,
+          privateIp: ip,
+          vpcSecurityGroupIds: [args.securityGroupId],
+          iamInstanceProfile: profile.name,
+          ...(placement ? { placementGroup: placement.name } : {}),
+          ...SAFE_INSTANCE_DEFAULTS,
+          ebsBlockDevices: ebs,
+          userData,
+          userDataReplaceOnChange: true,
+          tags: { ...tags, Name: `${name}-node-${index}`, "ycsb-lab:role": index === 0 ? "leader" : "member" },
+        },
+        p,
+      );
+      return instance.id;
+    });
+    this.privateIps = args.nodeIps;
+    const clientPort = kit.ports.client[0]!.from;
+    // MongoDB clients go through the mongos on every node; the others accept any node as a contact point.
+    this.endpoints = args.nodeIps.map((ip) => `${ip}:${clientPort}`);
+    this.readyMarkerUrl = pulumi.interpolate`s3://${args.resultsBucketName}/${layout.readyMarkerKey}`;
+    this.registerOutputs({ instanceIds: this.instanceIds, privateIps: this.privateIps, endpoints: this.endpoints, readyMarkerUrl: this.readyMarkerUrl });
+  }
+}
+
+export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: string; message: string }> {
+  const problems: Array<{ field: string; message: string }> = [];
+  if (!isEngine(args.engine)) return [{ field: "engine", message: `unknown engine "${String(args.engine)}"` }];
+  if (!isPreset(args.preset) || !DURABILITY_PRESETS[args.engine][args.preset]) problems.push({ field: "preset", message: `engine ${args.engine} has no preset "${String(args.preset)}"` });
+  if (args.loadPreset !== undefined && !isPreset(args.loadPreset)) problems.push({ field: "loadPreset", message: `unknown preset "${String(args.loadPreset)}"` });
+  if (!Array.isArray(args.nodeIps) || args.nodeIps.length < 1) problems.push({ field: "nodes", message: "a cluster needs at least 1 node" });
+  if (new Set(args.nodeIps ?? []).size !== (args.nodeIps ?? []).length) problems.push({ field: "nodeIps", message: "node IPs must be distinct" });
+  const replication = args.replication ?? 1;
+  if (!isInteger(replication, 1) || replication > (args.nodeIps?.length ?? 0)) problems.push({ field: "replication", message: `1..nodes (${args.nodeIps?.length ?? 0}), got ${replication}` });
+  if (args.engine === "couchbase" && replication > 4) problems.push({ field: "replication", message: "Couchbase buckets hold at most 3 replicas (replication 4)" });
+  if (args.mongoTopology !== undefined && args.engine !== "mongodb") problems.push({ field: "mongoTopology", message: `only for mongodb, not ${args.engine}` });
+  if (args.mongoTopology === "sharded" && replication > 1) problems.push({ field: "mongoTopology", message: `"sharded" keeps one copy per shard; use "replica-set" for replication ${replication}` });
+  if (!isInteger(args.recordCount, 1)) problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
+  if (!isInteger(args.fieldCount, 1)) problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
+  if (args.logVolumeGiB !== undefined && !isInteger(args.logVolumeGiB, 1)) problems.push({ field: "logVolumeGiB", message: `a whole number >= 1, got ${args.logVolumeGiB}` });
+  for (const message of ENGINE_KITS[args.engine].checkServerSettings(args.serverSettings ?? {})) problems.push({ field: `serverSettings.${args.engine}`, message });
+  try {
+    problems.push(...checkStorage(args.storage, lookupType(args.instanceType, "instanceType")).map((x) => ({ ...x, field: x.field.replace(/^dataNode\./, "") })));
+  } catch (e) {
+    problems.push({ field: "instanceType", message: (e as Error).message.replace(/^instanceType: /, "") });
+  }
+  return problems;
+}

@@ -1,0 +1,96 @@
+import * as aws from "@pulumi/aws";
+import * as pulumi from "@pulumi/pulumi";
+import type { EnginePorts } from "../engines/node-context.js";
+import { failOn } from "./errors.js";
+
+export interface BenchmarkNetworkArgs {
+  /** CIDR of the VPC. @default "10.42.0.0/16" */
+  vpcCidr?: string;
+  /** CIDR of the data nodes' subnet (inside vpcCidr). @default "10.42.1.0/24" */
+  dataSubnetCidr?: string;
+  /** CIDR of the clients' subnet (inside vpcCidr). @default "10.42.2.0/24" */
+  clientSubnetCidr?: string;
+  /** The one availability zone everything runs in (latency between nodes is part of what is measured). @default the region's first available zone */
+  availabilityZone?: pulumi.Input<string>;
+  /** AWS region, for the S3 gateway endpoint's service name. */
+  region: string;
+  /** Database ports: `client` opened to the client security group only, `cluster` between data nodes only. */
+  ports: EnginePorts;
+  /** Tags on every resource. @default {} */
+  tags?: Record<string, string>;
+}
+
+/**
+ * A VPC in one AZ with a data subnet and a client subnet, an S3 gateway endpoint (results and markers never leave the
+ * AWS network), and security groups where database ports are open only to the client group; no inbound SSH anywhere
+ * (SSM Session Manager instead). Instances get public IPs for package downloads; no security group admits the internet.
+ */
+export class BenchmarkNetwork extends pulumi.ComponentResource {
+  public readonly vpcId: pulumi.Output<string>;
+  public readonly dataSubnetId: pulumi.Output<string>;
+  public readonly clientSubnetId: pulumi.Output<string>;
+  public readonly dataSecurityGroupId: pulumi.Output<string>;
+  public readonly clientSecurityGroupId: pulumi.Output<string>;
+  public readonly s3EndpointId: pulumi.Output<string>;
+  public readonly availabilityZone: pulumi.Output<string>;
+
+  constructor(name: string, args: BenchmarkNetworkArgs, opts?: pulumi.ComponentResourceOptions) {
+    failOn("BenchmarkNetwork", checkNetworkArgs(args));
+    super("ycsb-lab:index:BenchmarkNetwork", name, {}, opts);
+    const tags = args.tags ?? {};
+    const p = { parent: this };
+    const az = args.availabilityZone ?? aws.getAvailabilityZonesOutput({ state: "available" }, p).names[0]!;
+
+    const vpc = new aws.ec2.Vpc(`${name}-vpc`, { cidrBlock: args.vpcCidr ?? "10.42.0.0/16", enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } }, p);
+    const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
+    const routes = new aws.ec2.RouteTable(`${name}-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", gatewayId: igw.id }], tags }, p);
+    const subnet = (role: "data" | "client", cidr: string) => {
+      const s = new aws.ec2.Subnet(`${name}-${role}`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: az, mapPublicIpOnLaunch: true, tags: { ...tags, Name: `${name}-${role}` } }, p);
+      new aws.ec2.RouteTableAssociation(`${name}-${role}-routes`, { subnetId: s.id, routeTableId: routes.id }, p);
+      return s;
+    };
+    const data = subnet("data", args.dataSubnetCidr ?? "10.42.1.0/24");
+    const client = subnet("client", args.clientSubnetCidr ?? "10.42.2.0/24");
+    const s3 = new aws.ec2.VpcEndpoint(`${name}-s3`, { vpcId: vpc.id, serviceName: `com.amazonaws.${args.region}.s3`, vpcEndpointType: "Gateway", routeTableIds: [routes.id], tags }, p);
+
+    const egress = [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "package downloads, S3, SSM" }];
+    const clientSg = new aws.ec2.SecurityGroup(`${name}-client-sg`, { vpcId: vpc.id, description: "ycsb-lab clients: no inbound", egress, tags }, p);
+    const dataSg = new aws.ec2.SecurityGroup(
+      `${name}-data-sg`,
+      {
+        vpcId: vpc.id,
+        description: "ycsb-lab data nodes: database ports from clients and peers only",
+        egress,
+        ingress: [
+          ...args.ports.client.map((r) => ({ protocol: "tcp", fromPort: r.from, toPort: r.to, securityGroups: [clientSg.id], description: `clients: ${r.description}` })),
+          ...args.ports.cluster.map((r) => ({ protocol: "tcp", fromPort: r.from, toPort: r.to, self: true, description: `peers: ${r.description}` })),
+        ],
+        tags,
+      },
+      p,
+    );
+
+    this.vpcId = vpc.id;
+    this.dataSubnetId = data.id;
+    this.clientSubnetId = client.id;
+    this.dataSecurityGroupId = dataSg.id;
+    this.clientSecurityGroupId = clientSg.id;
+    this.s3EndpointId = s3.id;
+    this.availabilityZone = pulumi.output(az);
+    this.registerOutputs({ vpcId: this.vpcId, dataSubnetId: this.dataSubnetId, clientSubnetId: this.clientSubnetId, dataSecurityGroupId: this.dataSecurityGroupId, clientSecurityGroupId: this.clientSecurityGroupId });
+  }
+}
+
+export function checkNetworkArgs(args: BenchmarkNetworkArgs): Array<{ field: string; message: string }> {
+  const problems: Array<{ field: string; message: string }> = [];
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(args.region ?? "")) problems.push({ field: "region", message: `an AWS region like "us-east-1", got "${args.region}"` });
+  for (const f of ["vpcCidr", "dataSubnetCidr", "clientSubnetCidr"] as const) {
+    const v = args[f];
+    if (v !== undefined && !/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(v)) problems.push({ field: f, message: `a CIDR block, got "${v}"` });
+  }
+  const all = [...(args.ports?.client ?? []), ...(args.ports?.cluster ?? [])];
+  if (!args.ports || args.ports.client.length === 0) problems.push({ field: "ports.client", message: "name at least one client port" });
+  for (const r of all) if (!(r.from >= 1 && r.to <= 65535 && r.from <= r.to)) problems.push({ field: "ports", message: `bad port range ${r.from}-${r.to}` });
+  if (all.some((r) => r.from <= 22 && r.to >= 22)) problems.push({ field: "ports", message: "port 22 is never opened (SSM Session Manager instead of SSH)" });
+  return problems;
+}

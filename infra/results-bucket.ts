@@ -1,0 +1,64 @@
+import * as aws from "@pulumi/aws";
+import * as pulumi from "@pulumi/pulumi";
+import { failOn, isInteger } from "./errors.js";
+
+export interface ResultsBucketArgs {
+  /** Days after which result objects move to S3 Standard-IA. @default 30 */
+  infrequentAccessAfterDays?: number;
+  /** Days after which result objects are deleted; 0 keeps them forever. @default 0 */
+  expireAfterDays?: number;
+  /** Delete the bucket with its objects on `pulumi destroy` (results are the product: off by default). @default false */
+  forceDestroy?: boolean;
+  /** Tags on every resource. @default {} */
+  tags?: Record<string, string>;
+}
+
+/** The bucket results land in: encrypted (SSE-S3), public access blocked, owner-enforced ACLs, TLS only, lifecycle rules. */
+export class ResultsBucket extends pulumi.ComponentResource {
+  public readonly bucketName: pulumi.Output<string>;
+  public readonly bucketArn: pulumi.Output<string>;
+
+  constructor(name: string, args: ResultsBucketArgs = {}, opts?: pulumi.ComponentResourceOptions) {
+    const ia = args.infrequentAccessAfterDays ?? 30;
+    const expire = args.expireAfterDays ?? 0;
+    failOn("ResultsBucket", [
+      // S3 needs objects to be 30 days old before a Standard-IA transition (S3 user guide, "Transitioning objects").
+      ...(isInteger(ia, 30) ? [] : [{ field: "infrequentAccessAfterDays", message: `a whole number >= 30 (S3's minimum for Standard-IA), got ${ia}` }]),
+      ...(isInteger(expire, 0) && (expire === 0 || expire > ia) ? [] : [{ field: "expireAfterDays", message: `0 (keep) or a whole number above infrequentAccessAfterDays (${ia}), got ${expire}` }]),
+    ]);
+    super("ycsb-lab:index:ResultsBucket", name, {}, opts);
+    const p = { parent: this };
+    const tags = args.tags ?? {};
+    const bucket = new aws.s3.Bucket(`${name}-bucket`, { bucketPrefix: `${name.slice(0, 30).toLowerCase()}-`, forceDestroy: args.forceDestroy ?? false, tags }, p);
+    new aws.s3.BucketPublicAccessBlock(`${name}-public-access`, { bucket: bucket.id, blockPublicAcls: true, blockPublicPolicy: true, ignorePublicAcls: true, restrictPublicBuckets: true }, p);
+    new aws.s3.BucketOwnershipControls(`${name}-ownership`, { bucket: bucket.id, rule: { objectOwnership: "BucketOwnerEnforced" } }, p);
+    new aws.s3.BucketServerSideEncryptionConfiguration(`${name}-encryption`, { bucket: bucket.id, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] }, p);
+    new aws.s3.BucketLifecycleConfiguration(
+      `${name}-lifecycle`,
+      {
+        bucket: bucket.id,
+        rules: [
+          { id: "results-to-ia", status: "Enabled", filter: { prefix: "runs/" }, transitions: [{ days: ia, storageClass: "STANDARD_IA" }], ...(expire > 0 ? { expiration: { days: expire } } : {}) },
+          { id: "abort-incomplete-uploads", status: "Enabled", filter: { prefix: "" }, abortIncompleteMultipartUpload: { daysAfterInitiation: 7 } },
+        ],
+      },
+      p,
+    );
+    new aws.s3.BucketPolicy(
+      `${name}-tls-only`,
+      {
+        bucket: bucket.id,
+        policy: bucket.arn.apply((arn) =>
+          JSON.stringify({
+            Version: "2012-10-17",
+            Statement: [{ Sid: "DenyInsecureTransport", Effect: "Deny", Principal: "*", Action: "s3:*", Resource: [arn, `${arn}/*`], Condition: { Bool: { "aws:SecureTransport": "false" } } }],
+          }),
+        ),
+      },
+      p,
+    );
+    this.bucketName = bucket.bucket;
+    this.bucketArn = bucket.arn;
+    this.registerOutputs({ bucketName: this.bucketName, bucketArn: this.bucketArn });
+  }
+}

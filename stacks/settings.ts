@@ -1,0 +1,98 @@
+import type { BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
+import type { MongoTopology } from "../engines/node-context.js";
+import { INSTANCE_TYPES } from "../model/instance-types.js";
+import { scenario } from "../model/scenarios.js";
+import type { DeploymentChoice, ScenarioSpec } from "../model/scenario.js";
+import type { Engine } from "../model/engine.js";
+import type { Preset } from "../model/presets.js";
+
+/** Reads one config value by its full key ("ycsb-lab:nodes", "aws:region"); undefined when unset. */
+export type ConfigSource = (key: string) => string | undefined;
+
+export class StackConfigError extends Error {
+  constructor(readonly key: string, message: string) {
+    super(`${key}: ${message}`);
+  }
+}
+
+const NS = "ycsb-lab";
+
+function required(get: ConfigSource, key: string): string {
+  const v = get(key);
+  if (v === undefined || v === "") throw new StackConfigError(key, "is required (pulumi config set)");
+  return v;
+}
+
+function wholeNumber(get: ConfigSource, key: string): number | undefined {
+  const v = get(key);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new StackConfigError(key, `must be a whole number, got "${v}"`);
+  return n;
+}
+
+/**
+ * A machine override from config: the current type, and the retired original it stands for. A retired original maps
+ * to its replacement from model/instance-types.ts unless the type is given; it must be the original the study used.
+ */
+function machine(get: ConfigSource, role: "data" | "client", spec: ScenarioSpec["dataNode"] | ScenarioSpec["clientNode"]): string {
+  const typeKey = `${NS}:${role}InstanceType`;
+  const originalKey = `${NS}:${role}InstanceOriginal`;
+  const original = get(originalKey);
+  const type = get(typeKey);
+  if (original !== undefined) {
+    if (spec.original !== undefined && spec.original !== original) throw new StackConfigError(originalKey, `the study used "${spec.original}", not "${original}"`);
+    const known = INSTANCE_TYPES[original];
+    if (known?.retired && type === undefined) return known.replacedBy!;
+  }
+  return type ?? spec.instanceType;
+}
+
+/** Stack config -> the typed BenchmarkScenario args: the only place config is read (stacks/index.ts passes pulumi.Config in). */
+export function stackArgs(get: ConfigSource, stackName: string): BenchmarkScenarioArgs {
+  const name = required(get, `${NS}:scenario`);
+  let base: ScenarioSpec;
+  try {
+    base = scenario(name);
+  } catch (e) {
+    throw new StackConfigError(`${NS}:scenario`, (e as Error).message.replace(/^scenario: /, ""));
+  }
+  const spec: ScenarioSpec = {
+    ...base,
+    dataNode: { ...base.dataNode, instanceType: machine(get, "data", base.dataNode) },
+    clientNode: { ...base.clientNode, instanceType: machine(get, "client", base.clientNode) },
+  };
+  const deployment: DeploymentChoice = {};
+  const engine = get(`${NS}:engine`);
+  if (engine !== undefined) deployment.engine = engine as Engine;
+  const preset = get(`${NS}:preset`);
+  if (preset !== undefined) deployment.preset = preset as Preset;
+  const nodes = wholeNumber(get, `${NS}:nodes`);
+  if (nodes !== undefined) deployment.nodes = nodes;
+  const clients = wholeNumber(get, `${NS}:clients`);
+  if (clients !== undefined) deployment.clients = clients;
+  const scale = get(`${NS}:scale`);
+  if (scale !== undefined) {
+    const s = Number(scale);
+    if (!Number.isFinite(s)) throw new StackConfigError(`${NS}:scale`, `must be a number, got "${scale}"`);
+    deployment.scale = s;
+  }
+  const topology = get(`${NS}:mongoTopology`);
+  if (topology !== undefined && topology !== "sharded" && topology !== "replica-set") {
+    throw new StackConfigError(`${NS}:mongoTopology`, `"sharded" or "replica-set", got "${topology}"`);
+  }
+  const az = get(`${NS}:availabilityZone`);
+  const bucket = get(`${NS}:resultsBucket`);
+  return {
+    spec,
+    deployment,
+    runId: get(`${NS}:runId`) ?? stackName,
+    owner: required(get, `${NS}:owner`),
+    expiry: required(get, `${NS}:expiry`),
+    region: required(get, "aws:region"),
+    runner: { repository: required(get, `${NS}:runnerRepository`), ref: required(get, `${NS}:runnerRef`) },
+    ...(topology ? { mongoTopology: topology as MongoTopology } : {}),
+    ...(az ? { availabilityZone: az } : {}),
+    ...(bucket ? { resultsBucketName: bucket } : {}),
+  };
+}

@@ -1,0 +1,72 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/** A resource the program registered under mocks. */
+export interface Recorded {
+  type: string;
+  name: string;
+  inputs: Record<string, any>;
+}
+
+export const recorded: Recorded[] = [];
+export const calls: string[] = [];
+
+export const MOCK_AMI = "ami-0a1b2c3d4e5f67890";
+export const MOCK_ACCOUNT = "123456789012";
+
+/** Mocks that record every resource and answer only the invokes infra makes; anything else throws. */
+export async function installMocks(): Promise<void> {
+  await pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        recorded.push({ type: args.type, name: args.name, inputs: args.inputs });
+        const state: Record<string, unknown> = { ...args.inputs, arn: `arn:aws:mock:::${args.name}` };
+        if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${args.name}-bucket`;
+        if (state.name === undefined) state.name = args.name;
+        return { id: `${args.name}-id`, state };
+      },
+      call(args) {
+        calls.push(args.token);
+        switch (args.token) {
+          case "aws:ec2/getAmi:getAmi":
+            return { id: MOCK_AMI, name: "ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-20250601", ownerId: args.inputs.owners?.[0] };
+          case "aws:index/getAvailabilityZones:getAvailabilityZones":
+            return { names: ["us-east-1a", "us-east-1b"], zoneIds: ["use1-az1", "use1-az2"] };
+          case "aws:index/getCallerIdentity:getCallerIdentity":
+            return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
+          default:
+            throw new Error(`Mock not implemented: ${args.token}`);
+        }
+      },
+    },
+    "ycsb-lab",
+    "test",
+    false,
+  );
+}
+
+export function reset(): void {
+  recorded.length = 0;
+  calls.length = 0;
+}
+
+/** Resolve an Output's value (mock mode resolves everything, previews included). */
+export function value<T>(o: pulumi.Input<T>): Promise<T> {
+  return new Promise((resolve) => pulumi.output(o).apply((v) => resolve(v as T)));
+}
+
+/** Wait until no resource has been registered for a few event-loop turns (outputs like user-data resolve late). */
+export async function settle(): Promise<void> {
+  let last = -1;
+  let stable = 0;
+  while (stable < 5) {
+    await new Promise((r) => setTimeout(r, 10));
+    if (recorded.length === last) stable++;
+    else {
+      stable = 0;
+      last = recorded.length;
+    }
+  }
+}
+
+export const ofType = (type: string) => recorded.filter((r) => r.type === type);
+export const countByType = () => recorded.reduce<Record<string, number>>((acc, r) => ((acc[r.type] = (acc[r.type] ?? 0) + 1), acc), {});

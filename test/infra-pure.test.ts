@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { addressing } from "../infra/addressing.js";
+import { checkFit, dataBytesPerNode } from "../infra/sizing.js";
+import { estimateCost } from "../infra/cost.js";
+import { clientPolicy } from "../infra/policies.js";
+import { runLayout } from "../infra/run-layout.js";
+import { checkRunTags } from "../infra/tags.js";
+import { resolveClientCount } from "../infra/client-fleet.js";
+import { dataNodeUserData, clientUserData } from "../infra/user-data.js";
+import { mongoProcesses, shardMembers } from "../engines/mongodb/topology.js";
+import { osTuning } from "../engines/os-tuning.js";
+import { ENGINE_KITS } from "../engines/kits.js";
+import { couchbaseRamQuotaMb } from "../engines/couchbase/formation.js";
+import { resolveDeployment } from "../model/scenario.js";
+import { SCENARIOS } from "../model/scenarios.js";
+import { INSTANCE_TYPES, instanceType } from "../model/instance-types.js";
+import type { NodeContext } from "../engines/node-context.js";
+import type { Engine } from "../model/engine.js";
+
+describe("addressing", () => {
+  it.each([
+    [1, 1, ["10.42.1.10"], ["10.42.2.10"]],
+    [3, 2, ["10.42.1.10", "10.42.1.11", "10.42.1.12"], ["10.42.2.10", "10.42.2.11"]],
+  ])("%i nodes, %i clients", (n, c, data, clients) => {
+    const a = addressing(n, c);
+    expect(a.dataNodeIps).toEqual(data);
+    expect(a.clientIps).toEqual(clients);
+    expect(a.vpcCidr).toBe("10.42.0.0/16");
+  });
+  it("rejects more nodes than a /24 holds and a bad base", () => {
+    expect(() => addressing(246, 1)).toThrow(/nodes: must be 1\.\.245/);
+    expect(() => addressing(1, 0)).toThrow(/clients/);
+    expect(() => addressing(1, 1, "10.300")).toThrow(/vpcBase/);
+  });
+});
+
+describe("client count (seed 001: 1 per 3 data nodes rounded up; seed 000: 1 per 1)", () => {
+  it.each([
+    [{ dataNodesPerClient: 3, dataNodes: 1 }, 1],
+    [{ dataNodesPerClient: 3, dataNodes: 4 }, 2],
+    [{ dataNodesPerClient: 3, dataNodes: 32 }, 11],
+    [{ dataNodesPerClient: 1, dataNodes: 8 }, 8],
+    [{ count: 32 }, 32],
+  ])("%j -> %i", (c, n) => expect(resolveClientCount(c)).toBe(n));
+});
+
+describe("sizing: every built-in scenario fits its default cell and node counts", () => {
+  for (const spec of Object.values(SCENARIOS)) {
+    for (const nodes of spec.nodeCounts) {
+      if (nodes < spec.replication) continue;
+      it(`${spec.name} at ${nodes} node(s)`, () => {
+        const d = resolveDeployment(spec as never, { nodes });
+        expect(checkFit(d, spec.dataNode.storage as never)).toEqual([]);
+      });
+    }
+  }
+  it("datastax-2013 stores 15M x 2023 B = 30.3 GB per node", () => {
+    const d = resolveDeployment(SCENARIOS["datastax-2013"] as never, { nodes: 4 });
+    expect(dataBytesPerNode(d) / 1e9).toBeCloseTo(30.345, 2);
+  });
+});
+
+describe("instance types", () => {
+  it("every scenario's machines are in the table with a price; every retired original maps to a current type", () => {
+    for (const spec of Object.values(SCENARIOS)) {
+      expect(instanceType(spec.dataNode.instanceType).usdPerHour).toBeGreaterThan(0);
+      expect(instanceType(spec.clientNode.instanceType).usdPerHour).toBeGreaterThan(0);
+    }
+    for (const t of Object.values(INSTANCE_TYPES).filter((t) => t.retired)) expect(INSTANCE_TYPES[t.replacedBy!]?.retired).toBeFalsy();
+  });
+});
+
+describe("cost", () => {
+  it("sums instances and EBS by the hour", () => {
+    const c = estimateCost({ dataNodes: 2, dataInstanceType: "m6i.large", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [{ type: "gp3", sizeGiB: 730 }], clientEbsGiB: 0 });
+    expect(c.breakdown).toEqual({ dataNodes: 0.192, clients: 0.085, ebs: 0.16 });
+    expect(c.usdPerHour).toBe(0.437);
+    expect(() => estimateCost({ dataNodes: 1, dataInstanceType: "m1.xlarge", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [], clientEbsGiB: 0 })).toThrow(/no price for "m1.xlarge"/);
+  });
+});
+
+describe("policies and tags", () => {
+  it("the client policy grants writes only under the run prefix", () => {
+    const l = runLayout("r1");
+    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", ...l });
+    const writeResources = doc.Statement.filter((s) => s.Action.some((a) => a.startsWith("s3:Put"))).flatMap((s) => s.Resource);
+    expect(writeResources).toEqual(["arn:aws:s3:::b/runs/r1/*"]);
+  });
+  it.each([
+    [{ runId: "ok-1", owner: "me", expiry: "2030-01-01" }, []],
+    [{ runId: "Bad", owner: "me", expiry: "2030-01-01" }, ["runId"]],
+    [{ runId: "ok", owner: "", expiry: "2030-13-45" }, ["owner", "expiry"]],
+  ])("tags %j", (t, fields) => expect(checkRunTags({ scenario: "s", ...t }).map((p) => p.field)).toEqual(fields));
+});
+
+describe("MongoDB topology", () => {
+  it("sharded: config server only on node 0, one shard and a mongos per node", () => {
+    expect(mongoProcesses("sharded", 3, 1, 0).map((p) => p.role)).toEqual(["configsvr", "shard-primary", "router"]);
+    expect(mongoProcesses("sharded", 3, 1, 2).map((p) => `${p.role}:${p.replicaSet ?? ""}:${p.port}`)).toEqual(["shard-primary:shard2:27018", "router::27017"]);
+  });
+  it("replica-set with replication 2 (seed 002 appendix D): primary, secondary and arbiter on three nodes", () => {
+    expect(shardMembers("replica-set", 4, 2, 3).map((m) => `${m.node}:${m.role}:${m.port}`)).toEqual(["3:shard-primary:27018", "0:shard-secondary:27020", "1:arbiter:27021"]);
+    // replication 3 has an odd number of votes already: no arbiter.
+    expect(shardMembers("replica-set", 4, 3, 0).map((m) => m.role)).toEqual(["shard-primary", "shard-secondary", "shard-secondary"]);
+  });
+});
+
+describe("engines", () => {
+  it("OS tuning values come from seed 002 appendix C", () => {
+    const t = osTuning("cassandra");
+    expect(t).toMatchObject({ ioScheduler: "none", readAheadSectors: 8, transparentHugePages: "never", limits: { nofile: 100000 } });
+    expect(osTuning("couchbase").sysctls["vm.zone_reclaim_mode"]).toBe("0");
+  });
+  it("log volume per preset: Cassandra and MongoDB move the log off the data disk except in throughput", () => {
+    const table = (["cassandra", "mongodb", "couchbase", "hbase"] as Engine[]).map((e) => [e, ENGINE_KITS[e].wantsLogVolume("throughput"), ENGINE_KITS[e].wantsLogVolume("balanced"), ENGINE_KITS[e].wantsLogVolume("durable")]);
+    expect(table).toEqual([
+      ["cassandra", false, true, true],
+      ["mongodb", false, true, true],
+      ["couchbase", false, false, false],
+      ["hbase", false, false, false],
+    ]);
+  });
+  it("Couchbase takes 3/4 of RAM (seed 000: about 23 GB of i2.xlarge's 30.5)", () => {
+    expect(couchbaseRamQuotaMb(30.5)).toBe(23424);
+  });
+  it("no database port is 22 and every kit opens a client port", () => {
+    for (const kit of Object.values(ENGINE_KITS)) {
+      expect(kit.ports.client.length).toBeGreaterThan(0);
+      expect([...kit.ports.client, ...kit.ports.cluster].some((r) => r.from <= 22 && r.to >= 22)).toBe(false);
+    }
+  });
+});
+
+const ctx = (engine: Engine, index: number): NodeContext => ({
+  engine,
+  version: { cassandra: "5.0.4", mongodb: "8.0", couchbase: "7.6", hbase: "2.5.11" }[engine],
+  preset: "durable",
+  loadPreset: "throughput",
+  nodeIps: ["10.42.1.10", "10.42.1.11"],
+  index,
+  replication: 1,
+  recordCount: 1000,
+  fieldCount: 10,
+  runId: "snap",
+  region: "us-east-1",
+  readyMarkerUrl: "s3://bucket/runs/snap/cluster/ready.json",
+  adminPasswordParameter: "/ycsb-lab/snap/admin-password",
+  memoryGiB: 16,
+  vcpus: 4,
+  dataDir: "/data",
+  ...(ENGINE_KITS[engine].wantsLogVolume("durable") ? { logDir: "/log" } : {}),
+  mongoTopology: "sharded",
+  serverSettings: {},
+});
+
+describe("user-data snapshots (review any change to what boots on AWS)", () => {
+  for (const engine of ["cassandra", "mongodb", "couchbase", "hbase"] as Engine[]) {
+    it(`${engine} leader and member`, () => {
+      const volumes = { data: { kind: "instance-store" as const }, dataDir: "/data", ...(ENGINE_KITS[engine].wantsLogVolume("durable") ? { log: { device: "sdg" }, logDir: "/log" } : {}) };
+      expect(dataNodeUserData(ctx(engine, 0), volumes)).toMatchSnapshot();
+      expect(dataNodeUserData(ctx(engine, 1), volumes)).toMatchSnapshot();
+    });
+  }
+  it("client", () => {
+    expect(clientUserData({ index: 0, clients: 2, runId: "snap", region: "us-east-1", bucketName: "bucket", planKey: "runs/snap/plan.json", resultsPrefix: "runs/snap/", runner: { repository: "https://example.org/ycsb-lab.git", ref: "v0.1.0" } })).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,162 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { countByType, installMocks, ofType, recorded, reset, settle, value } from "./infra-mocks.js";
+import { stackProgram } from "../stacks/program.js";
+import { stackArgs, type ConfigSource } from "../stacks/settings.js";
+import { SCENARIOS } from "../model/scenarios.js";
+import { clientCount } from "../model/scenario.js";
+import { BenchmarkScenario, planScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
+
+const stacksDir = fileURLToPath(new URL("../stacks/", import.meta.url));
+
+/** The config Pulumi would give the program for a stack: project defaults overlaid by the stack file. */
+function stackConfig(stack: string): ConfigSource {
+  const project = parseYaml(readFileSync(join(stacksDir, "Pulumi.yaml"), "utf8")) as { config: Record<string, { default?: string }> };
+  const file = parseYaml(readFileSync(join(stacksDir, `Pulumi.${stack}.yaml`), "utf8")) as { config: Record<string, string | number> };
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries(project.config)) if (v.default !== undefined) merged[k] = String(v.default);
+  for (const [k, v] of Object.entries(file.config)) merged[k] = String(v);
+  return (key) => merged[key];
+}
+
+const stackNames = readdirSync(stacksDir)
+  .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
+  .filter((s): s is string => Boolean(s));
+
+beforeAll(installMocks);
+beforeEach(reset);
+
+describe("stacks/", () => {
+  it("has one Pulumi.<name>.yaml per scenario in model/scenarios.ts", () => {
+    expect(stackNames.sort()).toEqual(Object.keys(SCENARIOS).sort());
+  });
+
+  it.each(stackNames)("Pulumi.%s.yaml evaluates under mocks into the scenario's resource graph", async (stack) => {
+    const get = stackConfig(stack);
+    const out = stackProgram(get, stack);
+    await value(out.resultsPrefix);
+    await settle();
+    const spec = SCENARIOS[get("ycsb-lab:scenario") as keyof typeof SCENARIOS];
+    const nodes = Number(get("ycsb-lab:nodes"));
+    const clients = clientCount(spec, nodes);
+    const instances = ofType("aws:ec2/instance:Instance");
+    const data = instances.filter((i) => i.inputs.tags["ycsb-lab:role"] !== "client");
+    const fleet = instances.filter((i) => i.inputs.tags["ycsb-lab:role"] === "client");
+    expect(data).toHaveLength(nodes);
+    expect(fleet).toHaveLength(clients);
+    expect(new Set(data.map((i) => i.inputs.instanceType))).toEqual(new Set([get("ycsb-lab:dataInstanceType") ?? spec.dataNode.instanceType]));
+    expect(new Set(fleet.map((i) => i.inputs.instanceType))).toEqual(new Set([get("ycsb-lab:clientInstanceType") ?? spec.clientNode.instanceType]));
+    expect(data.every((i) => i.inputs.tags["ycsb-lab:scenario"] === spec.name && i.inputs.tags["ycsb-lab:run-id"] === stack)).toBe(true);
+    expect(countByType()).toMatchObject({ "aws:ec2/vpc:Vpc": 1, "aws:s3/bucket:Bucket": 1, "aws:s3/bucketObjectv2:BucketObjectv2": 2, "ycsb-lab:index:BenchmarkScenario": 1 });
+    const objects = Object.fromEntries(ofType("aws:s3/bucketObjectv2:BucketObjectv2").map((o) => [o.inputs.key, JSON.parse(o.inputs.content)]));
+    const plan = objects[`runs/${stack}/plan.json`];
+    expect(plan.deployment).toMatchObject({ scenario: spec.name, nodes, clients });
+    expect(plan.phases.map((ph: { kind: string }) => ph.kind)).toContain("load");
+    expect(objects[`runs/${stack}/cluster.json`].endpoints).toHaveLength(nodes);
+    expect(out.estimatedCostPerHour).toBeGreaterThan(0);
+    // Safe by default, on every instance and every tagged resource of the graph.
+    for (const i of instances) {
+      expect(i.inputs.metadataOptions.httpTokens).toBe("required");
+      expect([i.inputs.rootBlockDevice, ...(i.inputs.ebsBlockDevices ?? [])].every((v: { encrypted: boolean }) => v.encrypted === true)).toBe(true);
+      expect(i.inputs.keyName).toBeUndefined();
+    }
+    const tagged = recorded.filter((r) => r.type.startsWith("aws:") && r.inputs.tags);
+    expect(tagged.length).toBeGreaterThan(10);
+    for (const r of tagged) expect(Object.keys(r.inputs.tags), r.name).toEqual(expect.arrayContaining(["ycsb-lab:scenario", "ycsb-lab:run-id", "ycsb-lab:owner", "ycsb-lab:expiry"]));
+  });
+
+  it("datastax-2013 at 32 nodes: 11 clients of m5.xlarge (1 per 3 data nodes), 341 threads each (128 per data node)", async () => {
+    const out = stackProgram(stackConfig("datastax-2013"), "datastax-2013");
+    await value(out.resultsPrefix);
+    await settle();
+    expect(out.clients).toBe(11);
+    const fleet = ofType("aws:ec2/instance:Instance").filter((i) => i.inputs.tags["ycsb-lab:role"] === "client");
+    expect(fleet.map((i) => i.inputs.tags["ycsb-lab:threads-per-client"])).toEqual(Array(11).fill(String(Math.floor((128 * 32) / 11))));
+    // 32 x m5d.xlarge + 11 x m5.xlarge at the table's prices, plus root volumes and 32 commitlog volumes.
+    expect(out.estimatedCostPerHour).toBeCloseTo(32 * 0.226 + 11 * 0.192 + ((32 * 130 + 11 * 30) * 0.08) / 730, 2);
+  });
+
+  it("lineate-2014 on MongoDB runs seed 002's per-shard replica sets (replication 2)", async () => {
+    const base = stackConfig("lineate-2014");
+    const out = stackProgram((k) => (k === "ycsb-lab:engine" ? "mongodb" : base(k)), "lineate-mongo");
+    await value(out.resultsPrefix);
+    await settle();
+    const cluster = ofType("aws:s3/bucketObjectv2:BucketObjectv2").map((o) => JSON.parse(o.inputs.content)).find((c) => c.endpoints);
+    expect(cluster).toMatchObject({ engine: "mongodb", mongoTopology: "replica-set", endpoints: ["10.42.1.10:27017", "10.42.1.11:27017", "10.42.1.12:27017", "10.42.1.13:27017"] });
+    expect(out.clients).toBe(32);
+  });
+
+  it("maps a retired original to its replacement when the stack names only the original", () => {
+    const base = stackConfig("endpoint-2015");
+    const get: ConfigSource = (k) => (k === "ycsb-lab:dataInstanceType" ? undefined : base(k));
+    expect(stackArgs(get, "s").spec.dataNode.instanceType).toBe("i4i.xlarge");
+    const wrong: ConfigSource = (k) => (k === "ycsb-lab:dataInstanceOriginal" ? "m1.xlarge" : base(k));
+    expect(() => stackArgs(wrong, "s")).toThrow(/ycsb-lab:dataInstanceOriginal: the study used "i2.xlarge"/);
+  });
+
+  it("names the missing config key", () => {
+    const base = stackConfig("quickstart");
+    expect(() => stackArgs((k) => (k === "ycsb-lab:owner" ? undefined : base(k)), "s")).toThrow(/^ycsb-lab:owner: is required/);
+    expect(() => stackArgs((k) => (k === "ycsb-lab:scenario" ? "nope" : base(k)), "s")).toThrow(/ycsb-lab:scenario: unknown scenario "nope"/);
+    expect(() => stackArgs((k) => (k === "ycsb-lab:nodes" ? "three" : base(k)), "s")).toThrow(/ycsb-lab:nodes: must be a whole number/);
+  });
+});
+
+const goodArgs = (over: Partial<BenchmarkScenarioArgs> = {}): BenchmarkScenarioArgs => ({
+  spec: SCENARIOS.quickstart as unknown as BenchmarkScenarioArgs["spec"],
+  runId: "bad-run",
+  owner: "tester",
+  expiry: "2030-01-01",
+  region: "us-east-1",
+  runner: { repository: "https://example.org/ycsb-lab.git", ref: "main" },
+  ...over,
+});
+
+describe("a bad scenario fails before any resource is created, naming the field", () => {
+  const cases: Array<[string, Partial<BenchmarkScenarioArgs>, RegExp]> = [
+    ["unknown engine", { deployment: { engine: "redis" as never } }, /engine: unknown engine "redis"/],
+    ["engine outside the scenario", { spec: SCENARIOS["andor-parv-2019"] as never, deployment: { engine: "hbase" } }, /engine: scenario "andor-parv-2019" covers cassandra, mongodb, not hbase/],
+    ["0 nodes", { deployment: { nodes: 0 } }, /nodes: must be a whole number >= 1, got 0/],
+    ["a preset the engine lacks", { deployment: { preset: "paranoid" as never } }, /preset: unknown preset "paranoid"/],
+    [
+      "an instance too small for the records",
+      { spec: { ...(SCENARIOS.quickstart as never as BenchmarkScenarioArgs["spec"]), records: { total: 200_000_000, fieldCount: 10, fieldLengthBytes: 100 } } },
+      /records: .*need 409\.2 GB per node.*m6i\.large ebs holds 32\.2 GB.*instance too small/,
+    ],
+    ["an unknown instance type", { spec: { ...(SCENARIOS.quickstart as never as BenchmarkScenarioArgs["spec"]), dataNode: { instanceType: "x9.huge", storage: { kind: "ebs", sizeGiB: 30 } } } }, /dataNode\.instanceType: instance type "x9\.huge" is not in model\/instance-types\.ts/],
+    ["replication above the node count", { spec: SCENARIOS["lineate-2014"] as never, deployment: { nodes: 1 } }, /replication: replication 2 needs at least as many nodes/],
+    ["an unknown workload", { spec: { ...(SCENARIOS.quickstart as never as BenchmarkScenarioArgs["spec"]), workloads: [{ workload: "zz" }] } }, /spec\.workloads\[0\]\.workload: unknown workload "zz"/],
+    ["a bad expiry", { expiry: "next week" }, /expiry: an ISO date/],
+    ["a bad run id", { runId: "Run 1" }, /runId: lower-case letters/],
+  ];
+  it.each(cases)("%s", (_, over, message) => {
+    expect(() => new BenchmarkScenario("bad", goodArgs(over))).toThrow(message);
+    expect(recorded).toEqual([]);
+  });
+
+  it("every cell of every built-in scenario (engine x preset x node count) plans cleanly", () => {
+    let cells = 0;
+    for (const spec of Object.values(SCENARIOS)) {
+      for (const engine of spec.engines) {
+        for (const preset of spec.presets) {
+          for (const nodes of spec.nodeCounts) {
+            const plan = planScenario(goodArgs({ spec: spec as never, deployment: { engine, preset, nodes } }));
+            expect(plan.cluster.nodeIps).toHaveLength(nodes);
+            cells++;
+          }
+        }
+      }
+    }
+    expect(cells).toBeGreaterThan(60);
+    expect(recorded).toEqual([]);
+  });
+
+  it("while a good one plans without creating anything", () => {
+    const plan = planScenario(goodArgs());
+    expect(plan.deployment).toMatchObject({ engine: "cassandra", nodes: 1, clients: 1 });
+    expect(recorded).toEqual([]);
+  });
+});
