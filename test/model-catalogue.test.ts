@@ -8,10 +8,11 @@ import {
   operationMix,
   presetFor,
   workload,
+  type Workload,
 } from "../model/index.js";
 
 describe("workload catalogue", () => {
-  test.each(Object.values(WORKLOADS))("$id: proportions sum to 1 and every entry has a source", (w) => {
+  test.each(Object.values(WORKLOADS) as Workload[])("$id: proportions sum to 1 and every entry has a source", (w) => {
     const total = Object.values(operationMix(w)).reduce((a, b) => a + b, 0);
     expect(total).toBeCloseTo(1, 10);
     expect(w.source.seed ?? w.source.doc).toBeTruthy();

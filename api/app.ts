@@ -1,0 +1,78 @@
+import { STATUS_CODES } from "node:http";
+import type { FastifyError, FastifyPluginAsync } from "fastify";
+import fp from "fastify-plugin";
+import type { AppConfig } from "./config.js";
+import type { Database } from "./db/open.js";
+import auth from "./plugins/app/auth.js";
+import database from "./plugins/app/database.js";
+import s3 from "./plugins/app/s3.js";
+import helmet from "./plugins/external/helmet.js";
+import rateLimit from "./plugins/external/rate-limit.js";
+import sensible from "./plugins/external/sensible.js";
+import swagger from "./plugins/external/swagger.js";
+import compare from "./routes/api/compare/index.js";
+import durability from "./routes/api/durability/index.js";
+import ingest from "./routes/api/ingest/index.js";
+import reference from "./routes/api/reference/index.js";
+import repeatability from "./routes/api/repeatability/index.js";
+import results from "./routes/api/results/index.js";
+import runs from "./routes/api/runs/index.js";
+import scaling from "./routes/api/scaling/index.js";
+import sweeps from "./routes/api/sweeps/index.js";
+import dashboard from "../web/serve.js";
+import { FieldValidationError, typeboxValidatorCompiler } from "./validation.js";
+
+export interface AppOptions {
+  config: AppConfig;
+  /** An already open database (tests, bench); otherwise opened from config and closed with the app. */
+  database?: Database;
+}
+
+export const API_PREFIX = "/api/v1";
+
+/** The whole service as one plugin (fastify/demo): server.ts only listens. */
+const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
+  fastify.setValidatorCompiler(typeboxValidatorCompiler);
+
+  await fastify.register(sensible);
+  await fastify.register(helmet);
+  await fastify.register(rateLimit, { config: opts.config });
+  await fastify.register(swagger);
+  await fastify.register(database, { config: opts.config, ...(opts.database ? { database: opts.database } : {}) });
+  await fastify.register(auth, { config: opts.config });
+  await fastify.register(s3, { config: opts.config });
+
+  // The one error handler: 4xx say what is wrong (and which fields), 5xx are logged with context and hidden.
+  fastify.setErrorHandler((err: FastifyError | FieldValidationError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (err instanceof FieldValidationError) {
+      return reply.code(400).send({ statusCode: 400, error: "Bad Request", message: err.message, fields: err.fields });
+    }
+    if (status >= 500) {
+      req.log.error({ err, method: req.method, url: req.url, params: req.params }, "request failed");
+      return reply.code(500).send({ statusCode: 500, error: "Internal Server Error", message: "internal error (logged)" });
+    }
+    req.log.info({ err: err.message, status }, "request refused");
+    return reply.code(status).send({ statusCode: status, error: STATUS_CODES[status] ?? "Error", message: err.message });
+  });
+
+  fastify.get("/health", { schema: { hide: true } }, async () => ({ ok: true, database: fastify.database.kind }));
+
+  await fastify.register(
+    async (api) => {
+      await api.register(results, { prefix: "/results" });
+      await api.register(ingest, { prefix: "/ingest" });
+      await api.register(runs, { prefix: "/runs" });
+      await api.register(compare, { prefix: "/compare" });
+      await api.register(scaling, { prefix: "/scaling" });
+      await api.register(durability, { prefix: "/durability" });
+      await api.register(sweeps, { prefix: "/sweeps" });
+      await api.register(repeatability, { prefix: "/repeatability" });
+      await api.register(reference, { prefix: "/reference" });
+    },
+    { prefix: API_PREFIX },
+  );
+  await fastify.register(dashboard);
+};
+
+export default fp(app, { name: "ycsb-lab-api" });

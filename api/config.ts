@@ -1,0 +1,63 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { fileURLToPath } from "node:url";
+
+/** The service's environment, checked by a schema at start (fastify/demo's env plugin, done with TypeBox). */
+export const EnvSchema = Type.Object({
+  HOST: Type.String({ default: "127.0.0.1" }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** Postgres; without it the embedded PGlite store in PGLITE_DIR is used. */
+  DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
+  PGLITE_DIR: Type.String({ default: fileURLToPath(new URL("../.local/pglite", import.meta.url)) }),
+  /** Bearer token for writes (POST). `serve` generates and prints one when unset. */
+  YCSB_LAB_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  YCSB_LAB_PROTECT_READS: Type.Union([Type.Literal("0"), Type.Literal("1")], { default: "0" }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 16 * 1024 * 1024 }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200 }),
+  RATE_LIMIT_WINDOW: Type.String({ default: "1 minute" }),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: "^https?://" })),
+  S3_REGION: Type.String({ default: "us-east-1" }),
+  /** Poll this bucket/prefix for new runs every S3_POLL_SECONDS (the cloud deployment); off when unset. */
+  S3_POLL_BUCKET: Type.Optional(Type.String({ minLength: 3 })),
+  S3_POLL_PREFIX: Type.String({ default: "" }),
+  S3_POLL_SECONDS: Type.Integer({ minimum: 5, default: 60 }),
+  LOG_LEVEL: Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l)), { default: "info" }),
+});
+export type Env = Static<typeof EnvSchema>;
+
+export interface AppConfig {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  token?: string;
+  protectReads: boolean;
+  bodyLimit: number;
+  rateLimit: { max: number; timeWindow: string };
+  s3: { endpoint?: string; region: string; poll?: { bucket: string; prefix: string; seconds: number } };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; every problem names its variable. */
+export function loadEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  const keys = Object.keys(EnvSchema.properties);
+  const picked = Object.fromEntries(keys.filter((k) => env[k] !== undefined && env[k] !== "").map((k) => [k, env[k]]));
+  const value = Value.Default(EnvSchema, Value.Convert(EnvSchema, picked));
+  const errors = [...Value.Errors(EnvSchema, value)];
+  if (errors.length) throw new ConfigError(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join("; "));
+  return value as Env;
+}
+
+export function configFromEnv(env: Env): AppConfig {
+  return {
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR }),
+    ...(env.YCSB_LAB_TOKEN ? { token: env.YCSB_LAB_TOKEN } : {}),
+    protectReads: env.YCSB_LAB_PROTECT_READS === "1",
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    rateLimit: { max: env.RATE_LIMIT_MAX, timeWindow: env.RATE_LIMIT_WINDOW },
+    s3: {
+      ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+      region: env.S3_REGION,
+      ...(env.S3_POLL_BUCKET ? { poll: { bucket: env.S3_POLL_BUCKET, prefix: env.S3_POLL_PREFIX, seconds: env.S3_POLL_SECONDS } } : {}),
+    },
+  };
+}

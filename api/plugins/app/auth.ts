@@ -1,0 +1,35 @@
+import { timingSafeEqual } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { AppConfig } from "../../config.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** preHandler for writes: a valid bearer token or 401. */
+    requireToken: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preHandler for reads: open unless YCSB_LAB_PROTECT_READS=1. */
+    readAccess: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)$/i.exec(header ?? "");
+  if (!m) return false;
+  const given = Buffer.from(m[1]!);
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+export default fp<{ config: AppConfig }>(async (app, { config }) => {
+  const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
+    // No token configured means writes are closed, never open.
+    if (!config.token || !tokenMatches(req.headers.authorization, config.token)) {
+      reply.header("www-authenticate", 'Bearer realm="ycsb-lab"');
+      throw app.httpErrors.unauthorized("a valid bearer token is required (Authorization: Bearer <YCSB_LAB_TOKEN>)");
+    }
+  };
+  app.decorate("requireToken", requireToken);
+  app.decorate("readAccess", async (req: FastifyRequest, reply: FastifyReply) => {
+    if (config.protectReads) await requireToken(req, reply);
+  });
+}, { name: "auth", dependencies: ["sensible"] });

@@ -1,0 +1,35 @@
+import { S3Client } from "@aws-sdk/client-s3";
+import fp from "fastify-plugin";
+import type { AppConfig } from "../../config.js";
+import { importFromS3 } from "../../store/s3-import.js";
+
+/** The S3 client (endpoint from config, e.g. moto on loopback) and the optional poller for the cloud deployment. */
+export default fp<{ config: AppConfig }>(async (app, { config }) => {
+  const s3 = new S3Client({ region: config.s3.region, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}) });
+  app.decorate("s3", s3);
+  const poll = config.s3.poll;
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  if (poll) {
+    const tick = async () => {
+      if (running) return; // one import at a time; the next tick catches up
+      running = true;
+      try {
+        const r = await importFromS3(app.db, s3, { bucket: poll.bucket, prefix: poll.prefix });
+        if (r.imported || r.invalid.length) app.log.info({ imported: r.imported, invalid: r.invalid.length, runs: r.runs }, "s3 poll");
+      } catch (err) {
+        app.log.error({ err, bucket: poll.bucket }, "s3 poll failed");
+      } finally {
+        running = false;
+      }
+    };
+    app.addHook("onReady", async () => {
+      timer = setInterval(() => void tick(), poll.seconds * 1000);
+      timer.unref();
+    });
+  }
+  app.addHook("onClose", async () => {
+    if (timer) clearInterval(timer);
+    s3.destroy();
+  });
+}, { name: "s3", dependencies: ["database"] });

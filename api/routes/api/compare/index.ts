@@ -1,0 +1,33 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsync } from "fastify";
+import { toCsv } from "../../../csv.js";
+import { ErrorResponse, RunWithPhases } from "../../../schemas.js";
+import { compareRuns } from "../../../store/queries.js";
+import { phaseRows } from "../runs/index.js";
+
+const route: FastifyPluginAsync = async (app) => {
+  app.get(
+    "/",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "Runs side by side: per phase, throughput summed over clients and percentiles from merged HDR histograms",
+        tags: ["analysis"],
+        querystring: Type.Object({
+          runs: Type.String({ minLength: 1, maxLength: 4000, description: "comma-separated run ids (at most 20)" }),
+          format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])),
+        }),
+        response: { 200: Type.Object({ missing: Type.Array(Type.String()), runs: Type.Array(RunWithPhases) }), 400: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as { runs: string; format?: string };
+      const ids = [...new Set(q.runs.split(",").map((s) => s.trim()).filter(Boolean))];
+      if (ids.length === 0 || ids.length > 20) throw app.httpErrors.badRequest(`runs: give 1 to 20 run ids, got ${ids.length}`);
+      const out = await compareRuns(app.db, ids);
+      if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(out.runs.flatMap(phaseRows)));
+      return out;
+    },
+  );
+};
+export default route;

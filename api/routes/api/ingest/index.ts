@@ -1,0 +1,49 @@
+import { S3Client } from "@aws-sdk/client-s3";
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsync } from "fastify";
+import { ErrorResponse } from "../../../schemas.js";
+import { importFromS3, type S3ImportRequest } from "../../../store/s3-import.js";
+
+const S3ImportBody = Type.Object(
+  {
+    bucket: Type.String({ minLength: 3, maxLength: 63, pattern: "^[a-z0-9][a-z0-9.-]+[a-z0-9]$" }),
+    prefix: Type.Optional(Type.String({ maxLength: 1024 })),
+    runId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9._:-]+$" })),
+  },
+  { additionalProperties: false },
+);
+
+const S3ImportResponse = Type.Object({
+  scanned: Type.Integer(),
+  imported: Type.Integer(),
+  unchanged: Type.Integer(),
+  created: Type.Integer(),
+  duplicates: Type.Integer(),
+  conflicts: Type.Array(Type.Object({ key: Type.String() })),
+  invalid: Type.Array(Type.Object({ key: Type.String(), errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })) })),
+  runs: Type.Array(Type.String()),
+});
+
+declare module "fastify" {
+  interface FastifyInstance {
+    s3: S3Client;
+  }
+}
+
+const route: FastifyPluginAsync = async (app) => {
+  app.post(
+    "/s3",
+    {
+      preHandler: app.requireToken,
+      schema: {
+        summary: "Import every new result object of the runs under s3://bucket/prefix (idempotent by object key and ETag)",
+        tags: ["ingest"],
+        security: [{ bearer: [] }],
+        body: S3ImportBody,
+        response: { 200: S3ImportResponse, 400: ErrorResponse, 401: ErrorResponse },
+      },
+    },
+    async (req) => importFromS3(app.db, app.s3, req.body as S3ImportRequest),
+  );
+};
+export default route;

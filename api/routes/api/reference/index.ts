@@ -1,0 +1,60 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsync } from "fastify";
+import { toCsv } from "../../../csv.js";
+import { ErrorResponse } from "../../../schemas.js";
+
+const ReferenceTableSchema = Type.Object({
+  id: Type.String(),
+  seed: Type.String(),
+  tableRef: Type.String(),
+  title: Type.String(),
+  citation: Type.String(),
+  unit: Type.Union([Type.String(), Type.Null()]),
+  columns: Type.Array(Type.String()),
+  rows: Type.Array(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]))),
+  notes: Type.Union([Type.String(), Type.Null()]),
+});
+
+const route: FastifyPluginAsync = async (app) => {
+  app.get(
+    "/",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "The seeds' published tables, transcribed verbatim with their citation",
+        tags: ["reference"],
+        querystring: Type.Object({ seed: Type.Optional(Type.String({ maxLength: 10 })) }),
+        response: { 200: Type.Object({ tables: Type.Array(ReferenceTableSchema) }) },
+      },
+    },
+    async (req) => {
+      const { seed } = req.query as { seed?: string };
+      const tables = await app.db.referenceTable.findMany({ where: seed ? { seed } : {}, orderBy: { id: "asc" } });
+      return { tables };
+    },
+  );
+  app.get(
+    "/:id",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "One published table (JSON or ?format=csv)",
+        tags: ["reference"],
+        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])) }),
+        response: { 200: ReferenceTableSchema, 404: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      const t = await app.db.referenceTable.findUnique({ where: { id } });
+      if (!t) throw app.httpErrors.notFound(`reference table ${id} not found`);
+      if ((req.query as { format?: string }).format === "csv") {
+        const cols = t.columns as string[];
+        return reply.type("text/csv; charset=utf-8").send(toCsv((t.rows as unknown[][]).map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i]])))));
+      }
+      return t;
+    },
+  );
+};
+export default route;

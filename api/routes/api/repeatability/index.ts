@@ -1,0 +1,27 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsync } from "fastify";
+import { flatten, toCsv } from "../../../csv.js";
+import { ErrorResponse, RepeatGroupSchema, RunFiltersQuery, type RunFiltersQueryT } from "../../../schemas.js";
+import { repeatability } from "../../../store/queries.js";
+
+const route: FastifyPluginAsync = async (app) => {
+  app.get(
+    "/",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "Repeats of one configuration: mean, standard deviation, 95% CI, coefficient of variation, max difference of throughput",
+        tags: ["analysis"],
+        querystring: RunFiltersQuery,
+        response: { 200: Type.Object({ groups: Type.Array(RepeatGroupSchema) }), 400: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as RunFiltersQueryT;
+      const groups = await repeatability(app.db, q);
+      if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(groups.map((g) => flatten({ ...g, runs: g.runs.join(" ") }))));
+      return { groups };
+    },
+  );
+};
+export default route;

@@ -1,0 +1,97 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsync } from "fastify";
+import { flatten, toCsv } from "../../../csv.js";
+import { ErrorResponse, RunFiltersQuery, RunSummary, RunWithPhases, FormatQuery, type RunFiltersQueryT } from "../../../schemas.js";
+import { getRun, listRuns, phaseSeries } from "../../../store/queries.js";
+
+const route: FastifyPluginAsync = async (app) => {
+  app.get(
+    "/",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "Runs, newest first, filtered by engine, version, preset, nodes, workload, instance type, scenario, date and source",
+        tags: ["runs"],
+        querystring: Type.Composite([RunFiltersQuery, Type.Object({ verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), offset: Type.Integer({ minimum: 0, default: 0 }) })]),
+        response: { 200: Type.Object({ total: Type.Integer(), runs: Type.Array(RunSummary) }), 400: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as RunFiltersQueryT & { verdict?: "valid" | "warning" | "invalid"; limit: number; offset: number };
+      const out = await listRuns(app.db, q, { limit: q.limit, offset: q.offset });
+      if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(out.runs.map((r) => flatten({ ...r, reasons: r.reasons.join("; "), workloads: r.workloads.join(" ") }))));
+      return out;
+    },
+  );
+
+  app.get(
+    "/:id",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "One run with every phase aggregated over its clients",
+        tags: ["runs"],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
+        querystring: FormatQuery,
+        response: { 200: RunWithPhases, 404: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      const out = await getRun(app.db, id);
+      if (!out) throw app.httpErrors.notFound(`run ${id} not found`);
+      if ((req.query as { format?: string }).format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(phaseRows(out)));
+      return out;
+    },
+  );
+
+  // The dashboard's time series and latency histogram (issue 7): per client, as ingested.
+  app.get(
+    "/:id/phases/:phase/series",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "One phase's status-line series and latency histogram buckets, per client",
+        tags: ["runs"],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), phase: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: {
+          200: Type.Object({
+            runId: Type.String(),
+            phase: Type.String(),
+            clients: Type.Array(
+              Type.Object({
+                clientIndex: Type.Integer(),
+                status: Type.Array(Type.Object({ elapsedSec: Type.Number(), opsPerSec: Type.Union([Type.Number(), Type.Null()]) })),
+                histograms: Type.Record(Type.String(), Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() }))),
+              }),
+            ),
+          }),
+          404: ErrorResponse,
+        },
+      },
+    },
+    async (req) => {
+      const { id, phase } = req.params as { id: string; phase: string };
+      const out = await phaseSeries(app.db, id, phase);
+      if (!out) throw app.httpErrors.notFound(`phase ${phase} of run ${id} not found`);
+      return out;
+    },
+  );
+};
+
+export function phaseRows(out: { run: { id: string; engine: string; nodes: number; preset: string }; phases: { phase: object; verdict: string; aggregate: { operations: Record<string, object> } & object }[] }) {
+  return out.phases.flatMap((p) =>
+    Object.entries(p.aggregate.operations).map(([op, o]) => ({
+      run: out.run.id,
+      engine: out.run.engine,
+      nodes: out.run.nodes,
+      preset: out.run.preset,
+      ...flatten({ phase: p.phase }),
+      verdict: p.verdict,
+      ...flatten({ aggregate: { ...p.aggregate, operations: undefined } }),
+      operation: op,
+      ...flatten(o as Record<string, unknown>),
+    })),
+  );
+}
+export default route;

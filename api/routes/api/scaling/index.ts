@@ -1,0 +1,43 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsync } from "fastify";
+import { toCsv } from "../../../csv.js";
+import { ErrorResponse, RunFiltersQuery, ScalingSeriesSchema, type RunFiltersQueryT } from "../../../schemas.js";
+import { scaling } from "../../../store/queries.js";
+
+const route: FastifyPluginAsync = async (app) => {
+  app.get(
+    "/",
+    {
+      preHandler: app.readAccess,
+      schema: {
+        summary: "Throughput against nodes per engine, with the ideal-linear line and seed 002's scalability score",
+        tags: ["analysis"],
+        querystring: RunFiltersQuery,
+        response: { 200: Type.Object({ series: Type.Array(ScalingSeriesSchema) }), 400: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as RunFiltersQueryT;
+      const series = await scaling(app.db, q);
+      if (q.format === "csv") {
+        const rows = series.flatMap((s) =>
+          s.points.map((p, i) => ({
+            engine: s.engine,
+            workload: s.workload,
+            preset: s.preset,
+            source: s.sourceKind,
+            nodes: p.nodes,
+            throughputOpsSec: p.throughputOpsSec,
+            idealLinearOpsSec: s.analysis.idealLinear[i]?.throughputOpsSec,
+            efficiency: s.analysis.steps.find((st) => st.toNodes === p.nodes)?.efficiency ?? null,
+            score: s.analysis.score,
+            runs: p.runs,
+          })),
+        );
+        return reply.type("text/csv; charset=utf-8").send(toCsv(rows));
+      }
+      return { series };
+    },
+  );
+};
+export default route;

@@ -1,0 +1,156 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { ENGINES } from "../model/engine.js";
+import { PRESETS } from "../model/presets.js";
+
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/** ?format=csv turns any read endpoint into CSV (one row per point). */
+export const FormatQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])) });
+
+export const RunFiltersQuery = Type.Object({
+  engine: Type.Optional(literals(ENGINES)),
+  version: Type.Optional(Type.String({ maxLength: 100 })),
+  preset: Type.Optional(literals(PRESETS)),
+  nodes: Type.Optional(Type.Integer({ minimum: 1 })),
+  workload: Type.Optional(Type.String({ maxLength: 100 })),
+  instanceType: Type.Optional(Type.String({ maxLength: 100 })),
+  scenario: Type.Optional(Type.String({ maxLength: 200 })),
+  source: Type.Optional(Type.Union([Type.Literal("measured"), Type.Literal("published")])),
+  from: Type.Optional(Type.String({ format: "date-time", description: "runs started at or after" })),
+  to: Type.Optional(Type.String({ format: "date-time", description: "runs started at or before" })),
+  format: FormatQuery.properties.format,
+});
+export type RunFiltersQueryT = Static<typeof RunFiltersQuery>;
+
+export const ErrorResponse = Type.Object({
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  message: Type.String(),
+  fields: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+});
+
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+const NumOrNull = Nullable(Type.Number());
+
+export const RunSummary = Type.Object({
+  id: Type.String(),
+  scenario: Type.String(),
+  engine: Type.String(),
+  engineVersion: Type.String(),
+  preset: Type.String(),
+  nodes: Type.Integer(),
+  instanceTypes: Type.Object({ data: Type.String(), client: Type.String() }),
+  replication: Type.Integer(),
+  repeat: Type.Integer(),
+  startedAt: Type.String(),
+  finishedAt: Type.Union([Type.String(), Type.Null()]),
+  standIn: Type.Union([Type.String(), Type.Null()]),
+  source: Type.Object({
+    kind: Type.String(),
+    citation: Type.Union([Type.String(), Type.Null()]),
+    seed: Type.Union([Type.String(), Type.Null()]),
+    table: Type.Union([Type.String(), Type.Null()]),
+  }),
+  phases: Type.Optional(Type.Integer()),
+  /** GET /runs: worst client verdict, its reasons, the workloads, the first workload phase's summed throughput. */
+  verdict: Type.Optional(Type.String()),
+  reasons: Type.Optional(Type.Array(Type.String())),
+  workloads: Type.Optional(Type.Array(Type.String())),
+  throughputOpsSec: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+});
+
+export const OperationAggregate = Type.Object({
+  count: Type.Number(),
+  avgUs: NumOrNull,
+  minUs: NumOrNull,
+  maxUs: NumOrNull,
+  percentilesUs: Type.Record(Type.String(), NumOrNull),
+  percentileMethod: Type.Union([Type.Literal("merged-hdr"), Type.Literal("single-client"), Type.Literal("max-of-clients")], {
+    description: "merged-hdr: from the clients' merged HDR histograms; single-client: as printed; max-of-clients: an upper bound, no histograms stored",
+  }),
+  averageOfClientAveragesUs: Type.Union([Type.Number(), Type.Null()], { description: "the seeds' average of client averages, for comparison only" }),
+});
+
+export const PhaseResult = Type.Object({
+  runId: Type.String(),
+  phase: Type.Object({
+    name: Type.String(),
+    index: Type.Integer(),
+    kind: Type.String(),
+    workload: Type.Union([Type.String(), Type.Null()]),
+    threadsPerClient: Type.Integer(),
+    clients: Type.Integer(),
+    target: NumOrNull,
+  }),
+  verdict: Type.String(),
+  aggregate: Type.Object({
+    clients: Type.Integer(),
+    expectedClients: Type.Integer(),
+    complete: Type.Boolean(),
+    throughputOpsSec: Type.Number({ description: "summed over clients" }),
+    runtimeMs: Type.Number(),
+    operations: Type.Record(Type.String(), OperationAggregate),
+  }),
+});
+
+export const RunWithPhases = Type.Object({ run: RunSummary, phases: Type.Array(PhaseResult) });
+
+export const ScalingSeriesSchema = Type.Object({
+  engine: Type.String(),
+  workload: Type.Union([Type.String(), Type.Null()]),
+  preset: Type.String(),
+  sourceKind: Type.String(),
+  points: Type.Array(Type.Object({ nodes: Type.Integer(), throughputOpsSec: Type.Number(), runs: Type.Integer(), phases: Type.Integer() })),
+  analysis: Type.Object({
+    baseNodes: Type.Union([Type.Integer(), Type.Null()]),
+    steps: Type.Array(Type.Object({ fromNodes: Type.Integer(), toNodes: Type.Integer(), gain: Type.Number(), linearGain: Type.Number(), efficiency: Type.Number() })),
+    score: Type.Union([Type.Number(), Type.Null()], { description: "seed 002: mean over steps of gain / linear gain" }),
+    idealLinear: Type.Array(Type.Object({ nodes: Type.Integer(), throughputOpsSec: Type.Number() })),
+  }),
+});
+
+const PhaseLatency = Type.Record(Type.String(), Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99MaxOfClientsUs: NumOrNull }));
+
+export const DurabilityRow = Type.Object({
+  engine: Type.String(),
+  workload: Type.Union([Type.String(), Type.Null()]),
+  preset: Type.String(),
+  sourceKind: Type.String(),
+  phases: Type.Integer(),
+  throughputOpsSec: NumOrNull,
+  operations: Type.Record(Type.String(), Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99Us: NumOrNull, p99Method: Type.Literal("max-of-clients") })),
+});
+
+export const SweepSeries = Type.Object({
+  runId: Type.String(),
+  engine: Type.String(),
+  preset: Type.String(),
+  nodes: Type.Integer(),
+  workload: Type.Union([Type.String(), Type.Null()]),
+  sourceKind: Type.String(),
+  points: Type.Array(
+    Type.Object({ phase: Type.String(), threads: Type.Integer(), target: NumOrNull, complete: Type.Boolean(), throughputOpsSec: Type.Number(), latency: PhaseLatency }),
+  ),
+});
+
+export const RepeatGroupSchema = Type.Object({
+  scenario: Type.String(),
+  engine: Type.String(),
+  engineVersion: Type.String(),
+  preset: Type.String(),
+  nodes: Type.Integer(),
+  workload: Type.Union([Type.String(), Type.Null()]),
+  threadsPerClient: Type.Integer(),
+  sourceKind: Type.String(),
+  runs: Type.Array(Type.String()),
+  throughput: Type.Object({
+    n: Type.Integer(),
+    mean: NumOrNull,
+    stdDev: NumOrNull,
+    ci95: Type.Union([Type.Object({ low: Type.Number(), high: Type.Number(), halfWidth: Type.Number() }), Type.Null()]),
+    coefficientOfVariation: NumOrNull,
+    maxDifference: NumOrNull,
+    min: NumOrNull,
+    max: NumOrNull,
+  }),
+});

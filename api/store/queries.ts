@@ -1,0 +1,400 @@
+import { aggregatePhase, analyseScaling, type ClientInput, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
+import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
+import { Prisma } from "../../prisma/generated/client.js";
+import type { Db } from "../db/open.js";
+
+/** Filters shared by the read endpoints (all optional, all exact matches except the date range). */
+export interface RunFilters {
+  engine?: string;
+  version?: string;
+  preset?: string;
+  nodes?: number;
+  workload?: string;
+  instanceType?: string;
+  scenario?: string;
+  source?: "measured" | "published";
+  from?: string;
+  to?: string;
+  /** GET /runs only: the run's worst client verdict (invalid > warning > valid). */
+  verdict?: "valid" | "warning" | "invalid";
+}
+
+/** Runs whose worst client verdict is the given one (a client result without a verdict counts as valid). */
+function verdictWhere(verdict: RunFilters["verdict"]): Prisma.RunWhereInput {
+  const any = (v: string[]): Prisma.RunWhereInput => ({ phases: { some: { clientResults: { some: { validity: { verdict: { in: v } } } } } } });
+  if (verdict === "invalid") return any(["invalid"]);
+  if (verdict === "warning") return { AND: [any(["warning"]), { NOT: any(["invalid"]) }] };
+  if (verdict === "valid") return { NOT: any(["warning", "invalid"]) };
+  return {};
+}
+
+function runWhere(f: RunFilters): Prisma.RunWhereInput {
+  return {
+    ...(f.engine ? { engine: f.engine } : {}),
+    ...(f.version ? { engineVersion: f.version } : {}),
+    ...(f.preset ? { preset: f.preset } : {}),
+    ...(f.nodes ? { nodes: f.nodes } : {}),
+    ...(f.scenario ? { scenario: f.scenario } : {}),
+    ...(f.instanceType ? { OR: [{ dataInstanceType: f.instanceType }, { clientInstanceType: f.instanceType }] } : {}),
+    ...(f.source ? { source: { kind: f.source } } : {}),
+    ...(f.workload ? { phases: { some: { workload: f.workload } } } : {}),
+    ...(f.from || f.to ? { startedAt: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lte: new Date(f.to) } : {}) } } : {}),
+    ...(f.verdict ? { AND: [verdictWhere(f.verdict)] } : {}),
+  };
+}
+
+export async function listRuns(db: Db, f: RunFilters, page: { limit: number; offset: number }) {
+  const where = runWhere(f);
+  const [total, rows] = await Promise.all([
+    db.run.count({ where }),
+    db.run.findMany({
+      where,
+      orderBy: [{ startedAt: "desc" }, { id: "asc" }],
+      take: page.limit,
+      skip: page.offset,
+      include: {
+        source: true,
+        _count: { select: { phases: true } },
+        // The explorer's verdict, workloads and headline throughput (the dashboard, issue 7).
+        phases: {
+          orderBy: { index: "asc" },
+          select: { kind: true, workload: true, clientResults: { select: { throughputOpsSec: true, validity: { select: { verdict: true, reasons: true } } } } },
+        },
+      },
+    }),
+  ]);
+  return { total, runs: rows.map((r) => ({ ...runSummary(r), ...runVerdict(r.phases) })) };
+}
+
+type ListedPhase = { kind: string; workload: string | null; clientResults: { throughputOpsSec: number; validity: { verdict: string; reasons: Prisma.JsonValue } | null }[] };
+/** Worst verdict over the run's client results with their reasons, its workloads, and the first workload phase's summed throughput. */
+function runVerdict(phases: ListedPhase[]) {
+  const results = phases.flatMap((p) => p.clientResults);
+  const verdicts = results.map((c) => c.validity?.verdict ?? "valid");
+  const verdict = verdicts.includes("invalid") ? "invalid" : verdicts.includes("warning") ? "warning" : "valid";
+  const reasons = [...new Set(results.flatMap((c) => ((c.validity?.reasons ?? []) as { message?: string }[]).map((x) => String(x.message ?? x))))];
+  const first = phases.find((p) => p.kind === "workload" && p.clientResults.length > 0);
+  return {
+    verdict,
+    reasons,
+    workloads: [...new Set(phases.flatMap((p) => (p.workload ? [p.workload] : [])))],
+    throughputOpsSec: first ? first.clientResults.reduce((a, c) => a + c.throughputOpsSec, 0) : null,
+  };
+}
+
+type RunRow = Prisma.RunGetPayload<{ include: { source: true } }>;
+function runSummary(r: RunRow & { _count?: { phases: number } }) {
+  return {
+    id: r.id,
+    scenario: r.scenario,
+    engine: r.engine,
+    engineVersion: r.engineVersion,
+    preset: r.preset,
+    nodes: r.nodes,
+    instanceTypes: { data: r.dataInstanceType, client: r.clientInstanceType },
+    replication: r.replication,
+    repeat: r.repeat,
+    startedAt: r.startedAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    standIn: r.standIn,
+    source: { kind: r.source.kind, citation: r.source.citation, seed: r.source.seed, table: r.referenceTable },
+    phases: r._count?.phases,
+  };
+}
+
+/** Loads the client results (with operations) of the given phases and aggregates each phase. */
+async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
+  const phases = await db.phase.findMany({
+    where,
+    orderBy: [{ runId: "asc" }, { index: "asc" }],
+    include: {
+      clientResults: {
+        select: {
+          clientIndex: true,
+          throughputOpsSec: true,
+          runtimeMs: true,
+          validity: { select: { verdict: true } },
+          operations: { select: { operation: true, count: true, avgUs: true, minUs: true, maxUs: true, percentilesUs: true, hdrHistogram: true } },
+        },
+      },
+    },
+  });
+  return phases.map((p) => {
+    const clients: ClientInput[] = p.clientResults.map((c) => ({
+      clientIndex: c.clientIndex,
+      throughputOpsSec: c.throughputOpsSec,
+      runtimeMs: c.runtimeMs,
+      operations: Object.fromEntries(
+        c.operations.map((o) => [
+          o.operation,
+          { count: Number(o.count), avgUs: o.avgUs, minUs: o.minUs, maxUs: o.maxUs, percentilesUs: o.percentilesUs as Record<string, number>, hdrHistogram: o.hdrHistogram },
+        ]),
+      ),
+    }));
+    const verdicts = p.clientResults.map((c) => c.validity?.verdict ?? "valid");
+    const verdict = verdicts.includes("invalid") ? "invalid" : verdicts.includes("warning") ? "warning" : "valid";
+    return {
+      runId: p.runId,
+      phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: p.target },
+      verdict,
+      aggregate: aggregatePhase(clients, p.clients) as PhaseAggregate,
+    };
+  });
+}
+
+export async function getRun(db: Db, id: string) {
+  const run = await db.run.findUnique({ where: { id }, include: { source: true } });
+  if (!run) return null;
+  return { run: runSummary(run), phases: await phaseAggregates(db, { runId: id }) };
+}
+
+export async function compareRuns(db: Db, ids: readonly string[]) {
+  const runs = await db.run.findMany({ where: { id: { in: [...ids] } }, include: { source: true } });
+  const phases = await phaseAggregates(db, { runId: { in: [...ids] } });
+  return {
+    missing: ids.filter((id) => !runs.some((r) => r.id === id)),
+    runs: ids.flatMap((id) => {
+      const r = runs.find((x) => x.id === id);
+      return r ? [{ run: runSummary(r), phases: phases.filter((p) => p.runId === id) }] : [];
+    }),
+  };
+}
+
+/** One row per phase: summed throughput and count-weighted latency, computed in SQL (scales to 100k client results). */
+export interface PhaseSummaryRow {
+  phaseId: number;
+  runId: string;
+  phase: string;
+  kind: string;
+  workload: string | null;
+  threadsPerClient: number;
+  clients: number;
+  clientsReported: number;
+  target: number | null;
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  repeat: number;
+  sourceKind: string;
+  referenceTable: string | null;
+  throughputOpsSec: number;
+}
+
+function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
+  const c: Prisma.Sql[] = [...extra];
+  if (f.engine) c.push(Prisma.sql`r.engine = ${f.engine}`);
+  if (f.version) c.push(Prisma.sql`r.engine_version = ${f.version}`);
+  if (f.preset) c.push(Prisma.sql`r.preset = ${f.preset}`);
+  if (f.nodes) c.push(Prisma.sql`r.nodes = ${f.nodes}`);
+  if (f.scenario) c.push(Prisma.sql`r.scenario = ${f.scenario}`);
+  if (f.instanceType) c.push(Prisma.sql`(r.data_instance_type = ${f.instanceType} OR r.client_instance_type = ${f.instanceType})`);
+  if (f.source) c.push(Prisma.sql`s.kind = ${f.source}`);
+  if (f.workload) c.push(Prisma.sql`p.workload = ${f.workload}`);
+  if (f.from) c.push(Prisma.sql`r.started_at >= ${new Date(f.from)}`);
+  if (f.to) c.push(Prisma.sql`r.started_at <= ${new Date(f.to)}`);
+  return c.length ? Prisma.sql`WHERE ${Prisma.join(c, " AND ")}` : Prisma.empty;
+}
+
+export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] = []): Promise<PhaseSummaryRow[]> {
+  // Phase totals are kept by ingest (phases.throughput_sum, clients_reported): no scan of client_results here.
+  const rows = await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
+           p.clients, p.target, r.scenario, r.engine, r.engine_version AS "engineVersion", r.preset, r.nodes, r.repeat,
+           s.kind AS "sourceKind", r.reference_table AS "referenceTable",
+           p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported"
+    FROM phases p
+    JOIN runs r ON r.id = p.run_id
+    JOIN sources s ON s.id = r.source_id
+    ${sqlFilters(f, [Prisma.sql`p.clients_reported > 0`, ...extra])}
+    ORDER BY r.engine, r.nodes, p.run_id, p.index`;
+  return rows.map((r) => ({ ...r, throughputOpsSec: Number(r.throughputOpsSec ?? 0), clientsReported: Number(r.clientsReported) })) as unknown as PhaseSummaryRow[];
+}
+
+/** Count-weighted mean latency per phase and operation (exact), plus the max of the clients' p99 (labelled). */
+export async function phaseLatencies(db: Db, phaseIds: readonly number[]) {
+  if (phaseIds.length === 0) return new Map<number, Record<string, { count: number; avgUs: number | null; p99MaxOfClientsUs: number | null }>>();
+  const rows = await db.$queryRaw<{ phaseId: number; operation: string; count: number; avgUs: number | null; p99: number | null }[]>`
+    SELECT c.phase_id AS "phaseId", o.operation, SUM(o.count)::float8 AS count,
+           SUM(o.avg_us * o.count) / NULLIF(SUM(o.count), 0) AS "avgUs",
+           MAX((o.percentiles_us->>'99')::float8) AS p99
+    FROM client_results c JOIN operation_stats o ON o.client_result_id = c.id
+    WHERE c.phase_id IN (${Prisma.join([...phaseIds])})
+    GROUP BY c.phase_id, o.operation`;
+  const out = new Map<number, Record<string, { count: number; avgUs: number | null; p99MaxOfClientsUs: number | null }>>();
+  for (const r of rows) {
+    const m = out.get(r.phaseId) ?? {};
+    m[r.operation] = { count: Number(r.count), avgUs: r.avgUs === null ? null : Number(r.avgUs), p99MaxOfClientsUs: r.p99 === null ? null : Number(r.p99) };
+    out.set(r.phaseId, m);
+  }
+  return out;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export interface ScalingSeries {
+  engine: string;
+  workload: string | null;
+  preset: string;
+  sourceKind: string;
+  points: { nodes: number; throughputOpsSec: number; runs: number; phases: number }[];
+  analysis: ScalingAnalysis;
+}
+
+/**
+ * Throughput against nodes per engine, workload, preset and source: per run the best complete phase (seed 002
+ * raised threads until throughput stopped rising), then the mean over runs. Grouped in SQL: one row per run.
+ */
+export async function scaling(db: Db, f: RunFilters): Promise<ScalingSeries[]> {
+  const rows = await db.$queryRaw<{ engine: string; workload: string | null; preset: string; sourceKind: string; nodes: number; best: number; phases: number }[]>`
+    SELECT r.engine, p.workload, r.preset, s.kind AS "sourceKind", r.nodes, MAX(p.throughput_sum) AS best, COUNT(*)::int AS phases
+    FROM phases p
+    JOIN runs r ON r.id = p.run_id
+    JOIN sources s ON s.id = r.source_id
+    ${sqlFilters(f, [Prisma.sql`p.kind = 'workload'`, Prisma.sql`p.clients_reported >= p.clients`])}
+    GROUP BY r.engine, p.workload, r.preset, s.kind, r.nodes, p.run_id`;
+  const groups = new Map<string, Map<number, { sum: number; runs: number; phases: number }>>();
+  for (const r of rows) {
+    const k = JSON.stringify([r.engine, r.workload, r.preset, r.sourceKind]);
+    const byNodes = groups.get(k) ?? new Map<number, { sum: number; runs: number; phases: number }>();
+    const n = byNodes.get(Number(r.nodes)) ?? { sum: 0, runs: 0, phases: 0 };
+    n.sum += Number(r.best);
+    n.runs += 1;
+    n.phases += Number(r.phases);
+    byNodes.set(Number(r.nodes), n);
+    groups.set(k, byNodes);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, byNodes]) => {
+      const [engine, workload, preset, sourceKind] = JSON.parse(k) as [string, string | null, string, string];
+      const points = [...byNodes.entries()].sort(([a], [b]) => a - b).map(([nodes, n]) => ({ nodes, throughputOpsSec: n.sum / n.runs, runs: n.runs, phases: n.phases }));
+      return { engine, workload, preset, sourceKind, points, analysis: analyseScaling(points) };
+    });
+}
+
+/** Presets side by side per engine and workload: throughput and latency (count-weighted mean; p99 as max of clients). */
+export async function durability(db: Db, f: RunFilters) {
+  const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
+  const lat = await phaseLatencies(db, rows.map((r) => r.phaseId));
+  const groups = new Map<string, PhaseSummaryRow[]>();
+  for (const r of rows) {
+    const k = JSON.stringify([r.engine, r.workload, r.sourceKind, r.preset]);
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.entries()].map(([k, rs]) => {
+    const [engine, workload, sourceKind, preset] = JSON.parse(k) as [string, string | null, string, string];
+    const ops = new Map<string, { count: number; sum: number; p99: number | null }>();
+    for (const r of rs) {
+      for (const [op, l] of Object.entries(lat.get(r.phaseId) ?? {})) {
+        const o = ops.get(op) ?? { count: 0, sum: 0, p99: null };
+        o.count += l.count;
+        o.sum += (l.avgUs ?? 0) * l.count;
+        if (l.p99MaxOfClientsUs !== null) o.p99 = Math.max(o.p99 ?? 0, l.p99MaxOfClientsUs);
+        ops.set(op, o);
+      }
+    }
+    return {
+      engine,
+      workload,
+      preset,
+      sourceKind,
+      phases: rs.length,
+      throughputOpsSec: repeatStatistics(rs.map((r) => r.throughputOpsSec)).mean,
+      operations: Object.fromEntries(
+        [...ops.entries()].map(([op, o]) => [op, { count: o.count, avgUs: o.count ? o.sum / o.count : null, p99Us: o.p99, p99Method: "max-of-clients" as const }]),
+      ),
+    };
+  });
+}
+
+/** Throughput and latency against total threads (threads per client x clients), one series per run and workload. */
+export async function sweeps(db: Db, f: RunFilters) {
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
+  const lat = await phaseLatencies(db, rows.map((r) => r.phaseId));
+  const groups = new Map<string, PhaseSummaryRow[]>();
+  for (const r of rows) {
+    const k = JSON.stringify([r.runId, r.workload]);
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.values()].map((rs) => ({
+    runId: rs[0]!.runId,
+    engine: rs[0]!.engine,
+    preset: rs[0]!.preset,
+    nodes: rs[0]!.nodes,
+    workload: rs[0]!.workload,
+    sourceKind: rs[0]!.sourceKind,
+    points: rs
+      .map((r) => ({
+        phase: r.phase,
+        threads: r.threadsPerClient * r.clients,
+        target: r.target,
+        complete: r.clientsReported >= r.clients,
+        throughputOpsSec: r.throughputOpsSec,
+        latency: lat.get(r.phaseId) ?? {},
+      }))
+      .sort((a, b) => a.threads - b.threads),
+  }));
+}
+
+export interface RepeatGroup {
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  workload: string | null;
+  threadsPerClient: number;
+  sourceKind: string;
+  runs: string[];
+  throughput: RepeatStatistics;
+}
+
+/** Repeats of the same configuration (same scenario, engine, preset, nodes, workload, threads): their spread. */
+export async function repeatability(db: Db, f: RunFilters): Promise<RepeatGroup[]> {
+  const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
+  const groups = new Map<string, PhaseSummaryRow[]>();
+  for (const r of rows) {
+    const k = JSON.stringify([r.scenario, r.engine, r.engineVersion, r.preset, r.nodes, r.workload, r.threadsPerClient, r.target, r.sourceKind]);
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.values()]
+    .filter((rs) => rs.length > 1)
+    .map((rs) => ({
+      scenario: rs[0]!.scenario,
+      engine: rs[0]!.engine,
+      engineVersion: rs[0]!.engineVersion,
+      preset: rs[0]!.preset,
+      nodes: rs[0]!.nodes,
+      workload: rs[0]!.workload,
+      threadsPerClient: rs[0]!.threadsPerClient,
+      sourceKind: rs[0]!.sourceKind,
+      runs: [...new Set(rs.map((r) => r.runId))],
+      throughput: repeatStatistics(rs.map((r) => r.throughputOpsSec)),
+    }));
+}
+
+/** The per-client detail of one phase the dashboard plots (issue 7): status lines and latency histogram buckets. */
+export async function phaseSeries(db: Db, runId: string, phase: string) {
+  const p = await db.phase.findUnique({
+    where: { runId_name: { runId, name: phase } },
+    select: {
+      name: true,
+      clientResults: {
+        orderBy: { clientIndex: "asc" },
+        select: { clientIndex: true, statusSeries: { select: { points: true } }, operations: { select: { operation: true, histogramBuckets: true } } },
+      },
+    },
+  });
+  if (!p) return null;
+  return {
+    runId,
+    phase: p.name,
+    clients: p.clientResults.map((c) => ({
+      clientIndex: c.clientIndex,
+      status: (c.statusSeries?.points ?? []) as { elapsedSec: number; opsPerSec: number | null }[],
+      histograms: Object.fromEntries(c.operations.filter((o) => o.histogramBuckets !== null).map((o) => [o.operation, o.histogramBuckets as { bucket: string; count: number }[]])),
+    })),
+  };
+}

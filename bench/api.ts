@@ -1,0 +1,182 @@
+/**
+ * Results API benchmark (DESIGN.md targets): ingest documents/s through the HTTP API into Postgres (>= 2,000/s),
+ * then p95 of GET /compare and GET /scaling with 100,000 client results stored (< 100 ms).
+ * Needs a local Postgres: scripts/setup-postgres.sh (run here) or BENCH_DATABASE_URL. Prints figures only.
+ *   npx tsx bench/api.ts [--results 100000] [--batch 500] [--concurrency 4]
+ */
+import { execFileSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { buildApp } from "../api/build.js";
+import { openDatabase } from "../api/db/open.js";
+import { ENGINES } from "../model/engine.js";
+import { PRESETS } from "../model/presets.js";
+import { ResultDocumentSchema, type ResultDocument } from "../model/result-document.js";
+import { fixtureDocument, ROOT, testConfig, TOKEN } from "../test/api-helpers.js";
+
+const { values } = parseArgs({ options: { existing: { type: "string" }, results: { type: "string", default: "100000" }, batch: { type: "string", default: "500" }, concurrency: { type: "string", default: "4" } } });
+const TOTAL = Number(values.results);
+const BATCH = Number(values.batch);
+const CONCURRENCY = Number(values.concurrency);
+const CLIENTS = 10;
+const PHASES = 10;
+const NODES = [1, 2, 4, 8, 16];
+
+async function freshDatabase(): Promise<string> {
+  const base = process.env.BENCH_DATABASE_URL ?? execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const name = `bench_api_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const template = [fixtureDocument({ runId: "t", client: 0 }), fixtureDocument({ runId: "t", client: 1 })];
+
+/** Document number i: run i / (PHASES x CLIENTS), a thread step per phase, one client each; real YCSB output inside. */
+function documentAt(i: number): ResultDocument {
+  const run = Math.floor(i / (PHASES * CLIENTS));
+  const phase = Math.floor(i / CLIENTS) % PHASES;
+  const client = i % CLIENTS;
+  const base = template[client % 2]!;
+  const threads = 2 ** (phase % 5 + 2);
+  const doc = structuredClone(base);
+  doc.run.id = `bench-${run}`;
+  doc.run.engine = ENGINES[run % ENGINES.length]!;
+  doc.run.nodes = NODES[Math.floor(run / ENGINES.length) % NODES.length]!;
+  doc.run.preset = PRESETS[run % PRESETS.length]!;
+  doc.run.repeat = Math.floor(run / 60);
+  doc.phase = { ...doc.phase, name: `${phase < 5 ? "a" : "b"}-t${threads}`, index: phase, workload: phase < 5 ? "a" : "b", threadsPerClient: threads, clients: CLIENTS };
+  doc.client = { index: client, count: CLIENTS };
+  doc.result.overall.throughputOpsSec = base.result.overall.throughputOpsSec * doc.run.nodes * (1 + (i % 7) / 100);
+  return doc;
+}
+
+// The load generator shares the 2 cores with the server: bodies are spliced from each template's JSON split at the
+// fields documentAt varies (the same bytes JSON.stringify(documentAt(i)) gives, checked below) instead of cloned.
+const SLOT = "\u0000slot:";
+const slotted = (i: number) => {
+  const doc = documentAt(i);
+  const mark = (k: string) => `${SLOT}${k}` as never;
+  doc.run.id = mark("runId");
+  doc.run.engine = mark("engine");
+  doc.run.nodes = mark("nodes");
+  doc.run.preset = mark("preset");
+  doc.run.repeat = mark("repeat");
+  Object.assign(doc.phase, { name: mark("phaseName"), index: mark("phaseIndex"), workload: mark("workload"), threadsPerClient: mark("threads") });
+  doc.client.index = mark("client");
+  doc.result.overall.throughputOpsSec = mark("throughput");
+  return JSON.stringify(doc).split(/"\\u0000slot:(\w+)"/);
+};
+const templateParts = [slotted(0), slotted(1)];
+function bodyOf(i: number): string {
+  const d = documentAt0(i);
+  const parts = templateParts[d.client % 2]!;
+  let out = "";
+  for (let k = 0; k < parts.length; k++) out += k % 2 === 0 ? parts[k] : JSON.stringify(d[parts[k] as keyof typeof d]);
+  return out;
+}
+/** The varying fields of documentAt(i), without cloning the document. */
+function documentAt0(i: number) {
+  const run = Math.floor(i / (PHASES * CLIENTS));
+  const phase = Math.floor(i / CLIENTS) % PHASES;
+  const client = i % CLIENTS;
+  const nodes = NODES[Math.floor(run / ENGINES.length) % NODES.length]!;
+  return {
+    runId: `bench-${run}`,
+    engine: ENGINES[run % ENGINES.length]!,
+    nodes,
+    preset: PRESETS[run % PRESETS.length]!,
+    repeat: Math.floor(run / 60),
+    phaseName: `${phase < 5 ? "a" : "b"}-t${2 ** (phase % 5 + 2)}`,
+    phaseIndex: phase,
+    workload: phase < 5 ? "a" : "b",
+    threads: 2 ** (phase % 5 + 2),
+    client,
+    throughput: template[client % 2]!.result.overall.throughputOpsSec * nodes * (1 + (i % 7) / 100),
+  };
+}
+for (const i of [0, 1, 117, 4321]) if (bodyOf(i) !== JSON.stringify(documentAt(i))) throw new Error(`bench body ${i} differs from documentAt(${i})`);
+const batchBody = (start: number, n: number) => `[${Array.from({ length: n }, (_, k) => bodyOf(start + k)).join(",")}]`;
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
+
+// --existing URL: measure the queries on a database a previous run filled (no ingest).
+const url = values.existing ?? (await freshDatabase());
+const db = await openDatabase({ databaseUrl: url, poolSize: CONCURRENCY * 2 });
+const app = await buildApp(testConfig({ bodyLimit: 64 * 1024 * 1024 }), { database: db, logLevel: "warn" });
+const address = await app.listen({ host: "127.0.0.1", port: 0 });
+const bodyBytes = JSON.stringify(documentAt(0)).length;
+console.log(`results API bench: ${TOTAL} client results (${bodyBytes} B each, real YCSB output), batches of ${BATCH}, ${CONCURRENCY} concurrent, Postgres`);
+
+/** Runs `work(start, n)` over TOTAL documents in batches, CONCURRENCY at a time; returns documents per second. */
+async function batched(total: number, work: (start: number, n: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (;;) {
+        const start = next;
+        if (start >= total) return;
+        next += BATCH;
+        await work(start, Math.min(BATCH, total - start));
+      }
+    }),
+  );
+  return total / ((performance.now() - t0) / 1000);
+}
+
+if (!values.existing) {
+  // Baselines in the same run (the machine is shared, so only ratios mean something):
+  // 1. the API's CPU floor: JSON.parse + schema check of the same bodies, nothing stored;
+  // 2. Postgres' floor: the same documents as one jsonb value each, bare multi-row INSERT with pg, no index.
+  const sample = Math.min(TOTAL, 10_000);
+  const check = TypeCompiler.Compile(ResultDocumentSchema);
+  const parsePerSec = await batched(sample, async (start, n) => {
+    for (const d of JSON.parse(batchBody(start, n)) as unknown[]) if (!check.Check(d)) throw new Error("bench document fails the schema");
+  });
+  const bare = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+  await bare.query("CREATE TABLE bench_bare (doc jsonb NOT NULL)");
+  // Same TOAST compression as ingest uses (api/store/ingest.ts): lz4 where the server has it.
+  const { rows } = await bare.query("SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'");
+  if (rows[0]?.lz4) await bare.query("ALTER TABLE bench_bare ALTER COLUMN doc SET COMPRESSION lz4");
+  const barePerSec = await batched(sample, async (start, n) => {
+    await bare.query("INSERT INTO bench_bare (doc) SELECT jsonb_array_elements($1::jsonb)", [batchBody(start, n)]);
+  });
+  await bare.query("DROP TABLE bench_bare");
+  await bare.end();
+  console.log(`baseline: JSON.parse + schema check ${parsePerSec.toFixed(0)} documents/s; bare INSERT of the documents as jsonb rows ${barePerSec.toFixed(0)} documents/s (${sample} documents)`);
+
+  const perSec = await batched(TOTAL, async (start, n) => {
+    const res = await fetch(`${address}/api/v1/results`, { method: "POST", body: batchBody(start, n), headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` } });
+    if (res.status !== 201) throw new Error(`POST /results: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+  const stored = await db.prisma.clientResult.count();
+  if (stored !== TOTAL) throw new Error(`ingest stored ${stored} client results, sent ${TOTAL}`);
+  console.log(`ingest: ${stored} client results = ${perSec.toFixed(0)} documents/s through HTTP (target >= 2,000); ${((perSec / barePerSec) * 100).toFixed(0)}% of the bare INSERT`);
+}
+await db.prisma.$executeRawUnsafe("ANALYZE");
+
+async function timeEndpoint(name: string, path: () => string, n = 60) {
+  const times: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const t = performance.now();
+    const res = await fetch(`${address}${path()}`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
+    times.push(performance.now() - t);
+  }
+  console.log(`${name}: p95 ${p95(times).toFixed(1)} ms, median ${[...times].sort((a, b) => a - b)[Math.floor(n / 2)]!.toFixed(1)} ms over ${n} calls (target p95 < 100 ms)`);
+}
+const runs = Math.ceil(TOTAL / (PHASES * CLIENTS));
+let r = 0;
+await timeEndpoint("GET /compare (4 runs x 10 phases x 10 clients)", () => `/api/v1/compare?runs=${[0, 1, 2, 3].map((k) => `bench-${(r++ * 4 + k) % runs}`).join(",")}`);
+await timeEndpoint("GET /scaling?workload=a", () => "/api/v1/scaling?workload=a");
+await timeEndpoint("GET /scaling (all workloads)", () => "/api/v1/scaling");
+await app.close();
+await db.close();

@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { isEngine, isPreset, type Engine } from "../../model/index.js";
+import { bindingClasspathDir } from "../../runner/java-artifacts.js";
+import { engineDir, nodeAlive, readState, removeState } from "../../runner/local/engine.js";
+import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.js";
+import { ingestRun } from "../../runner/ingest.js";
+import { openResultsStore } from "../../runner/results-store.js";
+import { UsageError } from "../command.js";
+import { planFromOptions } from "./plan.js";
+
+
+/** `ycsb-lab local run`: the local main job (engine up, plan, runner processes, results, optional ingest). */
+export async function localRun(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      engine: { type: "string" },
+      scenario: { type: "string" },
+      clients: { type: "string" },
+      preset: { type: "string" },
+      nodes: { type: "string" },
+      scale: { type: "string" },
+      results: { type: "string" },
+      "run-id": { type: "string" },
+      ingest: { type: "string" },
+      "barrier-timeout": { type: "string" },
+      "s3-endpoint": { type: "string" },
+    },
+  });
+  if (!values.engine) throw new UsageError("--engine is required");
+  if (!isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}" (local: ${localEngineNames().join(", ")})`);
+  const engine: Engine = values.engine;
+  if (values.preset !== undefined && !isPreset(values.preset)) throw new UsageError(`--preset: unknown preset "${values.preset}"`);
+  const clients = Number(values.clients ?? "1");
+  if (clients !== 1 && clients !== 2) throw new UsageError(`--clients: 1 or 2 on one machine, got "${values.clients}"`);
+  const say = (l: string) => process.stderr.write(`${l}\n`);
+
+  const local = await loadLocalEngine(engine);
+  const cell = { scenario: values.scenario ?? "quickstart", engine, clients: String(clients), scale: values.scale };
+  let state = await readState(engine);
+  const alive = state ? (await Promise.all(state.nodes.map((n) => nodeAlive(n)))).every(Boolean) : false;
+  let plan;
+  if (state && alive) {
+    if (values.preset && values.preset !== state.preset) {
+      throw new UsageError(`--preset ${values.preset}: local ${engine} runs with preset ${state.preset}; "ycsb-lab local down --engine ${engine}" first`);
+    }
+    say(`${engine}: already running (${state.nodes.length} node(s), preset ${state.preset})`);
+    plan = await planFromOptions({ ...cell, nodes: String(state.nodes.length), preset: state.preset });
+  } else {
+    if (state) await removeState(engine);
+    // The scenario's own cell unless told otherwise: its default preset and node count.
+    plan = await planFromOptions({ ...cell, nodes: values.nodes, preset: values.preset });
+    const { nodes, preset } = plan.deployment;
+    say(`${engine}: starting ${nodes} node(s), preset ${preset}`);
+    state = await local.up({ nodes, preset, dataDir: engineDir(engine), log: say });
+  }
+
+  const runId = values["run-id"] ?? `${plan.scenario}-${engine}-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}`;
+  const results = values.results ?? "file://results";
+  const work = resolve(".spool", runId);
+  await mkdir(work, { recursive: true });
+  const planFile = join(work, "plan.json");
+  await writeFile(planFile, JSON.stringify(plan, null, 2));
+  const bindingDir = await bindingClasspathDir(local.binding.module);
+  const props = Object.entries(local.connectionProperties(state)).flatMap(([k, v]) => ["-p", `${k}=${v}`]);
+  say(`run ${runId}: ${plan.phases.length} phases, ${clients} client(s), results in ${results}`);
+
+  const codes = await Promise.all(
+    Array.from({ length: clients }, (_, i) => {
+      const argv = [
+        ...process.execArgv,
+        process.argv[1]!,
+        "run",
+        "--plan", planFile,
+        "--client-index", String(i),
+        "--clients", String(clients),
+        "--results", results,
+        "--run-id", runId,
+        "--db", local.binding.dbClass,
+        "--classpath", join(bindingDir, "*"),
+        "--spool", join(work, `client-${i}`),
+        "--local-engine", engine,
+        ...(values["barrier-timeout"] ? ["--barrier-timeout", values["barrier-timeout"]] : []),
+        ...(values["s3-endpoint"] ? ["--s3-endpoint", values["s3-endpoint"]] : []),
+        ...props,
+      ];
+      const child = spawn(process.execPath, argv, { stdio: ["ignore", "inherit", "inherit"] });
+      return new Promise<number>((r) => child.once("exit", (code) => r(code ?? 1)));
+    }),
+  );
+  const worst = Math.max(...codes);
+  if (worst !== 0) {
+    say(`run ${runId}: a runner exited with ${worst}; results so far are in ${results}, the spool in ${work}`);
+    return worst;
+  }
+  if (values.ingest) {
+    const token = process.env.YCSB_LAB_TOKEN;
+    if (!token) throw new UsageError("--ingest: set YCSB_LAB_TOKEN to the results API's write token");
+    const out = await ingestRun(values.ingest, await openResultsStore(results), runId, token);
+    say(`ingest: ${out.sent} result document(s) sent to ${values.ingest}: ${out.created} new, ${out.duplicates} already stored`);
+  }
+  say(`run ${runId}: complete; results in ${results}/runs/${runId}/`);
+  return 0;
+}

@@ -1,0 +1,86 @@
+import { parseArgs } from "node:util";
+import { buildPlan, isEngine, isPreset, renderPlanTable, ScenarioError, type Plan } from "../../model/index.js";
+import { loadScenario } from "../../runner/scenario-source.js";
+import { InputError, UsageError, type Command } from "../command.js";
+
+const usage = `Usage: ycsb-lab plan --scenario <name | file.yaml | file.json> [options]
+
+Turns a scenario into the ordered phases every client runs in lock-step: prepare (client 0), load split
+across clients, settle, warm-up, workloads, thread/target sweeps, step-ups (decided at run time), repeats.
+
+Options:
+  --scenario S    a built-in scenario (quickstart, datastax-2013, endpoint-2015, lineate-2014,
+                  andor-parv-2019, usa-2015-durability) or a YAML/JSON scenario file
+  --engine E      cassandra | mongodb | couchbase | hbase   (default: the scenario's)
+  --nodes N       data nodes (default: the scenario's)
+  --preset P      throughput | balanced | durable            (default: the scenario's)
+  --clients N     client count (default: derived from the scenario)
+  --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
+  --format F      table (default) | json
+  -o, --out FILE  write the plan there instead of stdout
+`;
+
+/** Options shared by `plan` and `local run`: which cell of which scenario. */
+export const PLAN_OPTIONS = {
+  scenario: { type: "string" },
+  engine: { type: "string" },
+  nodes: { type: "string" },
+  preset: { type: "string" },
+  clients: { type: "string" },
+  scale: { type: "string" },
+} as const;
+
+function num(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name}: not a number: "${value}"`);
+  return n;
+}
+
+/** Build the plan the options describe; a bad scenario file is an InputError, a bad cell a UsageError. */
+export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_OPTIONS, string>>): Promise<Plan> {
+  if (!values.scenario) throw new UsageError("--scenario is required");
+  if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
+  if (values.preset !== undefined && !isPreset(values.preset)) throw new UsageError(`--preset: unknown preset "${values.preset}"`);
+  let spec;
+  try {
+    spec = await loadScenario(values.scenario);
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
+  try {
+    return buildPlan(spec, {
+      engine: values.engine as never,
+      preset: values.preset as never,
+      nodes: num("nodes", values.nodes),
+      clients: num("clients", values.clients),
+      scale: num("scale", values.scale),
+    });
+  } catch (err) {
+    if (err instanceof ScenarioError) throw new UsageError(`--${err.field.split(".")[0]}: ${err.message}`);
+    throw err;
+  }
+}
+
+export const command: Command = {
+  name: "plan",
+  summary: "Turn a scenario into the ordered, lock-step plan of YCSB phases",
+  usage,
+  async run(args) {
+    let parsed;
+    try {
+      parsed = parseArgs({ args, options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" } }, strict: true });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const { format = "table", out, ...cell } = parsed.values;
+    if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
+    const plan = await planFromOptions(cell);
+    const text = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
+    if (out) {
+      const { writeFile } = await import("node:fs/promises");
+      await writeFile(out, text);
+    } else process.stdout.write(text);
+    return 0;
+  },
+};

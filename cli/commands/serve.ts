@@ -1,0 +1,59 @@
+import { parseArgs } from "node:util";
+import { UsageError, type Command } from "../command.js";
+
+const usage = `Usage: ycsb-lab serve [--host HOST] [--port PORT] [--load-reference]
+
+Serve the results API (OpenAPI at /docs, everything under /api/v1) on 127.0.0.1:8080 by default.
+Without DATABASE_URL the data lives in an embedded PGlite database in .local/pglite (no server needed);
+the committed migrations are applied at start.
+
+  --host HOST          listen address (default HOST or 127.0.0.1)
+  --port PORT          listen port (default PORT or 8080)
+  --load-reference     load the seeds' published tables (prisma/reference) before serving
+
+Environment: DATABASE_URL, PGLITE_DIR, YCSB_LAB_TOKEN (writes; one is generated and printed when unset),
+YCSB_LAB_PROTECT_READS=1, BODY_LIMIT_BYTES, RATE_LIMIT_MAX, S3_ENDPOINT, S3_REGION, S3_POLL_BUCKET,
+S3_POLL_PREFIX, S3_POLL_SECONDS, LOG_LEVEL (see docs/api.md).`;
+
+export const command: Command = {
+  name: "serve",
+  summary: "Serve the results API and dashboard data (Postgres or embedded PGlite)",
+  usage,
+  async run(args) {
+    let values;
+    try {
+      ({ values } = parseArgs({ args, options: { host: { type: "string" }, port: { type: "string" }, "load-reference": { type: "boolean" }, help: { type: "boolean" } } }));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    if (values.help) {
+      console.log(usage);
+      return 0;
+    }
+    if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number, got "${values.port}"`);
+    const { startServer } = await import("../../api/server.js");
+    const { ConfigError } = await import("../../api/config.js");
+    try {
+      const { app, env, token } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
+      if (values["load-reference"]) {
+        const { loadReferenceData } = await import("../../prisma/reference/load.js");
+        const r = await loadReferenceData(app.db);
+        app.log.info(r, "reference data loaded");
+      }
+      console.error(`ycsb-lab API on http://${env.HOST}:${env.PORT} (docs: /docs, database: ${app.database.kind})`);
+      if (token) console.error(`write token for this session (set YCSB_LAB_TOKEN to keep one): ${token}`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void app.close().then(() => resolve());
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      return 0;
+    } catch (e) {
+      if (e instanceof ConfigError) {
+        console.error(`ycsb-lab serve: environment: ${e.message}`);
+        return 1;
+      }
+      throw e;
+    }
+  },
+};

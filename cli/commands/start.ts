@@ -1,0 +1,84 @@
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import { isEngine, scenario as findScenario } from "../../model/index.js";
+import { UsageError, type Command } from "../command.js";
+
+const usage = `Usage: ycsb-lab start [--engine E] [--scenario S] [--clients 1|2] [--no-benchmark] [--keep-engine]
+                      [--host HOST] [--port PORT]
+
+The main job on one machine: serve the dashboard and results API (embedded PGlite in .local/pglite unless
+DATABASE_URL is set), load the seeds' published results so the dashboard shows them at once, then run a local
+benchmark (default: the quickstart scenario on a local Cassandra 5.0 started from Maven Central jars) and ingest
+its results, which then appear in the dashboard. Serves until Ctrl-C.
+
+  --engine E        local engine: cassandra (default), hbase, mongodb (FerretDB stand-in), couchbase (CouchbaseMock stand-in)
+  --scenario S      built-in scenario or a YAML/JSON file (default: quickstart)
+  --clients N       local runner processes in lock-step, 1 or 2 (default 1)
+  --no-benchmark    only serve the dashboard
+  --keep-engine     leave the local engine running after the benchmark (default: stop it)
+  --host HOST       listen address (default 127.0.0.1)
+  --port PORT       listen port (default 8080)`;
+
+/** Runs another `ycsb-lab` subcommand as a child process with the same Node flags (tsx loader included). */
+function ycsbLab(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], { stdio: ["ignore", "inherit", "inherit"], env });
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+}
+
+export const command: Command = {
+  name: "start",
+  summary: "The dashboard plus a local benchmark, ingested as it finishes (npm start)",
+  usage,
+  async run(args) {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args,
+        options: {
+          engine: { type: "string", default: "cassandra" },
+          scenario: { type: "string", default: "quickstart" },
+          clients: { type: "string", default: "1" },
+          "no-benchmark": { type: "boolean" },
+          "keep-engine": { type: "boolean" },
+          host: { type: "string" },
+          port: { type: "string" },
+        },
+      }));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    if (!isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
+    if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number, got "${values.port}"`);
+    if (!/\.(ya?ml|json)$/.test(values.scenario)) findScenario(values.scenario); // an unknown name fails before anything starts
+
+    const { startServer } = await import("../../api/server.js");
+    const { loadReferenceData } = await import("../../prisma/reference/load.js");
+    const { app, env, token } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
+    const url = `http://${env.HOST}:${env.PORT}`;
+    const stopped = new Promise<void>((resolve) => {
+      const stop = () => void app.close().then(() => resolve());
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await loadReferenceData(app.db);
+    const say = (line: string) => process.stderr.write(`${line}\n`);
+    say(`dashboard: ${url}/   (API: ${url}/api/v1, OpenAPI: ${url}/docs, database: ${app.database.kind})`);
+    say("the seeds' published results are loaded; Ctrl-C stops the server");
+
+    if (!values["no-benchmark"]) {
+      const writeToken = token ?? process.env.YCSB_LAB_TOKEN;
+      const childEnv = { ...process.env, YCSB_LAB_TOKEN: writeToken };
+      say(`benchmark: ${values.scenario} on a local ${values.engine}; its results appear in the dashboard when it finishes`);
+      const { runSetupScript } = await import("../../runner/java-artifacts.js");
+      await runSetupScript("fetch-ycsb.sh");
+      const code = await ycsbLab(
+        ["local", "run", "--engine", values.engine, "--scenario", values.scenario, "--clients", values.clients, "--ingest", url],
+        childEnv,
+      );
+      say(code === 0 ? `benchmark: done, open ${url}/ to compare it with the published results` : `benchmark: ended with exit code ${code} (see above); the dashboard keeps serving`);
+      if (!values["keep-engine"]) await ycsbLab(["local", "down", "--engine", values.engine], childEnv);
+    }
+    await stopped;
+    return 0;
+  },
+};

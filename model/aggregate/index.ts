@@ -1,0 +1,2 @@
+export * from "./phase.js";
+export * from "./scaling.js";

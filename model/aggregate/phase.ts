@@ -1,0 +1,117 @@
+import { encodeIntoCompressedBase64, type JsHistogram } from "hdr-histogram-js";
+import { createHistogram, decodeHistogram, sameLayout } from "../hdr/histogram.js";
+import { percentileKey } from "../hdr/merge.js";
+
+/**
+ * Aggregates of one phase over its clients (DESIGN.md): throughput summed, counts summed, the mean weighted by
+ * counts (exact: avg x count is each client's sum), percentiles from merged HDR histograms. Without every client's
+ * histogram a percentile is reported as the max over clients (an upper bound of the true one) and labelled so.
+ */
+export interface ClientOperationInput {
+  count: number;
+  avgUs: number | null;
+  minUs: number | null;
+  maxUs: number | null;
+  percentilesUs: Record<string, number>;
+  /** The client's HDR histogram of the operation (compressed base64, V1 or V2), when known. */
+  hdrHistogram?: string | null;
+}
+
+export interface ClientInput {
+  clientIndex: number;
+  throughputOpsSec: number;
+  runtimeMs: number;
+  operations: Record<string, ClientOperationInput>;
+}
+
+/** How a percentile was obtained. */
+export type PercentileMethod = "merged-hdr" | "single-client" | "max-of-clients";
+
+export interface OperationAggregate {
+  count: number;
+  /** Count-weighted mean latency over clients (exact). */
+  avgUs: number | null;
+  minUs: number | null;
+  maxUs: number | null;
+  percentilesUs: Record<string, number | null>;
+  percentileMethod: PercentileMethod;
+  /** The seeds' figure: the plain mean of the clients' averages. Shown only as a labelled comparison. */
+  averageOfClientAveragesUs: number | null;
+}
+
+export interface PhaseAggregate {
+  clients: number;
+  expectedClients: number;
+  /** Every client of the phase reported: only then is the summed throughput the cluster's. */
+  complete: boolean;
+  throughputOpsSec: number;
+  /** The slowest client's runtime. */
+  runtimeMs: number;
+  operations: Record<string, OperationAggregate>;
+}
+
+export const REPORTED_PERCENTILES: readonly number[] = [50, 90, 95, 99, 99.9];
+
+export function mergeHistograms(encoded: readonly string[]): JsHistogram | undefined {
+  let acc: JsHistogram | undefined;
+  for (const e of encoded) {
+    const h = decodeHistogram(e);
+    if (!acc) acc = createHistogram(h, h.highestTrackableValue);
+    if (!sameLayout(acc, h)) throw new Error("HDR histograms of one operation have different layouts (lowest value or digits)");
+    acc.add(h);
+  }
+  acc?.establishInternalTackingValues();
+  return acc;
+}
+
+export function encodeHistogram(h: JsHistogram): string {
+  return encodeIntoCompressedBase64(h);
+}
+
+export function aggregateOperation(inputs: readonly ClientOperationInput[], percentiles = REPORTED_PERCENTILES): OperationAggregate {
+  const count = inputs.reduce((a, o) => a + o.count, 0);
+  const withAvg = inputs.filter((o) => o.avgUs !== null && o.count > 0);
+  const avgUs = count > 0 && withAvg.length === inputs.filter((o) => o.count > 0).length
+    ? withAvg.reduce((a, o) => a + o.avgUs! * o.count, 0) / count
+    : null;
+  const mins = inputs.map((o) => o.minUs).filter((v): v is number => v !== null);
+  const maxs = inputs.map((o) => o.maxUs).filter((v): v is number => v !== null);
+  const averages = inputs.map((o) => o.avgUs).filter((v): v is number => v !== null);
+  const base = {
+    count,
+    avgUs,
+    minUs: mins.length ? Math.min(...mins) : null,
+    maxUs: maxs.length ? Math.max(...maxs) : null,
+    averageOfClientAveragesUs: averages.length ? averages.reduce((a, b) => a + b, 0) / averages.length : null,
+  };
+  const histograms = inputs.map((o) => o.hdrHistogram).filter((h): h is string => typeof h === "string" && h.length > 0);
+  if (inputs.length > 0 && histograms.length === inputs.length) {
+    const merged = mergeHistograms(histograms)!;
+    const percentilesUs: Record<string, number | null> = {};
+    for (const p of percentiles) percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
+    return { ...base, percentilesUs, percentileMethod: "merged-hdr" };
+  }
+  const keys = [...new Set(inputs.flatMap((o) => Object.keys(o.percentilesUs)))].sort((a, b) => Number(a) - Number(b));
+  const percentilesUs: Record<string, number | null> = {};
+  for (const k of keys) {
+    const vs = inputs.map((o) => o.percentilesUs[k]).filter((v): v is number => v !== undefined);
+    percentilesUs[k] = vs.length === inputs.length && vs.length ? Math.max(...vs) : null;
+  }
+  return { ...base, percentilesUs, percentileMethod: inputs.length === 1 ? "single-client" : "max-of-clients" };
+}
+
+export function aggregatePhase(clients: readonly ClientInput[], expectedClients: number): PhaseAggregate {
+  const ops = [...new Set(clients.flatMap((c) => Object.keys(c.operations)))].sort();
+  const operations: Record<string, OperationAggregate> = {};
+  for (const op of ops) {
+    operations[op] = aggregateOperation(clients.map((c) => c.operations[op]).filter((o): o is ClientOperationInput => o !== undefined));
+  }
+  return {
+    clients: clients.length,
+    expectedClients,
+    complete: new Set(clients.map((c) => c.clientIndex)).size >= expectedClients,
+    throughputOpsSec: clients.reduce((a, c) => a + c.throughputOpsSec, 0),
+    runtimeMs: clients.reduce((a, c) => Math.max(a, c.runtimeMs), 0),
+    operations,
+  };
+}

@@ -1,0 +1,87 @@
+import { barrierDir, barrierKey } from "./keys.js";
+import type { ResultsStore } from "./results-store.js";
+import { RetryDeadlineError, withRetry } from "./retry.js";
+
+/**
+ * Lock-step through the results store (seed 000: all clients run a workload in parallel, and all wait until every
+ * client finished before continuing). One object per client per barrier, then polling until all are there: this
+ * needs no conditional writes, so it works on S3, on emulators and on a folder alike.
+ */
+export interface Arrival {
+  client: number;
+  arrivedAt: string;
+  /** "aborted": the client gave up; peers stop at once instead of waiting for the timeout. */
+  status: "ready" | "aborted";
+  reason?: string;
+  /** Throughput this client reached per finished step-up phase (phase index -> ops/s), for run-time decisions. */
+  stepOutcomes: Record<string, number>;
+}
+
+export class BarrierError extends Error {
+  constructor(
+    message: string,
+    readonly missing: number[],
+  ) {
+    super(message);
+  }
+}
+
+export interface BarrierOptions {
+  clients: number;
+  timeoutMs: number;
+  pollMs?: number;
+}
+
+/** Arrive at a barrier and wait for every client; returns all arrivals (index = client). */
+export async function passBarrier(
+  store: ResultsStore,
+  runId: string,
+  point: { index: number; name: string },
+  me: Omit<Arrival, "arrivedAt" | "status"> & { status?: Arrival["status"] },
+  o: BarrierOptions,
+): Promise<Arrival[]> {
+  const started = Date.now();
+  const where = `barrier before phase ${point.index} (${point.name})`;
+  const key = barrierKey(runId, point.index, point.name, me.client);
+  const deadline = () => Math.max(0, o.timeoutMs - (Date.now() - started));
+  const retry = <T>(what: string, fn: () => Promise<T>) =>
+    withRetry(what, fn, { baseMs: 200, maxMs: 5_000, deadlineMs: deadline() }).catch((err: unknown) => {
+      if (err instanceof RetryDeadlineError) throw new BarrierError(`${where}: results store unreachable for ${o.timeoutMs / 1000} s: ${err.message}`, []);
+      throw err;
+    });
+
+  // A restarted client keeps its first arrival, so stored timestamps stay true.
+  const existing = await retry(`read ${key}`, () => store.get(key));
+  if (!existing || me.status === "aborted") {
+    const arrival: Arrival = { ...me, status: me.status ?? "ready", arrivedAt: new Date().toISOString() };
+    await retry(`write ${key}`, () => store.put(key, JSON.stringify(arrival), "application/json"));
+  }
+  if (me.status === "aborted") return [];
+
+  for (let poll = 0; ; poll++) {
+    const keys = await retry(`list ${barrierDir(runId, point.index, point.name)}`, () =>
+      store.list(barrierDir(runId, point.index, point.name)),
+    );
+    const present = new Set(keys.map((k) => /client-(\d+)\.json$/.exec(k)?.[1]).filter(Boolean).map(Number));
+    const missing = Array.from({ length: o.clients }, (_, i) => i).filter((i) => !present.has(i));
+    if (missing.length === 0 || poll % 4 === 0) {
+      const arrivals = await Promise.all(
+        [...present].filter((i) => i < o.clients).map(async (i) => {
+          const body = await retry(`read barrier of client ${i}`, () => store.get(barrierKey(runId, point.index, point.name, i)));
+          return body ? (JSON.parse(body.toString("utf8")) as Arrival) : undefined;
+        }),
+      );
+      const aborted = arrivals.find((a) => a?.status === "aborted");
+      if (aborted) throw new BarrierError(`${where}: client ${aborted.client} aborted the run: ${aborted.reason ?? "no reason given"}`, missing);
+      if (missing.length === 0) return arrivals.filter((a): a is Arrival => !!a).sort((a, b) => a.client - b.client);
+    }
+    if (Date.now() - started > o.timeoutMs) {
+      throw new BarrierError(
+        `${where}: timed out after ${Math.round(o.timeoutMs / 1000)} s waiting for client(s) ${missing.join(", ")} ` +
+          `(arrived: ${[...present].sort((a, b) => a - b).join(", ") || "none"})`,
+        missing,
+      );
+    }
+    await new Promise((r) => setTimeout(r, Math.min(o.pollMs ?? 500, deadline() + 1)));
+  }
+}

@@ -1,0 +1,74 @@
+import { ENGINE_VERSIONS, SCHEMA_VERSION, type ClientOutput, type Plan, type PlanPhase, type ResultDocument, type Validity } from "../model/index.js";
+import type { ResourceSample } from "./proc-stat.js";
+import { YCSB_VERSION } from "./ycsb-invocation.js";
+
+/** Facts about the run every client's documents share (so the API stores one run, not one per client). */
+export interface RunFacts {
+  runId: string;
+  /** The earliest arrival at the first barrier: the same on every client. */
+  startedAt: string;
+  ycsbLabVersion: string;
+  /** Set when the engine was not the real one (site.ycsb.BasicDB, FerretDB, CouchbaseMock). */
+  standIn?: string;
+  host?: string;
+}
+
+/** An output that says nothing happened, for a YCSB that failed before printing its summary. */
+export function emptyOutput(warning: string): ClientOutput {
+  return { overall: { runtimeMs: 0, throughputOpsSec: 0 }, operations: {}, gc: {}, statusSeries: [], measurementType: null, unknownLines: [], warnings: [warning] };
+}
+
+/** The result document of one client in one phase (pure). */
+export function clientResult(a: {
+  plan: Plan;
+  phase: PlanPhase;
+  run: RunFacts;
+  clientIndex: number;
+  properties: Record<string, string>;
+  startedAt: string;
+  finishedAt: string;
+  output: ClientOutput;
+  hdrLogs: { operation: string; uri: string }[];
+  resources: ResourceSample[];
+  validity: Validity;
+}): ResultDocument {
+  const d = a.plan.deployment;
+  const kind = a.phase.kind;
+  if (kind !== "load" && kind !== "warmup" && kind !== "workload") throw new Error(`phase ${a.phase.name}: ${kind} phases have no result document`);
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    run: {
+      id: a.run.runId,
+      scenario: a.plan.scenario,
+      engine: d.engine,
+      engineVersion: ENGINE_VERSIONS[d.engine],
+      preset: d.preset,
+      nodes: d.nodes,
+      instanceTypes: { data: d.dataInstanceType, client: d.clientInstanceType },
+      replication: d.replication,
+      ycsbVersion: YCSB_VERSION,
+      ycsbLabVersion: a.run.ycsbLabVersion,
+      repeat: a.phase.repeat,
+      startedAt: a.run.startedAt,
+      source: { kind: "measured" },
+      ...(a.run.standIn ? { standIn: a.run.standIn } : {}),
+    },
+    phase: {
+      name: a.phase.name,
+      index: a.phase.index,
+      kind,
+      ...(a.phase.workload ? { workload: a.phase.workload } : {}),
+      properties: a.properties,
+      threadsPerClient: a.phase.threadsPerClient,
+      ...(a.phase.target !== undefined ? { target: a.phase.target } : {}),
+      clients: d.clients,
+    },
+    client: { index: a.clientIndex, count: d.clients, ...(a.run.host ? { host: a.run.host } : {}) },
+    startedAt: a.startedAt,
+    finishedAt: a.finishedAt,
+    result: a.output,
+    hdrLogs: a.hdrLogs,
+    resources: a.resources.map((r) => ({ ...r, cpuPct: Math.max(0, r.cpuPct), stealPct: Math.max(0, r.stealPct) })),
+    validity: a.validity,
+  };
+}

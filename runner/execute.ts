@@ -1,0 +1,256 @@
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { basename, join } from "node:path";
+import { decideStep, isActive, stepPhases, validateResultDocument, type Plan, type PlanPhase } from "../model/index.js";
+import { BarrierError, passBarrier, type Arrival } from "./barrier.js";
+import { clientResult, emptyOutput, type RunFacts } from "./client-result.js";
+import type { EngineActions } from "./engine-actions.js";
+import { hdrLogKey, manifestKey, planKey, resultKey, runPrefix, stderrKey, stdoutKey } from "./keys.js";
+import type { ResultsStore } from "./results-store.js";
+import { DEFAULT_BACKOFF, type BackoffOptions } from "./retry.js";
+import { Spool, Uploader } from "./spool.js";
+import { judgePhase } from "./validity.js";
+import { parseYcsbOutput } from "./ycsb-output/index.js";
+import { shellQuote, ycsbInvocation, type YcsbSetup } from "./ycsb-invocation.js";
+import { runYcsbPhase } from "./ycsb-phase.js";
+
+export interface ExecuteOptions {
+  plan: Plan;
+  runId: string;
+  clientIndex: number;
+  store: ResultsStore;
+  /** This client's spool folder (state and outbox). */
+  spoolDir: string;
+  ycsb: YcsbSetup;
+  actions: EngineActions;
+  /** How long a client waits at a barrier for the others (and for the store to come back). */
+  barrierTimeoutMs: number;
+  /** How long the end of the run waits for the spool to drain before giving up (a re-run resumes). */
+  flushTimeoutMs?: number;
+  backoff?: BackoffOptions;
+  ycsbLabVersion: string;
+  standIn?: string;
+  log?: (line: string) => void;
+  progress?: (line: string) => void;
+  onYcsbStart?: (pid: number, phase: PlanPhase) => void;
+}
+
+export interface ExecuteOutcome {
+  complete: boolean;
+  /** Why the run stopped early. */
+  reason?: string;
+  phasesRun: number;
+  phasesSkipped: number;
+}
+
+export interface Manifest {
+  runId: string;
+  scenario: string;
+  clients: number;
+  complete: boolean;
+  reason?: string;
+  writtenAt: string;
+  phases: { index: number; name: string; kind: string; outcome: Record<string, string> }[];
+  objects: string[];
+}
+
+/** The phases a client would run, as command lines (for --dry-run): no barrier, no store, nothing started. */
+export function dryRunLines(plan: Plan, clientIndex: number, ycsb: YcsbSetup, workRoot = "<spool>"): string[] {
+  return plan.phases.map((p) => {
+    const head = `# ${p.index} ${p.name} (${p.kind})`;
+    if (!isActive(p, clientIndex)) return `${head}: client ${clientIndex} waits at the barrier only`;
+    if (p.kind === "prepare") return `${head}: prepare the schema`;
+    if (p.kind === "settle") return `${head}: settle (${p.settle?.waitForCompactions ? "wait for compactions" : `${p.settle?.minSec ?? 0} s`})`;
+    const step = p.stepUp && p.stepUp.step > 0 ? ` [runs only if step-up ${p.stepUp.group} still gains >= ${p.stepUp.minGainPct}%]` : "";
+    const inv = ycsbInvocation(ycsb, p, clientIndex, `${workRoot}/phases/${p.index}-${p.name}/hdr/`);
+    return `${head}${step}\n${shellQuote(inv.argv)}`;
+  });
+}
+
+/** Step-up outcomes this client can vouch for: ops/s per finished step-up workload phase. */
+function stepOutcomes(plan: Plan, spool: Spool): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [index, f] of Object.entries(spool.allFinished())) {
+    const phase = plan.phases[Number(index)];
+    if (phase?.stepUp && phase.kind === "workload" && f.outcome === "ran" && f.throughputOpsSec !== undefined) out[index] = f.throughputOpsSec;
+  }
+  return out;
+}
+
+/** Run-time decision for a step-up phase, identical on every client: from the barrier's arrivals. */
+function stepDecision(plan: Plan, phase: PlanPhase, arrivals: Arrival[]) {
+  const su = phase.stepUp!;
+  const earlier = stepPhases(plan, su.group)
+    .filter((p) => p.stepUp!.step < su.step)
+    .flatMap((p) => {
+      const values = arrivals.map((a) => a.stepOutcomes[String(p.index)]);
+      if (values.some((v) => v === undefined)) return [];
+      return [{ step: p.stepUp!.step, throughput: values.reduce((s: number, v) => s + (v ?? 0), 0) }];
+    });
+  return decideStep(su.step, su.minGainPct, earlier);
+}
+
+/**
+ * Run the plan as one client, in lock-step with the others: a barrier before every phase, results spooled and
+ * uploaded in the background, a restart resuming after the last finished phase, a manifest at the end.
+ */
+export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
+  const { plan, runId, clientIndex, store } = o;
+  const clients = plan.deployment.clients;
+  const log = o.log ?? (() => {});
+  if (!(clientIndex >= 0 && clientIndex < clients)) throw new Error(`client-index: ${clientIndex} is outside 0..${clients - 1} (the plan has ${clients} clients)`);
+  const spool = await Spool.open(o.spoolDir, runId, clientIndex);
+  const uploader = new Uploader(spool, store, o.backoff ?? DEFAULT_BACKOFF, log);
+  const barrier = { clients, timeoutMs: o.barrierTimeoutMs };
+  let run: RunFacts | undefined;
+  let phasesRun = 0;
+  let phasesSkipped = 0;
+
+  if (clientIndex === 0) await spool.stage(planKey(runId), JSON.stringify(plan, null, 2));
+  uploader.kick();
+
+  try {
+    for (const phase of plan.phases) {
+      const arrivals = await passBarrier(store, runId, phase, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier);
+      if (!run) {
+        const first = arrivals.map((a) => a.arrivedAt).sort()[0] ?? new Date().toISOString();
+        run = { runId, startedAt: first, ycsbLabVersion: o.ycsbLabVersion, standIn: o.standIn, host: hostname() };
+      }
+      if (spool.finished(phase.index)) continue;
+      if (phase.stepUp && phase.stepUp.step > 0) {
+        const decision = stepDecision(plan, phase, arrivals);
+        if (!decision.run) {
+          log(`phase ${phase.index} ${phase.name}: skipped, ${decision.reason}`);
+          await spool.finish(phase.index, { name: phase.name, outcome: "skipped", reason: decision.reason, finishedAt: new Date().toISOString() });
+          phasesSkipped++;
+          continue;
+        }
+      }
+      if (!isActive(phase, clientIndex)) {
+        await spool.finish(phase.index, { name: phase.name, outcome: "idle", finishedAt: new Date().toISOString() });
+        continue;
+      }
+      if (phase.kind === "prepare" || phase.kind === "settle") {
+        log(`phase ${phase.index} ${phase.name}: ${phase.kind} ...`);
+        const note = phase.kind === "prepare" ? await o.actions.prepareSchema(plan) : await o.actions.settle(phase);
+        log(`phase ${phase.index} ${phase.name}: ${note}`);
+        await spool.finish(phase.index, { name: phase.name, outcome: "ran", reason: note, finishedAt: new Date().toISOString() });
+        phasesRun++;
+        continue;
+      }
+      const throughput = await runMeasuredPhase(o, spool, run, phase, log);
+      await spool.finish(phase.index, { name: phase.name, outcome: "ran", throughputOpsSec: throughput, finishedAt: new Date().toISOString() });
+      uploader.kick();
+      phasesRun++;
+    }
+    // Every client's objects are in the store before it reports at the end: the manifest then lists them all.
+    await uploader.flush(o.flushTimeoutMs ?? 30 * 60_000);
+    await passBarrier(store, runId, { index: plan.phases.length, name: "end" }, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier);
+    if (clientIndex === 0) await writeManifest(store, plan, runId, true, undefined, o);
+    uploader.stop();
+    return { complete: true, phasesRun, phasesSkipped };
+  } catch (err) {
+    const reason = err instanceof BarrierError ? err.message : `client ${clientIndex} failed: ${(err as Error).message}`;
+    log(`stopping: ${reason}`);
+    // Tell the others at once (best effort), keep what was measured, and say why the run is incomplete.
+    const next = plan.phases.find((p) => !spool.finished(p.index)) ?? { index: plan.phases.length, name: "end" };
+    await passBarrier(store, runId, next, { client: clientIndex, stepOutcomes: {}, status: "aborted", reason }, { ...barrier, timeoutMs: 5_000 }).catch(() => {});
+    if (!(err instanceof BarrierError)) {
+      uploader.stop();
+      throw err;
+    }
+    await uploader.flush(Math.min(o.flushTimeoutMs ?? 60_000, 60_000)).catch((e: Error) => log(e.message));
+    if (clientIndex === 0) await writeManifest(store, plan, runId, false, reason, o).catch((e: Error) => log(`manifest: ${e.message}`));
+    uploader.stop();
+    return { complete: false, reason, phasesRun, phasesSkipped };
+  }
+}
+
+/** Run YCSB for one phase, judge it and stage everything; returns the client's throughput. */
+async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, phase: PlanPhase, log: (l: string) => void): Promise<number> {
+  const at = [o.runId, phase.index, phase.name, o.clientIndex] as const;
+  const workDir = join(spool.dir, "work", `${phase.index}-${phase.name}`);
+  log(`phase ${phase.index} ${phase.name}: YCSB ${phase.kind}, ${phase.threadsPerClient} threads`);
+  const proc = await runYcsbPhase({
+    setup: o.ycsb,
+    phase,
+    clientIndex: o.clientIndex,
+    workDir,
+    onProgress: o.progress,
+    onStart: (pid) => o.onYcsbStart?.(pid, phase),
+  });
+  const [stdout, stderr] = await Promise.all([readFile(proc.stdoutPath, "utf8").catch(() => ""), readFile(proc.stderrPath, "utf8").catch(() => "")]);
+  let output;
+  let failure = proc.failure;
+  try {
+    output = parseYcsbOutput(stdout, stderr);
+  } catch (err) {
+    failure = failure ?? `YCSB output unusable: ${(err as Error).message}`;
+    output = emptyOutput(failure);
+  }
+  const insertCount = phase.kind === "load" ? Number(phase.perClient[o.clientIndex]?.insertcount) : undefined;
+  const validity = judgePhase({
+    kind: phase.kind as "load" | "warmup" | "workload",
+    output,
+    exitCode: proc.exitCode,
+    failure,
+    targetPerClient: phase.targetPerClient,
+    insertCount,
+    resources: proc.resources,
+  });
+  const hdrLogs = proc.hdrFiles.map((f) => ({ operation: basename(f, ".hdr"), uri: hdrLogKey(...at, basename(f, ".hdr")) }));
+  const doc = clientResult({
+    plan: o.plan,
+    phase,
+    run,
+    clientIndex: o.clientIndex,
+    properties: proc.properties,
+    startedAt: proc.startedAt,
+    finishedAt: proc.finishedAt,
+    output,
+    hdrLogs,
+    resources: proc.resources,
+    validity,
+  });
+  const checked = validateResultDocument(doc);
+  if (!checked.ok) throw new Error(`phase ${phase.name}: result document invalid: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+  await spool.stage(stdoutKey(...at), stdout);
+  await spool.stage(stderrKey(...at), stderr);
+  for (const f of proc.hdrFiles) await spool.stage(hdrLogKey(...at, basename(f, ".hdr")), await readFile(f));
+  await spool.stage(resultKey(...at), JSON.stringify(doc));
+  log(
+    `phase ${phase.index} ${phase.name}: ${output.overall.throughputOpsSec.toFixed(0)} ops/s, verdict ${validity.verdict}` +
+      (validity.reasons.length ? ` (${validity.reasons.map((r) => r.code).join(", ")})` : ""),
+  );
+  return output.overall.throughputOpsSec;
+}
+
+async function writeManifest(store: ResultsStore, plan: Plan, runId: string, complete: boolean, reason: string | undefined, o: ExecuteOptions): Promise<void> {
+  const objects = (await store.list(runPrefix(runId))).filter((k) => k !== manifestKey(runId));
+  const results = new Set(objects.filter((k) => k.endsWith("/result.json")));
+  const manifest: Manifest = {
+    runId,
+    scenario: plan.scenario,
+    clients: plan.deployment.clients,
+    complete,
+    ...(reason ? { reason } : {}),
+    writtenAt: new Date().toISOString(),
+    phases: plan.phases.map((p) => ({
+      index: p.index,
+      name: p.name,
+      kind: p.kind,
+      outcome: Object.fromEntries(
+        Array.from({ length: plan.deployment.clients }, (_, i) => [
+          `client-${i}`,
+          results.has(resultKey(runId, p.index, p.name, i)) ? "stored" : p.kind === "prepare" || p.kind === "settle" ? "action" : "none",
+        ]),
+      ),
+    })),
+    objects,
+  };
+  const { withRetry } = await import("./retry.js");
+  await withRetry("write manifest", () => store.put(manifestKey(runId), JSON.stringify(manifest, null, 2), "application/json"), {
+    ...(o.backoff ?? DEFAULT_BACKOFF),
+    deadlineMs: o.flushTimeoutMs ?? 30 * 60_000,
+  });
+}

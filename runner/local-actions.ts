@@ -1,0 +1,53 @@
+import type { Engine } from "../model/index.js";
+import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
+import type { EngineActions } from "./engine-actions.js";
+import { queryCql } from "./local/cassandra-cql.js";
+import { readState, type LocalEngineState } from "./local/engine.js";
+import { loadLocalEngine } from "./local/registry.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function runningState(engine: Engine): Promise<LocalEngineState> {
+  const state = await readState(engine);
+  if (!state) throw new Error(`engine: no local ${engine} runs (start it with "ycsb-lab local up --engine ${engine}")`);
+  return state;
+}
+
+/**
+ * Prepare and settle against an engine `ycsb-lab local up` started. Prepare empties the table, as every seed
+ * started from an empty database (seed 000: "Each test started with an empty database").
+ */
+export function localEngineActions(engine: Engine, log: (l: string) => void = () => {}): EngineActions {
+  return {
+    async prepareSchema(plan) {
+      const state = await runningState(engine);
+      const local = await loadLocalEngine(engine);
+      await local.prepareSchema?.(state, { preset: plan.deployment.preset, fieldCount: plan.deployment.fieldCount });
+      if (engine === "cassandra") {
+        await queryCql({ ...(await cqlTools()), hosts: state.nodes.map((n) => n.address), statements: ["TRUNCATE ycsb.usertable"] });
+        return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset}), ycsb.usertable emptied`;
+      }
+      return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset})`;
+    },
+    async settle(phase) {
+      const minSec = phase.settle?.minSec ?? 0;
+      const started = Date.now();
+      if (minSec > 0) await sleep(minSec * 1000);
+      if (!phase.settle?.waitForCompactions) return `settled for ${minSec} s`;
+      if (engine !== "cassandra") return `settled for ${minSec} s (no compaction check for local ${engine})`;
+      const state = await runningState(engine);
+      const tools = await cqlTools();
+      // Seed 000 waited until no compaction ran; Cassandra 4+ lists running ones in system_views.sstable_tasks.
+      for (;;) {
+        const rows = await queryCql({ ...tools, hosts: state.nodes.map((n) => n.address), eachNode: true, statements: ["SELECT keyspace_name, kind FROM system_views.sstable_tasks"] });
+        if (rows.length === 0) return `no compactions pending after ${((Date.now() - started) / 1000).toFixed(0)} s`;
+        log(`settle: ${rows.length} sstable task(s) still running, waiting`);
+        await sleep(5000);
+      }
+    },
+  };
+}
+
+async function cqlTools(): Promise<{ bindingDir: string; ycsbCoreDir: string }> {
+  return { bindingDir: await bindingClasspathDir("cassandra"), ycsbCoreDir: ycsbCoreDir() };
+}

@@ -1,0 +1,305 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readdirSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
+import { join } from "node:path";
+import {
+  CASSANDRA_MAIN_CLASS,
+  GOSSIP_QUERY,
+  JVM17_SERVER_OPTIONS,
+  cassandraReadiness,
+  cassandraSchemaStatements,
+  renderCassandraYaml,
+  type GossipRow,
+} from "../../engines/cassandra/index.js";
+import { bindingClasspathDir, runSetupScript, ycsbCoreDir } from "../java-artifacts.js";
+import { queryCql, runCql } from "./cassandra-cql.js";
+import {
+  engineDir,
+  loopbackAddress,
+  nodeAlive,
+  removeState,
+  stopNode,
+  writeState,
+  type LocalEngine,
+  type LocalEngineState,
+  type LocalEngineStatus,
+  type LocalNodeState,
+  type LocalUpOptions,
+  type SchemaOptions,
+} from "./engine.js";
+
+/**
+ * Apache Cassandra 5.0 on this machine, from the cassandra-all jar (scripts/setup-cassandra.sh): one JVM per
+ * node, node N on loopback address 127.0.0.N (see loopbackAddress) with the same ports, each booted with the cassandra.yaml that
+ * engines/cassandra renders (the one AWS user-data uses too).
+ */
+
+export const CASSANDRA_LOCAL_MAX_NODES = 3;
+const CQL_PORT = 9042;
+const STORAGE_PORT = 7000;
+const CLUSTER_NAME = "ycsb-lab-local";
+/** Three nodes at this heap fit the 2-core / 24 GB development machine with room for YCSB. */
+const HEAP = "768m";
+const READY_TIMEOUT_MS = 240_000;
+
+const address = (index: number): string => loopbackAddress(index);
+
+export function nodeDir(dataDir: string, index: number): string {
+  return join(dataDir, `node-${index}`);
+}
+
+/** Pure: logback configuration writing the node's system.log into its folder (the jar ships none). */
+export function renderLogbackXml(logDir: string): string {
+  const file = join(logDir, "system.log").replaceAll("&", "&amp;").replaceAll("<", "&lt;");
+  return `<configuration scan="false">
+  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+    <file>${file}</file>
+    <encoder><pattern>%-5level [%thread] %date{ISO8601} %F:%L - %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="FILE"/></root>
+</configuration>
+`;
+}
+
+/** Pure: the java command line of one node. */
+export function cassandraNodeCommand(opts: { libDir: string; jammJar: string; yamlFile: string; logbackFile: string; dir: string; heap?: string }): string[] {
+  const heap = opts.heap ?? HEAP;
+  return [
+    ...JVM17_SERVER_OPTIONS,
+    `-Xms${heap}`,
+    `-Xmx${heap}`,
+    `-javaagent:${opts.jammJar}`,
+    `-Dcassandra.config=file://${opts.yamlFile}`,
+    `-Dlogback.configurationFile=${opts.logbackFile}`,
+    `-Dcassandra.storagedir=${opts.dir}`,
+    `-Dcassandra.logdir=${opts.dir}`,
+    "-Dcassandra-foreground=yes",
+    // A fresh local ring: no need to wait 30 s for gossip to settle (DESIGN.md: CQL up in seconds).
+    "-Dcassandra.ring_delay_ms=1000",
+    "-Dcassandra.skip_wait_for_gossip_to_settle=0",
+    "-cp",
+    `${opts.libDir}/*`,
+    CASSANDRA_MAIN_CLASS,
+  ];
+}
+
+async function cassandraLibDir(): Promise<string> {
+  return runSetupScript("setup-cassandra.sh");
+}
+
+function jammJar(libDir: string): string {
+  const jar = readdirSync(libDir).find((f) => /^jamm-.*\.jar$/.test(f));
+  if (!jar) throw new Error(`no jamm jar in ${libDir}: Cassandra needs it as -javaagent (re-run scripts/setup-cassandra.sh)`);
+  return join(libDir, jar);
+}
+
+function portOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 1000 });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function tail(file: string, lines = 20): Promise<string> {
+  try {
+    return (await readFile(file, "utf8")).trim().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function startNode(index: number, nodes: number, opts: LocalUpOptions, libDir: string): Promise<LocalNodeState> {
+  const dir = nodeDir(opts.dataDir, index);
+  await rm(dir, { recursive: true, force: true });
+  for (const sub of ["data", "commitlog", "hints", "saved_caches", "cdc_raw"]) await mkdir(join(dir, sub), { recursive: true });
+  const yamlFile = join(dir, "cassandra.yaml");
+  const logbackFile = join(dir, "logback.xml");
+  await writeFile(
+    yamlFile,
+    renderCassandraYaml({
+      clusterName: CLUSTER_NAME,
+      seeds: [address(1)],
+      listenAddress: address(index),
+      rpcAddress: address(index),
+      dataDir: join(dir, "data"),
+      commitlogDir: join(dir, "commitlog"),
+      hintsDir: join(dir, "hints"),
+      savedCachesDir: join(dir, "saved_caches"),
+      cdcDir: join(dir, "cdc_raw"),
+      nativeTransportPort: CQL_PORT,
+      storagePort: STORAGE_PORT,
+      preset: opts.preset,
+      // An empty new ring has nothing to stream, so every node may join without bootstrapping.
+      autoBootstrap: nodes === 1,
+    }),
+  );
+  await writeFile(logbackFile, renderLogbackXml(dir));
+  const out = openSync(join(dir, "stdout.log"), "w");
+  const child = spawn("java", cassandraNodeCommand({ libDir, jammJar: jammJar(libDir), yamlFile, logbackFile, dir }), {
+    detached: true,
+    stdio: ["ignore", out, out],
+    cwd: dir,
+  });
+  closeSync(out);
+  child.unref();
+  if (child.pid === undefined) throw new Error(`cassandra node ${index}: java did not start`);
+  return { index, pid: child.pid, address: address(index), ports: { cql: CQL_PORT, storage: STORAGE_PORT }, logDir: dir, commandMarker: yamlFile };
+}
+
+async function waitForCql(node: LocalNodeState, deadline: number): Promise<void> {
+  while (Date.now() < deadline) {
+    if (!(await nodeAlive(node))) {
+      throw new Error(`cassandra node ${node.index} (${node.address}) exited during start-up:\n${await tail(join(node.logDir, "system.log"))}\n${await tail(join(node.logDir, "stdout.log"), 5)}`);
+    }
+    if (await portOpen(node.address, CQL_PORT)) return;
+    await sleep(500);
+  }
+  throw new Error(`cassandra node ${node.index} (${node.address}): CQL port ${CQL_PORT} not open in time; see ${node.logDir}/system.log`);
+}
+
+interface Tools {
+  bindingDir: string;
+  coreDir: string;
+}
+
+async function tools(): Promise<Tools> {
+  return { bindingDir: await bindingClasspathDir("cassandra"), coreDir: ycsbCoreDir() };
+}
+
+/** Every node's view of the ring; `error` carries the CQL tool's complaint when a node did not answer. */
+async function gossipViews(state: LocalEngineState, t: Tools): Promise<{ rows: GossipRow[]; error?: string }> {
+  const result = await runCql({
+    bindingDir: t.bindingDir,
+    ycsbCoreDir: t.coreDir,
+    hosts: state.nodes.map((n) => n.address),
+    statements: [GOSSIP_QUERY],
+    eachNode: true,
+    timeoutMs: 60_000,
+  });
+  const rows = result.rows.map((r) => ({
+    node: String(r._node),
+    address: String(r.address),
+    status: (r.status as string | null) ?? null,
+    status_with_port: (r.status_with_port as string | null) ?? null,
+    rpc_ready: (r.rpc_ready as string | null) ?? null,
+    schema: (r.schema as string | null) ?? null,
+  }));
+  const error = result.exitCode === 0 ? undefined : result.stderr.trim().split("\n").slice(-2).join(" ").trim();
+  return { rows, error };
+}
+
+async function readiness(state: LocalEngineState, t: Tools): Promise<string[]> {
+  const views = await gossipViews(state, t);
+  const { reasons } = cassandraReadiness(state.nodes.map((n) => n.address), views.rows);
+  if (reasons.length > 0 && views.error) reasons.push(`cql: ${views.error}`);
+  return reasons;
+}
+
+async function prepareSchema(state: LocalEngineState, opts: SchemaOptions, t?: Tools): Promise<void> {
+  const { bindingDir, coreDir } = t ?? (await tools());
+  await queryCql({
+    bindingDir,
+    ycsbCoreDir: coreDir,
+    hosts: state.nodes.map((n) => n.address),
+    statements: cassandraSchemaStatements({
+      preset: opts.preset,
+      replicationFactor: Math.min(state.nodes.length, 3),
+      fieldCount: opts.fieldCount,
+    }),
+  });
+}
+
+export const cassandraLocalEngine: LocalEngine = {
+  engine: "cassandra",
+  binding: { module: "cassandra", dbClass: "io.ycsblab.bindings.cassandra.CassandraDB" },
+
+  async up(opts) {
+    const log = opts.log ?? (() => {});
+    if (!Number.isInteger(opts.nodes) || opts.nodes < 1 || opts.nodes > CASSANDRA_LOCAL_MAX_NODES) {
+      throw new Error(`nodes: local Cassandra runs 1 to ${CASSANDRA_LOCAL_MAX_NODES} nodes, got ${opts.nodes}`);
+    }
+    log("cassandra: preparing cassandra-all and the binding (cached after the first time)");
+    const [libDir, t] = await Promise.all([cassandraLibDir(), tools()]);
+    const state: LocalEngineState = {
+      engine: "cassandra",
+      preset: opts.preset,
+      dataDir: opts.dataDir,
+      startedAt: new Date().toISOString(),
+      nodes: [],
+    };
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    try {
+      // The seed first: the others gossip with it as they start.
+      log(`cassandra: starting node 1 on ${address(1)}`);
+      state.nodes.push(await startNode(1, opts.nodes, opts, libDir));
+      await writeState(state);
+      await waitForCql(state.nodes[0]!, deadline);
+      for (let i = 2; i <= opts.nodes; i++) {
+        log(`cassandra: starting node ${i} on ${address(i)}`);
+        state.nodes.push(await startNode(i, opts.nodes, opts, libDir));
+        await writeState(state);
+      }
+      for (const node of state.nodes.slice(1)) await waitForCql(node, deadline);
+      log(`cassandra: waiting for ${opts.nodes} node(s) to be up and normal`);
+      let reasons: string[] = [];
+      while (Date.now() < deadline) {
+        reasons = await readiness(state, t);
+        if (reasons.length === 0) break;
+        await sleep(1000);
+      }
+      if (Date.now() >= deadline) throw new Error(`cassandra: cluster not ready in ${READY_TIMEOUT_MS / 1000} s: ${reasons.join("; ")}`);
+      log(`cassandra: preparing keyspace ycsb (preset ${opts.preset})`);
+      await prepareSchema(state, { preset: opts.preset }, t);
+      return state;
+    } catch (err) {
+      // Leave nothing running when start-up fails; the logs stay for inspection.
+      for (const node of state.nodes) await stopNode(node, 10_000);
+      await removeState("cassandra");
+      throw err;
+    }
+  },
+
+  async status(state): Promise<LocalEngineStatus> {
+    const nodes = await Promise.all(
+      state.nodes.map(async (n) => ({ index: n.index, address: n.address, pid: n.pid, alive: await nodeAlive(n) })),
+    );
+    const reasons = nodes.filter((n) => !n.alive).map((n) => `node ${n.index} (${n.address}): process ${n.pid} is not running`);
+    if (reasons.length === 0) {
+      reasons.push(...(await readiness(state, await tools())));
+    }
+    return { engine: "cassandra", preset: state.preset, ready: reasons.length === 0, nodes, reasons };
+  },
+
+  async down(state) {
+    // Cassandra nodes flush on SIGTERM; all at once so a three-node ring stops in one grace period.
+    await Promise.all(state.nodes.map((n) => stopNode(n)));
+    await removeState("cassandra");
+  },
+
+  connectionProperties(state) {
+    return {
+      hosts: state.nodes.map((n) => n.address).join(","),
+      port: String(state.nodes[0]?.ports.cql ?? CQL_PORT),
+      "cassandra.keyspace": "ycsb",
+      "cassandra.localdc": "datacenter1",
+    };
+  },
+
+  prepareSchema: (state, opts) => prepareSchema(state, opts),
+};
+
+export function defaultCassandraDataDir(): string {
+  return engineDir("cassandra");
+}
+

@@ -1,0 +1,165 @@
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Engine } from "../../model/engine.js";
+import type { Preset } from "../../model/presets.js";
+
+/**
+ * A database engine run on this machine for development and tests: real servers, started detached so that
+ * `ycsb-lab local status` and `local down` work from another process through the state file
+ * `.local/engines/<engine>/state.json`.
+ */
+export interface LocalEngine {
+  engine: Engine;
+  /** The YCSB binding: its Maven module under runner/bindings and its site.ycsb.DB class. */
+  binding: { module: string; dbClass: string };
+  /** Set when a stand-in server runs instead of the engine (FerretDB, CouchbaseMock): recorded as result `run.standIn`. */
+  standIn?: string;
+  /** Start `nodes` nodes with the preset's server side, wait until ready, prepare the YCSB schema. */
+  up(opts: LocalUpOptions): Promise<LocalEngineState>;
+  /** What runs now, checked against the real processes and servers. */
+  status(state: LocalEngineState): Promise<LocalEngineStatus>;
+  /** Stop every process the state names (only those), and wait for them to exit. */
+  down(state: LocalEngineState): Promise<void>;
+  /** The YCSB `-p` properties that reach the running engine (hosts, ports, database names). */
+  connectionProperties(state: LocalEngineState): Record<string, string>;
+  /** (Re)create the YCSB schema, e.g. for another fieldcount; optional where YCSB creates it itself. */
+  prepareSchema?(state: LocalEngineState, opts: SchemaOptions): Promise<void>;
+}
+
+export interface LocalUpOptions {
+  nodes: number;
+  preset: Preset;
+  /** The engine's own folder: data, logs and state live under it. */
+  dataDir: string;
+  /** Progress lines for the user (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+export interface SchemaOptions {
+  preset: Preset;
+  /** YCSB fieldcount. @default 10 */
+  fieldCount?: number;
+}
+
+export interface LocalNodeState {
+  index: number;
+  pid: number;
+  address: string;
+  ports: Record<string, number>;
+  /** Folder of the node's logs (stdout.log and the engine's own). */
+  logDir: string;
+  /** A string found in /proc/<pid>/cmdline of this node, so a recycled pid is never signalled. */
+  commandMarker: string;
+}
+
+export interface LocalEngineState {
+  engine: Engine;
+  preset: Preset;
+  dataDir: string;
+  startedAt: string;
+  nodes: LocalNodeState[];
+  /** Engine-specific facts (e.g. the schema's field count). */
+  details?: Record<string, unknown>;
+}
+
+export interface LocalNodeStatus {
+  index: number;
+  address: string;
+  pid: number;
+  alive: boolean;
+  detail?: string;
+}
+
+export interface LocalEngineStatus {
+  engine: Engine;
+  preset: Preset;
+  ready: boolean;
+  nodes: LocalNodeStatus[];
+  /** Why it is not ready (empty when ready). */
+  reasons: string[];
+}
+
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Where local engines keep data, logs and state: `<repo>/.local/engines` unless YCSB_LAB_LOCAL_DIR says otherwise. */
+export function localEnginesDir(): string {
+  return process.env.YCSB_LAB_LOCAL_DIR ?? join(REPO_ROOT, ".local", "engines");
+}
+
+const LOOPBACK_PREFIX = /^127\.(\d{1,3})\.(\d{1,3})$/;
+
+/**
+ * Address of local node `index` (1-based): `<prefix>.<index>` with prefix YCSB_LAB_LOOPBACK_PREFIX, default
+ * "127.0.0". Test suites that run beside a developer's engines pick another prefix (and YCSB_LAB_LOCAL_DIR),
+ * so the two never share an address, a port or a state file. Always loopback: never any other network.
+ */
+export function loopbackAddress(index: number): string {
+  const prefix = process.env.YCSB_LAB_LOOPBACK_PREFIX ?? "127.0.0";
+  const m = LOOPBACK_PREFIX.exec(prefix);
+  if (!m || Number(m[1]) > 255 || Number(m[2]) > 255) {
+    throw new Error(`YCSB_LAB_LOOPBACK_PREFIX: must be a loopback prefix like 127.0.0, got "${prefix}"`);
+  }
+  if (!Number.isInteger(index) || index < 1 || index > 254) throw new Error(`node index must be 1..254, got ${index}`);
+  return `${prefix}.${index}`;
+}
+
+export function engineDir(engine: Engine): string {
+  return join(localEnginesDir(), engine);
+}
+
+export function stateFile(engine: Engine): string {
+  return join(engineDir(engine), "state.json");
+}
+
+export async function readState(engine: Engine): Promise<LocalEngineState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(stateFile(engine), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  const state = JSON.parse(text) as LocalEngineState;
+  if (state.engine !== engine || !Array.isArray(state.nodes)) throw new Error(`${stateFile(engine)}: not a ${engine} state file`);
+  return state;
+}
+
+export async function writeState(state: LocalEngineState): Promise<void> {
+  const file = stateFile(state.engine);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+}
+
+export async function removeState(engine: Engine): Promise<void> {
+  await rm(stateFile(engine), { force: true });
+}
+
+/** True when the pid runs and its command line carries the node's marker (not a recycled pid). */
+export async function nodeAlive(node: Pick<LocalNodeState, "pid" | "commandMarker">): Promise<boolean> {
+  try {
+    process.kill(node.pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const cmdline = await readFile(`/proc/${node.pid}/cmdline`, "utf8");
+    return cmdline.includes(node.commandMarker);
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM the node's process (if it is still ours), then SIGKILL after `graceMs`. */
+export async function stopNode(node: LocalNodeState, graceMs = 30_000): Promise<void> {
+  if (!(await nodeAlive(node))) return;
+  process.kill(node.pid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    if (!(await nodeAlive(node))) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (await nodeAlive(node)) process.kill(node.pid, "SIGKILL");
+  while (await nodeAlive(node)) await new Promise((r) => setTimeout(r, 100));
+}

@@ -1,0 +1,95 @@
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Where results go: an S3 bucket/prefix or a folder. Keys are relative ("runs/<runId>/..."), always with "/".
+ * Both implementations behave the same, so the runner and its tests do not care which one they have.
+ */
+export interface ResultsStore {
+  /** The store's address as the user gave it (s3://bucket/prefix or file:///dir). */
+  readonly uri: string;
+  put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
+  /** The object's bytes, or undefined when there is no such key. */
+  get(key: string): Promise<Buffer | undefined>;
+  /** Every key under a prefix, sorted. */
+  list(prefix: string): Promise<string[]>;
+}
+
+export class StoreError extends Error {}
+
+function checkKey(key: string): void {
+  if (!key || key.startsWith("/") || key.split("/").some((part) => part === ".." || part === "")) {
+    throw new StoreError(`results key "${key}" must be relative, without empty or ".." parts`);
+  }
+}
+
+/** A folder as the results store (file://dir): the local main job and tests without S3. */
+export class FolderStore implements ResultsStore {
+  readonly uri: string;
+  constructor(readonly root: string) {
+    this.uri = `file://${root}`;
+  }
+
+  async put(key: string, body: string | Uint8Array): Promise<void> {
+    checkKey(key);
+    const path = join(this.root, key);
+    await mkdir(dirname(path), { recursive: true });
+    // Write then rename, so a reader (a peer polling a barrier) never sees half an object.
+    const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    await writeFile(tmp, body);
+    await rename(tmp, path);
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    checkKey(key);
+    try {
+      return await readFile(join(this.root, key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw err;
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw err;
+      }
+      for (const e of entries) {
+        const path = join(dir, e.name);
+        if (e.isDirectory()) await walk(path);
+        else if (!e.name.includes(".tmp-")) out.push(relative(this.root, path).split(sep).join("/"));
+      }
+    };
+    await walk(this.root);
+    return out.filter((k) => k.startsWith(prefix)).sort();
+  }
+}
+
+export interface S3Options {
+  /** Endpoint override (moto, MinIO); path-style addressing is then used. */
+  endpoint?: string;
+  region?: string;
+}
+
+/** Open the store a URI names: s3://bucket[/prefix] or file://dir (relative dirs allowed: file://results). */
+export async function openResultsStore(uri: string, s3: S3Options = {}): Promise<ResultsStore> {
+  if (uri.startsWith("file://")) {
+    const rest = uri.slice("file://".length);
+    const path = rest.startsWith("/") ? fileURLToPath(`file://${rest}`) : rest;
+    if (!path) throw new StoreError(`results: "${uri}" names no folder`);
+    return new FolderStore(path);
+  }
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(uri);
+  if (m) {
+    const { S3Store } = await import("./results-store-s3.js");
+    return new S3Store(m[1]!, (m[2] ?? "").replace(/\/+$/, ""), s3);
+  }
+  throw new StoreError(`results: "${uri}" is neither s3://bucket/prefix nor file://dir`);
+}

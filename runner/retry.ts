@@ -1,0 +1,33 @@
+/** Exponential backoff with full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter"). */
+export interface BackoffOptions {
+  baseMs: number;
+  maxMs: number;
+  /** Give up after this long in total; undefined = never. */
+  deadlineMs?: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 200, maxMs: 15_000 };
+
+/** Delay before retry `attempt` (0-based): uniform in [0, min(max, base * 2^attempt)]. */
+export function backoffDelay(attempt: number, o: BackoffOptions, random: () => number = Math.random): number {
+  const cap = Math.min(o.maxMs, o.baseMs * 2 ** Math.min(attempt, 30));
+  return Math.floor(random() * cap);
+}
+
+export class RetryDeadlineError extends Error {}
+
+/** Run `fn` until it succeeds, sleeping by `backoffDelay` between attempts, up to the deadline. */
+export async function withRetry<T>(what: string, fn: () => Promise<T>, o: BackoffOptions = DEFAULT_BACKOFF): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const delay = backoffDelay(attempt, o);
+      if (o.deadlineMs !== undefined && Date.now() - started + delay > o.deadlineMs) {
+        throw new RetryDeadlineError(`${what}: gave up after ${attempt + 1} attempts in ${Date.now() - started} ms: ${(err as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}

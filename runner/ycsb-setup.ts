@@ -1,0 +1,28 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { YcsbSetup } from "./ycsb-invocation.js";
+
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Where scripts/fetch-ycsb.sh puts YCSB core and HdrHistogram (it prints this folder). */
+export function ycsbCacheDir(): string {
+  return process.env.YCSB_CACHE ?? join(REPO_ROOT, ".cache", "ycsb");
+}
+
+/** Short names for YCSB's own DB classes. */
+export const DB_ALIASES: Record<string, string> = { basic: "site.ycsb.BasicDB" };
+
+/** Java, classpath and DB class for YCSB; HdrHistogram 2.1.12 ahead of core so interval logs are V2 (DESIGN.md). */
+export function ycsbSetup(a: { db: string; classpath?: string[]; properties?: Record<string, string>; ycsbDir?: string; java?: string; statusIntervalSec?: number }): YcsbSetup {
+  const dir = a.ycsbDir ?? ycsbCacheDir();
+  if (!existsSync(join(dir, "core"))) throw new Error(`ycsb: no YCSB core in ${dir}/core; run scripts/fetch-ycsb.sh first`);
+  const db = DB_ALIASES[a.db] ?? a.db;
+  return {
+    java: a.java ?? (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, "bin", "java") : "java"),
+    classpath: [join(dir, "hdr-2.1.12", "*"), join(dir, "core", "*"), ...(a.classpath ?? [])],
+    db,
+    properties: { ...(db === "site.ycsb.BasicDB" ? { "basicdb.verbose": "false" } : {}), ...(a.properties ?? {}) },
+    statusIntervalSec: a.statusIntervalSec ?? 1,
+  };
+}

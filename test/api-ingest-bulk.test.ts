@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { ingestDocuments } from "../api/store/ingest.js";
+import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
+
+// The bulk ingest path (api/store/ingest.ts) on both stores: a whole batch in one transaction, lz4 TOAST only where
+// the server supports it, and everything of a document read back as sent.
+describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    const url = kind === "postgres" ? await freshPostgresDatabase("api_ingest_bulk") : undefined;
+    db = await openDatabase(url ? { databaseUrl: url } : {});
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  const batch = Array.from({ length: 40 }, (_, i) => fixtureDocument({ runId: `bulk-${Math.floor(i / 10)}`, client: (i % 2) as 0 | 1, clients: 2, phaseName: `a-t${Math.floor(i / 2) % 5}`, phaseIndex: Math.floor(i / 2) % 5 }));
+
+  it("stores a batch of documents across runs and phases, with every child row", async () => {
+    const out = await ingestDocuments(db.prisma, batch);
+    expect(out.filter((o) => o.status === "created")).toHaveLength(40);
+    const stored = await db.prisma.clientResult.findFirstOrThrow({
+      where: { runId: "bulk-3", clientIndex: 1, phase: { name: "a-t4" } },
+      include: { operations: true, statusSeries: true, hdrLogs: true, validity: true },
+    });
+    const doc = batch[39]!;
+    expect(stored.clientIndex).toBe(doc.client.index);
+    expect(stored.throughputOpsSec).toBe(doc.result.overall.throughputOpsSec);
+    expect(stored.operations.map((o) => o.operation).sort()).toEqual(Object.keys(doc.result.operations).sort());
+    expect(stored.statusSeries?.points).toEqual(doc.result.statusSeries);
+    expect(stored.hdrLogs.map((h) => h.uri).sort()).toEqual(doc.hdrLogs.map((h) => h.uri).sort());
+    expect(stored.validity?.verdict).toBe(doc.validity.verdict);
+    const phase = await db.prisma.phase.findFirstOrThrow({ where: { runId: "bulk-3", name: "a-t4" } });
+    expect(phase.clientsReported).toBe(2);
+    expect(phase.throughputSum).toBeCloseTo(batch[38]!.result.overall.throughputOpsSec + doc.result.overall.throughputOpsSec, 6);
+  });
+
+  it("reports the same batch again as duplicates and writes nothing", async () => {
+    const before = await db.prisma.operationStat.count();
+    const out = await ingestDocuments(db.prisma, batch);
+    expect(new Set(out.map((o) => o.status))).toEqual(new Set(["duplicate"]));
+    expect(await db.prisma.operationStat.count()).toBe(before);
+  });
+
+  it("compresses status series with lz4 on Postgres (Debian's build has it), pglz where lz4 is missing", async () => {
+    const [{ lz4 }] = await db.prisma.$queryRaw<{ lz4: boolean }[]>`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`;
+    const rows = await db.prisma.$queryRaw<{ method: string | null }[]>`SELECT pg_column_compression(points) AS method FROM status_series`;
+    expect(rows.length).toBe(40);
+    expect(lz4).toBe(kind === "postgres");
+    expect(new Set(rows.map((r) => r.method))).toEqual(new Set([lz4 ? "lz4" : "pglz"]));
+  });
+});

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../api/build.js";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { mergeHdrLogs } from "../model/hdr/index.js";
+import { hdrLogKey, manifestKey, resultKey, stderrKey, stdoutKey, withPrefix } from "../model/results-layout.js";
+import { auth, fixtureDocument, fixtureHdr, ROOT, testConfig } from "./api-helpers.js";
+import { readFileSync } from "node:fs";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, ms: number) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > until) throw new Error(`moto_server did not answer at ${url}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+const OPS = ["READ", "UPDATE", "CLEANUP"];
+const RUN = "s3-run-1";
+const PHASE = { index: 2, name: "a-t4" };
+
+describe("POST /ingest/s3 against moto", () => {
+  let moto: ChildProcess;
+  let endpoint: string;
+  let s3: S3Client;
+  let db: Database;
+  let app: FastifyInstance;
+  const bucket = "ycsb-results";
+  const prefix = "lab/2026";
+
+  beforeAll(async () => {
+    // Credentials from the environment keep the SDK from asking any metadata service (loopback only).
+    process.env.AWS_ACCESS_KEY_ID = "test";
+    process.env.AWS_SECRET_ACCESS_KEY = "test";
+    const port = await freePort();
+    endpoint = `http://127.0.0.1:${port}`;
+    moto = spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
+    await waitForHttp(endpoint, 30_000);
+    s3 = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true });
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    // The runner's layout, with the real two-client run's outputs and HDR logs (V2).
+    const put = (key: string, body: string) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, key), Body: body }));
+    for (const c of [0, 1] as const) {
+      await put(resultKey(RUN, PHASE.index, PHASE.name, c), JSON.stringify(fixtureDocument({ runId: RUN, client: c, phaseIndex: PHASE.index, phaseName: PHASE.name })));
+      await put(stdoutKey(RUN, PHASE.index, PHASE.name, c), readFileSync(`${ROOT}test/fixtures/ycsb/hdr-v2/client-${c}/stdout.txt`, "utf8"));
+      await put(stderrKey(RUN, PHASE.index, PHASE.name, c), readFileSync(`${ROOT}test/fixtures/ycsb/hdr-v2/client-${c}/stderr.txt`, "utf8"));
+      for (const op of OPS) await put(hdrLogKey(RUN, PHASE.index, PHASE.name, c, op), fixtureHdr("hdr-v2", c, op));
+    }
+    await put(manifestKey(RUN), JSON.stringify({ runId: RUN, complete: true }));
+    await put("runs/s3-run-1/plan.json", "{}");
+    db = await openDatabase({});
+    app = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint } }), { database: db, logLevel: "silent" });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    s3?.destroy();
+    moto?.kill();
+  });
+
+  const ingest = (body: object) => app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: body, headers: auth });
+
+  it("imports every result of the run once, and nothing the second time", async () => {
+    const r = await ingest({ bucket, prefix });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ imported: 2, created: 2, unchanged: 0, invalid: [], conflicts: [], runs: [RUN] });
+    const again = await ingest({ bucket, prefix });
+    expect(again.json()).toMatchObject({ imported: 0, created: 0, unchanged: 2 });
+    expect(await db.prisma.clientResult.count({ where: { runId: RUN } })).toBe(2);
+  });
+
+  it("phase percentiles come from the merged HDR logs of both clients", async () => {
+    const r = await app.inject({ url: `/api/v1/runs/${RUN}` });
+    expect(r.statusCode).toBe(200);
+    const read = r.json().phases[0].aggregate.operations.READ;
+    expect(read.percentileMethod).toBe("merged-hdr");
+    const merged = mergeHdrLogs([0, 1].map((c) => ({ client: `client-${c}`, operation: "READ", text: fixtureHdr("hdr-v2", c as 0 | 1, "READ") })), { percentiles: [50, 95, 99, 99.9] });
+    for (const p of ["50", "95", "99", "99.9"]) expect(read.percentilesUs[p]).toBe(merged.operations.READ!.percentilesUs[p]);
+    // And it is not the average of the clients' own p99s (what the seeds did).
+    const docs = [0, 1].map((c) => fixtureDocument({ runId: RUN, client: c as 0 | 1 }));
+    const avgOfP99 = (docs[0]!.result.operations.READ!.percentilesUs["99"]! + docs[1]!.result.operations.READ!.percentilesUs["99"]!) / 2;
+    expect(read.percentilesUs["99"]).not.toBe(avgOfP99);
+  });
+
+  it("a changed object (new ETag) is looked at again and reported as a conflict, never overwritten", async () => {
+    const doc = fixtureDocument({ runId: RUN, client: 0, phaseIndex: PHASE.index, phaseName: PHASE.name });
+    doc.result.overall.throughputOpsSec += 1;
+    const key = withPrefix(prefix, resultKey(RUN, PHASE.index, PHASE.name, 0));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: JSON.stringify(doc) }));
+    const r = await ingest({ bucket, prefix });
+    expect(r.json()).toMatchObject({ imported: 1, created: 0, conflicts: [{ key }] });
+    const stored = await db.prisma.clientResult.findFirst({ where: { runId: RUN, clientIndex: 0 } });
+    expect(stored?.throughputOpsSec).toBe(doc.result.overall.throughputOpsSec - 1);
+  });
+
+  it("an invalid object is reported with its field and not stored", async () => {
+    const doc = fixtureDocument({ runId: "s3-run-bad", client: 0 }) as unknown as { run: { nodes: unknown } };
+    doc.run.nodes = "three";
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, resultKey("s3-run-bad", 0, "load", 0)), Body: JSON.stringify(doc) }));
+    const r = await ingest({ bucket, prefix, runId: "s3-run-bad" });
+    expect(r.json().invalid[0].errors[0].path).toBe("/run/nodes");
+    expect(await db.prisma.run.count({ where: { id: "s3-run-bad" } })).toBe(0);
+  });
+
+  it("needs the token and a valid bucket name", async () => {
+    expect((await app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket } })).statusCode).toBe(401);
+    const bad = await ingest({ bucket: "UPPER_case!" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields[0].path).toBe("/bucket");
+  });
+});

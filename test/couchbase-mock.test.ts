@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ycsbKey } from "../engines/ycsb-keys.js";
+import { couchbaseLocalEngine, mockDocument } from "../runner/local/couchbase.js";
+import { engineDir, readState, type LocalEngineState } from "../runner/local/engine.js";
+import { deterministicValue, returnCount, runYcsb, ycsbClasspath } from "./support/engine-ycsb.js";
+
+// Real YCSB 0.17.0 + our binding on the Couchbase Java SDK 3 against CouchbaseMock (the stand-in); documents are
+// read back through the mock's control API, not through the SDK.
+const RECORDS = 200;
+const OPERATIONS = 300;
+const FIELD_LENGTH = 100;
+
+describe("couchbase binding on the CouchbaseMock stand-in", () => {
+  let localDir: string;
+  let dataDir: string;
+  let state: LocalEngineState;
+  let classpath: string[];
+  const integrity = { dataintegrity: "true", fieldlengthdistribution: "constant", fieldlength: String(FIELD_LENGTH) };
+  const ycsb = (phase: "load" | "run", extra: Record<string, string>, operations = OPERATIONS) =>
+    runYcsb({
+      engine: "couchbase", preset: "throughput", classpath, dbClass: couchbaseLocalEngine.binding.dbClass, phase,
+      connection: couchbaseLocalEngine.connectionProperties(state), records: RECORDS, operations, threads: 2, extra,
+    });
+
+  beforeAll(async () => {
+    // State and data in a folder of this test, never in the user's .local/engines.
+    localDir = await mkdtemp(join(tmpdir(), "ycsb-lab-couchbase-"));
+    process.env.YCSB_LAB_LOCAL_DIR = localDir;
+    dataDir = engineDir("couchbase");
+    classpath = await ycsbClasspath("couchbase");
+    state = await couchbaseLocalEngine.up({ nodes: 1, preset: "throughput", dataDir });
+  });
+
+  afterAll(async () => {
+    if (state) await couchbaseLocalEngine.down(state);
+    if (localDir) await rm(localDir, { recursive: true, force: true });
+    delete process.env.YCSB_LAB_LOCAL_DIR;
+  });
+
+  it("says it is a stand-in and refuses presets that need synchronous durability", async () => {
+    // The state file `local status` / `local down` read in another process.
+    expect(await readState("couchbase")).toEqual(state);
+    const status = await couchbaseLocalEngine.status(state);
+    expect(status.reasons).toEqual([]);
+    expect(status.ready).toBe(true);
+    expect(status.nodes[0]?.detail).toMatch(/CouchbaseMock .* standing in for Couchbase/);
+    expect(state.details?.standIn).toBe(couchbaseLocalEngine.standIn);
+    await expect(couchbaseLocalEngine.up({ nodes: 1, preset: "durable", dataDir })).rejects.toThrow(
+      /couchbase\.durability=persistToMajority.*only the "throughput" preset runs locally/,
+    );
+  });
+
+  it("loads every record; the mock holds YCSB's exact value for each key", async () => {
+    const { output, stderr } = await ycsb("load", integrity);
+    expect(stderr).toContain("durability=NONE scan=none");
+    expect(returnCount(output, "INSERT")).toBe(RECORDS);
+    const missing: string[] = [];
+    for (let i = 0; i < RECORDS; i++) if (!(await mockDocument(state, ycsbKey(i)))) missing.push(ycsbKey(i));
+    expect(missing).toEqual([]);
+    expect(await mockDocument(state, ycsbKey(RECORDS))).toBeUndefined();
+    const key = ycsbKey(3);
+    expect((await mockDocument(state, key))?.field3).toBe(deterministicValue(key, "field3", FIELD_LENGTH));
+  });
+
+  it("runs workload A: every read and sub-document update OK and verified", async () => {
+    const { output } = await ycsb("run", integrity);
+    const reads = returnCount(output, "READ");
+    const updates = returnCount(output, "UPDATE");
+    expect(reads + updates).toBe(OPERATIONS);
+    expect(reads).toBeGreaterThan(0);
+    expect(updates).toBeGreaterThan(0);
+    expect(returnCount(output, "VERIFY")).toBe(reads);
+    expect(Object.keys(output.operations).filter((g) => g.endsWith("-FAILED"))).toEqual([]);
+  });
+
+  it("answers SCAN with NOT_IMPLEMENTED, as seed 000 reported ('Range scan is not supported')", async () => {
+    const { output, stderr } = await ycsb("run", { readproportion: "0", updateproportion: "0", scanproportion: "1" }, 50);
+    expect(returnCount(output, "SCAN", "NOT_IMPLEMENTED")).toBe(50);
+    expect(returnCount(output, "SCAN")).toBe(0);
+    expect(stderr).toContain("Range scan is not supported");
+  });
+
+  it("passes the durability level to the server: the mock rejects synchronous durability, YCSB counts errors", async () => {
+    const { output, stderr } = await ycsb("load", { "couchbase.durability": "majority", recordcount: "10005", insertstart: "10000", insertcount: "5" });
+    expect(returnCount(output, "INSERT", "ERROR")).toBeGreaterThan(0);
+    expect(returnCount(output, "INSERT")).toBe(0);
+    expect(stderr).toMatch(/Synchronous Durability is currently not available/);
+  });
+
+  it("stops the mock and reports it gone", async () => {
+    await couchbaseLocalEngine.down(state);
+    const status = await couchbaseLocalEngine.status(state);
+    expect(status.ready).toBe(false);
+    expect(status.reasons.join(" ")).toMatch(/not running/);
+    expect(await readState("couchbase")).toBeUndefined();
+  });
+});

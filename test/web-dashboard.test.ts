@@ -1,0 +1,216 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBrowser, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
+import { startApi, type RunningApi } from "./web-api.js";
+import { LINEATE_CASSANDRA_BALANCED, LINEATE_CASSANDRA_SCORE_PCT, LINEATE_CITATION, publishedDocuments, readFixture, seedDocuments, SWEEP_THREADS } from "./web-seed.js";
+
+type Pt = { x: number; y: number };
+
+// The dashboard against the real API and a seeded PGlite database, in headless Chromium.
+describe("dashboard in Chromium against the API", () => {
+  let api: RunningApi;
+  let session: BrowserSession;
+  const seed = seedDocuments();
+
+  beforeAll(async () => {
+    api = await startApi();
+    await api.ingest(publishedDocuments());
+    await api.ingest(seed.documents);
+    session = await openBrowser();
+  });
+  afterAll(async () => {
+    await session?.close();
+    await api?.close();
+  });
+
+  const open = async (search: string, view: string) => {
+    await session.page.goto(`${api.base}/${search}`);
+    await waitForView(session.page, view);
+  };
+
+  it("opens on the runs explorer with the published results at once, verdicts visible", async () => {
+    const { page } = session;
+    await page.goto(`${api.base}/`);
+    await waitForView(page, "runs");
+    const series = await drawnSeries(page, "runs-throughput");
+    const published = series.datasets.find((d) => d.label.includes(LINEATE_CITATION));
+    expect(published, series.datasets.map((d) => d.label).join(" | ")).toBeDefined();
+    expect((published!.data as Pt[]).map((p) => p.y).sort((a, b) => a - b)).toEqual(LINEATE_CASSANDRA_BALANCED.map((p) => p.throughputOpsSec));
+    const rows = await page.locator("#runs-table tbody tr").count();
+    expect(rows).toBe(seed.runIds.length + LINEATE_CASSANDRA_BALANCED.length);
+    expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').textContent()).toBe("invalid");
+    expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').getAttribute("title")).toMatch(/operations failed/);
+    await screenshot(page, "runs");
+  });
+
+  it("filters by verdict and engine through the URL, and the permalink restores the view", async () => {
+    const { page } = session;
+    await open("?view=runs", "runs");
+    await page.selectOption('select[name="verdict"]', "invalid");
+    await page.waitForFunction(() => location.search.includes("verdict=invalid") && document.body.dataset.ready?.includes("verdict=invalid"));
+    expect(await page.locator("#runs-table tbody tr").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-run-id")))).toEqual(["web-failed-a"]);
+    await page.selectOption('select[name="verdict"]', "");
+    await page.waitForFunction(() => !location.search.includes("verdict"));
+    await page.selectOption('select[name="engine"]', "hbase");
+    await page.waitForFunction(() => document.body.dataset.ready === `runs${location.search}` && location.search.includes("engine=hbase"));
+    const permalink = page.url();
+    const ids = await page.locator("#runs-table tbody tr").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-run-id")).sort());
+    expect(ids).toEqual(["web-scale-n2", "web-scale-n4", "web-scale-n8"]);
+    // The chart updated in place: one dataset, the three hbase runs.
+    const series = await drawnSeries(page, "runs-throughput");
+    expect(series.datasets.map((d) => d.data.length)).toEqual([3]);
+    // Back restores the previous state; the permalink in a fresh load restores the filter.
+    await page.goBack();
+    await page.waitForFunction(() => !location.search.includes("engine=hbase") && document.body.dataset.ready === `runs${location.search}`);
+    expect(await page.locator("#runs-table tbody tr").count()).toBeGreaterThan(3);
+    await page.goto(permalink);
+    await waitForView(page, "runs");
+    expect(await page.locator('select[name="engine"]').inputValue()).toBe("hbase");
+    expect(await page.locator("#runs-table tbody tr").count()).toBe(3);
+  });
+
+  it("compares chosen runs: throughput and avg/p95/p99/p99.9 per operation", async () => {
+    const { page } = session;
+    await open("?view=runs&engine=mongodb", "runs");
+    await page.check('input[data-run="web-repeat-r0"]');
+    await page.waitForFunction(() => location.search.includes("selected="));
+    await page.check('input[data-run="web-repeat-r1"]');
+    await page.waitForFunction(() => decodeURIComponent(location.search).includes("web-repeat-r0,web-repeat-r1"));
+    await page.click('button[data-action="compare"]');
+    await waitForView(page, "compare");
+    expect(new URL(page.url()).searchParams.get("runs")).toBe("web-repeat-r0,web-repeat-r1");
+    const throughput = await drawnSeries(page, "compare-throughput");
+    const r0 = seed.documents.filter((d) => d.run.id === "web-repeat-r0").reduce((a, d) => a + d.result.overall.throughputOpsSec, 0);
+    expect(throughput.datasets[0]!.data[0]).toBeCloseTo(r0, 6);
+    const latency = await drawnSeries(page, "compare-latency");
+    expect(latency.labels).toEqual(["READ avg", "READ p95", "READ p99", "READ p99.9", "UPDATE avg", "UPDATE p95", "UPDATE p99", "UPDATE p99.9"]);
+    // Two clients without stored histograms: the API reports the max over clients, drawn in ms.
+    const docs = seed.documents.filter((d) => d.run.id === "web-repeat-r1");
+    const p999 = Math.max(...docs.map((d) => d.result.operations.READ!.percentilesUs["99.9"]!)) / 1000;
+    expect(latency.datasets[1]!.data[3]).toBeCloseTo(p999, 9);
+    await screenshot(page, "compare");
+  });
+
+  it("scaling: throughput against nodes, ideal-linear line, and seed 002's score for the published series", async () => {
+    const { page } = session;
+    await open("?view=scaling&workload=a", "scaling");
+    const s = await drawnSeries(page, "scaling");
+    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (measured)"))!;
+    const expected = ["web-scale-n2", "web-scale-n4", "web-scale-n8"].map((id) => seed.documents.find((d) => d.run.id === id)!);
+    expect((hbase.data as Pt[]).map((p) => p.x)).toEqual([2, 4, 8]);
+    (hbase.data as Pt[]).forEach((p, i) => expect(p.y).toBeCloseTo(expected[i]!.result.overall.throughputOpsSec, 6));
+    const ideal = s.datasets.find((d) => d.label === `ideal linear: ${hbase.label}`)!;
+    expect((ideal.data as Pt[]).map((p) => p.y / (hbase.data as Pt[])[0]!.y)).toEqual([1, 2, 4]);
+    const published = s.datasets.find((d) => d.label.includes(LINEATE_CITATION))!;
+    expect((published.data as Pt[]).map((p) => p.y)).toEqual(LINEATE_CASSANDRA_BALANCED.map((p) => p.throughputOpsSec));
+    const score = await page.locator(`tr[data-series="${published.label}"] td[data-score]`).getAttribute("data-score");
+    expect(Number(score)).toBeCloseTo(LINEATE_CASSANDRA_SCORE_PCT, 1);
+    await screenshot(page, "scaling");
+  });
+
+  it("durability: throughput and p99 per preset per engine", async () => {
+    const { page } = session;
+    await open("?view=durability&workload=a&op=UPDATE", "durability");
+    const t = await drawnSeries(page, "durability-throughput");
+    expect(t.labels).toEqual(["throughput", "balanced", "durable"]);
+    const couchbase = t.datasets.find((d) => d.label === "couchbase (measured)")!;
+    const tp = (id: string) => seed.documents.find((d) => d.run.id === id)!.result.overall.throughputOpsSec;
+    expect(couchbase.data.map(Number).map((v) => Math.round(v))).toEqual(["web-dur-throughput", "web-dur-balanced", "web-dur-durable"].map((id) => Math.round(tp(id))));
+    const p99 = await drawnSeries(page, "durability-p99");
+    const cb = p99.datasets.find((d) => d.label === "couchbase (measured)")!;
+    const p99Of = (id: string) => seed.documents.find((d) => d.run.id === id)!.result.operations.UPDATE!.percentilesUs["99"]! / 1000;
+    expect(cb.data).toEqual(["web-dur-throughput", "web-dur-balanced", "web-dur-durable"].map(p99Of));
+    await screenshot(page, "durability");
+  });
+
+  it("sweeps: runtime and throughput against threads, p99 against throughput with the knee", async () => {
+    const { page } = session;
+    await open("?view=sweeps&engine=cassandra", "sweeps");
+    const runtime = await drawnSeries(page, "sweeps-runtime");
+    const sweep = runtime.datasets.find((d) => d.label.includes("web-sweep-a"))!;
+    expect((sweep.data as Pt[]).map((p) => p.x)).toEqual([...SWEEP_THREADS]);
+    expect((sweep.data as Pt[]).map((p) => p.y)).toEqual(seed.sweep.map((f) => f.output.overall.runtimeMs / 1000));
+    const throughput = await drawnSeries(page, "sweeps-throughput");
+    expect((throughput.datasets.find((d) => d.label.includes("web-sweep-a"))!.data as Pt[]).map((p) => p.y)).toEqual(seed.sweep.map((f) => f.output.overall.throughputOpsSec));
+    const knee = await drawnSeries(page, "sweeps-knee");
+    const mark = knee.datasets.find((d) => d.label.startsWith("knee:") && d.label.includes("web-sweep-a"))!;
+    expect(mark.data).toHaveLength(1);
+    const curve = knee.datasets.find((d) => !d.label.startsWith("knee:") && d.label.includes("web-sweep-a"))!;
+    // The knee is one of the drawn sweep points, and below the sweep's highest p99.
+    const kp = mark.data[0] as Pt;
+    expect((curve.data as Pt[]).some((p) => p.x === kp.x && p.y === kp.y)).toBe(true);
+    expect(kp.y).toBeLessThan(Math.max(...(curve.data as Pt[]).map((p) => p.y)));
+    await screenshot(page, "sweeps");
+  });
+
+  it("latency distribution: HDR percentile spectrum and the histogram of a measurementtype=histogram run", async () => {
+    const { page } = session;
+    await open("?view=latency&run=web-histogram-a", "latency");
+    const spectrum = await drawnSeries(page, "latency-spectrum");
+    const read = spectrum.datasets.find((d) => d.label === "READ")!;
+    // measurementtype=histogram prints p95 and p99 only: 1/(1-p) = 20 and 100.
+    const printed = readFixture("web/histogram-a").output.operations.READ!.percentilesUs;
+    expect(Object.keys(printed).sort()).toEqual(["95", "99"]);
+    expect((read.data as Pt[]).map((p) => Math.round(p.x))).toEqual([20, 100]);
+    expect((read.data as Pt[]).map((p) => p.y)).toEqual([printed["95"]! / 1000, printed["99"]! / 1000]);
+    const histogram = await drawnSeries(page, "latency-histogram");
+    const update = histogram.datasets.find((d) => d.label === "UPDATE")!;
+    const fixture = readFixture("web/histogram-a").output.operations.UPDATE!;
+    expect((update.data as Pt[]).reduce((a, p) => a + p.y, 0)).toBe(fixture.histogramBuckets!.reduce((a, b) => a + b.count, 0));
+    await screenshot(page, "latency");
+  });
+
+  it("phase time series: ops/s per client from the status lines, dips marked", async () => {
+    const { page } = session;
+    await open("?view=timeseries&run=web-repeat-r1", "timeseries");
+    const ts = await drawnSeries(page, "timeseries");
+    const clients = ts.datasets.filter((d) => d.label.startsWith("client "));
+    expect(clients.map((d) => d.label)).toEqual(["client 0", "client 1"]);
+    const expected = readFixture("ycsb/hdr-v2/client-1").output.statusSeries.filter((p) => p.opsPerSec !== null);
+    expect((clients[1]!.data as Pt[]).map((p) => p.y)).toEqual(expected.map((p) => p.opsPerSec));
+    expect(ts.datasets[0]!.label).toMatch(/^dips \(\d+\)$/);
+    await screenshot(page, "timeseries");
+  });
+
+  it("repeatability: every repeat's throughput and the spread", async () => {
+    const { page } = session;
+    await open("?view=repeatability", "repeatability");
+    const r = await drawnSeries(page, "repeatability");
+    const group = r.datasets.find((d) => d.label.startsWith("mongodb balanced 2n a t4"))!;
+    const perRun = ["web-repeat-r0", "web-repeat-r1"].map((id) => seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
+    (group.data as Pt[]).forEach((p, i) => expect(p.y).toBeCloseTo(perRun[i]!, 6));
+    const maxDiff = (Math.max(...perRun) - Math.min(...perRun)) / Math.min(...perRun);
+    const cell = await page.locator('tr[data-group^="mongodb balanced 2n a t4"] td').nth(5).textContent();
+    expect(cell).toBe(`${(maxDiff * 100).toFixed(2)} %`);
+    await screenshot(page, "repeatability");
+  });
+
+  it("exports each chart as PNG and as CSV", async () => {
+    const { page } = session;
+    await open("?view=scaling&workload=a", "scaling");
+    const [csv] = await Promise.all([page.waitForEvent("download"), page.click('figure[data-chart-id="scaling"] button[data-export="csv"]')]);
+    expect(csv.suggestedFilename()).toBe("scaling.csv");
+    const text = readFileSync((await csv.path())!, "utf8");
+    expect(text.split("\r\n")[0]).toBe("series,nodes,throughput_ops_sec");
+    expect(text).toContain(`"cassandra: ${LINEATE_CITATION} · a",4,53896`);
+    const [png] = await Promise.all([page.waitForEvent("download"), page.click('figure[data-chart-id="scaling"] button[data-export="png"]')]);
+    expect(png.suggestedFilename()).toBe("scaling.png");
+    expect(readFileSync((await png.path())!).subarray(1, 4).toString()).toBe("PNG");
+  });
+
+  it("destroys a view's charts when leaving it, and shows a run after it is ingested", async () => {
+    const { page } = session;
+    await open("?view=durability&workload=a", "durability");
+    expect(await chartIds(page)).toEqual(["durability-p99", "durability-throughput"]);
+    await page.click('#nav a[data-view="runs"]');
+    await waitForView(page, "runs");
+    expect(await chartIds(page)).toEqual(["runs-throughput"]);
+    expect(await page.locator('tr[data-run-id="web-late-run"]').count()).toBe(0);
+    const late = seed.documents.filter((d) => d.run.id === "web-histogram-a").map((d) => ({ ...d, run: { ...d.run, id: "web-late-run" } }));
+    await api.ingest(late);
+    await page.reload();
+    await waitForView(page, "runs");
+    expect(await page.locator('tr[data-run-id="web-late-run"]').count()).toBe(1);
+    expect(session.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDashboard } from "../web/build.js";
+import dashboard from "../web/serve.js";
+import { openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
+
+// The dashboard plugin alone, without the API: the shell loads and says clearly that the API did not answer.
+describe("web/serve.ts", () => {
+  let app: FastifyInstance;
+  let base: string;
+  let session: BrowserSession;
+
+  beforeAll(async () => {
+    await buildDashboard();
+    app = Fastify();
+    await app.register(dashboard);
+    base = await app.listen({ host: "127.0.0.1", port: 0 });
+    session = await openBrowser();
+  });
+  afterAll(async () => {
+    await session?.close();
+    await app?.close();
+  });
+
+  it("serves index.html at / (with view state in the query) and the bundle", async () => {
+    const index = await fetch(`${base}/?view=scaling&workload=a`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get("content-type")).toContain("text/html");
+    expect(await index.text()).toContain('<script type="module" src="/app.js">');
+    const bundle = await fetch(`${base}/app.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toContain("javascript");
+    expect((await bundle.text()).length).toBeGreaterThan(50_000);
+    expect((await fetch(`${base}/styles.css`)).status).toBe(200);
+    expect((await fetch(`${base}/nope.js`)).status).toBe(404);
+  });
+
+  it("renders the shell and names the failing API request when there is no API", async () => {
+    const { page, errors } = session;
+    await page.goto(`${base}/?view=scaling`);
+    await waitForView(page, "scaling");
+    const nav = await page.locator("#nav a").allTextContents();
+    expect(nav).toEqual(["Runs", "Compare", "Scaling", "Durability", "Thread sweeps", "Latency distribution", "Phase time series", "Repeatability"]);
+    expect(await page.locator("#nav a[aria-current=page]").textContent()).toBe("Scaling");
+    await expect(page.locator(".message.error").textContent()).resolves.toContain("GET /scaling failed (404)");
+    await screenshot(page, "no-api");
+    // Only the 404 of the missing API is logged by the browser; no script error.
+    expect(errors.filter((e) => !e.includes("404"))).toEqual([]);
+  });
+});

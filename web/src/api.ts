@@ -1,0 +1,446 @@
+/**
+ * The results API (api/, all under /api/v1) as the dashboard sees it: fetch + types.
+ * Views use only these types; the API's response shapes are mapped here and nowhere else.
+ */
+import type { Validity } from "../../model/result-document.js";
+
+export const API_BASE = "/api/v1";
+
+export type Verdict = Validity["verdict"];
+
+export interface RunSource {
+  kind: "measured" | "published" | string;
+  citation?: string;
+  seed?: string;
+}
+
+export interface RunRow {
+  id: string;
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  dataInstanceType: string;
+  clientInstanceType: string;
+  replication: number;
+  repeat: number;
+  startedAt: string;
+  source: RunSource;
+  standIn?: string;
+  /** Worst verdict over the run's client results. */
+  verdict: string;
+  reasons: string[];
+  workloads: string[];
+  /** Summed over clients, of the run's first workload phase (null when the run has none). */
+  throughputOpsSec: number | null;
+}
+
+export interface RunPage {
+  total: number;
+  runs: RunRow[];
+}
+
+export interface OperationAggregate {
+  count: number;
+  avgUs: number | null;
+  /** Merged across clients where the API has HDR histograms, keys as printed ("95", "99", "99.9"). */
+  percentilesUs: Record<string, number>;
+  /** merged-hdr, single-client or max-of-clients (an upper bound): model/aggregate/phase.ts. */
+  percentileMethod: string;
+}
+
+export interface StatusPointView {
+  elapsedSec: number;
+  opsPerSec: number | null;
+}
+
+export interface PhaseView {
+  name: string;
+  kind: string;
+  workload?: string;
+  threadsPerClient: number;
+  clients: number;
+  throughputOpsSec: number;
+  runtimeMs: number;
+  operations: Record<string, OperationAggregate>;
+  verdict: string;
+}
+
+export interface PhaseSeries {
+  /** One status-line series per client. */
+  status: { clientIndex: number; points: StatusPointView[] }[];
+  /** Latency histogram buckets per operation, summed over clients (same bucket bounds, so the sum is exact). */
+  histograms: Record<string, { bucket: string; count: number }[]>;
+}
+
+export interface RunDetail {
+  run: RunRow;
+  phases: PhaseView[];
+}
+
+export interface ScalingSeries {
+  engine: string;
+  workload: string;
+  preset: string;
+  source: RunSource;
+  points: { nodes: number; throughputOpsSec: number }[];
+  ideal: { nodes: number; throughputOpsSec: number }[];
+  /** Seed 002 scalability score in percent (100 = linear), null with one cluster size. */
+  scalabilityScore: number | null;
+}
+
+export interface DurabilityCell {
+  engine: string;
+  preset: string;
+  workload: string;
+  source: RunSource;
+  throughputOpsSec: number | null;
+  p99Us: Record<string, number>;
+}
+
+export interface SweepSeries {
+  engine: string;
+  workload: string;
+  label: string;
+  source: RunSource;
+  /** p99 is the worst operation's (CLEANUP excluded), the max over clients (an upper bound, labelled by the API). */
+  points: { threads: number; phase: string; throughputOpsSec: number | null; runtimeMs: number | null; p99Us: number | null }[];
+}
+
+export interface RepeatGroup {
+  label: string;
+  engine: string;
+  source: RunSource;
+  repeats: { repeat: number; runId: string; throughputOpsSec: number }[];
+  mean: number | null;
+  stdDev: number | null;
+  cvPct: number | null;
+  /** (max - min) / min in percent, seed 002's "maximum difference". */
+  maxDiffPct: number | null;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function queryString(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+async function getJson(path: string, params: Record<string, string | number | undefined> = {}): Promise<unknown> {
+  const url = `${API_BASE}${path}${queryString(params)}`;
+  const response = await fetch(url, { headers: { accept: "application/json" } });
+  if (!response.ok) {
+    let detail = response.statusText;
+    try {
+      const body = (await response.json()) as { message?: string };
+      if (body.message) detail = body.message;
+    } catch {
+      // Not JSON: keep the status text.
+    }
+    throw new ApiError(response.status, path, `GET ${path} failed (${response.status}): ${detail}`);
+  }
+  return response.json();
+}
+
+
+/** Query parameters of GET /runs the explorer offers, by their URL names (the API's names). */
+export const RUN_FILTERS = ["engine", "version", "preset", "nodes", "workload", "instanceType", "scenario", "from", "to", "source", "verdict"] as const;
+/** The API's page size limit for GET /runs. */
+const RUNS_PAGE = 1000;
+/** The API's limit of run ids per GET /compare. */
+const COMPARE_MAX = 20;
+
+// ---- raw response shapes (api/schemas.ts), mapped to the view types above ----
+interface RawRunSummary {
+  id: string;
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  instanceTypes: { data: string; client: string };
+  replication: number;
+  repeat: number;
+  startedAt: string;
+  standIn: string | null;
+  source: { kind: string; citation: string | null; seed: string | null; table: string | null };
+  verdict?: string;
+  reasons?: string[];
+  workloads?: string[];
+  throughputOpsSec?: number | null;
+}
+interface RawPhaseResult {
+  phase: { name: string; kind: string; workload: string | null; threadsPerClient: number; clients: number };
+  verdict: string;
+  aggregate: {
+    throughputOpsSec: number;
+    runtimeMs: number;
+    operations: Record<string, { count: number; avgUs: number | null; percentilesUs: Record<string, number | null>; percentileMethod: string }>;
+  };
+}
+interface RawRunWithPhases {
+  run: RawRunSummary;
+  phases: RawPhaseResult[];
+}
+
+function source(s: RawRunSummary["source"]): RunSource {
+  return {
+    kind: s.kind,
+    ...(s.citation ? { citation: s.table ? `${s.citation}, ${s.table}` : s.citation } : {}),
+    ...(s.seed ? { seed: s.seed } : {}),
+  };
+}
+
+function runRow(r: RawRunSummary): RunRow {
+  return {
+    id: r.id,
+    scenario: r.scenario,
+    engine: r.engine,
+    engineVersion: r.engineVersion,
+    preset: r.preset,
+    nodes: r.nodes,
+    dataInstanceType: r.instanceTypes.data,
+    clientInstanceType: r.instanceTypes.client,
+    replication: r.replication,
+    repeat: r.repeat,
+    startedAt: r.startedAt,
+    source: source(r.source),
+    ...(r.standIn ? { standIn: r.standIn } : {}),
+    verdict: r.verdict ?? "unknown",
+    reasons: r.reasons ?? [],
+    workloads: r.workloads ?? [],
+    throughputOpsSec: r.throughputOpsSec ?? null,
+  };
+}
+
+function phaseView(p: RawPhaseResult): PhaseView {
+  const operations: Record<string, OperationAggregate> = {};
+  for (const [op, o] of Object.entries(p.aggregate.operations)) {
+    const percentilesUs: Record<string, number> = {};
+    for (const [k, v] of Object.entries(o.percentilesUs)) if (v !== null) percentilesUs[k] = v;
+    operations[op] = { count: o.count, avgUs: o.avgUs, percentilesUs, percentileMethod: o.percentileMethod };
+  }
+  return {
+    name: p.phase.name,
+    kind: p.phase.kind,
+    ...(p.phase.workload ? { workload: p.phase.workload } : {}),
+    threadsPerClient: p.phase.threadsPerClient,
+    clients: p.phase.clients,
+    throughputOpsSec: p.aggregate.throughputOpsSec,
+    runtimeMs: p.aggregate.runtimeMs,
+    operations,
+    verdict: p.verdict,
+  };
+}
+
+const runDetail = (r: RawRunWithPhases): RunDetail => ({ run: runRow(r.run), phases: r.phases.map(phaseView) });
+
+/** Every run matching the filters (GET /runs, paged by the API's limit). */
+export async function fetchRuns(filters: Record<string, string | undefined>): Promise<RunRow[]> {
+  const page = (offset: number) => getJson("/runs", { ...filters, limit: RUNS_PAGE, offset }) as Promise<{ total: number; runs: RawRunSummary[] }>;
+  const first = await page(0);
+  // The rest of the pages at once: the total is known after the first.
+  const offsets: number[] = [];
+  for (let o = RUNS_PAGE; o < first.total; o += RUNS_PAGE) offsets.push(o);
+  const rest = await Promise.all(offsets.map(page));
+  return [first, ...rest].flatMap((b) => b.runs.map(runRow));
+}
+
+let allRuns: Promise<RunRow[]> | null = null;
+/** All runs, fetched once per page load: filter options and published citations come from it. */
+export function fetchAllRuns(): Promise<RunRow[]> {
+  allRuns ??= fetchRuns({}).catch((e: unknown) => {
+    allRuns = null;
+    throw e;
+  });
+  return allRuns;
+}
+
+export async function fetchRunDetail(id: string): Promise<RunDetail> {
+  return runDetail((await getJson(`/runs/${encodeURIComponent(id)}`)) as RawRunWithPhases);
+}
+
+export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {
+  const body = (await getJson(`/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`)) as {
+    clients: { clientIndex: number; status: StatusPointView[]; histograms: Record<string, { bucket: string; count: number }[]> }[];
+  };
+  const histograms: Record<string, Map<string, number>> = {};
+  for (const c of body.clients) {
+    for (const [op, buckets] of Object.entries(c.histograms)) {
+      const m = (histograms[op] ??= new Map());
+      for (const b of buckets) m.set(b.bucket, (m.get(b.bucket) ?? 0) + b.count);
+    }
+  }
+  return {
+    status: body.clients.map((c) => ({ clientIndex: c.clientIndex, points: c.status })),
+    histograms: Object.fromEntries(Object.entries(histograms).map(([op, m]) => [op, [...m].map(([bucket, count]) => ({ bucket, count }))])),
+  };
+}
+
+/** GET /compare in chunks of the API's limit; ids the API does not know are returned as `missing`. */
+export async function fetchCompare(ids: readonly string[]): Promise<{ runs: RunDetail[]; missing: string[] }> {
+  const runs: RunDetail[] = [];
+  const missing: string[] = [];
+  for (let i = 0; i < ids.length; i += COMPARE_MAX) {
+    const body = (await getJson("/compare", { runs: ids.slice(i, i + COMPARE_MAX).join(",") })) as { missing: string[]; runs: RawRunWithPhases[] };
+    runs.push(...body.runs.map(runDetail));
+    missing.push(...body.missing);
+  }
+  return { runs, missing };
+}
+
+const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
+
+/** The citation(s) of the published runs behind an aggregated series (the API groups by source kind). */
+function publishedSource(all: readonly RunRow[], match: (r: RunRow) => boolean): RunSource {
+  const runs = all.filter((r) => r.source.kind === "published" && match(r));
+  const citations = distinct(runs.map((r) => r.source.citation));
+  return { kind: "published", ...(citations.length ? { citation: citations.join("; ") } : {}), ...(runs[0]?.source.seed ? { seed: runs[0].source.seed } : {}) };
+}
+
+function sourceOf(kind: string, all: readonly RunRow[], match: (r: RunRow) => boolean): RunSource {
+  return kind === "published" ? publishedSource(all, match) : { kind };
+}
+
+export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
+  const [body, all] = await Promise.all([
+    getJson("/scaling", params) as Promise<{
+      series: {
+        engine: string;
+        workload: string | null;
+        preset: string;
+        sourceKind: string;
+        points: { nodes: number; throughputOpsSec: number }[];
+        analysis: { score: number | null; idealLinear: { nodes: number; throughputOpsSec: number }[] };
+      }[];
+    }>,
+    fetchAllRuns(),
+  ]);
+  const series = body.series
+    // One node count is no scaling curve.
+    .filter((s) => s.points.length > 1)
+    .map((s) => ({
+      engine: s.engine,
+      workload: s.workload ?? "",
+      preset: s.preset,
+      source: sourceOf(s.sourceKind, all, (r) => r.engine === s.engine && r.preset === s.preset && (!s.workload || r.workloads.includes(s.workload))),
+      points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec })),
+      ideal: s.analysis.idealLinear,
+      scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
+    }));
+  return { series, workloads: distinct(all.flatMap((r) => r.workloads)), scenarios: distinct(all.map((r) => r.scenario)) };
+}
+
+export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; workloads: string[]; operations: string[] }> {
+  const [body, all] = await Promise.all([
+    getJson("/durability", params) as Promise<{
+      rows: { engine: string; workload: string | null; preset: string; sourceKind: string; throughputOpsSec: number | null; operations: Record<string, { p99Us: number | null }> }[];
+    }>,
+    fetchAllRuns(),
+  ]);
+  const cells = body.rows.map((r) => ({
+    engine: r.engine,
+    preset: r.preset,
+    workload: r.workload ?? "",
+    source: sourceOf(r.sourceKind, all, (x) => x.engine === r.engine && (!r.workload || x.workloads.includes(r.workload))),
+    throughputOpsSec: r.throughputOpsSec,
+    p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
+  }));
+  const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
+  return { cells, workloads: distinct(all.flatMap((r) => r.workloads)), operations };
+}
+
+export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
+  const [body, all] = await Promise.all([
+    getJson("/sweeps", params) as Promise<{
+      series: {
+        runId: string;
+        engine: string;
+        preset: string;
+        nodes: number;
+        workload: string | null;
+        sourceKind: string;
+        points: { phase: string; threads: number; throughputOpsSec: number; latency: Record<string, { p99MaxOfClientsUs: number | null }> }[];
+      }[];
+    }>,
+    fetchAllRuns(),
+  ]);
+  // A sweep needs more than one thread count; the runtime of each phase comes from the runs themselves.
+  const swept = body.series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1);
+  const { runs } = await fetchCompare([...new Set(swept.map((s) => s.runId))]);
+  const runtime = new Map(runs.flatMap((d) => d.phases.map((p) => [`${d.run.id}|${p.name}`, p.runtimeMs] as const)));
+  const series = swept.map((s) => {
+    const run = all.find((r) => r.id === s.runId);
+    return {
+      engine: s.engine,
+      workload: s.workload ?? "",
+      label: `${s.preset} ${s.nodes}n ${s.workload ?? ""} (${s.runId})`,
+      source: run?.source ?? { kind: s.sourceKind },
+      points: s.points.map((p) => {
+        const p99s = Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99MaxOfClientsUs === null ? [] : [l.p99MaxOfClientsUs]));
+        return {
+          threads: p.threads,
+          phase: p.phase,
+          throughputOpsSec: p.throughputOpsSec,
+          runtimeMs: runtime.get(`${s.runId}|${p.phase}`) ?? null,
+          p99Us: p99s.length ? Math.max(...p99s) : null,
+        };
+      }),
+    };
+  });
+  return {
+    series,
+    engines: distinct(all.map((r) => r.engine)),
+    workloads: distinct(all.flatMap((r) => r.workloads)),
+    scenarios: distinct(all.map((r) => r.scenario)),
+  };
+}
+
+export async function fetchRepeatability(params: Record<string, string | undefined>): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
+  const [body, all] = await Promise.all([
+    getJson("/repeatability", params) as Promise<{
+      groups: {
+        engine: string;
+        preset: string;
+        nodes: number;
+        workload: string | null;
+        threadsPerClient: number;
+        sourceKind: string;
+        runs: string[];
+        throughput: { mean: number | null; stdDev: number | null; coefficientOfVariation: number | null; maxDifference: number | null };
+      }[];
+    }>,
+    fetchAllRuns(),
+  ]);
+  const { runs } = await fetchCompare([...new Set(body.groups.flatMap((g) => g.runs))]);
+  const groups = body.groups.map((g) => {
+    const repeats = g.runs.flatMap((id) => {
+      const d = runs.find((x) => x.run.id === id);
+      const phase = d?.phases.find((p) => p.kind === "workload" && (p.workload ?? "") === (g.workload ?? "") && p.threadsPerClient === g.threadsPerClient);
+      return d && phase ? [{ repeat: d.run.repeat, runId: id, throughputOpsSec: phase.throughputOpsSec }] : [];
+    });
+    const first = all.find((r) => r.id === g.runs[0]);
+    return {
+      label: `${g.engine} ${g.preset} ${g.nodes}n ${g.workload ?? ""} t${g.threadsPerClient}`,
+      engine: g.engine,
+      source: first?.source ?? { kind: g.sourceKind },
+      repeats: repeats.sort((a, b) => a.repeat - b.repeat),
+      mean: g.throughput.mean,
+      stdDev: g.throughput.stdDev,
+      cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,
+      maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,
+    };
+  });
+  return { groups, scenarios: distinct(all.map((r) => r.scenario)), workloads: distinct(all.flatMap((r) => r.workloads)) };
+}

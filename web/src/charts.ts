@@ -1,0 +1,163 @@
+/**
+ * Chart.js glue: selective registration (Chart.js "Integration: bundlers"), one Chart per chart id,
+ * updated in place with chart.update() and destroyed with the view. Every chart gets PNG and CSV export,
+ * and is exposed on window.__charts so browser tests read the drawn series.
+ */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+  type ChartConfiguration,
+} from "chart.js";
+
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+);
+
+declare global {
+  interface Window {
+    __charts: Record<string, Chart>;
+    /** Set by main.ts after each render settles: tests wait on it. */
+    __viewReady?: { view: string; search: string; at: number };
+  }
+}
+
+export interface ChartSpec {
+  /** Stable id: the key in window.__charts and the file name of exports. */
+  id: string;
+  title: string;
+  config: ChartConfiguration;
+  /** The chart's data as CSV (csv.ts), for the export button. */
+  csv: () => string;
+  /** One line under the chart: what is marked and where a number comes from. */
+  note?: string;
+}
+
+interface Mounted {
+  chart: Chart;
+  figure: HTMLElement;
+  spec: ChartSpec;
+}
+
+const mounted = new Map<string, Mounted>();
+
+function registry(): Record<string, Chart> {
+  if (!window.__charts) window.__charts = {};
+  return window.__charts;
+}
+
+function download(name: string, href: string): void {
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function buildFigure(spec: ChartSpec): { figure: HTMLElement; canvas: HTMLCanvasElement } {
+  const figure = document.createElement("figure");
+  figure.className = "chart";
+  figure.dataset.chartId = spec.id;
+  const header = document.createElement("figcaption");
+  const title = document.createElement("span");
+  title.className = "chart-title";
+  const tools = document.createElement("span");
+  tools.className = "chart-tools";
+  const png = document.createElement("button");
+  png.type = "button";
+  png.textContent = "PNG";
+  png.dataset.export = "png";
+  const csv = document.createElement("button");
+  csv.type = "button";
+  csv.textContent = "CSV";
+  csv.dataset.export = "csv";
+  tools.append(png, csv);
+  header.append(title, tools);
+  const box = document.createElement("div");
+  box.className = "chart-box";
+  const canvas = document.createElement("canvas");
+  box.append(canvas);
+  const note = document.createElement("p");
+  note.className = "chart-note";
+  figure.append(header, box, note);
+  png.addEventListener("click", () => {
+    const m = mounted.get(spec.id);
+    if (m) download(`${spec.id}.png`, m.chart.toBase64Image("image/png", 1));
+  });
+  csv.addEventListener("click", () => {
+    const m = mounted.get(spec.id);
+    if (!m) return;
+    const url = URL.createObjectURL(new Blob([m.spec.csv()], { type: "text/csv" }));
+    download(`${spec.id}.csv`, url);
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  return { figure, canvas };
+}
+
+function describe(figure: HTMLElement, spec: ChartSpec): void {
+  figure.querySelector(".chart-title")!.textContent = spec.title;
+  figure.querySelector(".chart-note")!.textContent = spec.note ?? "";
+}
+
+const chartType = (spec: ChartSpec): unknown => (spec.config as { type?: unknown }).type;
+
+/** Draws a chart into `container`, or updates the existing one with the same id in place. */
+export function upsertChart(container: HTMLElement, spec: ChartSpec): Chart {
+  const existing = mounted.get(spec.id);
+  if (existing && chartType(existing.spec) === chartType(spec) && container.contains(existing.figure)) {
+    existing.chart.data = spec.config.data;
+    existing.chart.options = spec.config.options ?? {};
+    existing.chart.update();
+    existing.spec = spec;
+    describe(existing.figure, spec);
+    return existing.chart;
+  }
+  if (existing) destroyChart(spec.id);
+  const { figure, canvas } = buildFigure(spec);
+  describe(figure, spec);
+  container.append(figure);
+  const chart = new Chart(canvas, spec.config);
+  mounted.set(spec.id, { chart, figure, spec });
+  registry()[spec.id] = chart;
+  return chart;
+}
+
+export function destroyChart(id: string): void {
+  const m = mounted.get(id);
+  if (!m) return;
+  m.chart.destroy();
+  m.figure.remove();
+  mounted.delete(id);
+  delete registry()[id];
+}
+
+/** Destroys every chart whose id is not kept (a view re-rendering with fewer charts). */
+export function destroyChartsExcept(keep: ReadonlySet<string>): void {
+  for (const id of [...mounted.keys()]) if (!keep.has(id)) destroyChart(id);
+}
+
+export function destroyAllCharts(): void {
+  destroyChartsExcept(new Set());
+}

@@ -1,0 +1,30 @@
+/** The run / phase pickers of the per-run views (latency, time series). */
+import { fetchAllRuns, fetchPhaseSeries, fetchRunDetail, type PhaseSeries, type PhaseView, type RunDetail } from "../api.js";
+import { el, filterSelect, message } from "../ui.js";
+import type { ViewContext } from "../view.js";
+
+/** A select stays usable with a few hundred options; the URL can name any run. */
+const MAX_OPTIONS = 500;
+
+export async function pickRunAndPhase(ctx: ViewContext): Promise<{ detail: RunDetail; phase: PhaseView; series: PhaseSeries } | null> {
+  const p = ctx.state.params;
+  const runs = (await fetchAllRuns()).filter((r) => r.source.kind === "measured" || r.id === p.run);
+  const runId = p.run ?? runs[0]?.id;
+  const form = el("form", { class: "filters" });
+  ctx.controls.append(form);
+  const options = runs.slice(0, MAX_OPTIONS).map((r) => ({ value: r.id, label: `${r.id} · ${r.engine} ${r.preset} ${r.nodes}n` }));
+  form.append(filterSelect("run", "run", options, runId, (v) => ctx.setParams({ run: v, phase: undefined, op: undefined }), null));
+  if (!runId) {
+    ctx.controls.append(message("No run stored yet: ingest one (POST /api/v1/results) and reload."));
+    return null;
+  }
+  const detail = await fetchRunDetail(runId);
+  const phases = detail.phases;
+  const phase = phases.find((x) => x.name === p.phase) ?? phases.find((x) => x.kind === "workload") ?? phases[0];
+  form.append(filterSelect("phase", "phase", phases.map((x) => x.name), phase?.name, (v) => ctx.setParams({ phase: v, op: undefined }), null));
+  if (!phase) {
+    ctx.controls.append(message(`Run ${runId} has no phases.`));
+    return null;
+  }
+  return { detail, phase, series: await fetchPhaseSeries(detail.run.id, phase.name) };
+}

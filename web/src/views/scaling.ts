@@ -1,0 +1,83 @@
+/** Scaling: throughput against nodes per engine, the ideal-linear line and seed 002's scalability score. */
+import type { ChartConfiguration, ChartDataset } from "chart.js";
+import { fetchScaling, type ScalingSeries } from "../api.js";
+import { seriesToCsv } from "../csv.js";
+import { IDEAL_COLOUR } from "../palette.js";
+import { el, filterSelect, formatNumber, message } from "../ui.js";
+import type { View } from "../view.js";
+import { PRESETS } from "../../../model/presets.js";
+import { axisTitle, lookFor, seriesLabel } from "./common.js";
+
+export const scalingView: View = {
+  title: "Scaling",
+  async render(ctx) {
+    const p = ctx.state.params;
+    const { series, workloads, scenarios } = await fetchScaling({ workload: p.workload, scenario: p.scenario, preset: p.preset });
+    ctx.controls.append(
+      el(
+        "form",
+        { class: "filters" },
+        filterSelect("workload", "workload", workloads, p.workload, (v) => ctx.setParams({ workload: v })),
+        filterSelect("scenario", "scenario", scenarios, p.scenario, (v) => ctx.setParams({ scenario: v })),
+        filterSelect("preset", "preset", [...PRESETS], p.preset, (v) => ctx.setParams({ preset: v })),
+      ),
+    );
+    if (series.length === 0) {
+      ctx.controls.append(message("No runs at more than one node count for these filters."));
+      return;
+    }
+    const labelOf = (s: ScalingSeries) => `${seriesLabel(s.engine, s.source)} · ${s.workload}`;
+    const datasets: ChartDataset<"line", { x: number; y: number }[]>[] = [];
+    series.forEach((s, i) => {
+      const look = lookFor(s.engine, s.source, i);
+      datasets.push({ label: labelOf(s), data: s.points.map((q) => ({ x: q.nodes, y: q.throughputOpsSec })), ...look, borderWidth: 2 });
+      if (s.ideal.length > 1)
+        datasets.push({
+          label: `ideal linear: ${labelOf(s)}`,
+          data: s.ideal.map((q) => ({ x: q.nodes, y: q.throughputOpsSec })),
+          borderColor: IDEAL_COLOUR,
+          backgroundColor: IDEAL_COLOUR,
+          borderDash: [2, 3],
+          borderWidth: 1,
+          pointRadius: 0,
+        });
+    });
+    const config: ChartConfiguration<"line", { x: number; y: number }[]> = {
+      type: "line",
+      data: { datasets },
+      options: {
+        animation: false,
+        parsing: false,
+        normalized: true,
+        maintainAspectRatio: false,
+        scales: { x: { type: "linear", title: axisTitle("data nodes") }, y: { type: "linear", title: axisTitle("throughput (ops/s, summed over clients)") } },
+        plugins: { legend: { position: "bottom", labels: { filter: (item) => !item.text.startsWith("ideal linear") || datasets.length < 12 } } },
+      },
+    };
+    ctx.chart({
+      id: "scaling",
+      title: "Throughput against nodes",
+      config: config as unknown as ChartConfiguration,
+      csv: () => seriesToCsv("nodes", "throughput_ops_sec", datasets.map((d) => ({ label: String(d.label), points: d.data }))),
+      note: "Grey dotted: ideal-linear scaling from the smallest cluster of each series (seeds 001, 002). Dashed triangles: published figures.",
+    });
+    const rows = series.map((s) =>
+      el(
+        "tr",
+        { "data-series": labelOf(s) },
+        el("td", {}, labelOf(s)),
+        el("td", {}, s.points.map((q) => q.nodes).join(", ")),
+        el("td", { class: "num", "data-score": String(s.scalabilityScore ?? "") }, s.scalabilityScore === null ? "–" : `${formatNumber(s.scalabilityScore, 2)} %`),
+      ),
+    );
+    ctx.details.append(
+      el(
+        "table",
+        { class: "scores" },
+        el("thead", {}, el("tr", {}, el("th", {}, "series"), el("th", {}, "node counts"), el("th", {}, "scalability score"))),
+        el("tbody", {}, ...rows),
+      ),
+      el("p", { class: "note" }, "Scalability score (seed 002): the mean of the 4→6 and 4→8 node throughput gains, each divided by the linear gain; 100 % is linear."),
+    );
+  },
+};

@@ -1,0 +1,74 @@
+/** Phase time series from the status lines (ops/s per client over elapsed time), dips marked. */
+import type { ChartConfiguration, ChartDataset } from "chart.js";
+import { DEFAULT_DIP_OPTIONS, findDips } from "../analysis.js";
+import { seriesToCsv } from "../csv.js";
+import { DIP_COLOUR, engineColour } from "../palette.js";
+import { el, formatNumber, message } from "../ui.js";
+import type { View } from "../view.js";
+import { axisTitle } from "./common.js";
+import { pickRunAndPhase } from "./run-picker.js";
+
+type Pt = { x: number; y: number };
+
+export const timeseriesView: View = {
+  title: "Phase time series",
+  async render(ctx) {
+    const picked = await pickRunAndPhase(ctx);
+    if (!picked) return;
+    const { detail, phase } = picked;
+    const series = picked.series.status.filter((s) => s.points.length > 0);
+    if (series.length === 0) {
+      ctx.details.append(message("No status lines for this phase (YCSB prints them with -s)."));
+      return;
+    }
+    const lines: ChartDataset<"line", Pt[]>[] = [];
+    const dips: (Pt & { client: number })[] = [];
+    series.forEach((s, i) => {
+      const points = s.points.flatMap((q) => (q.opsPerSec === null ? [] : [{ x: q.elapsedSec, y: q.opsPerSec }]));
+      const colour = engineColour(`client-${s.clientIndex}`, i);
+      lines.push({ label: `client ${s.clientIndex}`, data: points, borderColor: colour, backgroundColor: colour, pointRadius: 0, borderWidth: 1.5 });
+      for (const d of findDips(s.points.map((q) => q.opsPerSec))) {
+        const q = s.points[d]!;
+        dips.push({ x: q.elapsedSec, y: q.opsPerSec ?? 0, client: s.clientIndex });
+      }
+    });
+    const dipSet: ChartDataset<"line", Pt[]> = {
+      label: `dips (${dips.length})`,
+      data: dips.map(({ x, y }) => ({ x, y })),
+      borderColor: DIP_COLOUR,
+      backgroundColor: DIP_COLOUR,
+      pointStyle: "crossRot",
+      pointRadius: 7,
+      borderWidth: 2,
+      showLine: false,
+    };
+    const config: ChartConfiguration<"line", Pt[]> = {
+      type: "line",
+      data: { datasets: [dipSet, ...lines] },
+      options: {
+        animation: false,
+        parsing: false,
+        normalized: true,
+        maintainAspectRatio: false,
+        scales: { x: { type: "linear", title: axisTitle("elapsed (s)") }, y: { type: "linear", beginAtZero: true, title: axisTitle("throughput (ops/s, per client)") } },
+        plugins: { legend: { position: "bottom" } },
+      },
+    };
+    ctx.chart({
+      id: "timeseries",
+      title: `Throughput over time · ${detail.run.id} · ${phase.name}`,
+      config: config as unknown as ChartConfiguration,
+      csv: () => seriesToCsv("elapsed_s", "ops_per_sec", [dipSet, ...lines].map((d) => ({ label: String(d.label), points: d.data }))),
+      note: `A dip is a status line below ${DEFAULT_DIP_OPTIONS.fraction * 100} % of the median of the ${DEFAULT_DIP_OPTIONS.window} lines before it.`,
+    });
+    if (dips.length)
+      ctx.details.append(
+        el(
+          "table",
+          { class: "dips" },
+          el("thead", {}, el("tr", {}, el("th", {}, "client"), el("th", {}, "elapsed (s)"), el("th", {}, "ops/s"))),
+          el("tbody", {}, ...dips.map((d) => el("tr", {}, el("td", {}, String(d.client)), el("td", { class: "num" }, formatNumber(d.x, 1)), el("td", { class: "num" }, formatNumber(d.y))))),
+        ),
+      );
+  },
+};
