@@ -6,8 +6,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import pg from "pg";
 import { buildApp } from "../api/build.js";
 import { openDatabase } from "../api/db/open.js";
 import { ENGINES } from "../model/engine.js";
@@ -39,20 +39,12 @@ const template = [fixtureDocument({ runId: "t", client: 0 }), fixtureDocument({ 
 
 /** Document number i: run i / (PHASES x CLIENTS), a thread step per phase, one client each; real YCSB output inside. */
 function documentAt(i: number): ResultDocument {
-  const run = Math.floor(i / (PHASES * CLIENTS));
-  const phase = Math.floor(i / CLIENTS) % PHASES;
-  const client = i % CLIENTS;
-  const base = template[client % 2]!;
-  const threads = 2 ** (phase % 5 + 2);
-  const doc = structuredClone(base);
-  doc.run.id = `bench-${run}`;
-  doc.run.engine = ENGINES[run % ENGINES.length]!;
-  doc.run.nodes = NODES[Math.floor(run / ENGINES.length) % NODES.length]!;
-  doc.run.preset = PRESETS[run % PRESETS.length]!;
-  doc.run.repeat = Math.floor(run / 60);
-  doc.phase = { ...doc.phase, name: `${phase < 5 ? "a" : "b"}-t${threads}`, index: phase, workload: phase < 5 ? "a" : "b", threadsPerClient: threads, clients: CLIENTS };
-  doc.client = { index: client, count: CLIENTS };
-  doc.result.overall.throughputOpsSec = base.result.overall.throughputOpsSec * doc.run.nodes * (1 + (i % 7) / 100);
+  const f = variedFields(i);
+  const doc = structuredClone(template[f.client % 2]!);
+  Object.assign(doc.run, { id: f.runId, engine: f.engine, nodes: f.nodes, preset: f.preset, repeat: f.repeat });
+  doc.phase = { ...doc.phase, name: f.phaseName, index: f.phaseIndex, workload: f.workload, threadsPerClient: f.threads, clients: CLIENTS };
+  doc.client = { index: f.client, count: CLIENTS };
+  doc.result.overall.throughputOpsSec = f.throughput;
   return doc;
 }
 
@@ -74,14 +66,14 @@ const slotted = (i: number) => {
 };
 const templateParts = [slotted(0), slotted(1)];
 function bodyOf(i: number): string {
-  const d = documentAt0(i);
+  const d = variedFields(i);
   const parts = templateParts[d.client % 2]!;
   let out = "";
   for (let k = 0; k < parts.length; k++) out += k % 2 === 0 ? parts[k] : JSON.stringify(d[parts[k] as keyof typeof d]);
   return out;
 }
 /** The varying fields of documentAt(i), without cloning the document. */
-function documentAt0(i: number) {
+function variedFields(i: number) {
   const run = Math.floor(i / (PHASES * CLIENTS));
   const phase = Math.floor(i / CLIENTS) % PHASES;
   const client = i % CLIENTS;

@@ -10,6 +10,7 @@ import { ingestDocuments } from "../api/store/ingest.js";
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
 import type { ResultDocument } from "../model/result-document.js";
+import { emptyStatusSeries } from "../model/status-series.js";
 import { startApi } from "../test/web-api.js";
 import { openBrowser, screenshot, waitForView } from "../test/web-browser.js";
 import { publishedDocuments, seedDocuments } from "../test/web-seed.js";
@@ -48,7 +49,7 @@ function manyRuns(template: ResultDocument, n: number): ResultDocument[] {
         startedAt: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(),
         finishedAt: undefined,
       },
-      result: { ...output, statusSeries: [], overall: { ...output.overall, throughputOpsSec: output.overall.throughputOpsSec * nodes * (0.8 + ((i * 7919) % 400) / 1000) } },
+      result: { ...output, statusSeries: emptyStatusSeries(), overall: { ...output.overall, throughputOpsSec: output.overall.throughputOpsSec * nodes * (0.8 + ((i * 7919) % 400) / 1000) } },
     } as ResultDocument;
   });
 }

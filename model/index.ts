@@ -8,3 +8,4 @@ export * from "./plan.js";
 export * from "./plan-step-up.js";
 export * from "./plan-render.js";
 export * from "./instance-types.js";
+export * from "./status-series.js";

@@ -3,6 +3,7 @@ import { FormatRegistry } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
+import { statusSeriesProblems } from "./status-series.js";
 
 /**
  * The result document: the one contract between runner, API and dashboard (DESIGN.md).
@@ -43,20 +44,60 @@ export const OperationStatsSchema = Type.Object(
 );
 export type OperationStats = Static<typeof OperationStatsSchema>;
 
-/** One `-s` status line on stderr. */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * One operation group's columns in the status series: index i is status line i. A group first printed on
+ * line k holds null before k (never 0), and null wherever a line did not print that value.
+ */
+export const StatusGroupColumnsSchema = Type.Object(
+  {
+    /** null where the line printed no count (measurementtype=histogram/timeseries print only the average). */
+    count: Type.Array(Nullable(Count)),
+    /** null for an empty window (YCSB prints Avg=NaN) and where the group was not printed. */
+    avgUs: Type.Array(Nullable(NonNegative)),
+    minUs: Type.Array(Nullable(NonNegative)),
+    maxUs: Type.Array(Nullable(NonNegative)),
+    /** Keys as printed: "90", "99", "99.9", "99.99". */
+    percentilesUs: Type.Record(Type.String(), Type.Array(Nullable(NonNegative))),
+  },
+  { additionalProperties: false },
+);
+export type StatusGroupColumns = Static<typeof StatusGroupColumnsSchema>;
+
+/**
+ * The `-s` status lines (site.ycsb.StatusThread) as columns, one entry per status line in every column
+ * (model/status-series.ts reads a line back as a StatusPoint). Columns, not one object per line: a 24 h run
+ * prints 86,400 lines and per-line objects made parsing them slower than the I/O (bench/parse.ts).
+ */
+export const StatusSeriesSchema = Type.Object(
+  {
+    /** The wall-clock time YCSB printed before the elapsed seconds ("2024-05-01 10:00:00:123"), null where not printed. */
+    at: Type.Array(Nullable(Type.String())),
+    elapsedSec: Type.Array(NonNegative),
+    operations: Type.Array(Count),
+    /** null when YCSB printed no current ops/sec (the first line prints "∞"). */
+    opsPerSec: Type.Array(Nullable(NonNegative)),
+    /** Estimated time to completion in seconds, null where not printed. */
+    estCompletionSec: Type.Array(Nullable(NonNegative)),
+    /** Per group as printed (READ, UPDATE, ...): count, average/min/max and percentiles in us. */
+    perOperation: Type.Record(Type.String(), StatusGroupColumnsSchema),
+  },
+  { additionalProperties: false },
+);
+export type StatusSeries = Static<typeof StatusSeriesSchema>;
+
+/** One status line read back from the columns (statusPoint in model/status-series.ts); not stored as such. */
 export const StatusPointSchema = Type.Object(
   {
     elapsedSec: NonNegative,
-    /** The wall-clock time YCSB printed before the elapsed seconds ("2024-05-01 10:00:00:123"), where printed. */
     at: Type.Optional(Type.String()),
     operations: Count,
-    /** null when YCSB printed no current ops/sec (the first line often has none). */
     opsPerSec: Type.Union([NonNegative, Type.Null()]),
-    /** Per group: count, average/min/max and printed percentiles, all in us. */
+    /** The groups with at least one value on this line. */
     perOperation: Type.Record(
       Type.String(),
       Type.Object({
-        /** null when the line printed no count (measurementtype=histogram/timeseries print only the average). */
         count: Type.Union([Count, Type.Null()]),
         avgUs: Type.Union([NonNegative, Type.Null()]),
         minUs: Type.Optional(NonNegative),
@@ -64,7 +105,6 @@ export const StatusPointSchema = Type.Object(
         percentilesUs: Type.Optional(Type.Record(Type.String(), NonNegative)),
       }),
     ),
-    /** Estimated time to completion in seconds, where printed. */
     estCompletionSec: Type.Optional(NonNegative),
   },
   { additionalProperties: false },
@@ -81,7 +121,7 @@ export const ClientOutputSchema = Type.Object(
       Type.String(),
       Type.Object({ count: Type.Optional(Count), timeMs: Type.Optional(NonNegative), timePct: Type.Optional(NonNegative) }),
     ),
-    statusSeries: Type.Array(StatusPointSchema),
+    statusSeries: StatusSeriesSchema,
     measurementType: Type.Union([Type.String(), Type.Null()]),
     /** Which exporter printed the summary: TextMeasurementsExporter (default) or JSONArrayMeasurementsExporter. */
     exporter: Type.Optional(Type.Union([Type.Literal("text"), Type.Literal("json-array")])),
@@ -211,7 +251,12 @@ export interface FieldError {
 
 /** Validate without throwing: every error names its field. */
 export function checkAgainst(schema: TSchema, value: unknown): FieldError[] {
-  return [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
+  const errors = [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
+  if (errors.length > 0) return errors;
+  // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
+  if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);
+  if (schema === ResultDocumentSchema) return statusSeriesProblems((value as ResultDocument).result.statusSeries, "/result/statusSeries");
+  return errors;
 }
 
 export function validateResultDocument(value: unknown): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {

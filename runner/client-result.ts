@@ -1,4 +1,4 @@
-import { ENGINE_VERSIONS, SCHEMA_VERSION, type ClientOutput, type Plan, type PlanPhase, type ResultDocument, type Validity } from "../model/index.js";
+import { emptyStatusSeries, ENGINE_VERSIONS, SCHEMA_VERSION, type ClientOutput, type Plan, type PlanPhase, type ResultDocument, type Validity } from "../model/index.js";
 import type { ResourceSample } from "./proc-stat.js";
 import { YCSB_VERSION } from "./ycsb-invocation.js";
 
@@ -11,11 +11,13 @@ export interface RunFacts {
   /** Set when the engine was not the real one (site.ycsb.BasicDB, FerretDB, CouchbaseMock). */
   standIn?: string;
   host?: string;
+  /** Where the run really ran when that is not the scenario's EC2 types (a local run: "local"). */
+  machine?: string;
 }
 
 /** An output that says nothing happened, for a YCSB that failed before printing its summary. */
 export function emptyOutput(warning: string): ClientOutput {
-  return { overall: { runtimeMs: 0, throughputOpsSec: 0 }, operations: {}, gc: {}, statusSeries: [], measurementType: null, unknownLines: [], warnings: [warning] };
+  return { overall: { runtimeMs: 0, throughputOpsSec: 0 }, operations: {}, gc: {}, statusSeries: emptyStatusSeries(), measurementType: null, unknownLines: [], warnings: [warning] };
 }
 
 /** The result document of one client in one phase (pure). */
@@ -44,7 +46,8 @@ export function clientResult(a: {
       engineVersion: ENGINE_VERSIONS[d.engine],
       preset: d.preset,
       nodes: d.nodes,
-      instanceTypes: { data: d.dataInstanceType, client: d.clientInstanceType },
+      // A local run must not be labelled with the scenario's cloud instance types.
+      instanceTypes: a.run.machine ? { data: a.run.machine, client: a.run.machine } : { data: d.dataInstanceType, client: d.clientInstanceType },
       replication: d.replication,
       ycsbVersion: YCSB_VERSION,
       ycsbLabVersion: a.run.ycsbLabVersion,

@@ -30,6 +30,8 @@ export interface ExecuteOptions {
   backoff?: BackoffOptions;
   ycsbLabVersion: string;
   standIn?: string;
+  /** Set for runs on this machine (runner/client-result.ts RunFacts.machine). */
+  machine?: string;
   log?: (line: string) => void;
   progress?: (line: string) => void;
   onYcsbStart?: (pid: number, phase: PlanPhase) => void;
@@ -114,7 +116,7 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
       const arrivals = await passBarrier(store, runId, phase, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier);
       if (!run) {
         const first = arrivals.map((a) => a.arrivedAt).sort()[0] ?? new Date().toISOString();
-        run = { runId, startedAt: first, ycsbLabVersion: o.ycsbLabVersion, standIn: o.standIn, host: hostname() };
+        run = { runId, startedAt: first, ycsbLabVersion: o.ycsbLabVersion, standIn: o.standIn, machine: o.machine, host: hostname() };
       }
       if (spool.finished(phase.index)) continue;
       if (phase.stepUp && phase.stepUp.step > 0) {

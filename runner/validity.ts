@@ -50,7 +50,11 @@ export function errorCounts(out: ClientOutput): { ok: number; failed: number } {
 
 /** Runs of consecutive status points under DIP_RATIO of the mean rate, lasting DIP_MIN_SEC or more. */
 export function findDips(series: ClientOutput["statusSeries"]): { fromSec: number; toSec: number; minOpsPerSec: number }[] {
-  const points = series.filter((p) => p.opsPerSec !== null && p.elapsedSec > 0) as { elapsedSec: number; opsPerSec: number }[];
+  const points: { elapsedSec: number; opsPerSec: number }[] = [];
+  for (let i = 0; i < series.elapsedSec.length; i++) {
+    const opsPerSec = series.opsPerSec[i];
+    if (opsPerSec != null && series.elapsedSec[i]! > 0) points.push({ elapsedSec: series.elapsedSec[i]!, opsPerSec });
+  }
   // The last point is a partial interval at the end of the run; it says nothing about a dip.
   const body = points.slice(0, -1);
   if (body.length < 2) return [];

@@ -44,7 +44,8 @@ describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
   });
 
   it("compresses status series with lz4 on Postgres (Debian's build has it), pglz where lz4 is missing", async () => {
-    const [{ lz4 }] = await db.prisma.$queryRaw<{ lz4: boolean }[]>`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`;
+    const [setting] = await db.prisma.$queryRaw<{ lz4: boolean }[]>`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`;
+    const lz4 = setting?.lz4 === true;
     const rows = await db.prisma.$queryRaw<{ method: string | null }[]>`SELECT pg_column_compression(points) AS method FROM status_series`;
     expect(rows.length).toBe(40);
     expect(lz4).toBe(kind === "postgres");

@@ -109,6 +109,24 @@ describe("published runs in the API", () => {
     }
   });
 
+  it("/scaling and /durability keep each study's figures apart: one series per citation, never a mix", async () => {
+    const r = await app.inject({ url: "/api/v1/scaling?source=published&engine=cassandra&workload=b" });
+    expect(r.statusCode, r.body).toBe(200);
+    const series = r.json().series as { scenario: string; citation: string | null; sourceId: string; points: { nodes: number }[] }[];
+    // Seeds 000 and 001 both published Cassandra read-mostly throughput at 1..32 nodes; seed 003 at one node.
+    const scenarios = series.map((s) => s.scenario).sort();
+    expect(scenarios).toEqual(expect.arrayContaining(["datastax-2013", "endpoint-2015"]));
+    expect(new Set(series.map((s) => s.sourceId)).size).toBe(series.length);
+    for (const s of series) expect(s.citation).toBeTruthy();
+    const endpoint = series.find((s) => s.scenario === "endpoint-2015")!;
+    expect(endpoint.points.map((p) => p.nodes)).toEqual([1, 2, 4, 8, 16, 32]);
+    const d = await app.inject({ url: "/api/v1/durability?source=published&engine=cassandra" });
+    expect(d.statusCode, d.body).toBe(200);
+    const rows = d.json().rows as { scenario: string; preset: string; workload: string | null; sourceId: string }[];
+    const keys = rows.map((x) => `${x.sourceId}|${x.preset}|${x.workload}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
   it("serves seed tables verbatim and as CSV", async () => {
     const all = await app.inject({ url: "/api/v1/reference?seed=003" });
     expect(all.json().tables).toHaveLength(9);

@@ -30,7 +30,8 @@ describe("ycsb-lab parse", () => {
     expect(Object.keys(out.operations.READ.percentilesUs)).toEqual(["95", "99"]);
     expect(out.operations.READ.returns.ERROR).toBe(out.operations["READ-FAILED"].count);
     const statusLines = readFileSync(join(ROOT, FIXTURES, "failed/stderr.txt"), "utf8").split("\n").filter((l) => l.includes(" sec: ")).length;
-    expect(out.statusSeries).toHaveLength(statusLines);
+    expect(out.statusSeries.elapsedSec).toHaveLength(statusLines);
+    expect(out.statusSeries.perOperation.READ.count).toHaveLength(statusLines);
   });
 
   it("wrong usage exits 2 with the usage text", async () => {

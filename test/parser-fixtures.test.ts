@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ClientOutputSchema, checkAgainst, type ClientOutput } from "../model/result-document.js";
+import { statusPoints, statusSeriesLength } from "../model/status-series.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 
 // Every committed fixture form (scripts/make-ycsb-fixtures.sh), parsed and checked against facts the same output
@@ -39,8 +40,8 @@ function commonChecks(f: Fixture): void {
   expect(checkAgainst(ClientOutputSchema, r)).toEqual([]);
   expect(r.warnings).toEqual([]);
   expect(r.unknownLines).toEqual([]);
-  expect(r.statusSeries).toHaveLength(f.statusLines);
-  const last = r.statusSeries.at(-1)!;
+  expect(statusSeriesLength(r.statusSeries)).toBe(f.statusLines);
+  const last = statusPoints(r.statusSeries).at(-1)!;
   expect(last.operations).toBe(Number(f.props.operationcount));
   expect(operationsDone(r)).toBe(last.operations);
   // Client.java: throughput = 1000 * opsDone / runtime.
@@ -62,7 +63,7 @@ function commonChecks(f: Fixture): void {
 /** hdrhistogram status lines report per-interval counts: they add up to the summary's Operations. */
 function statusCountsAddUp(r: ClientOutput): void {
   const sums: Record<string, number> = {};
-  for (const p of r.statusSeries) for (const [name, o] of Object.entries(p.perOperation)) sums[name] = (sums[name] ?? 0) + o.count!;
+  for (const [name, g] of Object.entries(r.statusSeries.perOperation)) for (const c of g.count) sums[name] = (sums[name] ?? 0) + (c ?? 0);
   for (const [name, s] of Object.entries(r.operations)) expect(sums[name], name).toBe(s.count);
 }
 
@@ -77,11 +78,12 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
         expect(f.result.exporter).toBe("text");
         const configured = f.props["hdrhistogram.percentiles"]!.split(",");
         for (const name of ["READ", "UPDATE", "CLEANUP"]) expect(Object.keys(f.result.operations[name]!.percentilesUs).sort()).toEqual([...configured].sort());
-        expect(f.result.statusSeries.length).toBeGreaterThanOrEqual(10);
-        const elapsed = f.result.statusSeries.map((p) => p.elapsedSec);
+        expect(statusSeriesLength(f.result.statusSeries)).toBeGreaterThanOrEqual(10);
+        const elapsed = f.result.statusSeries.elapsedSec;
         expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
-        expect(f.result.statusSeries[0]!.opsPerSec).toBeNull(); // "∞ current ops/sec"
-        expect(f.result.statusSeries[1]!.at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}$/);
+        expect(f.result.statusSeries.opsPerSec[0]).toBeNull(); // "∞ current ops/sec"
+        expect(f.result.statusSeries.opsPerSec.slice(1).every((v) => v !== null && v >= 0)).toBe(true);
+        expect(f.result.statusSeries.at[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}$/);
       });
     }
   }
@@ -98,7 +100,10 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
       expect(s.extra?.["LatencyVariance(us)"]).toBeGreaterThan(0);
     }
     // Histogram status lines print only averages: counts are null, not 0.
-    for (const p of f.result.statusSeries) for (const o of Object.values(p.perOperation)) expect(o.count).toBeNull();
+    const groups = Object.values(f.result.statusSeries.perOperation);
+    expect(groups.length).toBeGreaterThan(0);
+    for (const g of groups) expect(g.count.every((c) => c === null)).toBe(true);
+    for (const p of statusPoints(f.result.statusSeries)) for (const o of Object.values(p.perOperation)) expect(o.count).toBeNull();
   });
 
   it("timeseries: one point per granularity window, READ-MODIFY-WRITE of workload F", () => {
@@ -197,7 +202,7 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
     expect(ops.READ!.count).toBe(ops.READ!.returns.OK);
     expect(ops["READ-FAILED"]!.returns).toEqual({});
     // A group that had no operation in the last window prints Count=0 and Avg=NaN: no average, no made-up min.
-    const empty = f.result.statusSeries.flatMap((p) => Object.values(p.perOperation)).filter((o) => o.count === 0);
+    const empty = statusPoints(f.result.statusSeries).flatMap((p) => Object.values(p.perOperation)).filter((o) => o.count === 0);
     for (const o of empty) expect(o).toEqual({ count: 0, avgUs: null });
   });
 });

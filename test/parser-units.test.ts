@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ClientOutputSchema, checkAgainst } from "../model/result-document.js";
-import { parseStatusLine, parseYcsbOutput, YcsbOutputError } from "../runner/ycsb-output/index.js";
+import { StatusSeriesBuilder, statusPoint, statusSeriesLength, statusSeriesProblems } from "../model/status-series.js";
+import { appendStatusLine, parseYcsbOutput, YcsbOutputError } from "../runner/ycsb-output/index.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/ycsb/", import.meta.url));
 const real = (dir: string, file = "stdout.txt") => readFileSync(`${FIXTURES}${dir}/${file}`, "utf8");
@@ -209,13 +210,32 @@ describe("never crashes: every cut and every dropped line of every fixture", () 
 describe("status lines in every form", () => {
   const warnings: string[] = [];
   const warn = (m: string) => warnings.push(m);
+  /** The lines appended to a fresh series, checked for equal column lengths. */
+  const parse = (lines: string[], w = warn) => {
+    const b = new StatusSeriesBuilder();
+    const taken = lines.map((l) => appendStatusLine(l, b, w));
+    const series = b.finish();
+    expect(statusSeriesProblems(series)).toEqual([]);
+    return { series, taken };
+  };
 
   it("hdrhistogram form with date, estimate and percentiles", () => {
-    const p = parseStatusLine(
+    const { series } = parse([
       "2024-05-01 10:00:00:123 70 sec: 12345 operations; 1234.5 current ops/sec; est completion in 1 hour 2 minutes [READ: Count=10, Max=90, Min=1, Avg=20.5, 90=50, 99=80, 99.9=90, 99.99=90] [UPDATE: Count=0, Max=0, Min=9223372036854775807, Avg=NaN, 90=0, 99=0, 99.9=0, 99.99=0] ",
-      warn,
-    );
-    expect(p).toEqual({
+    ]);
+    expect(series).toEqual({
+      at: ["2024-05-01 10:00:00:123"],
+      elapsedSec: [70],
+      operations: [12345],
+      opsPerSec: [1234.5],
+      estCompletionSec: [3720],
+      perOperation: {
+        READ: { count: [10], avgUs: [20.5], minUs: [1], maxUs: [90], percentilesUs: { "90": [50], "99": [80], "99.9": [90], "99.99": [90] } },
+        // An empty window: no average, no min/max, no percentiles (all null, never 0).
+        UPDATE: { count: [0], avgUs: [null], minUs: [null], maxUs: [null], percentilesUs: {} },
+      },
+    });
+    expect(statusPoint(series, 0)).toEqual({
       at: "2024-05-01 10:00:00:123",
       elapsedSec: 70,
       operations: 12345,
@@ -229,24 +249,68 @@ describe("status lines in every form", () => {
     expect(warnings).toEqual([]);
   });
 
+  it("a group first printed on a later line is padded with null before it, and a missing percentile is null", () => {
+    const { series } = parse([
+      "2024-05-01 10:00:01:000 1 sec: 10 operations; ∞ current ops/sec; [READ: Count=10, Max=9, Min=1, Avg=5, 90=8, 99=9]",
+      "2024-05-01 10:00:02:000 2 sec: 30 operations; 20 current ops/sec; [READ: Count=10, Max=9, Min=1, Avg=5, 90=8, 99=9] [INSERT: Count=10, Max=7, Min=2, Avg=4, 90=6, 99=7]",
+      "2024-05-01 10:00:03:000 3 sec: 45 operations; 15 current ops/sec; [INSERT: Count=10, Max=7, Min=2, Avg=4, 99=7] [READ: Count=5, Max=3, Min=1, Avg=2, 90=3, 99=3]",
+      "2024-05-01 10:00:04:000 4 sec: 50 operations; 5 current ops/sec; [READ: Count=5, Max=3, Min=1, Avg=2, 90=3, 99=3]",
+    ]);
+    expect(statusSeriesLength(series)).toBe(4);
+    expect(series.opsPerSec).toEqual([null, 20, 15, 5]);
+    expect(series.estCompletionSec).toEqual([null, null, null, null]);
+    expect(series.perOperation.READ!.count).toEqual([10, 10, 5, 5]);
+    expect(series.perOperation.INSERT).toEqual({
+      count: [null, 10, 10, null],
+      avgUs: [null, 4, 4, null],
+      minUs: [null, 2, 2, null],
+      maxUs: [null, 7, 7, null],
+      percentilesUs: { "90": [null, 6, null, null], "99": [null, 7, 7, null] },
+    });
+    expect(Object.keys(series.perOperation)).toEqual(["READ", "INSERT"]);
+    expect(statusPoint(series, 0).perOperation).toEqual({ READ: { count: 10, avgUs: 5, minUs: 1, maxUs: 9, percentilesUs: { "90": 8, "99": 9 } } });
+    expect(Object.keys(statusPoint(series, 3).perOperation)).toEqual(["READ"]);
+    expect(() => statusPoint(series, 4)).toThrow(/status line 4 is out of range: the series has 4 lines/);
+  });
+
   it("the old form without a date (YCSB 0.1.x) and histogram/timeseries averages", () => {
-    const p = parseStatusLine(" 10 sec: 1000 operations; 100 current ops/sec; [UPDATE AverageLatency(us)=1234.5] [READ AverageLatency(us)=NaN]", warn);
-    expect(p).toEqual({ elapsedSec: 10, operations: 1000, opsPerSec: 100, perOperation: { UPDATE: { count: null, avgUs: 1234.5 }, READ: { count: null, avgUs: null } } });
+    const { series } = parse([" 10 sec: 1000 operations; 100 current ops/sec; [UPDATE AverageLatency(us)=1234.5] [READ AverageLatency(us)=NaN]"]);
+    expect(series).toEqual({
+      at: [null],
+      elapsedSec: [10],
+      operations: [1000],
+      opsPerSec: [100],
+      estCompletionSec: [null],
+      perOperation: {
+        UPDATE: { count: [null], avgUs: [1234.5], minUs: [null], maxUs: [null], percentilesUs: {} },
+        READ: { count: [null], avgUs: [null], minUs: [null], maxUs: [null], percentilesUs: {} },
+      },
+    });
   });
 
   it("the raw form", () => {
-    const p = parseStatusLine("2026-11-22 04:33:39:240 1 sec: 499 operations; 480 current ops/sec; est completion in 2 seconds READ count: 249, average latency(us): 978.93 UPDATE count: 230, average latency(us): 1041.99 ", warn);
-    expect(p?.estCompletionSec).toBe(2);
-    expect(p?.perOperation).toEqual({ READ: { count: 249, avgUs: 978.93 }, UPDATE: { count: 230, avgUs: 1041.99 } });
+    const { series } = parse(["2026-11-22 04:33:39:240 1 sec: 499 operations; 480 current ops/sec; est completion in 2 seconds READ count: 249, average latency(us): 978.93 UPDATE count: 230, average latency(us): 1041.99 "]);
+    expect(series.estCompletionSec).toEqual([2]);
+    expect(statusPoint(series, 0).perOperation).toEqual({ READ: { count: 249, avgUs: 978.93 }, UPDATE: { count: 230, avgUs: 1041.99 } });
   });
 
   it("broken values are warnings, and lines that are not status lines are not taken", () => {
     const local: string[] = [];
-    const p = parseStatusLine("5 sec: 10 operations; 2 current ops/sec; [READ: Count=x, Avg=1]", (m) => local.push(m));
-    expect(p?.perOperation).toEqual({});
+    const { series, taken } = parse(
+      ["5 sec: 10 operations; 2 current ops/sec; [READ: Count=x, Avg=1]", "Maximum execution time specified as: 10 secs", "abc sec: 10 operations;"],
+      (m) => local.push(m),
+    );
+    expect(taken).toEqual([true, false, false]);
+    expect(statusSeriesLength(series)).toBe(1);
+    expect(series.perOperation).toEqual({});
     expect(local.join("\n")).toMatch(/\[READ\] Count=x is not a number/);
-    expect(parseStatusLine("Maximum execution time specified as: 10 secs", warn)).toBeUndefined();
-    expect(parseStatusLine("abc sec: 10 operations;", warn)).toBeUndefined();
+  });
+
+  it("columns of unequal length are named as a problem", () => {
+    const { series } = parse(["5 sec: 10 operations; 2 current ops/sec; [READ: Count=1, Max=1, Min=1, Avg=1, 99=1]"]);
+    series.perOperation.READ!.percentilesUs["99"]!.push(2);
+    expect(statusSeriesProblems(series)).toEqual([{ path: "/statusSeries/perOperation/READ/percentilesUs/99", message: "has 2 entries, the series has 1 status lines (elapsedSec)" }]);
+    expect(checkAgainst(ClientOutputSchema, { ...parseYcsbOutput(real("intended"), real("intended", "stderr.txt")), statusSeries: series })).toHaveLength(1);
   });
 
   it("status lines merged into stdout are found there", () => {
@@ -254,6 +318,6 @@ describe("status lines in every form", () => {
     const merged = stderr + real("intended");
     const r = parseYcsbOutput(merged);
     expect(r.statusSeries).toEqual(parseYcsbOutput(real("intended"), stderr).statusSeries);
-    expect(r.statusSeries.length).toBeGreaterThan(0);
+    expect(statusSeriesLength(r.statusSeries)).toBeGreaterThan(0);
   });
 });

@@ -20,7 +20,7 @@ const fixture = async (name: string): Promise<ClientOutput> =>
   );
 
 const series = (rates: number[]): ClientOutput["statusSeries"] =>
-  rates.map((r, i) => ({ elapsedSec: i + 1, operations: 0, opsPerSec: r, perOperation: {} }));
+  ({ at: rates.map(() => null), elapsedSec: rates.map((_, i) => i + 1), operations: rates.map(() => 0), opsPerSec: rates, estCompletionSec: rates.map(() => null), perOperation: {} });
 
 describe("validity", () => {
   it("a real run with failed operations (FlakyDB fixture) is invalid and counts them", async () => {

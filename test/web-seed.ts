@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { ENGINE_VERSIONS, type Engine } from "../model/engine.js";
 import type { Preset } from "../model/presets.js";
 import { validateResultDocument, type ClientOutput, type ResultDocument } from "../model/result-document.js";
+import { emptyStatusSeries } from "../model/status-series.js";
 import { judgePhase } from "../runner/validity.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 
@@ -173,7 +174,7 @@ export function publishedDocuments(): ResultDocument[] {
       client: { index: 0, count: 1 },
       startedAt: at,
       finishedAt: at,
-      result: { overall: { runtimeMs: 0, throughputOpsSec: p.throughputOpsSec }, operations: {}, gc: {}, statusSeries: [], measurementType: null, unknownLines: [], warnings: [] },
+      result: { overall: { runtimeMs: 0, throughputOpsSec: p.throughputOpsSec }, operations: {}, gc: {}, statusSeries: emptyStatusSeries(), measurementType: null, unknownLines: [], warnings: [] },
       hdrLogs: [],
       resources: [],
       validity: { verdict: "valid", reasons: [] },

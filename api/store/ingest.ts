@@ -43,8 +43,10 @@ const lz4Support = new WeakMap<Db, Promise<boolean>>();
 function hasLz4(db: Db): Promise<boolean> {
   let p = lz4Support.get(db);
   if (!p) {
+    // Postgres < 14 has no such setting (no row): pglz then, as before.
     p = db.$queryRaw<{ ok: boolean }[]>`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`.then((r) => r[0]?.ok === true);
     lz4Support.set(db, p);
+    p.catch(() => lz4Support.delete(db)); // a failed probe (connection lost) is asked again next time
   }
   return p;
 }
@@ -64,7 +66,7 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
   const lz4 = await hasLz4(db);
   return db.$transaction(
     async (tx) => {
-      // The status series (~5 KB of jsonb a document) is TOAST-compressed on insert; lz4 costs a fraction of the
+      // The status series (the largest jsonb of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
       // default pglz (PostgreSQL docs, "default_toast_compression"); SET LOCAL ends with the transaction.
       if (lz4) await tx.$executeRaw`SET LOCAL default_toast_compression = 'lz4'`;
       const sources = new Map<string, { id: string; kind: string; citation: string | null; seed: string | null }>();

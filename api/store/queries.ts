@@ -1,5 +1,6 @@
 import { aggregatePhase, analyseScaling, type ClientInput, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
+import type { StatusSeries } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
 
@@ -178,6 +179,8 @@ export interface PhaseSummaryRow {
   nodes: number;
   repeat: number;
   sourceKind: string;
+  sourceId: string;
+  citation: string | null;
   referenceTable: string | null;
   throughputOpsSec: number;
 }
@@ -202,7 +205,7 @@ export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] 
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
            p.clients, p.target, r.scenario, r.engine, r.engine_version AS "engineVersion", r.preset, r.nodes, r.repeat,
-           s.kind AS "sourceKind", r.reference_table AS "referenceTable",
+           s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.reference_table AS "referenceTable",
            p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported"
     FROM phases p
     JOIN runs r ON r.id = p.run_id
@@ -247,16 +250,18 @@ export interface ScalingSeries {
  * raised threads until throughput stopped rising), then the mean over runs. Grouped in SQL: one row per run.
  */
 export async function scaling(db: Db, f: RunFilters): Promise<ScalingSeries[]> {
-  const rows = await db.$queryRaw<{ engine: string; workload: string | null; preset: string; sourceKind: string; nodes: number; best: number; phases: number }[]>`
-    SELECT r.engine, p.workload, r.preset, s.kind AS "sourceKind", r.nodes, MAX(p.throughput_sum) AS best, COUNT(*)::int AS phases
+  // One series per engine, workload, preset, scenario and source: a published study's figures never merge with
+  // another study's or with measured runs (different machines, versions and methods).
+  const rows = await db.$queryRaw<{ engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; sourceId: string; citation: string | null; nodes: number; best: number; phases: number }[]>`
+    SELECT r.engine, p.workload, r.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.nodes, MAX(p.throughput_sum) AS best, COUNT(*)::int AS phases
     FROM phases p
     JOIN runs r ON r.id = p.run_id
     JOIN sources s ON s.id = r.source_id
     ${sqlFilters(f, [Prisma.sql`p.kind = 'workload'`, Prisma.sql`p.clients_reported >= p.clients`])}
-    GROUP BY r.engine, p.workload, r.preset, s.kind, r.nodes, p.run_id`;
+    GROUP BY r.engine, p.workload, r.preset, r.scenario, s.kind, s.id, s.citation, r.nodes, p.run_id`;
   const groups = new Map<string, Map<number, { sum: number; runs: number; phases: number }>>();
   for (const r of rows) {
-    const k = JSON.stringify([r.engine, r.workload, r.preset, r.sourceKind]);
+    const k = JSON.stringify([r.engine, r.workload, r.preset, r.scenario, r.sourceKind, r.sourceId, r.citation]);
     const byNodes = groups.get(k) ?? new Map<number, { sum: number; runs: number; phases: number }>();
     const n = byNodes.get(Number(r.nodes)) ?? { sum: 0, runs: 0, phases: 0 };
     n.sum += Number(r.best);
@@ -268,9 +273,9 @@ export async function scaling(db: Db, f: RunFilters): Promise<ScalingSeries[]> {
   return [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, byNodes]) => {
-      const [engine, workload, preset, sourceKind] = JSON.parse(k) as [string, string | null, string, string];
+      const [engine, workload, preset, scenario, sourceKind, sourceId, citation] = JSON.parse(k) as [string, string | null, string, string, string, string, string | null];
       const points = [...byNodes.entries()].sort(([a], [b]) => a - b).map(([nodes, n]) => ({ nodes, throughputOpsSec: n.sum / n.runs, runs: n.runs, phases: n.phases }));
-      return { engine, workload, preset, sourceKind, points, analysis: analyseScaling(points) };
+      return { engine, workload, preset, scenario, sourceKind, sourceId, citation, points, analysis: analyseScaling(points) };
     });
 }
 
@@ -280,11 +285,11 @@ export async function durability(db: Db, f: RunFilters) {
   const lat = await phaseLatencies(db, rows.map((r) => r.phaseId));
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
-    const k = JSON.stringify([r.engine, r.workload, r.sourceKind, r.preset]);
+    const k = JSON.stringify([r.engine, r.workload, r.scenario, r.sourceKind, r.sourceId, r.citation, r.preset]);
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   return [...groups.entries()].map(([k, rs]) => {
-    const [engine, workload, sourceKind, preset] = JSON.parse(k) as [string, string | null, string, string];
+    const [engine, workload, scenario, sourceKind, sourceId, citation, preset] = JSON.parse(k) as [string, string | null, string, string, string, string | null, string];
     const ops = new Map<string, { count: number; sum: number; p99: number | null }>();
     for (const r of rs) {
       for (const [op, l] of Object.entries(lat.get(r.phaseId) ?? {})) {
@@ -299,7 +304,10 @@ export async function durability(db: Db, f: RunFilters) {
       engine,
       workload,
       preset,
+      scenario,
       sourceKind,
+      sourceId,
+      citation,
       phases: rs.length,
       throughputOpsSec: repeatStatistics(rs.map((r) => r.throughputOpsSec)).mean,
       operations: Object.fromEntries(
@@ -393,8 +401,21 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
     phase: p.name,
     clients: p.clientResults.map((c) => ({
       clientIndex: c.clientIndex,
-      status: (c.statusSeries?.points ?? []) as { elapsedSec: number; opsPerSec: number | null }[],
+      status: throughputColumns(c.statusSeries?.points),
       histograms: Object.fromEntries(c.operations.filter((o) => o.histogramBuckets !== null).map((o) => [o.operation, o.histogramBuckets as { bucket: string; count: number }[]])),
     })),
   };
+}
+
+/**
+ * status_series.points holds the result document's columnar statusSeries (model/status-series.ts); the dashboard
+ * needs two of its columns. Rows stored before the columnar contract hold an array of points: read those too.
+ */
+function throughputColumns(points: unknown): { elapsedSec: number[]; opsPerSec: (number | null)[] } {
+  if (Array.isArray(points)) {
+    const rows = points as { elapsedSec: number; opsPerSec: number | null }[];
+    return { elapsedSec: rows.map((p) => p.elapsedSec), opsPerSec: rows.map((p) => p.opsPerSec) };
+  }
+  const series = points as Partial<StatusSeries> | null | undefined;
+  return { elapsedSec: series?.elapsedSec ?? [], opsPerSec: series?.opsPerSec ?? [] };
 }

@@ -8,7 +8,7 @@ const usage = `Usage: ycsb-lab parse --stdout FILE [--stderr FILE] [--hdr-dir DI
 Parse what one YCSB 0.17.0 client printed and print it as JSON (a ClientOutput of the result document).
 
   --stdout FILE   the client's stdout: the summary (text or JSONArrayMeasurementsExporter, any measurementtype)
-  --stderr FILE   the client's stderr: the -s status lines become "statusSeries"
+  --stderr FILE   the client's stderr: the -s status lines become "statusSeries" (columns, one entry per line)
   --hdr-dir DIR   a folder of HDR interval logs (hdrhistogram.fileoutput=true); repeat for several clients.
                   Their merged percentiles are added as "hdrMerged"
 

@@ -124,6 +124,7 @@ export const command: Command = {
         : localEngine
           ? (await (await import("../../runner/local/registry.js")).loadLocalEngine(localEngine)).standIn
           : undefined,
+      ...(localEngine || isBasic ? { machine: "local" } : {}),
       log,
       progress: progressPrinter(),
     });

@@ -13,7 +13,7 @@ the committed migrations are applied at start.
 
 Environment: DATABASE_URL, PGLITE_DIR, YCSB_LAB_TOKEN (writes; one is generated and printed when unset),
 YCSB_LAB_PROTECT_READS=1, BODY_LIMIT_BYTES, RATE_LIMIT_MAX, S3_ENDPOINT, S3_REGION, S3_POLL_BUCKET,
-S3_POLL_PREFIX, S3_POLL_SECONDS, LOG_LEVEL (see docs/api.md).`;
+S3_POLL_PREFIX, S3_POLL_SECONDS, LOG_LEVEL (see the README, "Results service").`;
 
 export const command: Command = {
   name: "serve",

@@ -5,6 +5,7 @@ import type { Db } from "../../api/db/open.js";
 import { isEngine, type Engine } from "../../model/engine.js";
 import { PRESETS, type Preset } from "../../model/presets.js";
 import { checkAgainst, ResultDocumentSchema, SCHEMA_VERSION, type ResultDocument } from "../../model/result-document.js";
+import { emptyStatusSeries } from "../../model/status-series.js";
 import { workload as catalogueWorkload } from "../../model/workloads.js";
 
 /**
@@ -130,7 +131,7 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
             overall: { runtimeMs, throughputOpsSec: throughput },
             operations: {},
             gc: {},
-            statusSeries: [],
+            statusSeries: emptyStatusSeries(),
             measurementType: null,
             unknownLines: [],
             warnings: d.metric === "runtime" ? [`throughput derived as ${d.operations} operations / published mean runtime`] : [],

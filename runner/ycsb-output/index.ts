@@ -1,3 +1,3 @@
 export { parseYcsbOutput } from "./parse.js";
-export { parseStatusLine } from "./status-line.js";
+export { appendStatusLine } from "./status-line.js";
 export { YcsbOutputError } from "./errors.js";

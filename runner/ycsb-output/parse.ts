@@ -1,7 +1,8 @@
-import type { ClientOutput, StatusPoint } from "../../model/result-document.js";
+import type { ClientOutput } from "../../model/result-document.js";
+import { StatusSeriesBuilder } from "../../model/status-series.js";
 import { YcsbOutputError } from "./errors.js";
 import { RawPoints } from "./raw-points.js";
-import { parseStatusLine } from "./status-line.js";
+import { appendStatusLine } from "./status-line.js";
 import { SummaryBuilder, type Origin } from "./summary.js";
 
 type Stream = "stdout" | "stderr";
@@ -38,7 +39,7 @@ class OutputParser {
   readonly warnings: string[] = [];
   readonly unknownLines: string[] = [];
   /** Status lines per stream: with measurementtype=timeseries YCSB prints them on stdout and stderr alike. */
-  readonly statusSeries: Record<Stream, StatusPoint[]> = { stdout: [], stderr: [] };
+  readonly statusSeries: Record<Stream, StatusSeriesBuilder> = { stdout: new StatusSeriesBuilder(), stderr: new StatusSeriesBuilder() };
   readonly summary = new SummaryBuilder(this.warnings);
   readonly raw = new RawPoints();
   exporter: "text" | "json-array" | undefined;
@@ -52,6 +53,7 @@ class OutputParser {
     this.stream = stream;
     this.lineNo = 0;
     let rawHeaderSeen = false;
+    const series = this.statusSeries[stream];
     const length = text.length;
     let pos = 0;
     while (pos < length) {
@@ -75,9 +77,10 @@ class OutputParser {
         else if (rawHeaderSeen && this.raw.add(line)) {
           // a raw measurement point
         } else {
-          const point = first === 32 || (first >= 48 && first <= 57) ? parseStatusLine(line, this.warn) : undefined;
-          if (point) this.statusSeries[stream].push(point);
-          else if (RawPoints.isHeader(line)) rawHeaderSeen = true;
+          const isStatus = (first === 32 || (first >= 48 && first <= 57)) && appendStatusLine(line, series, this.warn);
+          if (isStatus) {
+            // a status line, appended to the series
+          } else if (RawPoints.isHeader(line)) rawHeaderSeen = true;
           else this.otherLine(line);
         }
       }
@@ -142,7 +145,7 @@ class OutputParser {
     const result: ClientOutput = {
       ...summary,
       // stderr is where StatusThread writes; stdout holds them only as a copy (timeseries) or when streams were merged.
-      statusSeries: this.statusSeries.stderr.length > 0 ? this.statusSeries.stderr : this.statusSeries.stdout,
+      statusSeries: (this.statusSeries.stderr.length > 0 ? this.statusSeries.stderr : this.statusSeries.stdout).finish(),
       unknownLines: this.unknownLines,
       warnings: this.warnings,
     };

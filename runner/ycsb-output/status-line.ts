@@ -1,7 +1,6 @@
-import type { StatusPoint } from "../../model/result-document.js";
+import type { StatusSeriesBuilder } from "../../model/status-series.js";
 import { numberAt } from "./numbers.js";
 
-type PerOperation = StatusPoint["perOperation"][string];
 type Warn = (message: string) => void;
 
 const SEC = " sec: ";
@@ -19,34 +18,36 @@ const RAW_AVG = ", average latency(us): ";
  *      [READ: Count=.., Max=.., Min=.., Avg=.., 90=.., 99=.., 99.9=.., 99.99=..] [UPDATE: ...]`  (hdrhistogram)
  *   `... [READ AverageLatency(us)=123.45]`                 (histogram, timeseries, and YCSB before 0.2 with no date)
  *   `... READ count: 10, average latency(us): 1039.70 ...`  (raw)
- * Returns undefined when the line is not a status line. Parts that do not parse are reported through
- * `warn` and left out, never replaced by 0. This is the hot path of a long run's stderr: no regular
- * expressions, numbers read in place, and repeated names reused rather than sliced per line.
+ * Appends the line to `series` and returns true, or returns false (and appends nothing) when it is not a status
+ * line. Parts that do not parse are reported through `warn` and left null, never replaced by 0. This is the hot
+ * path of a long run's stderr: no regular expressions, numbers read in place, repeated names reused rather than
+ * sliced per line, and values appended to columns rather than to an object per line.
  */
-export function parseStatusLine(line: string, warn: Warn): StatusPoint | undefined {
+export function appendStatusLine(line: string, series: StatusSeriesBuilder, warn: Warn): boolean {
   const sec = line.indexOf(SEC);
-  if (sec <= 0) return undefined;
+  if (sec <= 0) return false;
   const opsEnd = line.indexOf(OPERATIONS, sec + 6);
-  if (opsEnd < 0) return undefined;
+  if (opsEnd < 0) return false;
   const space = line.lastIndexOf(" ", sec - 1);
   const elapsedSec = numberAt(line, space + 1, sec);
   const operations = numberAt(line, sec + 6, opsEnd);
-  if (elapsedSec === undefined || elapsedSec < 0 || operations === undefined || operations < 0 || !Number.isInteger(operations)) return undefined;
+  if (elapsedSec === undefined || elapsedSec < 0 || operations === undefined || operations < 0 || !Number.isInteger(operations)) return false;
 
-  const point: StatusPoint = { elapsedSec, operations, opsPerSec: null, perOperation: {} };
+  let at: string | null = null;
   if (space > 0) {
     let start = 0;
     while (line.charCodeAt(start) === 32) start++;
-    if (start < space) point.at = line.slice(start, space);
+    if (start < space) at = line.slice(start, space);
   }
   // "12345 operations; 1234.5 current ops/sec; " ; "∞ current ops/sec" on the first line -> null.
+  let opsPerSec: number | null = null;
   let pos = opsEnd + OPERATIONS.length;
   if (line.charCodeAt(pos) === 59 /* ; */) pos++;
   const current = line.indexOf(CURRENT, pos);
   if (current >= 0) {
     while (line.charCodeAt(pos) === 32) pos++;
     const rate = numberAt(line, pos, current);
-    if (rate !== undefined && rate >= 0) point.opsPerSec = rate;
+    if (rate !== undefined && rate >= 0) opsPerSec = rate;
     else {
       const text = line.slice(pos, current);
       if (text !== "∞" && text !== "Infinity" && text !== "NaN") warn(`status line: current ops/sec "${text}" is not a number`);
@@ -54,17 +55,25 @@ export function parseStatusLine(line: string, warn: Warn): StatusPoint | undefin
     pos = current + CURRENT.length;
     if (line.charCodeAt(pos) === 59) pos++;
   }
+  let estCompletionSec: number | null = null;
   const est = line.indexOf(EST, pos);
-  if (est >= 0) pos = parseEstimate(line, est + EST.length, point);
+  if (est >= 0) {
+    pos = parseEstimate(line, est + EST.length);
+    estCompletionSec = estimateSec;
+  }
+  series.line(at, elapsedSec, operations, opsPerSec, estCompletionSec);
 
   const open = line.indexOf("[", pos);
-  if (open >= 0) parseBracketBlocks(line, open, point, warn);
-  else if (line.indexOf(RAW_COUNT, pos) >= 0) parseRawBlocks(line, pos, point, warn);
-  return point;
+  if (open >= 0) parseBracketBlocks(line, open, series, warn);
+  else if (line.indexOf(RAW_COUNT, pos) >= 0) parseRawBlocks(line, pos, series, warn);
+  return true;
 }
 
+/** The estimate parseEstimate read (null when none), beside its return value: no object per call. */
+let estimateSec: number | null = null;
+
 /** "1 hour 5 minutes", "30 seconds", "0 second": pairs of number and unit. Returns where they end. */
-function parseEstimate(line: string, from: number, point: StatusPoint): number {
+function parseEstimate(line: string, from: number): number {
   let pos = from;
   let total = 0;
   let seen = false;
@@ -85,11 +94,11 @@ function parseEstimate(line: string, from: number, point: StatusPoint): number {
     seen = true;
     pos = end;
   }
-  if (seen) point.estCompletionSec = total;
+  estimateSec = seen ? total : null;
   return pos;
 }
 
-function parseBracketBlocks(line: string, open: number, point: StatusPoint, warn: Warn): void {
+function parseBracketBlocks(line: string, open: number, series: StatusSeriesBuilder, warn: Warn): void {
   while (open >= 0) {
     const close = line.indexOf("]", open);
     if (close < 0) {
@@ -98,7 +107,7 @@ function parseBracketBlocks(line: string, open: number, point: StatusPoint, warn
     }
     const colon = line.indexOf(": ", open);
     if (colon > 0 && colon < close) {
-      parseHdrBlock(line, intern(line, open + 1, colon), colon + 2, close, point, warn);
+      parseHdrBlock(line, intern(line, open + 1, colon), colon + 2, close, series, warn);
     } else {
       const avg = line.indexOf(AVG_FORM, open);
       if (avg > 0 && avg < close) {
@@ -108,7 +117,7 @@ function parseBracketBlocks(line: string, open: number, point: StatusPoint, warn
         if (n === undefined && !line.startsWith("NaN]", avg + AVG_FORM.length)) {
           warn(`status line: [${name}] average "${line.slice(avg + AVG_FORM.length, close)}" is not a number`);
         }
-        point.perOperation[name] = { count: null, avgUs: n === undefined || n < 0 ? null : n };
+        series.values(series.group(name), null, n === undefined || n < 0 ? null : n, null, null);
       } else {
         warn(`status line: unknown block "${line.slice(open, close + 1)}"`);
       }
@@ -122,7 +131,7 @@ const scratchKeys: string[] = [];
 const scratchValues: number[] = [];
 
 /** "READ: Count=1376, Max=58399, Min=0, Avg=1449.56, 90=2083, 99=11991, 99.9=34495, 99.99=58399" */
-function parseHdrBlock(line: string, name: string, from: number, close: number, point: StatusPoint, warn: Warn): void {
+function parseHdrBlock(line: string, name: string, from: number, close: number, series: StatusSeriesBuilder, warn: Warn): void {
   let count = -1;
   let avgUs: number | null = null;
   let minUs: number | undefined;
@@ -130,27 +139,54 @@ function parseHdrBlock(line: string, name: string, from: number, close: number, 
   let percentiles = 0;
   let pos = from;
   while (pos < close) {
-    // One pass of charCodeAt over "Key=value, ": cheaper than two indexOf calls per entry.
+    // One pass of charCodeAt over "Key=value, ", the value's digits read on the way (numberAt only off the
+    // common path): reading every character once is the floor, and this block is most of every line.
     let eq = pos;
-    let end = pos;
-    for (let c = line.charCodeAt(end); end < close && c !== 44 /* , */; c = line.charCodeAt(++end)) if (c === 61 /* = */ && eq === pos) eq = end;
-    if (eq === pos) {
-      warn(`status line: [${name}] entry "${line.slice(pos, end)}" has no "="`);
-    } else {
-      const n = numberAt(line, eq + 1, end);
-      const c = line.charCodeAt(pos);
-      const width = eq - pos;
-      if (n === undefined) {
-        if (!(width === 3 && line.startsWith("Avg=NaN", pos))) warn(`status line: [${name}] ${line.slice(pos, end)} is not a number`);
-      } else if (c === 67 /* C */ && width === 5) count = Number.isInteger(n) && n >= 0 ? n : -1; // Count
-      else if (c === 65 /* A */ && width === 3) avgUs = n; // Avg
-      else if (c === 77 /* M */ && width === 3) {
-        if (line.charCodeAt(pos + 1) === 105 /* i */) minUs = n; // Min
-        else maxUs = n; // Max
-      } else {
-        scratchKeys[percentiles] = intern(line, pos, eq);
-        scratchValues[percentiles++] = n;
+    let c = line.charCodeAt(eq);
+    while (eq < close && c !== 61 /* = */ && c !== 44 /* , */) c = line.charCodeAt(++eq);
+    if (eq >= close || c === 44) {
+      warn(`status line: [${name}] entry "${line.slice(pos, eq)}" has no "="`);
+      pos = eq + 2;
+      continue;
+    }
+    const from = eq + 1;
+    let i = from;
+    let n = 0;
+    let d = line.charCodeAt(i) - 48;
+    while (d >= 0 && d <= 9) {
+      n = n * 10 + d;
+      d = line.charCodeAt(++i) - 48;
+    }
+    if (d === -2 /* . */ && i > from) {
+      let scale = 1;
+      d = line.charCodeAt(++i) - 48;
+      while (d >= 0 && d <= 9) {
+        n = n * 10 + d;
+        scale *= 10;
+        d = line.charCodeAt(++i) - 48;
       }
+      // One division of two exact integers (<= 15 digits) is correctly rounded: the same double as Number().
+      n /= scale;
+    }
+    let end = i;
+    let value: number | undefined = n;
+    if (i === from || i - from > 15 || (i < close && d !== -4 /* , */)) {
+      // Not a plain short decimal (NaN, a sign, an exponent, 19 digits of Long.MAX_VALUE): the general path.
+      while (end < close && line.charCodeAt(end) !== 44) end++;
+      value = numberAt(line, from, end);
+    }
+    const k = line.charCodeAt(pos);
+    const width = eq - pos;
+    if (value === undefined) {
+      if (!(width === 3 && line.startsWith("Avg=NaN", pos))) warn(`status line: [${name}] ${line.slice(pos, end)} is not a number`);
+    } else if (k === 67 /* C */ && width === 5) count = Number.isInteger(value) && value >= 0 ? value : -1; // Count
+    else if (k === 65 /* A */ && width === 3) avgUs = value; // Avg
+    else if (k === 77 /* M */ && width === 3) {
+      if (line.charCodeAt(pos + 1) === 105 /* i */) minUs = value; // Min
+      else maxUs = value; // Max
+    } else {
+      scratchKeys[percentiles] = intern(line, pos, eq);
+      scratchValues[percentiles++] = value;
     }
     pos = end + 2;
   }
@@ -158,25 +194,18 @@ function parseHdrBlock(line: string, name: string, from: number, close: number, 
     warn(`status line: [${name}] has no valid Count`);
     return;
   }
+  const g = series.group(name);
   // An empty window prints Min=Long.MAX_VALUE, Max=0, Avg=NaN and zero percentiles: none is a measurement.
   if (count === 0) {
-    point.perOperation[name] = { count, avgUs: null };
+    series.values(g, 0, null, null, null);
     return;
   }
-  // All fields in one literal in the usual case: adding properties later costs V8 a second allocation.
-  if (minUs !== undefined && maxUs !== undefined && percentiles > 0) {
-    point.perOperation[name] = { count, avgUs, minUs, maxUs, percentilesUs: percentileRecord(percentiles) };
-    return;
-  }
-  const entry: PerOperation = { count, avgUs };
-  if (minUs !== undefined) entry.minUs = minUs;
-  if (maxUs !== undefined) entry.maxUs = maxUs;
-  if (percentiles > 0) entry.percentilesUs = percentileRecord(percentiles);
-  point.perOperation[name] = entry;
+  series.values(g, count, avgUs, minUs ?? null, maxUs ?? null);
+  for (let k = 0; k < percentiles; k++) series.percentile(g, scratchKeys[k]!, scratchValues[k]!);
 }
 
 /** measurementtype=raw: "READ count: 10, average latency(us): 1039.70 UPDATE count: 12, average latency(us): 1176.75" */
-function parseRawBlocks(line: string, from: number, point: StatusPoint, warn: Warn): void {
+function parseRawBlocks(line: string, from: number, series: StatusSeriesBuilder, warn: Warn): void {
   let pos = from;
   for (;;) {
     const countAt = line.indexOf(RAW_COUNT, pos);
@@ -192,7 +221,7 @@ function parseRawBlocks(line: string, from: number, point: StatusPoint, warn: Wa
     const count = numberAt(line, countAt + RAW_COUNT.length, avgAt);
     const avg = numberAt(line, avgAt + RAW_AVG.length, end);
     if (count === undefined || count < 0 || !Number.isInteger(count)) warn(`status line: [${name}] count "${line.slice(countAt + RAW_COUNT.length, avgAt)}" is not a number`);
-    else point.perOperation[name] = { count, avgUs: avg === undefined || avg < 0 || count === 0 ? null : avg };
+    else series.values(series.group(name), count, avg === undefined || avg < 0 || count === 0 ? null : avg, null, null);
     pos = end;
   }
 }
@@ -213,37 +242,4 @@ function intern(line: string, from: number, to: number): string {
   const s = line.slice(from, to);
   if (interned.length < 256) interned.push(s);
   return s;
-}
-
-/**
- * {"90": v0, "99": v1, "99.9": v2, ...} from the scratch space. Integer-like keys ("90") assigned one by one
- * make V8 size an elements store up to the index (about 1 KB per object, and slow); an object literal compiled
- * once per key set does not.
- */
-const recordFactories: { keys: string[]; make: (values: number[]) => Record<string, number> }[] = [];
-function percentileRecord(n: number): Record<string, number> {
-  search: for (const f of recordFactories) {
-    if (f.keys.length !== n) continue;
-    for (let i = 0; i < n; i++) if (f.keys[i] !== scratchKeys[i]) continue search;
-    return f.make(scratchValues);
-  }
-  const keys = scratchKeys.slice(0, n);
-  if (recordFactories.length >= 64 || !keys.every(isPlainDecimal)) {
-    const out: Record<string, number> = {};
-    for (let i = 0; i < n; i++) out[keys[i]!] = scratchValues[i]!;
-    return out;
-  }
-  // Keys are plain decimals (checked above), safe to place in the literal's source.
-  const make = new Function("v", `return {${keys.map((k, i) => `"${k}": v[${i}]`).join(", ")}};`) as (v: number[]) => Record<string, number>;
-  recordFactories.push({ keys, make });
-  return make(scratchValues);
-}
-
-function isPlainDecimal(key: string): boolean {
-  if (key.length === 0 || key.length > 12) return false;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || c === 46)) return false;
-  }
-  return true;
 }

@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION, type ResultDocument } from "../../model/index.js";
+import { emptyStatusSeries, SCHEMA_VERSION, type ResultDocument } from "../../model/index.js";
 
 /** A minimal valid result document for schema tests; fields a test spoils are set explicitly. */
 export function sampleDocument(): ResultDocument {
@@ -29,7 +29,7 @@ export function sampleDocument(): ResultDocument {
         READ: { count: 500, avgUs: 120.5, minUs: 40, maxUs: 9000, percentilesUs: { "95": 300, "99": 800 }, returns: { OK: 500 } },
       },
       gc: {},
-      statusSeries: [],
+      statusSeries: emptyStatusSeries(),
       measurementType: "hdrhistogram",
       unknownLines: [],
       warnings: [],

@@ -50,9 +50,10 @@ export interface OperationAggregate {
   percentileMethod: string;
 }
 
-export interface StatusPointView {
-  elapsedSec: number;
-  opsPerSec: number | null;
+/** Two columns of a client's status series (model/status-series.ts), one entry per status line. */
+export interface StatusColumnsView {
+  elapsedSec: number[];
+  opsPerSec: (number | null)[];
 }
 
 export interface PhaseView {
@@ -69,7 +70,7 @@ export interface PhaseView {
 
 export interface PhaseSeries {
   /** One status-line series per client. */
-  status: { clientIndex: number; points: StatusPointView[] }[];
+  status: ({ clientIndex: number } & StatusColumnsView)[];
   /** Latency histogram buckets per operation, summed over clients (same bucket bounds, so the sum is exact). */
   histograms: Record<string, { bucket: string; count: number }[]>;
 }
@@ -273,7 +274,7 @@ export async function fetchRunDetail(id: string): Promise<RunDetail> {
 
 export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {
   const body = (await getJson(`/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`)) as {
-    clients: { clientIndex: number; status: StatusPointView[]; histograms: Record<string, { bucket: string; count: number }[]> }[];
+    clients: { clientIndex: number; status: StatusColumnsView; histograms: Record<string, { bucket: string; count: number }[]> }[];
   };
   const histograms: Record<string, Map<string, number>> = {};
   for (const c of body.clients) {
@@ -283,7 +284,7 @@ export async function fetchPhaseSeries(runId: string, phase: string): Promise<Ph
     }
   }
   return {
-    status: body.clients.map((c) => ({ clientIndex: c.clientIndex, points: c.status })),
+    status: body.clients.map((c) => ({ clientIndex: c.clientIndex, elapsedSec: c.status.elapsedSec, opsPerSec: c.status.opsPerSec })),
     histograms: Object.fromEntries(Object.entries(histograms).map(([op, m]) => [op, [...m].map(([bucket, count]) => ({ bucket, count }))])),
   };
 }
@@ -302,15 +303,11 @@ export async function fetchCompare(ids: readonly string[]): Promise<{ runs: RunD
 
 const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
-/** The citation(s) of the published runs behind an aggregated series (the API groups by source kind). */
-function publishedSource(all: readonly RunRow[], match: (r: RunRow) => boolean): RunSource {
-  const runs = all.filter((r) => r.source.kind === "published" && match(r));
-  const citations = distinct(runs.map((r) => r.source.citation));
-  return { kind: "published", ...(citations.length ? { citation: citations.join("; ") } : {}), ...(runs[0]?.source.seed ? { seed: runs[0].source.seed } : {}) };
-}
-
-function sourceOf(kind: string, all: readonly RunRow[], match: (r: RunRow) => boolean): RunSource {
-  return kind === "published" ? publishedSource(all, match) : { kind };
+/** The source of an aggregated series, as the API groups it: one study (citation) or measured runs, never a mix. */
+function sourceOf(series: { sourceKind: string; scenario: string; citation: string | null }, all: readonly RunRow[]): RunSource {
+  if (series.sourceKind !== "published") return { kind: series.sourceKind };
+  const seed = all.find((r) => r.scenario === series.scenario && r.source.kind === "published")?.source.seed;
+  return { kind: "published", ...(series.citation ? { citation: series.citation } : {}), ...(seed ? { seed } : {}) };
 }
 
 export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
@@ -320,7 +317,9 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
         engine: string;
         workload: string | null;
         preset: string;
+        scenario: string;
         sourceKind: string;
+        citation: string | null;
         points: { nodes: number; throughputOpsSec: number }[];
         analysis: { score: number | null; idealLinear: { nodes: number; throughputOpsSec: number }[] };
       }[];
@@ -334,7 +333,7 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
       engine: s.engine,
       workload: s.workload ?? "",
       preset: s.preset,
-      source: sourceOf(s.sourceKind, all, (r) => r.engine === s.engine && r.preset === s.preset && (!s.workload || r.workloads.includes(s.workload))),
+      source: sourceOf(s, all),
       points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec })),
       ideal: s.analysis.idealLinear,
       scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
@@ -345,7 +344,7 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
 export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; workloads: string[]; operations: string[] }> {
   const [body, all] = await Promise.all([
     getJson("/durability", params) as Promise<{
-      rows: { engine: string; workload: string | null; preset: string; sourceKind: string; throughputOpsSec: number | null; operations: Record<string, { p99Us: number | null }> }[];
+      rows: { engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; citation: string | null; throughputOpsSec: number | null; operations: Record<string, { p99Us: number | null }> }[];
     }>,
     fetchAllRuns(),
   ]);
@@ -353,7 +352,7 @@ export async function fetchDurability(params: Record<string, string | undefined>
     engine: r.engine,
     preset: r.preset,
     workload: r.workload ?? "",
-    source: sourceOf(r.sourceKind, all, (x) => x.engine === r.engine && (!r.workload || x.workloads.includes(r.workload))),
+    source: sourceOf(r, all),
     throughputOpsSec: r.throughputOpsSec,
     p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
   }));

@@ -16,7 +16,7 @@ export const timeseriesView: View = {
     const picked = await pickRunAndPhase(ctx);
     if (!picked) return;
     const { detail, phase } = picked;
-    const series = picked.series.status.filter((s) => s.points.length > 0);
+    const series = picked.series.status.filter((s) => s.elapsedSec.length > 0);
     if (series.length === 0) {
       ctx.details.append(message("No status lines for this phase (YCSB prints them with -s)."));
       return;
@@ -24,12 +24,14 @@ export const timeseriesView: View = {
     const lines: ChartDataset<"line", Pt[]>[] = [];
     const dips: (Pt & { client: number })[] = [];
     series.forEach((s, i) => {
-      const points = s.points.flatMap((q) => (q.opsPerSec === null ? [] : [{ x: q.elapsedSec, y: q.opsPerSec }]));
+      const points: Pt[] = [];
+      s.opsPerSec.forEach((y, k) => {
+        if (y !== null) points.push({ x: s.elapsedSec[k]!, y });
+      });
       const colour = engineColour(`client-${s.clientIndex}`, i);
       lines.push({ label: `client ${s.clientIndex}`, data: points, borderColor: colour, backgroundColor: colour, pointRadius: 0, borderWidth: 1.5 });
-      for (const d of findDips(s.points.map((q) => q.opsPerSec))) {
-        const q = s.points[d]!;
-        dips.push({ x: q.elapsedSec, y: q.opsPerSec ?? 0, client: s.clientIndex });
+      for (const d of findDips(s.opsPerSec)) {
+        dips.push({ x: s.elapsedSec[d]!, y: s.opsPerSec[d] ?? 0, client: s.clientIndex });
       }
     });
     const dipSet: ChartDataset<"line", Pt[]> = {

@@ -61,7 +61,8 @@ const route: FastifyPluginAsync = async (app) => {
             clients: Type.Array(
               Type.Object({
                 clientIndex: Type.Integer(),
-                status: Type.Array(Type.Object({ elapsedSec: Type.Number(), opsPerSec: Type.Union([Type.Number(), Type.Null()]) })),
+                /** Two columns of the status series, one entry per status line. */
+                status: Type.Object({ elapsedSec: Type.Array(Type.Number()), opsPerSec: Type.Array(Type.Union([Type.Number(), Type.Null()])) }),
                 histograms: Type.Record(Type.String(), Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() }))),
               }),
             ),

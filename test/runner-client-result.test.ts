@@ -1,0 +1,41 @@
+import { describe, expect, test } from "vitest";
+import { buildPlan, scenario, validateResultDocument } from "../model/index.js";
+import { clientResult, type RunFacts } from "../runner/client-result.js";
+import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
+import { readFileSync } from "node:fs";
+
+const fixture = (f: string) => readFileSync(new URL(`fixtures/ycsb/hdr-v2/client-0/${f}`, import.meta.url), "utf8");
+
+function documentFor(run: RunFacts) {
+  const plan = buildPlan(scenario("quickstart"));
+  const phase = plan.phases.find((p) => p.kind === "workload")!;
+  return clientResult({
+    plan,
+    phase,
+    run,
+    clientIndex: 0,
+    properties: { recordcount: "10000" },
+    startedAt: "2026-11-22T05:00:00.000Z",
+    finishedAt: "2026-11-22T05:00:10.000Z",
+    output: parseYcsbOutput(fixture("stdout.txt"), fixture("stderr.txt")),
+    hdrLogs: [],
+    resources: [],
+    validity: { verdict: "valid", reasons: [] },
+  });
+}
+
+describe("the result document of a client phase", () => {
+  const base = { runId: "r1", startedAt: "2026-11-22T05:00:00.000Z", ycsbLabVersion: "0.1.0" };
+
+  test("a cloud run is labelled with the scenario's instance types", () => {
+    const doc = documentFor(base);
+    expect(validateResultDocument(doc).ok).toBe(true);
+    expect(doc.run.instanceTypes).toEqual({ data: "m6i.large", client: "c6i.large" });
+  });
+
+  test("a run on this machine is labelled local, never with cloud instance types it did not use", () => {
+    const doc = documentFor({ ...base, machine: "local" });
+    expect(validateResultDocument(doc).ok).toBe(true);
+    expect(doc.run.instanceTypes).toEqual({ data: "local", client: "local" });
+  });
+});
