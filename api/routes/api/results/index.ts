@@ -1,0 +1,73 @@
+import { Type } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import type { FastifyPluginAsync } from "fastify";
+import { checkAgainst, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../../../model/result-document.js";
+import { ingestDocuments, RunConflictError } from "../../../store/ingest.js";
+import { ErrorResponse } from "../../../schemas.js";
+import { FieldValidationError } from "../../../validation.js";
+
+export const MAX_BATCH = 1000;
+
+const IngestResponse = Type.Object({
+  created: Type.Integer(),
+  duplicates: Type.Integer(),
+  conflicts: Type.Integer(),
+  results: Type.Array(
+    Type.Object({
+      runId: Type.String(),
+      phase: Type.String(),
+      clientIndex: Type.Integer(),
+      status: Type.Union([Type.Literal("created"), Type.Literal("duplicate"), Type.Literal("conflict")]),
+    }),
+  ),
+});
+
+// Compiled once: checking a valid document is then a fast path; errors are only enumerated for bad ones.
+const compiledDocument = TypeCompiler.Compile(ResultDocumentSchema);
+const checkDocument = (doc: unknown): FieldError[] => (compiledDocument.Check(doc) ? [] : checkAgainst(ResultDocumentSchema, doc));
+
+/** A document or a batch; every error names its field as a JSON pointer ("/3/run/nodes" in a batch). */
+export function checkResultsBody(body: unknown): FieldError[] {
+  if (!Array.isArray(body)) return checkDocument(body);
+  if (body.length === 0) return [{ path: "/", message: "a batch needs at least one document" }];
+  if (body.length > MAX_BATCH) return [{ path: "/", message: `a batch holds at most ${MAX_BATCH} documents, got ${body.length}` }];
+  const errors: FieldError[] = [];
+  body.forEach((doc, i) => {
+    if (errors.length < 20) errors.push(...checkDocument(doc).map((e) => ({ path: `/${i}${e.path === "/" ? "" : e.path}`, message: e.message })));
+  });
+  return errors.slice(0, 20);
+}
+
+const route: FastifyPluginAsync = async (app) => {
+  app.post(
+    "/",
+    {
+      preHandler: app.requireToken,
+      schema: {
+        summary: "Store one result document or a batch (idempotent: the same document twice is stored once)",
+        tags: ["ingest"],
+        security: [{ bearer: [] }],
+        body: Type.Union([ResultDocumentSchema, Type.Array(ResultDocumentSchema, { minItems: 1, maxItems: MAX_BATCH })]),
+        response: { 200: IngestResponse, 201: IngestResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse },
+      },
+      // Field-by-field errors for batches (a union's error would not name the field).
+      validatorCompiler: () => (data: unknown) => {
+        const errors = checkResultsBody(data);
+        return errors.length ? { error: new FieldValidationError("body", errors) } : { value: data };
+      },
+    },
+    async (req, reply) => {
+      const docs = (Array.isArray(req.body) ? req.body : [req.body]) as ResultDocument[];
+      try {
+        const results = await ingestDocuments(app.db, docs);
+        const count = (s: string) => results.filter((r) => r.status === s).length;
+        const created = count("created");
+        return reply.code(created > 0 ? 201 : 200).send({ created, duplicates: count("duplicate"), conflicts: count("conflict"), results });
+      } catch (e) {
+        if (e instanceof RunConflictError) throw app.httpErrors.conflict(e.message);
+        throw e;
+      }
+    },
+  );
+};
+export default route;
