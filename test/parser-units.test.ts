@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ClientOutputSchema, checkAgainst } from "../model/result-document.js";
-import { StatusSeriesBuilder, statusPoint, statusSeriesLength, statusSeriesProblems } from "../model/status-series.js";
+import { StatusSeriesBuilder } from "../model/status-series-builder.js";
+import { statusPoint, statusSeriesLength, statusSeriesProblems } from "../model/status-series.js";
 import { appendStatusLine, parseYcsbOutput, YcsbOutputError } from "../runner/ycsb-output/index.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/ycsb/", import.meta.url));

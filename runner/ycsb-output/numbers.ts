@@ -31,38 +31,3 @@ export function percentileKey(name: string): string | undefined {
   const key = name.slice(0, stop);
   return toNumber(key) !== undefined && key.charCodeAt(0) !== 45 ? key : undefined;
 }
-
-/**
- * A decimal number read straight from `text[from, to)` without slicing (the status-line hot path):
- * digits with an optional sign and fraction; anything else (exponent, NaN, ∞) goes through toNumber.
- */
-export function numberAt(text: string, from: number, to: number): number | undefined {
-  if (to <= from || to - from > 15) return toNumber(text.slice(from, to));
-  let i = from;
-  const negative = text.charCodeAt(i) === 45;
-  if (negative) i++;
-  let n = 0;
-  let digits = 0;
-  for (; i < to; i++) {
-    const c = text.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) break;
-    n = n * 10 + c;
-    digits++;
-  }
-  if (i < to && text.charCodeAt(i) === 46) {
-    let scale = 1;
-    for (i++; i < to; i++) {
-      const c = text.charCodeAt(i) - 48;
-      if (c < 0 || c > 9) break;
-      n = n * 10 + c;
-      scale *= 10;
-      digits++;
-    }
-    // One division of two exact integers (<= 15 digits) is correctly rounded: the same double as Number().
-    if (scale !== 1) n /= scale;
-  }
-  if (digits === 0) return undefined;
-  // Only an exponent ("1.0E7", Java's Double.toString for large values) needs the general parser.
-  if (i !== to) return text.charCodeAt(i) === 69 || text.charCodeAt(i) === 101 ? toNumber(text.slice(from, to)) : undefined;
-  return negative ? -n : n;
-}

@@ -1,8 +1,10 @@
-import type { ClientOutput } from "../../model/result-document.js";
-import { StatusSeriesBuilder } from "../../model/status-series.js";
+import type { ClientOutput, StatusSeries } from "../../model/result-document.js";
+import { StatusSeriesBuilder } from "../../model/status-series-builder.js";
+import { emptyStatusSeries } from "../../model/status-series.js";
 import { YcsbOutputError } from "./errors.js";
 import { RawPoints } from "./raw-points.js";
-import { appendStatusLine } from "./status-line.js";
+import { StatusLineReader } from "./status-line.js";
+import { asBytes, isBlank, textOf } from "./bytes.js";
 import { SummaryBuilder, type Origin } from "./summary.js";
 
 type Stream = "stdout" | "stderr";
@@ -22,16 +24,19 @@ const RAW_FILE = "result file: ";
 /**
  * Parses what one YCSB 0.17.0 client printed: the summary on stdout (text or JSON array exporter, any
  * measurementtype) and the `-s` status lines on stderr (they are also found in stdout when the streams
- * were merged). Pure and line by line: no regular expression and no array of lines on the hot path.
+ * were merged). Pure and line by line over the bytes: no regular expression, no array of lines, and no
+ * string made for a status line but its timestamp. Give it the bytes as read (a Buffer) where output is
+ * large; text is accepted too and encoded first.
  *
  * Throws YcsbOutputError for empty input, a missing [OVERALL] section or output cut short. Anything
  * else that does not parse is a warning or an unknown line in the result, never a silent zero.
  */
-export function parseYcsbOutput(stdout: string, stderr = ""): ClientOutput {
-  if (stdout.trim().length === 0) throw new YcsbOutputError("is empty: no YCSB summary to parse", "stdout");
+export function parseYcsbOutput(stdout: string | Uint8Array, stderr: string | Uint8Array = ""): ClientOutput {
+  const out = asBytes(stdout);
+  if (isBlank(out)) throw new YcsbOutputError("is empty: no YCSB summary to parse", "stdout");
   const parser = new OutputParser();
-  const stdoutLines = parser.scan(stdout, "stdout");
-  if (stderr.length > 0) parser.scan(stderr, "stderr");
+  const stdoutLines = parser.scan(out, "stdout");
+  if (stderr.length > 0) parser.scan(asBytes(stderr), "stderr");
   return parser.finish(stdoutLines);
 }
 
@@ -39,7 +44,7 @@ class OutputParser {
   readonly warnings: string[] = [];
   readonly unknownLines: string[] = [];
   /** Status lines per stream: with measurementtype=timeseries YCSB prints them on stdout and stderr alike. */
-  readonly statusSeries: Record<Stream, StatusSeriesBuilder> = { stdout: new StatusSeriesBuilder(), stderr: new StatusSeriesBuilder() };
+  readonly statusSeries: Record<Stream, StatusSeriesBuilder | undefined> = { stdout: undefined, stderr: undefined };
   readonly summary = new SummaryBuilder(this.warnings);
   readonly raw = new RawPoints();
   exporter: "text" | "json-array" | undefined;
@@ -49,40 +54,39 @@ class OutputParser {
   private readonly warn = (message: string) => this.warnings.push(`${this.stream} line ${this.lineNo}: ${message}`);
 
   /** Feeds every line of one stream; returns the number of lines. */
-  scan(text: string, stream: Stream): number {
+  scan(b: Buffer, stream: Stream): number {
     this.stream = stream;
     this.lineNo = 0;
     let rawHeaderSeen = false;
-    const series = this.statusSeries[stream];
-    const length = text.length;
+    // Every line of a stream may be a status line (stderr is little else): columns sized once, not grown.
+    const series = (this.statusSeries[stream] = new StatusSeriesBuilder(countNewlines(b, 0) + 1));
+    const statusLines = new StatusLineReader(series, this.warn);
+    const length = b.length;
     let pos = 0;
     while (pos < length) {
-      let nl = text.indexOf("\n", pos);
+      let nl = b.indexOf(10, pos);
       const lastWithoutNewline = nl < 0;
       if (lastWithoutNewline) nl = length;
       this.lineNo++;
       let end = nl;
-      if (end > pos && text.charCodeAt(end - 1) === 13) end--;
-      const first = text.charCodeAt(pos);
-      if (first === 91 /* [ */ && stream === "stdout" && isJsonArrayStart(text, pos, end)) {
-        this.parseJsonArray(text, pos);
-        return this.lineNo + countNewlines(text, pos);
+      if (end > pos && b[end - 1] === 13) end--;
+      const first = b[pos]!;
+      if (first === 91 /* [ */ && stream === "stdout" && isJsonArrayStart(b, pos, end)) {
+        this.parseJsonArray(b, pos);
+        return this.lineNo + countNewlines(b, pos);
       }
       if (lastWithoutNewline) {
-        throw new YcsbOutputError(`the last line has no newline, the output looks cut short: "${preview(text.slice(pos, end))}"`, stream, this.lineNo);
+        throw new YcsbOutputError(`the last line has no newline, the output looks cut short: "${preview(textOf(b, pos, end))}"`, stream, this.lineNo);
       }
-      if (end > pos) {
-        const line = text.slice(pos, end);
+      // Status lines start with a digit (the date) or, before YCSB 0.2, with a space; they are read as bytes.
+      const maybeStatus = first === 32 || (first >= 48 && first <= 57);
+      if (end > pos && !(maybeStatus && statusLines.read(b, pos, end))) {
+        const line = textOf(b, pos, end);
         if (first === 91) this.summaryLine(line);
         else if (rawHeaderSeen && this.raw.add(line)) {
           // a raw measurement point
-        } else {
-          const isStatus = (first === 32 || (first >= 48 && first <= 57)) && appendStatusLine(line, series, this.warn);
-          if (isStatus) {
-            // a status line, appended to the series
-          } else if (RawPoints.isHeader(line)) rawHeaderSeen = true;
-          else this.otherLine(line);
-        }
+        } else if (RawPoints.isHeader(line)) rawHeaderSeen = true;
+        else this.otherLine(line);
       }
       pos = nl + 1;
     }
@@ -114,13 +118,13 @@ class OutputParser {
   }
 
   /** exporter=site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter: `[ { "metric", "measurement", "value" }, ... ]` */
-  private parseJsonArray(text: string, from: number): void {
+  private parseJsonArray(b: Buffer, from: number): void {
     const startLine = this.lineNo;
     let entries: unknown;
     try {
-      entries = JSON.parse(text.slice(from));
+      entries = JSON.parse(textOf(b, from, b.length));
     } catch (err) {
-      const lines = startLine + countNewlines(text, from);
+      const lines = startLine + countNewlines(b, from);
       throw new YcsbOutputError(
         `the JSON array that starts on line ${startLine} does not parse, the output looks cut short or mixed: ${(err as Error).message}`,
         this.stream,
@@ -144,8 +148,7 @@ class OutputParser {
     const summary = this.summary.finish({ stream: "stdout", lines: stdoutLines });
     const result: ClientOutput = {
       ...summary,
-      // stderr is where StatusThread writes; stdout holds them only as a copy (timeseries) or when streams were merged.
-      statusSeries: (this.statusSeries.stderr.length > 0 ? this.statusSeries.stderr : this.statusSeries.stdout).finish(),
+      statusSeries: statusSeriesOf(this.statusSeries),
       unknownLines: this.unknownLines,
       warnings: this.warnings,
     };
@@ -160,18 +163,25 @@ class OutputParser {
 }
 
 /** "[ {" (Jackson's pretty printer, as YCSB configures it), "[{" or a lone "[". */
-function isJsonArrayStart(text: string, pos: number, end: number): boolean {
+function isJsonArrayStart(b: Buffer, pos: number, end: number): boolean {
   if (end === pos + 1) return true;
-  const second = text.charCodeAt(pos + 1);
-  return second === 123 /* { */ || (second === 32 && text.charCodeAt(pos + 2) === 123);
+  const second = b[pos + 1];
+  return second === 123 /* { */ || (second === 32 && b[pos + 2] === 123);
 }
 
-function countNewlines(text: string, from: number): number {
+function countNewlines(b: Buffer, from: number): number {
   let n = 0;
-  for (let i = text.indexOf("\n", from); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = b.indexOf(10, from); i >= 0; i = b.indexOf(10, i + 1)) n++;
   return n;
 }
 
 function preview(line: string): string {
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+/** stderr is where StatusThread writes; stdout holds status lines only as a copy (timeseries) or when streams were merged. */
+function statusSeriesOf(byStream: Record<Stream, StatusSeriesBuilder | undefined>): StatusSeries {
+  const { stderr, stdout } = byStream;
+  if (stderr && stderr.length > 0) return stderr.finish();
+  return stdout && stdout.length > 0 ? stdout.finish() : emptyStatusSeries();
 }
