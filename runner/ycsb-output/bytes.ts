@@ -18,16 +18,25 @@ export function textOf(b: Buffer, from: number, to: number): string {
   return b.toString("utf8", from, to);
 }
 
-/** Text to find in the bytes, held as bytes and as little-endian 32-bit words: compared four bytes at a time. */
+/**
+ * Text to find in the bytes, held as bytes and as little-endian 32-bit words, compared four bytes at a time:
+ * the words at 0, 4, 8, ... and a last one ending at the last byte (overlapping the one before when the length
+ * is not a multiple of four), so a separator like ", 99.9=" is two comparisons rather than seven.
+ */
 export class Literal {
   readonly length: number;
+  /** The words at 0, 4, ... that fit, then the word ending at the last byte (none when shorter than 4). */
   readonly words: Uint32Array;
 
   constructor(readonly bytes: Uint8Array) {
-    this.length = bytes.length;
-    this.words = new Uint32Array(bytes.length >> 2);
+    const n = (this.length = bytes.length);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let w = 0; w < this.words.length; w++) this.words[w] = view.getUint32(w * 4, true);
+    const words: number[] = [];
+    if (n >= 4) {
+      for (let at = 0; at + 4 < n; at += 4) words.push(view.getUint32(at, true));
+      words.push(view.getUint32(n - 4, true));
+    }
+    this.words = Uint32Array.from(words);
   }
 
   static ascii(text: string): Literal {
@@ -44,12 +53,15 @@ export function viewOf(b: Buffer): DataView {
 export function literalAt(b: Buffer, view: DataView, at: number, limit: number, literal: Literal): boolean {
   const n = literal.length;
   if (at < 0 || at + n > limit) return false;
+  if (n < 4) {
+    const bytes = literal.bytes;
+    for (let i = 0; i < n; i++) if (b[at + i] !== bytes[i]) return false;
+    return true;
+  }
   const words = literal.words;
-  let i = 0;
-  for (let w = 0; w < words.length; w++, i += 4) if (view.getUint32(at + i, true) !== words[w]) return false;
-  const bytes = literal.bytes;
-  for (; i < n; i++) if (b[at + i] !== bytes[i]) return false;
-  return true;
+  const last = words.length - 1;
+  for (let w = 0; w < last; w++) if (view.getUint32(at + w * 4, true) !== words[w]) return false;
+  return view.getUint32(at + n - 4, true) === words[last];
 }
 
 /** True when the bytes hold no text but spaces, tabs and line ends. */

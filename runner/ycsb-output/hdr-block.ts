@@ -1,4 +1,4 @@
-import { StatusField, type StatusGroupSlot, type StatusSeriesBuilder } from "../../model/status-series-builder.js";
+import { StatusField, type StatusGroupSlot, type StatusSeriesBuilder } from "./status-series-builder.js";
 import { DecimalReader, Literal, literalAt, NameTable, textOf, viewOf } from "./bytes.js";
 
 type Warn = (message: string) => void;

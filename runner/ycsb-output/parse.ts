@@ -1,5 +1,5 @@
 import type { ClientOutput, StatusSeries } from "../../model/result-document.js";
-import { StatusSeriesBuilder } from "../../model/status-series-builder.js";
+import { StatusSeriesBuilder } from "./status-series-builder.js";
 import { emptyStatusSeries } from "../../model/status-series.js";
 import { YcsbOutputError } from "./errors.js";
 import { RawPoints } from "./raw-points.js";

@@ -1,8 +1,7 @@
-import type { StatusSeriesBuilder } from "../../model/status-series-builder.js";
+import type { StatusSeriesBuilder } from "./status-series-builder.js";
 import { asBytes, DecimalReader, Literal, literalAt, NameTable, textOf, viewOf } from "./bytes.js";
 import { HdrBlockReader } from "./hdr-block.js";
 import { toCount, toNumber } from "./numbers.js";
-import { Timestamps } from "./timestamps.js";
 
 type Warn = (message: string) => void;
 
@@ -44,7 +43,6 @@ export function appendStatusLine(line: string | Uint8Array, series: StatusSeries
 export class StatusLineReader {
   private readonly decimal = new DecimalReader();
   private readonly groupNames = new NameTable();
-  private readonly timestamps = new Timestamps();
   private readonly hdrBlocks: HdrBlockReader;
   private buffer: Buffer | undefined;
   private view = viewOf(Buffer.alloc(0));
@@ -91,12 +89,9 @@ export class StatusLineReader {
     if (!(operations >= 0) || !Number.isInteger(operations) || !literalAt(b, view, decimal.end, end, OPERATIONS)) return false;
     let pos = decimal.end + OPERATIONS.length;
 
-    let at: string | null = null;
-    if (space > start) {
-      let from = start;
-      while (b[from] === 32) from++;
-      if (from < space) at = this.timestamps.text(b, from, space);
-    }
+    let atFrom = start;
+    while (atFrom < space && b[atFrom] === 32) atFrom++;
+    const atTo = Math.max(atFrom, space);
 
     // "12345 operations; 1234.5 current ops/sec; ": printed only once there are operations; "∞" -> null.
     let opsPerSec = NaN;
@@ -120,7 +115,7 @@ export class StatusLineReader {
       pos = this.readEstimate(b, pos + EST.length, end);
       estCompletionSec = this.estimateSec;
     }
-    this.series.line(at, elapsedSec, operations, opsPerSec, estCompletionSec);
+    this.series.line(b, atFrom, atTo, elapsedSec, operations, opsPerSec, estCompletionSec);
 
     while (pos < end && b[pos] === 32) pos++;
     if (pos >= end) return true;

@@ -1,4 +1,5 @@
-import type { StatusGroupColumns, StatusSeries } from "./result-document.js";
+import type { StatusGroupColumns, StatusSeries } from "../../model/result-document.js";
+import { Timestamps } from "./timestamps.js";
 
 type Column = (number | null)[];
 
@@ -22,17 +23,19 @@ export interface StatusGroupSlot {
 export const StatusField = { count: -1, maxUs: -2, minUs: -3, avgUs: -4 } as const;
 
 /**
- * Appends status lines to a series column by column (the parser's hot path: no object per line). Each column
- * is allocated once at a capacity (the caller's estimate of the lines to come, doubled if exceeded), filled
- * with null, written in place, and cut to the series' length by finish(): on a long run, touching fresh memory
- * more than once costs more than reading the numbers.
+ * Appends status lines to a series (the parser's hot path: no object per line). A line's values go first into
+ * a block of rows (a Float64Array, NaN where nothing was printed), and every ROWS lines the block is copied
+ * column by column into the series' columns: writing each line straight into a few dozen columns of a long
+ * series misses the cache on nearly every value, several times the cost of reading it (bench/parse). Columns
+ * are allocated once at a capacity (the caller's estimate of the lines to come, doubled if exceeded), filled
+ * with null, and cut to the series' length by finish().
  *
  * Call `line()` once per status line, then for each group it printed `group()` and either `values()` +
  * `percentile()`, or `write()` with the column numbers `columnsOf()` gave for a layout seen before. Values not
  * printed are passed as NaN and stored as null (a number that may be null would be boxed on every line).
  */
 export class StatusSeriesBuilder {
-  private readonly at: (string | null)[] = [];
+  private readonly at = new Timestamps();
   /** Every numeric column: 0-3 the line's own, then four per group and one per percentile key. */
   private readonly columns: Column[] = [];
   private readonly groups: StatusGroupSlot[] = [];
@@ -41,27 +44,36 @@ export class StatusSeriesBuilder {
   private readonly firstCapacity: number;
   private index = -1;
   private groupCursor = 0;
+  /** Lines [blockStart, index] not yet in the columns, one row of `width` values each. */
+  private block = new Float64Array(0);
+  private width = 0;
+  private blockStart = 0;
+  /** Where the current line's row starts in `block`. */
+  private row = 0;
 
   /** `expectedLines`: how many status lines may come (an upper bound is best); the columns grow past it if needed. */
   constructor(expectedLines = 1024) {
     this.firstCapacity = Math.max(16, Math.min(expectedLines, MAX_INITIAL_CAPACITY));
     for (let c = 0; c < LINE_COLUMNS; c++) this.columns.push([]);
+    this.newBlock();
   }
 
   get length(): number {
     return this.index + 1;
   }
 
-  /** A status line's own fields; NaN for a rate or estimate not printed. */
-  line(at: string | null, elapsedSec: number, operations: number, opsPerSec: number, estCompletionSec: number): void {
+  /** A status line's own fields: its timestamp is bytes [atFrom, atTo) of b (none if empty); NaN for a rate or estimate not printed. */
+  line(b: Uint8Array, atFrom: number, atTo: number, elapsedSec: number, operations: number, opsPerSec: number, estCompletionSec: number): void {
+    if (this.index + 1 - this.blockStart === ROWS) this.flush();
     const i = ++this.index;
     if (i === this.capacity) this.grow();
-    const c = this.columns;
-    this.at.push(at);
-    c[ELAPSED]![i] = elapsedSec;
-    c[OPERATIONS]![i] = operations;
-    if (opsPerSec === opsPerSec) c[OPS_PER_SEC]![i] = opsPerSec;
-    if (estCompletionSec === estCompletionSec) c[EST_COMPLETION]![i] = estCompletionSec;
+    this.at.add(b, atFrom, atTo);
+    const row = (this.row = (i - this.blockStart) * this.width);
+    const block = this.block;
+    block[row + ELAPSED] = elapsedSec;
+    block[row + OPERATIONS] = operations;
+    block[row + OPS_PER_SEC] = opsPerSec;
+    block[row + EST_COMPLETION] = estCompletionSec;
     this.groupCursor = 0;
   }
 
@@ -87,11 +99,7 @@ export class StatusSeriesBuilder {
       }
     }
     this.groupCursor++;
-    if (g.lastLine === i) {
-      const c = this.columns;
-      c[g.count]![i] = c[g.avgUs]![i] = c[g.minUs]![i] = c[g.maxUs]![i] = null;
-      for (const p of g.percentiles) c[p]![i] = null;
-    }
+    if (g.lastLine === i) for (const c of [g.count, g.avgUs, g.minUs, g.maxUs, ...g.percentiles]) this.block[this.row + c] = NaN;
     g.lastLine = i;
     g.cursor = 0;
     return g;
@@ -99,12 +107,12 @@ export class StatusSeriesBuilder {
 
   /** The group's count, average, min and max on the current line (NaN where not printed). */
   values(g: StatusGroupSlot, count: number, avgUs: number, minUs: number, maxUs: number): void {
-    const i = this.index;
-    const c = this.columns;
-    if (count === count) c[g.count]![i] = count;
-    if (avgUs === avgUs) c[g.avgUs]![i] = avgUs;
-    if (minUs === minUs) c[g.minUs]![i] = minUs;
-    if (maxUs === maxUs) c[g.maxUs]![i] = maxUs;
+    const block = this.block;
+    const row = this.row;
+    block[row + g.count] = count;
+    block[row + g.avgUs] = avgUs;
+    block[row + g.minUs] = minUs;
+    block[row + g.maxUs] = maxUs;
   }
 
   /** One printed percentile of the group on the current line; `key` as printed ("99.9"). The later print wins. */
@@ -119,7 +127,7 @@ export class StatusSeriesBuilder {
       }
     }
     g.cursor = k + 1;
-    this.columns[g.percentiles[k]!]![this.index] = valueUs;
+    this.block[this.row + g.percentiles[k]!] = valueUs;
   }
 
   /**
@@ -141,16 +149,14 @@ export class StatusSeriesBuilder {
 
   /** Values [0, n) of a line's group into their columns (from columnsOf), NaN for none. */
   write(columns: Int32Array, values: Float64Array, n: number): void {
-    const c = this.columns;
-    const i = this.index;
-    for (let j = 0; j < n; j++) {
-      const v = values[j]!;
-      if (v === v) c[columns[j]!]![i] = v;
-    }
+    const block = this.block;
+    const row = this.row;
+    for (let j = 0; j < n; j++) block[row + columns[j]!] = values[j]!;
   }
 
   /** The series: every column one entry per status line, null where nothing was printed. Call once. */
   finish(): StatusSeries {
+    this.flush();
     const n = this.length;
     const c = this.columns;
     // Every column is cut in place to the series' length: the capacity beyond was never part of it.
@@ -162,7 +168,7 @@ export class StatusSeriesBuilder {
       perOperation[g.name] = { count: c[g.count]!, avgUs: c[g.avgUs]!, minUs: c[g.minUs]!, maxUs: c[g.maxUs]!, percentilesUs };
     }
     return {
-      at: this.at,
+      at: this.at.finish(),
       elapsedSec: c[ELAPSED] as number[],
       operations: c[OPERATIONS] as number[],
       opsPerSec: c[OPS_PER_SEC]!,
@@ -171,9 +177,56 @@ export class StatusSeriesBuilder {
     };
   }
 
+  /** Copies the block's rows (lines blockStart to index) into the columns, column by column. */
+  private flush(): void {
+    const rows = this.index - this.blockStart + 1;
+    const { block, width, columns, blockStart } = this;
+    for (let c = 0; c < width; c++) {
+      const column = columns[c]!;
+      for (let r = 0, at = c; r < rows; r++, at += width) {
+        const v = block[at]!;
+        if (v === v) column[blockStart + r] = v;
+      }
+    }
+    this.blockStart += rows;
+    this.newBlock();
+  }
+
+  /** An empty block as wide as the columns are many, starting at the current line (its values kept). */
+  private newBlock(): void {
+    const width = this.columns.length;
+    const next = new Float64Array(ROWS * width).fill(NaN);
+    if (this.blockStart <= this.index) next.set(this.block.subarray(this.row, this.row + this.width));
+    this.block = next;
+    this.width = width;
+    this.row = 0;
+  }
+
   private newColumn(): number {
+    // The current line may already hold values: keep them in the new, wider block.
+    const i = this.index;
+    this.flushBefore(i);
     this.columns.push(nullColumn(this.capacity));
+    this.newBlock();
     return this.columns.length - 1;
+  }
+
+  /** Copies the rows of the lines before `line` into the columns; the current line's row stays to be copied. */
+  private flushBefore(line: number): void {
+    const rows = line - this.blockStart;
+    if (rows <= 0) return;
+    const { block, width, columns, blockStart } = this;
+    for (let c = 0; c < width; c++) {
+      const column = columns[c]!;
+      for (let r = 0, at = c; r < rows; r++, at += width) {
+        const v = block[at]!;
+        if (v === v) column[blockStart + r] = v;
+      }
+    }
+    // The current line's row moves to the top of the block.
+    this.block.copyWithin(0, rows * width, rows * width + width);
+    this.row = 0;
+    this.blockStart = line;
   }
 
   private grow(): void {
@@ -182,6 +235,9 @@ export class StatusSeriesBuilder {
     for (let k = 0; k < c.length; k++) c[k] = c[k]!.concat(nullColumn(capacity - c[k]!.length));
   }
 }
+
+/** Lines per block: a block of a few dozen columns stays in the cache while it is copied out. */
+const ROWS = 512;
 
 const ELAPSED = 0;
 const OPERATIONS = 1;
