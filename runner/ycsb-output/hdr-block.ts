@@ -19,6 +19,13 @@ interface BlockLayout {
   readonly opening: Literal;
   /** What comes before each value: "Count=", ", Max=", ... */
   readonly separators: Literal[];
+  /**
+   * The separators of 4 to 8 bytes (all of YCSB's) as their first and last four bytes (little-endian), which
+   * cover them whole: two comparisons each, in line. 0 in `separatorLength` for any other (compared in full).
+   */
+  readonly separatorLength: Int32Array;
+  readonly separatorHead: Uint32Array;
+  readonly separatorTail: Uint32Array;
   /** What each value is: a StatusField, or the index of its percentile key in `keys`. */
   readonly fields: Int32Array;
   readonly keys: string[];
@@ -76,13 +83,19 @@ export class HdrBlockReader {
 
   /** The values between the layout's separators: each a plain decimal of up to 15 digits, else -1 (read it the slow way, which knows what to say about it). */
   private readLayout(b: Buffer, view: DataView, from: number, end: number, layout: BlockLayout): number {
-    const separators = layout.separators;
+    const { separators, separatorLength, separatorHead, separatorTail } = layout;
     const values = this.values;
     let pos = from;
     for (let j = 0; j < separators.length; j++) {
-      const separator = separators[j]!;
-      if (!literalAt(b, view, pos, end, separator)) return -1;
-      pos += separator.length;
+      const n = separatorLength[j]!;
+      if (n === 0) {
+        const separator = separators[j]!;
+        if (!literalAt(b, view, pos, end, separator)) return -1;
+        pos += separator.length;
+      } else {
+        if (pos + n > end || view.getUint32(pos, true) !== separatorHead[j] || view.getUint32(pos + n - 4, true) !== separatorTail[j]) return -1;
+        pos += n;
+      }
       const valueFrom = pos;
       let value = 0;
       let d = b[pos]! - 48;
@@ -224,10 +237,15 @@ export class HdrBlockReader {
     const countAt = fields.indexOf(COUNT);
     if (countAt < 0 || this.values[countAt] === 0 || fields.indexOf(COUNT, countAt + 1) >= 0) return;
     const bytes = (at: number, to: number) => new Literal(Uint8Array.from(b.subarray(at, to)));
+    const separators = Array.from({ length: entries }, (_, j) => bytes(this.separatorFrom[j]!, this.separatorTo[j]!));
+    const inLine = (s: Literal) => s.length >= 4 && s.length <= 8;
     const layout: BlockLayout = {
       name: g.name,
       opening: bytes(open, from),
-      separators: Array.from({ length: entries }, (_, j) => bytes(this.separatorFrom[j]!, this.separatorTo[j]!)),
+      separators,
+      separatorLength: Int32Array.from(separators, (s) => (inLine(s) ? s.length : 0)),
+      separatorHead: Uint32Array.from(separators, (s) => (inLine(s) ? s.words[0]! : 0)),
+      separatorTail: Uint32Array.from(separators, (s) => (inLine(s) ? s.words[s.words.length - 1]! : 0)),
       fields,
       keys,
       countAt,

@@ -195,10 +195,15 @@ export class StatusSeriesBuilder {
   /** An empty block as wide as the columns are many, starting at the current line (its values kept). */
   private newBlock(): void {
     const width = this.columns.length;
-    const next = new Float64Array(ROWS * width).fill(NaN);
-    if (this.blockStart <= this.index) next.set(this.block.subarray(this.row, this.row + this.width));
-    this.block = next;
-    this.width = width;
+    if (width === this.width && this.blockStart > this.index) {
+      // As wide as before and no line in it yet: the same memory, emptied (fresh memory costs more here).
+      this.block.fill(NaN);
+    } else {
+      const next = new Float64Array(ROWS * width).fill(NaN);
+      if (this.blockStart <= this.index) next.set(this.block.subarray(this.row, this.row + this.width));
+      this.block = next;
+      this.width = width;
+    }
     this.row = 0;
   }
 
