@@ -181,7 +181,9 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     onProgress: o.progress,
     onStart: (pid) => o.onYcsbStart?.(pid, phase),
   });
-  const [stdout, stderr] = await Promise.all([readFile(proc.stdoutPath, "utf8").catch(() => ""), readFile(proc.stderrPath, "utf8").catch(() => "")]);
+  // Bytes as written: the parser reads them without a decoded copy, and they are uploaded unchanged.
+  const missing = () => Buffer.alloc(0);
+  const [stdout, stderr] = await Promise.all([readFile(proc.stdoutPath).catch(missing), readFile(proc.stderrPath).catch(missing)]);
   let output;
   let failure = proc.failure;
   try {

@@ -14,9 +14,10 @@ Parse what one YCSB 0.17.0 client printed and print it as JSON (a ClientOutput o
 
 Exit codes: 0 parsed, 1 unreadable, empty or truncated input, 2 wrong usage.`;
 
-async function readInput(file: string, what: string): Promise<string> {
+/** The file's bytes: the parser reads them as they are (no decoded copy of a long stderr). */
+async function readInput(file: string, what: string): Promise<Buffer> {
   try {
-    return await readFile(file, "utf8");
+    return await readFile(file);
   } catch (err) {
     throw new InputError(`cannot read ${what} file "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
@@ -54,7 +55,7 @@ export const command: Command = {
     }
     if (!values.stdout) throw new UsageError("--stdout FILE is required");
     const stdout = await readInput(values.stdout, "--stdout");
-    const stderr = values.stderr ? await readInput(values.stderr, "--stderr") : "";
+    const stderr = values.stderr ? await readInput(values.stderr, "--stderr") : Buffer.alloc(0);
     let result: Record<string, unknown>;
     try {
       result = parseYcsbOutput(stdout, stderr);
