@@ -9,3 +9,4 @@ export * from "./plan-step-up.js";
 export * from "./plan-render.js";
 export * from "./instance-types.js";
 export * from "./status-series.js";
+export * from "./throughput-dips.js";

@@ -1,4 +1,5 @@
 import type { ClientOutput, Validity } from "../model/index.js";
+import { DIP_RATIO, findThroughputDips, type ThroughputDip } from "../model/throughput-dips.js";
 import type { ResourceSample } from "./proc-stat.js";
 
 /**
@@ -9,10 +10,6 @@ import type { ResourceSample } from "./proc-stat.js";
 export const SATURATION_RATIO = 0.95;
 /** A client over this CPU share is client-bound (the rule scylla-cluster-tests applies to loaders). */
 export const CLIENT_BOUND_CPU_PCT = 70;
-/** A dip: status-series throughput under this share of the phase mean ... */
-export const DIP_RATIO = 0.5;
-/** ... for at least this long. */
-export const DIP_MIN_SEC = 10;
 /** Any failed operation is worth a warning; above this share the numbers are not the database's normal work. */
 export const MAX_ERROR_RATE = 0.01;
 
@@ -48,37 +45,9 @@ export function errorCounts(out: ClientOutput): { ok: number; failed: number } {
   return { ok, failed };
 }
 
-/** Runs of consecutive status points under DIP_RATIO of the mean rate, lasting DIP_MIN_SEC or more. */
-export function findDips(series: ClientOutput["statusSeries"]): { fromSec: number; toSec: number; minOpsPerSec: number }[] {
-  const points: { elapsedSec: number; opsPerSec: number }[] = [];
-  for (let i = 0; i < series.elapsedSec.length; i++) {
-    const opsPerSec = series.opsPerSec[i];
-    if (opsPerSec != null && series.elapsedSec[i]! > 0) points.push({ elapsedSec: series.elapsedSec[i]!, opsPerSec });
-  }
-  // The last point is a partial interval at the end of the run; it says nothing about a dip.
-  const body = points.slice(0, -1);
-  if (body.length < 2) return [];
-  const mean = body.reduce((s, p) => s + p.opsPerSec, 0) / body.length;
-  const dips: { fromSec: number; toSec: number; minOpsPerSec: number }[] = [];
-  let start: number | undefined;
-  let prevSec = 0;
-  let min = Infinity;
-  body.forEach((p, i) => {
-    const low = p.opsPerSec < DIP_RATIO * mean;
-    if (low) {
-      // A point covers the interval since the previous one.
-      if (start === undefined) start = i === 0 ? 0 : prevSec;
-      min = Math.min(min, p.opsPerSec);
-    }
-    if ((!low || i === body.length - 1) && start !== undefined) {
-      const end = low ? p.elapsedSec : prevSec;
-      if (end - start >= DIP_MIN_SEC) dips.push({ fromSec: start, toSec: end, minOpsPerSec: min });
-      start = undefined;
-      min = Infinity;
-    }
-    prevSec = p.elapsedSec;
-  });
-  return dips;
+/** The phase's throughput dips (model/throughput-dips.ts: the rule the dashboard marks too). */
+export function findDips(series: ClientOutput["statusSeries"]): ThroughputDip[] {
+  return findThroughputDips(series.elapsedSec, series.opsPerSec);
 }
 
 export function judgePhase(input: ValidityInput): Validity {

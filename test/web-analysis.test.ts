@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
-import { findDips, findKnee, histogramBars, percentileSpectrum, spectrumTickLabel } from "../web/src/analysis.js";
+import { findKnee, histogramBars, percentileSpectrum, spectrumTickLabel } from "../web/src/analysis.js";
 
 const fixture = (name: string, file: string) => readFileSync(new URL(`./fixtures/ycsb/${name}/${file}`, import.meta.url), "utf8");
 
@@ -21,23 +21,6 @@ describe("findKnee", () => {
   it("has no knee below three points or on a flat axis", () => {
     expect(findKnee([{ x: 1, y: 1 }, { x: 2, y: 3 }])).toBe(-1);
     expect(findKnee([{ x: 1, y: 2 }, { x: 2, y: 2 }, { x: 3, y: 2 }])).toBe(-1);
-  });
-});
-
-describe("findDips", () => {
-  it("marks a point below half the median of the points before it", () => {
-    const ops = [1000, 1010, 990, 1005, 400, 1000, 995, null, 300];
-    expect(findDips(ops)).toEqual([4, 8]);
-  });
-  it("needs a baseline first", () => expect(findDips([1000, 10, 1000])).toEqual([]));
-  it("finds no dip in a real, steady status series", () => {
-    const out = parseYcsbOutput(fixture("timeseries", "stdout.txt"), fixture("timeseries", "stderr.txt"));
-    const ops = out.statusSeries.opsPerSec;
-    expect(ops.length).toBeGreaterThan(2);
-    // The run was throttled with -target: a steady series. A 90 % drop injected into it must be found.
-    expect(findDips(ops)).toEqual([]);
-    const injected = [...ops, (ops.at(-2) ?? 0) * 0.1];
-    expect(findDips(injected)).toEqual([injected.length - 1]);
   });
 });
 

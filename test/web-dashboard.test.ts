@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBrowser, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
 import { startApi, type RunningApi } from "./web-api.js";
+import { findThroughputDips } from "../model/throughput-dips.js";
 import { LINEATE_CASSANDRA_BALANCED, LINEATE_CASSANDRA_SCORE_PCT, LINEATE_CITATION, publishedDocuments, readFixture, seedDocuments, SWEEP_THREADS } from "./web-seed.js";
 
 type Pt = { x: number; y: number };
@@ -170,7 +171,13 @@ describe("dashboard in Chromium against the API", () => {
     const drawn = expected.opsPerSec.flatMap((y, i) => (y === null ? [] : [{ x: expected.elapsedSec[i], y }]));
     expect(drawn.length).toBeGreaterThan(0);
     expect(clients[1]!.data as Pt[]).toEqual(drawn);
-    expect(ts.datasets[0]!.label).toMatch(/^dips \(\d+\)$/);
+    // Dips are the runner's rule (model/throughput-dips.ts) applied to each client's series.
+    const dips = [0, 1].flatMap((c) => {
+      const s = readFixture(`ycsb/hdr-v2/client-${c}`).output.statusSeries;
+      return findThroughputDips(s.elapsedSec, s.opsPerSec);
+    });
+    expect(ts.datasets[0]!.label).toBe(`dips (${dips.length})`);
+    expect(ts.datasets[0]!.data).toHaveLength(dips.reduce((n, d) => n + d.lines.length, 0));
     await screenshot(page, "timeseries");
   });
 

@@ -1,6 +1,7 @@
 /**
- * Pure chart-side analysis: what the dashboard marks on a chart (knee, dips) and how it lays out latency
- * distributions. The ideal-linear line and scalability score come from the API (model/aggregate/scaling.ts). No DOM, no fetch: unit-tested on its own.
+ * Pure chart-side analysis: the knee the dashboard marks on a sweep and how it lays out latency distributions.
+ * Throughput dips are the runner's own rule (model/throughput-dips.ts); the ideal-linear line and scalability
+ * score come from the API (model/aggregate/scaling.ts). No DOM, no fetch: unit-tested on its own.
  */
 
 export interface XY {
@@ -31,40 +32,6 @@ export function findKnee(points: readonly XY[]): number {
     }
   });
   return best;
-}
-
-export interface DipOptions {
-  /** Points before the current one that form its baseline (their median). */
-  window: number;
-  /** A point is a dip when below this fraction of the baseline. */
-  fraction: number;
-}
-
-/** 10 status lines (YCSB prints one every 10 s by default, `status.interval`) and half the median. */
-export const DEFAULT_DIP_OPTIONS: DipOptions = { window: 10, fraction: 0.5 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/**
- * Indices of throughput dips in a status-line series: a point below `fraction` of the median of the
- * `window` points before it. The first points (no baseline yet) and null readings are never dips.
- */
-export function findDips(values: readonly (number | null)[], options: DipOptions = DEFAULT_DIP_OPTIONS): number[] {
-  const dips: number[] = [];
-  const history: number[] = [];
-  values.forEach((v, i) => {
-    if (v === null || !Number.isFinite(v)) return;
-    if (history.length >= Math.min(3, options.window)) {
-      const baseline = median(history.slice(-options.window));
-      if (baseline > 0 && v < options.fraction * baseline) dips.push(i);
-    }
-    history.push(v);
-  });
-  return dips;
 }
 
 export interface PercentilePoint {

@@ -1,6 +1,6 @@
 /** Phase time series from the status lines (ops/s per client over elapsed time), dips marked. */
 import type { ChartConfiguration, ChartDataset } from "chart.js";
-import { DEFAULT_DIP_OPTIONS, findDips } from "../analysis.js";
+import { DIP_RULE, findThroughputDips, type ThroughputDip } from "../../../model/throughput-dips.js";
 import { seriesToCsv } from "../csv.js";
 import { DIP_COLOUR, engineColour } from "../palette.js";
 import { el, formatNumber, message } from "../ui.js";
@@ -23,6 +23,7 @@ export const timeseriesView: View = {
     }
     const lines: ChartDataset<"line", Pt[]>[] = [];
     const dips: (Pt & { client: number })[] = [];
+    const intervals: (ThroughputDip & { client: number })[] = [];
     series.forEach((s, i) => {
       const points: Pt[] = [];
       s.opsPerSec.forEach((y, k) => {
@@ -30,12 +31,13 @@ export const timeseriesView: View = {
       });
       const colour = engineColour(`client-${s.clientIndex}`, i);
       lines.push({ label: `client ${s.clientIndex}`, data: points, borderColor: colour, backgroundColor: colour, pointRadius: 0, borderWidth: 1.5 });
-      for (const d of findDips(s.opsPerSec)) {
-        dips.push({ x: s.elapsedSec[d]!, y: s.opsPerSec[d] ?? 0, client: s.clientIndex });
+      for (const dip of findThroughputDips(s.elapsedSec, s.opsPerSec)) {
+        intervals.push({ ...dip, client: s.clientIndex });
+        for (const d of dip.lines) dips.push({ x: s.elapsedSec[d]!, y: s.opsPerSec[d] ?? 0, client: s.clientIndex });
       }
     });
     const dipSet: ChartDataset<"line", Pt[]> = {
-      label: `dips (${dips.length})`,
+      label: `dips (${intervals.length})`,
       data: dips.map(({ x, y }) => ({ x, y })),
       borderColor: DIP_COLOUR,
       backgroundColor: DIP_COLOUR,
@@ -61,15 +63,21 @@ export const timeseriesView: View = {
       title: `Throughput over time · ${detail.run.id} · ${phase.name}`,
       config: config as unknown as ChartConfiguration,
       csv: () => seriesToCsv("elapsed_s", "ops_per_sec", [dipSet, ...lines].map((d) => ({ label: String(d.label), points: d.data }))),
-      note: `A dip is a status line below ${DEFAULT_DIP_OPTIONS.fraction * 100} % of the median of the ${DEFAULT_DIP_OPTIONS.window} lines before it.`,
+      note: `A dip (marked on its status lines) is ${DIP_RULE}, the rule the run's validity verdict applies.`,
     });
-    if (dips.length)
+    if (intervals.length)
       ctx.details.append(
         el(
           "table",
           { class: "dips" },
-          el("thead", {}, el("tr", {}, el("th", {}, "client"), el("th", {}, "elapsed (s)"), el("th", {}, "ops/s"))),
-          el("tbody", {}, ...dips.map((d) => el("tr", {}, el("td", {}, String(d.client)), el("td", { class: "num" }, formatNumber(d.x, 1)), el("td", { class: "num" }, formatNumber(d.y))))),
+          el("thead", {}, el("tr", {}, el("th", {}, "client"), el("th", {}, "from (s)"), el("th", {}, "to (s)"), el("th", {}, "lowest ops/s"))),
+          el(
+            "tbody",
+            {},
+            ...intervals.map((d) =>
+              el("tr", {}, el("td", {}, String(d.client)), el("td", { class: "num" }, formatNumber(d.fromSec, 1)), el("td", { class: "num" }, formatNumber(d.toSec, 1)), el("td", { class: "num" }, formatNumber(d.minOpsPerSec))),
+            ),
+          ),
         ),
       );
   },
