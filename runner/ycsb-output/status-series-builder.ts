@@ -177,9 +177,16 @@ export class StatusSeriesBuilder {
     };
   }
 
-  /** Copies the block's rows (lines blockStart to index) into the columns, column by column. */
+  /** Copies every row of the block (lines blockStart to index) into the columns; the next line starts a new block. */
   private flush(): void {
     const rows = this.index - this.blockStart + 1;
+    this.copyRows(rows);
+    this.blockStart += rows;
+    this.newBlock();
+  }
+
+  /** Copies the first `rows` rows of the block into the columns, column by column (the cache-friendly order). */
+  private copyRows(rows: number): void {
     const { block, width, columns, blockStart } = this;
     for (let c = 0; c < width; c++) {
       const column = columns[c]!;
@@ -188,8 +195,6 @@ export class StatusSeriesBuilder {
         if (v === v) column[blockStart + r] = v;
       }
     }
-    this.blockStart += rows;
-    this.newBlock();
   }
 
   /** An empty block as wide as the columns are many, starting at the current line (its values kept). */
@@ -220,15 +225,9 @@ export class StatusSeriesBuilder {
   private flushBefore(line: number): void {
     const rows = line - this.blockStart;
     if (rows <= 0) return;
-    const { block, width, columns, blockStart } = this;
-    for (let c = 0; c < width; c++) {
-      const column = columns[c]!;
-      for (let r = 0, at = c; r < rows; r++, at += width) {
-        const v = block[at]!;
-        if (v === v) column[blockStart + r] = v;
-      }
-    }
+    this.copyRows(rows);
     // The current line's row moves to the top of the block.
+    const width = this.width;
     this.block.copyWithin(0, rows * width, rows * width + width);
     this.row = 0;
     this.blockStart = line;
