@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ycsbKey } from "../engines/ycsb-keys.js";
 import { couchbaseLocalEngine, mockDocument } from "../runner/local/couchbase.js";
-import { engineDir, readState, type LocalEngineState } from "../runner/local/engine.js";
-import { deterministicValue, returnCount, runYcsb, ycsbClasspath } from "./support/engine-ycsb.js";
+import { readState, type LocalEngineState } from "../runner/local/engine.js";
+import { deterministicValue, expectCleanWorkloadA, returnCount, runYcsb, testLocalDir, ycsbClasspath } from "./support/engine-ycsb.js";
 
 // Real YCSB 0.17.0 + our binding on the Couchbase Java SDK 3 against CouchbaseMock (the stand-in); documents are
 // read back through the mock's control API, not through the SDK.
@@ -14,7 +12,7 @@ const OPERATIONS = 300;
 const FIELD_LENGTH = 100;
 
 describe("couchbase binding on the CouchbaseMock stand-in", () => {
-  let localDir: string;
+  let local: Awaited<ReturnType<typeof testLocalDir>> | undefined;
   let dataDir: string;
   let state: LocalEngineState;
   let classpath: string[];
@@ -26,18 +24,15 @@ describe("couchbase binding on the CouchbaseMock stand-in", () => {
     });
 
   beforeAll(async () => {
-    // State and data in a folder of this test, never in the user's .local/engines.
-    localDir = await mkdtemp(join(tmpdir(), "ycsb-lab-couchbase-"));
-    process.env.YCSB_LAB_LOCAL_DIR = localDir;
-    dataDir = engineDir("couchbase");
+    local = await testLocalDir("couchbase");
+    dataDir = local.dataDir;
     classpath = await ycsbClasspath("couchbase");
     state = await couchbaseLocalEngine.up({ nodes: 1, preset: "throughput", dataDir });
   });
 
   afterAll(async () => {
     if (state) await couchbaseLocalEngine.down(state);
-    if (localDir) await rm(localDir, { recursive: true, force: true });
-    delete process.env.YCSB_LAB_LOCAL_DIR;
+    await local?.remove();
   });
 
   it("says it is a stand-in and refuses presets that need synchronous durability", async () => {
@@ -67,13 +62,7 @@ describe("couchbase binding on the CouchbaseMock stand-in", () => {
 
   it("runs workload A: every read and sub-document update OK and verified", async () => {
     const { output } = await ycsb("run", integrity);
-    const reads = returnCount(output, "READ");
-    const updates = returnCount(output, "UPDATE");
-    expect(reads + updates).toBe(OPERATIONS);
-    expect(reads).toBeGreaterThan(0);
-    expect(updates).toBeGreaterThan(0);
-    expect(returnCount(output, "VERIFY")).toBe(reads);
-    expect(Object.keys(output.operations).filter((g) => g.endsWith("-FAILED"))).toEqual([]);
+    expectCleanWorkloadA(output, OPERATIONS);
   });
 
   it("answers SCAN with NOT_IMPLEMENTED, as seed 000 reported ('Range scan is not supported')", async () => {

@@ -1,14 +1,13 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HBASE_COLUMN_FAMILY, HBASE_TABLE } from "../engines/hbase/schema.js";
 import { ycsbKey } from "../engines/ycsb-keys.js";
-import { engineDir, readState, type LocalEngineState } from "../runner/local/engine.js";
+import { readState, type LocalEngineState } from "../runner/local/engine.js";
 import { hbaseLocalEngine, LOCAL_REGIONS_PER_NODE, miniClusterClasspath } from "../runner/local/hbase.js";
-import { deterministicValue, returnCount, runYcsb, ycsbClasspath } from "./support/engine-ycsb.js";
+import { deterministicValue, expectCleanWorkloadA, returnCount, runYcsb, testLocalDir, ycsbClasspath } from "./support/engine-ycsb.js";
 
 // A real HBase 2.5 mini cluster (HDFS + ZooKeeper + master + region server), real YCSB 0.17.0 and our binding;
 // the table is then read with HBase's own client (TableCheck), not through the binding.
@@ -24,7 +23,7 @@ interface TableReport {
 }
 
 describe("hbase binding on a local HBase 2.5 mini cluster", () => {
-  let localDir: string;
+  let local: Awaited<ReturnType<typeof testLocalDir>> | undefined;
   let dataDir: string;
   let state: LocalEngineState;
   let classpath: string[];
@@ -42,10 +41,8 @@ describe("hbase binding on a local HBase 2.5 mini cluster", () => {
   const integrity = { dataintegrity: "true", fieldlengthdistribution: "constant", fieldlength: String(FIELD_LENGTH) };
 
   beforeAll(async () => {
-    // State and data in a folder of this test, never in the user's .local/engines.
-    localDir = await mkdtemp(join(tmpdir(), "ycsb-lab-hbase-"));
-    process.env.YCSB_LAB_LOCAL_DIR = localDir;
-    dataDir = engineDir("hbase");
+    local = await testLocalDir("hbase");
+    dataDir = local.dataDir;
     classpath = await ycsbClasspath("hbase");
     // A port file left by an earlier cluster must not pass for the new one's.
     await mkdir(join(dataDir, "node-0"), { recursive: true });
@@ -55,8 +52,7 @@ describe("hbase binding on a local HBase 2.5 mini cluster", () => {
 
   afterAll(async () => {
     if (state) await hbaseLocalEngine.down(state);
-    if (localDir) await rm(localDir, { recursive: true, force: true });
-    delete process.env.YCSB_LAB_LOCAL_DIR;
+    await local?.remove();
   });
 
   it("is up with the pre-split table of engines/hbase/schema.ts and the preset's table durability", async () => {
@@ -97,13 +93,7 @@ describe("hbase binding on a local HBase 2.5 mini cluster", () => {
       engine: "hbase", preset: "durable", classpath, dbClass: hbaseLocalEngine.binding.dbClass, phase: "run",
       connection: hbaseLocalEngine.connectionProperties(state), records: RECORDS, operations: OPERATIONS, extra: integrity,
     });
-    const reads = returnCount(output, "READ");
-    const updates = returnCount(output, "UPDATE");
-    expect(reads + updates).toBe(OPERATIONS);
-    expect(reads).toBeGreaterThan(0);
-    expect(updates).toBeGreaterThan(0);
-    expect(returnCount(output, "VERIFY")).toBe(reads);
-    expect(Object.keys(output.operations).filter((g) => g.endsWith("-FAILED"))).toEqual([]);
+    expectCleanWorkloadA(output, OPERATIONS);
     expect((await tableCheck()).rows).toBe(RECORDS);
   });
 

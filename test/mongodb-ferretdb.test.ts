@@ -1,13 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ycsbKey } from "../engines/ycsb-keys.js";
 import { MONGODB_COLLECTION, MONGODB_DATABASE } from "../engines/mongodb/schema.js";
 import { mongodbLocalEngine } from "../runner/local/mongodb.js";
-import { engineDir, readState, type LocalEngineState } from "../runner/local/engine.js";
-import { deterministicValue, returnCount, runYcsb, ycsbClasspath } from "./support/engine-ycsb.js";
+import { readState, type LocalEngineState } from "../runner/local/engine.js";
+import { deterministicValue, expectCleanWorkloadA, returnCount, runYcsb, testLocalDir, ycsbClasspath } from "./support/engine-ycsb.js";
 
 // Real YCSB 0.17.0 + our MongoDB binding against FerretDB (the MongoDB stand-in), checked through an independent driver.
 const RECORDS = 300;
@@ -15,17 +14,15 @@ const OPERATIONS = 400;
 const FIELD_LENGTH = 100;
 
 describe("mongodb binding on the FerretDB stand-in", () => {
-  let localDir: string;
+  let local: Awaited<ReturnType<typeof testLocalDir>> | undefined;
   let dataDir: string;
   let state: LocalEngineState;
   let classpath: string[];
   let client: MongoClient;
 
   beforeAll(async () => {
-    // State and data in a folder of this test, never in the user's .local/engines.
-    localDir = await mkdtemp(join(tmpdir(), "ycsb-lab-mongodb-"));
-    process.env.YCSB_LAB_LOCAL_DIR = localDir;
-    dataDir = engineDir("mongodb");
+    local = await testLocalDir("mongodb");
+    dataDir = local.dataDir;
     classpath = await ycsbClasspath("mongodb");
     // Leftovers of an earlier server must not survive `up`: YCSB's load expects an empty database.
     await mkdir(join(dataDir, "node-0", "data"), { recursive: true });
@@ -39,8 +36,7 @@ describe("mongodb binding on the FerretDB stand-in", () => {
   afterAll(async () => {
     await client?.close();
     if (state) await mongodbLocalEngine.down(state);
-    if (localDir) await rm(localDir, { recursive: true, force: true });
-    delete process.env.YCSB_LAB_LOCAL_DIR;
+    await local?.remove();
   });
 
   const collection = () => client.db(MONGODB_DATABASE).collection<{ _id: string }>(MONGODB_COLLECTION);
@@ -86,13 +82,7 @@ describe("mongodb binding on the FerretDB stand-in", () => {
       engine: "mongodb", preset: "durable", classpath, dbClass: mongodbLocalEngine.binding.dbClass, phase: "run",
       connection: mongodbLocalEngine.connectionProperties(state), records: RECORDS, operations: OPERATIONS, extra: integrity,
     });
-    const reads = returnCount(output, "READ");
-    const updates = returnCount(output, "UPDATE");
-    expect(reads + updates).toBe(OPERATIONS);
-    expect(reads).toBeGreaterThan(0);
-    expect(updates).toBeGreaterThan(0);
-    expect(returnCount(output, "VERIFY")).toBe(reads);
-    expect(Object.keys(output.operations).filter((g) => g.endsWith("-FAILED"))).toEqual([]);
+    expectCleanWorkloadA(output, OPERATIONS);
     expect(await collection().countDocuments()).toBe(RECORDS);
   });
 

@@ -1,11 +1,15 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { clientProperties, type Preset } from "../../model/presets.js";
 import { workload } from "../../model/workloads.js";
 import type { Engine } from "../../model/engine.js";
+import { engineDir } from "../../runner/local/engine.js";
 import { parseYcsbOutput } from "../../runner/ycsb-output/index.js";
+import { expect } from "vitest";
 
 const run = promisify(execFile);
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -76,4 +80,34 @@ export function deterministicValue(key: string, field: string, length: number): 
     text += String(javaStringHash(text));
   }
   return text.slice(0, length);
+}
+
+/**
+ * A folder of this test for local engines' state and data, set as YCSB_LAB_LOCAL_DIR so that nothing touches
+ * the user's .local/engines; `dataDir` is where the engine keeps its nodes. `remove()` undoes both.
+ */
+export async function testLocalDir(engine: Engine): Promise<{ dataDir: string; remove(): Promise<void> }> {
+  const localDir = await mkdtemp(join(tmpdir(), `ycsb-lab-${engine}-`));
+  process.env.YCSB_LAB_LOCAL_DIR = localDir;
+  return {
+    dataDir: engineDir(engine),
+    async remove() {
+      await rm(localDir, { recursive: true, force: true });
+      delete process.env.YCSB_LAB_LOCAL_DIR;
+    },
+  };
+}
+
+/**
+ * Workload A ran cleanly against a real server: every operation a read or an update, some of each, all OK,
+ * every read checked by YCSB itself (dataintegrity=true: one VERIFY per read), and no failed group.
+ */
+export function expectCleanWorkloadA(output: ReturnType<typeof parseYcsbOutput>, operations: number): void {
+  const reads = returnCount(output, "READ");
+  const updates = returnCount(output, "UPDATE");
+  expect(reads + updates).toBe(operations);
+  expect(reads).toBeGreaterThan(0);
+  expect(updates).toBeGreaterThan(0);
+  expect(returnCount(output, "VERIFY")).toBe(reads);
+  expect(Object.keys(output.operations).filter((g) => g.endsWith("-FAILED"))).toEqual([]);
 }
