@@ -119,6 +119,40 @@ describe("POST /ingest/s3 against moto", () => {
     expect(await db.prisma.run.count({ where: { id: "s3-run-bad" } })).toBe(0);
   });
 
+  it("the poller (S3_POLL_BUCKET) imports what the bucket holds, then each new run, each object once", async () => {
+    const pollPrefix = "poll/2026";
+    const putRun = async (runId: string) => {
+      for (const c of [0, 1] as const) {
+        const doc = fixtureDocument({ runId, client: c, phaseIndex: PHASE.index, phaseName: PHASE.name });
+        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(pollPrefix, resultKey(runId, PHASE.index, PHASE.name, c)), Body: JSON.stringify(doc) }));
+      }
+    };
+    await putRun("poll-run-1");
+    const pollDb = await openDatabase({});
+    const pollApp = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint, poll: { bucket, prefix: pollPrefix, seconds: 5 } } }), { database: pollDb, logLevel: "silent" });
+    try {
+      await pollApp.ready();
+      const clients = (runId: string) => pollDb.prisma.clientResult.count({ where: { runId } });
+      const until = async (what: () => Promise<boolean>, ms: number) => {
+        for (const end = Date.now() + ms; !(await what()); ) {
+          if (Date.now() > end) return false;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        return true;
+      };
+      expect(await until(async () => (await clients("poll-run-1")) === 2, 15_000)).toBe(true);
+      await putRun("poll-run-2");
+      expect(await until(async () => (await clients("poll-run-2")) === 2, 20_000)).toBe(true);
+      // Later ticks find nothing new: still one row per client, and nothing outside the prefix came in.
+      await new Promise((r) => setTimeout(r, 5_500));
+      expect(await pollDb.prisma.clientResult.count()).toBe(4);
+      expect(await pollDb.prisma.run.count({ where: { id: RUN } })).toBe(0);
+    } finally {
+      await pollApp.close();
+      await pollDb.close();
+    }
+  }, 60_000);
+
   it("needs the token and a valid bucket name", async () => {
     expect((await app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket } })).statusCode).toBe(401);
     const bad = await ingest({ bucket: "UPPER_case!" });

@@ -24,6 +24,8 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
       }
     };
     app.addHook("onReady", async () => {
+      // What the bucket already holds is imported at start, not one interval later.
+      void tick();
       timer = setInterval(() => void tick(), poll.seconds * 1000);
       timer.unref();
     });
