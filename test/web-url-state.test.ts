@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { allInOrder } from "../web/src/api.js";
 import { seriesToCsv, toCsv } from "../web/src/csv.js";
 import { listParam, parseState, serializeState, withParams } from "../web/src/url-state.js";
 
@@ -34,5 +35,19 @@ describe("CSV export", () => {
       { label: "mongodb: Lineate 2014, Table 1", points: [{ x: 4, y: 12 }] },
     ]);
     expect(csv.trim().split("\r\n")).toEqual(["series,nodes,ops", "cassandra,4,10", "cassandra,8,18", '"mongodb: Lineate 2014, Table 1",4,12']);
+  });
+});
+
+describe("allInOrder", () => {
+  const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+  const failLater = (ms: number, message: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(message)), ms));
+  it("gives every value in argument order", async () => {
+    await expect(allInOrder([later(20, "scaling"), Promise.resolve(2)])).resolves.toEqual(["scaling", 2]);
+  });
+  it("reports the first request in argument order that failed, not the first failure to arrive", async () => {
+    const own = failLater(30, "GET /scaling failed (404)");
+    const helper = Promise.reject(new Error("GET /runs failed (404)"));
+    await expect(allInOrder([own, helper])).rejects.toThrow("GET /scaling failed (404)");
+    await expect(allInOrder([Promise.resolve(1), helper])).rejects.toThrow("GET /runs failed (404)");
   });
 });

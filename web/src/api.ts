@@ -154,6 +154,19 @@ async function getJson(path: string, params: Record<string, string | number | un
   return response.json();
 }
 
+/**
+ * Like Promise.all, but when several requests fail the error is the first one's in argument order, not the first
+ * to arrive: a view names its own request (GET /scaling) rather than whichever helper request lost the race.
+ */
+export async function allInOrder<T extends readonly unknown[] | []>(requests: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(requests as readonly unknown[]);
+  const values: unknown[] = [];
+  for (const s of settled) {
+    if (s.status === "rejected") throw s.reason;
+    values.push(s.value);
+  }
+  return values as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
 
 /** Query parameters of GET /runs the explorer offers, by their URL names (the API's names). */
 export const RUN_FILTERS = ["engine", "version", "preset", "nodes", "workload", "instanceType", "scenario", "from", "to", "source", "verdict"] as const;
@@ -311,7 +324,7 @@ function sourceOf(series: { sourceKind: string; scenario: string; citation: stri
 }
 
 export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
-  const [body, all] = await Promise.all([
+  const [body, all] = await allInOrder([
     getJson("/scaling", params) as Promise<{
       series: {
         engine: string;
@@ -342,7 +355,7 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
 }
 
 export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; workloads: string[]; operations: string[] }> {
-  const [body, all] = await Promise.all([
+  const [body, all] = await allInOrder([
     getJson("/durability", params) as Promise<{
       rows: { engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; citation: string | null; throughputOpsSec: number | null; operations: Record<string, { p99Us: number | null }> }[];
     }>,
@@ -361,7 +374,7 @@ export async function fetchDurability(params: Record<string, string | undefined>
 }
 
 export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
-  const [body, all] = await Promise.all([
+  const [body, all] = await allInOrder([
     getJson("/sweeps", params) as Promise<{
       series: {
         runId: string;
@@ -407,7 +420,7 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
 }
 
 export async function fetchRepeatability(params: Record<string, string | undefined>): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
-  const [body, all] = await Promise.all([
+  const [body, all] = await allInOrder([
     getJson("/repeatability", params) as Promise<{
       groups: {
         engine: string;

@@ -1,6 +1,6 @@
 /** Runs explorer: the API's filters, validity verdicts visible and filterable, every run a click from its charts. */
 import type { ChartConfiguration } from "chart.js";
-import { fetchAllRuns, fetchRuns, RUN_FILTERS, type RunRow } from "../api.js";
+import { allInOrder, fetchAllRuns, fetchRuns, RUN_FILTERS, type RunRow } from "../api.js";
 import { seriesToCsv } from "../csv.js";
 import { el, filterInput, filterSelect, formatNumber, message } from "../ui.js";
 import { listParam } from "../url-state.js";
@@ -140,7 +140,7 @@ export const runsView: View = {
     if (p.to && /^\d{4}-\d{2}-\d{2}$/.test(p.to)) filters.to = `${p.to}T23:59:59.999Z`;
     const filtered = Object.values(filters).some((v) => v !== undefined && v !== "");
     // Unfiltered, the explorer's runs are the option list's runs: one fetch, not two.
-    const [runs, all] = await Promise.all([filtered ? fetchRuns(filters) : fetchAllRuns(), fetchAllRuns()]);
+    const [runs, all] = await allInOrder([filtered ? fetchRuns(filters) : fetchAllRuns(), fetchAllRuns()]);
     const set = (name: string) => (value: string) => ctx.setParams({ [name]: value, page: undefined });
     ctx.controls.append(
       el(
