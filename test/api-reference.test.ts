@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { analyseScaling } from "../model/aggregate/scaling.js";
-import { checkSeedFile, loadReferenceData, readSeedFile, SEEDS, type Cell, type SeedFile } from "../prisma/reference/load.js";
-import { ROOT, testConfig } from "./api-helpers.js";
+import { ingestDocuments } from "../api/store/ingest.js";
+import { checkSeedFile, loadReferenceData, publishedDocuments, readSeedFile, SEEDS, type Cell, type SeedFile } from "../prisma/reference/load.js";
+import { fixtureDocument, ROOT, testConfig } from "./api-helpers.js";
 
 /** Tables per seed: every published table of the five seeds' texts. */
 const TABLES: Record<string, number> = { "000": 11, "001": 12, "002": 5, "003": 9, "004": 6 };
@@ -23,19 +24,57 @@ function seedText(seed: string): string {
     .replace(/(\d),(?=\d)/g, "$1"); // thousands separators
 }
 
-/** The row's cells appear, in order, on one line of the seed text (numbers compared as numbers). */
-function rowInText(lines: string[][], row: Cell[]): boolean {
+/** The row's cells appear, in order, on this line's tokens (numbers compared as numbers). */
+function rowOnLine(tokens: string[], row: Cell[]): boolean {
   const wanted: (string | number)[] = row.flatMap((c): (string | number)[] => (c === null || c === "" ? [] : typeof c === "string" ? c.split(/\s+/) : [c]));
-  return lines.some((tokens) => {
-    let i = 0;
-    for (const t of tokens) {
-      const w = wanted[i];
-      if (w === undefined) break;
-      const hit = typeof w === "number" ? Number(t.replace(/%$/, "")) === w : t === w;
-      if (hit) i++;
+  let i = 0;
+  for (const t of tokens) {
+    const w = wanted[i];
+    if (w === undefined) break;
+    const hit = typeof w === "number" ? Number(t.replace(/%$/, "")) === w : t === w;
+    if (hit) i++;
+  }
+  return i === wanted.length;
+}
+
+/** The row's cells appear, in order, on one line of the seed text. */
+function rowInText(lines: string[][], row: Cell[]): boolean {
+  return lines.some((tokens) => rowOnLine(tokens, row));
+}
+
+const isBlank = (tokens: string[]) => tokens.join("") === "";
+
+/**
+ * Where the table's rows stand in the text as one table: row after row on consecutive lines (blank lines between
+ * allowed), the first row's line; -1 when they do not. Rows found one by one anywhere (rowInText) would accept a
+ * table whose rows were copied from another table of the same text.
+ */
+function tableInText(lines: string[][], rows: Cell[][]): number {
+  for (let start = 0; start < lines.length; start++) {
+    if (!rowOnLine(lines[start]!, rows[0]!)) continue;
+    let at = start;
+    let all = true;
+    for (const row of rows.slice(1)) {
+      do at++;
+      while (at < lines.length && isBlank(lines[at]!));
+      if (at >= lines.length || !rowOnLine(lines[at]!, row)) {
+        all = false;
+        break;
+      }
     }
-    return i === wanted.length;
-  });
+    if (all) return start;
+  }
+  return -1;
+}
+
+/** Letters and digits only, lower case: headings extracted from PDFs differ in case, dashes and punctuation. */
+const normalised = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** The table's own heading (the last part of its tableRef, without a page range) on one of the `within` lines before `at`. */
+function headingBefore(text: string[], at: number, tableRef: string, within = 16): boolean {
+  const heading = normalised(tableRef.split(": ").at(-1)!.replace(/\s*\(pp\.[^)]*\)$/, ""));
+  for (let k = at - 1; k >= Math.max(0, at - within); k--) if (normalised(text[k]!).includes(heading)) return true;
+  return false;
 }
 
 describe("reference data of the seeds", () => {
@@ -61,11 +100,59 @@ describe("reference data of the seeds", () => {
     }
   });
 
+  it("every table stands in the seed text as one table, under its own heading, and no two tables are the same", () => {
+    for (const f of files) {
+      const text = seedText(f.seed).split("\n");
+      const lines = text.map((l) => l.trim().split(/\s+/));
+      const seen = new Map<string, string>();
+      for (const t of f.tables) {
+        const rows = JSON.stringify(t.rows);
+        expect(seen.get(rows), `${t.id} has the rows of ${seen.get(rows)}`).toBeUndefined();
+        seen.set(rows, t.id);
+        const at = tableInText(lines, t.rows);
+        expect(at, `${t.id}: its rows are not one table of seed ${f.seed}'s text`).toBeGreaterThanOrEqual(0);
+        expect(headingBefore(text, at, t.tableRef), `${t.id}: "${t.tableRef}" is not the heading of its rows`).toBe(true);
+      }
+    }
+  });
+
   it("a transcription error would be caught", () => {
     if (!existsSync(SEEDS_DIR)) return;
     const lines = seedText("000").split("\n").map((l) => l.trim().split(/\s+/));
     expect(rowInText(lines, [1, 18683.43, 13761.12, 15617.98, 8368.44])).toBe(true);
     expect(rowInText(lines, [1, 18683.43, 13761.12, 15617.89, 8368.44])).toBe(false);
+    // Seed 001's deployment table (nodes, clients, records, threads) is in the text, but it is not a throughput table.
+    const text001 = seedText("001").split("\n");
+    const lines001 = text001.map((l) => l.trim().split(/\s+/));
+    const deployment: Cell[][] = [[1, 1, "15M", "15M", 128, 128], [2, 1, "30M", "30M", 256, 256]];
+    expect(deployment.every((r) => rowInText(lines001, r))).toBe(true);
+    const at = tableInText(lines001, deployment);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(headingBefore(text001, at, "Throughput Results: Load process")).toBe(false);
+    expect(tableInText(lines001, [[1, 6955.33, 3126.29, 4101.73, "122.48%", "69.57%"], [4, 19965.86, 6528.82, 4630.18, "205.81%", "331.21%"]])).toBe(-1);
+  });
+
+  it("seed 001's percentage columns agree with its figures (one misprint of the paper, noted, excepted)", () => {
+    // Throughput: how much faster Cassandra is (C / X - 1); latency: how much lower ((C - X) / C). Both as printed.
+    const f = files.find((x) => x.seed === "001")!;
+    const misprints: string[] = [];
+    let checked = 0;
+    for (const t of f.tables) {
+      const throughput = t.id.startsWith("001-throughput");
+      for (const row of t.rows as [number, number, number, number, string, string][]) {
+        const c = row[1];
+        for (const [other, pct] of [[2, 4], [3, 5]] as const) {
+          const x = row[other];
+          const printed = Number(row[pct].replace(/%$/, ""));
+          const computed = (throughput ? c / x - 1 : (c - x) / c) * 100;
+          checked++;
+          if (Math.abs(computed - printed) > 0.01 + Math.abs(printed) * 1e-4) misprints.push(`${t.id} ${t.columns[pct]} at ${row[0]} shards`);
+        }
+      }
+    }
+    expect(checked).toBe(12 * 6 * 2);
+    expect(misprints).toEqual(["001-latency-update %/MongoDB at 1 shards"]);
+    expect(f.tables.find((t) => t.id === "001-latency-update")!.notes).toContain("-43131.41%");
   });
 
   it("seed 002's scalability score is the mean of the step gains over the linear gains (both its tables)", () => {
@@ -88,6 +175,7 @@ describe("published runs in the API", () => {
     expect(first.created).toBe(first.documents);
     const again = await loadReferenceData(db.prisma);
     expect(again.created).toBe(0);
+    expect(again.replaced).toBe(0);
     app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
   });
   afterAll(async () => {
@@ -112,7 +200,7 @@ describe("published runs in the API", () => {
   it("/scaling and /durability keep each study's figures apart: one series per citation, never a mix", async () => {
     const r = await app.inject({ url: "/api/v1/scaling?source=published&engine=cassandra&workload=b" });
     expect(r.statusCode, r.body).toBe(200);
-    const series = r.json().series as { scenario: string; citation: string | null; sourceId: string; points: { nodes: number }[] }[];
+    const series = r.json().series as { scenario: string; citation: string | null; sourceId: string; points: { nodes: number; throughputOpsSec: number }[] }[];
     // Seeds 000 and 001 both published Cassandra read-mostly throughput at 1..32 nodes; seed 003 at one node.
     const scenarios = series.map((s) => s.scenario).sort();
     expect(scenarios).toEqual(expect.arrayContaining(["datastax-2013", "endpoint-2015"]));
@@ -120,6 +208,11 @@ describe("published runs in the API", () => {
     for (const s of series) expect(s.citation).toBeTruthy();
     const endpoint = series.find((s) => s.scenario === "endpoint-2015")!;
     expect(endpoint.points.map((p) => p.nodes)).toEqual([1, 2, 4, 8, 16, 32]);
+    // Each study's series carries that study's own table: seed 001's "Read-mostly Workload", Cassandra column.
+    const datastax = series.find((s) => s.scenario === "datastax-2013")!;
+    const table = (await readSeedFile("001")).tables.find((t) => t.id === "001-throughput-read-mostly")!;
+    expect(datastax.points.map((p) => [p.nodes, p.throughputOpsSec])).toEqual(table.rows.map((row) => [row[0], row[1]]));
+    expect(datastax.points[0]!.throughputOpsSec).toBe(624.31);
     const d = await app.inject({ url: "/api/v1/durability?source=published&engine=cassandra" });
     expect(d.statusCode, d.body).toBe(200);
     const rows = d.json().rows as { scenario: string; preset: string; workload: string | null; sourceId: string }[];
@@ -142,5 +235,31 @@ describe("published runs in the API", () => {
     expect(s.points.map((p) => p.threads)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
     const t8 = (await readSeedFile("003")).tables.find((t) => t.id === "003-runtime-t8")!;
     expect(s.points[0]!.throughputOpsSec).toBeCloseTo(1_000_000 / ((t8.rows[0]![2] as number) / 1000), 6);
+  });
+});
+
+describe("published runs stored from an older transcription", () => {
+  it("are replaced by the current one; other seeds and measured runs are not touched", async () => {
+    const db = await openDatabase({});
+    try {
+      // Stored as an earlier, wrong transcription of seed 001 had it (a deployment-table cell as throughput).
+      const stale = structuredClone(await readSeedFile("001"));
+      stale.tables.find((t) => t.id === "001-throughput-read-mostly")!.rows[0]![1] = 1;
+      await ingestDocuments(db.prisma, publishedDocuments(stale));
+      await ingestDocuments(db.prisma, [fixtureDocument({ runId: "measured-kept" })]);
+      const throughputOf = async (runId: string, phase: string) =>
+        (await db.prisma.clientResult.findFirstOrThrow({ where: { runId, phase: { name: phase } } })).throughputOpsSec;
+      expect(await throughputOf("seed001-cassandra-n1", "b")).toBe(1);
+      const measured = await db.prisma.clientResult.findFirstOrThrow({ where: { runId: "measured-kept" } });
+
+      const report = await loadReferenceData(db.prisma);
+      const runs001 = new Set(publishedDocuments(await readSeedFile("001")).map((d) => d.run.id)).size;
+      expect(report.replaced).toBe(runs001);
+      expect(await throughputOf("seed001-cassandra-n1", "b")).toBe(624.31);
+      expect(await db.prisma.clientResult.findFirstOrThrow({ where: { runId: "measured-kept" } })).toEqual(measured);
+      expect((await loadReferenceData(db.prisma)).replaced).toBe(0);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -60,8 +60,9 @@ export const command: Command = {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
-    await loadReferenceData(app.db);
+    const reference = await loadReferenceData(app.db);
     const say = (line: string) => process.stderr.write(`${line}\n`);
+    if (reference.replaced > 0) say(`published runs: ${reference.replaced} stored from an older transcription of the seeds, replaced by the current one`);
     say(`dashboard: ${url}/   (API: ${url}/api/v1, OpenAPI: ${url}/docs, database: ${app.database.kind})`);
     say("the seeds' published results are loaded; Ctrl-C stops the server");
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { ingestDocuments } from "../../api/store/ingest.js";
+import { documentHash, ingestDocuments, sourceIdOf } from "../../api/store/ingest.js";
 import type { Db } from "../../api/db/open.js";
 import { isEngine, type Engine } from "../../model/engine.js";
 import { PRESETS, type Preset } from "../../model/presets.js";
@@ -150,10 +150,12 @@ export interface LoadReport {
   tables: number;
   documents: number;
   created: number;
+  /** Published runs deleted and stored again because their seed's transcription changed since they were stored. */
+  replaced: number;
 }
 
 export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS): Promise<LoadReport> {
-  const report: LoadReport = { tables: 0, documents: 0, created: 0 };
+  const report: LoadReport = { tables: 0, documents: 0, created: 0, replaced: 0 };
   for (const seed of seeds) {
     const f = await readSeedFile(seed);
     const problems = checkSeedFile(f);
@@ -168,6 +170,7 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
       const errors = checkAgainst(ResultDocumentSchema, d);
       if (errors.length) throw new Error(`seed ${seed} run ${d.run.id}: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
     }
+    report.replaced += await removeStalePublishedRuns(db, docs);
     for (let i = 0; i < docs.length; i += 200) {
       const out = await ingestDocuments(db, docs.slice(i, i + 200));
       report.created += out.filter((o) => o.status === "created").length;
@@ -176,4 +179,20 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
     await db.source.update({ where: { id: `published:${seed}` }, data: { title: f.citation.title, authors: f.citation.authors ?? f.citation.organization ?? null, year: f.citation.year } }).catch(() => {});
   }
   return report;
+}
+
+/**
+ * Published runs are derived from prisma/reference/<seed>.json, and ingest never overwrites what is stored: when a
+ * transcription is corrected, the runs stored from the old one would stay wrong. So a seed's published runs whose
+ * documents differ from the current ones (or that it no longer yields) are deleted, to be stored again from the
+ * current file. Only runs of that seed's published source are touched, never a measured run. Returns how many runs.
+ */
+async function removeStalePublishedRuns(db: Db, docs: readonly ResultDocument[]): Promise<number> {
+  if (docs.length === 0) return 0;
+  const sourceId = sourceIdOf(docs[0]!);
+  const current = new Set(docs.map(documentHash));
+  const stored = await db.clientResult.findMany({ where: { phase: { run: { sourceId } } }, select: { documentHash: true } });
+  if (stored.length === 0 || (stored.length === current.size && stored.every((s) => current.has(s.documentHash)))) return 0;
+  const { count } = await db.run.deleteMany({ where: { sourceId } });
+  return count;
 }
