@@ -118,12 +118,15 @@ export const DurabilityRow = Type.Object({
   engine: Type.String(),
   workload: Type.Union([Type.String(), Type.Null()]),
   preset: Type.String(),
+  nodes: Type.Integer({ description: "data nodes: presets are compared at one cluster size" }),
   scenario: Type.String(),
   sourceKind: Type.String(),
   sourceId: Type.String(),
   citation: Type.Union([Type.String(), Type.Null()]),
-  phases: Type.Integer(),
-  throughputOpsSec: NumOrNull,
+  phases: Type.Integer({ description: "workload phases of the cell's runs, every load level" }),
+  runs: Type.Integer({ description: "runs (repeats) averaged, each at its peak phase" }),
+  peakThreads: Type.Array(Type.Integer(), { description: "total client threads of the runs' peak phases" }),
+  throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over runs of each run's highest phase throughput (seed 004: maximum throughput)" }),
   operations: Type.Record(Type.String(), Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99Us: NumOrNull, p99Method: Type.Literal("max-of-clients") })),
 });
 

@@ -1,4 +1,4 @@
-import { aggregatePhase, analyseScaling, type ClientInput, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
+import { aggregatePhase, analyseScaling, peakPerRun, type ClientInput, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
 import type { StatusSeries } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
@@ -279,19 +279,24 @@ export async function scaling(db: Db, f: RunFilters): Promise<ScalingSeries[]> {
     });
 }
 
-/** Presets side by side per engine and workload: throughput and latency (count-weighted mean; p99 as max of clients). */
+/**
+ * Presets side by side per engine, workload and cluster size. A cell is each run's peak phase (highest throughput
+ * over its thread and target steps: seed 004's "maximum throughput") averaged over runs (repeats); its latency
+ * comes from those peak phases only (count-weighted mean; p99 as max of clients, labelled).
+ */
 export async function durability(db: Db, f: RunFilters) {
   const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
-  const lat = await phaseLatencies(db, rows.map((r) => r.phaseId));
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
-    const k = JSON.stringify([r.engine, r.workload, r.scenario, r.sourceKind, r.sourceId, r.citation, r.preset]);
+    const k = JSON.stringify([r.engine, r.workload, r.scenario, r.sourceKind, r.sourceId, r.citation, r.preset, Number(r.nodes)]);
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
-  return [...groups.entries()].map(([k, rs]) => {
-    const [engine, workload, scenario, sourceKind, sourceId, citation, preset] = JSON.parse(k) as [string, string | null, string, string, string, string | null, string];
+  const cells = [...groups.entries()].map(([k, rs]) => ({ key: JSON.parse(k) as [string, string | null, string, string, string, string | null, string, number], phases: rs.length, ...peakPerRun(rs) }));
+  const lat = await phaseLatencies(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)));
+  return cells.map(({ key, phases, peaks, throughputOpsSec }) => {
+    const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes] = key;
     const ops = new Map<string, { count: number; sum: number; p99: number | null }>();
-    for (const r of rs) {
+    for (const r of peaks) {
       for (const [op, l] of Object.entries(lat.get(r.phaseId) ?? {})) {
         const o = ops.get(op) ?? { count: 0, sum: 0, p99: null };
         o.count += l.count;
@@ -304,12 +309,15 @@ export async function durability(db: Db, f: RunFilters) {
       engine,
       workload,
       preset,
+      nodes,
       scenario,
       sourceKind,
       sourceId,
       citation,
-      phases: rs.length,
-      throughputOpsSec: repeatStatistics(rs.map((r) => r.throughputOpsSec)).mean,
+      phases,
+      runs: peaks.length,
+      peakThreads: [...new Set(peaks.map((r) => r.threadsPerClient * r.clients))].sort((a, b) => a - b),
+      throughputOpsSec,
       operations: Object.fromEntries(
         [...ops.entries()].map(([op, o]) => [op, { count: o.count, avgUs: o.count ? o.sum / o.count : null, p99Us: o.p99, p99Method: "max-of-clients" as const }]),
       ),

@@ -1,2 +1,3 @@
 export * from "./phase.js";
 export * from "./scaling.js";
+export * from "./peak.js";

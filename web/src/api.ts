@@ -95,8 +95,14 @@ export interface DurabilityCell {
   engine: string;
   preset: string;
   workload: string;
+  /** Data nodes: presets are compared at one cluster size. */
+  nodes: number;
   source: RunSource;
+  /** Mean over runs of each run's peak phase (the API's rule, seed 004's "maximum throughput"). */
   throughputOpsSec: number | null;
+  /** Runs averaged and the total client threads of their peak phases. */
+  runs: number;
+  peakThreads: number[];
   p99Us: Record<string, number>;
 }
 
@@ -357,7 +363,19 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
 export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; workloads: string[]; operations: string[] }> {
   const [body, all] = await allInOrder([
     getJson("/durability", params) as Promise<{
-      rows: { engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; citation: string | null; throughputOpsSec: number | null; operations: Record<string, { p99Us: number | null }> }[];
+      rows: {
+        engine: string;
+        workload: string | null;
+        preset: string;
+        nodes: number;
+        scenario: string;
+        sourceKind: string;
+        citation: string | null;
+        runs: number;
+        peakThreads: number[];
+        throughputOpsSec: number | null;
+        operations: Record<string, { p99Us: number | null }>;
+      }[];
     }>,
     fetchAllRuns(),
   ]);
@@ -365,8 +383,11 @@ export async function fetchDurability(params: Record<string, string | undefined>
     engine: r.engine,
     preset: r.preset,
     workload: r.workload ?? "",
+    nodes: r.nodes,
     source: sourceOf(r, all),
     throughputOpsSec: r.throughputOpsSec,
+    runs: r.runs,
+    peakThreads: r.peakThreads,
     p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
   }));
   const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
