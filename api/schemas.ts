@@ -149,9 +149,13 @@ export const RepeatGroupSchema = Type.Object({
   preset: Type.String(),
   nodes: Type.Integer(),
   workload: Type.Union([Type.String(), Type.Null()]),
+  phase: Type.String({ description: "the phase name without its repeat suffix" }),
   threadsPerClient: Type.Integer(),
+  clients: Type.Integer(),
+  target: NumOrNull,
   sourceKind: Type.String(),
   runs: Type.Array(Type.String()),
+  repeats: Type.Array(Type.Object({ runId: Type.String(), phase: Type.String(), runRepeat: Type.Integer(), throughputOpsSec: Type.Number() })),
   throughput: Type.Object({
     n: Type.Integer(),
     mean: NumOrNull,

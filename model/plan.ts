@@ -108,6 +108,16 @@ interface RunSlot {
   extra: Record<string, string>;
 }
 
+/** The suffix ("-r2") that names each repeat's phases in a plan of more than one repeat. */
+export function repeatSuffix(repeat: number, repeats: number): string {
+  return repeats > 1 ? `-r${repeat}` : "";
+}
+
+/** A phase name without its repeat suffix: the phases of one configuration's repeats share it. */
+export function phaseNameWithoutRepeat(name: string): string {
+  return name.replace(/-r\d+$/, "");
+}
+
 /** Turn a scenario (one deployment of it) into the ordered plan. Throws ScenarioError naming the field. */
 export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}): Plan {
   const d = resolveDeployment(spec, choice);
@@ -159,7 +169,7 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
   const targets: (number | undefined)[] = spec.targets?.length ? spec.targets : [undefined];
 
   for (let repeat = 0; repeat < spec.repeats; repeat++) {
-    const r = spec.repeats > 1 ? `-r${repeat}` : "";
+    const r = repeatSuffix(repeat, spec.repeats);
     slots.forEach((slot, si) => {
       if (si > 0 || repeat > 0) addSettle(`settle-${slot.workload}${opsTag(slot, opCounts)}${r}`, repeat);
       const props: Record<string, string> = {

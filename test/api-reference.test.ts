@@ -222,6 +222,28 @@ describe("published runs in the API", () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it("/repeatability finds no repeats among published figures: seed 003's operation counts are configurations", async () => {
+    const r = await app.inject({ url: "/api/v1/repeatability?source=published" });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().groups).toEqual([]);
+  });
+
+  it("/repeatability groups a run's repeat phases (-r0, -r1) and each repeat keeps its own throughput", async () => {
+    const docs = [0, 1].flatMap((repeat) =>
+      ([0, 1] as const).map((client) => fixtureDocument({ runId: "repeats-in-run", client, phaseName: `a-t4-r${repeat}`, phaseIndex: 2 + repeat, variant: repeat ? "hdr-v2" : "hdr-v1" })),
+    );
+    await ingestDocuments(db.prisma, docs);
+    const r = await app.inject({ url: "/api/v1/repeatability?source=measured" });
+    expect(r.statusCode, r.body).toBe(200);
+    const groups = r.json().groups as { phase: string; repeats: { phase: string; throughputOpsSec: number }[]; throughput: { n: number; mean: number } }[];
+    const g = groups.find((x) => x.phase === "a-t4")!;
+    expect(g.repeats.map((x) => x.phase)).toEqual(["a-t4-r0", "a-t4-r1"]);
+    const sums = [0, 1].map((repeat) => docs.filter((d) => d.phase.name === `a-t4-r${repeat}`).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
+    g.repeats.forEach((x, i) => expect(x.throughputOpsSec).toBeCloseTo(sums[i]!, 6));
+    expect(g.throughput.n).toBe(2);
+    expect(g.throughput.mean).toBeCloseTo((sums[0]! + sums[1]!) / 2, 6);
+  });
+
   it("serves seed tables verbatim and as CSV", async () => {
     const all = await app.inject({ url: "/api/v1/reference?seed=003" });
     expect(all.json().tables).toHaveLength(9);

@@ -1,5 +1,6 @@
-import { aggregatePhase, analyseScaling, peakPerRun, type ClientInput, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
+import { aggregatePhase, analyseScaling, configurationKey, peakPerRun, type ClientInput, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
+import { phaseNameWithoutRepeat } from "../../model/plan.js";
 import type { StatusSeries } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
@@ -361,34 +362,59 @@ export interface RepeatGroup {
   preset: string;
   nodes: number;
   workload: string | null;
+  /** The phase name without its repeat suffix ("a-t4" for a-t4-r0, a-t4-r1). */
+  phase: string;
   threadsPerClient: number;
+  clients: number;
+  target: number | null;
   sourceKind: string;
   runs: string[];
+  /** Each repeat: its run, its phase and what it achieved, in run then phase order. */
+  repeats: { runId: string; phase: string; runRepeat: number; throughputOpsSec: number }[];
   throughput: RepeatStatistics;
 }
 
-/** Repeats of the same configuration (same scenario, engine, preset, nodes, workload, threads): their spread. */
+/**
+ * Repeats of one configuration (model/aggregate/repeats.ts: same deployment, source, workload, load level and YCSB
+ * properties): phases of runs that differ only in their repeat index, or repeat phases of one run ("-r<N>").
+ */
 export async function repeatability(db: Db, f: RunFilters): Promise<RepeatGroup[]> {
   const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
+  const properties = new Map<number, Record<string, unknown>>();
+  if (rows.length) {
+    const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
+      SELECT id, properties FROM phases WHERE id IN (${Prisma.join(rows.map((r) => r.phaseId))})`;
+    for (const p of ps) properties.set(Number(p.id), p.properties ?? {});
+  }
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
-    const k = JSON.stringify([r.scenario, r.engine, r.engineVersion, r.preset, r.nodes, r.workload, r.threadsPerClient, r.target, r.sourceKind]);
+    const k = configurationKey({ ...r, properties: properties.get(Number(r.phaseId)) ?? {} });
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   return [...groups.values()]
     .filter((rs) => rs.length > 1)
-    .map((rs) => ({
-      scenario: rs[0]!.scenario,
-      engine: rs[0]!.engine,
-      engineVersion: rs[0]!.engineVersion,
-      preset: rs[0]!.preset,
-      nodes: rs[0]!.nodes,
-      workload: rs[0]!.workload,
-      threadsPerClient: rs[0]!.threadsPerClient,
-      sourceKind: rs[0]!.sourceKind,
-      runs: [...new Set(rs.map((r) => r.runId))],
-      throughput: repeatStatistics(rs.map((r) => r.throughputOpsSec)),
-    }));
+    .map((rs) => {
+      const first = rs[0]!;
+      const repeats = rs
+        .map((r) => ({ runId: r.runId, phase: r.phase, runRepeat: r.repeat, throughputOpsSec: r.throughputOpsSec }))
+        .sort((a, b) => a.runRepeat - b.runRepeat || a.runId.localeCompare(b.runId) || a.phase.localeCompare(b.phase, undefined, { numeric: true }));
+      return {
+        scenario: first.scenario,
+        engine: first.engine,
+        engineVersion: first.engineVersion,
+        preset: first.preset,
+        nodes: first.nodes,
+        workload: first.workload,
+        phase: phaseNameWithoutRepeat(first.phase),
+        threadsPerClient: first.threadsPerClient,
+        clients: first.clients,
+        target: first.target,
+        sourceKind: first.sourceKind,
+        runs: [...new Set(rs.map((r) => r.runId))],
+        repeats,
+        throughput: repeatStatistics(repeats.map((r) => r.throughputOpsSec)),
+      };
+    });
 }
 
 /** The per-client detail of one phase the dashboard plots (issue 7): status lines and latency histogram buckets. */

@@ -1,3 +1,4 @@
 export * from "./phase.js";
 export * from "./scaling.js";
 export * from "./peak.js";
+export * from "./repeats.js";

@@ -119,7 +119,8 @@ export interface RepeatGroup {
   label: string;
   engine: string;
   source: RunSource;
-  repeats: { repeat: number; runId: string; throughputOpsSec: number }[];
+  /** In order; `repeat` numbers them 0.. within the group (runs of several repeat indexes, or repeat phases of one run). */
+  repeats: { repeat: number; runId: string; phase: string; throughputOpsSec: number }[];
   mean: number | null;
   stdDev: number | null;
   cvPct: number | null;
@@ -449,26 +450,22 @@ export async function fetchRepeatability(params: Record<string, string | undefin
         nodes: number;
         workload: string | null;
         threadsPerClient: number;
+        target: number | null;
         sourceKind: string;
         runs: string[];
+        repeats: { runId: string; phase: string; throughputOpsSec: number }[];
         throughput: { mean: number | null; stdDev: number | null; coefficientOfVariation: number | null; maxDifference: number | null };
       }[];
     }>,
     fetchAllRuns(),
   ]);
-  const { runs } = await fetchCompare([...new Set(body.groups.flatMap((g) => g.runs))]);
   const groups = body.groups.map((g) => {
-    const repeats = g.runs.flatMap((id) => {
-      const d = runs.find((x) => x.run.id === id);
-      const phase = d?.phases.find((p) => p.kind === "workload" && (p.workload ?? "") === (g.workload ?? "") && p.threadsPerClient === g.threadsPerClient);
-      return d && phase ? [{ repeat: d.run.repeat, runId: id, throughputOpsSec: phase.throughputOpsSec }] : [];
-    });
     const first = all.find((r) => r.id === g.runs[0]);
     return {
-      label: `${g.engine} ${g.preset} ${g.nodes}n ${g.workload ?? ""} t${g.threadsPerClient}`,
+      label: `${g.engine} ${g.preset} ${g.nodes}n ${g.workload ?? ""} t${g.threadsPerClient}${g.target === null ? "" : ` target ${g.target}`}`,
       engine: g.engine,
       source: first?.source ?? { kind: g.sourceKind },
-      repeats: repeats.sort((a, b) => a.repeat - b.repeat),
+      repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec })),
       mean: g.throughput.mean,
       stdDev: g.throughput.stdDev,
       cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,

@@ -59,7 +59,7 @@ export const repeatabilityView: View = {
       id: "repeatability",
       title: "Throughput of each repeat",
       config: config as ChartConfiguration,
-      csv: () => toCsv(["configuration", "repeat", "run", "throughput_ops_sec"], groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.throughputOpsSec]))),
+      csv: () => toCsv(["configuration", "repeat", "run", "phase", "throughput_ops_sec"], groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.phase, r.throughputOpsSec]))),
       note: "Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats.",
     });
     const head = el("tr", {}, ...["configuration", "repeats", "mean (ops/s)", "std dev", "CV", "max difference"].map((h) => el("th", {}, h)));

@@ -1,0 +1,49 @@
+import { phaseNameWithoutRepeat } from "../plan.js";
+
+/**
+ * YCSB properties that differ between the repeats, or between the clients, of one configuration: where HDR logs go
+ * (a path per phase and client), each client's share of the load (insertstart, insertcount) and of the operations
+ * (operationcount is split over the clients; recordcount, the total, stays in the identity).
+ */
+export const PER_REPEAT_PROPERTIES: readonly string[] = ["hdrhistogram.output.path", "insertstart", "insertcount", "operationcount"];
+
+/** What a phase ran: two phases are repeats of one configuration when all of it agrees. */
+export interface ConfiguredPhase {
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  sourceId: string;
+  workload: string | null;
+  phase: string;
+  threadsPerClient: number;
+  clients: number;
+  target: number | null;
+  properties: Record<string, unknown>;
+}
+
+/**
+ * The identity of a phase's configuration: everything above but the repeat suffix of its name and the per-repeat
+ * properties. Seed 003's published runs at 1k, 10k, 100k and 1M operations have the same threads and workload but
+ * are four configurations (operation count is a factor of its ANOVA), never four repeats of one.
+ */
+export function configurationKey(p: ConfiguredPhase): string {
+  const properties = Object.entries(p.properties)
+    .filter(([k]) => !PER_REPEAT_PROPERTIES.includes(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([
+    p.scenario,
+    p.engine,
+    p.engineVersion,
+    p.preset,
+    Number(p.nodes),
+    p.sourceId,
+    p.workload,
+    phaseNameWithoutRepeat(p.phase),
+    p.threadsPerClient,
+    p.clients,
+    p.target,
+    properties,
+  ]);
+}
