@@ -3,6 +3,7 @@ import { FormatRegistry } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
+import { decodeHistogram } from "./hdr/histogram.js";
 import { statusSeriesProblems } from "./status-series.js";
 
 /**
@@ -236,6 +237,13 @@ export const ResultDocumentSchema = Type.Object(
     finishedAt: Type.String({ format: "date-time" }),
     result: ClientOutputSchema,
     hdrLogs: Type.Array(HdrLogRefSchema),
+    /**
+     * Each operation's histogram of this client over the whole phase (compressed base64, model/hdr
+     * clientHistograms), written by the runner from its own interval logs: the API merges them across clients into
+     * the phase's percentiles. Optional (additive to schema 1): without it the S3 import merges the hdrLogs itself,
+     * and a POSTed document's multi-client percentiles are labelled max-of-clients.
+     */
+    hdrHistograms: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ minLength: 1, maxLength: 4_000_000 }))),
     resources: Type.Array(ResourceSampleSchema),
     validity: ValiditySchema,
   },
@@ -255,8 +263,26 @@ export function checkAgainst(schema: TSchema, value: unknown): FieldError[] {
   if (errors.length > 0) return errors;
   // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
   if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);
-  if (schema === ResultDocumentSchema) return statusSeriesProblems((value as ResultDocument).result.statusSeries, "/result/statusSeries");
+  if (schema === ResultDocumentSchema) return documentProblems(value as ResultDocument);
   return errors;
+}
+
+/** What JSON Schema cannot say about a document that passed it: status-series columns of equal length, histograms that decode. */
+export function documentProblems(doc: ResultDocument): FieldError[] {
+  return [...statusSeriesProblems(doc.result.statusSeries, "/result/statusSeries"), ...histogramProblems(doc.hdrHistograms ?? {})];
+}
+
+/** Every histogram must decode: one that does not would fail each later query of its phase, not this ingest. */
+function histogramProblems(histograms: Record<string, string>): FieldError[] {
+  const problems: FieldError[] = [];
+  for (const [operation, encoded] of Object.entries(histograms)) {
+    try {
+      decodeHistogram(encoded);
+    } catch (err) {
+      problems.push({ path: `/hdrHistograms/${operation.replaceAll("~", "~0").replaceAll("/", "~1")}`, message: `not an HDR histogram: ${(err as Error).message}` });
+    }
+  }
+  return problems;
 }
 
 export function validateResultDocument(value: unknown): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {

@@ -31,6 +31,8 @@ export function clientResult(a: {
   finishedAt: string;
   output: ClientOutput;
   hdrLogs: { operation: string; uri: string }[];
+  /** This client's histogram per operation over the phase (model/hdr clientHistograms); none when empty. */
+  hdrHistograms?: Record<string, string>;
   resources: ResourceSample[];
   validity: Validity;
 }): ResultDocument {
@@ -71,6 +73,7 @@ export function clientResult(a: {
     finishedAt: a.finishedAt,
     result: a.output,
     hdrLogs: a.hdrLogs,
+    ...(a.hdrHistograms && Object.keys(a.hdrHistograms).length > 0 ? { hdrHistograms: a.hdrHistograms } : {}),
     resources: a.resources.map((r) => ({ ...r, cpuPct: Math.max(0, r.cpuPct), stealPct: Math.max(0, r.stealPct) })),
     validity: a.validity,
   };

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { decideStep, isActive, stepPhases, validateResultDocument, type Plan, type PlanPhase } from "../model/index.js";
+import { clientHistograms } from "../model/hdr/index.js";
 import { BarrierError, passBarrier, type Arrival } from "./barrier.js";
 import { clientResult, emptyOutput, type RunFacts } from "./client-result.js";
 import type { EngineActions } from "./engine-actions.js";
@@ -203,6 +204,15 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     resources: proc.resources,
   });
   const hdrLogs = proc.hdrFiles.map((f) => ({ operation: basename(f, ".hdr"), uri: hdrLogKey(...at, basename(f, ".hdr")) }));
+  const hdrBytes = await Promise.all(proc.hdrFiles.map((f) => readFile(f)));
+  // The document carries this client's histograms, so percentiles merge across clients however it is ingested.
+  let hdrHistograms: Record<string, string> = {};
+  try {
+    hdrHistograms = clientHistograms(hdrLogs.map((l, i) => ({ operation: l.operation, text: hdrBytes[i]!.toString("utf8"), source: basename(proc.hdrFiles[i]!) })));
+  } catch (err) {
+    // A log cut short (YCSB killed mid-write) must not cost the phase its result: the logs are still uploaded.
+    output.warnings.push(`hdr logs: ${(err as Error).message}; this client's percentiles are the printed ones`);
+  }
   const doc = clientResult({
     plan: o.plan,
     phase,
@@ -213,6 +223,7 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     finishedAt: proc.finishedAt,
     output,
     hdrLogs,
+    hdrHistograms,
     resources: proc.resources,
     validity,
   });
@@ -220,7 +231,7 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   if (!checked.ok) throw new Error(`phase ${phase.name}: result document invalid: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
   await spool.stage(stdoutKey(...at), stdout);
   await spool.stage(stderrKey(...at), stderr);
-  for (const f of proc.hdrFiles) await spool.stage(hdrLogKey(...at, basename(f, ".hdr")), await readFile(f));
+  for (const [i, l] of hdrLogs.entries()) await spool.stage(hdrLogKey(...at, l.operation), hdrBytes[i]!);
   await spool.stage(resultKey(...at), JSON.stringify(doc));
   log(
     `phase ${phase.index} ${phase.name}: ${output.overall.throughputOpsSec.toFixed(0)} ops/s, verdict ${validity.verdict}` +

@@ -2,7 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
-import { auth, fixtureDocument, fixtureOutput, freshPostgresDatabase, testConfig } from "./api-helpers.js";
+import { clientHistograms, mergeHdrLogs } from "../model/hdr/index.js";
+import { auth, fixtureDocument, fixtureHdr, fixtureOutput, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 async function counts(db: Database) {
   const p = db.prisma;
@@ -90,6 +91,8 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
       ["huge string", (d) => ((d.run.scenario = "x".repeat(500_000)), d), /^\/run\/scenario$/],
       ["SQL in an id", (d) => ((d.run.id = "x'; DROP TABLE runs; --"), d), /^\/run\/id$/],
       ["bad date", (d) => ((d.startedAt = "yesterday"), d), /^\/startedAt$/],
+      ["status series columns of unequal length", (d) => (d.result.statusSeries.elapsedSec.push(99), d), /^\/result\/statusSeries\//],
+      ["not a histogram", (d) => ((d.hdrHistograms = { READ: "SGVsbG8sIHdvcmxkIQ==" }), d), /^\/hdrHistograms\/READ$/],
       ["one bad document in a batch", (d) => [fixtureDocument({ runId: "batch-ok" }), ((d.phase.threadsPerClient = 0), d)], /^\/1\/phase\/threadsPerClient$/],
     ];
     it.each(cases)("%s", async (_name, mutate, field) => {
@@ -155,6 +158,21 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     expect(read.percentileMethod).toBe("max-of-clients");
     expect(read.percentilesUs["99"]).toBe(Math.max(r0!.percentilesUs["99"]!, r1!.percentilesUs["99"]!));
     expect(read.averageOfClientAveragesUs).toBeCloseTo((r0!.avgUs! + r1!.avgUs!) / 2, 6);
+  });
+
+  it("merges the clients' histograms a posted document carries (as the runner writes them): percentiles merged-hdr", async () => {
+    const docs = ([0, 1] as const).map((c) => ({
+      ...fixtureDocument({ runId: "run-hist", client: c }),
+      hdrHistograms: clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) }))),
+    }));
+    expect((await post(docs)).statusCode).toBe(201);
+    const r = await app.inject({ url: "/api/v1/runs/run-hist" });
+    expect(r.statusCode, r.body).toBe(200);
+    const read = r.json().phases[0].aggregate.operations.READ;
+    expect(read.percentileMethod).toBe("merged-hdr");
+    const merged = mergeHdrLogs(([0, 1] as const).map((c) => ({ client: `client-${c}`, operation: "READ", text: fixtureHdr("hdr-v2", c, "READ") })), { percentiles: [50, 95, 99, 99.9] });
+    expect(merged.operations.READ!.count).toBe(docs[0]!.result.operations.READ!.count + docs[1]!.result.operations.READ!.count);
+    for (const p of ["50", "95", "99", "99.9"]) expect(read.percentilesUs[p]).toBe(merged.operations.READ!.percentilesUs[p]);
   });
 
   it("filters runs and answers CSV", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateResultDocument, type Plan, type ResultDocument } from "../model/index.js";
+import { decodeHistogram } from "../model/hdr/index.js";
 import type { Manifest } from "../runner/execute.js";
 import { S3Store } from "../runner/results-store-s3.js";
 import { createBucket, FlakyProxy, killRunner, REPO_ROOT, startMoto, TSX_IMPORT, startRunner, waitFor } from "./runner-helpers.js";
@@ -85,6 +86,10 @@ async function expectEveryObject(runId: string): Promise<void> {
       const doc = await resultOf(runId, p, c);
       expect(doc.hdrLogs.length).toBeGreaterThan(0);
       for (const h of doc.hdrLogs) expect(keys, h.uri).toContain(h.uri);
+      // The document carries this client's histogram of each operation: every operation YCSB counted, no more.
+      const counted = Object.entries(doc.result.operations).filter(([, o]) => o.count > 0);
+      expect(Object.keys(doc.hdrHistograms ?? {}).sort()).toEqual(counted.map(([op]) => op).sort());
+      for (const [op, o] of counted) expect(decodeHistogram(doc.hdrHistograms![op]!).totalCount, `${p.name} ${op}`).toBe(o.count);
     }
   }
   for (const p of [...plan.phases, { index: plan.phases.length, name: "end" }]) {

@@ -216,7 +216,8 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       const verdicts = [];
       for (const [i, clientResultId] of created) {
         const d = docs[i]!;
-        const hdr = extras[i]?.hdrHistograms ?? {};
+        // The importer's merge of the hdrLogs, else the histograms the runner wrote into the document.
+        const hdr = extras[i]?.hdrHistograms ?? d.hdrHistograms ?? {};
         for (const [operation, o] of Object.entries(d.result.operations)) {
           ops.push({
             client_result_id: clientResultId,

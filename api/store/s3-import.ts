@@ -1,6 +1,5 @@
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
-import { encodeHistogram } from "../../model/aggregate/phase.js";
-import { HdrMerger } from "../../model/hdr/merge.js";
+import { clientHistograms } from "../../model/hdr/client-histograms.js";
 import { checkAgainst, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../model/result-document.js";
 import { parseResultsKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
 import type { Db } from "../db/open.js";
@@ -96,19 +95,16 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest): 
         await recordImport(db, req.bucket, obj, "invalid", 0, errors.map((e) => `${e.path} ${e.message}`).join("; ").slice(0, 2000));
         continue;
       }
-      const hdrHistograms: Record<string, string> = {};
+      // Documents of this runner carry each operation's histogram; older ones get it merged from their hdrLogs here.
       const logs = hdrByClient.get(obj.clientKey) ?? [];
-      if (logs.length) {
-        const merger = new HdrMerger();
-        for (const l of logs) merger.addLog({ client: obj.clientKey, operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key });
-        merger.result();
-        for (const l of logs) {
-          const h = merger.histogram(l.operation);
-          if (h && h.totalCount > 0) hdrHistograms[l.operation] = encodeHistogram(h);
-        }
+      let hdrHistograms: Record<string, string> | undefined;
+      if (!(doc as ResultDocument).hdrHistograms && logs.length) {
+        const texts = [];
+        for (const l of logs) texts.push({ operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key });
+        hdrHistograms = clientHistograms(texts);
       }
       docs.push(doc as ResultDocument);
-      extras.push({ hdrHistograms });
+      extras.push(hdrHistograms ? { hdrHistograms } : {});
       keys.push(obj);
     }
     const outcomes = await ingestDocuments(db, docs, extras);

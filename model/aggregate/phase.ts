@@ -1,5 +1,6 @@
-import { encodeIntoCompressedBase64, type JsHistogram } from "hdr-histogram-js";
+import type { JsHistogram } from "hdr-histogram-js";
 import { createHistogram, decodeHistogram, sameLayout } from "../hdr/histogram.js";
+export { encodeHistogram } from "../hdr/histogram.js";
 import { percentileKey } from "../hdr/merge.js";
 
 /**
@@ -62,10 +63,6 @@ export function mergeHistograms(encoded: readonly string[]): JsHistogram | undef
   }
   acc?.establishInternalTackingValues();
   return acc;
-}
-
-export function encodeHistogram(h: JsHistogram): string {
-  return encodeIntoCompressedBase64(h);
 }
 
 export function aggregateOperation(inputs: readonly ClientOperationInput[], percentiles = REPORTED_PERCENTILES): OperationAggregate {

@@ -1,4 +1,4 @@
-import { Float64Histogram, type JsHistogram } from "hdr-histogram-js";
+import { encodeIntoCompressedBase64, Float64Histogram, type JsHistogram } from "hdr-histogram-js";
 import { addPayloadCounts, inflatePayload, type HdrPayloadHeader } from "./payload.js";
 
 /**
@@ -33,4 +33,9 @@ export function sameLayout(a: HdrPayloadHeader | JsHistogram, b: HdrPayloadHeade
     a.lowestDiscernibleValue === b.lowestDiscernibleValue &&
     a.numberOfSignificantValueDigits === b.numberOfSignificantValueDigits
   );
+}
+
+/** A histogram as one compressed base64 payload (V2, as HistogramLogWriter writes interval payloads); decodeHistogram reads it. */
+export function encodeHistogram(h: JsHistogram): string {
+  return encodeIntoCompressedBase64(h);
 }

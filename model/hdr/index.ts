@@ -9,7 +9,8 @@ export {
   type HdrPayloadHeader,
   type InflatedPayload,
 } from "./payload.js";
-export { createHistogram, decodeHistogram, sameLayout } from "./histogram.js";
+export { createHistogram, decodeHistogram, encodeHistogram, sameLayout } from "./histogram.js";
+export { clientHistograms } from "./client-histograms.js";
 export {
   DEFAULT_PERCENTILES,
   HdrMerger,

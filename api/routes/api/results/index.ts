@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyPluginAsync } from "fastify";
-import { checkAgainst, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../../../model/result-document.js";
+import { checkAgainst, documentProblems, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../../../model/result-document.js";
 import { ingestDocuments, RunConflictError } from "../../../store/ingest.js";
 import { ErrorResponse } from "../../../schemas.js";
 import { FieldValidationError } from "../../../validation.js";
@@ -24,7 +24,7 @@ const IngestResponse = Type.Object({
 
 // Compiled once: checking a valid document is then a fast path; errors are only enumerated for bad ones.
 const compiledDocument = TypeCompiler.Compile(ResultDocumentSchema);
-const checkDocument = (doc: unknown): FieldError[] => (compiledDocument.Check(doc) ? [] : checkAgainst(ResultDocumentSchema, doc));
+const checkDocument = (doc: unknown): FieldError[] => (compiledDocument.Check(doc) ? documentProblems(doc as ResultDocument) : checkAgainst(ResultDocumentSchema, doc));
 
 /** A document or a batch; every error names its field as a JSON pointer ("/3/run/nodes" in a batch). */
 export function checkResultsBody(body: unknown): FieldError[] {
