@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { decideStep, isActive, stepPhases, validateResultDocument, type Plan, type PlanPhase } from "../model/index.js";
@@ -233,6 +233,9 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   await spool.stage(stderrKey(...at), stderr);
   for (const [i, l] of hdrLogs.entries()) await spool.stage(hdrLogKey(...at, l.operation), hdrBytes[i]!);
   await spool.stage(resultKey(...at), JSON.stringify(doc));
+  // Everything of the phase is staged (durably, in the outbox): YCSB's working copy would only double the disk a long
+  // campaign fills on the client. A crash before this line reruns the phase, which rewrites the folder.
+  await rm(workDir, { recursive: true, force: true });
   log(
     `phase ${phase.index} ${phase.name}: ${output.overall.throughputOpsSec.toFixed(0)} ops/s, verdict ${validity.verdict}` +
       (validity.reasons.length ? ` (${validity.reasons.map((r) => r.code).join(", ")})` : ""),

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -111,6 +111,13 @@ describe("runner: two clients in lock-step against moto", () => {
     const codes = await Promise.all(runners.map((r) => r.exit));
     expect(codes, runners.map((r) => r.output()).join("\n")).toEqual([0, 0]);
     await expectEveryObject(runId);
+    // Each client keeps one local copy of what it uploaded, not YCSB's working files besides.
+    for (const c of [0, 1]) {
+      const spoolDir = join(dir, "spool", runId, `client-${c}`);
+      expect(await readdir(join(spoolDir, "work")).catch(() => [])).toEqual([]);
+      const load = plan.phases.find((p) => p.kind === "load")!;
+      expect((await readFile(join(spoolDir, "sent", "runs", runId, "phases", `${load.index}-${load.name}`, `client-${c}`, "result.json"))).length).toBeGreaterThan(0);
+    }
 
     // Lock-step: no client starts phase k+1 before every client finished phase k (stored timestamps).
     const phases = measured();
