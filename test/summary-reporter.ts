@@ -1,0 +1,24 @@
+import type { Reporter, TestModule } from "vitest/node";
+
+/**
+ * One plain closing line after vitest's own summary, "tests: N passed, N failed, N skipped", that log readers
+ * which do not know vitest's format (CI systems grepping for a pass/fail count) can read.
+ */
+export default class SummaryLineReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const m of testModules) {
+      // A file that failed to load has no test cases: count it as one failure.
+      if (m.state() === "failed" && [...m.children.allTests()].length === 0) failed++;
+      for (const t of m.children.allTests()) {
+        const state = t.result().state;
+        if (state === "passed") passed++;
+        else if (state === "failed") failed++;
+        else skipped++;
+      }
+    }
+    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
