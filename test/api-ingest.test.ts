@@ -173,6 +173,21 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     const merged = mergeHdrLogs(([0, 1] as const).map((c) => ({ client: `client-${c}`, operation: "READ", text: fixtureHdr("hdr-v2", c, "READ") })), { percentiles: [50, 95, 99, 99.9] });
     expect(merged.operations.READ!.count).toBe(docs[0]!.result.operations.READ!.count + docs[1]!.result.operations.READ!.count);
     for (const p of ["50", "95", "99", "99.9"]) expect(read.percentilesUs[p]).toBe(merged.operations.READ!.percentilesUs[p]);
+
+    // The whole distribution: the spectrum's p99 is the merge's, the 1 ms buckets hold every recording once.
+    const series = await app.inject({ url: "/api/v1/runs/run-hist/phases/a-t4/series" });
+    expect(series.statusCode, series.body).toBe(200);
+    const latency = series.json().latency.READ as { clients: number; count: number; spectrum: { percentile: number; valueUs: number }[]; buckets: { count: number }[] };
+    expect(latency.clients).toBe(2);
+    expect(latency.count).toBe(merged.operations.READ!.count);
+    expect(latency.spectrum.find((q) => q.percentile === 99)!.valueUs).toBe(merged.operations.READ!.percentilesUs["99"]);
+    expect(latency.buckets.reduce((a, b) => a + b.count, 0)).toBe(merged.operations.READ!.count);
+    // A phase whose clients carried no histograms has no merged distribution (a partial merge would hide tail).
+    await post(([0, 1] as const).map((c) => fixtureDocument({ runId: "run-no-hist", client: c })));
+    expect((await app.inject({ url: "/api/v1/runs/run-no-hist/phases/a-t4/series" })).json().latency).toEqual({});
+    // Nor one where only some clients did.
+    await post([{ ...fixtureDocument({ runId: "run-half-hist", client: 0 }), hdrHistograms: docs[0]!.hdrHistograms }, fixtureDocument({ runId: "run-half-hist", client: 1 })]);
+    expect((await app.inject({ url: "/api/v1/runs/run-half-hist/phases/a-t4/series" })).json().latency).toEqual({});
   });
 
   it("filters runs and answers CSV", async () => {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBrowser, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
 import { startApi, type RunningApi } from "./web-api.js";
 import { findThroughputDips } from "../model/throughput-dips.js";
+import { percentileSpectrum } from "../model/aggregate/latency-distribution.js";
+import { HdrMerger, mergeHdrLogs } from "../model/hdr/index.js";
 import { LINEATE_CASSANDRA_BALANCED, LINEATE_CASSANDRA_SCORE_PCT, LINEATE_CITATION, publishedDocuments, readFixture, seedDocuments, SWEEP_THREADS } from "./web-seed.js";
 
 type Pt = { x: number; y: number };
@@ -85,9 +87,9 @@ describe("dashboard in Chromium against the API", () => {
     expect(throughput.datasets[0]!.data[0]).toBeCloseTo(r0, 6);
     const latency = await drawnSeries(page, "compare-latency");
     expect(latency.labels).toEqual(["READ avg", "READ p95", "READ p99", "READ p99.9", "UPDATE avg", "UPDATE p95", "UPDATE p99", "UPDATE p99.9"]);
-    // Two clients without stored histograms: the API reports the max over clients, drawn in ms.
-    const docs = seed.documents.filter((d) => d.run.id === "web-repeat-r1");
-    const p999 = Math.max(...docs.map((d) => d.result.operations.READ!.percentilesUs["99.9"]!)) / 1000;
+    // Two clients whose documents carry their HDR histograms: p99.9 of the merge, drawn in ms, not a client's own.
+    const logs = [0, 1].map((c) => ({ client: `c${c}`, operation: "READ", text: readFileSync(new URL(`./fixtures/ycsb/hdr-v2/client-${c}/READ.hdr`, import.meta.url), "utf8") }));
+    const p999 = mergeHdrLogs(logs, { percentiles: [99.9] }).operations.READ!.percentilesUs["99.9"]! / 1000;
     expect(latency.datasets[1]!.data[3]).toBeCloseTo(p999, 9);
     await screenshot(page, "compare");
   });
@@ -166,6 +168,25 @@ describe("dashboard in Chromium against the API", () => {
     const fixture = readFixture("web/histogram-a").output.operations.UPDATE!;
     expect((update.data as Pt[]).reduce((a, p) => a + p.y, 0)).toBe(fixture.histogramBuckets!.reduce((a, b) => a + b.count, 0));
     await screenshot(page, "latency");
+  });
+
+  it("latency distribution of a run with HDR histograms: the merged spectrum and 1 ms buckets of both clients", async () => {
+    const { page } = session;
+    await open("?view=latency&run=web-repeat-r0&op=READ", "latency");
+    const merger = new HdrMerger();
+    for (const c of [0, 1]) merger.addLog({ client: `c${c}`, operation: "READ", text: readFileSync(new URL(`./fixtures/ycsb/hdr-v1/client-${c}/READ.hdr`, import.meta.url), "utf8") });
+    merger.result();
+    const merged = merger.histogram("READ")!;
+    const spectrum = await drawnSeries(page, "latency-spectrum");
+    const read = spectrum.datasets.find((d) => d.label === "READ")!;
+    const expected = percentileSpectrum(merged);
+    expect((read.data as Pt[]).map((p) => p.y)).toEqual(expected.map((q) => q.valueUs / 1000));
+    expect(read.data.length).toBeGreaterThan(20);
+    const histogram = await drawnSeries(page, "latency-histogram");
+    const bars = histogram.datasets.find((d) => d.label === "READ")!;
+    expect((bars.data as Pt[]).reduce((a, p) => a + p.y, 0)).toBe(merged.totalCount);
+    expect(merged.totalCount).toBe(seed.documents.filter((d) => d.run.id === "web-repeat-r0").reduce((a, d) => a + d.result.operations.READ!.count, 0));
+    await screenshot(page, "latency-hdr");
   });
 
   it("phase time series: ops/s per client from the status lines, dips marked", async () => {

@@ -4,7 +4,8 @@
  * The numbers are YCSB's own; the engine, node and preset labels are test labels (standIn says BasicDB), chosen
  * so every view of the dashboard has something to draw. Verdicts come from the runner's own rules.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { clientHistograms } from "../model/hdr/index.js";
 import { ENGINE_VERSIONS, type Engine } from "../model/engine.js";
 import type { Preset } from "../model/presets.js";
 import { validateResultDocument, type ClientOutput, type ResultDocument } from "../model/result-document.js";
@@ -21,6 +22,8 @@ export interface FixtureOutput {
   output: ClientOutput;
   properties: Record<string, string>;
   threads: number;
+  /** From the fixture's HDR interval logs, as the runner writes them into its documents; none without logs. */
+  hdrHistograms?: Record<string, string>;
 }
 
 /** Parses one fixture directory; the YCSB properties come from the "Command line:" YCSB echoes on stderr. */
@@ -38,7 +41,9 @@ export function readFixture(dir: string): FixtureOutput {
     }
     if (a === "-target" && args[i + 1]) properties.target = args[i + 1]!;
   });
-  return { output, properties, threads: Number(properties.threadcount ?? 1) };
+  const logs = readdirSync(new URL(`${dir}/`, FIXTURES)).filter((f) => f.endsWith(".hdr"));
+  const hdrHistograms = clientHistograms(logs.map((f) => ({ operation: f.slice(0, -4), text: readFileSync(new URL(`${dir}/${f}`, FIXTURES), "utf8") })));
+  return { output, properties, threads: Number(properties.threadcount ?? 1), ...(logs.length ? { hdrHistograms } : {}) };
 }
 
 interface RunSpec {
@@ -98,6 +103,7 @@ export function documentsFor(spec: RunSpec): ResultDocument[] {
         finishedAt: finished.toISOString(),
         result: c.output,
         hdrLogs: [],
+        ...(c.hdrHistograms ? { hdrHistograms: c.hdrHistograms } : {}),
         resources: [],
         validity: judgePhase({ kind: "workload", output: c.output, exitCode: 0, resources: [], targetPerClient: target }),
       };

@@ -1,4 +1,4 @@
-import { aggregatePhase, analyseScaling, configurationKey, peakPerRun, type ClientInput, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
+import { aggregatePhase, analyseScaling, configurationKey, mergeHistograms, millisecondBuckets, peakPerRun, percentileSpectrum, type ClientInput, type SpectrumPoint, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
 import { phaseNameWithoutRepeat } from "../../model/plan.js";
 import type { StatusSeries } from "../../model/result-document.js";
@@ -423,9 +423,10 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
     where: { runId_name: { runId, name: phase } },
     select: {
       name: true,
+      clients: true,
       clientResults: {
         orderBy: { clientIndex: "asc" },
-        select: { clientIndex: true, statusSeries: { select: { points: true } }, operations: { select: { operation: true, histogramBuckets: true } } },
+        select: { clientIndex: true, statusSeries: { select: { points: true } }, operations: { select: { operation: true, histogramBuckets: true, hdrHistogram: true } } },
       },
     },
   });
@@ -438,7 +439,25 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
       status: throughputColumns(c.statusSeries?.points),
       histograms: Object.fromEntries(c.operations.filter((o) => o.histogramBuckets !== null).map((o) => [o.operation, o.histogramBuckets as { bucket: string; count: number }[]])),
     })),
+    latency: phaseDistributions(p.clients, p.clientResults.map((c) => c.operations)),
   };
+}
+
+/**
+ * The whole distribution of each operation from the clients' merged HDR histograms: only where every client of the
+ * phase has one (a partial merge would understate the tail), and labelled merged-hdr.
+ */
+function phaseDistributions(clients: number, byClient: { operation: string; hdrHistogram: string | null }[][]) {
+  const encoded = new Map<string, string[]>();
+  for (const ops of byClient) for (const o of ops) if (o.hdrHistogram) encoded.set(o.operation, [...(encoded.get(o.operation) ?? []), o.hdrHistogram]);
+  const out: Record<string, { method: "merged-hdr"; clients: number; count: number; spectrum: SpectrumPoint[]; buckets: { bucket: string; count: number }[] }> = {};
+  for (const [operation, list] of encoded) {
+    if (list.length < clients || list.length < byClient.length) continue;
+    const h = mergeHistograms(list);
+    if (!h || h.totalCount === 0) continue;
+    out[operation] = { method: "merged-hdr", clients: list.length, count: h.totalCount, spectrum: percentileSpectrum(h), buckets: millisecondBuckets(h) };
+  }
+  return out;
 }
 
 /**

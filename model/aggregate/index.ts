@@ -2,3 +2,4 @@ export * from "./phase.js";
 export * from "./scaling.js";
 export * from "./peak.js";
 export * from "./repeats.js";
+export * from "./latency-distribution.js";

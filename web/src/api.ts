@@ -73,6 +73,15 @@ export interface PhaseSeries {
   status: ({ clientIndex: number } & StatusColumnsView)[];
   /** Latency histogram buckets per operation, summed over clients (same bucket bounds, so the sum is exact). */
   histograms: Record<string, { bucket: string; count: number }[]>;
+  /** Per operation, from every client's merged HDR histogram (the API's merge): percentile spectrum and 1 ms buckets. */
+  latency: Record<string, PhaseDistribution>;
+}
+
+export interface PhaseDistribution {
+  clients: number;
+  count: number;
+  spectrum: { percentile: number; valueUs: number }[];
+  buckets: { bucket: string; count: number }[];
 }
 
 export interface RunDetail {
@@ -295,6 +304,7 @@ export async function fetchRunDetail(id: string): Promise<RunDetail> {
 export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {
   const body = (await getJson(`/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`)) as {
     clients: { clientIndex: number; status: StatusColumnsView; histograms: Record<string, { bucket: string; count: number }[]> }[];
+    latency?: Record<string, PhaseDistribution>;
   };
   const histograms: Record<string, Map<string, number>> = {};
   for (const c of body.clients) {
@@ -306,6 +316,7 @@ export async function fetchPhaseSeries(runId: string, phase: string): Promise<Ph
   return {
     status: body.clients.map((c) => ({ clientIndex: c.clientIndex, elapsedSec: c.status.elapsedSec, opsPerSec: c.status.opsPerSec })),
     histograms: Object.fromEntries(Object.entries(histograms).map(([op, m]) => [op, [...m].map(([bucket, count]) => ({ bucket, count }))])),
+    latency: body.latency ?? {},
   };
 }
 

@@ -21,9 +21,13 @@ export const latencyView: View = {
     const shown = chosen ? ops.filter((o) => o === chosen) : ops.filter((o) => o !== "CLEANUP");
     const published = detail.run.source.kind === "published";
 
-    const spectra = shown
-      .map((op, i) => ({ op, i, points: percentileSpectrum(phase.operations[op]!.percentilesUs) }))
-      .filter((s) => s.points.length > 0);
+    // The whole spectrum from the merged HDR histograms where the API has them, else the percentiles YCSB printed.
+    const spectrumOf = (op: string) => {
+      const merged = series.latency[op];
+      if (merged) return { points: percentileSpectrum(Object.fromEntries(merged.spectrum.map((q) => [String(q.percentile), q.valueUs]))), method: "merged-hdr (full spectrum)" };
+      return { points: percentileSpectrum(phase.operations[op]!.percentilesUs), method: phase.operations[op]!.percentileMethod };
+    };
+    const spectra = shown.map((op, i) => ({ op, i, ...spectrumOf(op) })).filter((s) => s.points.length > 0);
     if (spectra.length) {
       const config: ChartConfiguration<"line", { x: number; y: number }[]> = {
         type: "line",
@@ -52,11 +56,13 @@ export const latencyView: View = {
         title: `Latency by percentile · ${detail.run.id} · ${phase.name}`,
         config: config as unknown as ChartConfiguration,
         csv: () => toCsv(["operation", "percentile", "latency_ms"], spectra.flatMap((s) => s.points.map((q) => [s.op, q.label, q.y]))),
-        note: `HdrHistogram percentile spectrum: x is 1/(1-p), so 90 %, 99 %, 99.9 % are evenly spaced. Percentiles: ${[...new Set(spectra.map((s) => phase.operations[s.op]!.percentileMethod))].join(", ")}.`,
+        note: `HdrHistogram percentile spectrum: x is 1/(1-p), so 90 %, 99 %, 99.9 % are evenly spaced. Percentiles: ${[...new Set(spectra.map((s) => s.method))].join(", ")}.`,
       });
     }
 
-    const histos = shown.map((op, i) => ({ op, i, bars: histogramBars(series.histograms[op] ?? []) })).filter((h) => h.bars.length > 0);
+    // YCSB's own histogram buckets where it printed them (measurementtype=histogram), else 1 ms buckets of the merged HDR histograms.
+    const bucketsOf = (op: string) => (series.histograms[op]?.length ? { buckets: series.histograms[op]!, hdr: false } : { buckets: series.latency[op]?.buckets ?? [], hdr: true });
+    const histos = shown.map((op, i) => ({ op, i, ...bucketsOf(op) })).map((h) => ({ ...h, bars: histogramBars(h.buckets) })).filter((h) => h.bars.length > 0);
     if (histos.length) {
       const config: ChartConfiguration<"line", { x: number; y: number }[]> = {
         type: "line",
@@ -84,10 +90,12 @@ export const latencyView: View = {
         title: `Latency histogram · ${phase.name}`,
         config: config as unknown as ChartConfiguration,
         csv: () => seriesToCsv("latency_ms", "operations", histos.map((h) => ({ label: h.op, points: h.bars.map((b) => ({ x: b.bucket, y: b.count })) }))),
-        note: "As in seed 004: x is latency in milliseconds, y the number of operations (log scale).",
+        note:
+          "As in seed 004: x is latency in milliseconds, y the number of operations (log scale). " +
+          (histos.some((h) => h.hdr) ? "Buckets of 1 ms from the clients' merged HDR histograms, as YCSB's histogram measurement prints them." : "Buckets as YCSB printed them (measurementtype=histogram)."),
       });
     } else {
-      ctx.details.append(message("No latency histogram for this phase: YCSB prints buckets only with measurementtype=histogram."));
+      ctx.details.append(message("No latency histogram for this phase: it has neither HDR histograms from every client nor YCSB histogram buckets."));
     }
     if (!spectra.length && !histos.length) ctx.details.append(message("This phase has no latency percentiles."));
   },

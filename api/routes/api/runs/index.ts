@@ -66,6 +66,17 @@ const route: FastifyPluginAsync = async (app) => {
                 histograms: Type.Record(Type.String(), Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() }))),
               }),
             ),
+            /** Per operation, from every client's merged HDR histogram: the percentile spectrum and 1 ms buckets. */
+            latency: Type.Record(
+              Type.String(),
+              Type.Object({
+                method: Type.Literal("merged-hdr"),
+                clients: Type.Integer(),
+                count: Type.Number(),
+                spectrum: Type.Array(Type.Object({ percentile: Type.Number(), valueUs: Type.Number() })),
+                buckets: Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() })),
+              }),
+            ),
           }),
           404: ErrorResponse,
         },
