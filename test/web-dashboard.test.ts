@@ -130,6 +130,13 @@ describe("dashboard in Chromium against the API", () => {
     const atPeak = seed.sweep.find((f) => f.output.overall.throughputOpsSec === sweepPeak)!.output.operations.UPDATE!.percentilesUs["99"]! / 1000;
     expect(p99.datasets.find((d) => d.label === "cassandra (measured)")!.data[1]).toBe(atPeak);
     expect(await page.locator('select[data-filter="nodes"]').inputValue()).toBe("1");
+    // Without a workload in the URL the view shows workload A, never bars of several workloads mixed.
+    await open("?view=durability", "durability");
+    expect(await page.locator('select[data-filter="workload"]').inputValue()).toBe("a");
+    expect((await drawnSeries(page, "durability-throughput")).datasets.find((d) => d.label === "couchbase (measured)")!.data.map(Number).map(Math.round)).toEqual(
+      couchbase.data.map(Number).map(Math.round),
+    );
+    await open("?view=durability&workload=a&op=UPDATE", "durability");
     await screenshot(page, "durability");
   });
 

@@ -106,6 +106,7 @@ export interface DurabilityCell {
   workload: string;
   /** Data nodes: presets are compared at one cluster size. */
   nodes: number;
+  scenario: string;
   source: RunSource;
   /** Mean over runs of each run's peak phase (the API's rule, seed 004's "maximum throughput"). */
   throughputOpsSec: number | null;
@@ -396,6 +397,7 @@ export async function fetchDurability(params: Record<string, string | undefined>
     preset: r.preset,
     workload: r.workload ?? "",
     nodes: r.nodes,
+    scenario: r.scenario,
     source: sourceOf(r, all),
     throughputOpsSec: r.throughputOpsSec,
     runs: r.runs,

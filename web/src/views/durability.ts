@@ -7,10 +7,12 @@ import { el, filterSelect, message } from "../ui.js";
 import type { View } from "../view.js";
 import { axisTitle, lookFor, seriesLabel } from "./common.js";
 
+/** One series per engine, source and scenario (named when the cells span several): each preset's bar is one cell. */
 function groupBySeries(cells: readonly DurabilityCell[]): Map<string, DurabilityCell[]> {
+  const scenarios = new Set(cells.map((c) => c.scenario)).size > 1;
   const groups = new Map<string, DurabilityCell[]>();
   for (const c of cells) {
-    const key = seriesLabel(c.engine, c.source);
+    const key = scenarios ? `${seriesLabel(c.engine, c.source)} · ${c.scenario}` : seriesLabel(c.engine, c.source);
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   return groups;
@@ -20,17 +22,21 @@ export const durabilityView: View = {
   title: "Durability",
   async render(ctx) {
     const p = ctx.state.params;
-    const { cells: all, workloads, operations } = await fetchDurability({ workload: p.workload, scenario: p.scenario });
+    const { cells: all, operations } = await fetchDurability({ scenario: p.scenario });
     const op = p.op ?? (operations.includes("UPDATE") ? "UPDATE" : operations[0]);
+    // One workload at a time (a bar mixing workloads A and B would be no configuration): the one asked for, else A.
+    const workloads = [...new Set(all.map((c) => c.workload))].filter((w) => w !== "").sort();
+    const workload = p.workload ?? (workloads.includes("a") ? "a" : workloads[0]);
     // Presets are compared at one cluster size: the one asked for, else the smallest (seed 004 ran single servers).
-    const nodeCounts = [...new Set(all.map((c) => c.nodes))].sort((a, b) => a - b);
+    const ofWorkload = all.filter((c) => c.workload === workload);
+    const nodeCounts = [...new Set(ofWorkload.map((c) => c.nodes))].sort((a, b) => a - b);
     const nodes = p.nodes !== undefined ? Number(p.nodes) : nodeCounts[0];
-    const cells = all.filter((c) => c.nodes === nodes);
+    const cells = ofWorkload.filter((c) => c.nodes === nodes);
     ctx.controls.append(
       el(
         "form",
         { class: "filters" },
-        filterSelect("workload", "workload", workloads, p.workload, (v) => ctx.setParams({ workload: v })),
+        filterSelect("workload", "workload", workloads, workload, (v) => ctx.setParams({ workload: v }), null),
         filterSelect("nodes", "data nodes", nodeCounts.map(String), nodes === undefined ? undefined : String(nodes), (v) => ctx.setParams({ nodes: v }), null),
         filterSelect("op", "p99 of", operations, op, (v) => ctx.setParams({ op: v }), null),
       ),
