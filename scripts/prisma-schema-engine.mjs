@@ -2,7 +2,7 @@
 // Offline Prisma schema engine: speaks the native engine's stdio JSON-RPC (one JSON object per line) on top of
 // @prisma/schema-engine-wasm and a driver adapter, so `prisma migrate deploy|diff|status` run without a download.
 // Used through PRISMA_SCHEMA_ENGINE_BINARY=scripts/prisma-schema-engine (see docs/api.md). Online users need none of it.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -40,6 +40,8 @@ async function adapterFactory(url) {
     const { PGlite } = await import("@electric-sql/pglite");
     const { PrismaPGlite } = await import("pglite-prisma-adapter");
     const dir = url.slice("pglite:".length);
+    // A fresh checkout has no .local/ yet: PGlite creates only the last folder of the path.
+    if (dir !== "memory") mkdirSync(dir, { recursive: true });
     return new PrismaPGlite(new PGlite(dir === "memory" ? undefined : dir));
   }
   const { PrismaPg } = await import("@prisma/adapter-pg");

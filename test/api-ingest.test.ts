@@ -31,7 +31,7 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
   const post = (body: unknown, headers: Record<string, string> = auth) => app.inject({ method: "POST", url: "/api/v1/results", payload: body as object, headers });
 
   it("applied the committed migrations", async () => {
-    expect(db.appliedMigrations).toEqual(["20261122000000_init"]);
+    expect(db.appliedMigrations).toEqual(["20261122000000_init", "20261122170000_reference_table_derive"]);
   });
 
   it("stores a document once, however often it is sent", async () => {

@@ -244,6 +244,22 @@ describe("published runs in the API", () => {
     expect(g.throughput.mean).toBeCloseTo((sums[0]! + sums[1]!) / 2, 6);
   });
 
+  it("seed 004's p99 tables say in `derive` which workload and preset they are, as their titles do", async () => {
+    const r = await app.inject({ url: "/api/v1/reference?seed=004" });
+    const tables = r.json().tables as { id: string; tableRef: string; derive: { metric: string; workload: string; preset: string; nodes: number } }[];
+    expect(tables).toHaveLength(6);
+    const words: Record<string, string> = { throughput: "Throughput Optimized", balanced: "Balanced", durable: "Durability Optimized" };
+    for (const t of tables) {
+      expect(t.derive.metric).toBe("p99");
+      expect(t.tableRef).toContain(`Workload ${t.derive.workload.toUpperCase()}, ${words[t.derive.preset]}`);
+      expect(t.derive.nodes).toBe(1);
+    }
+    const bad = structuredClone(await readSeedFile("004"));
+    (bad.tables[0]!.derive as { operations: Record<string, string> }).operations = { "99th (Scan)": "SCAN" };
+    bad.tables[1]!.rows[0]![0] = "Redis";
+    expect(checkSeedFile(bad)).toEqual(["004-p99-a-throughput: operation column 99th (Scan) missing", "004-p99-b-throughput row 0: Redis is not a named engine"]);
+  });
+
   it("serves seed tables verbatim and as CSV", async () => {
     const all = await app.inject({ url: "/api/v1/reference?seed=003" });
     expect(all.json().tables).toHaveLength(9);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
-import { findKnee, histogramBars, percentileSpectrum, spectrumTickLabel } from "../web/src/analysis.js";
+import { findKnee, histogramBars, percentileSpectrum, publishedMs, spectrumTickLabel } from "../web/src/analysis.js";
 
 const fixture = (name: string, file: string) => readFileSync(new URL(`./fixtures/ycsb/${name}/${file}`, import.meta.url), "utf8");
 
@@ -55,5 +55,15 @@ describe("histogramBars on real YCSB histogram output", () => {
       { bucket: "3", fromMs: 3, count: 5 },
       { bucket: ">19", fromMs: 20, count: 2 },
     ]);
+  });
+});
+
+describe("publishedMs", () => {
+  it("reads seed 004's printed latencies, a bound as a bound, and nothing else", () => {
+    expect(publishedMs("4ms")).toEqual({ ms: 4, below: false });
+    expect(publishedMs("203ms")).toEqual({ ms: 203, below: false });
+    expect(publishedMs("<1ms")).toEqual({ ms: 1, below: true });
+    expect(publishedMs(" 1.5 ms ")).toEqual({ ms: 1.5, below: false });
+    for (const other of ["", "n/a", "4s", "ms", 4, null]) expect(publishedMs(other)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBrowser, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
 import { startApi, type RunningApi } from "./web-api.js";
+import { loadReferenceData, readSeedFile, type SeedFile } from "../prisma/reference/load.js";
 import { findThroughputDips } from "../model/throughput-dips.js";
 import { percentileSpectrum } from "../model/aggregate/latency-distribution.js";
 import { HdrMerger, mergeHdrLogs } from "../model/hdr/index.js";
@@ -14,11 +15,15 @@ describe("dashboard in Chromium against the API", () => {
   let api: RunningApi;
   let session: BrowserSession;
   const seed = seedDocuments();
+  let seed004: SeedFile;
 
   beforeAll(async () => {
     api = await startApi();
+    seed004 = await readSeedFile("004");
     await api.ingest(publishedDocuments());
     await api.ingest(seed.documents);
+    // Seed 004's tables: published p99 latencies per preset, no runs (the study published no throughput figures as text).
+    await loadReferenceData(api.database.prisma, ["004"]);
     session = await openBrowser();
   });
   afterAll(async () => {
@@ -114,6 +119,14 @@ describe("dashboard in Chromium against the API", () => {
   it("durability: throughput and p99 per preset per engine", async () => {
     const { page } = session;
     await open("?view=durability&workload=a&op=UPDATE", "durability");
+    // Seed 004's published p99 UPDATE latencies of workload A, from its tables, beside the measured bars.
+    const withPublished = await drawnSeries(page, "durability-p99");
+    const table = (preset: string) => seed004.tables.find((t) => t.id === `004-p99-a-${preset}`)!;
+    const cassandraPublished = withPublished.datasets.find((d) => d.label.startsWith("cassandra: United Software Associates"))!;
+    expect(cassandraPublished.data).toEqual(["throughput", "balanced", "durable"].map((preset) => Number(String(table(preset).rows.find((r) => r[0] === "Cassandra")![2]).replace("ms", ""))));
+    const couchbasePublished = withPublished.datasets.find((d) => d.label.startsWith("couchbase: United Software Associates"))!;
+    // Couchbase has no balanced configuration in seed 004: no bar there.
+    expect(couchbasePublished.data).toEqual([3, null, 203]);
     const t = await drawnSeries(page, "durability-throughput");
     expect(t.labels).toEqual(["throughput", "balanced", "durable"]);
     const couchbase = t.datasets.find((d) => d.label === "couchbase (measured)")!;

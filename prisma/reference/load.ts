@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { documentHash, ingestDocuments, sourceIdOf } from "../../api/store/ingest.js";
+import { Prisma } from "../generated/client.js";
 import type { Db } from "../../api/db/open.js";
 import { isEngine, type Engine } from "../../model/engine.js";
 import { PRESETS, type Preset } from "../../model/presets.js";
@@ -26,14 +27,32 @@ export interface ReferenceTableFile {
   expectedRows: number;
   rows: Cell[][];
   notes?: string;
-  derive?: {
-    metric: "throughput" | "runtime";
-    workload: string;
-    keyColumn: "nodes" | "shards" | "threads";
-    engines: Record<string, string>;
-    /** runtime tables: operations per test, to derive throughput = operations / runtime. */
-    operations?: number;
-  };
+  derive?: RunsDerive | LatencyDerive;
+}
+
+/** A throughput or runtime table: each engine column becomes published runs, one per key (nodes, shards, threads). */
+export interface RunsDerive {
+  metric: "throughput" | "runtime";
+  workload: string;
+  keyColumn: "nodes" | "shards" | "threads";
+  engines: Record<string, string>;
+  /** runtime tables: operations per test, to derive throughput = operations / runtime. */
+  operations?: number;
+}
+
+/**
+ * A table of p99 latencies per engine (seed 004): rows are engines (`engines` maps the first column's names),
+ * columns operations (`operations` maps column names to YCSB groups), for one workload, preset and cluster size.
+ * Cells are printed as "4ms" or "<1ms": they stay text in the table and are read by the dashboard.
+ */
+export interface LatencyDerive {
+  metric: "p99";
+  scenario: string;
+  workload: string;
+  preset: Preset;
+  nodes: number;
+  engines: Record<string, string>;
+  operations: Record<string, string>;
 }
 export interface SeedFile {
   seed: string;
@@ -58,7 +77,21 @@ export function checkSeedFile(f: SeedFile): string[] {
     t.rows.forEach((r, i) => {
       if (r.length !== t.columns.length) problems.push(`${t.id} row ${i}: ${r.length} cells for ${t.columns.length} columns`);
     });
-    if (t.derive) {
+    if (t.derive?.metric === "p99") {
+      const d = t.derive;
+      for (const [name, engine] of Object.entries(d.engines)) if (!isEngine(engine)) problems.push(`${t.id}: ${name} -> ${engine} is not an engine`);
+      t.rows.forEach((r, i) => {
+        if (!(String(r[0]) in d.engines)) problems.push(`${t.id} row ${i}: ${r[0]} is not a named engine`);
+      });
+      for (const col of Object.keys(d.operations)) if (!t.columns.includes(col)) problems.push(`${t.id}: operation column ${col} missing`);
+      if (!PRESETS.includes(d.preset)) problems.push(`${t.id}: preset ${d.preset} unknown`);
+      if (d.scenario !== f.scenario) problems.push(`${t.id}: scenario ${d.scenario} is not the seed's ${f.scenario}`);
+      try {
+        catalogueWorkload(d.workload);
+      } catch {
+        problems.push(`${t.id}: workload ${d.workload} is not in the catalogue`);
+      }
+    } else if (t.derive) {
       for (const [col, engine] of Object.entries(t.derive.engines)) {
         if (!t.columns.includes(col)) problems.push(`${t.id}: engine column ${col} missing`);
         if (!isEngine(engine)) problems.push(`${t.id}: ${engine} is not an engine`);
@@ -83,7 +116,7 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
   for (const t of f.tables) {
     const d = t.derive;
     const preset = f.preset;
-    if (!d || !preset) continue;
+    if (!d || d.metric === "p99" || !preset) continue;
     const keyIndex = 0;
     t.rows.forEach((row) => {
       const key = Number(row[keyIndex]);
@@ -161,7 +194,7 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
     const problems = checkSeedFile(f);
     if (problems.length) throw new Error(`prisma/reference/${seed}.json: ${problems.join("; ")}`);
     for (const t of f.tables) {
-      const data = { seed, tableRef: t.tableRef, title: t.title, citation: f.citation.text, unit: t.unit, columns: t.columns, rows: t.rows, notes: t.notes ?? null };
+      const data = { seed, tableRef: t.tableRef, title: t.title, citation: f.citation.text, unit: t.unit, columns: t.columns, rows: t.rows, notes: t.notes ?? null, derive: t.derive ? (t.derive as unknown as Prisma.InputJsonObject) : Prisma.DbNull };
       await db.referenceTable.upsert({ where: { id: t.id }, create: { id: t.id, ...data }, update: data });
       report.tables++;
     }

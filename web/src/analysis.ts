@@ -83,3 +83,13 @@ export function histogramBars(buckets: readonly { bucket: string; count: number 
   }
   return bars.sort((a, b) => a.fromMs - b.fromMs);
 }
+
+/**
+ * A latency as seed 004 prints it in its tables: "4ms", "203ms", or "<1ms" (below the table's resolution: drawn at
+ * 1 ms and marked as a bound). Null for anything else, never a guess.
+ */
+export function publishedMs(cell: unknown): { ms: number; below: boolean } | null {
+  if (typeof cell !== "string") return null;
+  const m = /^\s*(<)?\s*(\d+(?:\.\d+)?)\s*ms\s*$/.exec(cell);
+  return m ? { ms: Number(m[2]), below: m[1] === "<" } : null;
+}

@@ -3,6 +3,7 @@
  * Views use only these types; the API's response shapes are mapped here and nowhere else.
  */
 import type { Validity } from "../../model/result-document.js";
+import { publishedMs } from "./analysis.js";
 
 export const API_BASE = "/api/v1";
 
@@ -406,6 +407,53 @@ export async function fetchDurability(params: Record<string, string | undefined>
   }));
   const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
   return { cells, workloads: distinct(all.flatMap((r) => r.workloads)), operations };
+}
+
+/** One published p99 latency (seed 004's tables): engine, preset, workload and operation, as printed. */
+export interface PublishedLatencyCell {
+  scenario: string;
+  engine: string;
+  preset: string;
+  workload: string;
+  nodes: number;
+  operation: string;
+  ms: number;
+  /** Printed as "<1ms": an upper bound, drawn at its value. */
+  below: boolean;
+  printed: string;
+  source: RunSource;
+  table: string;
+}
+
+let publishedLatency: Promise<PublishedLatencyCell[]> | null = null;
+/** The published latency tables (GET /reference, derive.metric "p99"), as cells; fetched once per page load. */
+export function fetchPublishedLatency(): Promise<PublishedLatencyCell[]> {
+  publishedLatency ??= (async () => {
+    const body = (await getJson("/reference")) as {
+      tables: { id: string; seed: string; citation: string; columns: string[]; rows: (string | number | null)[][]; derive: Record<string, unknown> | null }[];
+    };
+    const cells: PublishedLatencyCell[] = [];
+    for (const t of body.tables) {
+      const d = t.derive as { metric?: string; scenario: string; workload: string; preset: string; nodes: number; engines: Record<string, string>; operations: Record<string, string> } | null;
+      if (d?.metric !== "p99") continue;
+      for (const row of t.rows) {
+        const engine = d.engines[String(row[0])];
+        if (!engine) continue;
+        for (const [column, operation] of Object.entries(d.operations)) {
+          const printed = row[t.columns.indexOf(column)];
+          const value = publishedMs(printed);
+          if (!value) continue;
+          const source = { kind: "published", citation: t.citation, seed: t.seed };
+          cells.push({ scenario: d.scenario, engine, preset: d.preset, workload: d.workload, nodes: d.nodes, operation, ...value, printed: String(printed), source, table: t.id });
+        }
+      }
+    }
+    return cells;
+  })().catch((e: unknown) => {
+    publishedLatency = null;
+    throw e;
+  });
+  return publishedLatency;
 }
 
 export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {

@@ -13,6 +13,8 @@ const ReferenceTableSchema = Type.Object({
   columns: Type.Array(Type.String()),
   rows: Type.Array(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]))),
   notes: Type.Union([Type.String(), Type.Null()]),
+  /** How the table reads as results (prisma/reference/load.ts RunsDerive / LatencyDerive); null for tables kept as text only. */
+  derive: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
 });
 
 const route: FastifyPluginAsync = async (app) => {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "reference_tables" ADD COLUMN     "derive" JSONB;
