@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDashboard } from "../web/build.js";
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildDashboard, dashboardBuildReason } from "../web/build.js";
 import dashboard from "../web/serve.js";
 import { openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
 
@@ -46,5 +49,21 @@ describe("web/serve.ts", () => {
     await screenshot(page, "no-api");
     // Only the 404 of the missing API is logged by the browser; no script error.
     expect(errors.filter((e) => !e.includes("404"))).toEqual([]);
+  });
+
+  it("rebuilds a bundle that is missing or older than its sources, not a current one", () => {
+    const dist = mkdtempSync(join(tmpdir(), "ycsb-lab-dist-"));
+    try {
+      expect(dashboardBuildReason(dist)).toBe("web/dist missing");
+      for (const f of ["index.html", "app.js"]) writeFileSync(join(dist, f), "");
+      const past = new Date("2020-01-01T00:00:00Z");
+      utimesSync(join(dist, "app.js"), past, past);
+      expect(dashboardBuildReason(dist)).toBe("web/dist older than its sources");
+      const future = new Date(Date.now() + 3_600_000);
+      utimesSync(join(dist, "app.js"), future, future);
+      expect(dashboardBuildReason(dist)).toBeNull();
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 });

@@ -1,16 +1,16 @@
 /**
  * Fastify plugin serving the built dashboard (web/dist) at `/`. api/app.ts registers it; it builds the
- * dashboard first when web/dist is missing (a fresh clone running `npm start`).
+ * dashboard first when web/dist is missing (a fresh clone running `npm start`) or older than its sources (a pull).
  */
 import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync } from "fastify";
-import { buildDashboard, DIST_DIR } from "./build.js";
+import { buildDashboard, dashboardBuildReason, DIST_DIR } from "./build.js";
 
 export interface DashboardOptions {
   /** Directory holding index.html and app.js. @default web/dist */
   root?: string;
-  /** Build into `root` when its index.html is missing. @default true */
+  /** Build into `root` when it is missing or older than its sources. @default true */
   buildIfMissing?: boolean;
 }
 
@@ -20,7 +20,10 @@ const dashboard: FastifyPluginAsync<DashboardOptions> = async (app, options) => 
     if (options.buildIfMissing === false || root !== DIST_DIR) {
       throw new Error(`dashboard: ${root}/index.html is missing; run "npm run build:web" first`);
     }
-    app.log.info("dashboard: web/dist missing, building it");
+  }
+  const reason = root === DIST_DIR && options.buildIfMissing !== false ? dashboardBuildReason(root) : null;
+  if (reason) {
+    app.log.info(`dashboard: ${reason}, building it`);
     await buildDashboard();
   }
   // decorateReply false: the API's own static assets (swagger-ui) keep their reply.sendFile.
