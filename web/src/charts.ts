@@ -116,9 +116,18 @@ function buildFigure(spec: ChartSpec): { figure: HTMLElement; canvas: HTMLCanvas
   return { figure, canvas };
 }
 
+/** Legend lines beyond which the plot area would shrink: the box grows instead, so the plot keeps its height. */
+const LEGEND_LINES_IN_BASE_HEIGHT = 4;
+const BASE_HEIGHT_PX = 380;
+const LEGEND_LINE_PX = 21;
+
 function describe(figure: HTMLElement, spec: ChartSpec): void {
   figure.querySelector(".chart-title")!.textContent = spec.title;
   figure.querySelector(".chart-note")!.textContent = spec.note ?? "";
+  // Published series carry long citations, one legend line each at most widths: every one stays visible.
+  const datasets = spec.config.data.datasets.length;
+  const extra = Math.max(0, datasets - LEGEND_LINES_IN_BASE_HEIGHT) * LEGEND_LINE_PX;
+  (figure.querySelector(".chart-box") as HTMLElement).style.height = `${BASE_HEIGHT_PX + Math.min(extra, 40 * LEGEND_LINE_PX)}px`;
 }
 
 const chartType = (spec: ChartSpec): unknown => (spec.config as { type?: unknown }).type;
