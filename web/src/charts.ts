@@ -117,9 +117,9 @@ function buildFigure(spec: ChartSpec): { figure: HTMLElement; canvas: HTMLCanvas
 }
 
 /** Legend lines beyond which the plot area would shrink: the box grows instead, so the plot keeps its height. */
-const LEGEND_LINES_IN_BASE_HEIGHT = 4;
+const LEGEND_LINES_IN_BASE_HEIGHT = 3;
 const BASE_HEIGHT_PX = 380;
-const LEGEND_LINE_PX = 21;
+const LEGEND_LINE_PX = 24;
 
 function describe(figure: HTMLElement, spec: ChartSpec): void {
   figure.querySelector(".chart-title")!.textContent = spec.title;
