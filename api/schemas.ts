@@ -127,7 +127,15 @@ export const DurabilityRow = Type.Object({
   runs: Type.Integer({ description: "runs (repeats) averaged, each at its peak phase" }),
   peakThreads: Type.Array(Type.Integer(), { description: "total client threads of the runs' peak phases" }),
   throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over runs of each run's highest phase throughput (seed 004: maximum throughput)" }),
-  operations: Type.Record(Type.String(), Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99Us: NumOrNull, p99Method: Type.Literal("max-of-clients") })),
+  operations: Type.Record(
+    Type.String(),
+    Type.Object({
+      count: Type.Number(),
+      avgUs: NumOrNull,
+      p99Us: NumOrNull,
+      p99Method: Type.Union([Type.Literal("merged-hdr"), Type.Literal("max-of-clients"), Type.Literal("single-client")]),
+    }),
+  ),
 });
 
 export const SweepSeries = Type.Object({

@@ -162,7 +162,7 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
 
   it("merges the clients' histograms a posted document carries (as the runner writes them): percentiles merged-hdr", async () => {
     const docs = ([0, 1] as const).map((c) => ({
-      ...fixtureDocument({ runId: "run-hist", client: c }),
+      ...fixtureDocument({ runId: "run-hist", client: c, scenario: "api-hist" }),
       hdrHistograms: clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) }))),
     }));
     expect((await post(docs)).statusCode).toBe(201);
@@ -182,6 +182,11 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     expect(latency.count).toBe(merged.operations.READ!.count);
     expect(latency.spectrum.find((q) => q.percentile === 99)!.valueUs).toBe(merged.operations.READ!.percentilesUs["99"]);
     expect(latency.buckets.reduce((a, b) => a + b.count, 0)).toBe(merged.operations.READ!.count);
+    // /durability's p99 of the cell is the same merge (labelled so), not the larger of the two clients' own.
+    const dur = await app.inject({ url: "/api/v1/durability?scenario=api-hist" });
+    expect(dur.statusCode, dur.body).toBe(200);
+    const cell = (dur.json().rows as { operations: Record<string, { p99Us: number; p99Method: string }> }[])[0]!;
+    expect(cell.operations.READ).toMatchObject({ p99Us: merged.operations.READ!.percentilesUs["99"], p99Method: "merged-hdr" });
     // A phase whose clients carried no histograms has no merged distribution (a partial merge would hide tail).
     await post(([0, 1] as const).map((c) => fixtureDocument({ runId: "run-no-hist", client: c })));
     expect((await app.inject({ url: "/api/v1/runs/run-no-hist/phases/a-t4/series" })).json().latency).toEqual({});

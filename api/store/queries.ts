@@ -1,4 +1,4 @@
-import { aggregatePhase, analyseScaling, configurationKey, mergeHistograms, millisecondBuckets, peakPerRun, percentileSpectrum, type ClientInput, type SpectrumPoint, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
+import { aggregateOperation, aggregatePhase, analyseScaling, configurationKey, mergeHistograms, millisecondBuckets, peakPerRun, percentileSpectrum, type ClientInput, type ClientOperationInput, type SpectrumPoint, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
 import { phaseNameWithoutRepeat } from "../../model/plan.js";
 import type { StatusSeries } from "../../model/result-document.js";
@@ -283,7 +283,8 @@ export async function scaling(db: Db, f: RunFilters): Promise<ScalingSeries[]> {
 /**
  * Presets side by side per engine, workload and cluster size. A cell is each run's peak phase (highest throughput
  * over its thread and target steps: seed 004's "maximum throughput") averaged over runs (repeats); its latency
- * comes from those peak phases only (count-weighted mean; p99 as max of clients, labelled).
+ * comes from those peak phases only (count-weighted mean; p99 from their merged HDR histograms, else the max of the
+ * clients' own, labelled).
  */
 export async function durability(db: Db, f: RunFilters) {
   const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
@@ -293,19 +294,18 @@ export async function durability(db: Db, f: RunFilters) {
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   const cells = [...groups.entries()].map(([k, rs]) => ({ key: JSON.parse(k) as [string, string | null, string, string, string, string | null, string, number], phases: rs.length, ...peakPerRun(rs) }));
-  const lat = await phaseLatencies(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)));
+  const ops = await clientOperations(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)));
   return cells.map(({ key, phases, peaks, throughputOpsSec }) => {
     const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes] = key;
-    const ops = new Map<string, { count: number; sum: number; p99: number | null }>();
-    for (const r of peaks) {
-      for (const [op, l] of Object.entries(lat.get(r.phaseId) ?? {})) {
-        const o = ops.get(op) ?? { count: 0, sum: 0, p99: null };
-        o.count += l.count;
-        o.sum += (l.avgUs ?? 0) * l.count;
-        if (l.p99MaxOfClientsUs !== null) o.p99 = Math.max(o.p99 ?? 0, l.p99MaxOfClientsUs);
-        ops.set(op, o);
-      }
-    }
+    // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
+    const byOperation = new Map<string, ClientOperationInput[]>();
+    for (const r of peaks) for (const o of ops.get(Number(r.phaseId)) ?? []) byOperation.set(o.operation, [...(byOperation.get(o.operation) ?? []), o]);
+    const operations = Object.fromEntries(
+      [...byOperation.entries()].map(([op, inputs]) => {
+        const a = aggregateOperation(inputs, [99]);
+        return [op, { count: a.count, avgUs: a.avgUs, p99Us: a.percentilesUs["99"] ?? null, p99Method: a.percentileMethod }];
+      }),
+    );
     return {
       engine,
       workload,
@@ -319,11 +319,25 @@ export async function durability(db: Db, f: RunFilters) {
       runs: peaks.length,
       peakThreads: [...new Set(peaks.map((r) => r.threadsPerClient * r.clients))].sort((a, b) => a - b),
       throughputOpsSec,
-      operations: Object.fromEntries(
-        [...ops.entries()].map(([op, o]) => [op, { count: o.count, avgUs: o.count ? o.sum / o.count : null, p99Us: o.p99, p99Method: "max-of-clients" as const }]),
-      ),
+      operations,
     };
   });
+}
+
+/** Each client's operation groups of these phases, with their HDR histograms, by phase. */
+async function clientOperations(db: Db, phaseIds: readonly number[]): Promise<Map<number, (ClientOperationInput & { operation: string })[]>> {
+  const out = new Map<number, (ClientOperationInput & { operation: string })[]>();
+  if (phaseIds.length === 0) return out;
+  const rows = await db.$queryRaw<{ phaseId: number; operation: string; count: number; avgUs: number | null; minUs: number | null; maxUs: number | null; percentilesUs: Record<string, number>; hdrHistogram: string | null }[]>`
+    SELECT c.phase_id AS "phaseId", o.operation, o.count::float8 AS count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs",
+           o.percentiles_us AS "percentilesUs", o.hdr_histogram AS "hdrHistogram"
+    FROM client_results c JOIN operation_stats o ON o.client_result_id = c.id
+    WHERE c.phase_id IN (${Prisma.join([...phaseIds])})`;
+  for (const r of rows) {
+    const id = Number(r.phaseId);
+    out.set(id, [...(out.get(id) ?? []), { ...r, count: Number(r.count), percentilesUs: r.percentilesUs ?? {} }]);
+  }
+  return out;
 }
 
 /** Throughput and latency against total threads (threads per client x clients), one series per run and workload. */
