@@ -112,7 +112,9 @@ export const ScalingSeriesSchema = Type.Object({
   }),
 });
 
-const PhaseLatency = Type.Record(Type.String(), Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99MaxOfClientsUs: NumOrNull }));
+/** p99 from the clients' merged HDR histograms where every client has one, else the max of theirs: `p99Method` says which. */
+const P99Method = Type.Union([Type.Literal("merged-hdr"), Type.Literal("max-of-clients"), Type.Literal("single-client")]);
+const PhaseLatency = Type.Record(Type.String(), Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99Us: NumOrNull, p99Method: P99Method }));
 
 export const DurabilityRow = Type.Object({
   engine: Type.String(),
@@ -133,7 +135,7 @@ export const DurabilityRow = Type.Object({
       count: Type.Number(),
       avgUs: NumOrNull,
       p99Us: NumOrNull,
-      p99Method: Type.Union([Type.Literal("merged-hdr"), Type.Literal("max-of-clients"), Type.Literal("single-client")]),
+      p99Method: P99Method,
     }),
   ),
 });

@@ -187,6 +187,9 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     expect(dur.statusCode, dur.body).toBe(200);
     const cell = (dur.json().rows as { operations: Record<string, { p99Us: number; p99Method: string }> }[])[0]!;
     expect(cell.operations.READ).toMatchObject({ p99Us: merged.operations.READ!.percentilesUs["99"], p99Method: "merged-hdr" });
+    const sweeps = await app.inject({ url: "/api/v1/sweeps?scenario=api-hist" });
+    const point = (sweeps.json().series as { points: { latency: Record<string, { p99Us: number; p99Method: string }> }[] }[])[0]!.points[0]!;
+    expect(point.latency.READ).toMatchObject({ p99Us: merged.operations.READ!.percentilesUs["99"], p99Method: "merged-hdr" });
     // A phase whose clients carried no histograms has no merged distribution (a partial merge would hide tail).
     await post(([0, 1] as const).map((c) => fixtureDocument({ runId: "run-no-hist", client: c })));
     expect((await app.inject({ url: "/api/v1/runs/run-no-hist/phases/a-t4/series" })).json().latency).toEqual({});

@@ -1,4 +1,4 @@
-import { aggregateOperation, aggregatePhase, analyseScaling, configurationKey, mergeHistograms, millisecondBuckets, peakPerRun, percentileSpectrum, type ClientInput, type ClientOperationInput, type SpectrumPoint, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
+import { aggregateOperation, aggregatePhase, analyseScaling, configurationKey, mergeHistograms, millisecondBuckets, peakPerRun, percentileSpectrum, type ClientInput, type ClientOperationInput, type PercentileMethod, type SpectrumPoint, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
 import { phaseNameWithoutRepeat } from "../../model/plan.js";
 import type { StatusSeries } from "../../model/result-document.js";
@@ -216,23 +216,20 @@ export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] 
   return rows.map((r) => ({ ...r, throughputOpsSec: Number(r.throughputOpsSec ?? 0), clientsReported: Number(r.clientsReported) })) as unknown as PhaseSummaryRow[];
 }
 
-/** Count-weighted mean latency per phase and operation (exact), plus the max of the clients' p99 (labelled). */
-export async function phaseLatencies(db: Db, phaseIds: readonly number[]) {
-  if (phaseIds.length === 0) return new Map<number, Record<string, { count: number; avgUs: number | null; p99MaxOfClientsUs: number | null }>>();
-  const rows = await db.$queryRaw<{ phaseId: number; operation: string; count: number; avgUs: number | null; p99: number | null }[]>`
-    SELECT c.phase_id AS "phaseId", o.operation, SUM(o.count)::float8 AS count,
-           SUM(o.avg_us * o.count) / NULLIF(SUM(o.count), 0) AS "avgUs",
-           MAX((o.percentiles_us->>'99')::float8) AS p99
-    FROM client_results c JOIN operation_stats o ON o.client_result_id = c.id
-    WHERE c.phase_id IN (${Prisma.join([...phaseIds])})
-    GROUP BY c.phase_id, o.operation`;
-  const out = new Map<number, Record<string, { count: number; avgUs: number | null; p99MaxOfClientsUs: number | null }>>();
-  for (const r of rows) {
-    const m = out.get(r.phaseId) ?? {};
-    m[r.operation] = { count: Number(r.count), avgUs: r.avgUs === null ? null : Number(r.avgUs), p99MaxOfClientsUs: r.p99 === null ? null : Number(r.p99) };
-    out.set(r.phaseId, m);
+/** Per phase and operation: count, count-weighted mean, and p99 from the clients' merged HDR histograms (else the max of theirs, labelled). */
+function phaseLatency(byPhase: Map<number, (ClientOperationInput & { operation: string })[]>) {
+  const out = new Map<number, Record<string, { count: number; avgUs: number | null; p99Us: number | null; p99Method: PercentileMethod }>>();
+  for (const [phaseId, ops] of byPhase) {
+    const byOperation = new Map<string, ClientOperationInput[]>();
+    for (const o of ops) byOperation.set(o.operation, [...(byOperation.get(o.operation) ?? []), o]);
+    out.set(phaseId, Object.fromEntries([...byOperation].map(([op, inputs]) => [op, latencyOf(inputs)])));
   }
   return out;
+}
+
+function latencyOf(inputs: readonly ClientOperationInput[]) {
+  const a = aggregateOperation(inputs, [99]);
+  return { count: a.count, avgUs: a.avgUs, p99Us: a.percentilesUs["99"] ?? null, p99Method: a.percentileMethod };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -300,12 +297,7 @@ export async function durability(db: Db, f: RunFilters) {
     // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
     const byOperation = new Map<string, ClientOperationInput[]>();
     for (const r of peaks) for (const o of ops.get(Number(r.phaseId)) ?? []) byOperation.set(o.operation, [...(byOperation.get(o.operation) ?? []), o]);
-    const operations = Object.fromEntries(
-      [...byOperation.entries()].map(([op, inputs]) => {
-        const a = aggregateOperation(inputs, [99]);
-        return [op, { count: a.count, avgUs: a.avgUs, p99Us: a.percentilesUs["99"] ?? null, p99Method: a.percentileMethod }];
-      }),
-    );
+    const operations = Object.fromEntries([...byOperation.entries()].map(([op, inputs]) => [op, latencyOf(inputs)]));
     return {
       engine,
       workload,
@@ -343,7 +335,7 @@ async function clientOperations(db: Db, phaseIds: readonly number[]): Promise<Ma
 /** Throughput and latency against total threads (threads per client x clients), one series per run and workload. */
 export async function sweeps(db: Db, f: RunFilters) {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
-  const lat = await phaseLatencies(db, rows.map((r) => r.phaseId));
+  const lat = phaseLatency(await clientOperations(db, rows.map((r) => r.phaseId)));
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
     const k = JSON.stringify([r.runId, r.workload]);
@@ -363,7 +355,7 @@ export async function sweeps(db: Db, f: RunFilters) {
         target: r.target,
         complete: r.clientsReported >= r.clients,
         throughputOpsSec: r.throughputOpsSec,
-        latency: lat.get(r.phaseId) ?? {},
+        latency: lat.get(Number(r.phaseId)) ?? {},
       }))
       .sort((a, b) => a.threads - b.threads),
   }));

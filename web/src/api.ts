@@ -466,7 +466,7 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
         nodes: number;
         workload: string | null;
         sourceKind: string;
-        points: { phase: string; threads: number; throughputOpsSec: number; latency: Record<string, { p99MaxOfClientsUs: number | null }> }[];
+        points: { phase: string; threads: number; throughputOpsSec: number; latency: Record<string, { p99Us: number | null }> }[];
       }[];
     }>,
     fetchAllRuns(),
@@ -483,7 +483,7 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
       label: `${s.preset} ${s.nodes}n ${s.workload ?? ""} (${s.runId})`,
       source: run?.source ?? { kind: s.sourceKind },
       points: s.points.map((p) => {
-        const p99s = Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99MaxOfClientsUs === null ? [] : [l.p99MaxOfClientsUs]));
+        const p99s = Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99Us === null ? [] : [l.p99Us]));
         return {
           threads: p.threads,
           phase: p.phase,
