@@ -283,7 +283,7 @@ export async function scaling(db: Db, f: RunFilters): Promise<ScalingSeries[]> {
  * comes from those peak phases only (count-weighted mean; p99 from their merged HDR histograms, else the max of the
  * clients' own, labelled).
  */
-export async function durability(db: Db, f: RunFilters) {
+export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
@@ -291,7 +291,7 @@ export async function durability(db: Db, f: RunFilters) {
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   const cells = [...groups.entries()].map(([k, rs]) => ({ key: JSON.parse(k) as [string, string | null, string, string, string, string | null, string, number], phases: rs.length, ...peakPerRun(rs) }));
-  const ops = await clientOperations(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)));
+  const ops = await clientOperations(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)), mergeLimit);
   return cells.map(({ key, phases, peaks, throughputOpsSec }) => {
     const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes] = key;
     // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
@@ -316,26 +316,40 @@ export async function durability(db: Db, f: RunFilters) {
   });
 }
 
-/** Each client's operation groups of these phases, with their HDR histograms, by phase. */
-async function clientOperations(db: Db, phaseIds: readonly number[]): Promise<Map<number, (ClientOperationInput & { operation: string })[]>> {
+/**
+ * Merging decodes every histogram: past this many client operation groups in one answer (a query over a whole
+ * database), percentiles fall back to the max of the clients' own, labelled max-of-clients, so an unfiltered
+ * /sweeps or /durability stays fast. A filtered view (one engine, scenario or run set) stays well under it.
+ */
+export const MERGE_LIMIT = 5_000;
+
+/** Each client's operation groups of these phases by phase, with their HDR histograms unless more than MERGE_LIMIT. */
+async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit: number): Promise<Map<number, (ClientOperationInput & { operation: string })[]>> {
   const out = new Map<number, (ClientOperationInput & { operation: string })[]>();
   if (phaseIds.length === 0) return out;
-  const rows = await db.$queryRaw<{ phaseId: number; operation: string; count: number; avgUs: number | null; minUs: number | null; maxUs: number | null; percentilesUs: Record<string, number>; hdrHistogram: string | null }[]>`
-    SELECT c.phase_id AS "phaseId", o.operation, o.count::float8 AS count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs",
-           o.percentiles_us AS "percentilesUs", o.hdr_histogram AS "hdrHistogram"
+  const rows = await db.$queryRaw<{ id: number; phaseId: number; operation: string; count: number; avgUs: number | null; minUs: number | null; maxUs: number | null; percentilesUs: Record<string, number> }[]>`
+    SELECT o.id, c.phase_id AS "phaseId", o.operation, o.count::float8 AS count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs",
+           o.percentiles_us AS "percentilesUs"
     FROM client_results c JOIN operation_stats o ON o.client_result_id = c.id
     WHERE c.phase_id IN (${Prisma.join([...phaseIds])})`;
+  const histograms = new Map<number, string>();
+  if (rows.length > 0 && rows.length <= mergeLimit) {
+    const hs = await db.$queryRaw<{ id: number; h: string }[]>`
+      SELECT id, hdr_histogram AS h FROM operation_stats WHERE hdr_histogram IS NOT NULL AND id IN (${Prisma.join(rows.map((r) => r.id))})`;
+    for (const h of hs) histograms.set(Number(h.id), h.h);
+  }
   for (const r of rows) {
     const id = Number(r.phaseId);
-    out.set(id, [...(out.get(id) ?? []), { ...r, count: Number(r.count), percentilesUs: r.percentilesUs ?? {} }]);
+    const { id: statId, phaseId: _phase, ...o } = r;
+    out.set(id, [...(out.get(id) ?? []), { ...o, count: Number(r.count), percentilesUs: r.percentilesUs ?? {}, hdrHistogram: histograms.get(Number(statId)) ?? null }]);
   }
   return out;
 }
 
 /** Throughput and latency against total threads (threads per client x clients), one series per run and workload. */
-export async function sweeps(db: Db, f: RunFilters) {
+export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
-  const lat = phaseLatency(await clientOperations(db, rows.map((r) => r.phaseId)));
+  const lat = phaseLatency(await clientOperations(db, rows.map((r) => r.phaseId), mergeLimit));
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
     const k = JSON.stringify([r.runId, r.workload]);
