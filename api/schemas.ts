@@ -148,7 +148,16 @@ export const SweepSeries = Type.Object({
   workload: Type.Union([Type.String(), Type.Null()]),
   sourceKind: Type.String(),
   points: Type.Array(
-    Type.Object({ phase: Type.String(), threads: Type.Integer(), target: NumOrNull, complete: Type.Boolean(), throughputOpsSec: Type.Number(), latency: PhaseLatency }),
+    Type.Object({
+      phase: Type.String({ description: "the phase name without its repeat suffix" }),
+      phases: Type.Array(Type.String(), { description: "the run's phases of this load level: its repeats" }),
+      threads: Type.Integer(),
+      target: NumOrNull,
+      complete: Type.Boolean(),
+      throughputOpsSec: Type.Number({ description: "mean over the repeats of each phase's throughput summed over clients" }),
+      runtimeMs: Type.Union([Type.Number(), Type.Null()], { description: "mean over the repeats of each phase's slowest client's runtime" }),
+      latency: PhaseLatency,
+    }),
   ),
 });
 

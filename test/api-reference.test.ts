@@ -242,6 +242,14 @@ describe("published runs in the API", () => {
     g.repeats.forEach((x, i) => expect(x.throughputOpsSec).toBeCloseTo(sums[i]!, 6));
     expect(g.throughput.n).toBe(2);
     expect(g.throughput.mean).toBeCloseTo((sums[0]! + sums[1]!) / 2, 6);
+    // In /sweeps the two repeats are one point of the load level: throughput and runtime their means.
+    const s = await app.inject({ url: "/api/v1/sweeps?source=measured" });
+    const series = (s.json().series as { runId: string; points: { phase: string; phases: string[]; throughputOpsSec: number; runtimeMs: number }[] }[]).find((x) => x.runId === "repeats-in-run")!;
+    expect(series.points).toHaveLength(1);
+    expect(series.points[0]).toMatchObject({ phase: "a-t4", phases: ["a-t4-r0", "a-t4-r1"] });
+    expect(series.points[0]!.throughputOpsSec).toBeCloseTo((sums[0]! + sums[1]!) / 2, 6);
+    const runtimes = [0, 1].map((repeat) => Math.max(...docs.filter((d) => d.phase.name === `a-t4-r${repeat}`).map((d) => d.result.overall.runtimeMs)));
+    expect(series.points[0]!.runtimeMs).toBeCloseTo((runtimes[0]! + runtimes[1]!) / 2, 6);
   });
 
   it("seed 004's p99 tables say in `derive` which workload and preset they are, as their titles do", async () => {

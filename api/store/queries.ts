@@ -216,17 +216,7 @@ export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] 
   return rows.map((r) => ({ ...r, throughputOpsSec: Number(r.throughputOpsSec ?? 0), clientsReported: Number(r.clientsReported) })) as unknown as PhaseSummaryRow[];
 }
 
-/** Per phase and operation: count, count-weighted mean, and p99 from the clients' merged HDR histograms (else the max of theirs, labelled). */
-function phaseLatency(byPhase: Map<number, (ClientOperationInput & { operation: string })[]>) {
-  const out = new Map<number, Record<string, { count: number; avgUs: number | null; p99Us: number | null; p99Method: PercentileMethod }>>();
-  for (const [phaseId, ops] of byPhase) {
-    const byOperation = new Map<string, ClientOperationInput[]>();
-    for (const o of ops) byOperation.set(o.operation, [...(byOperation.get(o.operation) ?? []), o]);
-    out.set(phaseId, Object.fromEntries([...byOperation].map(([op, inputs]) => [op, latencyOf(inputs)])));
-  }
-  return out;
-}
-
+/** Count, count-weighted mean, and p99 from the clients' merged HDR histograms (else the max of theirs, labelled). */
 function latencyOf(inputs: readonly ClientOperationInput[]) {
   const a = aggregateOperation(inputs, [99]);
   return { count: a.count, avgUs: a.avgUs, p99Us: a.percentilesUs["99"] ?? null, p99Method: a.percentileMethod };
@@ -346,33 +336,61 @@ async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit:
   return out;
 }
 
-/** Throughput and latency against total threads (threads per client x clients), one series per run and workload. */
+/**
+ * Throughput, runtime and latency against total threads (threads per client x clients), one series per run and
+ * workload. A run's repeat phases of one load level ("a-t4-r0", "a-t4-r1": seed 003 ran each thread count 3 times)
+ * are one point: throughput and runtime averaged over the repeats, latency from all their clients.
+ */
 export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
-  const lat = phaseLatency(await clientOperations(db, rows.map((r) => r.phaseId), mergeLimit));
+  const ids = rows.map((r) => Number(r.phaseId));
+  const ops = await clientOperations(db, ids, mergeLimit);
+  const runtime = await phaseRuntimes(db, ids);
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
     const k = JSON.stringify([r.runId, r.workload]);
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
-  return [...groups.values()].map((rs) => ({
-    runId: rs[0]!.runId,
-    engine: rs[0]!.engine,
-    preset: rs[0]!.preset,
-    nodes: rs[0]!.nodes,
-    workload: rs[0]!.workload,
-    sourceKind: rs[0]!.sourceKind,
-    points: rs
-      .map((r) => ({
-        phase: r.phase,
-        threads: r.threadsPerClient * r.clients,
-        target: r.target,
-        complete: r.clientsReported >= r.clients,
-        throughputOpsSec: r.throughputOpsSec,
-        latency: lat.get(Number(r.phaseId)) ?? {},
-      }))
-      .sort((a, b) => a.threads - b.threads),
-  }));
+  return [...groups.values()].map((rs) => {
+    const levels = new Map<string, PhaseSummaryRow[]>();
+    for (const r of rs) {
+      const k = JSON.stringify([phaseNameWithoutRepeat(r.phase), r.threadsPerClient * r.clients, r.target]);
+      levels.set(k, [...(levels.get(k) ?? []), r]);
+    }
+    return {
+      runId: rs[0]!.runId,
+      engine: rs[0]!.engine,
+      preset: rs[0]!.preset,
+      nodes: rs[0]!.nodes,
+      workload: rs[0]!.workload,
+      sourceKind: rs[0]!.sourceKind,
+      points: [...levels.values()]
+        .map((ps) => {
+          const byOperation = new Map<string, ClientOperationInput[]>();
+          for (const p of ps) for (const o of ops.get(Number(p.phaseId)) ?? []) byOperation.set(o.operation, [...(byOperation.get(o.operation) ?? []), o]);
+          const runtimes = ps.map((p) => runtime.get(Number(p.phaseId))).filter((v): v is number => v !== undefined);
+          return {
+            phase: phaseNameWithoutRepeat(ps[0]!.phase),
+            phases: ps.map((p) => p.phase),
+            threads: ps[0]!.threadsPerClient * ps[0]!.clients,
+            target: ps[0]!.target,
+            complete: ps.every((p) => p.clientsReported >= p.clients),
+            throughputOpsSec: mean(ps.map((p) => p.throughputOpsSec)),
+            runtimeMs: runtimes.length ? mean(runtimes) : null,
+            latency: Object.fromEntries([...byOperation].map(([op, inputs]) => [op, latencyOf(inputs)])),
+          };
+        })
+        .sort((a, b) => a.threads - b.threads),
+    };
+  });
+}
+
+/** A phase's runtime: its slowest client's (the phase lasts until every client is done). */
+async function phaseRuntimes(db: Db, phaseIds: readonly number[]): Promise<Map<number, number>> {
+  if (phaseIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ phaseId: number; runtimeMs: number }[]>`
+    SELECT phase_id AS "phaseId", MAX(runtime_ms) AS "runtimeMs" FROM client_results WHERE phase_id IN (${Prisma.join([...phaseIds])}) GROUP BY phase_id`;
+  return new Map(rows.map((r) => [Number(r.phaseId), Number(r.runtimeMs)]));
 }
 
 export interface RepeatGroup {

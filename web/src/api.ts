@@ -122,7 +122,7 @@ export interface SweepSeries {
   workload: string;
   label: string;
   source: RunSource;
-  /** p99 is the worst operation's (CLEANUP excluded), the max over clients (an upper bound, labelled by the API). */
+  /** p99 is the worst operation's (CLEANUP excluded), from the clients' merged histograms where the API has them; repeats are one point. */
   points: { threads: number; phase: string; throughputOpsSec: number | null; runtimeMs: number | null; p99Us: number | null }[];
 }
 
@@ -466,15 +466,13 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
         nodes: number;
         workload: string | null;
         sourceKind: string;
-        points: { phase: string; threads: number; throughputOpsSec: number; latency: Record<string, { p99Us: number | null }> }[];
+        points: { phase: string; threads: number; throughputOpsSec: number; runtimeMs: number | null; latency: Record<string, { p99Us: number | null }> }[];
       }[];
     }>,
     fetchAllRuns(),
   ]);
-  // A sweep needs more than one thread count; the runtime of each phase comes from the runs themselves.
+  // A sweep needs more than one thread count.
   const swept = body.series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1);
-  const { runs } = await fetchCompare([...new Set(swept.map((s) => s.runId))]);
-  const runtime = new Map(runs.flatMap((d) => d.phases.map((p) => [`${d.run.id}|${p.name}`, p.runtimeMs] as const)));
   const series = swept.map((s) => {
     const run = all.find((r) => r.id === s.runId);
     return {
@@ -488,7 +486,7 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
           threads: p.threads,
           phase: p.phase,
           throughputOpsSec: p.throughputOpsSec,
-          runtimeMs: runtime.get(`${s.runId}|${p.phase}`) ?? null,
+          runtimeMs: p.runtimeMs,
           p99Us: p99s.length ? Math.max(...p99s) : null,
         };
       }),
