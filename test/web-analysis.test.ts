@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 import { findKnee, histogramBars, percentileSpectrum, publishedMs, spectrumTickLabel } from "../web/src/analysis.js";
+import { shortCitation } from "../web/src/views/common.js";
 
 const fixture = (name: string, file: string) => readFileSync(new URL(`./fixtures/ycsb/${name}/${file}`, import.meta.url), "utf8");
 
@@ -65,5 +66,14 @@ describe("publishedMs", () => {
     expect(publishedMs("<1ms")).toEqual({ ms: 1, below: true });
     expect(publishedMs(" 1.5 ms ")).toEqual({ ms: 1.5, below: false });
     for (const other of ["", "n/a", "4s", "ms", 4, null]) expect(publishedMs(other)).toBeNull();
+  });
+});
+
+describe("shortCitation", () => {
+  it("keeps authors and year of the seeds' citations, and anything else whole", () => {
+    expect(shortCitation('End Point Corporation / DataStax, "Benchmarking Top NoSQL Databases", 2013', "001")).toBe("End Point Corporation / DataStax 2013 (seed 001)");
+    expect(shortCitation('C.-F. Andor and B. Pârv, "Runtime performance benchmarking for NoSQL databases", Studia Universitatis Babes-Bolyai Informatica, 2019')).toBe("C.-F. Andor and B. Pârv 2019");
+    expect(shortCitation("Lineate 2014 (seed 002), Throughput by cluster size 50% read / 50% write")).toBe("Lineate 2014 (seed 002), Throughput by cluster size 50% read / 50% write");
+    expect(shortCitation("A study")).toBe("A study");
   });
 });

@@ -2,9 +2,21 @@
 import type { RunSource } from "../api.js";
 import { engineColour, seriesLook } from "../palette.js";
 
-/** "cassandra (measured)" or "cassandra: Lineate 2014, Table 2": published series always carry their citation. */
+/** "cassandra (measured)" or "cassandra: End Point Corporation 2015 (seed 000)": published series always carry their citation. */
 export function seriesLabel(name: string, source: RunSource): string {
-  return source.kind === "published" ? `${name}: ${source.citation ?? `seed ${source.seed ?? "?"}`}` : `${name} (measured)`;
+  if (source.kind !== "published") return `${name} (measured)`;
+  return `${name}: ${source.citation ? shortCitation(source.citation, source.seed) : `seed ${source.seed ?? "?"}`}`;
+}
+
+/**
+ * A legend-sized citation: `Authors, "Title", ..., 2015` -> "Authors 2015 (seed 000)" (a chart legend does not wrap,
+ * and five seeds' full titles pushed each other off the chart). Anything of another shape is kept whole.
+ */
+export function shortCitation(citation: string, seed?: string): string {
+  const comma = citation.indexOf(", ");
+  const year = /, (\d{4})$/.exec(citation);
+  if (comma <= 0 || !year) return citation;
+  return `${citation.slice(0, comma)} ${year[1]}${seed ? ` (seed ${seed})` : ""}`;
 }
 
 export function lookFor(engine: string, source: RunSource, index = 0) {
