@@ -16,15 +16,18 @@ export interface DashboardOptions {
 
 const dashboard: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
   const root = options.root ?? DIST_DIR;
-  if (!existsSync(`${root}/index.html`)) {
-    if (options.buildIfMissing === false || root !== DIST_DIR) {
-      throw new Error(`dashboard: ${root}/index.html is missing; run "npm run build:web" first`);
-    }
-  }
   const reason = root === DIST_DIR && options.buildIfMissing !== false ? dashboardBuildReason(root) : null;
   if (reason) {
     app.log.info(`dashboard: ${reason}, building it`);
-    await buildDashboard();
+    try {
+      await buildDashboard();
+    } catch (err) {
+      // A stale bundle still serves (an install without the dev tools cannot rebuild it); a missing one cannot.
+      if (!existsSync(`${root}/index.html`) || !existsSync(`${root}/app.js`)) throw err;
+      app.log.warn(`dashboard: rebuild failed (${(err as Error).message}); serving the existing web/dist`);
+    }
+  } else if (!existsSync(`${root}/index.html`)) {
+    throw new Error(`dashboard: ${root}/index.html is missing; run "npm run build:web" first`);
   }
   // decorateReply false: the API's own static assets (swagger-ui) keep their reply.sendFile.
   await app.register(fastifyStatic, { root, prefix: "/", decorateReply: false, index: ["index.html"], wildcard: false });

@@ -222,6 +222,20 @@ function latencyOf(inputs: readonly ClientOperationInput[]) {
   return { count: a.count, avgUs: a.avgUs, p99Us: a.percentilesUs["99"] ?? null, p99Method: a.percentileMethod };
 }
 
+/** latencyOf each operation over every client of these phases (repeats pooled). */
+function latencyOfPhases(phases: readonly { phaseId: number }[], ops: Map<number, (ClientOperationInput & { operation: string })[]>) {
+  const byOperation = new Map<string, ClientOperationInput[]>();
+  for (const p of phases) for (const o of ops.get(Number(p.phaseId)) ?? []) pushTo(byOperation, o.operation, o);
+  return Object.fromEntries([...byOperation].map(([op, inputs]) => [op, latencyOf(inputs)]));
+}
+
+/** Appends to the list under a key (in place: grouping thousands of rows must not copy each list again). */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export interface ScalingSeries {
@@ -278,16 +292,14 @@ export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
     const k = JSON.stringify([r.engine, r.workload, r.scenario, r.sourceKind, r.sourceId, r.citation, r.preset, Number(r.nodes)]);
-    groups.set(k, [...(groups.get(k) ?? []), r]);
+    pushTo(groups, k, r);
   }
   const cells = [...groups.entries()].map(([k, rs]) => ({ key: JSON.parse(k) as [string, string | null, string, string, string, string | null, string, number], phases: rs.length, ...peakPerRun(rs) }));
   const ops = await clientOperations(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)), mergeLimit);
   return cells.map(({ key, phases, peaks, throughputOpsSec }) => {
     const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes] = key;
     // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
-    const byOperation = new Map<string, ClientOperationInput[]>();
-    for (const r of peaks) for (const o of ops.get(Number(r.phaseId)) ?? []) byOperation.set(o.operation, [...(byOperation.get(o.operation) ?? []), o]);
-    const operations = Object.fromEntries([...byOperation.entries()].map(([op, inputs]) => [op, latencyOf(inputs)]));
+    const operations = latencyOfPhases(peaks, ops);
     return {
       engine,
       workload,
@@ -331,7 +343,7 @@ async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit:
   for (const r of rows) {
     const id = Number(r.phaseId);
     const { id: statId, phaseId: _phase, ...o } = r;
-    out.set(id, [...(out.get(id) ?? []), { ...o, count: Number(r.count), percentilesUs: r.percentilesUs ?? {}, hdrHistogram: histograms.get(Number(statId)) ?? null }]);
+    pushTo(out, id, { ...o, count: Number(r.count), percentilesUs: r.percentilesUs ?? {}, hdrHistogram: histograms.get(Number(statId)) ?? null });
   }
   return out;
 }
@@ -349,13 +361,13 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
     const k = JSON.stringify([r.runId, r.workload]);
-    groups.set(k, [...(groups.get(k) ?? []), r]);
+    pushTo(groups, k, r);
   }
   return [...groups.values()].map((rs) => {
     const levels = new Map<string, PhaseSummaryRow[]>();
     for (const r of rs) {
       const k = JSON.stringify([phaseNameWithoutRepeat(r.phase), r.threadsPerClient * r.clients, r.target]);
-      levels.set(k, [...(levels.get(k) ?? []), r]);
+      pushTo(levels, k, r);
     }
     return {
       runId: rs[0]!.runId,
@@ -366,8 +378,6 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
       sourceKind: rs[0]!.sourceKind,
       points: [...levels.values()]
         .map((ps) => {
-          const byOperation = new Map<string, ClientOperationInput[]>();
-          for (const p of ps) for (const o of ops.get(Number(p.phaseId)) ?? []) byOperation.set(o.operation, [...(byOperation.get(o.operation) ?? []), o]);
           const runtimes = ps.map((p) => runtime.get(Number(p.phaseId))).filter((v): v is number => v !== undefined);
           return {
             phase: phaseNameWithoutRepeat(ps[0]!.phase),
@@ -377,7 +387,7 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
             complete: ps.every((p) => p.clientsReported >= p.clients),
             throughputOpsSec: mean(ps.map((p) => p.throughputOpsSec)),
             runtimeMs: runtimes.length ? mean(runtimes) : null,
-            latency: Object.fromEntries([...byOperation].map(([op, inputs]) => [op, latencyOf(inputs)])),
+            latency: latencyOfPhases(ps, ops),
           };
         })
         .sort((a, b) => a.threads - b.threads),
@@ -427,7 +437,7 @@ export async function repeatability(db: Db, f: RunFilters): Promise<RepeatGroup[
   const groups = new Map<string, PhaseSummaryRow[]>();
   for (const r of rows) {
     const k = configurationKey({ ...r, properties: properties.get(Number(r.phaseId)) ?? {} });
-    groups.set(k, [...(groups.get(k) ?? []), r]);
+    pushTo(groups, k, r);
   }
   return [...groups.values()]
     .filter((rs) => rs.length > 1)
@@ -487,7 +497,7 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
  */
 function phaseDistributions(clients: number, byClient: { operation: string; hdrHistogram: string | null }[][]) {
   const encoded = new Map<string, string[]>();
-  for (const ops of byClient) for (const o of ops) if (o.hdrHistogram) encoded.set(o.operation, [...(encoded.get(o.operation) ?? []), o.hdrHistogram]);
+  for (const ops of byClient) for (const o of ops) if (o.hdrHistogram) pushTo(encoded, o.operation, o.hdrHistogram);
   const out: Record<string, { method: "merged-hdr"; clients: number; count: number; spectrum: SpectrumPoint[]; buckets: { bucket: string; count: number }[] }> = {};
   for (const [operation, list] of encoded) {
     if (list.length < clients || list.length < byClient.length) continue;

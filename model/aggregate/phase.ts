@@ -1,6 +1,5 @@
 import type { JsHistogram } from "hdr-histogram-js";
 import { createHistogram, decodeHistogram, sameLayout } from "../hdr/histogram.js";
-export { encodeHistogram } from "../hdr/histogram.js";
 import { percentileKey } from "../hdr/merge.js";
 
 /**

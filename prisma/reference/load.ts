@@ -86,22 +86,17 @@ export function checkSeedFile(f: SeedFile): string[] {
       for (const col of Object.keys(d.operations)) if (!t.columns.includes(col)) problems.push(`${t.id}: operation column ${col} missing`);
       if (!PRESETS.includes(d.preset)) problems.push(`${t.id}: preset ${d.preset} unknown`);
       if (d.scenario !== f.scenario) problems.push(`${t.id}: scenario ${d.scenario} is not the seed's ${f.scenario}`);
-      try {
-        catalogueWorkload(d.workload);
-      } catch {
-        problems.push(`${t.id}: workload ${d.workload} is not in the catalogue`);
-      }
     } else if (t.derive) {
       for (const [col, engine] of Object.entries(t.derive.engines)) {
         if (!t.columns.includes(col)) problems.push(`${t.id}: engine column ${col} missing`);
         if (!isEngine(engine)) problems.push(`${t.id}: ${engine} is not an engine`);
       }
-      if (t.derive.workload !== "load") {
-        try {
-          catalogueWorkload(t.derive.workload);
-        } catch {
-          problems.push(`${t.id}: workload ${t.derive.workload} is not in the catalogue`);
-        }
+    }
+    if (t.derive && t.derive.workload !== "load") {
+      try {
+        catalogueWorkload(t.derive.workload);
+      } catch {
+        problems.push(`${t.id}: workload ${t.derive.workload} is not in the catalogue`);
       }
     }
   }

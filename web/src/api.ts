@@ -289,15 +289,18 @@ export async function fetchRuns(filters: Record<string, string | undefined>): Pr
   return [first, ...rest].flatMap((b) => b.runs.map(runRow));
 }
 
-let allRuns: Promise<RunRow[]> | null = null;
-/** All runs, fetched once per page load: filter options and published citations come from it. */
-export function fetchAllRuns(): Promise<RunRow[]> {
-  allRuns ??= fetchRuns({}).catch((e: unknown) => {
-    allRuns = null;
-    throw e;
-  });
-  return allRuns;
+/** A request made once per page load and shared; a failed one is tried again by the next caller. */
+function oncePerPage<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () =>
+    (pending ??= load().catch((e: unknown) => {
+      pending = null;
+      throw e;
+    }));
 }
+
+/** All runs, fetched once per page load: filter options and published citations come from it. */
+export const fetchAllRuns = oncePerPage(() => fetchRuns({}));
 
 export async function fetchRunDetail(id: string): Promise<RunDetail> {
   return runDetail((await getJson(`/runs/${encodeURIComponent(id)}`)) as RawRunWithPhases);
@@ -374,7 +377,7 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
   return { series, workloads: distinct(all.flatMap((r) => r.workloads)), scenarios: distinct(all.map((r) => r.scenario)) };
 }
 
-export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; workloads: string[]; operations: string[] }> {
+export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; operations: string[] }> {
   const [body, all] = await allInOrder([
     getJson("/durability", params) as Promise<{
       rows: {
@@ -406,7 +409,7 @@ export async function fetchDurability(params: Record<string, string | undefined>
     p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
   }));
   const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
-  return { cells, workloads: distinct(all.flatMap((r) => r.workloads)), operations };
+  return { cells, operations };
 }
 
 /** One published p99 latency (seed 004's tables): engine, preset, workload and operation, as printed. */
@@ -422,39 +425,31 @@ export interface PublishedLatencyCell {
   below: boolean;
   printed: string;
   source: RunSource;
-  table: string;
 }
 
-let publishedLatency: Promise<PublishedLatencyCell[]> | null = null;
 /** The published latency tables (GET /reference, derive.metric "p99"), as cells; fetched once per page load. */
-export function fetchPublishedLatency(): Promise<PublishedLatencyCell[]> {
-  publishedLatency ??= (async () => {
-    const body = (await getJson("/reference")) as {
-      tables: { id: string; seed: string; citation: string; columns: string[]; rows: (string | number | null)[][]; derive: Record<string, unknown> | null }[];
-    };
-    const cells: PublishedLatencyCell[] = [];
-    for (const t of body.tables) {
-      const d = t.derive as { metric?: string; scenario: string; workload: string; preset: string; nodes: number; engines: Record<string, string>; operations: Record<string, string> } | null;
-      if (d?.metric !== "p99") continue;
-      for (const row of t.rows) {
-        const engine = d.engines[String(row[0])];
-        if (!engine) continue;
-        for (const [column, operation] of Object.entries(d.operations)) {
-          const printed = row[t.columns.indexOf(column)];
-          const value = publishedMs(printed);
-          if (!value) continue;
-          const source = { kind: "published", citation: t.citation, seed: t.seed };
-          cells.push({ scenario: d.scenario, engine, preset: d.preset, workload: d.workload, nodes: d.nodes, operation, ...value, printed: String(printed), source, table: t.id });
-        }
+export const fetchPublishedLatency = oncePerPage(async (): Promise<PublishedLatencyCell[]> => {
+  const body = (await getJson("/reference")) as {
+    tables: { id: string; seed: string; citation: string; columns: string[]; rows: (string | number | null)[][]; derive: Record<string, unknown> | null }[];
+  };
+  const cells: PublishedLatencyCell[] = [];
+  for (const t of body.tables) {
+    const d = t.derive as { metric?: string; scenario: string; workload: string; preset: string; nodes: number; engines: Record<string, string>; operations: Record<string, string> } | null;
+    if (d?.metric !== "p99") continue;
+    for (const row of t.rows) {
+      const engine = d.engines[String(row[0])];
+      if (!engine) continue;
+      for (const [column, operation] of Object.entries(d.operations)) {
+        const printed = row[t.columns.indexOf(column)];
+        const value = publishedMs(printed);
+        if (!value) continue;
+        const source = { kind: "published", citation: t.citation, seed: t.seed };
+        cells.push({ scenario: d.scenario, engine, preset: d.preset, workload: d.workload, nodes: d.nodes, operation, ...value, printed: String(printed), source });
       }
     }
-    return cells;
-  })().catch((e: unknown) => {
-    publishedLatency = null;
-    throw e;
-  });
-  return publishedLatency;
-}
+  }
+  return cells;
+});
 
 export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
   const [body, all] = await allInOrder([

@@ -120,6 +120,7 @@ function buildFigure(spec: ChartSpec): { figure: HTMLElement; canvas: HTMLCanvas
 const LEGEND_LINES_IN_BASE_HEIGHT = 3;
 const BASE_HEIGHT_PX = 380;
 const LEGEND_LINE_PX = 24;
+const MAX_EXTRA_LEGEND_LINES = 40;
 
 function describe(figure: HTMLElement, spec: ChartSpec): void {
   figure.querySelector(".chart-title")!.textContent = spec.title;
@@ -127,7 +128,7 @@ function describe(figure: HTMLElement, spec: ChartSpec): void {
   // Published series carry long citations, one legend line each at most widths: every one stays visible.
   const datasets = spec.config.data.datasets.length;
   const extra = Math.max(0, datasets - LEGEND_LINES_IN_BASE_HEIGHT) * LEGEND_LINE_PX;
-  (figure.querySelector(".chart-box") as HTMLElement).style.height = `${BASE_HEIGHT_PX + Math.min(extra, 40 * LEGEND_LINE_PX)}px`;
+  (figure.querySelector(".chart-box") as HTMLElement).style.height = `${BASE_HEIGHT_PX + Math.min(extra, MAX_EXTRA_LEGEND_LINES * LEGEND_LINE_PX)}px`;
 }
 
 const chartType = (spec: ChartSpec): unknown => (spec.config as { type?: unknown }).type;
