@@ -177,6 +177,11 @@ export const RunSchema = Type.Object(
         ami: Type.Optional(Type.String({ maxLength: 200 })),
       }),
     ),
+    /**
+     * The run's own repeat index when a whole run is a repeat of another (a study run again on a new deployment):
+     * 0 for the first. A plan's repeats are phases of one run (`phase.repeat`); documents written before
+     * `phase.repeat` existed carried the phase's repeat here (model/aggregate/repeats.ts documentRepeats).
+     */
     repeat: Type.Integer({ minimum: 0 }),
     startedAt: Type.String({ format: "date-time" }),
     finishedAt: Type.Optional(Type.String({ format: "date-time" })),
@@ -202,6 +207,8 @@ export const PhaseSchema = Type.Object(
     threadsPerClient: Type.Integer({ minimum: 1 }),
     target: Type.Optional(Type.Number({ minimum: 0 })),
     clients: Type.Integer({ minimum: 1 }),
+    /** Which repeat of its configuration this phase is (the plan's "-r<N>" phases, 0-based). Additive to schema 1. */
+    repeat: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   },
   { additionalProperties: false },
 );

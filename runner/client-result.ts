@@ -53,7 +53,8 @@ export function clientResult(a: {
       replication: d.replication,
       ycsbVersion: YCSB_VERSION,
       ycsbLabVersion: a.run.ycsbLabVersion,
-      repeat: a.phase.repeat,
+      // A plan's repeats are phases of this one run (phase.repeat below); the run itself is not a repeat of another.
+      repeat: 0,
       startedAt: a.run.startedAt,
       source: { kind: "measured" },
       ...(a.run.standIn ? { standIn: a.run.standIn } : {}),
@@ -67,6 +68,7 @@ export function clientResult(a: {
       threadsPerClient: a.phase.threadsPerClient,
       ...(a.phase.target !== undefined ? { target: a.phase.target } : {}),
       clients: d.clients,
+      repeat: a.phase.repeat,
     },
     client: { index: a.clientIndex, count: d.clients, ...(a.run.host ? { host: a.run.host } : {}) },
     startedAt: a.startedAt,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { documentRepeats } from "../../model/aggregate/repeats.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
@@ -53,7 +54,10 @@ function hasLz4(db: Db): Promise<boolean> {
 
 const keyOf = (runId: string, phase: string, client: number) => `${runId}\u0000${phase}\u0000${client}`;
 
-/** Fields that identify what a run measured: a second document of the run must agree on them. */
+/**
+ * Fields that identify what a run measured: a second document of the run must agree on them. `repeat` is the run's
+ * own repeat (documentRepeats): a plan's repeats are phases of one run and never make its documents disagree.
+ */
 const RUN_IDENTITY = ["scenario", "engine", "preset", "nodes", "engineVersion", "repeat"] as const;
 
 /**
@@ -83,7 +87,7 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         ON CONFLICT (id) DO NOTHING`;
 
       const runs = new Map<string, ResultDocument["run"] & { sourceId: string }>();
-      for (const d of docs) if (!runs.has(d.run.id)) runs.set(d.run.id, { ...d.run, sourceId: sourceIdOf(d) });
+      for (const d of docs) if (!runs.has(d.run.id)) runs.set(d.run.id, { ...d.run, repeat: documentRepeats(d).run, sourceId: sourceIdOf(d) });
       const runRows = [...runs.values()].map((r) => ({
         id: r.id,
         scenario: r.scenario,
@@ -123,13 +127,14 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       }
       for (const d of docs) {
         const r = runs.get(d.run.id)!;
-        for (const f of RUN_IDENTITY) if (d.run[f] !== r[f]) throw new RunConflictError(d.run.id, f);
+        const run = { ...d.run, repeat: documentRepeats(d).run };
+        for (const f of RUN_IDENTITY) if (run[f] !== r[f]) throw new RunConflictError(d.run.id, f);
       }
 
-      const phases = new Map<string, ResultDocument["phase"] & { runId: string }>();
+      const phases = new Map<string, ResultDocument["phase"] & { runId: string; repeat: number }>();
       for (const d of docs) {
         const k = `${d.run.id}\u0000${d.phase.name}`;
-        if (!phases.has(k)) phases.set(k, { ...d.phase, runId: d.run.id });
+        if (!phases.has(k)) phases.set(k, { ...d.phase, runId: d.run.id, repeat: documentRepeats(d).phase });
       }
       const phaseRows = [...phases.values()].map((p) => ({
         run_id: p.runId,
@@ -141,12 +146,13 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         threads_per_client: p.threadsPerClient,
         target: p.target ?? null,
         clients: p.clients,
+        repeat: p.repeat,
       }));
       await tx.$executeRaw`
-        INSERT INTO phases (run_id, name, index, kind, workload, properties, threads_per_client, target, clients)
-        SELECT run_id, name, index, kind, workload, properties, threads_per_client, target, clients
+        INSERT INTO phases (run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat)
+        SELECT run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat
         FROM jsonb_to_recordset(${json(phaseRows)}::jsonb) AS x(run_id text, name text, index int, kind text, workload text, properties jsonb,
-             threads_per_client int, target float8, clients int)
+             threads_per_client int, target float8, clients int, repeat int)
         ON CONFLICT (run_id, name) DO NOTHING`;
       const phaseIds = await tx.$queryRaw<{ id: number; run_id: string; name: string }[]>`
         SELECT p.id, p.run_id, p.name FROM phases p

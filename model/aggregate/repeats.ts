@@ -47,3 +47,14 @@ export function configurationKey(p: ConfiguredPhase): string {
     properties,
   ]);
 }
+
+/**
+ * Which repeat a document measured, as the store keeps it: the run's own repeat (a whole run repeated on a new
+ * deployment) and the phase's (a plan's "-r<N>" phases: seeds 000/001 ran each test 3 times, 002 twice, 003 each
+ * test 3 times). One run holds all of a plan's repeats, so the phase's repeat is never part of the run's identity.
+ * Documents written before `phase.repeat` existed carried the phase's repeat in `run.repeat` (the runner wrote the
+ * phase's there): for them the phase gets it and the run is repeat 0, so the phases of one such run agree.
+ */
+export function documentRepeats(doc: { run: { repeat: number }; phase: { repeat?: number } }): { run: number; phase: number } {
+  return doc.phase.repeat === undefined ? { run: 0, phase: doc.run.repeat } : { run: doc.run.repeat, phase: doc.phase.repeat };
+}

@@ -1,0 +1,101 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../api/build.js";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { buildPlan, scenario, type Plan, type PlanPhase, type ResultDocument } from "../model/index.js";
+import { clientResult } from "../runner/client-result.js";
+import { auth, fixtureOutput, testConfig } from "./api-helpers.js";
+
+/**
+ * A plan's repeats are phases of one run (seeds 000/001 ran each test 3 times, 002 twice, 003 each test 3 times):
+ * the documents the runner writes for them are stored, and read back over repeats.
+ */
+function threeRepeatPlan(scenarioName = "api-repeats"): Plan {
+  const spec = { ...scenario("quickstart"), name: scenarioName, repeats: 3, workloads: [{ workload: "a", operationCount: 2_000 }] };
+  return buildPlan(spec, { clients: 2 });
+}
+
+/** The runner's document of one client in one phase, around a real client's parsed output of a workload A run. */
+function runnerDocument(plan: Plan, phase: PlanPhase, client: 0 | 1, runId: string, throughputOpsSec?: number): ResultDocument {
+  const output = structuredClone(fixtureOutput("hdr-v2", client));
+  if (throughputOpsSec !== undefined) output.overall.throughputOpsSec = throughputOpsSec;
+  return clientResult({
+    plan,
+    phase,
+    run: { runId, startedAt: "2026-12-01T10:00:00.000Z", ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database", machine: "local" },
+    clientIndex: client,
+    properties: { ...phase.properties, ...phase.perClient[client] },
+    startedAt: "2026-12-01T10:00:01.000Z",
+    finishedAt: "2026-12-01T10:00:11.000Z",
+    output,
+    hdrLogs: [],
+    resources: [],
+    validity: { verdict: "valid", reasons: [] },
+  });
+}
+
+describe("repeats of a plan are stored", () => {
+  let db: Database;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    db = await openDatabase({});
+    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+  const post = (body: unknown) => app.inject({ method: "POST", url: "/api/v1/results", payload: body as object, headers: auth });
+
+  it("every repeat phase of one run, one repeat per request", async () => {
+    const plan = threeRepeatPlan();
+    const runs = plan.phases.filter((p) => p.kind === "workload");
+    expect(runs.map((p) => [p.name, p.repeat])).toEqual([["a-r0", 0], ["a-r1", 1], ["a-r2", 2]]);
+    for (const phase of runs) {
+      const r = await post(([0, 1] as const).map((c) => runnerDocument(plan, phase, c, "rep-each")));
+      expect(r.statusCode, r.body).toBe(201);
+      expect(r.json()).toMatchObject({ created: 2, conflicts: 0 });
+    }
+    const stored = await db.prisma.phase.findMany({ where: { runId: "rep-each" }, orderBy: { index: "asc" }, select: { name: true, repeat: true, clientsReported: true } });
+    expect(stored).toEqual([
+      { name: "a-r0", repeat: 0, clientsReported: 2 },
+      { name: "a-r1", repeat: 1, clientsReported: 2 },
+      { name: "a-r2", repeat: 2, clientsReported: 2 },
+    ]);
+    expect((await db.prisma.run.findUniqueOrThrow({ where: { id: "rep-each" } })).repeat).toBe(0);
+  });
+
+  it("a batch holding r0 and r1 of one run stores both", async () => {
+    const plan = threeRepeatPlan();
+    const [r0, r1] = plan.phases.filter((p) => p.kind === "workload");
+    const r = await post([runnerDocument(plan, r0!, 0, "rep-batch"), runnerDocument(plan, r1!, 0, "rep-batch"), runnerDocument(plan, r1!, 1, "rep-batch")]);
+    expect(r.statusCode, r.body).toBe(201);
+    expect(r.json()).toMatchObject({ created: 3, conflicts: 0 });
+    expect(await db.prisma.clientResult.count({ where: { runId: "rep-batch" } })).toBe(3);
+  });
+
+  it("documents written before phase.repeat (the phase's repeat in run.repeat) are stored beside each other", async () => {
+    const plan = threeRepeatPlan();
+    const docs = plan.phases
+      .filter((p) => p.kind === "workload")
+      .map((p) => {
+        const d = runnerDocument(plan, p, 0, "rep-legacy");
+        delete (d.phase as { repeat?: number }).repeat;
+        return { ...d, run: { ...d.run, repeat: p.repeat } };
+      });
+    const r = await post(docs);
+    expect(r.statusCode, r.body).toBe(201);
+    const stored = await db.prisma.phase.findMany({ where: { runId: "rep-legacy" }, orderBy: { index: "asc" }, select: { repeat: true } });
+    expect(stored.map((p) => p.repeat)).toEqual([0, 1, 2]);
+  });
+
+  it("a run whose documents disagree on the run's own repeat is still a conflict", async () => {
+    const plan = threeRepeatPlan();
+    const phase = plan.phases.find((p) => p.kind === "workload")!;
+    const a = runnerDocument(plan, phase, 0, "rep-conflict");
+    const b = { ...runnerDocument(plan, phase, 1, "rep-conflict"), run: { ...a.run, repeat: 1 } };
+    const r = await post([a, b]);
+    expect(r.statusCode).toBe(409);
+    expect(r.json().message).toMatch(/repeat/);
+  });
+});
