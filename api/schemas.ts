@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
+import { LIMITS } from "../model/result-limits.js";
 
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -11,7 +12,7 @@ export const RunFiltersQuery = Type.Object({
   engine: Type.Optional(literals(ENGINES)),
   version: Type.Optional(Type.String({ maxLength: 100 })),
   preset: Type.Optional(literals(PRESETS)),
-  nodes: Type.Optional(Type.Integer({ minimum: 1 })),
+  nodes: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.nodes })),
   workload: Type.Optional(Type.String({ maxLength: 100 })),
   instanceType: Type.Optional(Type.String({ maxLength: 100 })),
   scenario: Type.Optional(Type.String({ maxLength: 200 })),

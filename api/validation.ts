@@ -3,6 +3,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import type { FastifySchemaCompiler } from "fastify";
 import type { FieldError } from "../model/result-document.js";
+import { textProblems } from "../model/result-checks.js";
 
 /** A 400 naming every offending field (JSON pointer into the request part). */
 export class FieldValidationError extends Error {
@@ -30,6 +31,9 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   const c = check(schema);
   return (data: unknown) => {
     const value = httpPart === "body" ? data : Value.Default(schema, Value.Convert(schema, data));
+    // Text Postgres cannot take (U+0000, lone surrogates: "%00" in a URL) is a 400 here, not a driver error later.
+    const text = textProblems(value);
+    if (text.length) return { error: new FieldValidationError(httpPart ?? "request", text) };
     if (c.Check(value)) return { value };
     const fields = [...c.Errors(value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
     return { error: new FieldValidationError(httpPart ?? "request", fields) };

@@ -49,16 +49,21 @@ function manyRuns(template: ResultDocument, n: number): ResultDocument[] {
         startedAt: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(),
         finishedAt: undefined,
       },
-      result: { ...output, statusSeries: emptyStatusSeries(), overall: { ...output.overall, throughputOpsSec: output.overall.throughputOpsSec * nodes * (0.8 + ((i * 7919) % 400) / 1000) } },
+      // Faster with more nodes: the same operations in less time (throughput x runtime stays the operations counted).
+      result: { ...output, statusSeries: emptyStatusSeries(), overall: scaled(output.overall, nodes * (0.8 + ((i * 7919) % 400) / 1000)) },
     } as ResultDocument;
   });
+}
+
+function scaled(overall: { runtimeMs: number; throughputOpsSec: number }, factor: number) {
+  return { runtimeMs: overall.runtimeMs / factor, throughputOpsSec: overall.throughputOpsSec * factor };
 }
 
 const api = await startApi();
 const session = await openBrowser();
 try {
   const seed = seedDocuments();
-  await api.ingest(publishedDocuments());
+  await api.ingestPublished(publishedDocuments());
   await api.ingest(seed.documents);
   const url = `${api.base}/?view=runs`;
   await timeToFirstChart(session.page, url); // warm-up: JIT, caches

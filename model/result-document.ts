@@ -1,9 +1,9 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { FormatRegistry } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
-import { decodeHistogram } from "./hdr/histogram.js";
+import { consistencyProblems, histogramProblems, HistogramBudget, textProblems } from "./result-checks.js";
+import { LIMITS } from "./result-limits.js";
 import { statusSeriesProblems } from "./status-series.js";
 
 /**
@@ -13,39 +13,46 @@ import { statusSeriesProblems } from "./status-series.js";
  */
 export const SCHEMA_VERSION = 1 as const;
 
-// TypeBox checks no string format unless one is registered.
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (v) => ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
+export { isDateTime, LIMITS } from "./result-limits.js";
+export { HistogramBudget } from "./result-checks.js";
 
 const literalUnion = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 const NonNegative = Type.Number({ minimum: 0 });
-const Count = Type.Integer({ minimum: 0 });
+const Count = Type.Integer({ minimum: 0, maximum: LIMITS.count });
+const LatencyUs = Type.Number({ minimum: 0, maximum: LIMITS.latencyUs });
+const Throughput = Type.Number({ minimum: 0, maximum: LIMITS.throughputOpsSec });
+const ElapsedSec = Type.Number({ minimum: 0, maximum: LIMITS.elapsedSec });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Text = Type.String({ maxLength: LIMITS.textLength });
+/** A map keyed by names (the keys' length and text are checked by textProblems: JSON Schema cannot bound a record key). */
+const NamedMap = <T extends TSchema>(value: T) => Type.Record(Type.String(), value, { maxProperties: LIMITS.mapEntries });
 
 /** One operation group exactly as YCSB printed it (READ, UPDATE, READ-FAILED, Intended-READ, CLEANUP, ...). */
 export const OperationStatsSchema = Type.Object(
   {
     count: Count,
     /** null where YCSB printed no such line (e.g. measurementtype=timeseries prints no min). */
-    avgUs: Type.Union([NonNegative, Type.Null()]),
-    minUs: Type.Union([NonNegative, Type.Null()]),
-    maxUs: Type.Union([NonNegative, Type.Null()]),
-    /** Keys as printed: "95", "99", "99.9", "50". */
-    percentilesUs: Type.Record(Type.String(), NonNegative),
+    avgUs: Type.Union([LatencyUs, Type.Null()]),
+    minUs: Type.Union([LatencyUs, Type.Null()]),
+    maxUs: Type.Union([LatencyUs, Type.Null()]),
+    /** Keys as printed: "95", "99", "99.9", "50" (a percentile in (0, 100], non-decreasing values: result-checks.ts). */
+    percentilesUs: NamedMap(LatencyUs),
     /** Return=<STATUS> counts: {"OK": n, "NOT_FOUND": n, "ERROR": n}. */
-    returns: Type.Record(Type.String(), Count),
+    returns: NamedMap(Count),
     /** measurementtype=histogram: bucket upper bound in ms (">N" as the overflow bucket) and count. */
-    histogramBuckets: Type.Optional(Type.Array(Type.Object({ bucket: Type.String(), count: Count }))),
+    histogramBuckets: Type.Optional(Type.Array(Type.Object({ bucket: Type.String({ maxLength: 50 }), count: Count }, { additionalProperties: false }), { maxItems: 1_000_000 })),
     /** measurementtype=timeseries: [elapsed ms, average latency us]. */
-    timeSeries: Type.Optional(Type.Array(Type.Object({ tMs: NonNegative, avgUs: NonNegative }))),
+    timeSeries: Type.Optional(Type.Array(Type.Object({ tMs: Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs }), avgUs: LatencyUs }, { additionalProperties: false }), { maxItems: 1_000_000 })),
     /** Any further "[GROUP], Name, value" line this group printed, verbatim. */
-    extra: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()]))),
+    extra: Type.Optional(NamedMap(Type.Union([Type.Number(), Text]))),
   },
   { additionalProperties: false },
 );
 export type OperationStats = Static<typeof OperationStatsSchema>;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A status-series column: one entry per status line; a day at one line per second is 86,400. */
+const Column = <T extends TSchema>(schema: T) => Type.Array(schema, { maxItems: 10_000_000 });
 
 /**
  * One operation group's columns in the status series: index i is status line i. A group first printed on
@@ -54,13 +61,13 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const StatusGroupColumnsSchema = Type.Object(
   {
     /** null where the line printed no count (measurementtype=histogram/timeseries print only the average). */
-    count: Type.Array(Nullable(Count)),
+    count: Column(Nullable(Count)),
     /** null for an empty window (YCSB prints Avg=NaN) and where the group was not printed. */
-    avgUs: Type.Array(Nullable(NonNegative)),
-    minUs: Type.Array(Nullable(NonNegative)),
-    maxUs: Type.Array(Nullable(NonNegative)),
+    avgUs: Column(Nullable(LatencyUs)),
+    minUs: Column(Nullable(LatencyUs)),
+    maxUs: Column(Nullable(LatencyUs)),
     /** Keys as printed: "90", "99", "99.9", "99.99". */
-    percentilesUs: Type.Record(Type.String(), Type.Array(Nullable(NonNegative))),
+    percentilesUs: NamedMap(Column(Nullable(LatencyUs))),
   },
   { additionalProperties: false },
 );
@@ -74,15 +81,15 @@ export type StatusGroupColumns = Static<typeof StatusGroupColumnsSchema>;
 export const StatusSeriesSchema = Type.Object(
   {
     /** The wall-clock time YCSB printed before the elapsed seconds ("2024-05-01 10:00:00:123"), null where not printed. */
-    at: Type.Array(Nullable(Type.String())),
-    elapsedSec: Type.Array(NonNegative),
-    operations: Type.Array(Count),
+    at: Column(Nullable(Type.String({ maxLength: 40 }))),
+    elapsedSec: Column(ElapsedSec),
+    operations: Column(Count),
     /** null when YCSB printed no current ops/sec (the first line prints "∞"). */
-    opsPerSec: Type.Array(Nullable(NonNegative)),
+    opsPerSec: Column(Nullable(Throughput)),
     /** Estimated time to completion in seconds, null where not printed. */
-    estCompletionSec: Type.Array(Nullable(NonNegative)),
+    estCompletionSec: Column(Nullable(NonNegative)),
     /** Per group as printed (READ, UPDATE, ...): count, average/min/max and percentiles in us. */
-    perOperation: Type.Record(Type.String(), StatusGroupColumnsSchema),
+    perOperation: NamedMap(StatusGroupColumnsSchema),
   },
   { additionalProperties: false },
 );
@@ -115,44 +122,50 @@ export type StatusPoint = Static<typeof StatusPointSchema>;
 /** What one YCSB invocation printed, parsed (runner/ycsb-output). */
 export const ClientOutputSchema = Type.Object(
   {
-    overall: Type.Object({ runtimeMs: NonNegative, throughputOpsSec: NonNegative }),
-    operations: Type.Record(Type.String(), OperationStatsSchema),
+    overall: Type.Object({ runtimeMs: Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs }), throughputOpsSec: Throughput }, { additionalProperties: false }),
+    operations: NamedMap(OperationStatsSchema),
     /** TOTAL_GCS_*, TOTAL_GC_TIME_*, TOTAL_GC_TIME_%_* per collector ("" = all collectors). */
-    gc: Type.Record(
-      Type.String(),
-      Type.Object({ count: Type.Optional(Count), timeMs: Type.Optional(NonNegative), timePct: Type.Optional(NonNegative) }),
+    gc: NamedMap(
+      Type.Object(
+        { count: Type.Optional(Count), timeMs: Type.Optional(Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs })), timePct: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })) },
+        { additionalProperties: false },
+      ),
     ),
     statusSeries: StatusSeriesSchema,
-    measurementType: Type.Union([Type.String(), Type.Null()]),
+    measurementType: Type.Union([Type.String({ maxLength: 50 }), Type.Null()]),
     /** Which exporter printed the summary: TextMeasurementsExporter (default) or JSONArrayMeasurementsExporter. */
     exporter: Type.Optional(Type.Union([Type.Literal("text"), Type.Literal("json-array")])),
     /** measurementtype=raw: the points printed to stdout, summarised per group (count, time span, latency). */
     rawPoints: Type.Optional(
-      Type.Record(
-        Type.String(),
-        Type.Object({
-          count: Count,
-          firstMs: NonNegative,
-          lastMs: NonNegative,
-          minUs: NonNegative,
-          maxUs: NonNegative,
-          avgUs: NonNegative,
-        }),
+      NamedMap(
+        Type.Object(
+          {
+            count: Count,
+            firstMs: NonNegative,
+            lastMs: NonNegative,
+            minUs: LatencyUs,
+            maxUs: LatencyUs,
+            avgUs: LatencyUs,
+          },
+          { additionalProperties: false },
+        ),
       ),
     ),
     /** measurementtype=raw with measurement.raw.output_file: the file YCSB said it writes the points to. */
-    rawOutputFile: Type.Optional(Type.String()),
+    rawOutputFile: Type.Optional(Type.String({ maxLength: 4096 })),
     /** Lines the parser did not recognise, kept verbatim (never dropped, never a silent zero). */
-    unknownLines: Type.Array(Type.String()),
-    warnings: Type.Array(Type.String()),
+    unknownLines: Type.Array(Text, { maxItems: 100_000 }),
+    warnings: Type.Array(Text, { maxItems: 100_000 }),
   },
-  { additionalProperties: true },
+  // Unknown fields are an error, never silently dropped: a field the parser adds is added here first.
+  { additionalProperties: false },
 );
 export type ClientOutput = Static<typeof ClientOutputSchema>;
 
 export const SourceSchema = Type.Union([
-  Type.Object({ kind: Type.Literal("measured") }),
-  Type.Object({ kind: Type.Literal("published"), citation: Type.String({ minLength: 1 }), seed: Type.Optional(Type.String()) }),
+  Type.Object({ kind: Type.Literal("measured") }, { additionalProperties: false }),
+  // Published figures enter only through the reference loader (prisma/reference): result-checks.ts refuses them elsewhere.
+  Type.Object({ kind: Type.Literal("published"), citation: Type.String({ minLength: 1, maxLength: 2000 }), seed: Type.Optional(Type.String({ maxLength: 20 })) }, { additionalProperties: false }),
 ]);
 
 export const RunSchema = Type.Object(
@@ -162,27 +175,30 @@ export const RunSchema = Type.Object(
     engine: literalUnion(ENGINES),
     engineVersion: Type.String({ maxLength: 100 }),
     preset: literalUnion(PRESETS),
-    nodes: Type.Integer({ minimum: 1, maximum: 10_000 }),
-    instanceTypes: Type.Object({ data: Type.String({ maxLength: 100 }), client: Type.String({ maxLength: 100 }) }),
+    nodes: Type.Integer({ minimum: 1, maximum: LIMITS.nodes }),
+    instanceTypes: Type.Object({ data: Type.String({ maxLength: 100 }), client: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
     storage: Type.Optional(Type.String({ maxLength: 200 })),
     region: Type.Optional(Type.String({ maxLength: 100 })),
-    replication: Type.Integer({ minimum: 1, maximum: 100 }),
+    replication: Type.Integer({ minimum: 1, maximum: LIMITS.replication }),
     ycsbVersion: Type.String({ maxLength: 50 }),
     bindingsVersion: Type.Optional(Type.String({ maxLength: 50 })),
     ycsbLabVersion: Type.String({ maxLength: 50 }),
     provenance: Type.Optional(
-      Type.Object({
-        stack: Type.Optional(Type.String({ maxLength: 200 })),
-        configHash: Type.Optional(Type.String({ maxLength: 200 })),
-        ami: Type.Optional(Type.String({ maxLength: 200 })),
-      }),
+      Type.Object(
+        {
+          stack: Type.Optional(Type.String({ maxLength: 200 })),
+          configHash: Type.Optional(Type.String({ maxLength: 200 })),
+          ami: Type.Optional(Type.String({ maxLength: 200 })),
+        },
+        { additionalProperties: false },
+      ),
     ),
     /**
      * The run's own repeat index when a whole run is a repeat of another (a study run again on a new deployment):
      * 0 for the first. A plan's repeats are phases of one run (`phase.repeat`); documents written before
      * `phase.repeat` existed carried the phase's repeat here (model/aggregate/repeats.ts documentRepeats).
      */
-    repeat: Type.Integer({ minimum: 0 }),
+    repeat: Type.Integer({ minimum: 0, maximum: LIMITS.repeat }),
     startedAt: Type.String({ format: "date-time" }),
     finishedAt: Type.Optional(Type.String({ format: "date-time" })),
     source: SourceSchema,
@@ -199,59 +215,80 @@ export const PhaseSchema = Type.Object(
   {
     /** Unique within the run, e.g. "load", "a-t64", "b-t128-r1". */
     name: Name,
-    index: Type.Integer({ minimum: 0 }),
+    index: Type.Integer({ minimum: 0, maximum: LIMITS.phaseIndex }),
     kind: literalUnion(PHASE_KINDS),
     workload: Type.Optional(Type.String({ maxLength: 100 })),
     /** The exact YCSB properties used (after the scenario and preset were applied). */
-    properties: Type.Record(Type.String(), Type.String()),
-    threadsPerClient: Type.Integer({ minimum: 1 }),
-    target: Type.Optional(Type.Number({ minimum: 0 })),
-    clients: Type.Integer({ minimum: 1 }),
+    properties: NamedMap(Text),
+    threadsPerClient: Type.Integer({ minimum: 1, maximum: LIMITS.threadsPerClient }),
+    target: Type.Optional(Type.Number({ minimum: 0, maximum: LIMITS.throughputOpsSec })),
+    /** How many clients run the phase; their documents carry client indexes 0..clients-1. */
+    clients: Type.Integer({ minimum: 1, maximum: LIMITS.clients }),
     /** Which repeat of its configuration this phase is (the plan's "-r<N>" phases, 0-based). Additive to schema 1. */
-    repeat: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    repeat: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.repeat })),
   },
   { additionalProperties: false },
 );
 export type Phase = Static<typeof PhaseSchema>;
 
-export const ResourceSampleSchema = Type.Object({
-  tSec: NonNegative,
-  cpuPct: NonNegative,
-  stealPct: NonNegative,
-  load1: Type.Optional(NonNegative),
-});
+export const ResourceSampleSchema = Type.Object(
+  {
+    tSec: ElapsedSec,
+    /** Percent of one core, summed over cores (top's convention): up to 100 x cores. */
+    cpuPct: Type.Number({ minimum: 0, maximum: 100_000 }),
+    stealPct: Type.Number({ minimum: 0, maximum: 100 }),
+    load1: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
 
 export const VERDICTS = ["valid", "warning", "invalid"] as const;
-export const ValiditySchema = Type.Object({
-  verdict: literalUnion(VERDICTS),
-  reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
-});
+export const ValiditySchema = Type.Object(
+  {
+    verdict: literalUnion(VERDICTS),
+    reasons: Type.Array(Type.Object({ code: Type.String({ maxLength: 100 }), message: Text }, { additionalProperties: false }), { maxItems: 1_000 }),
+  },
+  { additionalProperties: false },
+);
 export type Validity = Static<typeof ValiditySchema>;
 
-export const HdrLogRefSchema = Type.Object({
-  operation: Type.String(),
-  /** Where the interval log is kept: an S3 URI or a path relative to the results root. */
-  uri: Type.String({ maxLength: 2000 }),
-});
+export const HdrLogRefSchema = Type.Object(
+  {
+    operation: Type.String({ maxLength: LIMITS.keyLength }),
+    /** Where the interval log is kept: an S3 URI or a path relative to the results root. */
+    uri: Type.String({ maxLength: 2000 }),
+  },
+  { additionalProperties: false },
+);
 
 export const ResultDocumentSchema = Type.Object(
   {
     schemaVersion: Type.Literal(SCHEMA_VERSION),
     run: RunSchema,
     phase: PhaseSchema,
-    client: Type.Object({ index: Type.Integer({ minimum: 0 }), count: Type.Integer({ minimum: 1 }), host: Type.Optional(Type.String()) }),
+    client: Type.Object(
+      {
+        /** 0..count-1 (result-checks.ts): a phase is complete when every index of 0..clients-1 reported. */
+        index: Type.Integer({ minimum: 0, maximum: LIMITS.clients - 1 }),
+        /** The phase's clients (equal to phase.clients, result-checks.ts). */
+        count: Type.Integer({ minimum: 1, maximum: LIMITS.clients }),
+        host: Type.Optional(Type.String({ maxLength: 255 })),
+      },
+      { additionalProperties: false },
+    ),
     startedAt: Type.String({ format: "date-time" }),
     finishedAt: Type.String({ format: "date-time" }),
     result: ClientOutputSchema,
-    hdrLogs: Type.Array(HdrLogRefSchema),
+    hdrLogs: Type.Array(HdrLogRefSchema, { maxItems: LIMITS.mapEntries }),
     /**
      * Each operation's histogram of this client over the whole phase (compressed base64, model/hdr
      * clientHistograms), written by the runner from its own interval logs: the API merges them across clients into
      * the phase's percentiles. Optional (additive to schema 1): without it the S3 import merges the hdrLogs itself,
-     * and a POSTed document's multi-client percentiles are labelled max-of-clients.
+     * and a POSTed document's multi-client percentiles are labelled max-of-clients. Decoding is bounded
+     * (model/hdr/histogram-bounds.ts).
      */
-    hdrHistograms: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ minLength: 1, maxLength: 4_000_000 }))),
-    resources: Type.Array(ResourceSampleSchema),
+    hdrHistograms: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: LIMITS.keyLength }), Type.String({ minLength: 1, maxLength: 4_000_000 }), { maxProperties: 64 })),
+    resources: Type.Array(ResourceSampleSchema, { maxItems: 1_000_000 }),
     validity: ValiditySchema,
   },
   { additionalProperties: false },
@@ -264,35 +301,41 @@ export interface FieldError {
   message: string;
 }
 
+export interface CheckOptions {
+  /**
+   * Published figures (source kind "published") are accepted only from the reference loader (prisma/reference), which
+   * transcribes the seeds; anywhere else such a document would join a study's series under its citation.
+   */
+  allowPublished?: boolean;
+  /** Shared by the documents of one request: bounds the histogram decoding work of the whole request. */
+  histogramBudget?: HistogramBudget;
+}
+
 /** Validate without throwing: every error names its field. */
-export function checkAgainst(schema: TSchema, value: unknown): FieldError[] {
+export function checkAgainst(schema: TSchema, value: unknown, options: CheckOptions = {}): FieldError[] {
   const errors = [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
   if (errors.length > 0) return errors;
   // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
   if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);
-  if (schema === ResultDocumentSchema) return documentProblems(value as ResultDocument);
+  if (schema === ResultDocumentSchema) return documentProblems(value as ResultDocument, options);
   return errors;
 }
 
-/** What JSON Schema cannot say about a document that passed it: status-series columns of equal length, histograms that decode. */
-export function documentProblems(doc: ResultDocument): FieldError[] {
-  return [...statusSeriesProblems(doc.result.statusSeries, "/result/statusSeries"), ...histogramProblems(doc.hdrHistograms ?? {})];
+/**
+ * What JSON Schema cannot say about a document that passed it: text that Postgres stores as given, status-series
+ * columns of equal length, internal consistency (result-checks.ts), histograms that decode within bounds.
+ */
+export function documentProblems(doc: ResultDocument, options: CheckOptions = {}): FieldError[] {
+  const text = textProblems(doc);
+  if (text.length) return text;
+  return [
+    ...consistencyProblems(doc, options),
+    ...statusSeriesProblems(doc.result.statusSeries, "/result/statusSeries"),
+    ...histogramProblems(doc.hdrHistograms ?? {}, options.histogramBudget ?? new HistogramBudget()),
+  ].slice(0, 20);
 }
 
-/** Every histogram must decode: one that does not would fail each later query of its phase, not this ingest. */
-function histogramProblems(histograms: Record<string, string>): FieldError[] {
-  const problems: FieldError[] = [];
-  for (const [operation, encoded] of Object.entries(histograms)) {
-    try {
-      decodeHistogram(encoded);
-    } catch (err) {
-      problems.push({ path: `/hdrHistograms/${operation.replaceAll("~", "~0").replaceAll("/", "~1")}`, message: `not an HDR histogram: ${(err as Error).message}` });
-    }
-  }
-  return problems;
-}
-
-export function validateResultDocument(value: unknown): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {
-  const errors = checkAgainst(ResultDocumentSchema, value);
+export function validateResultDocument(value: unknown, options: CheckOptions = {}): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {
+  const errors = checkAgainst(ResultDocumentSchema, value, options);
   return errors.length === 0 ? { ok: true, value: value as ResultDocument } : { ok: false, errors };
 }

@@ -293,7 +293,7 @@ describe("published runs stored from an older transcription", () => {
       // Stored as an earlier, wrong transcription of seed 001 had it (a deployment-table cell as throughput).
       const stale = structuredClone(await readSeedFile("001"));
       stale.tables.find((t) => t.id === "001-throughput-read-mostly")!.rows[0]![1] = 1;
-      await ingestDocuments(db.prisma, publishedDocuments(stale));
+      await ingestDocuments(db.prisma, publishedDocuments(stale), [], { allowPublished: true });
       await ingestDocuments(db.prisma, [fixtureDocument({ runId: "measured-kept" })]);
       const throughputOf = async (runId: string, phase: string) =>
         (await db.prisma.clientResult.findFirstOrThrow({ where: { runId, phase: { name: phase } } })).throughputOpsSec;

@@ -7,6 +7,7 @@ import { buildApp } from "../api/build.js";
 import type { AppConfig } from "../api/config.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import type { ResultDocument } from "../model/result-document.js";
+import { ingestDocuments } from "../api/store/ingest.js";
 import { buildDashboard } from "../web/build.js";
 
 export const TOKEN = "web-test-token-0123456789";
@@ -16,6 +17,8 @@ export interface RunningApi {
   database: Database;
   base: string;
   ingest(documents: readonly ResultDocument[]): Promise<void>;
+  /** Published figures, stored as the reference loader stores them (POST /results takes measured results only). */
+  ingestPublished(documents: readonly ResultDocument[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,9 @@ export async function startApi(): Promise<RunningApi> {
         const r = await app.inject({ method: "POST", url: "/api/v1/results", headers: { authorization: `Bearer ${TOKEN}` }, payload: d });
         if (r.statusCode >= 300) throw new Error(`ingest of ${d.run.id}/${d.phase.name}/${d.client.index} failed: ${r.statusCode} ${r.body.slice(0, 400)}`);
       }
+    },
+    async ingestPublished(documents) {
+      await ingestDocuments(database.prisma, documents, [], { allowPublished: true });
     },
     async close() {
       await app.close();

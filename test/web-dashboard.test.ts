@@ -20,7 +20,7 @@ describe("dashboard in Chromium against the API", () => {
   beforeAll(async () => {
     api = await startApi();
     seed004 = await readSeedFile("004");
-    await api.ingest(publishedDocuments());
+    await api.ingestPublished(publishedDocuments());
     await api.ingest(seed.documents);
     // Seed 004's tables: published p99 latencies per preset, no runs (the study published no throughput figures as text).
     await loadReferenceData(api.database.prisma, ["004"]);

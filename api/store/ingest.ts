@@ -24,6 +24,19 @@ export class RunConflictError extends Error {
   }
 }
 
+/** A phase already stored (or earlier in the batch) with other facts: its clients would be merged into nonsense. */
+export class PhaseConflictError extends Error {
+  constructor(
+    readonly runId: string,
+    readonly phase: string,
+    readonly field: string,
+    readonly stored: unknown,
+    readonly given: unknown,
+  ) {
+    super(`phase ${phase} of run ${runId} is already stored with ${field} ${JSON.stringify(stored)}; this document says ${JSON.stringify(given)}`);
+  }
+}
+
 /** Extra per-client data an importer may attach (not part of the posted document): merged HDR histograms per operation. */
 export interface IngestExtras {
   hdrHistograms?: Record<string, string>;
@@ -35,7 +48,23 @@ export function sourceIdOf(doc: ResultDocument): string {
   return `published:${s.seed ?? createHash("sha256").update(s.citation).digest("hex").slice(0, 16)}`;
 }
 
+/** JSON with every object's keys sorted: one text per content, whatever order the sender wrote the keys in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** sha256 of the document's canonical JSON: the same content is the same hash, whatever its key order. */
 export function documentHash(doc: ResultDocument): string {
+  return createHash("sha256").update(canonicalJson(doc)).digest("hex");
+}
+
+/** The hash stored before hashes were canonical (the JSON as sent): still recognised, so a resent document stays a duplicate. */
+export function legacyDocumentHash(doc: ResultDocument): string {
   return createHash("sha256").update(JSON.stringify(doc)).digest("hex");
 }
 
@@ -60,13 +89,27 @@ const keyOf = (runId: string, phase: string, client: number) => `${runId}\u0000$
  */
 const RUN_IDENTITY = ["scenario", "engine", "preset", "nodes", "engineVersion", "repeat"] as const;
 
+/** What every client of one phase ran: a second document of the phase must agree on them (their sum is the phase's). */
+const PHASE_IDENTITY = ["index", "kind", "workload", "threadsPerClient", "target", "clients"] as const;
+type PhaseFacts = Pick<ResultDocument["phase"], (typeof PHASE_IDENTITY)[number]>;
+const phaseFact = (p: Partial<PhaseFacts>, f: (typeof PHASE_IDENTITY)[number]) => p[f] ?? null;
+
+export interface IngestOptions {
+  /** Only the reference loader (prisma/reference) stores published figures. */
+  allowPublished?: boolean;
+}
+
 /**
  * Stores validated documents atomically (all or none), idempotently: the unique keys (run; run + phase name;
  * phase + client index) and INSERT ... ON CONFLICT DO NOTHING decide, never a check-then-insert, so the same
  * document sent twice or by two processes at once is stored once.
  */
-export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[] = []): Promise<IngestOutcome[]> {
+export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[] = [], options: IngestOptions = {}): Promise<IngestOutcome[]> {
   if (docs.length === 0) return [];
+  if (!options.allowPublished) {
+    const published = docs.find((d) => d.run.source.kind === "published");
+    if (published) throw new Error(`run ${published.run.id}: published figures are stored only by the reference loader`);
+  }
   const lz4 = await hasLz4(db);
   return db.$transaction(
     async (tx) => {
@@ -134,7 +177,10 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       const phases = new Map<string, ResultDocument["phase"] & { runId: string; repeat: number }>();
       for (const d of docs) {
         const k = `${d.run.id}\u0000${d.phase.name}`;
-        if (!phases.has(k)) phases.set(k, { ...d.phase, runId: d.run.id, repeat: documentRepeats(d).phase });
+        const first = phases.get(k);
+        const phase = { ...d.phase, runId: d.run.id, repeat: documentRepeats(d).phase };
+        if (!first) phases.set(k, phase);
+        else for (const f of PHASE_IDENTITY) if (phaseFact(first, f) !== phaseFact(phase, f)) throw new PhaseConflictError(d.run.id, d.phase.name, f, phaseFact(first, f), phaseFact(phase, f));
       }
       const phaseRows = [...phases.values()].map((p) => ({
         run_id: p.runId,
@@ -154,10 +200,17 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         FROM jsonb_to_recordset(${json(phaseRows)}::jsonb) AS x(run_id text, name text, index int, kind text, workload text, properties jsonb,
              threads_per_client int, target float8, clients int, repeat int)
         ON CONFLICT (run_id, name) DO NOTHING`;
-      const phaseIds = await tx.$queryRaw<{ id: number; run_id: string; name: string }[]>`
-        SELECT p.id, p.run_id, p.name FROM phases p
+      const phaseIds = await tx.$queryRaw<({ id: number; run_id: string; name: string } & PhaseFacts)[]>`
+        SELECT p.id, p.run_id, p.name, p.index, p.kind, p.workload, p.threads_per_client AS "threadsPerClient", p.target, p.clients FROM phases p
         JOIN jsonb_to_recordset(${json(phaseRows.map((p) => ({ run_id: p.run_id, name: p.name })))}::jsonb) AS x(run_id text, name text)
           ON p.run_id = x.run_id AND p.name = x.name`;
+      for (const stored of phaseIds) {
+        const given = phases.get(`${stored.run_id}\u0000${stored.name}`)!;
+        for (const f of PHASE_IDENTITY) {
+          const a = phaseFact(stored, f);
+          if ((typeof a === "bigint" ? Number(a) : a) !== phaseFact(given, f)) throw new PhaseConflictError(stored.run_id, stored.name, f, a, phaseFact(given, f));
+        }
+      }
       const phaseId = new Map(phaseIds.map((p) => [`${p.run_id}\u0000${p.name}`, Number(p.id)]));
 
       const hashes = docs.map(documentHash);
@@ -212,7 +265,8 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         await tx.$queryRaw`SELECT id FROM phases WHERE id IN (${Prisma.join(touched)}) ORDER BY id FOR UPDATE`;
         await tx.$executeRaw`
           UPDATE phases p SET throughput_sum = a.t, clients_reported = a.n
-          FROM (SELECT phase_id, SUM(throughput_ops_sec) AS t, COUNT(*)::int AS n FROM client_results WHERE phase_id IN (${Prisma.join(touched)}) GROUP BY phase_id) a
+          FROM (SELECT c.phase_id, SUM(c.throughput_ops_sec) AS t, COUNT(*) FILTER (WHERE c.client_index < q.clients)::int AS n
+                FROM client_results c JOIN phases q ON q.id = c.phase_id WHERE c.phase_id IN (${Prisma.join(touched)}) GROUP BY c.phase_id) a
           WHERE p.id = a.phase_id`;
       }
 
@@ -281,7 +335,8 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         const base = { runId: d.run.id, phase: d.phase.name, clientIndex: d.client.index };
         if (created.has(i)) return { ...base, status: "created" as const };
         const stored = existingHash.get(keyOf(d.run.id, d.phase.name, d.client.index)) ?? hashes[firstOfKey.get(keyOf(d.run.id, d.phase.name, d.client.index))!];
-        return { ...base, status: stored === hashes[i] ? ("duplicate" as const) : ("conflict" as const) };
+        const same = stored === hashes[i] || (existingHash.has(keyOf(d.run.id, d.phase.name, d.client.index)) && stored === legacyDocumentHash(d));
+        return { ...base, status: same ? ("duplicate" as const) : ("conflict" as const) };
       });
     },
     { timeout: 120_000, maxWait: 30_000 },

@@ -1,4 +1,5 @@
 import { encodeIntoCompressedBase64, Float64Histogram, type JsHistogram } from "hdr-histogram-js";
+import { countsArrayLength } from "./histogram-bounds.js";
 import { addPayloadCounts, inflatePayload, type HdrPayloadHeader } from "./payload.js";
 
 /**
@@ -38,4 +39,15 @@ export function sameLayout(a: HdrPayloadHeader | JsHistogram, b: HdrPayloadHeade
 /** A histogram as one compressed base64 payload (V2, as HistogramLogWriter writes interval payloads); decodeHistogram reads it. */
 export function encodeHistogram(h: JsHistogram): string {
   return encodeIntoCompressedBase64(h);
+}
+
+/**
+ * Checks that an encoded histogram decodes, without building it: inflate (bounded), header and layout (bounded),
+ * every count inside the counts array. Returns the inflated size, so a caller can bound a whole request's work.
+ * Throws HdrPayloadError naming the problem.
+ */
+export function checkHistogram(base64: string): { inflatedBytes: number; totalCount: number } {
+  const payload = inflatePayload(base64);
+  const totalCount = addPayloadCounts(payload, { countsArrayLength: countsArrayLength(payload), addToCountAtIndex: () => {} });
+  return { inflatedBytes: payload.bytes.length, totalCount };
 }

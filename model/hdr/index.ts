@@ -9,7 +9,8 @@ export {
   type HdrPayloadHeader,
   type InflatedPayload,
 } from "./payload.js";
-export { createHistogram, decodeHistogram, encodeHistogram, sameLayout } from "./histogram.js";
+export { checkHistogram, createHistogram, decodeHistogram, encodeHistogram, sameLayout } from "./histogram.js";
+export { countsArrayLength, HISTOGRAM_BOUNDS, layoutProblem } from "./histogram-bounds.js";
 export { clientHistograms } from "./client-histograms.js";
 export {
   DEFAULT_PERCENTILES,

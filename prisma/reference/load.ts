@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { documentHash, ingestDocuments, sourceIdOf } from "../../api/store/ingest.js";
+import { documentHash, ingestDocuments, legacyDocumentHash, sourceIdOf } from "../../api/store/ingest.js";
 import { Prisma } from "../generated/client.js";
 import type { Db } from "../../api/db/open.js";
 import { isEngine, type Engine } from "../../model/engine.js";
@@ -195,12 +195,12 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
     }
     const docs = publishedDocuments(f);
     for (const d of docs) {
-      const errors = checkAgainst(ResultDocumentSchema, d);
+      const errors = checkAgainst(ResultDocumentSchema, d, { allowPublished: true });
       if (errors.length) throw new Error(`seed ${seed} run ${d.run.id}: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
     }
     report.replaced += await removeStalePublishedRuns(db, docs);
     for (let i = 0; i < docs.length; i += 200) {
-      const out = await ingestDocuments(db, docs.slice(i, i + 200));
+      const out = await ingestDocuments(db, docs.slice(i, i + 200), [], { allowPublished: true });
       report.created += out.filter((o) => o.status === "created").length;
     }
     report.documents += docs.length;
@@ -218,9 +218,10 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
 async function removeStalePublishedRuns(db: Db, docs: readonly ResultDocument[]): Promise<number> {
   if (docs.length === 0) return 0;
   const sourceId = sourceIdOf(docs[0]!);
-  const current = new Set(docs.map(documentHash));
+  // Either hash: rows stored before hashes were canonical stay current when their content is.
+  const current = new Set(docs.flatMap((d) => [documentHash(d), legacyDocumentHash(d)]));
   const stored = await db.clientResult.findMany({ where: { phase: { run: { sourceId } } }, select: { documentHash: true } });
-  if (stored.length === 0 || (stored.length === current.size && stored.every((s) => current.has(s.documentHash)))) return 0;
+  if (stored.length === 0 || (stored.length === docs.length && stored.every((s) => current.has(s.documentHash)))) return 0;
   const { count } = await db.run.deleteMany({ where: { sourceId } });
   return count;
 }

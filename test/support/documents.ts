@@ -24,7 +24,7 @@ export function sampleDocument(): ResultDocument {
     startedAt: "2026-11-22T04:00:01.000Z",
     finishedAt: "2026-11-22T04:00:11.000Z",
     result: {
-      overall: { runtimeMs: 10_000, throughputOpsSec: 100 },
+      overall: { runtimeMs: 10_000, throughputOpsSec: 50 },
       operations: {
         READ: { count: 500, avgUs: 120.5, minUs: 40, maxUs: 9000, percentilesUs: { "95": 300, "99": 800 }, returns: { OK: 500 } },
       },

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyPluginAsync } from "fastify";
-import { checkAgainst, documentProblems, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../../../model/result-document.js";
-import { ingestDocuments, RunConflictError } from "../../../store/ingest.js";
+import { checkAgainst, documentProblems, HistogramBudget, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../../../model/result-document.js";
+import { ingestDocuments, PhaseConflictError, RunConflictError } from "../../../store/ingest.js";
 import { ErrorResponse } from "../../../schemas.js";
 import { FieldValidationError } from "../../../validation.js";
 
@@ -24,16 +24,21 @@ const IngestResponse = Type.Object({
 
 // Compiled once: checking a valid document is then a fast path; errors are only enumerated for bad ones.
 const compiledDocument = TypeCompiler.Compile(ResultDocumentSchema);
-const checkDocument = (doc: unknown): FieldError[] => (compiledDocument.Check(doc) ? documentProblems(doc as ResultDocument) : checkAgainst(ResultDocumentSchema, doc));
+const checkDocument = (doc: unknown, histogramBudget: HistogramBudget): FieldError[] =>
+  compiledDocument.Check(doc) ? documentProblems(doc as ResultDocument, { histogramBudget }) : checkAgainst(ResultDocumentSchema, doc, { histogramBudget });
 
-/** A document or a batch; every error names its field as a JSON pointer ("/3/run/nodes" in a batch). */
+/**
+ * A document or a batch; every error names its field as a JSON pointer ("/3/run/nodes" in a batch). Measured
+ * results only (published figures come from the reference loader); histogram decoding bounded over the whole body.
+ */
 export function checkResultsBody(body: unknown): FieldError[] {
-  if (!Array.isArray(body)) return checkDocument(body);
+  const budget = new HistogramBudget();
+  if (!Array.isArray(body)) return checkDocument(body, budget);
   if (body.length === 0) return [{ path: "/", message: "a batch needs at least one document" }];
   if (body.length > MAX_BATCH) return [{ path: "/", message: `a batch holds at most ${MAX_BATCH} documents, got ${body.length}` }];
   const errors: FieldError[] = [];
   body.forEach((doc, i) => {
-    if (errors.length < 20) errors.push(...checkDocument(doc).map((e) => ({ path: `/${i}${e.path === "/" ? "" : e.path}`, message: e.message })));
+    if (errors.length < 20) errors.push(...checkDocument(doc, budget).map((e) => ({ path: `/${i}${e.path === "/" ? "" : e.path}`, message: e.message })));
   });
   return errors.slice(0, 20);
 }
@@ -64,7 +69,7 @@ const route: FastifyPluginAsync = async (app) => {
         const created = count("created");
         return reply.code(created > 0 ? 201 : 200).send({ created, duplicates: count("duplicate"), conflicts: count("conflict"), results });
       } catch (e) {
-        if (e instanceof RunConflictError) throw app.httpErrors.conflict(e.message);
+        if (e instanceof RunConflictError || e instanceof PhaseConflictError) throw app.httpErrors.conflict(e.message);
         throw e;
       }
     },

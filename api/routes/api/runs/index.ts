@@ -4,6 +4,9 @@ import { flatten, toCsv } from "../../../csv.js";
 import { ErrorResponse, RunFiltersQuery, RunSummary, RunWithPhases, FormatQuery, type RunFiltersQueryT } from "../../../schemas.js";
 import { getRun, listRuns, phaseSeries } from "../../../store/queries.js";
 
+/** Pages reach at most this far: Postgres OFFSET beyond int4 went through the driver as a wrapped value and returned rows. */
+const MAX_OFFSET = 2 ** 31 - 1;
+
 const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
@@ -12,7 +15,7 @@ const route: FastifyPluginAsync = async (app) => {
       schema: {
         summary: "Runs, newest first, filtered by engine, version, preset, nodes, workload, instance type, scenario, date and source",
         tags: ["runs"],
-        querystring: Type.Composite([RunFiltersQuery, Type.Object({ verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), offset: Type.Integer({ minimum: 0, default: 0 }) })]),
+        querystring: Type.Composite([RunFiltersQuery, Type.Object({ verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }) })]),
         response: { 200: Type.Object({ total: Type.Integer(), runs: Type.Array(RunSummary) }), 400: ErrorResponse },
       },
     },

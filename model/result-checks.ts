@@ -1,0 +1,146 @@
+import { checkHistogram } from "./hdr/histogram.js";
+import type { FieldError, ResultDocument } from "./result-document.js";
+import { LIMITS } from "./result-limits.js";
+
+/**
+ * The result document's rules beyond JSON Schema (DESIGN.md: the contract states ranges and internal consistency):
+ * text Postgres stores as given, numbers that agree with each other, histograms decoded within bounds. Pure: every
+ * problem names its field as a JSON pointer, nothing is thrown.
+ */
+
+const pointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no "u" flag).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a string cannot be stored as given (Postgres text and jsonb take no U+0000 and no lone surrogate), or null. */
+function textProblem(s: string): string | null {
+  if (s.includes("\u0000")) return "contains U+0000 (NUL), which no text column stores";
+  if (LONE_SURROGATE.test(s)) return "contains a lone UTF-16 surrogate (not Unicode text)";
+  return null;
+}
+
+/**
+ * Every string and every map key of the document: storable text, keys of at most LIMITS.keyLength characters
+ * (operation groups, percentiles, properties and return codes are names; a key is also an index entry).
+ */
+export function textProblems(doc: unknown): FieldError[] {
+  const problems: FieldError[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (problems.length >= 20) return;
+    if (typeof v === "string") {
+      const p = textProblem(v);
+      if (p) problems.push({ path: path || "/", message: p });
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (typeof v[i] === "string" || (v[i] !== null && typeof v[i] === "object")) walk(v[i], `${path}/${i}`);
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        const at = `${path}/${pointer(k)}`;
+        const p = k.length > LIMITS.keyLength ? `name of ${k.length} characters, at most ${LIMITS.keyLength}` : textProblem(k);
+        if (p) {
+          // A key too long to repeat is named by its start.
+          problems.push({ path: k.length > LIMITS.keyLength ? `${path}/${pointer(k.slice(0, 40))}...` : at, message: `key ${p}` });
+          continue;
+        }
+        walk(child, at);
+      }
+    }
+  };
+  walk(doc, "");
+  return problems;
+}
+
+const PERCENTILE_KEY = /^\d{1,3}(\.\d+)?$/;
+
+/** YCSB's operations done: every group but CLEANUP (thread clean-up) and Intended-* (the same operations, re-timed). */
+const countsAsOperations = (group: string) => group !== "CLEANUP" && !group.startsWith("Intended-");
+
+/**
+ * Internal consistency of one document: published figures only from the reference loader, client index within
+ * the phase's clients, times in order, min <= avg <= max, percentiles non-decreasing, and a throughput the
+ * operations can account for.
+ */
+export function consistencyProblems(doc: ResultDocument, options: { allowPublished?: boolean } = {}): FieldError[] {
+  const problems: FieldError[] = [];
+  if (doc.run.source.kind === "published" && !options.allowPublished) {
+    problems.push({ path: "/run/source/kind", message: "published figures enter only through the reference loader (prisma/reference, ycsb-lab ingest --reference), never as a result document" });
+  }
+  if (doc.client.count !== doc.phase.clients) problems.push({ path: "/client/count", message: `must equal /phase/clients (${doc.phase.clients}), got ${doc.client.count}` });
+  if (doc.client.index >= doc.client.count) problems.push({ path: "/client/index", message: `must be below /client/count (${doc.client.count}): clients are numbered 0..${doc.client.count - 1}, got ${doc.client.index}` });
+  if (Date.parse(doc.finishedAt) < Date.parse(doc.startedAt)) problems.push({ path: "/finishedAt", message: `${doc.finishedAt} is before /startedAt ${doc.startedAt}` });
+  if (doc.run.finishedAt !== undefined && Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt)) {
+    problems.push({ path: "/run/finishedAt", message: `${doc.run.finishedAt} is before /run/startedAt ${doc.run.startedAt}` });
+  }
+
+  let operations = 0;
+  for (const [group, o] of Object.entries(doc.result.operations)) {
+    const at = `/result/operations/${pointer(group)}`;
+    if (countsAsOperations(group)) operations += o.count;
+    if (o.minUs !== null && o.maxUs !== null && o.minUs > o.maxUs) problems.push({ path: `${at}/minUs`, message: `${o.minUs} is above maxUs ${o.maxUs}` });
+    if (o.avgUs !== null && o.minUs !== null && o.avgUs < o.minUs) problems.push({ path: `${at}/avgUs`, message: `${o.avgUs} is below minUs ${o.minUs}` });
+    if (o.avgUs !== null && o.maxUs !== null && o.avgUs > o.maxUs) problems.push({ path: `${at}/avgUs`, message: `${o.avgUs} is above maxUs ${o.maxUs}` });
+    let previous: { p: number; value: number } | undefined;
+    const percentiles: { key: string; p: number; value: number }[] = [];
+    for (const [key, value] of Object.entries(o.percentilesUs)) {
+      const p = Number(key);
+      if (!PERCENTILE_KEY.test(key) || !(p > 0 && p <= 100)) problems.push({ path: `${at}/percentilesUs/${pointer(key)}`, message: "key must be a percentile in (0, 100], as YCSB prints it (\"99.9\")" });
+      else percentiles.push({ key, p, value });
+    }
+    for (const q of percentiles.sort((a, b) => a.p - b.p)) {
+      if (previous && q.value < previous.value) problems.push({ path: `${at}/percentilesUs/${pointer(q.key)}`, message: `p${q.key} ${q.value} is below p${previous.p} ${previous.value}: percentiles cannot decrease` });
+      previous = { p: q.p, value: q.value };
+    }
+  }
+
+  // YCSB prints Throughput(ops/sec) = operations done x 1000 / RunTime(ms), and every operation done is timed in a
+  // group (a failed one in <OP>-FAILED, a read-modify-write also as READ and UPDATE): so the groups' counts are at
+  // least the operations done. 1% and one operation of slack for rounding of the printed figures.
+  const { runtimeMs, throughputOpsSec } = doc.result.overall;
+  if (runtimeMs > 0 && Object.keys(doc.result.operations).length > 0) {
+    const claimed = (throughputOpsSec * runtimeMs) / 1000;
+    if (claimed > operations * 1.01 + 1) {
+      problems.push({
+        path: "/result/overall/throughputOpsSec",
+        message: `${throughputOpsSec} ops/s over ${runtimeMs} ms is ${Math.round(claimed)} operations, but the operation groups counted ${operations}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * The decoding work one request may cause (DESIGN.md: bounded decoding). Each histogram is bounded by itself
+ * (model/hdr/histogram-bounds.ts); the budget bounds their number and total inflated size over a whole batch.
+ */
+export class HistogramBudget {
+  /** A batch of 1,000 documents of a dozen operation groups each. */
+  static readonly MAX_HISTOGRAMS = 12_000;
+  /** About 3 KB per YCSB histogram inflated (measured on test/fixtures/ycsb): 64 MiB is 20,000 of them. */
+  static readonly MAX_INFLATED_BYTES = 64 * 2 ** 20;
+  histograms = 0;
+  inflatedBytes = 0;
+  exhausted(): string | null {
+    if (this.histograms > HistogramBudget.MAX_HISTOGRAMS) return `more than ${HistogramBudget.MAX_HISTOGRAMS} histograms in one request`;
+    if (this.inflatedBytes > HistogramBudget.MAX_INFLATED_BYTES) return `histograms of one request inflate to more than ${HistogramBudget.MAX_INFLATED_BYTES} bytes`;
+    return null;
+  }
+}
+
+/** Every histogram must decode within bounds: one that does not would fail each later query of its phase, not this ingest. */
+export function histogramProblems(histograms: Record<string, string>, budget: HistogramBudget = new HistogramBudget()): FieldError[] {
+  const problems: FieldError[] = [];
+  for (const [operation, encoded] of Object.entries(histograms)) {
+    const at = `/hdrHistograms/${pointer(operation)}`;
+    budget.histograms++;
+    const over = budget.exhausted();
+    if (over) return [...problems, { path: at, message: `not decoded: ${over}; send fewer documents per request` }];
+    try {
+      const { inflatedBytes, totalCount } = checkHistogram(encoded);
+      budget.inflatedBytes += inflatedBytes;
+      if (totalCount > LIMITS.count) problems.push({ path: at, message: `total count ${totalCount} is beyond ${LIMITS.count}` });
+    } catch (err) {
+      problems.push({ path: at, message: `not an HDR histogram: ${(err as Error).message}` });
+    }
+  }
+  return problems;
+}

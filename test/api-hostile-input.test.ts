@@ -1,0 +1,117 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../api/build.js";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
+
+const DEEP = "\u0001deeply nested\u0001";
+
+// A hostile or careless writer (issue: the results service cannot be broken or fooled by one user): every document the
+// store could not take, or that contradicts itself, is a 400 naming the field and writes nothing; reads never reach
+// the database with text or numbers it cannot take.
+describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => {
+  let db: Database;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    const url = kind === "postgres" ? await freshPostgresDatabase("api_hostile") : undefined;
+    db = await openDatabase(url ? { databaseUrl: url } : {});
+    app = await buildApp(testConfig({ bodyLimit: 8 * 1024 * 1024 }), { database: db, logLevel: "silent" });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+
+  const postRaw = (payload: string) => app.inject({ method: "POST", url: "/api/v1/results", payload, headers: { ...auth, "content-type": "application/json" } });
+  // JSON.stringify cannot write 5000 levels: the nested text is spliced in where the DEEP marker stands.
+  const post = (body: unknown) => postRaw(JSON.stringify(body).replace(JSON.stringify(DEEP), "[".repeat(5000) + "]".repeat(5000)));
+  const stored = async () => ({ runs: await db.prisma.run.count(), clients: await db.prisma.clientResult.count(), ops: await db.prisma.operationStat.count() });
+
+  const doc = (runId: string, o: Parameters<typeof fixtureDocument>[0] extends infer T ? Partial<T> : never = {}) => fixtureDocument({ runId, ...o }) as any;
+
+  describe("400 naming the field, nothing stored", () => {
+    const cases: [string, (d: any) => void, string][] = [
+      ["an integer >= 2^31", (d) => (d.phase.index = 2 ** 31), "/phase/index"],
+      ["threads >= 2^31", (d) => (d.phase.threadsPerClient = 2 ** 31), "/phase/threadsPerClient"],
+      ["a count >= 2^63", (d) => (d.result.operations.READ.count = 2 ** 63), "/result/operations/READ/count"],
+      ["year 0000", (d) => (d.startedAt = "0000-01-01T00:00:00Z"), "/startedAt"],
+      ["2024-02-30", (d) => (d.run.startedAt = "2024-02-30T00:00:00Z"), "/run/startedAt"],
+      ["U+0000", (d) => (d.run.scenario = "a\u0000b"), "/run/scenario"],
+      ["a lone surrogate", (d) => (d.run.engineVersion = "5.0\ud800"), "/run/engineVersion"],
+      ["a 1 MB operation name", (d) => (d.result.operations["R".repeat(1_000_000)] = d.result.operations.READ), `/result/operations/${"R".repeat(40)}...`],
+      ["a 1 MB property name", (d) => (d.phase.properties["p".repeat(1_000_000)] = "1"), `/phase/properties/${"p".repeat(40)}...`],
+      ["nesting depth 5000", (d) => (d.run.provenance = { stack: "s", deep: DEEP }), "/run/provenance/deep"],
+      ["avgUs 1e308", (d) => (d.result.operations.READ.avgUs = 1e308), "/result/operations/READ/avgUs"],
+      ["minUs > maxUs", (d) => (d.result.operations.UPDATE.minUs = d.result.operations.UPDATE.maxUs + 1), "/result/operations/UPDATE/minUs"],
+      ["p50 > p99", (d) => (d.result.operations.READ.percentilesUs["50"] = d.result.operations.READ.percentilesUs["99"] + 1), "/result/operations/READ/percentilesUs/95"],
+      ["throughput 10x operations / runtime", (d) => (d.result.overall.throughputOpsSec *= 10), "/result/overall/throughputOpsSec"],
+      ["finishedAt < startedAt", (d) => (d.finishedAt = "2026-11-22T04:00:00.000Z"), "/finishedAt"],
+      ["client 5 of a 2-client phase", (d) => (d.client.index = 5), "/client/index"],
+      ["client.count other than phase.clients", (d) => (d.client.count = 3), "/client/count"],
+      ["a published source", (d) => (d.run.source = { kind: "published", citation: "Lineate 2014", seed: "002" }), "/run/source/kind"],
+      ["an unknown field in client", (d) => (d.client.rack = "r1"), "/client/rack"],
+      ["an unknown field in result", (d) => (d.result.note = "x"), "/result/note"],
+      ["an unknown field in resources", (d) => (d.resources[0].memPct = 3), "/resources/0/memPct"],
+    ];
+    it.each(cases)("%s", async (_name, spoil, path) => {
+      const before = await stored();
+      const d = doc("hostile-input");
+      spoil(d);
+      const r = await post(d);
+      expect(r.statusCode, r.body).toBe(400);
+      const fields = r.json().fields as { path: string }[];
+      expect(fields.map((f) => f.path), r.body).toContain(path);
+      expect(await stored()).toEqual(before);
+    });
+  });
+
+  it("a published document does not join a study's series (Lineate's scalability score stays its own)", async () => {
+    const d = doc("fake-lineate", { engine: "cassandra", nodes: 8 });
+    d.run.source = { kind: "published", citation: "Lineate (2014)", seed: "002" };
+    d.run.scenario = "lineate-2014";
+    const r = await post(d);
+    expect(r.statusCode).toBe(400);
+    expect(await db.prisma.source.count({ where: { kind: "published" } })).toBe(0);
+  });
+
+  it("clients of one phase that disagree on clients or threads are refused with 409 naming the field", async () => {
+    expect((await post(doc("phase-facts", { client: 0 }))).statusCode).toBe(201);
+    const threads = doc("phase-facts", { client: 1, threads: 8 });
+    const r = await post(threads);
+    expect(r.statusCode, r.body).toBe(409);
+    expect(r.json().message).toMatch(/threadsPerClient/);
+    const clients = doc("phase-facts", { client: 1, clients: 3 });
+    const r2 = await post(clients);
+    expect(r2.statusCode, r2.body).toBe(409);
+    expect(r2.json().message).toMatch(/clients/);
+    // Within one batch too.
+    const r3 = await post([doc("phase-facts-batch", { client: 0 }), doc("phase-facts-batch", { client: 1, threads: 16 })]);
+    expect(r3.statusCode).toBe(409);
+    expect(await db.prisma.clientResult.count({ where: { runId: { in: ["phase-facts", "phase-facts-batch"] } } })).toBe(1);
+  });
+
+  it("the same document with its keys in another order is a duplicate, not a conflict", async () => {
+    const d = doc("reordered");
+    expect((await post(d)).statusCode).toBe(201);
+    const reversed = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(reversed) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v;
+    const r = await post(reversed(d));
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ created: 0, duplicates: 1, conflicts: 0 });
+  });
+
+  it.each([
+    ["/api/v1/runs/%00", "/id"],
+    ["/api/v1/runs?scenario=a%00b", "/scenario"],
+    ["/api/v1/runs?nodes=2147483648", "/nodes"],
+    ["/api/v1/runs?offset=9223372036854775807", "/offset"],
+    ["/api/v1/compare?runs=a%00", "/runs"],
+    ["/api/v1/runs/x/phases/%00/series", "/phase"],
+    ["/api/v1/reference?seed=%00", "/seed"],
+  ])("GET %s is a 400 naming %s", async (url, path) => {
+    const r = await app.inject({ url });
+    expect(r.statusCode, r.body).toBe(400);
+    expect(r.json().fields.map((f: { path: string }) => f.path)).toContain(path);
+  });
+});
