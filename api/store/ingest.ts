@@ -48,15 +48,17 @@ export function sourceIdOf(doc: ResultDocument): string {
   return `published:${s.seed ?? createHash("sha256").update(s.citation).digest("hex").slice(0, 16)}`;
 }
 
-/** JSON with every object's keys sorted: one text per content, whatever order the sender wrote the keys in. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
+/** The same value with every object's keys in sorted order (arrays of plain values are shared, not copied). */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.some((v) => v !== null && typeof v === "object") ? value.map(sortedKeys) : value;
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortedKeys((value as Record<string, unknown>)[k]);
+  return out;
 }
+
+/** JSON with every object's keys sorted: one text per content, whatever order the sender wrote the keys in. */
+const canonicalJson = (value: unknown) => JSON.stringify(sortedKeys(value));
 
 /** sha256 of the document's canonical JSON: the same content is the same hash, whatever its key order. */
 export function documentHash(doc: ResultDocument): string {
