@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { INCLUDE_VALUES } from "../model/aggregate/rules.js";
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
 import { LIMITS } from "../model/result-limits.js";
@@ -19,6 +20,11 @@ export const RunFiltersQuery = Type.Object({
   source: Type.Optional(Type.Union([Type.Literal("measured"), Type.Literal("published")])),
   from: Type.Optional(Type.String({ format: "date-time", description: "runs started at or after" })),
   to: Type.Optional(Type.String({ format: "date-time", description: "runs started at or before" })),
+  include: Type.Optional(
+    Type.Union([Type.Literal(INCLUDE_VALUES[0]), Type.Literal(INCLUDE_VALUES[1])], {
+      description: "aggregates: valid (default) leaves out phases judged invalid and says how many (leftOut); all counts them too",
+    }),
+  ),
   format: FormatQuery.properties.format,
 });
 export type RunFiltersQueryT = Static<typeof RunFiltersQuery>;
@@ -82,6 +88,8 @@ export const PhaseResult = Type.Object({
     threadsPerClient: Type.Integer(),
     clients: Type.Integer(),
     target: NumOrNull,
+    repeat: Type.Integer({ description: "which repeat of its configuration the phase is" }),
+    operationCount: Type.Union([Type.Integer(), Type.Null()]),
   }),
   verdict: Type.String(),
   aggregate: Type.Object({
@@ -96,6 +104,26 @@ export const PhaseResult = Type.Object({
 
 export const RunWithPhases = Type.Object({ run: RunSummary, phases: Type.Array(PhaseResult) });
 
+/** An aggregate over repeats (model/aggregate/rules.ts overRepeats): the mean, its 95% CI (Student t) and n. */
+export const OverRepeatsSchema = Type.Object(
+  {
+    n: Type.Integer({ description: "repeats counted" }),
+    mean: NumOrNull,
+    stdDev: NumOrNull,
+    ci95: Type.Union([Type.Object({ low: Type.Number(), high: Type.Number(), halfWidth: Type.Number() }), Type.Null()]),
+  },
+  { description: "mean over repeats with its 95% confidence interval and n; never the best repeat" },
+);
+
+/** Phases an aggregate left out (model/aggregate/rules.ts selectPhases). */
+export const LeftOutSchema = Type.Object(
+  {
+    invalid: Type.Integer({ description: "phases judged invalid, left out (include=all counts them)" }),
+    incomplete: Type.Integer({ description: "phases some client never reported" }),
+  },
+  { description: "phases left out of the aggregate" },
+);
+
 export const ScalingSeriesSchema = Type.Object({
   engine: Type.String(),
   workload: Type.Union([Type.String(), Type.Null()]),
@@ -104,7 +132,19 @@ export const ScalingSeriesSchema = Type.Object({
   sourceKind: Type.String(),
   sourceId: Type.String({ description: "one series per source: a published study's figures never merge with another's" }),
   citation: Type.Union([Type.String(), Type.Null()]),
-  points: Type.Array(Type.Object({ nodes: Type.Integer(), throughputOpsSec: Type.Number(), runs: Type.Integer(), phases: Type.Integer() })),
+  operationCount: Type.Union([Type.Integer(), Type.Null()], { description: "the scenario's operation count (seed 003: one series per count)" }),
+  operationCountPer: Type.Union([Type.String(), Type.Null()], { description: "client or total: how the scenario stated the count" }),
+  points: Type.Array(
+    Type.Object({
+      nodes: Type.Integer(),
+      throughputOpsSec: Type.Number({ description: "mean over repeats of each repeat's peak phase" }),
+      throughput: OverRepeatsSchema,
+      runs: Type.Integer(),
+      phases: Type.Integer({ description: "phases counted" }),
+      leftOut: LeftOutSchema,
+    }),
+  ),
+  leftOut: LeftOutSchema,
   analysis: Type.Object({
     baseNodes: Type.Union([Type.Integer(), Type.Null()]),
     steps: Type.Array(Type.Object({ fromNodes: Type.Integer(), toNodes: Type.Integer(), gain: Type.Number(), linearGain: Type.Number(), efficiency: Type.Number() })),
@@ -122,14 +162,17 @@ export const DurabilityRow = Type.Object({
   workload: Type.Union([Type.String(), Type.Null()]),
   preset: Type.String(),
   nodes: Type.Integer({ description: "data nodes: presets are compared at one cluster size" }),
+  operationCount: Type.Union([Type.Integer(), Type.Null()]),
   scenario: Type.String(),
   sourceKind: Type.String(),
   sourceId: Type.String(),
   citation: Type.Union([Type.String(), Type.Null()]),
   phases: Type.Integer({ description: "workload phases of the cell's runs, every load level" }),
-  runs: Type.Integer({ description: "runs (repeats) averaged, each at its peak phase" }),
-  peakThreads: Type.Array(Type.Integer(), { description: "total client threads of the runs' peak phases" }),
-  throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over runs of each run's highest phase throughput (seed 004: maximum throughput)" }),
+  runs: Type.Integer({ description: "runs whose repeats were counted, each repeat at its peak phase" }),
+  peakThreads: Type.Array(Type.Integer(), { description: "total client threads of the repeats' peak phases" }),
+  throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over repeats of each repeat's highest phase throughput (seed 004: maximum throughput)" }),
+  throughput: OverRepeatsSchema,
+  leftOut: LeftOutSchema,
   operations: Type.Record(
     Type.String(),
     Type.Object({
@@ -142,21 +185,29 @@ export const DurabilityRow = Type.Object({
 });
 
 export const SweepSeries = Type.Object({
-  runId: Type.String(),
+  runId: Type.String({ description: "the first run of the series" }),
+  runs: Type.Array(Type.String(), { description: "every run whose phases the series holds" }),
+  scenario: Type.String(),
   engine: Type.String(),
   preset: Type.String(),
   nodes: Type.Integer(),
   workload: Type.Union([Type.String(), Type.Null()]),
+  operationCount: Type.Union([Type.Integer(), Type.Null()], { description: "seed 003: one series per operation count" }),
+  operationCountPer: Type.Union([Type.String(), Type.Null()]),
   sourceKind: Type.String(),
+  leftOut: LeftOutSchema,
   points: Type.Array(
     Type.Object({
       phase: Type.String({ description: "the phase name without its repeat suffix" }),
-      phases: Type.Array(Type.String(), { description: "the run's phases of this load level: its repeats" }),
+      phases: Type.Array(Type.String(), { description: "the phases of this load level counted: its repeats" }),
       threads: Type.Integer(),
       target: NumOrNull,
-      complete: Type.Boolean(),
+      complete: Type.Boolean({ description: "no phase of the level was left out as incomplete" }),
       throughputOpsSec: Type.Number({ description: "mean over the repeats of each phase's throughput summed over clients" }),
+      throughput: OverRepeatsSchema,
       runtimeMs: Type.Union([Type.Number(), Type.Null()], { description: "mean over the repeats of each phase's slowest client's runtime" }),
+      runtime: OverRepeatsSchema,
+      leftOut: LeftOutSchema,
       latency: PhaseLatency,
     }),
   ),
@@ -173,9 +224,13 @@ export const RepeatGroupSchema = Type.Object({
   threadsPerClient: Type.Integer(),
   clients: Type.Integer(),
   target: NumOrNull,
+  operationCount: Type.Union([Type.Integer(), Type.Null()]),
   sourceKind: Type.String(),
   runs: Type.Array(Type.String()),
-  repeats: Type.Array(Type.Object({ runId: Type.String(), phase: Type.String(), runRepeat: Type.Integer(), throughputOpsSec: Type.Number() })),
+  repeats: Type.Array(
+    Type.Object({ runId: Type.String(), phase: Type.String(), runRepeat: Type.Integer(), repeat: Type.Integer(), throughputOpsSec: Type.Number(), verdict: Type.String() }),
+  ),
+  leftOut: LeftOutSchema,
   throughput: Type.Object({
     n: Type.Integer(),
     mean: NumOrNull,

@@ -12,6 +12,9 @@ export { splitInserts, splitOperations, type InsertRange } from "./plan-split.js
  */
 export const PLAN_VERSION = 1 as const;
 
+/** Whether a scenario's operation count is each client's YCSB operationcount or the total over all clients. */
+export type OperationCountPer = "client" | "total";
+
 export type PlanPhaseKind = "prepare" | "load" | "settle" | "warmup" | "workload";
 
 /** A phase of a step-up group: run only while the previous step raised total throughput (seeds 002, 004). */
@@ -44,7 +47,9 @@ export interface PlanPhase {
   targetPerClient?: number;
   /** Total target over all clients, as the scenario named it. */
   target?: number;
+  /** The operation count as the scenario stated it: each client's YCSB operationcount, or the total (`operationCountPer`). */
   operationCount?: number;
+  operationCountPer?: OperationCountPer;
   maxExecutionTimeSec?: number;
   repeat: number;
   /** Settle: engine-specific wait (seed 000 waited for compactions to finish). */
@@ -113,9 +118,12 @@ export function repeatSuffix(repeat: number, repeats: number): string {
   return repeats > 1 ? `-r${repeat}` : "";
 }
 
+/** The repeat suffix of a phase name ("a-t4-r2": repeat 2). */
+export const REPEAT_SUFFIX = /-r(\d+)$/;
+
 /** A phase name without its repeat suffix: the phases of one configuration's repeats share it. */
 export function phaseNameWithoutRepeat(name: string): string {
-  return name.replace(/-r\d+$/, "");
+  return name.replace(REPEAT_SUFFIX, "");
 }
 
 /** Turn a scenario (one deployment of it) into the ordered plan. Throws ScenarioError naming the field. */
@@ -213,6 +221,7 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
             properties: props,
             threadsPerClient: threads,
             operationCount: slot.operationCount,
+            operationCountPer: "total",
             maxExecutionTimeSec: slot.maxExecutionTimeSec,
             stepUp,
           });
@@ -244,6 +253,7 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
             threadsPerClient: threads,
             ...(target === undefined ? {} : { target, targetPerClient }),
             operationCount: slot.operationCount,
+            operationCountPer: "total",
             maxExecutionTimeSec: slot.maxExecutionTimeSec,
           });
         }

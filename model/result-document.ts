@@ -226,6 +226,14 @@ export const PhaseSchema = Type.Object(
     clients: Type.Integer({ minimum: 1, maximum: LIMITS.clients }),
     /** Which repeat of its configuration this phase is (the plan's "-r<N>" phases, 0-based). Additive to schema 1. */
     repeat: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.repeat })),
+    /**
+     * The operation count the scenario set for this phase, as the scenario stated it (`operationCountPer`: each
+     * client's YCSB operationcount, or the total over all clients); absent for a phase bounded by time only.
+     * Seed 003's counts (1k..1M) are a factor of its study: each is its own series. Additive to schema 1.
+     * YCSB reads operationcount as a Java int (and the column is int4): at most 2^31 - 1.
+     */
+    operationCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })),
+    operationCountPer: Type.Optional(Type.Union([Type.Literal("client"), Type.Literal("total")])),
   },
   { additionalProperties: false },
 );

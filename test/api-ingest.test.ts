@@ -32,7 +32,7 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
   const post = (body: unknown, headers: Record<string, string> = auth) => app.inject({ method: "POST", url: "/api/v1/results", payload: body as object, headers });
 
   it("applied the committed migrations", async () => {
-    expect(db.appliedMigrations).toEqual(["20261122000000_init", "20261122170000_reference_table_derive", "20261201000000_phase_repeat"]);
+    expect(db.appliedMigrations).toEqual(["20261122000000_init", "20261122170000_reference_table_derive", "20261201000000_phase_repeat", "20261201010000_phase_aggregates"]);
   });
 
   it("stores a document once, however often it is sent", async () => {
@@ -193,7 +193,7 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     expect(point.latency.READ).toMatchObject({ p99Us: merged.operations.READ!.percentilesUs["99"], p99Method: "merged-hdr" });
     // Past the merge limit (a query over a whole database) the p99 is the clients' max, and says so.
     const [r0, r1] = docs.map((d) => d.result.operations.READ!.percentilesUs["99"]!);
-    const [big] = await durability(db.prisma, { scenario: "api-hist" }, 2);
+    const [big] = (await durability(db.prisma, { scenario: "api-hist" }, 2)).rows;
     expect(big!.operations.READ).toMatchObject({ p99Us: Math.max(r0!, r1!), p99Method: "max-of-clients" });
     // A phase whose clients carried no histograms has no merged distribution (a partial merge would hide tail).
     await post(([0, 1] as const).map((c) => fixtureDocument({ runId: "run-no-hist", client: c })));

@@ -200,11 +200,12 @@ describe("published runs in the API", () => {
   it("/scaling and /durability keep each study's figures apart: one series per citation, never a mix", async () => {
     const r = await app.inject({ url: "/api/v1/scaling?source=published&engine=cassandra&workload=b" });
     expect(r.statusCode, r.body).toBe(200);
-    const series = r.json().series as { scenario: string; citation: string | null; sourceId: string; points: { nodes: number; throughputOpsSec: number }[] }[];
-    // Seeds 000 and 001 both published Cassandra read-mostly throughput at 1..32 nodes; seed 003 at one node.
+    const series = r.json().series as { scenario: string; citation: string | null; sourceId: string; operationCount: number | null; points: { nodes: number; throughputOpsSec: number }[] }[];
+    // Seeds 000 and 001 both published Cassandra read-mostly throughput at 1..32 nodes; seed 003 at one node, one
+    // series per operation count.
     const scenarios = series.map((s) => s.scenario).sort();
     expect(scenarios).toEqual(expect.arrayContaining(["datastax-2013", "endpoint-2015"]));
-    expect(new Set(series.map((s) => s.sourceId)).size).toBe(series.length);
+    expect(new Set(series.map((s) => `${s.sourceId}|${s.operationCount}`)).size).toBe(series.length);
     for (const s of series) expect(s.citation).toBeTruthy();
     const endpoint = series.find((s) => s.scenario === "endpoint-2015")!;
     expect(endpoint.points.map((p) => p.nodes)).toEqual([1, 2, 4, 8, 16, 32]);
@@ -215,8 +216,8 @@ describe("published runs in the API", () => {
     expect(datastax.points[0]!.throughputOpsSec).toBe(624.31);
     const d = await app.inject({ url: "/api/v1/durability?source=published&engine=cassandra" });
     expect(d.statusCode, d.body).toBe(200);
-    const rows = d.json().rows as { scenario: string; preset: string; workload: string | null; sourceId: string; nodes: number }[];
-    const keys = rows.map((x) => `${x.sourceId}|${x.preset}|${x.workload}|${x.nodes}`);
+    const rows = d.json().rows as { scenario: string; preset: string; workload: string | null; sourceId: string; nodes: number; operationCount: number | null }[];
+    const keys = rows.map((x) => `${x.sourceId}|${x.preset}|${x.workload}|${x.nodes}|${x.operationCount}`);
     // Presets are compared per cluster size: seed 000's Cassandra figures at 1..32 nodes stay six cells, not one mean.
     expect(rows.filter((x) => x.scenario === "endpoint-2015" && x.workload === "b").map((x) => x.nodes).sort((a, b) => a - b)).toEqual([1, 2, 4, 8, 16, 32]);
     expect(new Set(keys).size).toBe(keys.length);
@@ -274,6 +275,26 @@ describe("published runs in the API", () => {
     const csv = await app.inject({ url: "/api/v1/reference/003-runtime-t1?format=csv" });
     expect(csv.body.split("\r\n")[0]).toBe("NT,Cassandra,MongoDB");
     expect(csv.body.split("\r\n")).toHaveLength(12);
+  });
+
+  it("seed 003's operation counts are separate series, never averaged as if repeats", async () => {
+    const tables = (await readSeedFile("003")).tables.filter((t) => t.derive?.metric === "runtime" && t.derive.workload === "a");
+    const s = await app.inject({ url: "/api/v1/scaling?source=published&scenario=andor-parv-2019&engine=mongodb&workload=a" });
+    expect(s.statusCode, s.body).toBe(200);
+    const scalingSeries = s.json().series as { operationCount: number; points: { nodes: number; runs: number; throughputOpsSec: number; throughput: { n: number } }[] }[];
+    expect(scalingSeries.map((x) => x.operationCount).sort((a, b) => a - b)).toEqual([1_000, 10_000, 100_000, 1_000_000]);
+    for (const x of scalingSeries) {
+      expect(x.points).toHaveLength(1);
+      expect(x.points[0]).toMatchObject({ nodes: 1, runs: 1, throughput: { n: 1 } });
+      // The peak of the count's own table: operations / the shortest mean runtime of its ten thread counts.
+      const t = tables.find((tt) => tt.derive!.operations === x.operationCount)!;
+      const fastest = Math.min(...t.rows.map((r) => r[2] as number));
+      expect(x.points[0]!.throughputOpsSec).toBeCloseTo((x.operationCount * 1000) / fastest, 6);
+    }
+    const w = await app.inject({ url: "/api/v1/sweeps?source=published&scenario=andor-parv-2019&engine=mongodb&workload=a" });
+    const sweepSeries = w.json().series as { operationCount: number; points: { threads: number }[] }[];
+    expect(sweepSeries.map((x) => x.operationCount).sort((a, b) => a - b)).toEqual([1_000, 10_000, 100_000, 1_000_000]);
+    for (const x of sweepSeries) expect(x.points.map((p) => p.threads)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
   });
 
   it("seed 003 runtimes appear as a thread sweep, throughput derived from operations / runtime", async () => {

@@ -99,3 +99,98 @@ describe("repeats of a plan are stored", () => {
     expect(r.json().message).toMatch(/repeat/);
   });
 });
+
+describe("aggregates over repeats: mean, CI and n, valid results only by default", () => {
+  let db: Database;
+  let app: FastifyInstance;
+  const scenarioName = "api-repeats-agg";
+  // Each repeat's total throughput over the two clients (split 40/60 between them).
+  const TOTALS = [1000, 2000, 3000];
+  beforeAll(async () => {
+    db = await openDatabase({});
+    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+    const plan = threeRepeatPlan(scenarioName);
+    const docs = plan.phases
+      .filter((p) => p.kind === "workload")
+      .flatMap((p) => ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "agg-run", TOTALS[p.repeat]! * (c === 0 ? 0.4 : 0.6))));
+    const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
+    expect(r.statusCode, r.body).toBe(201);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+  const get = async (url: string) => {
+    const r = await app.inject({ url });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json();
+  };
+  const halfWidth = (4.303 * 1000) / Math.sqrt(3);
+
+  it("/scaling: the mean of the three repeats with its 95% CI and n = 3, not the best", async () => {
+    const { series } = await get(`/api/v1/scaling?scenario=${scenarioName}&workload=a`);
+    expect(series).toHaveLength(1);
+    const [point] = series[0].points;
+    expect(point.throughputOpsSec).toBeCloseTo(2000, 6);
+    expect(point.throughput.n).toBe(3);
+    expect(point.throughput.ci95.halfWidth).toBeCloseTo(halfWidth, 4);
+    expect(point.runs).toBe(1);
+  });
+
+  it("/durability: the same cell, mean and n over repeats", async () => {
+    const { rows } = await get(`/api/v1/durability?scenario=${scenarioName}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].throughputOpsSec).toBeCloseTo(2000, 6);
+    expect(rows[0].throughput).toMatchObject({ n: 3 });
+    expect(rows[0].throughput.ci95.halfWidth).toBeCloseTo(halfWidth, 4);
+  });
+
+  it("/sweeps and /repeatability: one load level of three repeats", async () => {
+    const { series } = await get(`/api/v1/sweeps?scenario=${scenarioName}`);
+    expect(series).toHaveLength(1);
+    expect(series[0].points).toHaveLength(1);
+    expect(series[0].points[0]).toMatchObject({ phase: "a", phases: ["a-r0", "a-r1", "a-r2"], throughput: { n: 3 } });
+    expect(series[0].points[0].throughputOpsSec).toBeCloseTo(2000, 6);
+    const { groups } = await get(`/api/v1/repeatability?scenario=${scenarioName}`);
+    expect(groups).toHaveLength(1);
+    expect(groups[0].repeats.map((r: { repeat: number }) => r.repeat)).toEqual([0, 1, 2]);
+    expect(groups[0].throughput).toMatchObject({ n: 3, mean: 2000 });
+  });
+
+  it("an invalid repeat is left out and counted (include=all counts it): 25% failed operations do not move the mean", async () => {
+    const plan = buildPlan({ ...scenario("quickstart"), name: `${scenarioName}-invalid`, repeats: 3, workloads: [{ workload: "a", operationCount: 2_000 }] }, { clients: 1 });
+    const runs = plan.phases.filter((p) => p.kind === "workload");
+    const docs = runs.map((p, i) => {
+      const d = runnerDocument(plan, p, 0, "agg-invalid", [656, 656, 1170][i]);
+      if (i === 2) d.validity = { verdict: "invalid", reasons: [{ code: "error-rate", message: "25.0% of operations failed (> 1%)" }] };
+      return d;
+    });
+    expect((await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth })).statusCode).toBe(201);
+    const valid = await get(`/api/v1/durability?scenario=${scenarioName}-invalid`);
+    expect(valid.rows[0].throughputOpsSec).toBeCloseTo(656, 6);
+    expect(valid.rows[0].throughput.n).toBe(2);
+    expect(valid.rows[0].leftOut).toEqual({ invalid: 1, incomplete: 0 });
+    expect(valid.leftOut).toEqual({ invalid: 1, incomplete: 0 });
+    const all = await get(`/api/v1/durability?scenario=${scenarioName}-invalid&include=all`);
+    expect(all.rows[0].throughputOpsSec).toBeCloseTo((656 + 656 + 1170) / 3, 6);
+    expect(all.rows[0].throughput.n).toBe(3);
+    expect(all.leftOut).toEqual({ invalid: 0, incomplete: 0 });
+    for (const path of ["scaling", "sweeps", "repeatability"]) {
+      expect((await get(`/api/v1/${path}?scenario=${scenarioName}-invalid`)).leftOut, path).toEqual({ invalid: 1, incomplete: 0 });
+    }
+    // The run and its phase carry the worst verdict, kept by ingest with the same rule.
+    expect((await get(`/api/v1/runs?scenario=${scenarioName}-invalid`)).runs[0].verdict).toBe("invalid");
+    expect((await get(`/api/v1/runs?scenario=${scenarioName}-invalid&verdict=valid`)).total).toBe(0);
+    expect((await get("/api/v1/runs/agg-invalid")).phases.map((p: { verdict: string }) => p.verdict)).toEqual(["valid", "valid", "invalid"]);
+  });
+
+  it("an incomplete phase (a client never reported) is never counted, and says so", async () => {
+    const plan = threeRepeatPlan(`${scenarioName}-partial`);
+    const [r0, r1] = plan.phases.filter((p) => p.kind === "workload");
+    const docs = [runnerDocument(plan, r0!, 0, "agg-partial", 400), runnerDocument(plan, r0!, 1, "agg-partial", 600), runnerDocument(plan, r1!, 0, "agg-partial", 900)];
+    expect((await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth })).statusCode).toBe(201);
+    const { series, leftOut } = await get(`/api/v1/scaling?scenario=${scenarioName}-partial&include=all`);
+    expect(series[0].points[0]).toMatchObject({ throughputOpsSec: 1000, throughput: { n: 1 } });
+    expect(leftOut).toEqual({ invalid: 0, incomplete: 1 });
+  });
+});

@@ -9,6 +9,14 @@ import { mergeHdrLogs } from "../model/hdr/index.js";
 import { hdrLogKey, manifestKey, resultKey, stderrKey, stdoutKey, withPrefix } from "../model/results-layout.js";
 import { auth, fixtureDocument, fixtureHdr, ROOT, testConfig } from "./api-helpers.js";
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildPlan, scenario } from "../model/index.js";
+import { passiveActions } from "../runner/engine-actions.js";
+import { executePlan } from "../runner/execute.js";
+import { S3Store } from "../runner/results-store-s3.js";
+import { ycsbSetup } from "../runner/ycsb-setup.js";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -152,6 +160,38 @@ describe("POST /ingest/s3 against moto", () => {
       await pollDb.close();
     }
   }, 60_000);
+
+  it("a real 3-repeat run written to S3 by the runner is imported whole and read back as mean, CI and n = 3", async () => {
+    // Real YCSB 0.17.0 (site.ycsb.BasicDB), the runner's own S3 store on moto, three repeats of workload A.
+    const dir = await mkdtemp(join(tmpdir(), "s3-repeats-"));
+    try {
+      const spec = { ...scenario("quickstart"), name: "s3-repeats", repeats: 3, records: { total: 500, fieldCount: 10, fieldLengthBytes: 100 }, workloads: [{ workload: "a", operationCount: 2_000 }] };
+      const plan = buildPlan(spec);
+      const store = new S3Store(bucket, "repeats/2026", { endpoint });
+      const outcome = await executePlan({
+        plan, runId: "s3-repeats-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: ycsbSetup({ db: "basic" }),
+        actions: passiveActions("none (site.ycsb.BasicDB)"), barrierTimeoutMs: 60_000, ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database",
+      });
+      expect(outcome.complete).toBe(true);
+      const r = await ingest({ bucket, prefix: "repeats/2026" });
+      expect(r.statusCode, r.body).toBe(200);
+      // load + three repeats of a: every result stored, none refused as a conflicting repeat.
+      expect(r.json()).toMatchObject({ imported: 4, created: 4, conflicts: [], invalid: [], runs: ["s3-repeats-1"] });
+      const stored = await db.prisma.phase.findMany({ where: { runId: "s3-repeats-1", kind: "workload" }, orderBy: { index: "asc" }, select: { name: true, repeat: true, throughputSum: true } });
+      expect(stored.map((p) => [p.name, p.repeat])).toEqual([["a-r0", 0], ["a-r1", 1], ["a-r2", 2]]);
+      const scaling = await app.inject({ url: "/api/v1/scaling?scenario=s3-repeats&workload=a" });
+      expect(scaling.statusCode, scaling.body).toBe(200);
+      const point = scaling.json().series[0].points[0];
+      const values = stored.map((p) => p.throughputSum);
+      const mean = values.reduce((a, b) => a + b, 0) / 3;
+      const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / 2);
+      expect(point.throughput.n).toBe(3);
+      expect(point.throughputOpsSec).toBeCloseTo(mean, 6);
+      expect(point.throughput.ci95.halfWidth).toBeCloseTo((4.303 * sd) / Math.sqrt(3), 6);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("needs the token and a valid bucket name", async () => {
     expect((await app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket } })).statusCode).toBe(401);

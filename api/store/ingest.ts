@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { documentRepeats } from "../../model/aggregate/repeats.js";
+import { clientsReported, phaseRuntimeMs, phaseThroughput, phaseWorkload, worstVerdict } from "../../model/aggregate/rules.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
@@ -92,7 +93,7 @@ const keyOf = (runId: string, phase: string, client: number) => `${runId}\u0000$
 const RUN_IDENTITY = ["scenario", "engine", "preset", "nodes", "engineVersion", "repeat"] as const;
 
 /** What every client of one phase ran: a second document of the phase must agree on them (their sum is the phase's). */
-const PHASE_IDENTITY = ["index", "kind", "workload", "threadsPerClient", "target", "clients"] as const;
+const PHASE_IDENTITY = ["index", "kind", "workload", "threadsPerClient", "target", "clients", "repeat", "operationCount"] as const;
 type PhaseFacts = Pick<ResultDocument["phase"], (typeof PHASE_IDENTITY)[number]>;
 const phaseFact = (p: Partial<PhaseFacts>, f: (typeof PHASE_IDENTITY)[number]) => p[f] ?? null;
 
@@ -180,7 +181,8 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       for (const d of docs) {
         const k = `${d.run.id}\u0000${d.phase.name}`;
         const first = phases.get(k);
-        const phase = { ...d.phase, runId: d.run.id, repeat: documentRepeats(d).phase };
+        // As stored: a load's workload is "load", the phase's repeat as documentRepeats reads it.
+        const phase = { ...d.phase, workload: phaseWorkload(d.phase) ?? undefined, runId: d.run.id, repeat: documentRepeats(d).phase };
         if (!first) phases.set(k, phase);
         else for (const f of PHASE_IDENTITY) if (phaseFact(first, f) !== phaseFact(phase, f)) throw new PhaseConflictError(d.run.id, d.phase.name, f, phaseFact(first, f), phaseFact(phase, f));
       }
@@ -195,15 +197,18 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         target: p.target ?? null,
         clients: p.clients,
         repeat: p.repeat,
+        operation_count: p.operationCount ?? null,
+        operation_count_per: p.operationCountPer ?? null,
       }));
       await tx.$executeRaw`
-        INSERT INTO phases (run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat)
-        SELECT run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat
+        INSERT INTO phases (run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat, operation_count, operation_count_per)
+        SELECT run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat, operation_count, operation_count_per
         FROM jsonb_to_recordset(${json(phaseRows)}::jsonb) AS x(run_id text, name text, index int, kind text, workload text, properties jsonb,
-             threads_per_client int, target float8, clients int, repeat int)
+             threads_per_client int, target float8, clients int, repeat int, operation_count int, operation_count_per text)
         ON CONFLICT (run_id, name) DO NOTHING`;
       const phaseIds = await tx.$queryRaw<({ id: number; run_id: string; name: string } & PhaseFacts)[]>`
-        SELECT p.id, p.run_id, p.name, p.index, p.kind, p.workload, p.threads_per_client AS "threadsPerClient", p.target, p.clients FROM phases p
+        SELECT p.id, p.run_id, p.name, p.index, p.kind, p.workload, p.threads_per_client AS "threadsPerClient", p.target, p.clients, p.repeat,
+               p.operation_count AS "operationCount" FROM phases p
         JOIN jsonb_to_recordset(${json(phaseRows.map((p) => ({ run_id: p.run_id, name: p.name })))}::jsonb) AS x(run_id text, name text)
           ON p.run_id = x.run_id AND p.name = x.name`;
       for (const stored of phaseIds) {
@@ -260,18 +265,6 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         if (id !== undefined) created.set(i, id);
       }
 
-      // Phase totals for the read side: lock the touched phases (in id order, no deadlock), then sum in a new
-      // statement, whose snapshot sees every client committed by a concurrent ingest that held the lock before.
-      const touched = [...new Set(inserted.map((r) => Number(r.phase_id)))].sort((a, b) => a - b);
-      if (touched.length) {
-        await tx.$queryRaw`SELECT id FROM phases WHERE id IN (${Prisma.join(touched)}) ORDER BY id FOR UPDATE`;
-        await tx.$executeRaw`
-          UPDATE phases p SET throughput_sum = a.t, clients_reported = a.n
-          FROM (SELECT c.phase_id, SUM(c.throughput_ops_sec) AS t, COUNT(*) FILTER (WHERE c.client_index < q.clients)::int AS n
-                FROM client_results c JOIN phases q ON q.id = c.phase_id WHERE c.phase_id IN (${Prisma.join(touched)}) GROUP BY c.phase_id) a
-          WHERE p.id = a.phase_id`;
-      }
-
       const ops = [];
       const series = [];
       const hdrRefs = [];
@@ -324,6 +317,8 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
           SELECT client_result_id, verdict, reasons FROM jsonb_to_recordset(${json(verdicts)}::jsonb) AS x(client_result_id int, verdict text, reasons jsonb)`;
       }
 
+      await keepTotals(tx, [...new Set(inserted.map((r) => Number(r.phase_id)))]);
+
       // Not created: the same key is stored already; identical content is a duplicate, anything else a conflict.
       const notCreated = docs.map((_, i) => i).filter((i) => !created.has(i));
       const existing = notCreated.length
@@ -343,4 +338,48 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
+}
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/**
+ * The totals the read side uses, kept by the model's rules (model/aggregate/rules.ts) for every phase this
+ * transaction added clients to: summed throughput, clients reported, the slowest client's runtime and the worst
+ * verdict; then each touched run's worst verdict over its phases. The touched phases are locked first (in id order,
+ * no deadlock) and read in a later statement, whose snapshot sees every client a concurrent ingest committed.
+ */
+async function keepTotals(tx: Tx, phaseIds: number[]): Promise<void> {
+  const touched = [...phaseIds].sort((a, b) => a - b);
+  if (touched.length === 0) return;
+  await tx.$queryRaw`SELECT id FROM phases WHERE id IN (${Prisma.join(touched)}) ORDER BY id FOR UPDATE`;
+  const clients = await tx.$queryRaw<{ phaseId: number; clientIndex: number; clients: number; throughputOpsSec: number; runtimeMs: number; verdict: string | null }[]>`
+    SELECT c.phase_id AS "phaseId", c.client_index AS "clientIndex", p.clients, c.throughput_ops_sec AS "throughputOpsSec", c.runtime_ms AS "runtimeMs", v.verdict
+    FROM client_results c JOIN phases p ON p.id = c.phase_id LEFT JOIN validity_verdicts v ON v.client_result_id = c.id
+    WHERE c.phase_id IN (${Prisma.join(touched)})`;
+  const byPhase = new Map<number, typeof clients>();
+  for (const c of clients) {
+    const list = byPhase.get(Number(c.phaseId));
+    if (list) list.push(c);
+    else byPhase.set(Number(c.phaseId), [c]);
+  }
+  const totals = [...byPhase].map(([id, cs]) => ({
+    id,
+    throughput_sum: phaseThroughput(cs),
+    clients_reported: clientsReported(cs.map((c) => c.clientIndex), cs[0]!.clients),
+    runtime_ms: phaseRuntimeMs(cs),
+    verdict: worstVerdict(cs.map((c) => c.verdict)),
+  }));
+  const runIds = await tx.$queryRaw<{ run_id: string }[]>`
+    UPDATE phases p SET throughput_sum = x.throughput_sum, clients_reported = x.clients_reported, runtime_ms = x.runtime_ms, verdict = x.verdict
+    FROM jsonb_to_recordset(${JSON.stringify(totals)}::jsonb) AS x(id int, throughput_sum float8, clients_reported int, runtime_ms float8, verdict text)
+    WHERE p.id = x.id
+    RETURNING p.run_id`;
+  const runs = [...new Set(runIds.map((r) => r.run_id))].sort();
+  await tx.$queryRaw`SELECT id FROM runs WHERE id IN (${Prisma.join(runs)}) ORDER BY id FOR UPDATE`;
+  const phases = await tx.$queryRaw<{ runId: string; verdict: string }[]>`SELECT run_id AS "runId", verdict FROM phases WHERE run_id IN (${Prisma.join(runs)})`;
+  const phaseVerdicts = new Map<string, string[]>();
+  for (const p of phases) phaseVerdicts.set(p.runId, [...(phaseVerdicts.get(p.runId) ?? []), p.verdict]);
+  const verdicts = runs.map((id) => ({ id, verdict: worstVerdict(phaseVerdicts.get(id) ?? []) }));
+  await tx.$executeRaw`
+    UPDATE runs r SET verdict = x.verdict FROM jsonb_to_recordset(${JSON.stringify(verdicts)}::jsonb) AS x(id text, verdict text) WHERE r.id = x.id`;
 }

@@ -1,4 +1,25 @@
-import { aggregateOperation, aggregatePhase, analyseScaling, configurationKey, mergeHistograms, millisecondBuckets, peakPerRun, percentileSpectrum, type ClientInput, type ClientOperationInput, type PercentileMethod, type SpectrumPoint, type PhaseAggregate, type ScalingAnalysis } from "../../model/aggregate/index.js";
+import {
+  addLeftOut,
+  aggregateOperation,
+  aggregatePhase,
+  analyseScaling,
+  configurationKey,
+  mergeHistograms,
+  millisecondBuckets,
+  overRepeats,
+  peakPerRepeat,
+  percentileSpectrum,
+  selectPhases,
+  worstVerdict,
+  type ClientInput,
+  type ClientOperationInput,
+  type Include,
+  type LeftOut,
+  type OverRepeats,
+  type SpectrumPoint,
+  type PhaseAggregate,
+  type ScalingAnalysis,
+} from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
 import { phaseNameWithoutRepeat } from "../../model/plan.js";
 import type { StatusSeries } from "../../model/result-document.js";
@@ -17,17 +38,10 @@ export interface RunFilters {
   source?: "measured" | "published";
   from?: string;
   to?: string;
-  /** GET /runs only: the run's worst client verdict (invalid > warning > valid). */
+  /** GET /runs only: the run's worst verdict (model/aggregate/rules.ts worstVerdict, kept by ingest). */
   verdict?: "valid" | "warning" | "invalid";
-}
-
-/** Runs whose worst client verdict is the given one (a client result without a verdict counts as valid). */
-function verdictWhere(verdict: RunFilters["verdict"]): Prisma.RunWhereInput {
-  const any = (v: string[]): Prisma.RunWhereInput => ({ phases: { some: { clientResults: { some: { validity: { verdict: { in: v } } } } } } });
-  if (verdict === "invalid") return any(["invalid"]);
-  if (verdict === "warning") return { AND: [any(["warning"]), { NOT: any(["invalid"]) }] };
-  if (verdict === "valid") return { NOT: any(["warning", "invalid"]) };
-  return {};
+  /** Aggregates over phases: "valid" (default) leaves out phases judged invalid and says how many; "all" counts them. */
+  include?: Include;
 }
 
 function runWhere(f: RunFilters): Prisma.RunWhereInput {
@@ -41,7 +55,7 @@ function runWhere(f: RunFilters): Prisma.RunWhereInput {
     ...(f.source ? { source: { kind: f.source } } : {}),
     ...(f.workload ? { phases: { some: { workload: f.workload } } } : {}),
     ...(f.from || f.to ? { startedAt: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lte: new Date(f.to) } : {}) } } : {}),
-    ...(f.verdict ? { AND: [verdictWhere(f.verdict)] } : {}),
+    ...(f.verdict ? { verdict: f.verdict } : {}),
   };
 }
 
@@ -57,30 +71,27 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
       include: {
         source: true,
         _count: { select: { phases: true } },
-        // The explorer's verdict, workloads and headline throughput (the dashboard, issue 7).
+        // The explorer's verdict reasons, workloads and headline throughput (the dashboard, issue 7).
         phases: {
           orderBy: { index: "asc" },
-          select: { kind: true, workload: true, clientResults: { select: { throughputOpsSec: true, validity: { select: { verdict: true, reasons: true } } } } },
+          select: { kind: true, workload: true, throughputSum: true, clientsReported: true, clientResults: { select: { validity: { select: { reasons: true } } } } },
         },
       },
     }),
   ]);
-  return { total, runs: rows.map((r) => ({ ...runSummary(r), ...runVerdict(r.phases) })) };
+  return { total, runs: rows.map((r) => ({ ...runSummary(r), verdict: r.verdict, ...runDetails(r.phases) })) };
 }
 
-type ListedPhase = { kind: string; workload: string | null; clientResults: { throughputOpsSec: number; validity: { verdict: string; reasons: Prisma.JsonValue } | null }[] };
-/** Worst verdict over the run's client results with their reasons, its workloads, and the first workload phase's summed throughput. */
-function runVerdict(phases: ListedPhase[]) {
+type ListedPhase = { kind: string; workload: string | null; throughputSum: number; clientsReported: number; clientResults: { validity: { reasons: Prisma.JsonValue } | null }[] };
+/** The reasons behind the run's verdicts, its workloads, and the first workload phase's summed throughput. */
+function runDetails(phases: ListedPhase[]) {
   const results = phases.flatMap((p) => p.clientResults);
-  const verdicts = results.map((c) => c.validity?.verdict ?? "valid");
-  const verdict = verdicts.includes("invalid") ? "invalid" : verdicts.includes("warning") ? "warning" : "valid";
   const reasons = [...new Set(results.flatMap((c) => ((c.validity?.reasons ?? []) as { message?: string }[]).map((x) => String(x.message ?? x))))];
-  const first = phases.find((p) => p.kind === "workload" && p.clientResults.length > 0);
+  const first = phases.find((p) => p.kind === "workload" && p.clientsReported > 0);
   return {
-    verdict,
     reasons,
-    workloads: [...new Set(phases.flatMap((p) => (p.workload ? [p.workload] : [])))],
-    throughputOpsSec: first ? first.clientResults.reduce((a, c) => a + c.throughputOpsSec, 0) : null,
+    workloads: [...new Set(phases.flatMap((p) => (p.workload && p.kind !== "load" ? [p.workload] : [])))],
+    throughputOpsSec: first ? first.throughputSum : null,
   };
 }
 
@@ -133,12 +144,10 @@ async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
         ]),
       ),
     }));
-    const verdicts = p.clientResults.map((c) => c.validity?.verdict ?? "valid");
-    const verdict = verdicts.includes("invalid") ? "invalid" : verdicts.includes("warning") ? "warning" : "valid";
     return {
       runId: p.runId,
-      phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: p.target },
-      verdict,
+      phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: p.target, repeat: p.repeat, operationCount: p.operationCount },
+      verdict: worstVerdict(p.clientResults.map((c) => c.validity?.verdict)),
       aggregate: aggregatePhase(clients, p.clients) as PhaseAggregate,
     };
   });
@@ -162,7 +171,7 @@ export async function compareRuns(db: Db, ids: readonly string[]) {
   };
 }
 
-/** One row per phase: summed throughput and count-weighted latency, computed in SQL (scales to 100k client results). */
+/** One row per phase with the totals ingest keeps by the model's rules (scales to 100k client results). */
 export interface PhaseSummaryRow {
   phaseId: number;
   runId: string;
@@ -173,17 +182,23 @@ export interface PhaseSummaryRow {
   clients: number;
   clientsReported: number;
   target: number | null;
+  /** The phase's repeat within its run (a plan's "-r<N>"); `runRepeat` the run's own. */
+  repeat: number;
+  runRepeat: number;
+  operationCount: number | null;
+  operationCountPer: string | null;
   scenario: string;
   engine: string;
   engineVersion: string;
   preset: string;
   nodes: number;
-  repeat: number;
   sourceKind: string;
   sourceId: string;
   citation: string | null;
   referenceTable: string | null;
   throughputOpsSec: number;
+  runtimeMs: number;
+  verdict: string;
 }
 
 function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
@@ -201,19 +216,30 @@ function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
   return c.length ? Prisma.sql`WHERE ${Prisma.join(c, " AND ")}` : Prisma.empty;
 }
 
+/** Measured phases (load and workload) with the totals ingest keeps: no scan of client_results here. */
 export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] = []): Promise<PhaseSummaryRow[]> {
-  // Phase totals are kept by ingest (phases.throughput_sum, clients_reported): no scan of client_results here.
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
-           p.clients, p.target, r.scenario, r.engine, r.engine_version AS "engineVersion", r.preset, r.nodes, r.repeat,
+           p.clients, p.target, p.repeat, r.repeat AS "runRepeat", p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer",
+           r.scenario, r.engine, r.engine_version AS "engineVersion", r.preset, r.nodes,
            s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.reference_table AS "referenceTable",
-           p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported"
+           p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported", p.runtime_ms AS "runtimeMs", p.verdict
     FROM phases p
     JOIN runs r ON r.id = p.run_id
     JOIN sources s ON s.id = r.source_id
     ${sqlFilters(f, [Prisma.sql`p.clients_reported > 0`, ...extra])}
     ORDER BY r.engine, r.nodes, p.run_id, p.index`;
-  return rows.map((r) => ({ ...r, throughputOpsSec: Number(r.throughputOpsSec ?? 0), clientsReported: Number(r.clientsReported) })) as unknown as PhaseSummaryRow[];
+  return rows.map((r) => ({
+    ...r,
+    phaseId: Number(r.phaseId),
+    nodes: Number(r.nodes),
+    repeat: Number(r.repeat),
+    runRepeat: Number(r.runRepeat),
+    operationCount: r.operationCount === null ? null : Number(r.operationCount),
+    throughputOpsSec: Number(r.throughputOpsSec ?? 0),
+    runtimeMs: Number(r.runtimeMs ?? 0),
+    clientsReported: Number(r.clientsReported),
+  })) as unknown as PhaseSummaryRow[];
 }
 
 /** Count, count-weighted mean, and p99 from the clients' merged HDR histograms (else the max of theirs, labelled). */
@@ -236,86 +262,113 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** Groups rows by a key made of some of their fields, in first-seen order. */
+function groupBy<T>(rows: readonly T[], key: (r: T) => unknown[]): { key: unknown[]; rows: T[] }[] {
+  const groups = new Map<string, { key: unknown[]; rows: T[] }>();
+  for (const r of rows) {
+    const k = key(r);
+    const id = JSON.stringify(k);
+    const g = groups.get(id);
+    if (g) g.rows.push(r);
+    else groups.set(id, { key: k, rows: [r] });
+  }
+  return [...groups.values()];
+}
+
+const NO_LEFT_OUT: LeftOut = { invalid: 0, incomplete: 0 };
+
+/**
+ * A configuration's result over its repeats: the phases counted (model/aggregate/rules.ts selectPhases), each repeat
+ * at its peak load level (peakPerRepeat), and the mean with its 95% CI and n over those repeats. Never the best.
+ */
+function atPeakOverRepeats<T extends PhaseSummaryRow>(phases: readonly T[], include: Include | undefined) {
+  const { counted, leftOut } = selectPhases(phases, include);
+  const peaks = peakPerRepeat(counted);
+  return { counted, leftOut, peaks, throughput: overRepeats(peaks.map((p) => p.throughputOpsSec)) };
+}
 
 export interface ScalingSeries {
   engine: string;
   workload: string | null;
   preset: string;
+  scenario: string;
   sourceKind: string;
-  points: { nodes: number; throughputOpsSec: number; runs: number; phases: number }[];
+  sourceId: string;
+  citation: string | null;
+  operationCount: number | null;
+  operationCountPer: string | null;
+  points: { nodes: number; throughputOpsSec: number; throughput: OverRepeats; runs: number; phases: number; leftOut: LeftOut }[];
+  leftOut: LeftOut;
   analysis: ScalingAnalysis;
 }
 
 /**
- * Throughput against nodes per engine, workload, preset and source: per run the best complete phase (seed 002
- * raised threads until throughput stopped rising), then the mean over runs. Grouped in SQL: one row per run.
+ * Throughput against nodes per engine, workload (the load is workload "load"), preset, operation count and source:
+ * each repeat at its peak complete phase (seed 002 raised threads until throughput stopped rising), then the mean
+ * over repeats with its CI and n. A published study's figures never merge with another's or with measured runs.
  */
-export async function scaling(db: Db, f: RunFilters): Promise<ScalingSeries[]> {
-  // One series per engine, workload, preset, scenario and source: a published study's figures never merge with
-  // another study's or with measured runs (different machines, versions and methods).
-  const rows = await db.$queryRaw<{ engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; sourceId: string; citation: string | null; nodes: number; best: number; phases: number }[]>`
-    SELECT r.engine, p.workload, r.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.nodes, MAX(p.throughput_sum) AS best, COUNT(*)::int AS phases
-    FROM phases p
-    JOIN runs r ON r.id = p.run_id
-    JOIN sources s ON s.id = r.source_id
-    ${sqlFilters(f, [Prisma.sql`p.kind = 'workload'`, Prisma.sql`p.clients_reported >= p.clients`])}
-    GROUP BY r.engine, p.workload, r.preset, r.scenario, s.kind, s.id, s.citation, r.nodes, p.run_id`;
-  const groups = new Map<string, Map<number, { sum: number; runs: number; phases: number }>>();
-  for (const r of rows) {
-    const k = JSON.stringify([r.engine, r.workload, r.preset, r.scenario, r.sourceKind, r.sourceId, r.citation]);
-    const byNodes = groups.get(k) ?? new Map<number, { sum: number; runs: number; phases: number }>();
-    const n = byNodes.get(Number(r.nodes)) ?? { sum: 0, runs: 0, phases: 0 };
-    n.sum += Number(r.best);
-    n.runs += 1;
-    n.phases += Number(r.phases);
-    byNodes.set(Number(r.nodes), n);
-    groups.set(k, byNodes);
-  }
-  return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, byNodes]) => {
-      const [engine, workload, preset, scenario, sourceKind, sourceId, citation] = JSON.parse(k) as [string, string | null, string, string, string, string, string | null];
-      const points = [...byNodes.entries()].sort(([a], [b]) => a - b).map(([nodes, n]) => ({ nodes, throughputOpsSec: n.sum / n.runs, runs: n.runs, phases: n.phases }));
-      return { engine, workload, preset, scenario, sourceKind, sourceId, citation, points, analysis: analyseScaling(points) };
-    });
+export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingSeries[]; leftOut: LeftOut }> {
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
+  let total = NO_LEFT_OUT;
+  const series = groupBy(rows, (r) => [r.engine, r.workload, r.preset, r.scenario, r.sourceKind, r.sourceId, r.citation, r.operationCount, r.operationCountPer])
+    .sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
+    .map(({ key, rows: rs }) => {
+      const [engine, workload, preset, scenario, sourceKind, sourceId, citation, operationCount, operationCountPer] = key as [string, string | null, string, string, string, string, string | null, number | null, string | null];
+      let leftOut = NO_LEFT_OUT;
+      const points = groupBy(rs, (r) => [r.nodes])
+        .map(({ key: [nodes], rows: ps }) => {
+          const agg = atPeakOverRepeats(ps, f.include);
+          leftOut = addLeftOut(leftOut, agg.leftOut);
+          return { nodes: nodes as number, throughputOpsSec: agg.throughput.mean, throughput: agg.throughput, runs: new Set(agg.peaks.map((p) => p.runId)).size, phases: agg.counted.length, leftOut: agg.leftOut };
+        })
+        .filter((p): p is typeof p & { throughputOpsSec: number } => p.throughputOpsSec !== null)
+        .sort((a, b) => a.nodes - b.nodes);
+      total = addLeftOut(total, leftOut);
+      return { engine, workload, preset, scenario, sourceKind, sourceId, citation, operationCount, operationCountPer, points, leftOut, analysis: analyseScaling(points) };
+    })
+    .filter((s) => s.points.length > 0);
+  return { series, leftOut: total };
 }
 
 /**
- * Presets side by side per engine, workload and cluster size. A cell is each run's peak phase (highest throughput
- * over its thread and target steps: seed 004's "maximum throughput") averaged over runs (repeats); its latency
- * comes from those peak phases only (count-weighted mean; p99 from their merged HDR histograms, else the max of the
- * clients' own, labelled).
+ * Presets side by side per engine, workload, operation count and cluster size. A cell is each repeat at its peak
+ * phase (highest throughput over its thread and target steps: seed 004's "maximum throughput"), then the mean over
+ * repeats with its CI and n; its latency comes from those peak phases only (count-weighted mean; p99 from their
+ * merged HDR histograms, else the max of the clients' own, labelled).
  */
 export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
-  const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
-  const groups = new Map<string, PhaseSummaryRow[]>();
-  for (const r of rows) {
-    const k = JSON.stringify([r.engine, r.workload, r.scenario, r.sourceKind, r.sourceId, r.citation, r.preset, Number(r.nodes)]);
-    pushTo(groups, k, r);
-  }
-  const cells = [...groups.entries()].map(([k, rs]) => ({ key: JSON.parse(k) as [string, string | null, string, string, string, string | null, string, number], phases: rs.length, ...peakPerRun(rs) }));
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
+  let leftOut = NO_LEFT_OUT;
+  const cells = groupBy(rows, (r) => [r.engine, r.workload, r.scenario, r.sourceKind, r.sourceId, r.citation, r.preset, r.nodes, r.operationCount])
+    .map(({ key, rows: rs }) => ({ key: key as [string, string | null, string, string, string, string | null, string, number, number | null], phases: rs.length, ...atPeakOverRepeats(rs, f.include) }))
+    .filter((c) => {
+      leftOut = addLeftOut(leftOut, c.leftOut);
+      return c.peaks.length > 0;
+    });
   const ops = await clientOperations(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)), mergeLimit);
-  return cells.map(({ key, phases, peaks, throughputOpsSec }) => {
-    const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes] = key;
-    // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
-    const operations = latencyOfPhases(peaks, ops);
+  const out = cells.map(({ key, phases, peaks, throughput, leftOut: cellLeftOut }) => {
+    const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes, operationCount] = key;
     return {
       engine,
       workload,
       preset,
       nodes,
+      operationCount,
       scenario,
       sourceKind,
       sourceId,
       citation,
       phases,
-      runs: peaks.length,
+      runs: new Set(peaks.map((r) => r.runId)).size,
       peakThreads: [...new Set(peaks.map((r) => r.threadsPerClient * r.clients))].sort((a, b) => a - b),
-      throughputOpsSec,
-      operations,
+      throughputOpsSec: throughput.mean,
+      throughput,
+      leftOut: cellLeftOut,
+      // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
+      operations: latencyOfPhases(peaks, ops),
     };
   });
+  return { rows: out, leftOut };
 }
 
 /**
@@ -348,59 +401,76 @@ async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit:
   return out;
 }
 
+/** The YCSB properties of these phases, for configurationKey (model/aggregate/repeats.ts). */
+async function phaseProperties(db: Db, rows: readonly PhaseSummaryRow[]): Promise<Map<number, Record<string, unknown>>> {
+  const properties = new Map<number, Record<string, unknown>>();
+  if (rows.length === 0) return properties;
+  const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
+    SELECT id, properties FROM phases WHERE id IN (${Prisma.join(rows.map((r) => r.phaseId))})`;
+  for (const p of ps) properties.set(Number(p.id), p.properties ?? {});
+  return properties;
+}
+
+/** The repeats of one configuration (model/aggregate/repeats.ts configurationKey), in the order the rows came. */
+function configurations(rows: readonly PhaseSummaryRow[], properties: Map<number, Record<string, unknown>>) {
+  return groupBy(rows, (r) => [configurationKey({ ...r, properties: properties.get(r.phaseId) ?? {} })]).map((g) => g.rows);
+}
+
 /**
- * Throughput, runtime and latency against total threads (threads per client x clients), one series per run and
- * workload. A run's repeat phases of one load level ("a-t4-r0", "a-t4-r1": seed 003 ran each thread count 3 times)
- * are one point: throughput and runtime averaged over the repeats, latency from all their clients.
+ * Throughput, runtime and latency against total threads (threads per client x clients), one series per
+ * configuration but its load level: scenario, engine and version, preset, nodes, source, workload, clients and
+ * operation count (seed 003's 1k..1M operations are four series, never one line). A point is one configuration's
+ * repeats (a run's "-r<N>" phases and other runs of it): throughput and runtime as mean, CI and n over the repeats
+ * counted, latency from all their clients.
  */
 export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
-  const ids = rows.map((r) => Number(r.phaseId));
-  const ops = await clientOperations(db, ids, mergeLimit);
-  const runtime = await phaseRuntimes(db, ids);
-  const groups = new Map<string, PhaseSummaryRow[]>();
-  for (const r of rows) {
-    const k = JSON.stringify([r.runId, r.workload]);
-    pushTo(groups, k, r);
-  }
-  return [...groups.values()].map((rs) => {
-    const levels = new Map<string, PhaseSummaryRow[]>();
-    for (const r of rs) {
-      const k = JSON.stringify([phaseNameWithoutRepeat(r.phase), r.threadsPerClient * r.clients, r.target]);
-      pushTo(levels, k, r);
-    }
+  const properties = await phaseProperties(db, rows);
+  const points = configurations(rows, properties).map((ps) => ({ ps, ...selectPhases(ps, f.include) }));
+  const ops = await clientOperations(db, points.flatMap((p) => p.counted.map((r) => r.phaseId)), mergeLimit);
+  let leftOut = NO_LEFT_OUT;
+  const series = groupBy(points, ({ ps: [r] }) => [r!.scenario, r!.engine, r!.engineVersion, r!.preset, r!.nodes, r!.sourceKind, r!.sourceId, r!.workload, r!.clients, r!.operationCount, r!.operationCountPer]).map(({ rows: levels }) => {
+    const first = levels[0]!.ps[0]!;
+    let seriesLeftOut = NO_LEFT_OUT;
+    const counted = levels.filter((l) => {
+      seriesLeftOut = addLeftOut(seriesLeftOut, l.leftOut);
+      return l.counted.length > 0;
+    });
+    leftOut = addLeftOut(leftOut, seriesLeftOut);
     return {
-      runId: rs[0]!.runId,
-      engine: rs[0]!.engine,
-      preset: rs[0]!.preset,
-      nodes: rs[0]!.nodes,
-      workload: rs[0]!.workload,
-      sourceKind: rs[0]!.sourceKind,
-      points: [...levels.values()]
-        .map((ps) => {
-          const runtimes = ps.map((p) => runtime.get(Number(p.phaseId))).filter((v): v is number => v !== undefined);
+      runId: first.runId,
+      runs: [...new Set(levels.flatMap((l) => l.ps.map((p) => p.runId)))],
+      scenario: first.scenario,
+      engine: first.engine,
+      preset: first.preset,
+      nodes: first.nodes,
+      workload: first.workload,
+      operationCount: first.operationCount,
+      operationCountPer: first.operationCountPer,
+      sourceKind: first.sourceKind,
+      leftOut: seriesLeftOut,
+      points: counted
+        .map(({ ps, counted: cs, leftOut: pointLeftOut }) => {
+          const throughput = overRepeats(cs.map((p) => p.throughputOpsSec));
+          const runtime = overRepeats(cs.map((p) => p.runtimeMs));
           return {
             phase: phaseNameWithoutRepeat(ps[0]!.phase),
-            phases: ps.map((p) => p.phase),
+            phases: cs.map((p) => p.phase),
             threads: ps[0]!.threadsPerClient * ps[0]!.clients,
             target: ps[0]!.target,
-            complete: ps.every((p) => p.clientsReported >= p.clients),
-            throughputOpsSec: mean(ps.map((p) => p.throughputOpsSec)),
-            runtimeMs: runtimes.length ? mean(runtimes) : null,
-            latency: latencyOfPhases(ps, ops),
+            complete: pointLeftOut.incomplete === 0,
+            throughputOpsSec: throughput.mean!,
+            throughput,
+            runtimeMs: runtime.mean,
+            runtime,
+            leftOut: pointLeftOut,
+            latency: latencyOfPhases(cs, ops),
           };
         })
-        .sort((a, b) => a.threads - b.threads),
+        .sort((a, b) => a.threads - b.threads || (a.target ?? 0) - (b.target ?? 0)),
     };
   });
-}
-
-/** A phase's runtime: its slowest client's (the phase lasts until every client is done). */
-async function phaseRuntimes(db: Db, phaseIds: readonly number[]): Promise<Map<number, number>> {
-  if (phaseIds.length === 0) return new Map();
-  const rows = await db.$queryRaw<{ phaseId: number; runtimeMs: number }[]>`
-    SELECT phase_id AS "phaseId", MAX(runtime_ms) AS "runtimeMs" FROM client_results WHERE phase_id IN (${Prisma.join([...phaseIds])}) GROUP BY phase_id`;
-  return new Map(rows.map((r) => [Number(r.phaseId), Number(r.runtimeMs)]));
+  return { series: series.filter((s) => s.points.length > 0), leftOut };
 }
 
 export interface RepeatGroup {
@@ -415,38 +485,32 @@ export interface RepeatGroup {
   threadsPerClient: number;
   clients: number;
   target: number | null;
+  operationCount: number | null;
   sourceKind: string;
   runs: string[];
   /** Each repeat: its run, its phase and what it achieved, in run then phase order. */
-  repeats: { runId: string; phase: string; runRepeat: number; throughputOpsSec: number }[];
+  repeats: { runId: string; phase: string; runRepeat: number; repeat: number; throughputOpsSec: number; verdict: string }[];
   throughput: RepeatStatistics;
+  leftOut: LeftOut;
 }
 
 /**
  * Repeats of one configuration (model/aggregate/repeats.ts: same deployment, source, workload, load level and YCSB
  * properties): phases of runs that differ only in their repeat index, or repeat phases of one run ("-r<N>").
  */
-export async function repeatability(db: Db, f: RunFilters): Promise<RepeatGroup[]> {
-  const rows = (await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`])).filter((r) => r.clientsReported >= r.clients);
-  const properties = new Map<number, Record<string, unknown>>();
-  if (rows.length) {
-    const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
-      SELECT id, properties FROM phases WHERE id IN (${Prisma.join(rows.map((r) => r.phaseId))})`;
-    for (const p of ps) properties.set(Number(p.id), p.properties ?? {});
-  }
-  const groups = new Map<string, PhaseSummaryRow[]>();
-  for (const r of rows) {
-    const k = configurationKey({ ...r, properties: properties.get(Number(r.phaseId)) ?? {} });
-    pushTo(groups, k, r);
-  }
-  return [...groups.values()]
-    .filter((rs) => rs.length > 1)
-    .map((rs) => {
-      const first = rs[0]!;
-      const repeats = rs
-        .map((r) => ({ runId: r.runId, phase: r.phase, runRepeat: r.repeat, throughputOpsSec: r.throughputOpsSec }))
-        .sort((a, b) => a.runRepeat - b.runRepeat || a.runId.localeCompare(b.runId) || a.phase.localeCompare(b.phase, undefined, { numeric: true }));
-      return {
+export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: RepeatGroup[]; leftOut: LeftOut }> {
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
+  let leftOut = NO_LEFT_OUT;
+  const groups = configurations(rows, await phaseProperties(db, rows)).flatMap((rs) => {
+    const { counted, leftOut: groupLeftOut } = selectPhases(rs, f.include);
+    leftOut = addLeftOut(leftOut, groupLeftOut);
+    if (counted.length < 2) return [];
+    const first = counted[0]!;
+    const repeats = counted
+      .map((r) => ({ runId: r.runId, phase: r.phase, runRepeat: r.runRepeat, repeat: r.repeat, throughputOpsSec: r.throughputOpsSec, verdict: r.verdict }))
+      .sort((a, b) => a.runRepeat - b.runRepeat || a.runId.localeCompare(b.runId) || a.repeat - b.repeat);
+    return [
+      {
         scenario: first.scenario,
         engine: first.engine,
         engineVersion: first.engineVersion,
@@ -457,12 +521,16 @@ export async function repeatability(db: Db, f: RunFilters): Promise<RepeatGroup[
         threadsPerClient: first.threadsPerClient,
         clients: first.clients,
         target: first.target,
+        operationCount: first.operationCount,
         sourceKind: first.sourceKind,
-        runs: [...new Set(rs.map((r) => r.runId))],
+        runs: [...new Set(counted.map((r) => r.runId))],
         repeats,
         throughput: repeatStatistics(repeats.map((r) => r.throughputOpsSec)),
-      };
-    });
+        leftOut: groupLeftOut,
+      },
+    ];
+  });
+  return { groups, leftOut };
 }
 
 /** The per-client detail of one phase the dashboard plots (issue 7): status lines and latency histogram buckets. */

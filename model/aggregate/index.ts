@@ -1,5 +1,5 @@
 export * from "./phase.js";
 export * from "./scaling.js";
-export * from "./peak.js";
+export * from "./rules.js";
 export * from "./repeats.js";
 export * from "./latency-distribution.js";

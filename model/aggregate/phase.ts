@@ -1,6 +1,7 @@
 import type { JsHistogram } from "hdr-histogram-js";
 import { createHistogram, decodeHistogram, sameLayout } from "../hdr/histogram.js";
 import { percentileKey } from "../hdr/merge.js";
+import { clientsReported, isComplete, phaseRuntimeMs, phaseThroughput } from "./rules.js";
 
 /**
  * Aggregates of one phase over its clients (DESIGN.md): throughput summed, counts summed, the mean weighted by
@@ -105,9 +106,9 @@ export function aggregatePhase(clients: readonly ClientInput[], expectedClients:
   return {
     clients: clients.length,
     expectedClients,
-    complete: new Set(clients.map((c) => c.clientIndex)).size >= expectedClients,
-    throughputOpsSec: clients.reduce((a, c) => a + c.throughputOpsSec, 0),
-    runtimeMs: clients.reduce((a, c) => Math.max(a, c.runtimeMs), 0),
+    complete: isComplete({ clientsReported: clientsReported(clients.map((c) => c.clientIndex), expectedClients), clients: expectedClients }),
+    throughputOpsSec: phaseThroughput(clients),
+    runtimeMs: phaseRuntimeMs(clients),
     operations,
   };
 }

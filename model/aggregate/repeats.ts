@@ -1,4 +1,4 @@
-import { phaseNameWithoutRepeat } from "../plan.js";
+import { phaseNameWithoutRepeat, REPEAT_SUFFIX } from "../plan.js";
 
 /**
  * YCSB properties that differ between the repeats, or between the clients, of one configuration: where HDR logs go
@@ -52,9 +52,13 @@ export function configurationKey(p: ConfiguredPhase): string {
  * Which repeat a document measured, as the store keeps it: the run's own repeat (a whole run repeated on a new
  * deployment) and the phase's (a plan's "-r<N>" phases: seeds 000/001 ran each test 3 times, 002 twice, 003 each
  * test 3 times). One run holds all of a plan's repeats, so the phase's repeat is never part of the run's identity.
- * Documents written before `phase.repeat` existed carried the phase's repeat in `run.repeat` (the runner wrote the
- * phase's there): for them the phase gets it and the run is repeat 0, so the phases of one such run agree.
+ * Documents written before `phase.repeat` existed name it in the phase ("-r<N>", as plans do) and the runner also
+ * wrote it into `run.repeat`: for them the phase gets it, and the run is repeat 0 unless it said something else.
  */
-export function documentRepeats(doc: { run: { repeat: number }; phase: { repeat?: number } }): { run: number; phase: number } {
-  return doc.phase.repeat === undefined ? { run: 0, phase: doc.run.repeat } : { run: doc.run.repeat, phase: doc.phase.repeat };
+export function documentRepeats(doc: { run: { repeat: number }; phase: { name: string; repeat?: number } }): { run: number; phase: number } {
+  if (doc.phase.repeat !== undefined) return { run: doc.run.repeat, phase: doc.phase.repeat };
+  const named = REPEAT_SUFFIX.exec(doc.phase.name);
+  if (!named) return { run: doc.run.repeat, phase: 0 };
+  const phase = Number(named[1]);
+  return { run: doc.run.repeat === phase ? 0 : doc.run.repeat, phase };
 }

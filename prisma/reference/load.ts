@@ -149,8 +149,9 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
             ...(d.workload === "load" ? {} : { workload: d.workload }),
             properties: { referenceTable: t.id, tableRef: t.tableRef },
             threadsPerClient: byThreads ? key : 1,
-            ...(d.operations ? { target: 0 } : {}),
             clients: 1,
+            // Seed 003's operation count is a factor of its study (Tables 1-8, one per count): its own series.
+            ...(d.operations ? { operationCount: d.operations, operationCountPer: "client" as const } : {}),
           },
           client: { index: 0, count: 1 },
           startedAt,

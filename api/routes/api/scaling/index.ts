@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import { toCsv } from "../../../csv.js";
-import { ErrorResponse, RunFiltersQuery, ScalingSeriesSchema, type RunFiltersQueryT } from "../../../schemas.js";
+import { ErrorResponse, LeftOutSchema, RunFiltersQuery, ScalingSeriesSchema, type RunFiltersQueryT } from "../../../schemas.js";
 import { scaling } from "../../../store/queries.js";
 
 const route: FastifyPluginAsync = async (app) => {
@@ -10,33 +10,38 @@ const route: FastifyPluginAsync = async (app) => {
     {
       preHandler: app.readAccess,
       schema: {
-        summary: "Throughput against nodes per engine, with the ideal-linear line and seed 002's scalability score",
+        summary: "Throughput against nodes per engine (mean, CI and n over repeats), with the ideal-linear line and seed 002's scalability score",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
-        response: { 200: Type.Object({ series: Type.Array(ScalingSeriesSchema) }), 400: ErrorResponse },
+        response: { 200: Type.Object({ series: Type.Array(ScalingSeriesSchema), leftOut: LeftOutSchema }), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
       const q = req.query as RunFiltersQueryT;
-      const series = await scaling(app.db, q);
+      const out = await scaling(app.db, q);
       if (q.format === "csv") {
-        const rows = series.flatMap((s) =>
+        const rows = out.series.flatMap((s) =>
           s.points.map((p, i) => ({
             engine: s.engine,
             workload: s.workload,
             preset: s.preset,
             source: s.sourceKind,
+            operationCount: s.operationCount,
             nodes: p.nodes,
             throughputOpsSec: p.throughputOpsSec,
+            n: p.throughput.n,
+            ci95Low: p.throughput.ci95?.low ?? null,
+            ci95High: p.throughput.ci95?.high ?? null,
             idealLinearOpsSec: s.analysis.idealLinear[i]?.throughputOpsSec,
             efficiency: s.analysis.steps.find((st) => st.toNodes === p.nodes)?.efficiency ?? null,
             score: s.analysis.score,
             runs: p.runs,
+            leftOutInvalid: p.leftOut.invalid,
           })),
         );
         return reply.type("text/csv; charset=utf-8").send(toCsv(rows));
       }
-      return { series };
+      return out;
     },
   );
 };

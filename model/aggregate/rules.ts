@@ -1,0 +1,117 @@
+import { VERDICTS, type Validity } from "../result-document.js";
+import { repeatStatistics, type RepeatStatistics } from "../statistics.js";
+
+/**
+ * The aggregation rules, each stated once. Ingest keeps a phase's totals with them, the queries select and
+ * combine phases with them, the dashboard reads what they produced: no SQL or browser copy of any of them.
+ */
+
+export type Verdict = Validity["verdict"];
+
+/**
+ * The workload a phase's results count under: a load phase's are the workload "load" (seeds 000 and 001 report
+ * the load's throughput as a table of its own), whatever workload's properties the load ran with.
+ */
+export function phaseWorkload(p: { kind: string; workload?: string | null }): string | null {
+  return p.kind === "load" ? "load" : (p.workload ?? null);
+}
+
+/** A phase's throughput is the sum of its clients' (each client counts its own operations; seed 000 "summed"). */
+export function phaseThroughput(clients: readonly { throughputOpsSec: number }[]): number {
+  return clients.reduce((a, c) => a + c.throughputOpsSec, 0);
+}
+
+/** A phase lasts until its slowest client is done: its runtime is that client's (seed 003's "total runtime"). */
+export function phaseRuntimeMs(clients: readonly { runtimeMs: number }[]): number {
+  return clients.reduce((a, c) => Math.max(a, c.runtimeMs), 0);
+}
+
+const SEVERITY: Record<Verdict, number> = { valid: 0, warning: 1, invalid: 2 };
+
+/** The worst verdict of a phase's clients, or of a run's phases (invalid > warning > valid); none judged is valid. */
+export function worstVerdict(verdicts: readonly (string | null | undefined)[]): Verdict {
+  let worst: Verdict = "valid";
+  for (const v of verdicts) {
+    const verdict: Verdict = (VERDICTS as readonly string[]).includes(v ?? "") ? (v as Verdict) : "valid";
+    if (SEVERITY[verdict]! > SEVERITY[worst]!) worst = verdict;
+  }
+  return worst;
+}
+
+/** The clients of a phase that reported: distinct indexes among the phase's own (0..clients-1). */
+export function clientsReported(clientIndexes: readonly number[], clients: number): number {
+  return new Set(clientIndexes.filter((i) => i >= 0 && i < clients)).size;
+}
+
+/** Only when every client reported is a phase's summed throughput the cluster's. */
+export function isComplete(p: { clientsReported: number; clients: number }): boolean {
+  return p.clientsReported >= p.clients;
+}
+
+/**
+ * Which phases an aggregate counts: complete ones, and by default only those not judged invalid (the runner's
+ * verdict: YCSB failed, over 1 % of operations failed, a short load). A warning (saturated client, a dip) is kept.
+ * `include: "all"` counts invalid phases too; an incomplete phase is never counted (its sum is not the cluster's).
+ */
+export const INCLUDE_VALUES = ["valid", "all"] as const;
+export type Include = (typeof INCLUDE_VALUES)[number];
+
+export interface LeftOut {
+  /** Phases judged invalid, left out (0 with include=all). */
+  invalid: number;
+  /** Phases some client never reported. */
+  incomplete: number;
+}
+
+export interface CountablePhase {
+  clientsReported: number;
+  clients: number;
+  verdict: string;
+}
+
+export function selectPhases<T extends CountablePhase>(phases: readonly T[], include: Include = "valid"): { counted: T[]; leftOut: LeftOut } {
+  const counted: T[] = [];
+  const leftOut: LeftOut = { invalid: 0, incomplete: 0 };
+  for (const p of phases) {
+    if (!isComplete(p)) leftOut.incomplete++;
+    else if (include === "valid" && worstVerdict([p.verdict]) === "invalid") leftOut.invalid++;
+    else counted.push(p);
+  }
+  return { counted, leftOut };
+}
+
+export function addLeftOut(a: LeftOut, b: LeftOut): LeftOut {
+  return { invalid: a.invalid + b.invalid, incomplete: a.incomplete + b.incomplete };
+}
+
+/** One measurement of a configuration: a run's phase repeat (`-r<N>`), or a whole run repeated (another run id). */
+export interface RepeatedPhase {
+  runId: string;
+  repeat: number;
+  throughputOpsSec: number;
+}
+
+export const repeatId = (p: { runId: string; repeat: number }): string => `${p.runId}#${p.repeat}`;
+
+/**
+ * The peak phase of each repeat: where a repeat ran several load levels (a thread or target sweep, a step-up), it
+ * counts at the one of highest throughput, as seed 004 reports the "maximum throughput" a configuration reached
+ * (first of equals, in the order given). Never the best repeat: each repeat keeps its own peak.
+ */
+export function peakPerRepeat<T extends RepeatedPhase>(phases: readonly T[]): T[] {
+  const best = new Map<string, T>();
+  for (const p of phases) {
+    const k = repeatId(p);
+    const current = best.get(k);
+    if (current === undefined || p.throughputOpsSec > current.throughputOpsSec) best.set(k, p);
+  }
+  return [...best.values()];
+}
+
+/** What an aggregate over repeats reports: the mean with its 95% confidence interval and n, never the best. */
+export type OverRepeats = Pick<RepeatStatistics, "n" | "mean" | "stdDev" | "ci95">;
+
+export function overRepeats(values: readonly number[]): OverRepeats {
+  const { n, mean, stdDev, ci95 } = repeatStatistics(values);
+  return { n, mean, stdDev, ci95 };
+}
