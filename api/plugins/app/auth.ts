@@ -5,9 +5,9 @@ import type { AppConfig } from "../../config.js";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** preHandler for writes: a valid bearer token or 401. */
+    /** onRequest hook of writes: a valid bearer token or 401, before the body is read. */
     requireToken: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** preHandler for reads: open unless YCSB_LAB_PROTECT_READS=1. */
+    /** onRequest hook of reads: open unless YCSB_LAB_PROTECT_READS=1. */
     readAccess: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
@@ -25,6 +25,8 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
     // No token configured means writes are closed, never open.
     if (!config.token || !tokenMatches(req.headers.authorization, config.token)) {
       reply.header("www-authenticate", 'Bearer realm="ycsb-lab"');
+      // The body was never read: close the connection rather than drain what an unauthenticated client still sends.
+      if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) reply.header("connection", "close");
       throw app.httpErrors.unauthorized("a valid bearer token is required (Authorization: Bearer <YCSB_LAB_TOKEN>)");
     }
   };

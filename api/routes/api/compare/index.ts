@@ -9,7 +9,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "Runs side by side: per phase, throughput summed over clients and percentiles from merged HDR histograms",
         tags: ["analysis"],

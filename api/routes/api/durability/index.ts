@@ -8,7 +8,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "Durability presets side by side per engine and workload: throughput and latency",
         tags: ["analysis"],

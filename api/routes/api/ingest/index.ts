@@ -34,7 +34,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.post(
     "/s3",
     {
-      preHandler: app.requireToken,
+      onRequest: app.requireToken,
       schema: {
         summary: "Import every new result object of the runs under s3://bucket/prefix (idempotent by object key and ETag)",
         tags: ["ingest"],

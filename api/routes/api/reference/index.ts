@@ -21,7 +21,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "The seeds' published tables, transcribed verbatim with their citation",
         tags: ["reference"],
@@ -38,7 +38,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/:id",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "One published table (JSON or ?format=csv)",
         tags: ["reference"],

@@ -8,7 +8,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "Repeats of one configuration: mean, standard deviation, 95% CI, coefficient of variation, max difference of throughput",
         tags: ["analysis"],

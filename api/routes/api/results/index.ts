@@ -47,7 +47,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.post(
     "/",
     {
-      preHandler: app.requireToken,
+      onRequest: app.requireToken,
       schema: {
         summary: "Store one result document or a batch (idempotent: the same document twice is stored once)",
         tags: ["ingest"],

@@ -11,7 +11,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "Runs, newest first, filtered by engine, version, preset, nodes, workload, instance type, scenario, date and source",
         tags: ["runs"],
@@ -30,7 +30,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/:id",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "One run with every phase aggregated over its clients",
         tags: ["runs"],
@@ -52,7 +52,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/:id/phases/:phase/series",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "One phase's status-line series and latency histogram buckets, per client",
         tags: ["runs"],

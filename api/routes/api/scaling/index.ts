@@ -8,7 +8,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "Throughput against nodes per engine (mean, CI and n over repeats), with the ideal-linear line and seed 002's scalability score",
         tags: ["analysis"],

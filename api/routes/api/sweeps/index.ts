@@ -8,7 +8,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "Throughput, runtime and latency against total client threads, one series per configuration (workload, operation count, ...); points are means over repeats with CI and n",
         tags: ["analysis"],
