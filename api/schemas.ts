@@ -58,6 +58,8 @@ export const RunSummary = Type.Object({
     seed: Type.Union([Type.String(), Type.Null()]),
     table: Type.Union([Type.String(), Type.Null()]),
   }),
+  /** Set by a token holder: the run is listed with its reason and left out of every aggregate view. */
+  quarantine: Type.Union([Type.Object({ reason: Type.String(), at: Type.String() }), Type.Null()]),
   phases: Type.Optional(Type.Integer()),
   /** GET /runs: worst client verdict, its reasons, the workloads, the first workload phase's summed throughput. */
   verdict: Type.Optional(Type.String()),

@@ -4,7 +4,7 @@ import {
   aggregatePhase,
   analyseScaling,
   configurationKey,
-  mergeHistograms,
+  mergeHistogramsOrNothing,
   millisecondBuckets,
   overRepeats,
   peakPerRepeat,
@@ -22,9 +22,10 @@ import {
 } from "../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../model/statistics.js";
 import { phaseNameWithoutRepeat } from "../../model/plan.js";
-import type { StatusSeries } from "../../model/result-document.js";
+import { LIMITS } from "../../model/result-limits.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
+import { storedBuckets, storedColumn, storedCount, storedLatency, storedNumber, storedObject, storedPercentiles, storedPhaseThroughput, storedReasons, storedRuntime, storedThroughput } from "./stored-values.js";
 
 /** Filters shared by the read endpoints (all optional, all exact matches except the date range). */
 export interface RunFilters {
@@ -42,6 +43,8 @@ export interface RunFilters {
   verdict?: "valid" | "warning" | "invalid";
   /** Aggregates over phases: "valid" (default) leaves out phases judged invalid and says how many; "all" counts them. */
   include?: Include;
+  /** GET /runs only: quarantined runs listed too (default), left out, or only they. */
+  quarantined?: "include" | "exclude" | "only";
 }
 
 function runWhere(f: RunFilters): Prisma.RunWhereInput {
@@ -56,6 +59,7 @@ function runWhere(f: RunFilters): Prisma.RunWhereInput {
     ...(f.workload ? { phases: { some: { workload: f.workload } } } : {}),
     ...(f.from || f.to ? { startedAt: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lte: new Date(f.to) } : {}) } } : {}),
     ...(f.verdict ? { verdict: f.verdict } : {}),
+    ...(f.quarantined === "exclude" ? { quarantinedAt: null } : f.quarantined === "only" ? { NOT: { quarantinedAt: null } } : {}),
   };
 }
 
@@ -86,12 +90,12 @@ type ListedPhase = { kind: string; workload: string | null; throughputSum: numbe
 /** The reasons behind the run's verdicts, its workloads, and the first workload phase's summed throughput. */
 function runDetails(phases: ListedPhase[]) {
   const results = phases.flatMap((p) => p.clientResults);
-  const reasons = [...new Set(results.flatMap((c) => ((c.validity?.reasons ?? []) as { message?: string }[]).map((x) => String(x.message ?? x))))];
+  const reasons = [...new Set(results.flatMap((c) => storedReasons(c.validity?.reasons)))];
   const first = phases.find((p) => p.kind === "workload" && p.clientsReported > 0);
   return {
     reasons,
     workloads: [...new Set(phases.flatMap((p) => (p.workload && p.kind !== "load" ? [p.workload] : [])))],
-    throughputOpsSec: first ? first.throughputSum : null,
+    throughputOpsSec: first ? storedPhaseThroughput(first.throughputSum) : null,
   };
 }
 
@@ -111,6 +115,7 @@ function runSummary(r: RunRow & { _count?: { phases: number } }) {
     finishedAt: r.finishedAt?.toISOString() ?? null,
     standIn: r.standIn,
     source: { kind: r.source.kind, citation: r.source.citation, seed: r.source.seed, table: r.referenceTable },
+    quarantine: r.quarantinedAt ? { reason: r.quarantineReason ?? "", at: r.quarantinedAt.toISOString() } : null,
     phases: r._count?.phases,
   };
 }
@@ -133,24 +138,28 @@ async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
     },
   });
   return phases.map((p) => {
-    const clients: ClientInput[] = p.clientResults.map((c) => ({
-      clientIndex: c.clientIndex,
-      throughputOpsSec: c.throughputOpsSec,
-      runtimeMs: c.runtimeMs,
-      operations: Object.fromEntries(
-        c.operations.map((o) => [
-          o.operation,
-          { count: Number(o.count), avgUs: o.avgUs, minUs: o.minUs, maxUs: o.maxUs, percentilesUs: o.percentilesUs as Record<string, number>, hdrHistogram: o.hdrHistogram },
-        ]),
-      ),
-    }));
+    // A client whose throughput or runtime is outside the contract is left out: its phase then reads as incomplete.
+    const clients: ClientInput[] = p.clientResults.flatMap((c) => {
+      const throughputOpsSec = storedThroughput(c.throughputOpsSec);
+      const runtimeMs = storedRuntime(c.runtimeMs);
+      if (throughputOpsSec === null || runtimeMs === null) return [];
+      return [{ clientIndex: c.clientIndex, throughputOpsSec, runtimeMs, operations: Object.fromEntries(c.operations.flatMap((o) => storedOperation(o))) }];
+    });
     return {
       runId: p.runId,
-      phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: p.target, repeat: p.repeat, operationCount: p.operationCount },
+      phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: storedNumber(p.target, LIMITS.throughputOpsSec), repeat: p.repeat, operationCount: p.operationCount },
       verdict: worstVerdict(p.clientResults.map((c) => c.validity?.verdict)),
       aggregate: aggregatePhase(clients, p.clients) as PhaseAggregate,
     };
   });
+}
+
+/** One stored operation group as the aggregation reads it; a group without a count in range is left out. */
+function storedOperation(o: { operation: string; count: unknown; avgUs: unknown; minUs: unknown; maxUs: unknown; percentilesUs: unknown; hdrHistogram?: string | null }): [string, ClientOperationInput][] {
+  const count = storedCount(o.count);
+  if (count === null) return [];
+  const hdrHistogram = typeof o.hdrHistogram === "string" && o.hdrHistogram.length > 0 ? o.hdrHistogram : null;
+  return [[o.operation, { count, avgUs: storedLatency(o.avgUs), minUs: storedLatency(o.minUs), maxUs: storedLatency(o.maxUs), percentilesUs: storedPercentiles(o.percentilesUs), hdrHistogram }]];
 }
 
 export async function getRun(db: Db, id: string) {
@@ -216,6 +225,17 @@ function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
   return c.length ? Prisma.sql`WHERE ${Prisma.join(c, " AND ")}` : Prisma.empty;
 }
 
+/**
+ * Phases whose stored totals are within the contract (model/result-limits.ts); any other (NaN or Infinity sums, zero
+ * clients, written by hand or by an older version) is left out of the aggregate views rather than failing them.
+ * NaN compares above every number in Postgres, so each upper bound excludes it too.
+ */
+const SANE_PHASE = Prisma.sql`p.throughput_sum >= 0 AND p.throughput_sum <= ${LIMITS.throughputOpsSec * LIMITS.clients}
+  AND p.runtime_ms >= 0 AND p.runtime_ms <= ${LIMITS.runtimeMs} AND p.clients >= 1 AND p.threads_per_client >= 1`;
+
+/** A quarantined run (POST /runs/:id/quarantine) is in no aggregate. */
+const NOT_QUARANTINED = Prisma.sql`r.quarantined_at IS NULL`;
+
 /** Measured phases (load and workload) with the totals ingest keeps: no scan of client_results here. */
 export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] = []): Promise<PhaseSummaryRow[]> {
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
@@ -227,7 +247,7 @@ export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] 
     FROM phases p
     JOIN runs r ON r.id = p.run_id
     JOIN sources s ON s.id = r.source_id
-    ${sqlFilters(f, [Prisma.sql`p.clients_reported > 0`, ...extra])}
+    ${sqlFilters(f, [Prisma.sql`p.clients_reported > 0`, SANE_PHASE, NOT_QUARANTINED, ...extra])}
     ORDER BY r.engine, r.nodes, p.run_id, p.index`;
   return rows.map((r) => ({
     ...r,
@@ -236,9 +256,10 @@ export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] 
     repeat: Number(r.repeat),
     runRepeat: Number(r.runRepeat),
     operationCount: r.operationCount === null ? null : Number(r.operationCount),
-    throughputOpsSec: Number(r.throughputOpsSec ?? 0),
-    runtimeMs: Number(r.runtimeMs ?? 0),
+    throughputOpsSec: storedPhaseThroughput(r.throughputOpsSec) ?? 0,
+    runtimeMs: storedRuntime(r.runtimeMs) ?? 0,
     clientsReported: Number(r.clientsReported),
+    target: storedNumber(r.target, LIMITS.throughputOpsSec),
   })) as unknown as PhaseSummaryRow[];
 }
 
@@ -394,9 +415,7 @@ async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit:
     for (const h of hs) histograms.set(Number(h.id), h.h);
   }
   for (const r of rows) {
-    const id = Number(r.phaseId);
-    const { id: statId, phaseId: _phase, ...o } = r;
-    pushTo(out, id, { ...o, count: Number(r.count), percentilesUs: r.percentilesUs ?? {}, hdrHistogram: histograms.get(Number(statId)) ?? null });
+    for (const [operation, o] of storedOperation({ ...r, hdrHistogram: histograms.get(Number(r.id)) ?? null })) pushTo(out, Number(r.phaseId), { ...o, operation });
   }
   return out;
 }
@@ -407,7 +426,7 @@ async function phaseProperties(db: Db, rows: readonly PhaseSummaryRow[]): Promis
   if (rows.length === 0) return properties;
   const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
     SELECT id, properties FROM phases WHERE id IN (${Prisma.join(rows.map((r) => r.phaseId))})`;
-  for (const p of ps) properties.set(Number(p.id), p.properties ?? {});
+  for (const p of ps) properties.set(Number(p.id), storedObject(p.properties) ?? {});
   return properties;
 }
 
@@ -553,7 +572,12 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
     clients: p.clientResults.map((c) => ({
       clientIndex: c.clientIndex,
       status: throughputColumns(c.statusSeries?.points),
-      histograms: Object.fromEntries(c.operations.filter((o) => o.histogramBuckets !== null).map((o) => [o.operation, o.histogramBuckets as { bucket: string; count: number }[]])),
+      histograms: Object.fromEntries(
+        c.operations.flatMap((o) => {
+          const buckets = storedBuckets(o.histogramBuckets);
+          return buckets ? [[o.operation, buckets]] : [];
+        }),
+      ),
     })),
     latency: phaseDistributions(p.clients, p.clientResults.map((c) => c.operations)),
   };
@@ -569,7 +593,7 @@ function phaseDistributions(clients: number, byClient: { operation: string; hdrH
   const out: Record<string, { method: "merged-hdr"; clients: number; count: number; spectrum: SpectrumPoint[]; buckets: { bucket: string; count: number }[] }> = {};
   for (const [operation, list] of encoded) {
     if (list.length < clients || list.length < byClient.length) continue;
-    const h = mergeHistograms(list);
+    const h = mergeHistogramsOrNothing(list);
     if (!h || h.totalCount === 0) continue;
     out[operation] = { method: "merged-hdr", clients: list.length, count: h.totalCount, spectrum: percentileSpectrum(h), buckets: millisecondBuckets(h) };
   }
@@ -581,10 +605,15 @@ function phaseDistributions(clients: number, byClient: { operation: string; hdrH
  * needs two of its columns. Rows stored before the columnar contract hold an array of points: read those too.
  */
 function throughputColumns(points: unknown): { elapsedSec: number[]; opsPerSec: (number | null)[] } {
-  if (Array.isArray(points)) {
-    const rows = points as { elapsedSec: number; opsPerSec: number | null }[];
-    return { elapsedSec: rows.map((p) => p.elapsedSec), opsPerSec: rows.map((p) => p.opsPerSec) };
-  }
-  const series = points as Partial<StatusSeries> | null | undefined;
-  return { elapsedSec: series?.elapsedSec ?? [], opsPerSec: series?.opsPerSec ?? [] };
+  const [elapsed, ops] = Array.isArray(points)
+    ? [storedColumn(points.map((p) => storedObject(p)?.elapsedSec), LIMITS.elapsedSec), storedColumn(points.map((p) => storedObject(p)?.opsPerSec), LIMITS.throughputOpsSec)]
+    : [storedColumn(storedObject(points)?.elapsedSec, LIMITS.elapsedSec), storedColumn(storedObject(points)?.opsPerSec, LIMITS.throughputOpsSec)];
+  // A line without its elapsed time cannot be placed: left out, with its throughput.
+  const out = { elapsedSec: [] as number[], opsPerSec: [] as (number | null)[] };
+  elapsed.forEach((t, i) => {
+    if (t === null) return;
+    out.elapsedSec.push(t);
+    out.opsPerSec.push(ops[i] ?? null);
+  });
+  return out;
 }

@@ -53,16 +53,50 @@ export interface PhaseAggregate {
 
 export const REPORTED_PERCENTILES: readonly number[] = [50, 90, 95, 99, 99.9];
 
+/**
+ * Merges encoded histograms into one. Clients may have recorded at different precisions (significant digits, lowest
+ * discernible value): the merge is then at the coarsest of them, where every input's counts land in the bucket that
+ * holds their values (hdr-histogram-js add() re-records each bucket's value); it claims no precision an input lacked.
+ * Throws HdrPayloadError for a histogram that does not decode.
+ */
 export function mergeHistograms(encoded: readonly string[]): JsHistogram | undefined {
   let acc: JsHistogram | undefined;
+  // One decoded histogram at a time (a merge may cover thousands of clients).
   for (const e of encoded) {
     const h = decodeHistogram(e);
     if (!acc) acc = createHistogram(h, h.highestTrackableValue);
-    if (!sameLayout(acc, h)) throw new Error("HDR histograms of one operation have different layouts (lowest value or digits)");
-    acc.add(h);
+    else if (h.numberOfSignificantValueDigits < acc.numberOfSignificantValueDigits || h.lowestDiscernibleValue > acc.lowestDiscernibleValue) {
+      const coarser = createHistogram(
+        { lowestDiscernibleValue: Math.max(acc.lowestDiscernibleValue, h.lowestDiscernibleValue), numberOfSignificantValueDigits: Math.min(acc.numberOfSignificantValueDigits, h.numberOfSignificantValueDigits) },
+        Math.max(acc.highestTrackableValue, h.highestTrackableValue),
+      );
+      addInto(coarser, acc);
+      acc = coarser;
+    }
+    addInto(acc, h);
   }
   acc?.establishInternalTackingValues();
   return acc;
+}
+
+function addInto(acc: JsHistogram, h: JsHistogram): void {
+  if (sameLayout(acc, h)) {
+    acc.add(h);
+    return;
+  }
+  for (let i = 0; i < h.countsArrayLength; i++) {
+    const count = h.getCountAtIndex(i);
+    if (count > 0) acc.recordValueWithCount(h.valueFromIndex(i), count);
+  }
+}
+
+/** The merge, or undefined when any histogram does not decode (a stored value from before the bounds): callers fall back. */
+export function mergeHistogramsOrNothing(encoded: readonly string[]): JsHistogram | undefined {
+  try {
+    return mergeHistograms(encoded);
+  } catch {
+    return undefined;
+  }
 }
 
 export function aggregateOperation(inputs: readonly ClientOperationInput[], percentiles = REPORTED_PERCENTILES): OperationAggregate {
@@ -82,8 +116,8 @@ export function aggregateOperation(inputs: readonly ClientOperationInput[], perc
     averageOfClientAveragesUs: averages.length ? averages.reduce((a, b) => a + b, 0) / averages.length : null,
   };
   const histograms = inputs.map((o) => o.hdrHistogram).filter((h): h is string => typeof h === "string" && h.length > 0);
-  if (inputs.length > 0 && histograms.length === inputs.length) {
-    const merged = mergeHistograms(histograms)!;
+  const merged = inputs.length > 0 && histograms.length === inputs.length ? mergeHistogramsOrNothing(histograms) : undefined;
+  if (merged) {
     const percentilesUs: Record<string, number | null> = {};
     for (const p of percentiles) percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
     return { ...base, percentilesUs, percentileMethod: "merged-hdr" };

@@ -43,9 +43,9 @@ export function clientsReported(clientIndexes: readonly number[], clients: numbe
   return new Set(clientIndexes.filter((i) => i >= 0 && i < clients)).size;
 }
 
-/** Only when every client reported is a phase's summed throughput the cluster's. */
+/** Only when every client reported is a phase's summed throughput the cluster's (a phase of no clients is none). */
 export function isComplete(p: { clientsReported: number; clients: number }): boolean {
-  return p.clientsReported >= p.clients;
+  return p.clients >= 1 && p.clientsReported >= p.clients;
 }
 
 /**

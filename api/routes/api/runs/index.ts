@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { flatten, toCsv } from "../../../csv.js";
 import { ErrorResponse, RunFiltersQuery, RunSummary, RunWithPhases, FormatQuery, type RunFiltersQueryT } from "../../../schemas.js";
 import { getRun, listRuns, phaseSeries } from "../../../store/queries.js";
+import { deleteRun, quarantineRun } from "../../../store/run-admin.js";
 
 /** Pages reach at most this far: Postgres OFFSET beyond int4 went through the driver as a wrapped value and returned rows. */
 const MAX_OFFSET = 2 ** 31 - 1;
@@ -15,14 +16,14 @@ const route: FastifyPluginAsync = async (app) => {
       schema: {
         summary: "Runs, newest first, filtered by engine, version, preset, nodes, workload, instance type, scenario, date and source",
         tags: ["runs"],
-        querystring: Type.Composite([RunFiltersQuery, Type.Object({ verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }) })]),
+        querystring: Type.Composite([RunFiltersQuery, Type.Object({ verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])), quarantined: Type.Optional(Type.Union([Type.Literal("include"), Type.Literal("exclude"), Type.Literal("only")], { description: "quarantined runs: listed too (default), left out, or only they" })), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }) })]),
         response: { 200: Type.Object({ total: Type.Integer(), runs: Type.Array(RunSummary) }), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const q = req.query as RunFiltersQueryT & { verdict?: "valid" | "warning" | "invalid"; limit: number; offset: number };
+      const q = req.query as RunFiltersQueryT & { verdict?: "valid" | "warning" | "invalid"; quarantined?: "include" | "exclude" | "only"; limit: number; offset: number };
       const out = await listRuns(app.db, q, { limit: q.limit, offset: q.offset });
-      if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(out.runs.map((r) => flatten({ ...r, reasons: r.reasons.join("; "), workloads: r.workloads.join(" ") }))));
+      if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(out.runs.map((r) => flatten({ ...r, quarantine: r.quarantine ?? undefined, reasons: r.reasons.join("; "), workloads: r.workloads.join(" ") }))));
       return out;
     },
   );
@@ -45,6 +46,74 @@ const route: FastifyPluginAsync = async (app) => {
       if (!out) throw app.httpErrors.notFound(`run ${id} not found`);
       if ((req.query as { format?: string }).format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(phaseRows(out)));
       return out;
+    },
+  );
+
+  const RunId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+  const QuarantineAnswer = Type.Object({ id: Type.String(), quarantine: Type.Union([Type.Object({ reason: Type.String(), at: Type.String() }), Type.Null()]) });
+  const refused = (id: string, outcome: { status: string }) => {
+    if (outcome.status === "missing") return app.httpErrors.notFound(`run ${id} not found`);
+    return app.httpErrors.conflict(`run ${id} is published: published runs change only through the reference loader (ycsb-lab ingest --reference)`);
+  };
+
+  app.post(
+    "/:id/quarantine",
+    {
+      onRequest: app.requireToken,
+      schema: {
+        summary: "Quarantine a run: it stays listed, with the reason, and is left out of every aggregate view",
+        tags: ["runs"],
+        security: [{ bearer: [] }],
+        params: RunId,
+        body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
+        response: { 200: QuarantineAnswer, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const { id } = req.params as { id: string };
+      const out = await quarantineRun(app.db, id, (req.body as { reason: string }).reason);
+      if (out.status !== "done") throw refused(id, out);
+      return { id: out.id, quarantine: out.quarantine };
+    },
+  );
+
+  app.delete(
+    "/:id/quarantine",
+    {
+      onRequest: app.requireToken,
+      schema: {
+        summary: "Lift a run's quarantine",
+        tags: ["runs"],
+        security: [{ bearer: [] }],
+        params: RunId,
+        response: { 200: QuarantineAnswer, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const { id } = req.params as { id: string };
+      const out = await quarantineRun(app.db, id, null);
+      if (out.status !== "done") throw refused(id, out);
+      return { id: out.id, quarantine: null };
+    },
+  );
+
+  app.delete(
+    "/:id",
+    {
+      onRequest: app.requireToken,
+      schema: {
+        summary: "Delete a run and everything stored under it (an S3 object already imported is not imported again)",
+        tags: ["runs"],
+        security: [{ bearer: [] }],
+        params: RunId,
+        response: { 200: Type.Object({ deleted: Type.String(), clientResults: Type.Integer() }), 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const { id } = req.params as { id: string };
+      const out = await deleteRun(app.db, id);
+      if (out.status !== "done") throw refused(id, out);
+      return { deleted: out.id, clientResults: out.clientResults };
     },
   );
 
