@@ -1,6 +1,6 @@
 import { clientProperties, type Preset } from "./presets.js";
-import { resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type ScenarioSpec } from "./scenario.js";
-import { workload as workloadById } from "./workloads.js";
+import { resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type OperationCountPer, type ResetPoint, type ResetSpec, type ScenarioSpec } from "./scenario.js";
+import { CLIENT_KEY_RANGE, workload as workloadById } from "./workloads.js";
 import { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
 
 export { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
@@ -12,10 +12,9 @@ export { splitInserts, splitOperations, type InsertRange } from "./plan-split.js
  */
 export const PLAN_VERSION = 1 as const;
 
-/** Whether a scenario's operation count is each client's YCSB operationcount or the total over all clients. */
-export type OperationCountPer = "client" | "total";
+export type { OperationCountPer } from "./scenario.js";
 
-export type PlanPhaseKind = "prepare" | "load" | "settle" | "warmup" | "workload";
+export type PlanPhaseKind = "prepare" | "load" | "settle" | "reset" | "warmup" | "workload";
 
 /** A phase of a step-up group: run only while the previous step raised total throughput (seeds 002, 004). */
 export interface StepUpStep {
@@ -40,7 +39,10 @@ export interface PlanPhase {
   preset?: Preset;
   /** YCSB properties shared by every client (per-client ones are in `perClient`). */
   properties: Record<string, string>;
-  /** Per-client YCSB properties, index = client index (load: insertstart/insertcount; runs: operationcount). */
+  /**
+   * Per-client YCSB properties, index = client index (load: insertstart/insertcount; runs: operationcount and, for
+   * run-phase inserts, the client's own key range: model/workloads.ts CLIENT_KEY_RANGE).
+   */
   perClient: Record<string, string>[];
   threadsPerClient: number;
   /** YCSB -target per client, ops/s. */
@@ -54,6 +56,8 @@ export interface PlanPhase {
   repeat: number;
   /** Settle: engine-specific wait (seed 000 waited for compactions to finish). */
   settle?: { waitForCompactions: boolean; minSec: number };
+  /** Reset: what client 0 has the engine do (wipe, restart, drop caches) and where the scenario asked for it. */
+  reset?: ResetSpec & { point: ResetPoint };
   /** Set on the warm-up of a step too: it is skipped with its step. */
   stepUp?: StepUpStep;
   /** Result kept but excluded from aggregates (warm-up). */
@@ -126,12 +130,30 @@ export function phaseNameWithoutRepeat(name: string): string {
   return name.replace(REPEAT_SUFFIX, "");
 }
 
-/** Turn a scenario (one deployment of it) into the ordered plan. Throws ScenarioError naming the field. */
+/**
+ * Each client's YCSB operationcount for a count the scenario states per client (YCSB counts per client: seed 000's
+ * "9 million operations for each workload" ran on every client) or in total (split, summing exactly to it).
+ */
+export function perClientOperations(count: number, per: OperationCountPer, clients: number): number[] {
+  return per === "client" ? Array.from({ length: clients }, () => count) : splitOperations(count, clients);
+}
+
+/**
+ * Turn a scenario (one deployment of it) into the ordered plan. Throws ScenarioError naming the field.
+ *
+ * Order: prepare, load, settle; then per repeat ("test" scope) or once ("measurement" scope): per workload, per
+ * operation count, per thread step or thread count and target, the measured phases (each repeated at once in
+ * "measurement" scope). Resets the scenario names come before the repeat, workload, operation count or step they
+ * belong to; one that wipes the data is followed by prepare, load and settle again, and is left out when the data
+ * was just loaded and nothing measured since (a wipe and reload would give the same).
+ */
 export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}): Plan {
   const d = resolveDeployment(spec, choice);
   if (spec.presets?.length && !spec.presets.includes(d.preset)) {
     throw new ScenarioError("preset", `scenario "${spec.name}" covers preset(s) ${spec.presets.join(", ")}, not ${d.preset}`);
   }
+  const per = spec.operationCountPer;
+  if (per !== "client" && per !== "total") throw new ScenarioError("operationCountPer", `"client" or "total", got ${JSON.stringify(per)}`);
   const phases: PlanPhase[] = [];
   const add = (p: Omit<PlanPhase, "index">) => {
     if (phases.some((q) => q.name === p.name)) throw new ScenarioError("workloads", `two phases would be named "${p.name}"`);
@@ -140,29 +162,46 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
   const first = spec.workloads[0];
   if (!first) throw new ScenarioError("workloads", "name at least one workload");
   for (const t of spec.targets ?? []) if (!(t > 0)) throw new ScenarioError("targets", `targets must be > 0 ops/s, got ${t}`);
+  const scope = spec.repeatScope ?? "test";
+  const resets = spec.resets ?? {};
 
-  // The schema is created once, by client 0 (seed 001's driver script prepared tables before loading).
-  add({ name: "prepare", kind: "prepare", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat: 0 });
+  const settle = spec.settle ? { waitForCompactions: spec.settle.waitForCompactions, minSec: spec.settle.minSec ?? 0 } : undefined;
+  const addSettle = (name: string, repeat: number, stepUp?: StepUpStep) => {
+    if (settle) add({ name, kind: "settle", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, settle, ...(stepUp ? { stepUp } : {}) });
+  };
 
   // Seed 001: "Insert count for each set of client instances was then calculated by distributing the record count".
   const ranges = splitInserts(d.recordCount, d.clients);
-  add({
-    name: "load",
-    kind: "load",
-    clientsActive: "all",
-    workload: first.workload,
-    preset: d.loadPreset,
-    properties: { ...baseProperties(spec, d, first.workload), ...clientProperties(d.engine, d.loadPreset) },
-    // CoreWorkload.init parses operationcount even for a load (YCSB 0.17.0 throws on a missing one).
-    perClient: ranges.map((r) => ({ insertstart: String(r.insertStart), insertcount: String(r.insertCount), operationcount: String(r.insertCount) })),
-    threadsPerClient: d.loadThreadsPerClient,
-    repeat: 0,
-  });
-  const settle = spec.settle ? { waitForCompactions: spec.settle.waitForCompactions, minSec: spec.settle.minSec ?? 0 } : undefined;
-  const addSettle = (name: string, repeat: number) => {
-    if (settle) add({ name, kind: "settle", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, settle });
+  /** The data set was just loaded and nothing measured on it since. */
+  let fresh = false;
+  const loadDataSet = (suffix: string, repeat: number, workload: string, stepUp?: StepUpStep) => {
+    const marker = stepUp ? { stepUp } : {};
+    // The schema is created by client 0 (seed 001's driver script prepared tables before loading).
+    add({ name: `prepare${suffix}`, kind: "prepare", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, ...marker });
+    add({
+      name: `load${suffix}`,
+      kind: "load",
+      clientsActive: "all",
+      workload,
+      preset: d.loadPreset,
+      properties: { ...baseProperties(spec, d, workload), ...clientProperties(d.engine, d.loadPreset) },
+      // CoreWorkload.init parses operationcount even for a load (YCSB 0.17.0 throws on a missing one).
+      perClient: ranges.map((r) => ({ insertstart: String(r.insertStart), insertcount: String(r.insertCount), operationcount: String(r.insertCount) })),
+      threadsPerClient: d.loadThreadsPerClient,
+      repeat,
+      ...marker,
+    });
+    addSettle(`settle-load${suffix}`, repeat, stepUp);
+    fresh = true;
   };
-  addSettle("settle-load", 0);
+  const resetBefore = (point: ResetPoint, name: string, repeat: number, workload: string, stepUp?: StepUpStep) => {
+    const r = resets[point];
+    if (!r || (r.wipeData && fresh)) return;
+    add({ name: `reset-${name}`, kind: "reset", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, reset: { ...r, point }, ...(stepUp ? { stepUp } : {}) });
+    if (r.wipeData) loadDataSet(`-${name}`, repeat, workload, stepUp);
+  };
+
+  loadDataSet("", 0, first.workload);
 
   const opCounts = spec.operationCounts?.map((n) => scaled(n, d.scale));
   const slots: RunSlot[] = [];
@@ -170,16 +209,27 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
     workloadById(w.workload);
     const counts = opCounts ?? [w.operationCount === undefined ? undefined : scaled(w.operationCount, d.scale)];
     for (const operationCount of counts) {
+      if (operationCount === undefined && !w.maxExecutionTimeSec) {
+        throw new ScenarioError(`workloads.${w.workload}`, "needs operationCount or maxExecutionTimeSec (else YCSB never stops)");
+      }
       slots.push({ workload: w.workload, operationCount, maxExecutionTimeSec: w.maxExecutionTimeSec, extra: w.properties ?? {} });
     }
   }
   const threadCounts = spec.threads.sweep ?? [d.threadsPerClient];
   const targets: (number | undefined)[] = spec.targets?.length ? spec.targets : [undefined];
+  const testRepeats = scope === "test" ? spec.repeats : 1;
+  const measurementRepeats = scope === "measurement" ? spec.repeats : 1;
 
-  for (let repeat = 0; repeat < spec.repeats; repeat++) {
-    const r = repeatSuffix(repeat, spec.repeats);
+  for (let testRepeat = 0; testRepeat < testRepeats; testRepeat++) {
+    const r = repeatSuffix(testRepeat, testRepeats);
+    if (testRepeat > 0) resetBefore("repeat", `r${testRepeat}`, testRepeat, first.workload);
     slots.forEach((slot, si) => {
-      if (si > 0 || repeat > 0) addSettle(`settle-${slot.workload}${opsTag(slot, opCounts)}${r}`, repeat);
+      const base = `${slot.workload}${opsTag(slot, opCounts)}`;
+      const newWorkload = si === 0 || slots[si - 1]!.workload !== slot.workload;
+      if (si > 0 && newWorkload) resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
+      else if (si === 0 && testRepeat > 0 && !resets.repeat) resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
+      resetBefore("operationCount", `${base}${r}`, testRepeat, slot.workload);
+      if ((si > 0 || testRepeat > 0) && !fresh) addSettle(`settle-${base}${r}`, testRepeat);
       const props: Record<string, string> = {
         ...baseProperties(spec, d, slot.workload),
         ...slot.extra,
@@ -187,80 +237,106 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
         operationcount: String(slot.operationCount ?? UNLIMITED_OPERATIONS),
         ...(slot.maxExecutionTimeSec ? { maxexecutiontime: String(slot.maxExecutionTimeSec) } : {}),
       };
-      if (slot.operationCount === undefined && !slot.maxExecutionTimeSec) {
-        throw new ScenarioError(`workloads.${slot.workload}`, "needs operationCount or maxExecutionTimeSec (else YCSB never stops)");
-      }
-      const perClientOps = slot.operationCount === undefined ? undefined : splitOperations(slot.operationCount, d.clients);
-      const perClient: Record<string, string>[] = Array.from({ length: d.clients }, (_, i) =>
-        perClientOps ? { operationcount: String(perClientOps[i]) } : ({} as Record<string, string>),
-      );
-      const common = { workload: slot.workload, preset: d.preset, perClient, repeat, clientsActive: "all" as const };
-      const base = `${slot.workload}${opsTag(slot, opCounts)}`;
+      const perClientOps = slot.operationCount === undefined ? undefined : perClientOperations(slot.operationCount, per, d.clients);
+      const perClient = (): Record<string, string>[] =>
+        Array.from({ length: d.clients }, (_, i) => (perClientOps ? { operationcount: String(perClientOps[i]) } : ({} as Record<string, string>)));
+      const counted = slot.operationCount === undefined ? {} : { operationCount: slot.operationCount, operationCountPer: per };
+      const common = { workload: slot.workload, preset: d.preset, clientsActive: "all" as const };
+      const measured = (name: string, repeat: number, threads: number, extra: Partial<PlanPhase> = {}) => {
+        add({ ...common, name, kind: "workload", properties: props, perClient: perClient(), threadsPerClient: threads, repeat, ...counted, maxExecutionTimeSec: slot.maxExecutionTimeSec, ...extra });
+        fresh = false;
+      };
+      const warmup = (name: string, repeat: number, threads: number, stepUp?: StepUpStep) => {
+        if (!spec.warmupSec) return;
+        add({
+          ...common,
+          name,
+          kind: "warmup",
+          properties: { ...props, operationcount: UNLIMITED_OPERATIONS, maxexecutiontime: String(spec.warmupSec) },
+          perClient: perClient().map(() => ({})),
+          threadsPerClient: threads,
+          repeat,
+          maxExecutionTimeSec: spec.warmupSec,
+          ...(stepUp ? { stepUp } : {}),
+          discard: true,
+        });
+        fresh = false;
+      };
       if (spec.threads.stepUp) {
         const su = spec.threads.stepUp;
         const group = `${base}${r}`;
         stepUpThreads(su).forEach((threads, step) => {
           const stepUp = { group, step, minGainPct: su.minGainPct };
-          if (spec.warmupSec) {
-            add({
-              ...common,
-              name: `${base}-step-t${threads}-warmup${r}`,
-              kind: "warmup",
-              properties: { ...props, operationcount: UNLIMITED_OPERATIONS, maxexecutiontime: String(spec.warmupSec) },
-              perClient: perClient.map(() => ({})),
-              threadsPerClient: threads,
-              maxExecutionTimeSec: spec.warmupSec,
-              stepUp,
-              discard: true,
-            });
-          }
-          add({
-            ...common,
-            name: `${base}-step-t${threads}${r}`,
-            kind: "workload",
-            properties: props,
-            threadsPerClient: threads,
-            operationCount: slot.operationCount,
-            operationCountPer: "total",
-            maxExecutionTimeSec: slot.maxExecutionTimeSec,
-            stepUp,
-          });
+          resetBefore("step", `${base}-step-t${threads}${r}`, testRepeat, slot.workload, stepUp);
+          warmup(`${base}-step-t${threads}-warmup${r}`, testRepeat, threads, stepUp);
+          measured(`${base}-step-t${threads}${r}`, testRepeat, threads, { stepUp });
         });
         return;
       }
-      if (spec.warmupSec) {
-        add({
-          ...common,
-          name: `${base}-warmup${r}`,
-          kind: "warmup",
-          properties: { ...props, operationcount: UNLIMITED_OPERATIONS, maxexecutiontime: String(spec.warmupSec) },
-          perClient: perClient.map(() => ({})),
-          threadsPerClient: threadCounts[0] ?? d.threadsPerClient,
-          maxExecutionTimeSec: spec.warmupSec,
-          discard: true,
-        });
-      }
+      warmup(`${base}-warmup${r}`, testRepeat, threadCounts[0] ?? d.threadsPerClient);
       for (const threads of threadCounts) {
         for (const target of targets) {
           const targetPerClient = target === undefined ? undefined : target / d.clients;
           const tt = spec.threads.sweep ? `-t${threads}` : "";
           const tg = target === undefined ? "" : `-target${target}`;
-          add({
-            ...common,
-            name: `${base}${tt}${tg}${r}`,
-            kind: "workload",
-            properties: props,
-            threadsPerClient: threads,
-            ...(target === undefined ? {} : { target, targetPerClient }),
-            operationCount: slot.operationCount,
-            operationCountPer: "total",
-            maxExecutionTimeSec: slot.maxExecutionTimeSec,
-          });
+          for (let m = 0; m < measurementRepeats; m++) {
+            const repeat = scope === "measurement" ? m : testRepeat;
+            const suffix = scope === "measurement" ? repeatSuffix(m, measurementRepeats) : r;
+            measured(`${base}${tt}${tg}${suffix}`, repeat, threads, target === undefined ? {} : { target, targetPerClient });
+          }
         }
       }
     });
   }
+  assignInsertKeyRanges(phases, d);
   return { planVersion: PLAN_VERSION, scenario: spec.name, deployment: d, phases };
+}
+
+/**
+ * Run-phase inserts in a key range of each client's own. YCSB 0.17.0 starts every client's run-phase insert keys
+ * at recordcount, so several clients, or several insert workloads after one load, insert the same keys (overwrites
+ * in Cassandra/HBase/Couchbase, duplicate-key errors in MongoDB). Where that would happen, the phase runs the
+ * project's CoreWorkload extension (runner/bindings common, CLIENT_KEY_RANGE) with its lane among the insert
+ * phases since the last load and each client's index: disjoint keys for every client of every phase.
+ */
+function assignInsertKeyRanges(phases: PlanPhase[], d: Deployment): void {
+  let segment: PlanPhase[] = [];
+  const close = () => {
+    const inserting = segment.filter((p) => Number(p.properties.insertproportion ?? "0") > 0);
+    if (inserting.length > 1 || (inserting.length === 1 && d.clients > 1)) {
+      inserting.forEach((p, lane) => {
+        p.properties = {
+          ...p.properties,
+          workload: CLIENT_KEY_RANGE.workloadClass,
+          [CLIENT_KEY_RANGE.clients]: String(d.clients),
+          [CLIENT_KEY_RANGE.lane]: String(lane),
+          [CLIENT_KEY_RANGE.lanes]: String(inserting.length),
+        };
+        p.perClient = p.perClient.map((c, i) => ({ ...c, [CLIENT_KEY_RANGE.client]: String(i) }));
+      });
+    }
+    segment = [];
+  };
+  for (const p of phases) {
+    if (p.kind === "load") close();
+    else if (p.kind === "workload" || p.kind === "warmup") segment.push(p);
+  }
+  close();
+}
+
+/**
+ * The key numbers a client's run-phase inserts use (before YCSB hashes them into key names): the first and the
+ * step between two; undefined where the phase inserts nothing or YCSB's own CoreWorkload runs (one client, one
+ * insert phase: from recordcount on, one by one).
+ */
+export function insertKeyRange(phase: PlanPhase, clientIndex: number): { first: number; step: number } | undefined {
+  if (Number(phase.properties.insertproportion ?? "0") <= 0 || phase.kind === "load") return undefined;
+  const recordcount = Number(phase.properties.recordcount);
+  if (phase.properties.workload !== CLIENT_KEY_RANGE.workloadClass) return { first: recordcount, step: 1 };
+  const clients = Number(phase.properties[CLIENT_KEY_RANGE.clients]);
+  const lane = Number(phase.properties[CLIENT_KEY_RANGE.lane]);
+  const lanes = Number(phase.properties[CLIENT_KEY_RANGE.lanes]);
+  return { first: recordcount + lane * clients + clientIndex, step: lanes * clients };
 }
 
 function opsTag(slot: RunSlot, opCounts: number[] | undefined): string {

@@ -24,9 +24,40 @@ export interface MachineSpec {
   original?: string;
 }
 
+/** Whether a scenario's operation count is each client's YCSB `operationcount` or the total over all clients. */
+export type OperationCountPer = "client" | "total";
+
+/**
+ * A reset a study made between measurements: a plan phase (kind "reset") client 0 hands to the engine's actions.
+ * After a reset that wipes the data the plan prepares the schema and loads again.
+ */
+export interface ResetSpec {
+  /** Empty the database (drop the data set, remove the data files): the next phases prepare and load again. */
+  wipeData: boolean;
+  /** Restart the database server(s). */
+  restartServer: boolean;
+  /** Drop the data nodes' OS page cache. */
+  dropCaches: boolean;
+  /** The study's words, with the seed line they stand on. */
+  source: string;
+}
+
+/**
+ * Where a study reset: before each repeat after the first (a whole test again), before each workload after the
+ * first, before each operation-count batch (seed 003's "batch of tests"), before each thread step (seeds 002, 004).
+ */
+export const RESET_POINTS = ["repeat", "workload", "operationCount", "step"] as const;
+export type ResetPoint = (typeof RESET_POINTS)[number];
+
+/** Where the product departs from a study, and why (README's scenario table renders these). */
+export interface Departure {
+  what: string;
+  why: string;
+}
+
 export interface ScenarioWorkload {
   workload: string;
-  /** YCSB operationcount per run of this workload (all clients together). */
+  /** YCSB operationcount of this workload: per client or in total, as the scenario's `operationCountPer` says. */
   operationCount?: number;
   /** YCSB maxexecutiontime in seconds. */
   maxExecutionTimeSec?: number;
@@ -71,6 +102,11 @@ export interface ScenarioSpec {
   requestDistribution?: RequestDistribution;
   threads: ThreadSpec;
   workloads: ScenarioWorkload[];
+  /**
+   * Whether `operationCount`/`operationCounts` is each client's YCSB operationcount ("client": YCSB counts per
+   * client, so N clients run N times the number) or the total, split over the clients ("total").
+   */
+  operationCountPer: OperationCountPer;
   /** Extra YCSB properties for every phase (seed 004: readallfields=true, writeallfields=false). */
   properties?: Record<string, string>;
   /** Warm-up before each measured step, discarded (seed 002: 1 minute). */
@@ -79,6 +115,17 @@ export interface ScenarioSpec {
   settle?: { waitForCompactions: boolean; minSec?: number };
   /** Repeat each workload run (seed 000: 3 runs on different days; seed 003: 3 repeats). */
   repeats: number;
+  /**
+   * What a repeat repeats: "test" runs the whole sequence again (load and every workload: seeds 000/001 repeated the
+   * test on new instances, 002 its tests); "measurement" runs each measured phase again at once (seed 003: "Each
+   * test with a certain combination of workload, number of operations and number of client threads was repeated
+   * three times"). Default "test".
+   */
+  repeatScope?: "test" | "measurement";
+  /** Resets between repeats, workloads, batches and steps, each a plan phase the runner executes. */
+  resets?: Partial<Record<ResetPoint, ResetSpec>>;
+  /** Every place the scenario departs from its study, and why. */
+  departures?: Departure[];
   /** Operation-count sweep: each workload is run once per count (seed 003: 1k, 10k, 100k, 1M). */
   operationCounts?: number[];
   /** The load phase may run with its own preset (seed 000 allowed non-durable writes for the load only). */
@@ -203,5 +250,14 @@ export function checkScenario(spec: ScenarioSpec): ScenarioError[] {
   if (!(spec.records?.fieldCount >= 1)) errors.push(new ScenarioError("records.fieldCount", "must be >= 1"));
   if (!(spec.records?.fieldLengthBytes >= 1)) errors.push(new ScenarioError("records.fieldLengthBytes", "must be >= 1"));
   if (!(spec.repeats >= 1)) errors.push(new ScenarioError("repeats", "must be >= 1"));
+  if (spec.operationCountPer !== "client" && spec.operationCountPer !== "total") {
+    errors.push(new ScenarioError("operationCountPer", `"client" or "total", got ${JSON.stringify(spec.operationCountPer)}`));
+  }
+  if (spec.repeatScope !== undefined && spec.repeatScope !== "test" && spec.repeatScope !== "measurement") {
+    errors.push(new ScenarioError("repeatScope", `"test" or "measurement", got ${JSON.stringify(spec.repeatScope)}`));
+  }
+  for (const point of Object.keys(spec.resets ?? {})) {
+    if (!(RESET_POINTS as readonly string[]).includes(point)) errors.push(new ScenarioError(`resets.${point}`, `unknown reset point (known: ${RESET_POINTS.join(", ")})`));
+  }
   return errors;
 }

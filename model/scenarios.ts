@@ -25,6 +25,7 @@ export const SCENARIOS = {
       { workload: "a", operationCount: 10_000, maxExecutionTimeSec: 60 },
       { workload: "b", operationCount: 10_000, maxExecutionTimeSec: 60 },
     ],
+    operationCountPer: "total",
     repeats: 1,
     defaults: { engine: "cassandra", nodes: 1, preset: "balanced" },
   },
@@ -57,8 +58,21 @@ export const SCENARIOS = {
       { workload: "read-latest", operationCount: 900_000 },
       { workload: "f", operationCount: 900_000 },
     ],
-    // "performed each test 3 times on 3 different days"
+    // Line 114: "using an operation count of 900,000". YCSB counts operationcount per client, and the driver split
+    // only the record count over the clients (line 118: "Insert count for each set of client instances was then
+    // calculated by distributing the record count"): each client ran 900,000.
+    operationCountPer: "client",
+    // Line 49: "End Point performed each test 3 times on 3 different days."
     repeats: 3,
+    repeatScope: "test",
+    resets: {
+      repeat: {
+        wipeData: true,
+        restartServer: true,
+        dropCaches: false,
+        source: 'seed 001 line 49: "New EC2 instances were used for each test run"',
+      },
+    },
     defaults: { engine: "cassandra", nodes: 32, preset: "balanced" },
   },
   "endpoint-2015": {
@@ -89,9 +103,24 @@ export const SCENARIOS = {
       { workload: "mixed-analytical", operationCount: 9_000_000, maxExecutionTimeSec: 3600 },
       { workload: "insert-mostly", operationCount: 9_000_000, maxExecutionTimeSec: 3600 },
     ],
-    // "checked for any ongoing compaction processes, and waited until those completed"
+    // Lines 177-180: "the operation count was set to 9 million operations for each workload ... the max execution
+    // time was limited to 1 hour if that operation count wasn't reached". YCSB counts per client, and a 1 h cap
+    // only matters if each client runs 9M (9M in total would take 40 s at 32 nodes' 227,293 ops/s, workload B).
+    operationCountPer: "client",
+    // Lines 65-67: "checked for any ongoing compaction processes, and waited until those completed"
     settle: { waitForCompactions: true },
+    // Lines 41-43 and 204-207: "each combination of database type and node count was run three times on different
+    // days ... the average was calculated for the three sets of results"
     repeats: 3,
+    repeatScope: "test",
+    resets: {
+      repeat: {
+        wipeData: true,
+        restartServer: true,
+        dropCaches: false,
+        source: 'seed 000 lines 41-43, 62: "New EC2 instances were used for each test run"; "Each test started with an empty database"',
+      },
+    },
     defaults: { engine: "cassandra", nodes: 4, preset: "durable" },
   },
   "lineate-2014": {
@@ -117,10 +146,27 @@ export const SCENARIOS = {
       { workload: "b", maxExecutionTimeSec: 300 },
       { workload: "a", maxExecutionTimeSec: 300 },
     ],
+    // Each step runs 5 minutes, bounded by time (line 90: "Run the current load for 5 minutes").
+    operationCountPer: "client",
     // "Warm-up for 1 minute for the database to hit a steady state"
     warmupSec: 60,
-    // "We repeated tests in the final configuration two times"
+    // Lines 238-239: "We repeated tests in the final configuration two times"
     repeats: 2,
+    repeatScope: "test",
+    resets: {
+      workload: {
+        wipeData: true,
+        restartServer: false,
+        dropCaches: false,
+        source: 'seed 002 lines 80, 96: "Reload database and populate a 20M record dataset"; the balanced workload does "the same steps precisely"',
+      },
+      step: {
+        wipeData: false,
+        restartServer: false,
+        dropCaches: true,
+        source: 'seed 002 lines 84, 92-93: "Clear the caches" before each step ("steps 3 to 6")',
+      },
+    },
     defaults: { engine: "cassandra", nodes: 4, preset: "balanced" },
   },
   "andor-parv-2019": {
@@ -144,7 +190,26 @@ export const SCENARIOS = {
     threads: { sweep: TWO_POW_THREADS },
     workloads: [{ workload: "a" }, { workload: "b" }],
     operationCounts: [1_000, 10_000, 100_000, 1_000_000],
+    // One YCSB client (lines 229-231): its operationcount is the test's.
+    operationCountPer: "client",
+    // Lines 253-254: "Each test with a certain combination of workload, number of operations and number of client
+    // threads was repeated three times."
     repeats: 3,
+    repeatScope: "measurement",
+    resets: {
+      workload: {
+        wipeData: true,
+        restartServer: false,
+        dropCaches: false,
+        source: 'seed 003 lines 300-303: "the data set corresponding to that workload was dropped. After that, the data set ... that corresponds to the second workload was loaded"',
+      },
+      operationCount: {
+        wipeData: false,
+        restartServer: true,
+        dropCaches: false,
+        source: 'seed 003 lines 266-267, 298: "A batch of tests includes all tests having the same workload, number of operations, and database server"; "restarted the database server before each batch"',
+      },
+    },
     // "write request timeout in ms was set to 100000 ..." (section 3)
     serverSettings: {
       cassandra: {
@@ -179,8 +244,20 @@ export const SCENARIOS = {
       { workload: "a", operationCount: 20_000_000, maxExecutionTimeSec: 900 },
       { workload: "b", operationCount: 20_000_000, maxExecutionTimeSec: 900 },
     ],
+    // Line 280: "20 Million operations", one client (line 54).
+    operationCountPer: "client",
+    // Line 62: "Allow the database to stabilize after the load"
     settle: { waitForCompactions: true },
     repeats: 1,
+    resets: {
+      step: {
+        wipeData: true,
+        restartServer: true,
+        dropCaches: false,
+        source:
+          'seed 004 lines 56, 60: "we removed the data files and restarted the database between each run ... each of the thread counts"; "Start with an empty database instance (data files wiped, server restarted)"',
+      },
+    },
     defaults: { engine: "cassandra", nodes: 1, preset: "durable" },
   },
 } as const satisfies Record<string, ScenarioSpec>;

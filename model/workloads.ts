@@ -146,3 +146,21 @@ export function operationMix(w: Workload): Record<string, number> {
   for (const k of keys) mix[k] = Number(w.properties[`${k}proportion`] ?? "0");
   return mix;
 }
+
+/**
+ * The project's CoreWorkload extension for run-phase inserts (runner/bindings common,
+ * io.ycsblab.workloads.ClientKeyRangeWorkload). It changes one thing: a key number at or above recordcount (a
+ * run-phase insert, and the reads, updates and scans YCSB then aims at it) becomes
+ *   recordcount + ((k - recordcount) * lanes + lane) * clients + client
+ * so each client of each insert phase since the last load writes keys of its own. Loaded keys, the operation mix,
+ * the distributions and everything else stay YCSB 0.17.0's CoreWorkload.
+ */
+export const CLIENT_KEY_RANGE = {
+  workloadClass: "io.ycsblab.workloads.ClientKeyRangeWorkload",
+  /** This client's index, 0..clients-1 (per client). */
+  client: "ycsblab.insertrange.client",
+  clients: "ycsblab.insertrange.clients",
+  /** This phase's place among the insert phases since the last load, 0..lanes-1. */
+  lane: "ycsblab.insertrange.lane",
+  lanes: "ycsblab.insertrange.lanes",
+} as const;

@@ -5,7 +5,7 @@ import { decideStep, isActive, stepPhases, validateResultDocument, type Plan, ty
 import { clientHistograms } from "../model/hdr/index.js";
 import { BarrierError, passBarrier, type Arrival } from "./barrier.js";
 import { clientResult, emptyOutput, type RunFacts } from "./client-result.js";
-import type { EngineActions } from "./engine-actions.js";
+import { describeReset, type EngineActions } from "./engine-actions.js";
 import { hdrLogKey, manifestKey, planKey, resultKey, runPrefix, stderrKey, stdoutKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./retry.js";
@@ -64,6 +64,7 @@ export function dryRunLines(plan: Plan, clientIndex: number, ycsb: YcsbSetup, wo
     if (!isActive(p, clientIndex)) return `${head}: client ${clientIndex} waits at the barrier only`;
     if (p.kind === "prepare") return `${head}: prepare the schema`;
     if (p.kind === "settle") return `${head}: settle (${p.settle?.waitForCompactions ? "wait for compactions" : `${p.settle?.minSec ?? 0} s`})`;
+    if (p.kind === "reset") return `${head}: reset (${describeReset(p)})`;
     const step = p.stepUp && p.stepUp.step > 0 ? ` [runs only if step-up ${p.stepUp.group} still gains >= ${p.stepUp.minGainPct}%]` : "";
     const inv = ycsbInvocation(ycsb, p, clientIndex, `${workRoot}/phases/${p.index}-${p.name}/hdr/`);
     return `${head}${step}\n${shellQuote(inv.argv)}`;
@@ -133,9 +134,9 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
         await spool.finish(phase.index, { name: phase.name, outcome: "idle", finishedAt: new Date().toISOString() });
         continue;
       }
-      if (phase.kind === "prepare" || phase.kind === "settle") {
+      if (phase.kind === "prepare" || phase.kind === "settle" || phase.kind === "reset") {
         log(`phase ${phase.index} ${phase.name}: ${phase.kind} ...`);
-        const note = phase.kind === "prepare" ? await o.actions.prepareSchema(plan) : await o.actions.settle(phase);
+        const note = phase.kind === "prepare" ? await o.actions.prepareSchema(plan) : phase.kind === "settle" ? await o.actions.settle(phase) : await o.actions.reset(phase, plan);
         log(`phase ${phase.index} ${phase.name}: ${note}`);
         await spool.finish(phase.index, { name: phase.name, outcome: "ran", reason: note, finishedAt: new Date().toISOString() });
         phasesRun++;
@@ -260,7 +261,7 @@ async function writeManifest(store: ResultsStore, plan: Plan, runId: string, com
       outcome: Object.fromEntries(
         Array.from({ length: plan.deployment.clients }, (_, i) => [
           `client-${i}`,
-          results.has(resultKey(runId, p.index, p.name, i)) ? "stored" : p.kind === "prepare" || p.kind === "settle" ? "action" : "none",
+          results.has(resultKey(runId, p.index, p.name, i)) ? "stored" : p.kind === "prepare" || p.kind === "settle" || p.kind === "reset" ? "action" : "none",
         ]),
       ),
     })),

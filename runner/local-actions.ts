@@ -1,8 +1,9 @@
 import type { Engine } from "../model/index.js";
 import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
-import type { EngineActions } from "./engine-actions.js";
+import { writeFile } from "node:fs/promises";
+import { describeReset, type EngineActions } from "./engine-actions.js";
 import { queryCql } from "./local/cassandra-cql.js";
-import { readState, type LocalEngineState } from "./local/engine.js";
+import { engineDir, readState, type LocalEngineState } from "./local/engine.js";
 import { loadLocalEngine } from "./local/registry.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -28,6 +29,36 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
         return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset}), ycsb.usertable emptied`;
       }
       return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset})`;
+    },
+    async reset(phase) {
+      const r = phase.reset;
+      if (!r) return "reset: nothing asked";
+      const state = await runningState(engine);
+      const local = await loadLocalEngine(engine);
+      const done: string[] = [];
+      if (r.wipeData && (r.restartServer || engine !== "cassandra")) {
+        // Data files wiped, server restarted (seed 004's words): the local engine started again from empty folders.
+        await local.down(state);
+        await local.up({ nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir ?? engineDir(engine), log });
+        done.push(`${engine} stopped and started again on empty data folders`);
+      } else if (r.wipeData) {
+        await queryCql({ ...(await cqlTools()), hosts: state.nodes.map((n) => n.address), statements: ["TRUNCATE ycsb.usertable"] });
+        done.push("ycsb.usertable emptied");
+      } else if (r.restartServer) {
+        if (local.restart) {
+          await local.restart(state, log);
+          done.push(`${engine} restarted, data kept`);
+        } else done.push(`restart not available for the local ${engine} stand-in: not restarted`);
+      }
+      if (r.dropCaches) {
+        try {
+          await writeFile("/proc/sys/vm/drop_caches", "3\n");
+          done.push("page cache dropped");
+        } catch (err) {
+          done.push(`page cache not dropped (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}: needs root)`);
+        }
+      }
+      return `reset (${describeReset(phase)}): ${done.join("; ")}`;
     },
     async settle(phase) {
       const minSec = phase.settle?.minSec ?? 0;

@@ -38,6 +38,7 @@ records: { total: ${RECORDS}, fieldCount: 10, fieldLengthBytes: 100 }
 threads: ${threads}
 workloads:
 ${workloads}
+operationCountPer: total
 repeats: 1
 defaults: { engine: cassandra, nodes: 1, preset: throughput }
 `;

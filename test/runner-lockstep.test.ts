@@ -31,6 +31,7 @@ threads: { sweep: [1, 4] }
 workloads:
   - { workload: a, operationCount: 6000, maxExecutionTimeSec: 60 }
   - { workload: b, operationCount: 6000, maxExecutionTimeSec: 60 }
+operationCountPer: total
 repeats: 1
 defaults: { engine: cassandra, nodes: 1, preset: balanced }
 `;

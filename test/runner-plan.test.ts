@@ -76,19 +76,72 @@ describe("plan: built-in scenarios", () => {
     const a = plan.phases.find((p) => p.workload === "a" && p.kind === "workload")!;
     expect(a.properties["ycsblab.preset"]).toBe("durable");
     expect(a.threadsPerClient).toBe(256);
-    // 9M operations over 4 clients, each with its share, summing to the total.
-    expect(a.perClient.reduce((s, c) => s + Number(c.operationcount), 0)).toBe(9_000_000);
+    // "9 million operations for each workload": each client's YCSB operationcount (YCSB counts per client).
+    expect(a.perClient.map((c) => c.operationcount)).toEqual(["9000000", "9000000", "9000000", "9000000"]);
+    expect(a).toMatchObject({ operationCount: 9_000_000, operationCountPer: "client" });
     expect(plan.phases[plan.phases.indexOf(load) + 1]!.kind).toBe("settle");
-    expect(plan.phases.filter((p) => p.kind === "settle")).toHaveLength(1 + 5 * 3 - 1);
+    // After the load, between workloads, and after each repeat's reload.
+    expect(plan.phases.filter((p) => p.kind === "settle")).toHaveLength(3 * 5);
   });
 
   it("lineate-2014: warm-up before each step, steps doubling threads, decided at run time", () => {
     const plan = buildPlan(scenario("lineate-2014"), { scale: 0.01 });
     const group = plan.phases.filter((p) => p.stepUp?.group === "b-r0");
-    expect(group.map((p) => `${p.kind}:${p.threadsPerClient}`).slice(0, 4)).toEqual(["warmup:4", "workload:4", "warmup:8", "workload:8"]);
+    // Each step: clear the caches, warm up 1 minute, run 5 minutes (seed 002 steps 3 to 6).
+    expect(group.map((p) => `${p.kind}:${p.threadsPerClient}`).slice(0, 6)).toEqual(["reset:1", "warmup:4", "workload:4", "reset:1", "warmup:8", "workload:8"]);
+    expect(group.filter((p) => p.kind === "reset").every((p) => p.reset?.dropCaches && !p.reset.wipeData)).toBe(true);
     expect(group.filter((p) => p.kind === "warmup").every((p) => p.discard && p.maxExecutionTimeSec === 60)).toBe(true);
     expect(group.filter((p) => p.kind === "workload").map((p) => p.threadsPerClient)).toEqual([4, 8, 16, 32, 64, 128, 256, 512]);
     expect(plan.deployment.recordCount).toBe(200_000);
+  });
+
+  it("operation counts per client: a 32-node phase runs as long as the study's (seed 000 B about 21 minutes, seed 001 write-mostly 46 s)", () => {
+    const endpoint = buildPlan(scenario("endpoint-2015"), { nodes: 32 });
+    const b = endpoint.phases.find((p) => p.workload === "b" && p.kind === "workload")!;
+    expect(b.perClient).toHaveLength(32);
+    const total = b.perClient.reduce((a, c) => a + Number(c.operationcount), 0);
+    expect(total).toBe(32 * 9_000_000);
+    // At seed 000's published 32-node Cassandra read-mostly 227,292.80 ops/s: 1,267 s, about 21 minutes (40 s if split).
+    expect(total / 227_292.8 / 60).toBeCloseTo(21.1, 1);
+    const datastax = buildPlan(scenario("datastax-2013"), { nodes: 32 });
+    const w = datastax.phases.find((p) => p.workload === "write-mostly" && p.kind === "workload")!;
+    expect(w.perClient.map((c) => Number(c.operationcount))).toEqual(Array(11).fill(900_000));
+    // Seed 001's 32-node Cassandra write-mostly 215,271.59 ops/s: 46 s (4 s if 900,000 were split over the clients).
+    expect((11 * 900_000) / 215_271.59).toBeCloseTo(46, 0);
+    // A scenario stating a total still splits it.
+    expect(buildPlan({ ...scenario("quickstart"), operationCountPer: "total" }, { clients: 3 }).phases.find((p) => p.kind === "workload")!.perClient.map((c) => c.operationcount)).toEqual(["3333", "3333", "3334"]);
+  });
+
+  it("resets are phases: seeds 000/001 start each repeat empty and restarted, then prepare and load again", () => {
+    for (const name of ["endpoint-2015", "datastax-2013"]) {
+      const plan = buildPlan(scenario(name), { nodes: 2 });
+      const r1 = plan.phases.findIndex((p) => p.name === "reset-r1");
+      expect(plan.phases[r1]).toMatchObject({ kind: "reset", clientsActive: [0], repeat: 1, reset: { wipeData: true, restartServer: true, point: "repeat" } });
+      expect(plan.phases.slice(r1 + 1, r1 + 3).map((p) => p.name)).toEqual(["prepare-r1", "load-r1"]);
+      expect(plan.phases.filter((p) => p.kind === "load").map((p) => [p.name, p.repeat])).toEqual([["load", 0], ["load-r1", 1], ["load-r2", 2]]);
+    }
+  });
+
+  it("resets are phases: seed 003 restarts before each operation-count batch, drops and reloads between workloads, repeats each test at once", () => {
+    const plan = buildPlan(scenario("andor-parv-2019"), { scale: 0.001 });
+    const kinds = plan.phases.map((p) => `${p.kind}:${p.name}`);
+    expect(kinds.slice(0, 7)).toEqual(["prepare:prepare", "load:load", "reset:reset-a-ops1", "workload:a-ops1-t1-r0", "workload:a-ops1-t1-r1", "workload:a-ops1-t1-r2", "workload:a-ops1-t2-r0"]);
+    expect(plan.phases.filter((p) => p.reset?.point === "operationCount")).toHaveLength(2 * 4);
+    expect(plan.phases.filter((p) => p.reset?.point === "operationCount").every((p) => p.reset!.restartServer && !p.reset!.wipeData)).toBe(true);
+    const reload = plan.phases.findIndex((p) => p.name === "reset-b");
+    expect(plan.phases[reload]!.reset).toMatchObject({ wipeData: true, point: "workload" });
+    expect(plan.phases.slice(reload + 1, reload + 4).map((p) => p.name)).toEqual(["prepare-b", "load-b", "reset-b-ops1"]);
+    expect(plan.phases.find((p) => p.name === "load-b")!.workload).toBe("b");
+  });
+
+  it("resets are phases: seed 004 wipes, restarts and loads again for every thread step, skipped with its step", () => {
+    const plan = buildPlan(scenario("usa-2015-durability"), { scale: 0.001 });
+    const step1 = plan.phases.filter((p) => p.stepUp?.group === "a" && p.stepUp.step === 1);
+    expect(step1.map((p) => p.kind)).toEqual(["reset", "prepare", "load", "settle", "workload"]);
+    expect(step1[0]!.reset).toMatchObject({ wipeData: true, restartServer: true, point: "step" });
+    // The first step runs on the data set just loaded: no second wipe and load before it.
+    expect(plan.phases.filter((p) => p.stepUp?.group === "a" && p.stepUp.step === 0).map((p) => p.kind)).toEqual(["workload"]);
+    expect(plan.phases.filter((p) => p.stepUp?.group === "b" && p.stepUp.step === 0).map((p) => p.kind)).toEqual(["reset", "prepare", "load", "settle", "workload"]);
   });
 
   it("every built-in scenario plans with unique names, consecutive indices and the table renders", () => {
@@ -110,8 +163,23 @@ describe("plan: built-in scenarios", () => {
     const plan = buildPlan({ ...scenario("quickstart"), targets: [1000, 2000] }, { clients: 2 });
     const runs = workloadPhases(plan.phases);
     expect(runs.map((p) => p.name)).toEqual(["a-target1000", "a-target2000", "b-target1000", "b-target2000"]);
+    // quickstart states its 10,000 operations in total: split over the two clients.
     expect(runs[1]!.targetPerClient).toBe(1000);
     expect(runs[0]!.perClient.map((c) => c.operationcount)).toEqual(["5000", "5000"]);
+  });
+});
+
+describe("plan: the table `ycsb-lab plan` prints", () => {
+  it("shows each client's operation count beside the total, the key ranges each client inserts into, and the resets", () => {
+    const table = renderPlanTable(buildPlan(scenario("endpoint-2015"), { nodes: 2 }));
+    expect(table).toContain("operation counts: as the scenario states them per client (YCSB counts per client)");
+    expect(table).toMatch(/ops\/client +ops total/);
+    expect(table).toMatch(/ b-r0 +workload +b +256 +9000000 +18000000 +3600s/);
+    // The load's key ranges, and each client's run-phase insert keys (2 clients x 2 insert workloads: step 4).
+    expect(table).toMatch(/ load +load .* keys 0\+500000000 500000000\+500000000/);
+    expect(table).toMatch(/mixed-analytical-r0 .* insert keys c0:1000000000\+4k c1:1000000001\+4k/);
+    expect(table).toMatch(/insert-mostly-r0 .* insert keys c0:1000000002\+4k c1:1000000003\+4k/);
+    expect(table).toMatch(/reset-r1 +reset .* wipe data, restart server \(seed 000 lines 41-43/);
   });
 });
 

@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { isEngine, type Plan } from "../../model/index.js";
+import { CLIENT_KEY_RANGE, isEngine, type Plan } from "../../model/index.js";
+import { bindingClasspathDir } from "../../runner/java-artifacts.js";
 import { passiveActions } from "../../runner/engine-actions.js";
 import { dryRunLines, executePlan } from "../../runner/execute.js";
 import { openResultsStore } from "../../runner/results-store.js";
-import { ycsbSetup } from "../../runner/ycsb-setup.js";
+import { DB_ALIASES, ycsbSetup } from "../../runner/ycsb-setup.js";
 import { InputError, UsageError, type Command } from "../command.js";
 import { PLAN_OPTIONS, planFromOptions } from "./plan.js";
 
@@ -91,7 +92,13 @@ export const command: Command = {
       throw new UsageError(`--clients ${values.clients} does not match the plan, which was made for ${plan.deployment.clients} client(s)`);
     }
     if (clientIndex >= plan.deployment.clients) throw new UsageError(`--client-index ${clientIndex}: the plan has clients 0..${plan.deployment.clients - 1}`);
-    const ycsb = ycsbSetup({ db: values.db, classpath: values.classpath?.split(":").filter(Boolean), properties, ycsbDir: values["ycsb-dir"] });
+    const classpath = values.classpath?.split(":").filter(Boolean) ?? [];
+    // Run-phase inserts in per-client key ranges use the project's workload class (runner/bindings common): every
+    // binding's classpath holds it; a run without a database (BasicDB) gets the common module's.
+    if (DB_ALIASES[values.db] && plan.phases.some((p) => p.properties.workload === CLIENT_KEY_RANGE.workloadClass)) {
+      classpath.push(join(await bindingClasspathDir("common"), "*"));
+    }
+    const ycsb = ycsbSetup({ db: values.db, classpath, properties, ycsbDir: values["ycsb-dir"] });
 
     if (values["dry-run"]) {
       process.stdout.write(`${dryRunLines(plan, clientIndex, ycsb).join("\n")}\n`);

@@ -119,9 +119,10 @@ async function tail(file: string, lines = 20): Promise<string> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startNode(index: number, nodes: number, opts: LocalUpOptions, libDir: string): Promise<LocalNodeState> {
+async function startNode(index: number, nodes: number, opts: LocalUpOptions, libDir: string, keepData = false): Promise<LocalNodeState> {
   const dir = nodeDir(opts.dataDir, index);
-  await rm(dir, { recursive: true, force: true });
+  // A restart keeping the data (seed 003 restarted the server before each batch) starts on the node's own folders.
+  if (!keepData) await rm(dir, { recursive: true, force: true });
   for (const sub of ["data", "commitlog", "hints", "saved_caches", "cdc_raw"]) await mkdir(join(dir, sub), { recursive: true });
   const yamlFile = join(dir, "cassandra.yaml");
   const logbackFile = join(dir, "logback.xml");
@@ -297,6 +298,28 @@ export const cassandraLocalEngine: LocalEngine = {
   },
 
   prepareSchema: (state, opts) => prepareSchema(state, opts),
+
+  async restart(state, log = () => {}) {
+    // Stop every node (they flush on SIGTERM), then start each on its own folders again and wait until ready.
+    await Promise.all(state.nodes.map((n) => stopNode(n)));
+    const [libDir, t] = await Promise.all([cassandraLibDir(), tools()]);
+    const opts = { nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir, log };
+    const next: LocalEngineState = { ...state, startedAt: new Date().toISOString(), nodes: [] };
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    for (const node of state.nodes) {
+      log(`cassandra: restarting node ${node.index} on ${node.address}`);
+      next.nodes.push(await startNode(node.index, state.nodes.length, opts, libDir, true));
+      await writeState(next);
+      await waitForCql(next.nodes.at(-1)!, deadline);
+    }
+    let reasons: string[] = [];
+    while (Date.now() < deadline) {
+      reasons = await readiness(next, t);
+      if (reasons.length === 0) return next;
+      await sleep(1000);
+    }
+    throw new Error(`cassandra: not ready ${READY_TIMEOUT_MS / 1000} s after the restart: ${reasons.join("; ")}`);
+  },
 };
 
 export function defaultCassandraDataDir(): string {

@@ -25,6 +25,8 @@ export interface LocalEngine {
   connectionProperties(state: LocalEngineState): Record<string, string>;
   /** (Re)create the YCSB schema, e.g. for another fieldcount; optional where YCSB creates it itself. */
   prepareSchema?(state: LocalEngineState, opts: SchemaOptions): Promise<void>;
+  /** Stop and start the servers again keeping their data (a study's restart between batches); optional. */
+  restart?(state: LocalEngineState, log?: (line: string) => void): Promise<LocalEngineState>;
 }
 
 export interface LocalUpOptions {
