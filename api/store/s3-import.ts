@@ -3,7 +3,7 @@ import { clientHistograms } from "../../model/hdr/client-histograms.js";
 import { checkAgainst, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../model/result-document.js";
 import { parseResultsKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
 import type { Db } from "../db/open.js";
-import { ingestDocuments, type IngestExtras } from "./ingest.js";
+import { ingestDocuments, PhaseConflictError, RunConflictError, type IngestExtras, type IngestOutcome } from "./ingest.js";
 
 export interface S3ImportRequest {
   bucket: string;
@@ -21,14 +21,22 @@ export interface S3ImportReport {
   unchanged: number;
   created: number;
   duplicates: number;
-  conflicts: { key: string }[];
+  /** Objects refused because the store holds something else under their key or run (409 by POST), with why. */
+  conflicts: { key: string; message?: string }[];
+  /** Objects that are no result (not JSON, not the contract, an HDR log that does not decode), each named by key. */
   invalid: { key: string; errors: FieldError[] }[];
   runs: string[];
+}
+
+export interface S3ImportOptions {
+  /** An object larger than this is not downloaded: reported invalid (POST /results has the same body limit). */
+  maxObjectBytes?: number;
 }
 
 interface Listed {
   key: string;
   etag: string;
+  size: number;
 }
 
 async function listAll(s3: S3Client, bucket: string, prefix: string): Promise<Listed[]> {
@@ -36,7 +44,7 @@ async function listAll(s3: S3Client, bucket: string, prefix: string): Promise<Li
   let token: string | undefined;
   do {
     const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) if (o.Key && o.ETag) out.push({ key: o.Key, etag: o.ETag });
+    for (const o of page.Contents ?? []) if (o.Key && o.ETag) out.push({ key: o.Key, etag: o.ETag, size: o.Size ?? 0 });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   return out;
@@ -48,25 +56,38 @@ async function getText(s3: S3Client, bucket: string, key: string): Promise<strin
 }
 
 const BATCH = 200;
+const DEFAULT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
+
+/** Errors that belong to one document (the store refused it as it is); anything else may be the store's and is retried. */
+const isDocumentError = (e: unknown) => e instanceof RunConflictError || e instanceof PhaseConflictError;
 
 /**
  * Imports every result.json of the runs under bucket/prefix that is new or whose ETag changed, idempotently
  * (by object key + ETag, and the store's unique keys). Each client's HDR interval logs (hdr/<OP>.hdr) are merged
  * per operation over the whole phase and stored with the result, so phase percentiles come from merged histograms.
+ * One bad object never stops the others: it is reported by key (invalid or conflict), recorded with its ETag so it
+ * is not reported again until it changes, and the rest import. An HDR log that does not decode is reported by its
+ * key and its result imported without that operation's histogram (its percentiles then say max-of-clients).
  */
-export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest): Promise<S3ImportReport> {
+export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, options: S3ImportOptions = {}): Promise<S3ImportReport> {
+  const maxBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
   const root = withPrefix(req.prefix, req.runId ? runPrefix(req.runId) : "runs/");
   const listed = await listAll(s3, req.bucket, root);
   const report: S3ImportReport = { scanned: listed.length, imported: 0, unchanged: 0, created: 0, duplicates: 0, conflicts: [], invalid: [], runs: [] };
+  const invalid = async (obj: Listed, errors: FieldError[]) => {
+    report.invalid.push({ key: obj.key, errors });
+    await recordImport(db, req.bucket, obj, "invalid", 0, errors.map((e) => `${e.path} ${e.message}`).join("; ").slice(0, 2000));
+  };
+  const tooLarge = (obj: Listed): FieldError[] => (obj.size > maxBytes ? [{ path: "/", message: `object of ${obj.size} bytes is over the import limit of ${maxBytes} bytes` }] : []);
 
-  const hdrByClient = new Map<string, { key: string; operation: string }[]>();
+  const hdrByClient = new Map<string, (Listed & { operation: string })[]>();
   const results: (Listed & { clientKey: string; runId: string })[] = [];
   for (const o of listed) {
     const rel = relativeToPrefix(req.prefix, o.key);
     const parsed = rel === undefined ? undefined : parseResultsKey(rel);
     if (!parsed || parsed.kind === "manifest" || parsed.kind === "stdout" || parsed.kind === "stderr") continue;
     const clientKey = `${parsed.runId}/${parsed.phaseIndex}-${parsed.phaseName}/${parsed.clientIndex}`;
-    if (parsed.kind === "hdr") hdrByClient.set(clientKey, [...(hdrByClient.get(clientKey) ?? []), { key: o.key, operation: parsed.operation }]);
+    if (parsed.kind === "hdr") hdrByClient.set(clientKey, [...(hdrByClient.get(clientKey) ?? []), { ...o, operation: parsed.operation }]);
     else results.push({ ...o, clientKey, runId: parsed.runId });
   }
 
@@ -81,44 +102,84 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest): 
     const extras: IngestExtras[] = [];
     const keys: Listed[] = [];
     for (const obj of batch) {
+      if (tooLarge(obj).length) {
+        await invalid(obj, tooLarge(obj));
+        continue;
+      }
       let doc: unknown;
       try {
         doc = JSON.parse(await getText(s3, req.bucket, obj.key));
       } catch (e) {
-        report.invalid.push({ key: obj.key, errors: [{ path: "/", message: `not JSON: ${(e as Error).message}` }] });
-        await recordImport(db, req.bucket, obj, "invalid", 0, "not JSON");
+        await invalid(obj, [{ path: "/", message: `not JSON: ${(e as Error).message}` }]);
         continue;
       }
       const errors = checkAgainst(ResultDocumentSchema, doc);
       if (errors.length) {
-        report.invalid.push({ key: obj.key, errors });
-        await recordImport(db, req.bucket, obj, "invalid", 0, errors.map((e) => `${e.path} ${e.message}`).join("; ").slice(0, 2000));
+        await invalid(obj, errors);
         continue;
       }
-      // Documents of this runner carry each operation's histogram; older ones get it merged from their hdrLogs here.
+      // Documents of this runner carry each operation's histogram; older ones get it merged from their hdrLogs here,
+      // log by log: one that does not decode loses its operation's histogram, not the result.
       const logs = hdrByClient.get(obj.clientKey) ?? [];
       let hdrHistograms: Record<string, string> | undefined;
       if (!(doc as ResultDocument).hdrHistograms && logs.length) {
-        const texts = [];
-        for (const l of logs) texts.push({ operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key });
-        hdrHistograms = clientHistograms(texts);
+        hdrHistograms = {};
+        for (const l of logs) {
+          if (tooLarge(l).length) {
+            await invalid(l, tooLarge(l));
+            continue;
+          }
+          try {
+            Object.assign(hdrHistograms, clientHistograms([{ operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key }]));
+          } catch (e) {
+            await invalid(l, [{ path: "/", message: `HDR log does not decode: ${(e as Error).message}` }]);
+          }
+        }
       }
       docs.push(doc as ResultDocument);
       extras.push(hdrHistograms ? { hdrHistograms } : {});
       keys.push(obj);
     }
-    const outcomes = await ingestDocuments(db, docs, extras);
-    for (let j = 0; j < outcomes.length; j++) {
-      const o = outcomes[j]!;
-      if (o.status === "created") report.created++;
-      else if (o.status === "duplicate") report.duplicates++;
-      else report.conflicts.push({ key: keys[j]!.key });
-      await recordImport(db, req.bucket, keys[j]!, o.status === "conflict" ? "conflict" : "imported", o.status === "created" ? 1 : 0, null);
-      report.imported++;
-      if (!report.runs.includes(o.runId)) report.runs.push(o.runId);
-    }
+    await ingestBatch(db, req.bucket, docs, extras, keys, report);
   }
   return report;
+}
+
+/**
+ * The batch in one transaction; when the store refuses it, document by document, so the one it refuses is reported
+ * by key and the others are stored. A refusal that is the document's (a conflict) is recorded with its ETag; any
+ * other is reported and left unrecorded, to be tried again on the next import.
+ */
+async function ingestBatch(db: Db, bucket: string, docs: ResultDocument[], extras: IngestExtras[], keys: Listed[], report: S3ImportReport) {
+  const record = async (j: number, o: IngestOutcome) => {
+    if (o.status === "created") report.created++;
+    else if (o.status === "duplicate") report.duplicates++;
+    else report.conflicts.push({ key: keys[j]!.key, message: "stored already with other content under the same run, phase and client" });
+    await recordImport(db, bucket, keys[j]!, o.status === "conflict" ? "conflict" : "imported", o.status === "created" ? 1 : 0, null);
+    report.imported++;
+    if (!report.runs.includes(o.runId)) report.runs.push(o.runId);
+  };
+  try {
+    const outcomes = await ingestDocuments(db, docs, extras);
+    for (let j = 0; j < outcomes.length; j++) await record(j, outcomes[j]!);
+    return;
+  } catch {
+    // One document spoils the batch: find it below.
+  }
+  for (let j = 0; j < docs.length; j++) {
+    try {
+      const [outcome] = await ingestDocuments(db, [docs[j]!], [extras[j]]);
+      await record(j, outcome!);
+    } catch (e) {
+      const message = (e as Error).message;
+      if (isDocumentError(e)) {
+        report.conflicts.push({ key: keys[j]!.key, message });
+        await recordImport(db, bucket, keys[j]!, "conflict", 0, message.slice(0, 2000));
+      } else {
+        report.invalid.push({ key: keys[j]!.key, errors: [{ path: "/", message: `not stored (tried again on the next import): ${message.slice(0, 500)}` }] });
+      }
+    }
+  }
 }
 
 async function recordImport(db: Db, bucket: string, obj: Listed, status: string, documents: number, error: string | null) {

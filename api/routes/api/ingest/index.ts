@@ -19,7 +19,7 @@ const S3ImportResponse = Type.Object({
   unchanged: Type.Integer(),
   created: Type.Integer(),
   duplicates: Type.Integer(),
-  conflicts: Type.Array(Type.Object({ key: Type.String() })),
+  conflicts: Type.Array(Type.Object({ key: Type.String(), message: Type.Optional(Type.String()) })),
   invalid: Type.Array(Type.Object({ key: Type.String(), errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })) })),
   runs: Type.Array(Type.String()),
 });
@@ -43,7 +43,7 @@ const route: FastifyPluginAsync = async (app) => {
         response: { 200: S3ImportResponse, 400: ErrorResponse, 401: ErrorResponse },
       },
     },
-    async (req) => importFromS3(app.db, app.s3, req.body as S3ImportRequest),
+    async (req) => importFromS3(app.db, app.s3, req.body as S3ImportRequest, { maxObjectBytes: app.initialConfig.bodyLimit }),
   );
 };
 export default route;
