@@ -10,6 +10,7 @@ import helmet from "./plugins/external/helmet.js";
 import rateLimit from "./plugins/external/rate-limit.js";
 import sensible from "./plugins/external/sensible.js";
 import swagger from "./plugins/external/swagger.js";
+import anova from "./routes/api/anova/index.js";
 import compare from "./routes/api/compare/index.js";
 import durability from "./routes/api/durability/index.js";
 import ingest from "./routes/api/ingest/index.js";
@@ -67,6 +68,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
       await api.register(scaling, { prefix: "/scaling" });
       await api.register(durability, { prefix: "/durability" });
       await api.register(sweeps, { prefix: "/sweeps" });
+      await api.register(anova, { prefix: "/anova" });
       await api.register(repeatability, { prefix: "/repeatability" });
       await api.register(reference, { prefix: "/reference" });
     },

@@ -244,3 +244,40 @@ export const RepeatGroupSchema = Type.Object({
     max: NumOrNull,
   }),
 });
+
+const AnovaTableSchema = Type.Object({
+  threadsAs: Type.Union([Type.Literal("numeric"), Type.Literal("levels")]),
+  rows: Type.Array(
+    Type.Object({
+      term: Type.Union([Type.Literal("DB"), Type.Literal("NT"), Type.Literal("DB:NT"), Type.Literal("Residuals")]),
+      df: Type.Integer(),
+      sumSq: Type.Number(),
+      meanSq: Type.Union([Type.Number(), Type.Null()]),
+      F: NumOrNull,
+      p: NumOrNull,
+      significance: Type.String({ description: "R's codes: *** <= 0.001, ** <= 0.01, * <= 0.05, . <= 0.1" }),
+    }),
+  ),
+  observations: Type.Integer(),
+  withinKnown: Type.Boolean({ description: "false where only cell means are known (a published table): each F is an upper bound" }),
+  note: Type.Optional(Type.String()),
+});
+
+export const AnovaAnalysisSchema = Type.Object({
+  scenario: Type.String(),
+  sourceKind: Type.String(),
+  sourceId: Type.String(),
+  citation: Type.Union([Type.String(), Type.Null()]),
+  workload: Type.Union([Type.String(), Type.Null()]),
+  operationCount: Type.Union([Type.Integer(), Type.Null()]),
+  preset: Type.String(),
+  nodes: Type.Integer(),
+  cells: Type.Array(Type.Object({ database: Type.String(), threads: Type.Integer(), n: Type.Integer(), meanRuntimeMs: Type.Number() })),
+  threadsNumeric: AnovaTableSchema,
+  threadsLevels: AnovaTableSchema,
+  published: Type.Union([
+    Type.Object({ table: Type.String(), F: Type.Array(NumOrNull), p: Type.Array(Type.Union([Type.String(), Type.Null()])), significance: Type.Array(Type.String()) }),
+    Type.Null(),
+  ]),
+  leftOut: LeftOutSchema,
+});

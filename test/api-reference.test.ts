@@ -287,7 +287,7 @@ describe("published runs in the API", () => {
       expect(x.points).toHaveLength(1);
       expect(x.points[0]).toMatchObject({ nodes: 1, runs: 1, throughput: { n: 1 } });
       // The peak of the count's own table: operations / the shortest mean runtime of its ten thread counts.
-      const t = tables.find((tt) => tt.derive!.operations === x.operationCount)!;
+      const t = tables.find((tt) => (tt.derive as { operations?: number }).operations === x.operationCount)!;
       const fastest = Math.min(...t.rows.map((r) => r[2] as number));
       expect(x.points[0]!.throughputOpsSec).toBeCloseTo((x.operationCount * 1000) / fastest, 6);
     }
@@ -295,6 +295,25 @@ describe("published runs in the API", () => {
     const sweepSeries = w.json().series as { operationCount: number; points: { threads: number }[] }[];
     expect(sweepSeries.map((x) => x.operationCount).sort((a, b) => a - b)).toEqual([1_000, 10_000, 100_000, 1_000_000]);
     for (const x of sweepSeries) expect(x.points.map((p) => p.threads)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
+  });
+
+  it("/anova recomputes Table 9 from the published Tables 1-8 and shows the printed row beside it", async () => {
+    const r = await app.inject({ url: "/api/v1/anova?source=published&scenario=andor-parv-2019" });
+    expect(r.statusCode, r.body).toBe(200);
+    const analyses = r.json().analyses as { workload: string; operationCount: number; cells: { n: number }[]; threadsNumeric: { rows: { df: number; F: number; significance: string }[]; withinKnown: boolean }; threadsLevels: { note?: string }; published: { table: string; F: number[]; significance: string[] } }[];
+    expect(analyses).toHaveLength(8);
+    for (const a of analyses) {
+      expect(a.cells).toHaveLength(20);
+      expect(a.cells.every((c) => c.n === 3)).toBe(true);
+      expect(a.threadsNumeric.rows.map((x) => x.df)).toEqual([1, 1, 1, 56]);
+      expect(a.threadsNumeric.withinKnown).toBe(false);
+      expect(a.published.table).toBe("Table 9");
+      a.threadsNumeric.rows.slice(0, 3).forEach((x, i) => {
+        expect(x.significance, `${a.workload} ${a.operationCount}`).toBe(a.published.significance[i]);
+        expect(x.F / a.published.F[i]! - 1).toBeLessThan(0.015);
+      });
+      expect(a.threadsLevels.note).toMatch(/no residual variance/);
+    }
   });
 
   it("seed 003 runtimes appear as a thread sweep, throughput derived from operations / runtime", async () => {

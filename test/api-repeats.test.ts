@@ -194,3 +194,46 @@ describe("aggregates over repeats: mean, CI and n, valid results only by default
     expect(leftOut).toEqual({ invalid: 0, incomplete: 1 });
   });
 });
+
+describe("seed 003's ANOVA served for a measured sweep", () => {
+  let db: Database;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    db = await openDatabase({});
+    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+
+  it("database x ten thread counts x 3 repeats of one workload and operation count: both fits, spread from the repeats", async () => {
+    for (const [e, engine] of (["cassandra", "mongodb"] as const).entries()) {
+      const plan = buildPlan(scenario("andor-parv-2019"), { engine, scale: 0.001 });
+      const phases = plan.phases.filter((p) => p.kind === "workload" && p.workload === "a" && p.operationCount === 1);
+      expect(phases).toHaveLength(30);
+      const docs = phases.map((p) => {
+        const d = runnerDocument(plan, p, 0, `anova-${engine}`);
+        // Runtime falls with threads, a database apart, and the repeats spread a little.
+        d.result.overall.runtimeMs = 1000 + 2000 / p.threadsPerClient + 500 * e + [0, 7, -5][p.repeat]!;
+        d.result.overall.throughputOpsSec = 1000 / d.result.overall.runtimeMs;
+        return d;
+      });
+      const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
+      expect(r.statusCode, r.body).toBe(201);
+    }
+    const r = await app.inject({ url: "/api/v1/anova?scenario=andor-parv-2019&source=measured" });
+    expect(r.statusCode, r.body).toBe(200);
+    const [a, ...rest] = r.json().analyses;
+    expect(rest).toEqual([]);
+    expect(a).toMatchObject({ workload: "a", operationCount: 1, published: null });
+    expect(a.cells).toHaveLength(20);
+    expect(a.threadsNumeric.rows.map((x: { df: number }) => x.df)).toEqual([1, 1, 1, 56]);
+    expect(a.threadsLevels.rows.map((x: { df: number }) => x.df)).toEqual([1, 9, 9, 40]);
+    expect(a.threadsLevels.withinKnown).toBe(true);
+    // The repeats' spread is the residual of the ten-level fit: 10 x 2 cells of (0, 7, -5), mean 2/3.
+    const spread = [0, 7, -5].reduce((s, v) => s + (v - 2 / 3) ** 2, 0);
+    expect(a.threadsLevels.rows[3].sumSq).toBeCloseTo(20 * spread, 6);
+    expect(a.threadsLevels.rows[0].significance).toBe("***");
+  });
+});

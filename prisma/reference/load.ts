@@ -27,7 +27,13 @@ export interface ReferenceTableFile {
   expectedRows: number;
   rows: Cell[][];
   notes?: string;
-  derive?: RunsDerive | LatencyDerive;
+  derive?: RunsDerive | LatencyDerive | AnovaDerive;
+}
+
+/** Seed 003's Table 9: its analysis of variance, rows by workload and operation count (the API's /anova compares). */
+export interface AnovaDerive {
+  metric: "anova";
+  scenario: string;
 }
 
 /** A throughput or runtime table: each engine column becomes published runs, one per key (nodes, shards, threads). */
@@ -38,6 +44,8 @@ export interface RunsDerive {
   engines: Record<string, string>;
   /** runtime tables: operations per test, to derive throughput = operations / runtime. */
   operations?: number;
+  /** The published figure is the mean of this many repeats (seed 003: 3), for the ANOVA's cells. */
+  repeats?: number;
 }
 
 /**
@@ -77,6 +85,11 @@ export function checkSeedFile(f: SeedFile): string[] {
     t.rows.forEach((r, i) => {
       if (r.length !== t.columns.length) problems.push(`${t.id} row ${i}: ${r.length} cells for ${t.columns.length} columns`);
     });
+    if (t.derive?.metric === "anova") {
+      for (const col of ["workload", "ops"]) if (!t.columns.includes(col)) problems.push(`${t.id}: anova column ${col} missing`);
+      if (t.derive.scenario !== f.scenario) problems.push(`${t.id}: scenario ${t.derive.scenario} is not the seed's ${f.scenario}`);
+      continue;
+    }
     if (t.derive?.metric === "p99") {
       const d = t.derive;
       for (const [name, engine] of Object.entries(d.engines)) if (!isEngine(engine)) problems.push(`${t.id}: ${name} -> ${engine} is not an engine`);
@@ -111,7 +124,7 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
   for (const t of f.tables) {
     const d = t.derive;
     const preset = f.preset;
-    if (!d || d.metric === "p99" || !preset) continue;
+    if (!d || d.metric === "p99" || d.metric === "anova" || !preset) continue;
     const keyIndex = 0;
     t.rows.forEach((row) => {
       const key = Number(row[keyIndex]);
