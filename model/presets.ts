@@ -236,7 +236,19 @@ export function presetFor(engine: Engine, preset: Preset): PresetDefinition<unkn
   return found;
 }
 
+/** The YCSB property naming the preset a phase ran under (recorded in every phase's properties). */
+export const PRESET_PROPERTY = "ycsblab.preset";
+
 /** The client-side YCSB properties of a preset, as `-p` pairs for the bindings. */
 export function clientProperties(engine: Engine, preset: Preset): Record<string, string> {
-  return { ...presetFor(engine, preset).client.properties, "ycsblab.preset": preset };
+  return { ...presetFor(engine, preset).client.properties, [PRESET_PROPERTY]: preset };
+}
+
+/**
+ * The preset a phase ran under: the one its properties name (a load may run under its own, seed 000), else the
+ * run's. Results count under it: seed 000's load throughput is non-durable, its workloads durable.
+ */
+export function phasePreset<P extends string>(runPreset: P, properties: Record<string, unknown>): P | Preset {
+  const named = properties[PRESET_PROPERTY];
+  return isPreset(named) ? named : runPreset;
 }

@@ -297,6 +297,52 @@ describe("published runs in the API", () => {
     for (const x of sweepSeries) expect(x.points.map((p) => p.threads)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
   });
 
+  it("the load tables of seeds 000 and 001 are scaling series (workload=load), under seed 000's non-durable load preset", async () => {
+    for (const [seed, scenario, engines, preset] of [["000", "endpoint-2015", 4, "throughput"], ["001", "datastax-2013", 3, "balanced"]] as const) {
+      const r = await app.inject({ url: `/api/v1/scaling?source=published&scenario=${scenario}&workload=load` });
+      expect(r.statusCode, r.body).toBe(200);
+      const series = r.json().series as { engine: string; preset: string; workload: string; points: { nodes: number; throughputOpsSec: number }[] }[];
+      expect(series).toHaveLength(engines);
+      const table = (await readSeedFile(seed)).tables.find((t) => t.id === `${seed}-throughput-load`)!;
+      for (const x of series) {
+        expect(x).toMatchObject({ workload: "load", preset });
+        const col = table.columns.findIndex((c) => c.toLowerCase() === x.engine);
+        expect(x.points.map((p) => [p.nodes, p.throughputOpsSec])).toEqual(table.rows.map((row) => [row[0], row[col]]));
+      }
+    }
+    // Seed 000's workloads stay durable (lines 161-163): only its load ran non-durably (lines 216-217).
+    const b = await app.inject({ url: "/api/v1/scaling?source=published&scenario=endpoint-2015&workload=b" });
+    expect(new Set((b.json().series as { preset: string }[]).map((x) => x.preset))).toEqual(new Set(["durable"]));
+  });
+
+  it("the latency tables of seeds 000, 001 and 002 are reference series per engine, in microseconds", async () => {
+    const r = await app.inject({ url: "/api/v1/reference" });
+    const tables = r.json().tables as { id: string; series: { engine: string; workload: string | null; operation: string | null; points: { nodes: number; valueUs: number }[] }[] }[];
+    const byId = (id: string) => tables.find((t) => t.id === id)!.series;
+    const readMostly = byId("000-latency-read-mostly");
+    expect(readMostly.map((x) => x.engine)).toEqual(["cassandra", "couchbase", "hbase", "mongodb"]);
+    expect(readMostly[0]).toMatchObject({ workload: "b", operation: null });
+    expect(readMostly[0]!.points[0]).toEqual({ nodes: 1, valueUs: 26312.23 });
+    expect(readMostly[3]!.points.at(-1)).toEqual({ nodes: 32, valueUs: 1540875.22 });
+    expect(byId("001-latency-scan")[2]).toMatchObject({ engine: "mongodb", workload: null, operation: "SCAN", points: expect.arrayContaining([{ nodes: 1, valueUs: 157116882.28 }]) });
+    // Seed 002 printed milliseconds: 2.173557066 ms is 2,173.557066 us.
+    expect(byId("002-latency-read-heavy")[0]!.points[0]!.valueUs).toBeCloseTo(2173.557066, 6);
+    expect(tables.filter((t) => t.series.length > 0).map((t) => t.id).sort()).toEqual(
+      [...["read-mostly", "balanced", "read-modify-write", "mixed-analytical", "insert-mostly"].map((w) => `000-latency-${w}`), ...["read", "insert", "update", "scan"].map((o) => `001-latency-${o}`), "002-latency-balanced", "002-latency-read-heavy"].sort(),
+    );
+  });
+
+  it("published runs carry each study's versions, replication and per-engine presets, and seed 002's own title", async () => {
+    const runs = async (q: string) => (await app.inject({ url: `/api/v1/runs?source=published&limit=1000&${q}` })).json().runs as { id: string; engine: string; engineVersion: string; preset: string; replication: number; source: { citation: string } }[];
+    const v = (rs: Awaited<ReturnType<typeof runs>>) => Object.fromEntries(rs.map((x) => [x.engine, x.engineVersion]));
+    expect(v(await runs("scenario=datastax-2013"))).toEqual({ cassandra: "1.1.6", hbase: "0.94.3", mongodb: "2.2.2" });
+    expect(v(await runs("scenario=andor-parv-2019"))).toEqual({ cassandra: "3.11.0", mongodb: "3.4.4" });
+    const lineate = await runs("scenario=lineate-2014");
+    expect(new Set(lineate.map((x) => x.replication))).toEqual(new Set([2]));
+    expect(Object.fromEntries(lineate.map((x) => [x.engine, x.preset]))).toEqual({ cassandra: "throughput", couchbase: "throughput", mongodb: "balanced" });
+    expect(lineate[0]!.source.citation).toContain("NoSQL Performance when Scaling by RAM");
+  });
+
   it("/anova recomputes Table 9 from the published Tables 1-8 and shows the printed row beside it", async () => {
     const r = await app.inject({ url: "/api/v1/anova?source=published&scenario=andor-parv-2019" });
     expect(r.statusCode, r.body).toBe(200);

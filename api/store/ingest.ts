@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { documentRepeats } from "../../model/aggregate/repeats.js";
 import { clientsReported, phaseRuntimeMs, phaseThroughput, phaseWorkload, worstVerdict } from "../../model/aggregate/rules.js";
+import { phasePreset } from "../../model/presets.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
@@ -177,12 +178,12 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         for (const f of RUN_IDENTITY) if (run[f] !== r[f]) throw new RunConflictError(d.run.id, f);
       }
 
-      const phases = new Map<string, ResultDocument["phase"] & { runId: string; repeat: number }>();
+      const phases = new Map<string, ResultDocument["phase"] & { runId: string; repeat: number; preset: string }>();
       for (const d of docs) {
         const k = `${d.run.id}\u0000${d.phase.name}`;
         const first = phases.get(k);
         // As stored: a load's workload is "load", the phase's repeat as documentRepeats reads it.
-        const phase = { ...d.phase, workload: phaseWorkload(d.phase) ?? undefined, runId: d.run.id, repeat: documentRepeats(d).phase };
+        const phase = { ...d.phase, workload: phaseWorkload(d.phase) ?? undefined, runId: d.run.id, repeat: documentRepeats(d).phase, preset: phasePreset(d.run.preset, d.phase.properties) };
         if (!first) phases.set(k, phase);
         else for (const f of PHASE_IDENTITY) if (phaseFact(first, f) !== phaseFact(phase, f)) throw new PhaseConflictError(d.run.id, d.phase.name, f, phaseFact(first, f), phaseFact(phase, f));
       }
@@ -199,12 +200,13 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
         repeat: p.repeat,
         operation_count: p.operationCount ?? null,
         operation_count_per: p.operationCountPer ?? null,
+        preset: p.preset,
       }));
       await tx.$executeRaw`
-        INSERT INTO phases (run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat, operation_count, operation_count_per)
-        SELECT run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat, operation_count, operation_count_per
+        INSERT INTO phases (run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat, operation_count, operation_count_per, preset)
+        SELECT run_id, name, index, kind, workload, properties, threads_per_client, target, clients, repeat, operation_count, operation_count_per, preset
         FROM jsonb_to_recordset(${json(phaseRows)}::jsonb) AS x(run_id text, name text, index int, kind text, workload text, properties jsonb,
-             threads_per_client int, target float8, clients int, repeat int, operation_count int, operation_count_per text)
+             threads_per_client int, target float8, clients int, repeat int, operation_count int, operation_count_per text, preset text)
         ON CONFLICT (run_id, name) DO NOTHING`;
       const phaseIds = await tx.$queryRaw<({ id: number; run_id: string; name: string } & PhaseFacts)[]>`
         SELECT p.id, p.run_id, p.name, p.index, p.kind, p.workload, p.threads_per_client AS "threadsPerClient", p.target, p.clients, p.repeat,

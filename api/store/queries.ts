@@ -215,7 +215,7 @@ function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
   const c: Prisma.Sql[] = [...extra];
   if (f.engine) c.push(Prisma.sql`r.engine = ${f.engine}`);
   if (f.version) c.push(Prisma.sql`r.engine_version = ${f.version}`);
-  if (f.preset) c.push(Prisma.sql`r.preset = ${f.preset}`);
+  if (f.preset) c.push(Prisma.sql`p.preset = ${f.preset}`);
   if (f.nodes) c.push(Prisma.sql`r.nodes = ${f.nodes}`);
   if (f.scenario) c.push(Prisma.sql`r.scenario = ${f.scenario}`);
   if (f.instanceType) c.push(Prisma.sql`(r.data_instance_type = ${f.instanceType} OR r.client_instance_type = ${f.instanceType})`);
@@ -242,7 +242,7 @@ export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] 
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
            p.clients, p.target, p.repeat, r.repeat AS "runRepeat", p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer",
-           r.scenario, r.engine, r.engine_version AS "engineVersion", r.preset, r.nodes,
+           r.scenario, r.engine, r.engine_version AS "engineVersion", p.preset, r.nodes,
            s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.reference_table AS "referenceTable",
            p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported", p.runtime_ms AS "runtimeMs", p.verdict
     FROM phases p

@@ -4,7 +4,7 @@ import { documentHash, ingestDocuments, legacyDocumentHash, sourceIdOf } from ".
 import { Prisma } from "../generated/client.js";
 import type { Db } from "../../api/db/open.js";
 import { isEngine, type Engine } from "../../model/engine.js";
-import { PRESETS, type Preset } from "../../model/presets.js";
+import { PRESET_PROPERTY, PRESETS, type Preset } from "../../model/presets.js";
 import { checkAgainst, ResultDocumentSchema, SCHEMA_VERSION, type ResultDocument } from "../../model/result-document.js";
 import { emptyStatusSeries } from "../../model/status-series.js";
 import { workload as catalogueWorkload } from "../../model/workloads.js";
@@ -27,7 +27,20 @@ export interface ReferenceTableFile {
   expectedRows: number;
   rows: Cell[][];
   notes?: string;
-  derive?: RunsDerive | LatencyDerive | AnovaDerive;
+  derive?: RunsDerive | LatencyDerive | MeanLatencyDerive | AnovaDerive;
+}
+
+/**
+ * A table of mean latencies by cluster size (seeds 000, 001, 002): a reference series per engine column
+ * (model/reference-series.ts), for one workload (or across all, seed 001) and one operation (or all, 000 and 002).
+ */
+export interface MeanLatencyDerive {
+  metric: "mean-latency";
+  keyColumn: "nodes" | "shards";
+  workload: string | null;
+  operation: string | null;
+  unit: "us" | "ms";
+  engines: Record<string, string>;
 }
 
 /** Seed 003's Table 9: its analysis of variance, rows by workload and operation count (the API's /anova compares). */
@@ -46,6 +59,8 @@ export interface RunsDerive {
   operations?: number;
   /** The published figure is the mean of this many repeats (seed 003: 3), for the ANOVA's cells. */
   repeats?: number;
+  /** The table's own preset where it differs from the study's (seed 000's load: non-durable writes). */
+  preset?: Preset;
 }
 
 /**
@@ -67,8 +82,14 @@ export interface SeedFile {
   citation: { title: string; text: string; year: number; authors?: string; organization?: string };
   scenario: string;
   preset: Preset | null;
+  /** The preset each engine ran with where the study set them apart (seed 002: Cassandra without commit log). */
+  enginePresets?: Partial<Record<Engine, Preset>>;
   presetNote?: string;
+  /** Copies of each record, as the study states (seed 002: 2). */
+  replication: number;
   engineVersions: Partial<Record<Engine, string>>;
+  /** Where each fact above stands in the study, by line of seeds/<seed>.txt. */
+  sources?: Record<string, string>;
   instanceTypes: { data: string; client: string };
   tables: ReferenceTableFile[];
 }
@@ -88,6 +109,21 @@ export function checkSeedFile(f: SeedFile): string[] {
     if (t.derive?.metric === "anova") {
       for (const col of ["workload", "ops"]) if (!t.columns.includes(col)) problems.push(`${t.id}: anova column ${col} missing`);
       if (t.derive.scenario !== f.scenario) problems.push(`${t.id}: scenario ${t.derive.scenario} is not the seed's ${f.scenario}`);
+      continue;
+    }
+    if (t.derive?.metric === "mean-latency") {
+      for (const [col, engine] of Object.entries(t.derive.engines)) {
+        if (!t.columns.includes(col)) problems.push(`${t.id}: engine column ${col} missing`);
+        if (!isEngine(engine)) problems.push(`${t.id}: ${engine} is not an engine`);
+      }
+      if (t.columns[0] !== t.derive.keyColumn) problems.push(`${t.id}: first column ${t.columns[0]} is not ${t.derive.keyColumn}`);
+      if (t.derive.workload !== null) {
+        try {
+          catalogueWorkload(t.derive.workload);
+        } catch {
+          problems.push(`${t.id}: workload ${t.derive.workload} is not in the catalogue`);
+        }
+      }
       continue;
     }
     if (t.derive?.metric === "p99") {
@@ -114,6 +150,10 @@ export function checkSeedFile(f: SeedFile): string[] {
     }
   }
   if (f.preset !== null && !PRESETS.includes(f.preset)) problems.push(`preset ${f.preset} unknown`);
+  for (const [engine, preset] of Object.entries(f.enginePresets ?? {})) {
+    if (!isEngine(engine) || !PRESETS.includes(preset)) problems.push(`enginePresets: ${engine} -> ${preset} is not an engine and preset`);
+  }
+  if (!(Number.isInteger(f.replication) && f.replication >= 1)) problems.push(`replication ${String(f.replication)} is not a copy count`);
   return problems;
 }
 
@@ -124,7 +164,7 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
   for (const t of f.tables) {
     const d = t.derive;
     const preset = f.preset;
-    if (!d || d.metric === "p99" || d.metric === "anova" || !preset) continue;
+    if (!d || d.metric === "p99" || d.metric === "anova" || d.metric === "mean-latency" || !preset) continue;
     const keyIndex = 0;
     t.rows.forEach((row) => {
       const key = Number(row[keyIndex]);
@@ -132,6 +172,7 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
         const value = row[t.columns.indexOf(col)];
         if (typeof value !== "number") continue;
         const engine = engineName as Engine;
+        const runPreset = f.enginePresets?.[engine] ?? preset;
         const byThreads = d.keyColumn === "threads";
         const nodes = byThreads ? 1 : key;
         const runId = byThreads ? `seed${f.seed}-${d.workload}-ops${d.operations}-${engine}` : `seed${f.seed}-${engine}-n${nodes}`;
@@ -145,10 +186,10 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
             scenario: f.scenario,
             engine,
             engineVersion: f.engineVersions[engine] ?? "as published",
-            preset,
+            preset: runPreset,
             nodes,
             instanceTypes: f.instanceTypes,
-            replication: 1,
+            replication: f.replication,
             ycsbVersion: "as published",
             ycsbLabVersion: "reference",
             repeat: 0,
@@ -160,7 +201,8 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
             index: byThreads ? Math.log2(key) : f.tables.indexOf(t),
             kind: d.workload === "load" ? "load" : "workload",
             ...(d.workload === "load" ? {} : { workload: d.workload }),
-            properties: { referenceTable: t.id, tableRef: t.tableRef },
+            // A table run under another preset than the study's (seed 000's non-durable load) says so, as measured phases do.
+            properties: { referenceTable: t.id, tableRef: t.tableRef, ...(d.preset ? { [PRESET_PROPERTY]: d.preset } : {}) },
             threadsPerClient: byThreads ? key : 1,
             clients: 1,
             // Seed 003's operation count is a factor of its study (Tables 1-8, one per count): its own series.

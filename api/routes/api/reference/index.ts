@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import { toCsv } from "../../../csv.js";
+import { referenceSeries } from "../../../../model/reference-series.js";
 import { ErrorResponse } from "../../../schemas.js";
 
 const ReferenceTableSchema = Type.Object({
@@ -15,6 +16,16 @@ const ReferenceTableSchema = Type.Object({
   notes: Type.Union([Type.String(), Type.Null()]),
   /** How the table reads as results (prisma/reference/load.ts RunsDerive / LatencyDerive); null for tables kept as text only. */
   derive: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  /** A latency table (derive metric "mean-latency") as one series per engine, in microseconds (model/reference-series.ts). */
+  series: Type.Array(
+    Type.Object({
+      engine: Type.String(),
+      metric: Type.Literal("mean-latency"),
+      workload: Type.Union([Type.String(), Type.Null()]),
+      operation: Type.Union([Type.String(), Type.Null()]),
+      points: Type.Array(Type.Object({ nodes: Type.Integer(), valueUs: Type.Number() })),
+    }),
+  ),
 });
 
 const route: FastifyPluginAsync = async (app) => {
@@ -32,7 +43,7 @@ const route: FastifyPluginAsync = async (app) => {
     async (req) => {
       const { seed } = req.query as { seed?: string };
       const tables = await app.db.referenceTable.findMany({ where: seed ? { seed } : {}, orderBy: { id: "asc" } });
-      return { tables };
+      return { tables: tables.map((t) => ({ ...t, series: referenceSeries(t) })) };
     },
   );
   app.get(
@@ -55,7 +66,7 @@ const route: FastifyPluginAsync = async (app) => {
         const cols = t.columns as string[];
         return reply.type("text/csv; charset=utf-8").send(toCsv((t.rows as unknown[][]).map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i]])))));
       }
-      return t;
+      return { ...t, series: referenceSeries(t) };
     },
   );
 };
