@@ -1,5 +1,6 @@
 import type { Engine } from "../model/engine.js";
 import type { Preset } from "../model/presets.js";
+import type { StudyServerSide } from "../model/scenario.js";
 
 /** MongoDB layouts: seeds 000/001 ran one shard per node; seed 002 ran per-shard replica sets (primary, secondary, arbiter). */
 export type MongoTopology = "sharded" | "replica-set";
@@ -36,6 +37,8 @@ export interface NodeContext {
   mongoTopology: MongoTopology;
   /** Server settings a study changed beyond the preset (scenario.serverSettings[engine]). */
   serverSettings: Record<string, string>;
+  /** A study's own values over the preset and its HBase pre-split (model/scenario.ts studyServerSide). */
+  study?: StudyServerSide;
 }
 
 /** The ports an engine needs: `client` opened to the client fleet, `cluster` between data nodes. */

@@ -172,6 +172,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     recordCount: d.recordCount,
     fieldCount: d.fieldCount,
     serverSettings: spec.serverSettings?.[d.engine] ?? {},
+    ...(Object.keys(d.study).length > 0 ? { study: d.study } : {}),
     runId: args.runId,
     region: args.region,
     ...(args.amiId ? { amiId: args.amiId } : {}),

@@ -5,6 +5,7 @@ import type { MongoTopology, NodeContext } from "../engines/node-context.js";
 import { ENGINE_VERSIONS, isEngine, type Engine } from "../model/engine.js";
 import { instanceType as lookupType } from "../model/instance-types.js";
 import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
+import type { StudyServerSide } from "../model/scenario.js";
 import type { StorageSpec } from "../model/scenario.js";
 import { ubuntuLtsAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
@@ -44,6 +45,8 @@ export interface DatabaseClusterArgs {
   fieldCount: number;
   /** Server settings beyond the preset, e.g. seed 003's Cassandra timeouts. @default {} */
   serverSettings?: Record<string, string>;
+  /** A study's own values over the preset and its HBase pre-split (model/scenario.ts studyServerSide). @default {} */
+  study?: StudyServerSide;
   /** Subnet the instances launch in (BenchmarkNetwork.dataSubnetId or clientSubnetId). Required, no default. */
   subnetId: pulumi.Input<string>;
   /** Security group of the instances (BenchmarkNetwork). Required, no default. */
@@ -124,6 +127,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           ...(volumes.logDir ? { logDir: volumes.logDir } : {}),
           mongoTopology: args.mongoTopology ?? "sharded",
           serverSettings: args.serverSettings ?? {},
+          ...(args.study && Object.keys(args.study).length > 0 ? { study: args.study } : {}),
         };
         return dataNodeUserData(ctx, volumes);
       });

@@ -30,6 +30,8 @@ export interface CassandraServerSide {
   commitlogSyncGroupWindowMs?: number;
   /** Seed 004 balanced/durable: "commitlog placed on a separate device". */
   commitlogOwnVolume: boolean;
+  /** The table's compaction class where a study chose one (seed 004 throughput: LeveledCompactionStrategy); else 5.0's default. */
+  tableCompaction?: "LeveledCompactionStrategy" | "SizeTieredCompactionStrategy" | "UnifiedCompactionStrategy";
 }
 
 export interface MongoServerSide {

@@ -1,5 +1,5 @@
 import { ENGINES, isEngine, type Engine } from "./engine.js";
-import { DURABILITY_PRESETS, isPreset, PRESETS, type Preset, type Source } from "./presets.js";
+import { DURABILITY_PRESETS, isPreset, PRESETS, type CassandraServerSide, type Preset, type Source } from "./presets.js";
 import { isWorkloadId } from "./workloads.js";
 
 /**
@@ -48,6 +48,24 @@ export interface ResetSpec {
  */
 export const RESET_POINTS = ["repeat", "workload", "operationCount", "step"] as const;
 export type ResetPoint = (typeof RESET_POINTS)[number];
+
+/** A study's own value of part of a preset's server side, with the line it stands on. */
+export type CassandraRefinement = Partial<CassandraServerSide> & { source: string };
+
+/** How the HBase table is pre-split (engines/hbase/schema.ts). */
+export interface HBaseSplit {
+  /** "HexStringSplit": HBase's RegionSplitter over 00000000..ffffffff (seed 001); "ycsb-keys": YCSB's hashed key space. */
+  algorithm: "HexStringSplit" | "ycsb-keys";
+  /** Regions per region server (seed 001: NUMREGIONS => node count, one each; one node: no split). */
+  regionsPerNode: number;
+  source: string;
+}
+
+/** The server settings a study set beyond the durability preset, as the engines render them. */
+export interface StudyServerSide {
+  cassandra?: Partial<CassandraServerSide>;
+  hbaseSplit?: Omit<HBaseSplit, "source">;
+}
 
 /** Where the product departs from a study, and why (README's scenario table renders these). */
 export interface Departure {
@@ -132,6 +150,16 @@ export interface ScenarioSpec {
   loadPreset?: Preset;
   /** Server settings a study changed beyond the preset (seed 003: Cassandra request timeouts). */
   serverSettings?: Partial<Record<Engine, Record<string, string>>>;
+  /**
+   * The presets each engine ran with in the study, where they differ from `presets`; the first is the engine's
+   * default (seed 002: Cassandra with its commit log disabled, Couchbase on its defaults; seed 004: Couchbase had
+   * "no equivalent" balanced option).
+   */
+  enginePresets?: Partial<Record<Engine, { presets: Preset[]; source: string }>>;
+  /** A study's own values of a preset's server side (seed 004: LCS, a 10 ms batch window; seed 000: 2 ms). */
+  presetServer?: { cassandra?: Partial<Record<Preset, CassandraRefinement>> };
+  /** The HBase pre-split the study printed (seed 001). */
+  hbaseSplit?: HBaseSplit;
   /** Default cell for a stack or local run that names none. */
   defaults: { engine: Engine; nodes: number; preset: Preset };
 }
@@ -171,6 +199,8 @@ export interface Deployment {
   scale: number;
   dataInstanceType: string;
   clientInstanceType: string;
+  /** The study's settings beyond the preset, for this engine and preset (engines render them). */
+  study: StudyServerSide;
 }
 
 export class ScenarioError extends Error {
@@ -196,9 +226,13 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
   if (!spec.engines.includes(engine)) {
     throw new ScenarioError("engine", `scenario "${spec.name}" covers ${spec.engines.join(", ")}, not ${engine}`);
   }
-  const preset = choice.preset ?? spec.defaults.preset;
+  const own = spec.enginePresets?.[engine];
+  const preset = choice.preset ?? own?.presets[0] ?? spec.defaults.preset;
   if (!isPreset(preset)) throw new ScenarioError("preset", `unknown preset "${String(preset)}" (known: ${PRESETS.join(", ")})`);
   if (!DURABILITY_PRESETS[engine][preset]) throw new ScenarioError("preset", `engine ${engine} has no preset "${preset}"`);
+  if (own && !own.presets.includes(preset)) {
+    throw new ScenarioError("preset", `scenario "${spec.name}" ran ${engine} with ${own.presets.join(", ")} only, not ${preset} (${own.source})`);
+  }
   const nodes = choice.nodes ?? spec.defaults.nodes;
   if (!Number.isInteger(nodes) || nodes < 1) throw new ScenarioError("nodes", `must be a whole number >= 1, got ${String(nodes)}`);
   const scale = choice.scale ?? 1;
@@ -230,7 +264,23 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
     scale,
     dataInstanceType: spec.dataNode.instanceType,
     clientInstanceType: spec.clientNode.instanceType,
+    study: studyServerSide(spec, engine, preset),
   };
+}
+
+/** The study's settings beyond the preset for one engine and preset (sources dropped: they are for people). */
+export function studyServerSide(spec: Pick<ScenarioSpec, "presetServer" | "hbaseSplit">, engine: Engine, preset: Preset): StudyServerSide {
+  const study: StudyServerSide = {};
+  const cassandra = engine === "cassandra" ? spec.presetServer?.cassandra?.[preset] : undefined;
+  if (cassandra) {
+    const { source: _source, ...server } = cassandra;
+    study.cassandra = server;
+  }
+  if (engine === "hbase" && spec.hbaseSplit) {
+    const { source: _source, ...split } = spec.hbaseSplit;
+    study.hbaseSplit = split;
+  }
+  return study;
 }
 
 /** Structural checks of a spec itself (not of a deployment); every problem names its field. */

@@ -58,6 +58,8 @@ export const SCENARIOS = {
       { workload: "read-latest", operationCount: 900_000 },
       { workload: "f", operationCount: 900_000 },
     ],
+    // Lines 73-77: one node: "create 'usertable', 'data'"; more: NUMREGIONS => (node count), SPLITALGO => 'HexStringSplit'.
+    hbaseSplit: { algorithm: "HexStringSplit", regionsPerNode: 1, source: "seed 001 lines 73-77" },
     // Line 114: "using an operation count of 900,000". YCSB counts operationcount per client, and the driver split
     // only the record count over the clients (line 118: "Insert count for each set of client instances was then
     // calculated by distributing the record count"): each client ran 900,000.
@@ -85,6 +87,13 @@ export const SCENARIOS = {
     presets: ["durable"],
     // "We allowed each database to perform non-durable writes for this stage [load] only"
     loadPreset: "throughput",
+    presetServer: {
+      cassandra: {
+        // Lines 525-526: commitlog_sync: batch, commitlog_sync_batch_window_in_ms: 2. Cassandra 4.0+ batch mode no
+        // longer waits for a window; its "group" mode is the old batch window (CASSANDRA-13530).
+        durable: { commitlogSync: "group", commitlogSyncGroupWindowMs: 2, source: "seed 000 lines 525-526" },
+      },
+    },
     // i2.xlarge: 30.5 GB, 4 cores, 800 GB SSD; i4i.xlarge: 32 GiB, 4 vCPU, 937 GB NVMe.
     dataNode: { instanceType: "i4i.xlarge", original: "i2.xlarge", storage: { kind: "instance-store" } },
     // c3.xlarge: 7.5 GB, 4 cores; c6i.xlarge: 8 GiB, 4 vCPU.
@@ -129,8 +138,15 @@ export const SCENARIOS = {
     sources: [{ seed: "002" }],
     engines: ["cassandra", "couchbase", "mongodb"],
     nodeCounts: [4, 6, 8],
-    // Vendor defaults: Couchbase's default is the throughput preset, Cassandra's and MongoDB's the balanced one.
     presets: ["balanced", "throughput"],
+    enginePresets: {
+      // Appendix C, Cassandra-specific parameter 7 (line 443): "Disable the commit log."
+      cassandra: { presets: ["throughput"], source: 'seed 002 line 443: "Disable the commit log."' },
+      // Couchbase on its defaults (lines 449-477 change no durability setting): acknowledged from memory.
+      couchbase: { presets: ["throughput"], source: "seed 002 lines 449-477: no durability setting changed" },
+      // MongoDB on its defaults (lines 479-503): journaled, the balanced preset.
+      mongodb: { presets: ["balanced"], source: "seed 002 lines 479-503: MongoDB defaults" },
+    },
     // Bare metal: 2 x Xeon E5-2620 v2 (12 cores), 64 GB, SSD RAID-1 (appendix A); m6id.4xlarge: 16 vCPU, 64 GiB, NVMe.
     dataNode: { instanceType: "m6id.4xlarge", original: "2x Xeon E5-2620 v2, 64 GB, SSD (bare metal)", storage: { kind: "instance-store" } },
     // 32 clients: 4-core i5-4440, 8 GB (appendix A).
@@ -228,6 +244,18 @@ export const SCENARIOS = {
     engines: ["cassandra", "couchbase", "mongodb"],
     nodeCounts: [1],
     presets: ["throughput", "balanced", "durable"],
+    enginePresets: {
+      // Line 81 and 169: Couchbase "No equivalent option available", "has no equivalent configuration".
+      couchbase: { presets: ["throughput", "durable"], source: 'seed 004 lines 81, 169: Couchbase balanced: "No equivalent option available"' },
+    },
+    presetServer: {
+      cassandra: {
+        // Line 254 and note 2 (line 288): "create table with COMPACT STORAGE and leveledCompactionStrategy".
+        throughput: { tableCompaction: "LeveledCompactionStrategy", source: "seed 004 lines 254, 288" },
+        // Lines 263-264 and note 4 (line 292): commitlog_sync batch with a 10 ms window; 5.0's "group" mode is that window.
+        durable: { commitlogSync: "group", commitlogSyncGroupWindowMs: 10, source: "seed 004 lines 263-264, 292" },
+      },
+    },
     // 2 x Xeon X5675 (12 cores), 96 GB, 2 x 960 GB SSD; i4i.4xlarge: 16 vCPU, 128 GiB, NVMe (+ a log volume where the preset wants one).
     dataNode: { instanceType: "i4i.4xlarge", original: "2x Xeon X5675, 96 GB, 2x 960 GB SSD (bare metal)", storage: { kind: "instance-store" } },
     // "Both servers were identical"

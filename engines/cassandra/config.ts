@@ -1,4 +1,4 @@
-import { presetFor, type Preset } from "../../model/presets.js";
+import { presetFor, type CassandraServerSide, type Preset } from "../../model/presets.js";
 
 /** One Cassandra node's cassandra.yaml inputs. Paths are absolute; the preset decides commitlog syncing. */
 export interface CassandraNodeConfig {
@@ -17,6 +17,8 @@ export interface CassandraNodeConfig {
   /** Inter-node port. @default 7000 */
   storagePort?: number;
   preset: Preset;
+  /** A study\'s own values over the preset\'s server side (model/scenario.ts presetServer). */
+  study?: Partial<CassandraServerSide>;
   /** Seed 000: 64 (Cassandra's advice: 8 x cores). @default Cassandra's 32 */
   concurrentWrites?: number;
   /** @default Cassandra 5.0's 16 */
@@ -55,9 +57,12 @@ function check(cfg: CassandraNodeConfig): void {
   if (cfg.endpointSnitch !== undefined && !SNITCH.test(cfg.endpointSnitch)) fail("endpointSnitch", `is not a class name: "${cfg.endpointSnitch}"`);
 }
 
-/** The commitlog lines of a preset (model/presets.ts server side), in Cassandra 5.0's duration syntax. */
-export function commitlogSettings(preset: Preset): Record<string, string> {
-  const server = presetFor("cassandra", preset).server;
+/**
+ * The commitlog lines of a preset (model/presets.ts server side, with a study's own values over it: seed 004's
+ * 10 ms window), in Cassandra 5.0's duration syntax.
+ */
+export function commitlogSettings(preset: Preset, study: Partial<CassandraServerSide> = {}): Record<string, string> {
+  const server = { ...presetFor("cassandra", preset).server, ...study };
   switch (server.commitlogSync) {
     case "periodic":
       return { commitlog_sync: "periodic", commitlog_sync_period: `${server.commitlogSyncPeriodMs ?? 10_000}ms` };
@@ -100,7 +105,7 @@ export function renderCassandraYaml(cfg: CassandraNodeConfig): string {
     `saved_caches_directory: ${q(cfg.savedCachesDir)}`,
   ];
   if (cfg.cdcDir !== undefined) lines.push(`cdc_raw_directory: ${q(cfg.cdcDir)}`);
-  for (const [key, value] of Object.entries(commitlogSettings(cfg.preset))) lines.push(`${key}: ${value}`);
+  for (const [key, value] of Object.entries(commitlogSettings(cfg.preset, cfg.study))) lines.push(`${key}: ${value}`);
   if (cfg.concurrentWrites !== undefined) lines.push(`concurrent_writes: ${cfg.concurrentWrites}`);
   return `${lines.join("\n")}\n`;
 }

@@ -25,6 +25,7 @@ export function cassandraYaml(ctx: NodeContext): string {
     hintsDir: `${ctx.dataDir}/cassandra/hints`,
     savedCachesDir: `${ctx.dataDir}/cassandra/saved_caches`,
     preset: ctx.preset,
+    ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}),
   });
   const extra = Object.entries(ctx.serverSettings);
   for (const [key] of extra) {
@@ -37,7 +38,7 @@ export function cassandraYaml(ctx: NodeContext): string {
 
 /** The YCSB keyspace and table (engines/cassandra/schema.ts), durable_writes per preset (seed 004). */
 export function cassandraSchemaCql(ctx: NodeContext): string {
-  return renderCassandraSchema({ preset: ctx.preset, replicationFactor: ctx.replication, fieldCount: ctx.fieldCount });
+  return renderCassandraSchema({ preset: ctx.preset, replicationFactor: ctx.replication, fieldCount: ctx.fieldCount, ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}) });
 }
 
 const nodetool = "/opt/cassandra/bin/nodetool";

@@ -1,4 +1,4 @@
-import { presetFor, type Preset } from "../../model/presets.js";
+import { presetFor, type CassandraServerSide, type Preset } from "../../model/presets.js";
 
 /** The YCSB keyspace and table, as seed 000 created them (keyspace `ycsb`, table `usertable`, key `y_id`, blob fields). */
 export interface CassandraSchemaOptions {
@@ -16,6 +16,8 @@ export interface CassandraSchemaOptions {
   datacenter?: string;
   /** Seed 000 turned compression off (`'sstable_compression': ''`). @default false */
   compression?: boolean;
+  /** A study's own values over the preset's server side (seed 004 throughput: LeveledCompactionStrategy). */
+  study?: Partial<CassandraServerSide>;
 }
 
 const IDENTIFIER = /^[a-z][a-z0-9_]{0,47}$/;
@@ -43,13 +45,15 @@ export function cassandraSchemaStatements(opts: CassandraSchemaOptions): string[
     opts.datacenter === undefined
       ? `{'class': 'SimpleStrategy', 'replication_factor': ${rf}}`
       : `{'class': 'NetworkTopologyStrategy', ${literal(opts.datacenter)}: ${rf}}`;
-  const durable = presetFor("cassandra", opts.preset).server.durableWrites;
+  const server = { ...presetFor("cassandra", opts.preset).server, ...opts.study };
+  const durable = server.durableWrites;
+  const compaction = server.tableCompaction ? ` AND compaction = {'class': '${server.tableCompaction}'}` : "";
   const columns = Array.from({ length: fields }, (_, i) => `${prefix}${i} blob`).join(", ");
   const compression = opts.compression ? "{'class': 'LZ4Compressor'}" : "{'enabled': 'false'}";
   return [
     `CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = ${replication} AND durable_writes = ${durable}`,
     `ALTER KEYSPACE ${keyspace} WITH replication = ${replication} AND durable_writes = ${durable}`,
-    `CREATE TABLE IF NOT EXISTS ${keyspace}.${table} (y_id varchar PRIMARY KEY, ${columns}) WITH compression = ${compression}`,
+    `CREATE TABLE IF NOT EXISTS ${keyspace}.${table} (y_id varchar PRIMARY KEY, ${columns}) WITH compression = ${compression}${compaction}`,
   ];
 }
 

@@ -95,14 +95,18 @@ export const hbaseKit: EngineKit = {
   readinessProbe: (ctx) => `echo status | sudo -u hadoop env HBASE_CONF_DIR=/etc/hbase JAVA_HOME=${JAVA_HOME} /opt/hbase/bin/hbase shell -n 2>/dev/null | grep -q ' ${ctx.nodeIps.length} servers'`,
   formCluster(ctx) {
     const n = ctx.nodeIps.length;
-    const create = renderHBaseShellCreate(hbaseTableSpec({ preset: ctx.preset, nodes: n, regionsPerNode: REGIONS_PER_SERVER }));
+    // A study's own pre-split where it printed one (seed 001: NUMREGIONS => node count, HexStringSplit).
+    const split = ctx.study?.hbaseSplit;
+    const create = renderHBaseShellCreate(
+      hbaseTableSpec({ preset: ctx.preset, nodes: n, regionsPerNode: split?.regionsPerNode ?? REGIONS_PER_SERVER, ...(split ? { splitAlgorithm: split.algorithm } : {}) }),
+    );
     return [
       section("wait for all region servers", waitFor(`${n} region servers`, hbaseKit.readinessProbe(ctx), 3600)),
       section(
         "pre-split usertable",
         [writeFile("/tmp/ycsb-create.rb", create), `sudo -u hadoop env HBASE_CONF_DIR=/etc/hbase JAVA_HOME=${JAVA_HOME} /opt/hbase/bin/hbase shell -n /tmp/ycsb-create.rb`].join("\n"),
       ),
-      writeReadyMarker(ctx.readyMarkerUrl, { engine: "hbase", nodes: n, regions: n * REGIONS_PER_SERVER, preset: ctx.preset }),
+      writeReadyMarker(ctx.readyMarkerUrl, { engine: "hbase", nodes: n, regions: n * (split?.regionsPerNode ?? REGIONS_PER_SERVER), preset: ctx.preset }),
     ].join("\n");
   },
 };

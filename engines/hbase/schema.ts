@@ -16,6 +16,12 @@ export interface HBaseTableOptions {
   regionsPerNode?: number;
   /** Seed 000 had to turn compression on at 8+ nodes (disks filled during load). @default "NONE" */
   compression?: HBaseCompression;
+  /**
+   * "ycsb-keys" splits YCSB's hashed key space evenly; "HexStringSplit" is HBase's RegionSplitter over
+   * 00000000..ffffffff, as seed 001 printed it (lines 73-77), under which every "user..." key sorts after the last
+   * split point. @default "ycsb-keys"
+   */
+  splitAlgorithm?: "ycsb-keys" | "HexStringSplit";
 }
 
 export interface HBaseTableSpec {
@@ -38,10 +44,16 @@ export function hbaseTableSpec(options: HBaseTableOptions): HBaseTableSpec {
   return {
     table: HBASE_TABLE,
     family: HBASE_COLUMN_FAMILY,
-    splits: hashedKeySplitPoints(nodes * regionsPerNode),
+    splits: options.splitAlgorithm === "HexStringSplit" ? hexStringSplitPoints(nodes * regionsPerNode) : hashedKeySplitPoints(nodes * regionsPerNode),
     durability: presetFor("hbase", options.preset).server.tableDurability,
     compression,
   };
+}
+
+/** HBase's RegionSplitter.HexStringSplit: n regions over 00000000..ffffffff, lower-case hex padded to 8 digits. */
+export function hexStringSplitPoints(regions: number): string[] {
+  const max = 0xffffffffn;
+  return Array.from({ length: Math.max(0, regions - 1) }, (_, i) => ((max * BigInt(i + 1)) / BigInt(regions)).toString(16).padStart(8, "0"));
 }
 
 const quote = (value: string): string => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;

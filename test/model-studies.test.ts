@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { renderCassandraYaml } from "../engines/cassandra/config.js";
+import { cassandraSchemaCql, cassandraYaml } from "../engines/cassandra/formation.js";
+import { cassandraSchemaStatements } from "../engines/cassandra/schema.js";
+import { hbaseKit } from "../engines/hbase/formation.js";
+import { hbaseTableSpec, hexStringSplitPoints } from "../engines/hbase/schema.js";
+import type { NodeContext } from "../engines/node-context.js";
+import { resolveDeployment, scenario, ScenarioError } from "../model/index.js";
+
+/** Each scenario runs its engines as its study did: presets per engine, the study's own server values, its pre-split. */
+const ctx = (over: Partial<NodeContext>): NodeContext => ({
+  engine: "cassandra", version: "5.0.4", preset: "durable", loadPreset: "durable", nodeIps: ["10.0.1.10"], index: 0, replication: 1, recordCount: 1000,
+  fieldCount: 10, runId: "r", region: "us-east-1", readyMarkerUrl: "s3://b/ready", adminPasswordParameter: "/p", memoryGiB: 32, vcpus: 4, dataDir: "/data",
+  mongoTopology: "sharded", serverSettings: {}, ...over,
+});
+
+describe("presets follow the studies", () => {
+  it("seed 002: Cassandra without its commit log and Couchbase on defaults (throughput), MongoDB on defaults (balanced)", () => {
+    const spec = scenario("lineate-2014");
+    expect(resolveDeployment(spec, { engine: "cassandra" }).preset).toBe("throughput");
+    expect(resolveDeployment(spec, { engine: "couchbase" }).preset).toBe("throughput");
+    expect(resolveDeployment(spec, { engine: "mongodb" }).preset).toBe("balanced");
+    expect(() => resolveDeployment(spec, { engine: "cassandra", preset: "balanced" })).toThrow(/line 443: "Disable the commit log\."/);
+  });
+
+  it("seed 004: Couchbase has no balanced cell ('no equivalent option')", () => {
+    const spec = scenario("usa-2015-durability");
+    expect(() => resolveDeployment(spec, { engine: "couchbase", preset: "balanced" })).toThrow(ScenarioError);
+    expect(() => resolveDeployment(spec, { engine: "couchbase", preset: "balanced" })).toThrow(/No equivalent option available/);
+    expect(resolveDeployment(spec, { engine: "couchbase", preset: "durable" }).preset).toBe("durable");
+    expect(resolveDeployment(spec, { engine: "cassandra", preset: "balanced" }).preset).toBe("balanced");
+  });
+
+  it("seed 004: LeveledCompactionStrategy for Cassandra's throughput table, a 10 ms commitlog window when durable", () => {
+    const spec = scenario("usa-2015-durability");
+    const throughput = resolveDeployment(spec, { engine: "cassandra", preset: "throughput" });
+    expect(throughput.study).toEqual({ cassandra: { tableCompaction: "LeveledCompactionStrategy" } });
+    const table = cassandraSchemaCql(ctx({ preset: "throughput", study: throughput.study }));
+    expect(table).toContain("durable_writes = false");
+    expect(table).toContain("WITH compression = {'enabled': 'false'} AND compaction = {'class': 'LeveledCompactionStrategy'};");
+    const durable = resolveDeployment(spec, { engine: "cassandra", preset: "durable" });
+    const yaml = cassandraYaml(ctx({ preset: "durable", study: durable.study }));
+    expect(yaml).toContain("commitlog_sync: group\ncommitlog_sync_group_window: 10ms\n");
+    // The catalogue's durable preset, for scenarios without a window of their own: 5.0's batch.
+    expect(cassandraSchemaStatements({ preset: "throughput", replicationFactor: 1 })[2]).not.toContain("compaction");
+    expect(renderCassandraYaml({ clusterName: "c", seeds: ["127.0.0.1"], listenAddress: "127.0.0.1", rpcAddress: "127.0.0.1", dataDir: "/d", commitlogDir: "/c", hintsDir: "/h", savedCachesDir: "/s", preset: "durable" })).toContain("commitlog_sync: batch\n");
+  });
+
+  it("seed 000: durable with its 2 ms window, the load non-durable", () => {
+    const d = resolveDeployment(scenario("endpoint-2015"), { engine: "cassandra", nodes: 4 });
+    expect(d).toMatchObject({ preset: "durable", loadPreset: "throughput", study: { cassandra: { commitlogSync: "group", commitlogSyncGroupWindowMs: 2 } } });
+    expect(cassandraYaml(ctx({ study: d.study }))).toContain("commitlog_sync_group_window: 2ms");
+  });
+
+  it("seed 001: HBase pre-split as printed, NUMREGIONS => node count with HexStringSplit; one node unsplit", () => {
+    const d = resolveDeployment(scenario("datastax-2013"), { engine: "hbase", nodes: 4 });
+    expect(d.study).toEqual({ hbaseSplit: { algorithm: "HexStringSplit", regionsPerNode: 1 } });
+    // HBase's RegionSplitter.HexStringSplit over 00000000..ffffffff in 4 regions.
+    expect(hexStringSplitPoints(4)).toEqual(["3fffffff", "7fffffff", "bfffffff"]);
+    expect(hbaseTableSpec({ preset: "balanced", nodes: 1, splitAlgorithm: "HexStringSplit" }).splits).toEqual([]);
+    const form = hbaseKit.formCluster(ctx({ engine: "hbase", preset: "balanced", nodeIps: ["10.0.1.10", "10.0.1.11", "10.0.1.12", "10.0.1.13"], study: d.study }));
+    expect(form).toContain("SPLITS => ['3fffffff', '7fffffff', 'bfffffff']");
+    expect(form).toMatch(/"regions":4/);
+  });
+});
