@@ -3,6 +3,7 @@ import type { FastifyError, FastifyPluginAsync } from "fastify";
 import fp from "fastify-plugin";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/open.js";
+import { isDatabaseOutage } from "./db/outage.js";
 import auth from "./plugins/app/auth.js";
 import database from "./plugins/app/database.js";
 import s3 from "./plugins/app/s3.js";
@@ -49,6 +50,11 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
     if (err instanceof FieldValidationError) {
       return reply.code(400).send({ statusCode: 400, error: "Bad Request", message: err.message, fields: err.fields });
     }
+    if (isDatabaseOutage(err)) {
+      // The database is down or unreachable: a client may try again (the service itself needs no restart).
+      req.log.warn({ err: (err as Error).message, method: req.method, url: req.url }, "database unavailable");
+      return reply.code(503).header("retry-after", "5").send({ statusCode: 503, error: "Service Unavailable", message: "database unavailable, try again shortly" });
+    }
     if (status >= 500) {
       req.log.error({ err, method: req.method, url: req.url, params: req.params }, "request failed");
       return reply.code(500).send({ statusCode: 500, error: "Internal Server Error", message: "internal error (logged)" });
@@ -57,7 +63,17 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
     return reply.code(status).send({ statusCode: status, error: STATUS_CODES[status] ?? "Error", message: err.message });
   });
 
-  fastify.get("/health", { schema: { hide: true } }, async () => ({ ok: true, database: fastify.database.kind }));
+  // A real check: the database answers a query within 2 s, else 503 (a load balancer takes the instance out).
+  fastify.get("/health", { schema: { hide: true } }, async (_req, reply) => {
+    const kind = fastify.database.kind;
+    try {
+      await withDeadline(fastify.db.$queryRaw`SELECT 1`, 2_000);
+      return { ok: true, database: kind };
+    } catch (err) {
+      fastify.log.warn({ err: (err as Error).message }, "health: database unavailable");
+      return reply.code(503).header("retry-after", "5").send({ ok: false, database: kind, message: "database unavailable" });
+    }
+  });
 
   await fastify.register(
     async (api) => {
@@ -76,5 +92,11 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   );
   await fastify.register(dashboard);
 };
+
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
 
 export default fp(app, { name: "ycsb-lab-api" });

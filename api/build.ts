@@ -1,13 +1,26 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance } from "fastify";
 import app from "./app.js";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/open.js";
 
+/** Default whole-request deadline: a 16 MiB batch over a slow link fits; a client trickling bytes does not hold on. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
 /** A ready Fastify instance with the app registered (tests call it and use app.inject). */
 export async function buildApp(config: AppConfig, opts: { database?: Database; logLevel?: string } = {}): Promise<FastifyInstance> {
+  const requestTimeout = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const fastify = Fastify({
     logger: { level: opts.logLevel ?? "info", redact: ["req.headers.authorization"] },
     bodyLimit: config.bodyLimit,
+    // A hop count trusts that many proxies nearest the service (proxy-addr's rule, as a function for Fastify's types).
+    trustProxy: typeof config.trustProxy === "number" ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : (config.trustProxy ?? false),
+    // Slow clients (Node's http server, answered 408 and closed): headers within a third of the deadline, the whole
+    // request within it, and no idle socket kept longer than it. Node checks these every connectionsCheckingInterval
+    // (30 s by default): checked every second here, so a trickling client is cut near its deadline.
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void): Server =>
+      createServer({ requestTimeout: requestTimeout, headersTimeout: Math.ceil(requestTimeout / 3), connectionsCheckingInterval: Math.min(1_000, requestTimeout), keepAliveTimeout: 5_000 }, handler),
+    connectionTimeout: requestTimeout,
     // Opening the database applies migrations (wasm schema engine) and may start PGlite: more than Fastify's 10 s default on a busy machine.
     pluginTimeout: 120_000,
     // Bodies may nest deeply only so far; Fastify's JSON parser guards against prototype poisoning.

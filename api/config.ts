@@ -9,12 +9,20 @@ export const EnvSchema = Type.Object({
   /** Postgres; without it the embedded PGlite store in PGLITE_DIR is used. */
   DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
   PGLITE_DIR: Type.String({ default: fileURLToPath(new URL("../.local/pglite", import.meta.url)) }),
-  /** Bearer token for writes (POST). `serve` generates and prints one when unset. */
+  /** Bearer token for writes. Unset: the one kept in YCSB_LAB_TOKEN_FILE (generated there on first start). */
   YCSB_LAB_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  YCSB_LAB_TOKEN_FILE: Type.String({ default: fileURLToPath(new URL("../.local/write-token", import.meta.url)) }),
   YCSB_LAB_PROTECT_READS: Type.Union([Type.Literal("0"), Type.Literal("1")], { default: "0" }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 16 * 1024 * 1024 }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_WINDOW: Type.String({ default: "1 minute" }),
+  /**
+   * Behind a reverse proxy or load balancer: which proxies to believe about the client's address (X-Forwarded-For),
+   * so the rate limit is per client, not per proxy. "true" (any), a hop count, or comma-separated addresses/CIDRs.
+   */
+  TRUST_PROXY: Type.String({ default: "false", pattern: "^(true|false|\\d+|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$" }),
+  /** A request (headers and body) must arrive within this many seconds, or it is answered 408 and its connection closed. */
+  REQUEST_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
   S3_ENDPOINT: Type.Optional(Type.String({ pattern: "^https?://" })),
   S3_REGION: Type.String({ default: "us-east-1" }),
   /** Poll this bucket/prefix for new runs every S3_POLL_SECONDS (the cloud deployment); off when unset. */
@@ -32,6 +40,10 @@ export interface AppConfig {
   protectReads: boolean;
   bodyLimit: number;
   rateLimit: { max: number; timeWindow: string };
+  /** Fastify's trustProxy (TRUST_PROXY): false unless the service runs behind a proxy. */
+  trustProxy?: boolean | number | string[];
+  /** Whole-request deadline (headers and body), ms; headers alone get a third of it. Default 60 s. */
+  requestTimeoutMs?: number;
   s3: { endpoint?: string; region: string; poll?: { bucket: string; prefix: string; seconds: number } };
 }
 
@@ -54,6 +66,8 @@ export function configFromEnv(env: Env): AppConfig {
     protectReads: env.YCSB_LAB_PROTECT_READS === "1",
     bodyLimit: env.BODY_LIMIT_BYTES,
     rateLimit: { max: env.RATE_LIMIT_MAX, timeWindow: env.RATE_LIMIT_WINDOW },
+    trustProxy: env.TRUST_PROXY === "true" ? true : env.TRUST_PROXY === "false" ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY.split(","),
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     s3: {
       ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
       region: env.S3_REGION,

@@ -1,18 +1,27 @@
-import { randomBytes } from "node:crypto";
 import { buildApp } from "./build.js";
 import { configFromEnv, loadEnv, type Env } from "./config.js";
+import { exposureWarnings } from "./exposure.js";
+import { loadOrCreateToken } from "./token-file.js";
 
-/** Listens; everything else is the app plugin. Returns the running instance (the serve command stops it on signals). */
+/**
+ * Listens; everything else is the app plugin. Returns the running instance (the serve command stops it on signals),
+ * where it listens, the write token and where it came from, and warnings an operator should see.
+ */
 export async function startServer(envOverrides: Partial<Record<keyof Env, string>> = {}) {
   const env = loadEnv({ ...process.env, ...envOverrides });
   const config = configFromEnv(env);
-  let generated = false;
+  let tokenFrom: "YCSB_LAB_TOKEN" | "file" | "new file" = "YCSB_LAB_TOKEN";
   if (!config.token) {
-    // Local convenience: a fresh write token per start, printed once (set YCSB_LAB_TOKEN to keep one).
-    config.token = randomBytes(24).toString("base64url");
-    generated = true;
+    // Kept on disk, not generated per start: runners given the token keep writing after a restart.
+    const kept = await loadOrCreateToken(env.YCSB_LAB_TOKEN_FILE);
+    config.token = kept.token;
+    tokenFrom = kept.created ? "new file" : "file";
   }
   const app = await buildApp(config, { logLevel: env.LOG_LEVEL });
-  await app.listen({ host: env.HOST, port: env.PORT });
-  return { app, env, token: generated ? config.token : undefined };
+  const address = await app.listen({ host: env.HOST, port: env.PORT });
+  // The PGlite directory's lock says where its owner serves: `ycsb-lab ingest` writes through this API then.
+  app.database.dataDirLock?.announce(address);
+  const warnings = exposureWarnings({ host: env.HOST, protectReads: config.protectReads });
+  for (const w of warnings) app.log.warn(w);
+  return { app, env, url: address, token: config.token, tokenFrom, tokenFile: env.YCSB_LAB_TOKEN_FILE, warnings };
 }

@@ -28,12 +28,12 @@ export interface BrowserSession {
 }
 
 /** launchPersistentContext is what takes a fresh --user-data-dir; one page, 1400x900. */
-export async function openBrowser(): Promise<BrowserSession> {
+export async function openBrowser(extraArgs: readonly string[] = []): Promise<BrowserSession> {
   const userDataDir = mkdtempSync(join(tmpdir(), "ycsb-lab-chromium-"));
   mkdirSync(ARTIFACTS, { recursive: true });
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
-    args: FLAGS,
+    args: [...FLAGS, ...extraArgs],
     headless: true,
     viewport: { width: 1400, height: 900 },
     acceptDownloads: true,

@@ -1,10 +1,12 @@
 import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations } from "../../prisma/migrate.js";
+import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -17,12 +19,16 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Postgres pool size. */
   poolSize?: number;
+  /** Names the owner in a PGlite directory's lock (e.g. "serve"); default the process's command line. */
+  command?: string;
 }
 
 export interface Database {
   prisma: Db;
   kind: "postgres" | "pglite";
   appliedMigrations: string[];
+  /** A PGlite directory's lock, held until close (data-dir-lock.ts): `announce` it where this process serves. */
+  dataDirLock?: DataDirLock;
   close(): Promise<void>;
 }
 
@@ -30,22 +36,50 @@ export interface Database {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let factory: SqlMigrationAwareDriverAdapterFactory;
   let closePglite: (() => Promise<void>) | undefined;
+  let dataDirLock: DataDirLock | undefined;
   if (opts.databaseUrl) {
-    factory = new PrismaPg({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
+    // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
+    // batch takes well under a second).
+    factory = new PrismaPg({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5_000, statement_timeout: 60_000 });
   } else {
     const dir = opts.pgliteDir && opts.pgliteDir !== "memory://" ? opts.pgliteDir : undefined;
-    if (dir) await mkdir(dir, { recursive: true });
-    const pglite = new PGlite(dir);
-    await pglite.waitReady;
-    closePglite = () => pglite.close();
+    if (dir) {
+      await mkdir(dirname(dir), { recursive: true });
+      // One owner per directory, taken before PGlite touches it: throws DataDirBusyError naming the owner.
+      dataDirLock = lockDataDir(dir, opts.command);
+      await mkdir(dir, { recursive: true });
+    }
+    let pglite: PGlite;
+    try {
+      pglite = new PGlite(dir);
+      await pglite.waitReady;
+    } catch (e) {
+      dataDirLock?.release();
+      throw e;
+    }
+    closePglite = async () => {
+      try {
+        await pglite.close();
+      } finally {
+        dataDirLock?.release();
+      }
+    };
     factory = new PrismaPGlite(pglite);
   }
-  const appliedMigrations = opts.migrate === false ? [] : await applyMigrations(factory);
+  let appliedMigrations: string[];
+  try {
+    appliedMigrations = opts.migrate === false ? [] : await applyMigrations(factory);
+  } catch (e) {
+    await closePglite?.();
+    throw e;
+  }
   const prisma = new PrismaClient({ adapter: factory });
   return {
     prisma,
     kind: opts.databaseUrl ? "postgres" : "pglite",
     appliedMigrations,
+    ...(dataDirLock ? { dataDirLock } : {}),
     async close() {
       await prisma.$disconnect();
       await closePglite?.();

@@ -4,8 +4,10 @@ import { InputError, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab ingest [--s3 BUCKET [--prefix PREFIX] [--run RUN_ID]] [--reference] [FILE.json ...]
 
-Store results straight into the database (DATABASE_URL, or the embedded PGlite in .local/pglite), the same way
-POST /api/v1/results and /api/v1/ingest/s3 do: validated, one transaction, idempotent.
+Store results in the database (DATABASE_URL, or the embedded PGlite in PGLITE_DIR, default .local/pglite), the same
+way POST /api/v1/results and /api/v1/ingest/s3 do: validated, one transaction, idempotent. When a running
+\`ycsb-lab serve\` or \`start\` owns the PGlite directory, everything goes through its API (with YCSB_LAB_TOKEN, or the
+token in YCSB_LAB_TOKEN_FILE): a PGlite directory has one owner, and two processes writing it lose data.
 
   FILE.json        result documents (one document or an array per file)
   --s3 BUCKET      import every new result object of the runs under s3://BUCKET/PREFIX/runs/ (S3_ENDPOINT for moto)
@@ -13,7 +15,10 @@ POST /api/v1/results and /api/v1/ingest/s3 do: validated, one transaction, idemp
   --run RUN_ID     only this run
   --reference      load the seeds' published tables (prisma/reference)
 
-Exit codes: 0 stored (or already stored), 1 invalid or unreadable input, 2 wrong usage.`;
+Exit codes: 0 stored (or already stored), 1 invalid or unreadable input or refused by the server, 2 wrong usage.`;
+
+/** A batch per request: the API's limit (api/routes/api/results MAX_BATCH). */
+const BATCH = 1000;
 
 export const command: Command = {
   name: "ingest",
@@ -51,11 +56,24 @@ export const command: Command = {
       if (errors.length) throw new InputError(`${file}: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
       docs.push(...(Array.isArray(body) ? body : [body]));
     }
+    const s3 = values.s3 ? { bucket: values.s3, ...(values.prefix ? { prefix: values.prefix } : {}), ...(values.run ? { runId: values.run } : {}) } : undefined;
 
     const { configFromEnv, loadEnv } = await import("../../api/config.js");
+    const env = loadEnv();
+    const config = configFromEnv(env);
+    if (config.pgliteDir) {
+      const { dataDirOwner } = await import("../../api/db/data-dir-lock.js");
+      const owner = dataDirOwner(config.pgliteDir);
+      if (owner) {
+        if (!owner.url) throw new InputError(`${config.pgliteDir} is owned by ${owner.command} (pid ${owner.pid}), which does not serve yet: try again when it listens`);
+        const { loadOrCreateToken } = await import("../../api/token-file.js");
+        const token = config.token ?? (await loadOrCreateToken(env.YCSB_LAB_TOKEN_FILE)).token;
+        return throughServer(owner.url, token, docs, s3, values.reference === true);
+      }
+    }
+
     const { openDatabase } = await import("../../api/db/open.js");
-    const config = configFromEnv(loadEnv());
-    const db = await openDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), ...(config.pgliteDir ? { pgliteDir: config.pgliteDir } : {}) });
+    const db = await openDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), ...(config.pgliteDir ? { pgliteDir: config.pgliteDir } : {}), command: "ingest" });
     try {
       if (docs.length) {
         const { ingestDocuments } = await import("../../api/store/ingest.js");
@@ -63,12 +81,12 @@ export const command: Command = {
         const count = (s: string) => out.filter((o) => o.status === s).length;
         console.log(JSON.stringify({ created: count("created"), duplicates: count("duplicate"), conflicts: out.filter((o) => o.status === "conflict") }));
       }
-      if (values.s3) {
+      if (s3) {
         const { S3Client } = await import("@aws-sdk/client-s3");
         const { importFromS3 } = await import("../../api/store/s3-import.js");
-        const s3 = new S3Client({ region: config.s3.region, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}) });
-        const report = await importFromS3(db.prisma, s3, { bucket: values.s3, ...(values.prefix ? { prefix: values.prefix } : {}), ...(values.run ? { runId: values.run } : {}) });
-        s3.destroy();
+        const client = new S3Client({ region: config.s3.region, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}) });
+        const report = await importFromS3(db.prisma, client, s3, { maxObjectBytes: config.bodyLimit });
+        client.destroy();
         console.log(JSON.stringify(report));
         if (report.invalid.length) return 1;
       }
@@ -82,3 +100,31 @@ export const command: Command = {
     }
   },
 };
+
+/** The same work through the API of the server that owns the data directory; its answers printed as they come. */
+async function throughServer(base: string, token: string, docs: unknown[], s3: object | undefined, reference: boolean): Promise<number> {
+  console.error(`ycsb-lab ingest: the data directory is served at ${base}: writing through its API`);
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new InputError(`POST ${path}: ${res.status} ${text.slice(0, 2000)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  if (docs.length) {
+    const total = { created: 0, duplicates: 0, conflicts: [] as unknown[] };
+    for (let i = 0; i < docs.length; i += BATCH) {
+      const out = (await post("/results", docs.slice(i, i + BATCH))) as { created: number; duplicates: number; results: { status: string }[] };
+      total.created += out.created;
+      total.duplicates += out.duplicates;
+      total.conflicts.push(...out.results.filter((r) => r.status === "conflict"));
+    }
+    console.log(JSON.stringify({ ...total, via: base }));
+  }
+  if (s3) {
+    const report = await post("/ingest/s3", s3);
+    console.log(JSON.stringify({ ...report, via: base }));
+    if ((report.invalid as unknown[]).length) return 1;
+  }
+  if (reference) console.log(JSON.stringify({ ...(await post("/reference/load", {})), via: base }));
+  return 0;
+}

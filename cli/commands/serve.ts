@@ -4,16 +4,24 @@ import { UsageError, type Command } from "../command.js";
 const usage = `Usage: ycsb-lab serve [--host HOST] [--port PORT] [--load-reference]
 
 Serve the results API (OpenAPI at /docs, everything under /api/v1) on 127.0.0.1:8080 by default.
-Without DATABASE_URL the data lives in an embedded PGlite database in .local/pglite (no server needed);
-the committed migrations are applied at start.
+Without DATABASE_URL the data lives in an embedded PGlite database in .local/pglite (no server needed), owned by
+this process alone (a second serve or start on it is refused; \`ycsb-lab ingest\` writes through this API); the
+committed migrations are applied at start. The write token is YCSB_LAB_TOKEN, else the one kept in
+YCSB_LAB_TOKEN_FILE (.local/write-token, created on first start): printed at start, the same after a restart.
 
   --host HOST          listen address (default HOST or 127.0.0.1)
   --port PORT          listen port (default PORT or 8080)
   --load-reference     load the seeds' published tables (prisma/reference) before serving
 
-Environment: DATABASE_URL, PGLITE_DIR, YCSB_LAB_TOKEN (writes; one is generated and printed when unset),
-YCSB_LAB_PROTECT_READS=1, BODY_LIMIT_BYTES, RATE_LIMIT_MAX, S3_ENDPOINT, S3_REGION, S3_POLL_BUCKET,
-S3_POLL_PREFIX, S3_POLL_SECONDS, LOG_LEVEL (see the README, "Results service").`;
+Environment: DATABASE_URL, PGLITE_DIR, YCSB_LAB_TOKEN, YCSB_LAB_TOKEN_FILE, YCSB_LAB_PROTECT_READS=1,
+BODY_LIMIT_BYTES, REQUEST_TIMEOUT_SECONDS, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW, TRUST_PROXY, S3_ENDPOINT, S3_REGION,
+S3_POLL_BUCKET, S3_POLL_PREFIX, S3_POLL_SECONDS, LOG_LEVEL (see the README, "Results service").`;
+
+/** Where the write token comes from, and the token itself unless the operator set it (then they know it). */
+export function writeTokenLine(token: string, from: "YCSB_LAB_TOKEN" | "file" | "new file", file: string): string {
+  if (from === "YCSB_LAB_TOKEN") return "write token: YCSB_LAB_TOKEN";
+  return `write token (${from === "new file" ? "generated into" : "kept in"} ${file}, the same after a restart): ${token}`;
+}
 
 export const command: Command = {
   name: "serve",
@@ -34,14 +42,15 @@ export const command: Command = {
     const { startServer } = await import("../../api/server.js");
     const { ConfigError } = await import("../../api/config.js");
     try {
-      const { app, env, token } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
+      const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
       if (values["load-reference"]) {
         const { loadReferenceData } = await import("../../prisma/reference/load.js");
         const r = await loadReferenceData(app.db);
         app.log.info(r, "reference data loaded");
       }
-      console.error(`ycsb-lab API on http://${env.HOST}:${env.PORT} (docs: /docs, database: ${app.database.kind})`);
-      if (token) console.error(`write token for this session (set YCSB_LAB_TOKEN to keep one): ${token}`);
+      console.error(`ycsb-lab API on ${url} (docs: /docs, database: ${app.database.kind})`);
+      console.error(writeTokenLine(token, tokenFrom, tokenFile));
+      for (const w of warnings) console.error(`warning: ${w}`);
       await new Promise<void>((resolve) => {
         const stop = () => void app.close().then(() => resolve());
         process.once("SIGINT", stop);

@@ -53,8 +53,8 @@ export const command: Command = {
 
     const { startServer } = await import("../../api/server.js");
     const { loadReferenceData } = await import("../../prisma/reference/load.js");
-    const { app, env, token } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
-    const url = `http://${env.HOST}:${env.PORT}`;
+    const { writeTokenLine } = await import("./serve.js");
+    const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
     const stopped = new Promise<void>((resolve) => {
       const stop = () => void app.close().then(() => resolve());
       process.once("SIGINT", stop);
@@ -65,10 +65,11 @@ export const command: Command = {
     if (reference.replaced > 0) say(`published runs: ${reference.replaced} stored from an older transcription of the seeds, replaced by the current one`);
     say(`dashboard: ${url}/   (API: ${url}/api/v1, OpenAPI: ${url}/docs, database: ${app.database.kind})`);
     say("the seeds' published results are loaded; Ctrl-C stops the server");
+    say(writeTokenLine(token, tokenFrom, tokenFile));
+    for (const w of warnings) say(`warning: ${w}`);
 
     if (!values["no-benchmark"]) {
-      const writeToken = token ?? process.env.YCSB_LAB_TOKEN;
-      const childEnv = { ...process.env, YCSB_LAB_TOKEN: writeToken };
+      const childEnv = { ...process.env, YCSB_LAB_TOKEN: token };
       say(`benchmark: ${values.scenario} on a local ${values.engine}; its results appear in the dashboard when it finishes`);
       const { runSetupScript } = await import("../../runner/java-artifacts.js");
       await runSetupScript("fetch-ycsb.sh");

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { toCsv } from "../../../csv.js";
 import { referenceSeries } from "../../../../model/reference-series.js";
 import { ErrorResponse } from "../../../schemas.js";
+import { loadReferenceData, SEEDS } from "../../../../prisma/reference/load.js";
 
 const ReferenceTableSchema = Type.Object({
   id: Type.String(),
@@ -29,6 +30,23 @@ const ReferenceTableSchema = Type.Object({
 });
 
 const route: FastifyPluginAsync = async (app) => {
+  // The reference loader behind the API: `ycsb-lab ingest --reference` writes through the server that owns a PGlite
+  // directory. Published runs come only from the transcribed seed files, never from the request.
+  app.post(
+    "/load",
+    {
+      onRequest: app.requireToken,
+      schema: {
+        summary: "Load the seeds' published tables (prisma/reference) into the store: the reference loader, idempotent",
+        tags: ["reference"],
+        security: [{ bearer: [] }],
+        body: Type.Optional(Type.Object({ seeds: Type.Optional(Type.Array(Type.Union(SEEDS.map((s) => Type.Literal(s))), { minItems: 1, uniqueItems: true })) }, { additionalProperties: false })),
+        response: { 200: Type.Object({ tables: Type.Integer(), documents: Type.Integer(), created: Type.Integer(), replaced: Type.Integer() }), 401: ErrorResponse },
+      },
+    },
+    async (req) => loadReferenceData(app.db, (req.body as { seeds?: string[] } | undefined)?.seeds ?? SEEDS),
+  );
+
   app.get(
     "/",
     {

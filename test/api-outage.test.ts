@@ -1,0 +1,59 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../api/build.js";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { fixtureDocument, freshPostgresDatabase, testConfig, auth } from "./api-helpers.js";
+import { FlakyProxy } from "./runner-helpers.js";
+
+// The database goes away (a Postgres restart, a network cut): /health says so and every request answers 503 with
+// Retry-After, not 500; when it is back, everything answers again without a restart of the service.
+describe("database outage on Postgres", () => {
+  let db: Database;
+  let app: FastifyInstance;
+  let proxy: FlakyProxy;
+  let proxyDown = false;
+
+  beforeAll(async () => {
+    const url = new URL(await freshPostgresDatabase("api_outage"));
+    proxy = new FlakyProxy(Number(url.port));
+    await proxy.up();
+    url.port = String(proxy.port);
+    db = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
+    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+    expect((await app.inject({ method: "POST", url: "/api/v1/results", payload: fixtureDocument({ runId: "before-outage" }), headers: auth })).statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    if (proxyDown) await proxy.up();
+    await app?.close();
+    await db?.close();
+    await proxy?.down();
+  });
+
+  it("health checks the database: 200 while it answers, 503 while it is gone, 200 again after", async () => {
+    const up = await app.inject({ url: "/health" });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toMatchObject({ ok: true, database: "postgres" });
+
+    await proxy.down();
+    proxyDown = true;
+    const down = await app.inject({ url: "/health" });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ ok: false, database: "postgres" });
+    for (const req of [
+      { url: "/api/v1/runs" },
+      { url: "/api/v1/runs/before-outage" },
+      { url: "/api/v1/scaling" },
+      { method: "POST" as const, url: "/api/v1/results", payload: fixtureDocument({ runId: "during-outage" }), headers: auth },
+    ]) {
+      const r = await app.inject(req);
+      expect(r.statusCode, `${req.url}: ${r.body}`).toBe(503);
+      expect(r.headers["retry-after"]).toBeDefined();
+      expect(r.json().message).toMatch(/database/i);
+    }
+
+    await proxy.up();
+    proxyDown = false;
+    expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
+    expect((await app.inject({ url: "/api/v1/runs/before-outage" })).statusCode).toBe(200);
+  }, 120_000);
+});
