@@ -27,6 +27,7 @@ export const SCENARIOS = {
     ],
     operationCountPer: "total",
     repeats: 1,
+    departures: [],
     defaults: { engine: "cassandra", nodes: 1, preset: "balanced" },
   },
   "datastax-2013": {
@@ -75,6 +76,15 @@ export const SCENARIOS = {
         source: 'seed 001 line 49: "New EC2 instances were used for each test run"',
       },
     },
+    departures: [
+      { what: "m1.xlarge data and client nodes (lines 53-55) run as m5d.xlarge / m5.xlarge", why: "m1 is retired; m5d.xlarge has the same 4 cores and 16 GiB with local NVMe instead of 4 spinning disks in RAID" },
+      { what: "Cassandra 1.1.6, HBase 0.94.3, MongoDB 2.2.2 (lines 61, 71, 82) run as the current releases", why: "the old releases do not run on current systems; presets translate each setting (model/presets.ts)" },
+      { what: "durability is not stated: engines run their defaults (balanced)", why: "the paper names no commitlog, journal or WAL setting" },
+      { what: "each of the 3 repeats runs on the same instances, wiped and restarted, not on new instances on 3 days (line 49)", why: "one run holds a plan's repeats; a new deployment per repeat is another stack run (its run.repeat)" },
+      { what: "Cassandra tokens by num_tokens (vnodes), not the computed initial_token (line 61)", why: "Cassandra 5.0 allocates tokens itself; the ring is as even" },
+      { what: "900,000 operations per client (line 114)", why: "YCSB counts operationcount per client and the driver split only the record count (line 118)" },
+      { what: "write/scan and read-latest inserts go to per-client key ranges", why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys" },
+    ],
     defaults: { engine: "cassandra", nodes: 32, preset: "balanced" },
   },
   "endpoint-2015": {
@@ -130,6 +140,18 @@ export const SCENARIOS = {
         source: 'seed 000 lines 41-43, 62: "New EC2 instances were used for each test run"; "Each test started with an empty database"',
       },
     },
+    departures: [
+      { what: "i2.xlarge data and c3.xlarge client nodes (lines 45-48) run as i4i.xlarge / c6i.xlarge", why: "both are retired; the replacements have the same cores and memory class, NVMe instead of SATA SSD" },
+      { what: "Cassandra 2.1.0, Couchbase 3.0.1, HBase 0.98.6, MongoDB 2.8.0-rc4 (lines 77, 95, 112, 129) run as the current releases", why: "the old releases do not run on current systems; presets translate each setting" },
+      { what: "Cassandra's 2 ms batch window (lines 525-526) is commitlog_sync: group with a 2 ms window", why: "since Cassandra 4.0 batch mode syncs at once and ignores the window; group mode is the old batch window" },
+      { what: "each of the 3 repeats runs on the same instances, wiped and restarted, not on new instances on 3 days (lines 41-43)", why: "one run holds a plan's repeats; a new deployment per repeat is another stack run (its run.repeat)" },
+      { what: "9 million operations per client (lines 177-180)", why: "YCSB counts operationcount per client; 9M in total would end a 32-node phase in 40 s, far from the 1 h cap the paper set" },
+      { what: "mixed and insert-mostly inserts go to per-client key ranges", why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys" },
+      { what: "insert-mostly also runs at 16 and 32 nodes (the paper has no results there, lines 332-334)", why: "the plan runs every workload at every size; the published series simply stops at 8" },
+      { what: "HBase compression stays off at every size (lines 497-500 turned it on at 8+ nodes)", why: "compression was a workaround for full disks at 500M records per node; the scale knob decides the data size here" },
+      { what: "Couchbase's local.ini (file_compression none, compaction thresholds, lines 533-544) is not rendered", why: "Couchbase 7 has no CouchDB-era local.ini; full eviction is kept" },
+      { what: "latency is the count-weighted mean over clients and merged-HDR percentiles, not the average of client averages (lines 199-202)", why: "the average of averages weighs a slow client like a fast one; it is still reported as averageOfClientAveragesUs" },
+    ],
     defaults: { engine: "cassandra", nodes: 4, preset: "durable" },
   },
   "lineate-2014": {
@@ -183,6 +205,15 @@ export const SCENARIOS = {
         source: 'seed 002 lines 84, 92-93: "Clear the caches" before each step ("steps 3 to 6")',
       },
     },
+    departures: [
+      { what: "bare-metal servers (2x E5-2620 v2, 64 GB) and 32 bare-metal clients run as m6id.4xlarge / c6i.xlarge", why: "no bare metal here; the instances match cores and memory" },
+      { what: "Cassandra 2.0.9, Couchbase 2.5.1, MongoDB 2.6.4 (line 40) run as the current releases", why: "the old releases do not run on current systems; presets translate each setting" },
+      { what: "Cassandra through CQL, not the Thrift results the paper reported (lines 150-152)", why: "Thrift was removed in Cassandra 4.0" },
+      { what: "the last thread step is where total throughput stops rising by 5%, not where latency starts to rise (lines 191-193)", why: "the paper's choice was, in its words, inherently subjective; the runner must decide the same on every client" },
+      { what: "the 2 repeats repeat the whole sequence (reload, every step) (lines 238-239)", why: "the paper repeated 'the final configuration' without saying more" },
+      { what: "Couchbase's memcached threads, reader/writer threads, compaction off and read optimisation (lines 459-477) are not set", why: "they are Couchbase 2.5 diag/eval settings with no Couchbase 7 equivalent in the product yet" },
+      { what: "clearing the caches needs root on the data nodes", why: "where the runner cannot (a local run), the reset says so in the run's manifest" },
+    ],
     defaults: { engine: "cassandra", nodes: 4, preset: "balanced" },
   },
   "andor-parv-2019": {
@@ -235,6 +266,12 @@ export const SCENARIOS = {
         counter_write_request_timeout: "100000ms",
       },
     },
+    departures: [
+      { what: "Windows 7 servers (i7-4770, 16 GB, HDD; lines 234-239) run as c6i.2xlarge on Linux with gp3", why: "no Windows hosts or spinning disks here; the instance matches cores and memory" },
+      { what: "Cassandra 3.11.0, MongoDB 3.4.4 and YCSB 0.12.0 (lines 143, 156, 212) run as the current releases and YCSB 0.17.0", why: "the old releases do not run on current systems" },
+      { what: "each test's 3 repeats run one after another (lines 253-254)", why: "the paper does not say in which order; this keeps a batch between restarts" },
+      { what: "Table 9 is recomputed from Tables 1-8, which print means only (lines 433-435)", why: "the spread of the repeats is not printed: each F is an upper bound of the paper's, within 1.5% (model/anova.ts)" },
+    ],
     defaults: { engine: "cassandra", nodes: 1, preset: "balanced" },
   },
   "usa-2015-durability": {
@@ -286,6 +323,15 @@ export const SCENARIOS = {
           'seed 004 lines 56, 60: "we removed the data files and restarted the database between each run ... each of the thread counts"; "Start with an empty database instance (data files wiped, server restarted)"',
       },
     },
+    departures: [
+      { what: "bare-metal servers (2x X5675, 96 GB, 2 SSDs; lines 214-221) run as i4i.4xlarge", why: "no bare metal here; the instance matches cores and memory with local NVMe" },
+      { what: "Cassandra 2.1.2, Couchbase 3.0.2, MongoDB 3.0.1 and the vendors' YCSB forks (lines 228-244) run as current releases and ycsb-lab's bindings", why: "the old releases and forks do not run on current systems" },
+      { what: "MongoDB throughput runs with write concern j:false, not --nojournal (line 258)", why: "--nojournal was removed in MongoDB 6.1" },
+      { what: "Couchbase durable is durability persistToMajority, not PersistTo=MASTER (line 266)", why: "SDK 3 replaced PersistTo with durability levels; on one node both wait for the disk" },
+      { what: "Cassandra durable's 10 ms batch window (lines 263-264) is commitlog_sync: group with a 10 ms window", why: "since Cassandra 4.0 batch mode ignores the window; group mode is the old batch window" },
+      { what: "Cassandra throughput's table has LeveledCompactionStrategy but not COMPACT STORAGE (line 254)", why: "COMPACT STORAGE was removed in Cassandra 4.0" },
+      { what: "threads double from 8 to 1024 while total throughput rises by 5%, not 'until the maximum throughput was reached without sacrificing latency' (line 52)", why: "the runner must decide the same on every client from what they measured; latency is not judged" },
+    ],
     defaults: { engine: "cassandra", nodes: 1, preset: "durable" },
   },
 } as const satisfies Record<string, ScenarioSpec>;

@@ -184,6 +184,22 @@ describe("aggregates over repeats: mean, CI and n, valid results only by default
     expect((await get("/api/v1/runs/agg-invalid")).phases.map((p: { verdict: string }) => p.verdict)).toEqual(["valid", "valid", "invalid"]);
   });
 
+  it("every view reads a phase the same: throughput, runtime and verdict of /runs/:id are those /repeatability and /sweeps count", async () => {
+    const run = await get("/api/v1/runs/agg-run");
+    const phases = run.phases as { phase: { name: string }; verdict: string; aggregate: { throughputOpsSec: number; runtimeMs: number; complete: boolean } }[];
+    const { groups } = await get(`/api/v1/repeatability?scenario=${scenarioName}&include=all`);
+    const repeats = groups[0].repeats as { phase: string; throughputOpsSec: number; verdict: string }[];
+    for (const r of repeats) {
+      const p = phases.find((x) => x.phase.name === r.phase)!;
+      expect(r.throughputOpsSec).toBeCloseTo(p.aggregate.throughputOpsSec, 9);
+      expect(r.verdict).toBe(p.verdict);
+      expect(p.aggregate.complete).toBe(true);
+    }
+    const { series } = await get(`/api/v1/sweeps?scenario=${scenarioName}`);
+    const runtimes = phases.map((p) => p.aggregate.runtimeMs);
+    expect(series[0].points[0].runtimeMs).toBeCloseTo(runtimes.reduce((a, b) => a + b, 0) / runtimes.length, 9);
+  });
+
   it("an incomplete phase (a client never reported) is never counted, and says so", async () => {
     const plan = threeRepeatPlan(`${scenarioName}-partial`);
     const [r0, r1] = plan.phases.filter((p) => p.kind === "workload");

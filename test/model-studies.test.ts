@@ -63,3 +63,22 @@ describe("presets follow the studies", () => {
     expect(form).toMatch(/"regions":4/);
   });
 });
+
+describe("the README's scenario table", () => {
+  it("states every departure of every seed's scenario, with its why, in that scenario's row", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { SCENARIOS } = await import("../model/scenarios.js");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    let rows = 0;
+    for (const s of Object.values(SCENARIOS)) {
+      const seed = (s.sources as readonly { seed?: string }[]).find((x) => x.seed)?.seed;
+      if (!seed) continue;
+      expect((s.departures as readonly unknown[]).length, s.name).toBeGreaterThan(0);
+      for (const d of s.departures as readonly { what: string; why: string }[]) {
+        expect(readme, `${s.name}: ${d.what}`).toContain(`| ${s.name} (${seed}) | ${d.what} | ${d.why} |`);
+        rows++;
+      }
+    }
+    expect(readme.match(/^\| [a-z0-9-]+ \(\d{3}\) \|/gm)).toHaveLength(rows);
+  });
+});
