@@ -77,6 +77,7 @@ describe.each(["pglite", "postgres"] as const)("every view survives any stored v
     "/api/v1/sweeps",
     "/api/v1/sweeps?format=csv",
     "/api/v1/repeatability",
+    "/api/v1/anova",
     "/api/v1/compare?runs=sv-ok,sv-huge,sv-nonfinite,sv-json,sv-histogram,sv-precision,sv-index,sv-phase",
     "/api/v1/compare?runs=sv-huge,sv-nonfinite,sv-json&format=csv",
     ...["sv-ok", "sv-huge", "sv-nonfinite", "sv-json", "sv-histogram", "sv-precision", "sv-index", "sv-phase"].flatMap((id) => [

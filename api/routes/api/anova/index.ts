@@ -8,7 +8,7 @@ const route: FastifyPluginAsync = async (app) => {
   app.get(
     "/",
     {
-      preHandler: app.readAccess,
+      onRequest: app.readAccess,
       schema: {
         summary: "Seed 003's two-way ANOVA of runtime (database x client threads) per workload and operation count, for published and measured sweeps",
         tags: ["analysis"],
