@@ -23,7 +23,7 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
     async prepareSchema(plan) {
       const state = await runningState(engine);
       const local = await loadLocalEngine(engine);
-      await local.prepareSchema?.(state, { preset: plan.deployment.preset, fieldCount: plan.deployment.fieldCount });
+      await local.prepareSchema?.(state, { preset: plan.deployment.preset, fieldCount: plan.deployment.fieldCount, study: plan.deployment.study });
       if (engine === "cassandra") {
         await queryCql({ ...(await cqlTools()), hosts: state.nodes.map((n) => n.address), statements: ["TRUNCATE ycsb.usertable"] });
         return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset}), ycsb.usertable emptied`;
@@ -39,7 +39,7 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
       if (r.wipeData && (r.restartServer || engine !== "cassandra")) {
         // Data files wiped, server restarted (seed 004's words): the local engine started again from empty folders.
         await local.down(state);
-        await local.up({ nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir ?? engineDir(engine), log });
+        await local.up({ nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir ?? engineDir(engine), log, study: (state.details?.study as never) ?? undefined });
         done.push(`${engine} stopped and started again on empty data folders`);
       } else if (r.wipeData) {
         await queryCql({ ...(await cqlTools()), hosts: state.nodes.map((n) => n.address), statements: ["TRUNCATE ycsb.usertable"] });

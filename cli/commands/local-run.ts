@@ -56,7 +56,8 @@ export async function localRun(args: string[]): Promise<number> {
     plan = await planFromOptions({ ...cell, nodes: values.nodes, preset: values.preset });
     const { nodes, preset } = plan.deployment;
     say(`${engine}: starting ${nodes} node(s), preset ${preset}`);
-    state = await local.up({ nodes, preset, dataDir: engineDir(engine), log: say });
+    // The scenario's own values over the preset (seed 004: Cassandra's LCS table, its 10 ms commitlog window).
+    state = await local.up({ nodes, preset, dataDir: engineDir(engine), log: say, study: plan.deployment.study });
   }
 
   const runId = values["run-id"] ?? `${plan.scenario}-${engine}-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}`;

@@ -12,6 +12,7 @@ import {
   renderCassandraYaml,
   type GossipRow,
 } from "../../engines/cassandra/index.js";
+import type { StudyServerSide } from "../../model/scenario.js";
 import { bindingClasspathDir, runSetupScript, ycsbCoreDir } from "../java-artifacts.js";
 import { queryCql, runCql } from "./cassandra-cql.js";
 import {
@@ -141,6 +142,7 @@ async function startNode(index: number, nodes: number, opts: LocalUpOptions, lib
       nativeTransportPort: CQL_PORT,
       storagePort: STORAGE_PORT,
       preset: opts.preset,
+      ...(opts.study?.cassandra ? { study: opts.study.cassandra } : {}),
       // An empty new ring has nothing to stream, so every node may join without bootstrapping.
       autoBootstrap: nodes === 1,
     }),
@@ -217,6 +219,7 @@ async function prepareSchema(state: LocalEngineState, opts: SchemaOptions, t?: T
       preset: opts.preset,
       replicationFactor: Math.min(state.nodes.length, 3),
       fieldCount: opts.fieldCount,
+      ...((opts.study ?? studyOf(state))?.cassandra ? { study: (opts.study ?? studyOf(state))!.cassandra } : {}),
     }),
   });
 }
@@ -238,6 +241,8 @@ export const cassandraLocalEngine: LocalEngine = {
       dataDir: opts.dataDir,
       startedAt: new Date().toISOString(),
       nodes: [],
+      // Kept so a restart renders the same files and a later prepare the same table.
+      ...(opts.study ? { details: { study: opts.study } } : {}),
     };
     const deadline = Date.now() + READY_TIMEOUT_MS;
     try {
@@ -261,7 +266,7 @@ export const cassandraLocalEngine: LocalEngine = {
       }
       if (Date.now() >= deadline) throw new Error(`cassandra: cluster not ready in ${READY_TIMEOUT_MS / 1000} s: ${reasons.join("; ")}`);
       log(`cassandra: preparing keyspace ycsb (preset ${opts.preset})`);
-      await prepareSchema(state, { preset: opts.preset }, t);
+      await prepareSchema(state, { preset: opts.preset, ...(opts.study ? { study: opts.study } : {}) }, t);
       return state;
     } catch (err) {
       // Leave nothing running when start-up fails; the logs stay for inspection.
@@ -303,7 +308,7 @@ export const cassandraLocalEngine: LocalEngine = {
     // Stop every node (they flush on SIGTERM), then start each on its own folders again and wait until ready.
     await Promise.all(state.nodes.map((n) => stopNode(n)));
     const [libDir, t] = await Promise.all([cassandraLibDir(), tools()]);
-    const opts = { nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir, log };
+    const opts = { nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir, log, ...(studyOf(state) ? { study: studyOf(state) } : {}) };
     const next: LocalEngineState = { ...state, startedAt: new Date().toISOString(), nodes: [] };
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (const node of state.nodes) {
@@ -321,6 +326,11 @@ export const cassandraLocalEngine: LocalEngine = {
     throw new Error(`cassandra: not ready ${READY_TIMEOUT_MS / 1000} s after the restart: ${reasons.join("; ")}`);
   },
 };
+
+/** The study's values a running cluster was started with (state details). */
+function studyOf(state: LocalEngineState): StudyServerSide | undefined {
+  return state.details?.study as StudyServerSide | undefined;
+}
 
 export function defaultCassandraDataDir(): string {
   return engineDir("cassandra");

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Engine } from "../../model/engine.js";
 import type { Preset } from "../../model/presets.js";
+import type { StudyServerSide } from "../../model/scenario.js";
 
 /**
  * A database engine run on this machine for development and tests: real servers, started detached so that
@@ -36,10 +37,14 @@ export interface LocalUpOptions {
   dataDir: string;
   /** Progress lines for the user (stderr in the CLI). */
   log?: (line: string) => void;
+  /** A study's own values over the preset (model/scenario.ts studyServerSide): e.g. seed 004's window and LCS. */
+  study?: StudyServerSide;
 }
 
 export interface SchemaOptions {
   preset: Preset;
+  /** A study's own values over the preset (seed 004 throughput: LeveledCompactionStrategy). */
+  study?: StudyServerSide;
   /** YCSB fieldcount. @default 10 */
   fieldCount?: number;
 }
