@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { documentRepeats } from "../../model/aggregate/repeats.js";
-import { clientsReported, phaseRuntimeMs, phaseThroughput, phaseWorkload, worstVerdict } from "../../model/aggregate/rules.js";
+import { clientsReported, lessSevere, phaseRuntimeMs, phaseThroughput, phaseWorkload, worstVerdict } from "../../model/aggregate/rules.js";
 import { phasePreset } from "../../model/presets.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
@@ -371,17 +371,25 @@ async function keepTotals(tx: Tx, phaseIds: number[]): Promise<void> {
     runtime_ms: phaseRuntimeMs(cs),
     verdict: worstVerdict(cs.map((c) => c.verdict)),
   }));
-  const runIds = await tx.$queryRaw<{ run_id: string }[]>`
+  const runIds = await tx.$queryRaw<{ id: number; run_id: string }[]>`
     UPDATE phases p SET throughput_sum = x.throughput_sum, clients_reported = x.clients_reported, runtime_ms = x.runtime_ms, verdict = x.verdict
     FROM jsonb_to_recordset(${JSON.stringify(totals)}::jsonb) AS x(id int, throughput_sum float8, clients_reported int, runtime_ms float8, verdict text)
     WHERE p.id = x.id
-    RETURNING p.run_id`;
-  const runs = [...new Set(runIds.map((r) => r.run_id))].sort();
-  await tx.$queryRaw`SELECT id FROM runs WHERE id IN (${Prisma.join(runs)}) ORDER BY id FOR UPDATE`;
-  const phases = await tx.$queryRaw<{ runId: string; verdict: string }[]>`SELECT run_id AS "runId", verdict FROM phases WHERE run_id IN (${Prisma.join(runs)})`;
-  const phaseVerdicts = new Map<string, string[]>();
-  for (const p of phases) phaseVerdicts.set(p.runId, [...(phaseVerdicts.get(p.runId) ?? []), p.verdict]);
-  const verdicts = runs.map((id) => ({ id, verdict: worstVerdict(phaseVerdicts.get(id) ?? []) }));
-  await tx.$executeRaw`
-    UPDATE runs r SET verdict = x.verdict FROM jsonb_to_recordset(${JSON.stringify(verdicts)}::jsonb) AS x(id text, verdict text) WHERE r.id = x.id`;
+    RETURNING p.id, p.run_id`;
+  // A run's verdict is the worst of its phases'. Verdicts only ever get worse as clients report (a stored result never
+  // changes), so each touched run is raised to the worst of the phases touched now: no read of its other phases and
+  // no lock unless it changes (concurrent batches of one run stay concurrent).
+  const verdictOf = new Map(totals.map((t) => [t.id, t.verdict]));
+  const byRun = new Map<string, string[]>();
+  for (const r of runIds) byRun.set(r.run_id, [...(byRun.get(r.run_id) ?? []), verdictOf.get(Number(r.id))!]);
+  const raises = [...byRun]
+    .map(([id, vs]) => ({ id, verdict: worstVerdict(vs) }))
+    .filter((r) => r.verdict !== "valid")
+    .map((r) => ({ ...r, below: lessSevere(r.verdict) }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+  if (raises.length) {
+    await tx.$executeRaw`
+      UPDATE runs r SET verdict = x.verdict FROM jsonb_to_recordset(${JSON.stringify(raises)}::jsonb) AS x(id text, verdict text, below jsonb)
+      WHERE r.id = x.id AND x.below ? r.verdict`;
+  }
 }

@@ -13,6 +13,8 @@ import {
   worstVerdict,
   type ClientInput,
   type ClientOperationInput,
+  type CountablePhase,
+  type RepeatedPhase,
   type Include,
   type LeftOut,
   type OverRepeats,
@@ -303,7 +305,7 @@ const NO_LEFT_OUT: LeftOut = { invalid: 0, incomplete: 0 };
  * A configuration's result over its repeats: the phases counted (model/aggregate/rules.ts selectPhases), each repeat
  * at its peak load level (peakPerRepeat), and the mean with its 95% CI and n over those repeats. Never the best.
  */
-function atPeakOverRepeats<T extends PhaseSummaryRow>(phases: readonly T[], include: Include | undefined) {
+function atPeakOverRepeats<T extends CountablePhase & RepeatedPhase>(phases: readonly T[], include: Include | undefined) {
   const { counted, leftOut } = selectPhases(phases, include);
   const peaks = peakPerRepeat(counted);
   return { counted, leftOut, peaks, throughput: overRepeats(peaks.map((p) => p.throughputOpsSec)) };
@@ -330,18 +332,39 @@ export interface ScalingSeries {
  * over repeats with its CI and n. A published study's figures never merge with another's or with measured runs.
  */
 export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingSeries[]; leftOut: LeftOut }> {
-  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
+  // One row per series and cluster size, its phases as arrays: SQL only groups (100,000 client results are some 10,000
+  // phases); which phases count and each repeat's peak are the model's rules, applied below.
+  const groups = await db.$queryRaw<
+    { engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; sourceId: string; citation: string | null; operationCount: number | null; operationCountPer: string | null; nodes: number; runIds: string[]; repeats: number[]; throughputs: number[]; reported: number[]; clients: number[]; verdicts: string[] }[]
+  >`
+    SELECT r.engine, p.workload, p.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId", s.citation,
+           p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer", r.nodes,
+           array_agg(p.run_id) AS "runIds", array_agg(p.repeat) AS repeats, array_agg(p.throughput_sum) AS throughputs,
+           array_agg(p.clients_reported) AS reported, array_agg(p.clients) AS clients, array_agg(p.verdict) AS verdicts
+    FROM phases p
+    JOIN runs r ON r.id = p.run_id
+    JOIN sources s ON s.id = r.source_id
+    ${sqlFilters(f, [Prisma.sql`p.kind IN ('workload', 'load')`, Prisma.sql`p.clients_reported > 0`, SANE_PHASE, NOT_QUARANTINED])}
+    GROUP BY r.engine, p.workload, p.preset, r.scenario, s.kind, s.id, s.citation, p.operation_count, p.operation_count_per, r.nodes`;
   let total = NO_LEFT_OUT;
-  const series = groupBy(rows, (r) => [r.engine, r.workload, r.preset, r.scenario, r.sourceKind, r.sourceId, r.citation, r.operationCount, r.operationCountPer])
+  const series = groupBy(groups, (g) => [g.engine, g.workload, g.preset, g.scenario, g.sourceKind, g.sourceId, g.citation, g.operationCount === null ? null : Number(g.operationCount), g.operationCountPer])
     .sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
-    .map(({ key, rows: rs }) => {
+    .map(({ key, rows: gs }) => {
       const [engine, workload, preset, scenario, sourceKind, sourceId, citation, operationCount, operationCountPer] = key as [string, string | null, string, string, string, string, string | null, number | null, string | null];
       let leftOut = NO_LEFT_OUT;
-      const points = groupBy(rs, (r) => [r.nodes])
-        .map(({ key: [nodes], rows: ps }) => {
-          const agg = atPeakOverRepeats(ps, f.include);
+      const points = gs
+        .map((g) => {
+          const phases = g.runIds.map((runId, i) => ({
+            runId,
+            repeat: Number(g.repeats[i]),
+            throughputOpsSec: storedPhaseThroughput(g.throughputs[i]) ?? 0,
+            clientsReported: Number(g.reported[i]),
+            clients: Number(g.clients[i]),
+            verdict: String(g.verdicts[i]),
+          }));
+          const agg = atPeakOverRepeats(phases, f.include);
           leftOut = addLeftOut(leftOut, agg.leftOut);
-          return { nodes: nodes as number, throughputOpsSec: agg.throughput.mean, throughput: agg.throughput, runs: new Set(agg.peaks.map((p) => p.runId)).size, phases: agg.counted.length, leftOut: agg.leftOut };
+          return { nodes: Number(g.nodes), throughputOpsSec: agg.throughput.mean, throughput: agg.throughput, runs: new Set(agg.peaks.map((p) => p.runId)).size, phases: agg.counted.length, leftOut: agg.leftOut };
         })
         .filter((p): p is typeof p & { throughputOpsSec: number } => p.throughputOpsSec !== null)
         .sort((a, b) => a.nodes - b.nodes);

@@ -43,6 +43,11 @@ export function clientsReported(clientIndexes: readonly number[], clients: numbe
   return new Set(clientIndexes.filter((i) => i >= 0 && i < clients)).size;
 }
 
+/** The verdicts less severe than this one: a run's verdict is raised to a phase's when it is one of them. */
+export function lessSevere(verdict: Verdict): Verdict[] {
+  return VERDICTS.filter((v) => SEVERITY[v]! < SEVERITY[verdict]!);
+}
+
 /** Only when every client reported is a phase's summed throughput the cluster's (a phase of no clients is none). */
 export function isComplete(p: { clientsReported: number; clients: number }): boolean {
   return p.clients >= 1 && p.clientsReported >= p.clients;
