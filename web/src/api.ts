@@ -2,6 +2,20 @@
  * The results API (api/, all under /api/v1) as the dashboard sees it: fetch + types.
  * Views use only these types; the API's response shapes are mapped here and nowhere else.
  */
+import type { Static } from "@sinclair/typebox";
+import type {
+  CompareResponse,
+  DurabilityResponse,
+  PhaseResult,
+  PhaseSeriesResponse,
+  ReferenceTablesResponse,
+  RepeatabilityResponse,
+  RunsPage,
+  RunSummary,
+  RunWithPhases,
+  ScalingResponse,
+  SweepsResponse,
+} from "../../model/api-schemas.js";
 import type { Validity } from "../../model/result-document.js";
 import { publishedMs } from "./analysis.js";
 
@@ -193,38 +207,10 @@ const RUNS_PAGE = 1000;
 /** The API's limit of run ids per GET /compare. */
 const COMPARE_MAX = 20;
 
-// ---- raw response shapes (api/schemas.ts), mapped to the view types above ----
-interface RawRunSummary {
-  id: string;
-  scenario: string;
-  engine: string;
-  engineVersion: string;
-  preset: string;
-  nodes: number;
-  instanceTypes: { data: string; client: string };
-  replication: number;
-  repeat: number;
-  startedAt: string;
-  standIn: string | null;
-  source: { kind: string; citation: string | null; seed: string | null; table: string | null };
-  verdict?: string;
-  reasons?: string[];
-  workloads?: string[];
-  throughputOpsSec?: number | null;
-}
-interface RawPhaseResult {
-  phase: { name: string; kind: string; workload: string | null; threadsPerClient: number; clients: number };
-  verdict: string;
-  aggregate: {
-    throughputOpsSec: number;
-    runtimeMs: number;
-    operations: Record<string, { count: number; avgUs: number | null; percentilesUs: Record<string, number | null>; percentileMethod: string }>;
-  };
-}
-interface RawRunWithPhases {
-  run: RawRunSummary;
-  phases: RawPhaseResult[];
-}
+// ---- the API's response shapes, from its TypeBox schemas (model/api-schemas.ts): tsc catches any drift ----
+type RawRunSummary = Static<typeof RunSummary>;
+type RawPhaseResult = Static<typeof PhaseResult>;
+type RawRunWithPhases = Static<typeof RunWithPhases>;
 
 function source(s: RawRunSummary["source"]): RunSource {
   return {
@@ -280,7 +266,7 @@ const runDetail = (r: RawRunWithPhases): RunDetail => ({ run: runRow(r.run), pha
 
 /** Every run matching the filters (GET /runs, paged by the API's limit). */
 export async function fetchRuns(filters: Record<string, string | undefined>): Promise<RunRow[]> {
-  const page = (offset: number) => getJson("/runs", { ...filters, limit: RUNS_PAGE, offset }) as Promise<{ total: number; runs: RawRunSummary[] }>;
+  const page = (offset: number) => getJson("/runs", { ...filters, limit: RUNS_PAGE, offset }) as Promise<Static<typeof RunsPage>>;
   const first = await page(0);
   // The rest of the pages at once: the total is known after the first.
   const offsets: number[] = [];
@@ -303,14 +289,11 @@ function oncePerPage<T>(load: () => Promise<T>): () => Promise<T> {
 export const fetchAllRuns = oncePerPage(() => fetchRuns({}));
 
 export async function fetchRunDetail(id: string): Promise<RunDetail> {
-  return runDetail((await getJson(`/runs/${encodeURIComponent(id)}`)) as RawRunWithPhases);
+  return runDetail((await getJson(`/runs/${encodeURIComponent(id)}`)) as Static<typeof RunWithPhases>);
 }
 
 export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {
-  const body = (await getJson(`/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`)) as {
-    clients: { clientIndex: number; status: StatusColumnsView; histograms: Record<string, { bucket: string; count: number }[]> }[];
-    latency?: Record<string, PhaseDistribution>;
-  };
+  const body = (await getJson(`/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`)) as Static<typeof PhaseSeriesResponse>;
   const histograms: Record<string, Map<string, number>> = {};
   for (const c of body.clients) {
     for (const [op, buckets] of Object.entries(c.histograms)) {
@@ -330,7 +313,7 @@ export async function fetchCompare(ids: readonly string[]): Promise<{ runs: RunD
   const runs: RunDetail[] = [];
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i += COMPARE_MAX) {
-    const body = (await getJson("/compare", { runs: ids.slice(i, i + COMPARE_MAX).join(",") })) as { missing: string[]; runs: RawRunWithPhases[] };
+    const body = (await getJson("/compare", { runs: ids.slice(i, i + COMPARE_MAX).join(",") })) as Static<typeof CompareResponse>;
     runs.push(...body.runs.map(runDetail));
     missing.push(...body.missing);
   }
@@ -348,18 +331,7 @@ function sourceOf(series: { sourceKind: string; scenario: string; citation: stri
 
 export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
   const [body, all] = await allInOrder([
-    getJson("/scaling", params) as Promise<{
-      series: {
-        engine: string;
-        workload: string | null;
-        preset: string;
-        scenario: string;
-        sourceKind: string;
-        citation: string | null;
-        points: { nodes: number; throughputOpsSec: number }[];
-        analysis: { score: number | null; idealLinear: { nodes: number; throughputOpsSec: number }[] };
-      }[];
-    }>,
+    getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>,
     fetchAllRuns(),
   ]);
   const series = body.series
@@ -379,21 +351,7 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
 
 export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; operations: string[] }> {
   const [body, all] = await allInOrder([
-    getJson("/durability", params) as Promise<{
-      rows: {
-        engine: string;
-        workload: string | null;
-        preset: string;
-        nodes: number;
-        scenario: string;
-        sourceKind: string;
-        citation: string | null;
-        runs: number;
-        peakThreads: number[];
-        throughputOpsSec: number | null;
-        operations: Record<string, { p99Us: number | null }>;
-      }[];
-    }>,
+    getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>,
     fetchAllRuns(),
   ]);
   const cells = body.rows.map((r) => ({
@@ -429,9 +387,7 @@ export interface PublishedLatencyCell {
 
 /** The published latency tables (GET /reference, derive.metric "p99"), as cells; fetched once per page load. */
 export const fetchPublishedLatency = oncePerPage(async (): Promise<PublishedLatencyCell[]> => {
-  const body = (await getJson("/reference")) as {
-    tables: { id: string; seed: string; citation: string; columns: string[]; rows: (string | number | null)[][]; derive: Record<string, unknown> | null }[];
-  };
+  const body = (await getJson("/reference")) as Static<typeof ReferenceTablesResponse>;
   const cells: PublishedLatencyCell[] = [];
   for (const t of body.tables) {
     const d = t.derive as { metric?: string; scenario: string; workload: string; preset: string; nodes: number; engines: Record<string, string>; operations: Record<string, string> } | null;
@@ -453,17 +409,7 @@ export const fetchPublishedLatency = oncePerPage(async (): Promise<PublishedLate
 
 export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
   const [body, all] = await allInOrder([
-    getJson("/sweeps", params) as Promise<{
-      series: {
-        runId: string;
-        engine: string;
-        preset: string;
-        nodes: number;
-        workload: string | null;
-        sourceKind: string;
-        points: { phase: string; threads: number; throughputOpsSec: number; runtimeMs: number | null; latency: Record<string, { p99Us: number | null }> }[];
-      }[];
-    }>,
+    getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>,
     fetchAllRuns(),
   ]);
   // A sweep needs more than one thread count.
@@ -497,20 +443,7 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
 
 export async function fetchRepeatability(params: Record<string, string | undefined>): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
   const [body, all] = await allInOrder([
-    getJson("/repeatability", params) as Promise<{
-      groups: {
-        engine: string;
-        preset: string;
-        nodes: number;
-        workload: string | null;
-        threadsPerClient: number;
-        target: number | null;
-        sourceKind: string;
-        runs: string[];
-        repeats: { runId: string; phase: string; throughputOpsSec: number }[];
-        throughput: { mean: number | null; stdDev: number | null; coefficientOfVariation: number | null; maxDifference: number | null };
-      }[];
-    }>,
+    getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>,
     fetchAllRuns(),
   ]);
   const groups = body.groups.map((g) => {

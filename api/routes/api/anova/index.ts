@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
-import { AnovaAnalysisSchema, ErrorResponse, LeftOutSchema, RunFiltersQuery, type RunFiltersQueryT } from "../../../schemas.js";
+import { AnovaResponse, ErrorResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
 import { anova } from "../../../store/queries.js";
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/",
     {
@@ -13,11 +14,11 @@ const route: FastifyPluginAsync = async (app) => {
         summary: "Seed 003's two-way ANOVA of runtime (database x client threads) per workload and operation count, for published and measured sweeps",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
-        response: { 200: Type.Object({ analyses: Type.Array(AnovaAnalysisSchema), leftOut: LeftOutSchema }), 400: ErrorResponse },
+        response: { 200: jsonOrCsv(AnovaResponse), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const q = req.query as RunFiltersQueryT;
+      const q = req.query;
       const out = await anova(app.db, q);
       if (q.format === "csv") {
         const rows = out.analyses.flatMap((a) =>

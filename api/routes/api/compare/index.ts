@@ -1,11 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
-import { ErrorResponse, RunWithPhases } from "../../../schemas.js";
+import { CompareResponse, ErrorResponse } from "../../../../model/api-schemas.js";
 import { compareRuns } from "../../../store/queries.js";
 import { phaseRows } from "../runs/index.js";
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/",
     {
@@ -17,11 +18,11 @@ const route: FastifyPluginAsync = async (app) => {
           runs: Type.String({ minLength: 1, maxLength: 4000, description: "comma-separated run ids (at most 20)" }),
           format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])),
         }),
-        response: { 200: Type.Object({ missing: Type.Array(Type.String()), runs: Type.Array(RunWithPhases) }), 400: ErrorResponse },
+        response: { 200: jsonOrCsv(CompareResponse), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const q = req.query as { runs: string; format?: string };
+      const q = req.query;
       const ids = [...new Set(q.runs.split(",").map((s) => s.trim()).filter(Boolean))];
       if (ids.length === 0 || ids.length > 20) throw app.httpErrors.badRequest(`runs: give 1 to 20 run ids, got ${ids.length}`);
       const out = await compareRuns(app.db, ids);

@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
-import { DurabilityRow, ErrorResponse, LeftOutSchema, RunFiltersQuery, type RunFiltersQueryT } from "../../../schemas.js";
+import { DurabilityResponse, ErrorResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
 import { durability } from "../../../store/queries.js";
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/",
     {
@@ -13,11 +14,11 @@ const route: FastifyPluginAsync = async (app) => {
         summary: "Durability presets side by side per engine and workload: throughput and latency",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
-        response: { 200: Type.Object({ rows: Type.Array(DurabilityRow), leftOut: LeftOutSchema }), 400: ErrorResponse },
+        response: { 200: jsonOrCsv(DurabilityResponse), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const q = req.query as RunFiltersQueryT;
+      const q = req.query;
       const out = await durability(app.db, q);
       if (q.format === "csv") {
         return reply

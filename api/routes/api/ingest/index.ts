@@ -1,7 +1,7 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
-import { ErrorResponse } from "../../../schemas.js";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { ErrorResponse } from "../../../../model/api-schemas.js";
 import { importFromS3, type S3ImportRequest } from "../../../store/s3-import.js";
 
 const S3ImportBody = Type.Object(
@@ -30,7 +30,7 @@ declare module "fastify" {
   }
 }
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     "/s3",
     {

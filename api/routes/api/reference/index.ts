@@ -1,35 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
 import { referenceSeries } from "../../../../model/reference-series.js";
-import { ErrorResponse } from "../../../schemas.js";
+import { ErrorResponse, ReferenceTableSchema, ReferenceTablesResponse } from "../../../../model/api-schemas.js";
 import { loadReferenceData, SEEDS } from "../../../../prisma/reference/load.js";
+import type { ReferenceTable } from "../../../../prisma/generated/client.js";
+import { storedObject } from "../../../store/stored-values.js";
 
-const ReferenceTableSchema = Type.Object({
-  id: Type.String(),
-  seed: Type.String(),
-  tableRef: Type.String(),
-  title: Type.String(),
-  citation: Type.String(),
-  unit: Type.Union([Type.String(), Type.Null()]),
-  columns: Type.Array(Type.String()),
-  rows: Type.Array(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]))),
-  notes: Type.Union([Type.String(), Type.Null()]),
-  /** How the table reads as results (prisma/reference/load.ts RunsDerive / LatencyDerive); null for tables kept as text only. */
-  derive: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  /** A latency table (derive metric "mean-latency") as one series per engine, in microseconds (model/reference-series.ts). */
-  series: Type.Array(
-    Type.Object({
-      engine: Type.String(),
-      metric: Type.Literal("mean-latency"),
-      workload: Type.Union([Type.String(), Type.Null()]),
-      operation: Type.Union([Type.String(), Type.Null()]),
-      points: Type.Array(Type.Object({ nodes: Type.Integer(), valueUs: Type.Number() })),
-    }),
-  ),
-});
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   // The reference loader behind the API: `ycsb-lab ingest --reference` writes through the server that owns a PGlite
   // directory. Published runs come only from the transcribed seed files, never from the request.
   app.post(
@@ -44,7 +24,7 @@ const route: FastifyPluginAsync = async (app) => {
         response: { 200: Type.Object({ tables: Type.Integer(), documents: Type.Integer(), created: Type.Integer(), replaced: Type.Integer() }), 401: ErrorResponse },
       },
     },
-    async (req) => loadReferenceData(app.db, (req.body as { seeds?: string[] } | undefined)?.seeds ?? SEEDS),
+    async (req) => loadReferenceData(app.db, req.body?.seeds ?? SEEDS),
   );
 
   app.get(
@@ -55,13 +35,13 @@ const route: FastifyPluginAsync = async (app) => {
         summary: "The seeds' published tables, transcribed verbatim with their citation",
         tags: ["reference"],
         querystring: Type.Object({ seed: Type.Optional(Type.String({ maxLength: 10 })) }),
-        response: { 200: Type.Object({ tables: Type.Array(ReferenceTableSchema) }) },
+        response: { 200: ReferenceTablesResponse },
       },
     },
     async (req) => {
-      const { seed } = req.query as { seed?: string };
+      const { seed } = req.query;
       const tables = await app.db.referenceTable.findMany({ where: seed ? { seed } : {}, orderBy: { id: "asc" } });
-      return { tables: tables.map((t) => ({ ...t, series: referenceSeries(t) })) };
+      return { tables: tables.map(tableView) };
     },
   );
   app.get(
@@ -73,19 +53,30 @@ const route: FastifyPluginAsync = async (app) => {
         tags: ["reference"],
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
         querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])) }),
-        response: { 200: ReferenceTableSchema, 404: ErrorResponse },
+        response: { 200: jsonOrCsv(ReferenceTableSchema), 404: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       const t = await app.db.referenceTable.findUnique({ where: { id } });
       if (!t) throw app.httpErrors.notFound(`reference table ${id} not found`);
-      if ((req.query as { format?: string }).format === "csv") {
-        const cols = t.columns as string[];
-        return reply.type("text/csv; charset=utf-8").send(toCsv((t.rows as unknown[][]).map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i]])))));
+      if (req.query.format === "csv") {
+        const { columns, rows } = tableView(t);
+        return reply.type("text/csv; charset=utf-8").send(toCsv(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])))));
       }
-      return { ...t, series: referenceSeries(t) };
+      return tableView(t);
     },
   );
 };
+/** A stored table as the contract states it: JSON of another shape reads as empty, a cell of another type as its text. */
+function tableView(t: ReferenceTable) {
+  const cell = (v: unknown): string | number | null => (v === null || typeof v === "string" || typeof v === "number" ? v : String(v));
+  return {
+    ...t,
+    columns: Array.isArray(t.columns) ? t.columns.map(String) : [],
+    rows: Array.isArray(t.rows) ? t.rows.flatMap((r) => (Array.isArray(r) ? [r.map(cell)] : [])) : [],
+    derive: storedObject(t.derive),
+    series: referenceSeries(t),
+  };
+}
 export default route;

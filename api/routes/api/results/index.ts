@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { checkAgainst, documentProblems, HistogramBudget, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../../../model/result-document.js";
 import { ingestDocuments, PhaseConflictError, RunConflictError } from "../../../store/ingest.js";
-import { ErrorResponse } from "../../../schemas.js";
+import { ErrorResponse } from "../../../../model/api-schemas.js";
 import { FieldValidationError } from "../../../validation.js";
 
 export const MAX_BATCH = 1000;
@@ -43,7 +43,7 @@ export function checkResultsBody(body: unknown): FieldError[] {
   return errors.slice(0, 20);
 }
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     "/",
     {

@@ -1,14 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
-import { ErrorResponse, RunFiltersQuery, RunSummary, RunWithPhases, FormatQuery, type RunFiltersQueryT } from "../../../schemas.js";
+import { ErrorResponse, FormatQuery, PhaseSeriesResponse, RunFiltersQuery, RunsPage, RunWithPhases } from "../../../../model/api-schemas.js";
 import { getRun, listRuns, phaseSeries } from "../../../store/queries.js";
 import { deleteRun, quarantineRun } from "../../../store/run-admin.js";
 
 /** Pages reach at most this far: Postgres OFFSET beyond int4 went through the driver as a wrapped value and returned rows. */
 const MAX_OFFSET = 2 ** 31 - 1;
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/",
     {
@@ -17,11 +18,11 @@ const route: FastifyPluginAsync = async (app) => {
         summary: "Runs, newest first, filtered by engine, version, preset, nodes, workload, instance type, scenario, date and source",
         tags: ["runs"],
         querystring: Type.Composite([RunFiltersQuery, Type.Object({ verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])), quarantined: Type.Optional(Type.Union([Type.Literal("include"), Type.Literal("exclude"), Type.Literal("only")], { description: "quarantined runs: listed too (default), left out, or only they" })), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }) })]),
-        response: { 200: Type.Object({ total: Type.Integer(), runs: Type.Array(RunSummary) }), 400: ErrorResponse },
+        response: { 200: jsonOrCsv(RunsPage), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const q = req.query as RunFiltersQueryT & { verdict?: "valid" | "warning" | "invalid"; quarantined?: "include" | "exclude" | "only"; limit: number; offset: number };
+      const q = req.query;
       const out = await listRuns(app.db, q, { limit: q.limit, offset: q.offset });
       if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(out.runs.map((r) => flatten({ ...r, quarantine: r.quarantine ?? undefined, reasons: r.reasons.join("; "), workloads: r.workloads.join(" ") }))));
       return out;
@@ -37,14 +38,14 @@ const route: FastifyPluginAsync = async (app) => {
         tags: ["runs"],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
         querystring: FormatQuery,
-        response: { 200: RunWithPhases, 404: ErrorResponse },
+        response: { 200: jsonOrCsv(RunWithPhases), 404: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       const out = await getRun(app.db, id);
       if (!out) throw app.httpErrors.notFound(`run ${id} not found`);
-      if ((req.query as { format?: string }).format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(phaseRows(out)));
+      if (req.query.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(phaseRows(out)));
       return out;
     },
   );
@@ -70,8 +71,8 @@ const route: FastifyPluginAsync = async (app) => {
       },
     },
     async (req) => {
-      const { id } = req.params as { id: string };
-      const out = await quarantineRun(app.db, id, (req.body as { reason: string }).reason);
+      const { id } = req.params;
+      const out = await quarantineRun(app.db, id, req.body.reason);
       if (out.status !== "done") throw refused(id, out);
       return { id: out.id, quarantine: out.quarantine };
     },
@@ -90,7 +91,7 @@ const route: FastifyPluginAsync = async (app) => {
       },
     },
     async (req) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       const out = await quarantineRun(app.db, id, null);
       if (out.status !== "done") throw refused(id, out);
       return { id: out.id, quarantine: null };
@@ -110,7 +111,7 @@ const route: FastifyPluginAsync = async (app) => {
       },
     },
     async (req) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       const out = await deleteRun(app.db, id);
       if (out.status !== "done") throw refused(id, out);
       return { deleted: out.id, clientResults: out.clientResults };
@@ -127,35 +128,13 @@ const route: FastifyPluginAsync = async (app) => {
         tags: ["runs"],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), phase: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: {
-          200: Type.Object({
-            runId: Type.String(),
-            phase: Type.String(),
-            clients: Type.Array(
-              Type.Object({
-                clientIndex: Type.Integer(),
-                /** Two columns of the status series, one entry per status line. */
-                status: Type.Object({ elapsedSec: Type.Array(Type.Number()), opsPerSec: Type.Array(Type.Union([Type.Number(), Type.Null()])) }),
-                histograms: Type.Record(Type.String(), Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() }))),
-              }),
-            ),
-            /** Per operation, from every client's merged HDR histogram: the percentile spectrum and 1 ms buckets. */
-            latency: Type.Record(
-              Type.String(),
-              Type.Object({
-                method: Type.Literal("merged-hdr"),
-                clients: Type.Integer(),
-                count: Type.Number(),
-                spectrum: Type.Array(Type.Object({ percentile: Type.Number(), valueUs: Type.Number() })),
-                buckets: Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() })),
-              }),
-            ),
-          }),
+          200: PhaseSeriesResponse,
           404: ErrorResponse,
         },
       },
     },
     async (req) => {
-      const { id, phase } = req.params as { id: string; phase: string };
+      const { id, phase } = req.params;
       const out = await phaseSeries(app.db, id, phase);
       if (!out) throw app.httpErrors.notFound(`phase ${phase} of run ${id} not found`);
       return out;

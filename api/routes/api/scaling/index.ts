@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
-import { ErrorResponse, LeftOutSchema, RunFiltersQuery, ScalingSeriesSchema, type RunFiltersQueryT } from "../../../schemas.js";
+import { ErrorResponse, RunFiltersQuery, ScalingResponse } from "../../../../model/api-schemas.js";
 import { scaling } from "../../../store/queries.js";
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/",
     {
@@ -13,11 +14,11 @@ const route: FastifyPluginAsync = async (app) => {
         summary: "Throughput against nodes per engine (mean, CI and n over repeats), with the ideal-linear line and seed 002's scalability score",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
-        response: { 200: Type.Object({ series: Type.Array(ScalingSeriesSchema), leftOut: LeftOutSchema }), 400: ErrorResponse },
+        response: { 200: jsonOrCsv(ScalingResponse), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const q = req.query as RunFiltersQueryT;
+      const q = req.query;
       const out = await scaling(app.db, q);
       if (q.format === "csv") {
         const rows = out.series.flatMap((s) =>

@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
-import { ErrorResponse, LeftOutSchema, RunFiltersQuery, SweepSeries, type RunFiltersQueryT } from "../../../schemas.js";
+import { ErrorResponse, RunFiltersQuery, SweepsResponse } from "../../../../model/api-schemas.js";
 import { sweeps } from "../../../store/queries.js";
 
-const route: FastifyPluginAsync = async (app) => {
+const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/",
     {
@@ -13,11 +14,11 @@ const route: FastifyPluginAsync = async (app) => {
         summary: "Throughput, runtime and latency against total client threads, one series per configuration (workload, operation count, ...); points are means over repeats with CI and n",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
-        response: { 200: Type.Object({ series: Type.Array(SweepSeries), leftOut: LeftOutSchema }), 400: ErrorResponse },
+        response: { 200: jsonOrCsv(SweepsResponse), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
-      const q = req.query as RunFiltersQueryT;
+      const q = req.query;
       const out = await sweeps(app.db, q);
       if (q.format === "csv") {
         const rows = out.series.flatMap((s) =>

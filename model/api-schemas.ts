@@ -1,8 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { INCLUDE_VALUES } from "../model/aggregate/rules.js";
-import { ENGINES } from "../model/engine.js";
-import { PRESETS } from "../model/presets.js";
-import { LIMITS } from "../model/result-limits.js";
+import { INCLUDE_VALUES } from "./aggregate/rules.js";
+import { ENGINES } from "./engine.js";
+import { PRESETS } from "./presets.js";
+import { LIMITS } from "./result-limits.js";
 
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -281,3 +281,62 @@ export const AnovaAnalysisSchema = Type.Object({
   ]),
   leftOut: LeftOutSchema,
 });
+
+export const RunsPage = Type.Object({ total: Type.Integer(), runs: Type.Array(RunSummary) });
+export const CompareResponse = Type.Object({ missing: Type.Array(Type.String()), runs: Type.Array(RunWithPhases) });
+export const ScalingResponse = Type.Object({ series: Type.Array(ScalingSeriesSchema), leftOut: LeftOutSchema });
+export const DurabilityResponse = Type.Object({ rows: Type.Array(DurabilityRow), leftOut: LeftOutSchema });
+export const SweepsResponse = Type.Object({ series: Type.Array(SweepSeries), leftOut: LeftOutSchema });
+export const RepeatabilityResponse = Type.Object({ groups: Type.Array(RepeatGroupSchema), leftOut: LeftOutSchema });
+export const AnovaResponse = Type.Object({ analyses: Type.Array(AnovaAnalysisSchema), leftOut: LeftOutSchema });
+
+/** One phase's status-line series and latency histogram buckets, per client (the time series and latency views). */
+export const PhaseSeriesResponse = Type.Object({
+  runId: Type.String(),
+  phase: Type.String(),
+  clients: Type.Array(
+    Type.Object({
+      clientIndex: Type.Integer(),
+      /** Two columns of the status series, one entry per status line. */
+      status: Type.Object({ elapsedSec: Type.Array(Type.Number()), opsPerSec: Type.Array(Type.Union([Type.Number(), Type.Null()])) }),
+      histograms: Type.Record(Type.String(), Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() }))),
+    }),
+  ),
+  /** Per operation, from every client's merged HDR histogram: the percentile spectrum and 1 ms buckets. */
+  latency: Type.Record(
+    Type.String(),
+    Type.Object({
+      method: Type.Literal("merged-hdr"),
+      clients: Type.Integer(),
+      count: Type.Number(),
+      spectrum: Type.Array(Type.Object({ percentile: Type.Number(), valueUs: Type.Number() })),
+      buckets: Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() })),
+    }),
+  ),
+});
+
+export const ReferenceTableSchema = Type.Object({
+  id: Type.String(),
+  seed: Type.String(),
+  tableRef: Type.String(),
+  title: Type.String(),
+  citation: Type.String(),
+  unit: Type.Union([Type.String(), Type.Null()]),
+  columns: Type.Array(Type.String()),
+  rows: Type.Array(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]))),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  /** How the table reads as results (prisma/reference/load.ts RunsDerive / LatencyDerive); null for tables kept as text only. */
+  derive: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  /** A latency table (derive metric "mean-latency") as one series per engine, in microseconds (model/reference-series.ts). */
+  series: Type.Array(
+    Type.Object({
+      engine: Type.String(),
+      metric: Type.Literal("mean-latency"),
+      workload: Type.Union([Type.String(), Type.Null()]),
+      operation: Type.Union([Type.String(), Type.Null()]),
+      points: Type.Array(Type.Object({ nodes: Type.Integer(), valueUs: Type.Number() })),
+    }),
+  ),
+});
+
+export const ReferenceTablesResponse = Type.Object({ tables: Type.Array(ReferenceTableSchema) });
