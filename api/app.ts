@@ -6,6 +6,7 @@ import type { Database } from "./db/open.js";
 import { isDatabaseOutage } from "./db/outage.js";
 import auth from "./plugins/app/auth.js";
 import database from "./plugins/app/database.js";
+import responseCache from "./plugins/app/response-cache.js";
 import s3 from "./plugins/app/s3.js";
 import helmet from "./plugins/external/helmet.js";
 import rateLimit from "./plugins/external/rate-limit.js";
@@ -43,6 +44,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   await fastify.register(database, { config: opts.config, ...(opts.database ? { database: opts.database } : {}) });
   await fastify.register(auth, { config: opts.config });
   await fastify.register(s3, { config: opts.config });
+  await fastify.register(responseCache, { config: opts.config, prefix: API_PREFIX });
 
   // The one error handler: 4xx say what is wrong (and which fields), 5xx are logged with context and hidden.
   fastify.setErrorHandler((err: FastifyError | FieldValidationError, req, reply) => {

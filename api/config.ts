@@ -42,6 +42,8 @@ export interface AppConfig {
   rateLimit: { max: number; timeWindow: string };
   /** Fastify's trustProxy (TRUST_PROXY): false unless the service runs behind a proxy. */
   trustProxy?: boolean | number | string[];
+  /** Answers of read routes kept until the next write (api/plugins/app/response-cache.ts). Default true. */
+  responseCache?: boolean;
   /** Whole-request deadline (headers and body), ms; headers alone get a third of it. Default 60 s. */
   requestTimeoutMs?: number;
   s3: { endpoint?: string; region: string; poll?: { bucket: string; prefix: string; seconds: number } };

@@ -1,21 +1,42 @@
 /**
  * Results API benchmark (DESIGN.md targets): ingest documents/s through the HTTP API into Postgres (>= 2,000/s),
- * then p95 of GET /compare and GET /scaling with 100,000 client results stored (< 100 ms).
+ * then p95 of GET /compare and GET /scaling with 100,000 client results stored (< 100 ms), queried one at a time with
+ * the response cache off (the queries' own speed). Then the team table: 16 dashboard viewers for 20 s against 10,000
+ * runs, p95 per dashboard route, on Postgres and on PGlite (< 250 ms and < 1 s), as served (cache on); and the same
+ * with one writer posting a phase every second (context: every write invalidates the cache).
  * Needs a local Postgres: scripts/setup-postgres.sh (run here) or BENCH_DATABASE_URL. Prints figures only.
- *   npx tsx bench/api.ts [--results 100000] [--batch 500] [--concurrency 4]
+ *   npx tsx bench/api.ts [--results 100000] [--batch 500] [--concurrency 4] [--runs 10000] [--viewers 16] [--seconds 20]
+ *                        [--stores postgres,pglite] [--only team|ingest]
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import pg from "pg";
 import { buildApp } from "../api/build.js";
-import { openDatabase } from "../api/db/open.js";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { ingestDocuments } from "../api/store/ingest.js";
+import { loadReferenceData } from "../prisma/reference/load.js";
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
 import { ResultDocumentSchema, type ResultDocument } from "../model/result-document.js";
 import { fixtureDocument, ROOT, testConfig, TOKEN } from "../test/api-helpers.js";
 
-const { values } = parseArgs({ options: { existing: { type: "string" }, results: { type: "string", default: "100000" }, batch: { type: "string", default: "500" }, concurrency: { type: "string", default: "4" } } });
+const { values } = parseArgs({
+  options: {
+    existing: { type: "string" },
+    results: { type: "string", default: "100000" },
+    batch: { type: "string", default: "500" },
+    concurrency: { type: "string", default: "4" },
+    runs: { type: "string", default: "10000" },
+    viewers: { type: "string", default: "16" },
+    seconds: { type: "string", default: "20" },
+    stores: { type: "string", default: "postgres,pglite" },
+    only: { type: "string" },
+  },
+});
 const TOTAL = Number(values.results);
 const BATCH = Number(values.batch);
 const CONCURRENCY = Number(values.concurrency);
@@ -102,16 +123,19 @@ const batchBody = (start: number, n: number) => `[${Array.from({ length: n }, (_
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
 
+async function ingestAndQueries() {
 // --existing URL: measure the queries on a database a previous run filled (no ingest).
 const url = values.existing ?? (await freshDatabase());
 const db = await openDatabase({ databaseUrl: url, poolSize: CONCURRENCY * 2 });
-const app = await buildApp(testConfig({ bodyLimit: 64 * 1024 * 1024 }), { database: db, logLevel: "warn" });
+// The queries' own speed: the response cache off (the team table below measures the service as configured).
+const app = await buildApp(testConfig({ bodyLimit: 64 * 1024 * 1024, responseCache: false }), { database: db, logLevel: "warn" });
 const address = await app.listen({ host: "127.0.0.1", port: 0 });
 const bodyBytes = JSON.stringify(documentAt(0)).length;
 console.log(`results API bench: ${TOTAL} client results (${bodyBytes} B each, real YCSB output), batches of ${BATCH}, ${CONCURRENCY} concurrent, Postgres`);
 
 /** Runs `work(start, n)` over TOTAL documents in batches, CONCURRENCY at a time; returns documents per second. */
 async function batched(total: number, work: (start: number, n: number) => Promise<void>): Promise<number> {
+  const BATCH = Number(values.batch);
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
@@ -181,3 +205,105 @@ await timeEndpoint("GET /sweeps?engine=cassandra&workload=a", () => "/api/v1/swe
 await timeEndpoint("GET /durability (everything)", () => "/api/v1/durability", 5, "context");
 await app.close();
 await db.close();
+}
+
+// ---- the team table: 16 viewers, 20 s, p95 per dashboard route, at 10,000 runs ----
+
+const TEAM_PHASES = [4, 8, 16, 32];
+const TEAM_CLIENTS = 2;
+
+/** Run r of the team dataset: a thread sweep of workload A (4 phases, 2 clients each, real YCSB output). */
+function teamRun(r: number): ResultDocument[] {
+  const engine = ENGINES[r % ENGINES.length]!;
+  const nodes = NODES[Math.floor(r / ENGINES.length) % NODES.length]!;
+  const preset = PRESETS[Math.floor(r / 20) % PRESETS.length]!;
+  return TEAM_PHASES.flatMap((threads, p) =>
+    ([0, 1] as const).map((c) => {
+      const doc = structuredClone(template[c]!);
+      const f = speedup(nodes, r + p) * (1 + p / 10);
+      Object.assign(doc.run, { id: `team-${r}`, scenario: "bench-team", engine, nodes, preset, repeat: Math.floor(r / 200) % 3 });
+      doc.phase = { ...doc.phase, name: `a-t${threads}`, index: p, workload: "a", threadsPerClient: threads, clients: TEAM_CLIENTS };
+      doc.client = { index: c, count: TEAM_CLIENTS };
+      doc.result.overall = { runtimeMs: doc.result.overall.runtimeMs / f, throughputOpsSec: doc.result.overall.throughputOpsSec * f };
+      return doc;
+    }),
+  );
+}
+
+async function teamDatabase(store: string, runs: number): Promise<{ db: Database; cleanup: () => void }> {
+  let db: Database;
+  let cleanup = () => {};
+  if (store === "postgres") db = await openDatabase({ databaseUrl: await freshDatabase(), poolSize: 10 });
+  else {
+    const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-bench-"));
+    db = await openDatabase({ pgliteDir: join(dir, "pglite"), command: "bench" });
+    cleanup = () => rmSync(dir, { recursive: true, force: true });
+  }
+  const t0 = performance.now();
+  for (let r = 0; r < runs; r += 50) await ingestDocuments(db.prisma, Array.from({ length: Math.min(50, runs - r) }, (_, k) => teamRun(r + k)).flat());
+  await loadReferenceData(db.prisma);
+  if (store === "postgres") await db.prisma.$executeRawUnsafe("ANALYZE");
+  const docs = runs * TEAM_PHASES.length * TEAM_CLIENTS;
+  console.log(`  ${store}: ${runs} runs (${docs} client results) stored in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  return { db, cleanup };
+}
+
+interface ViewerReport {
+  first: Record<string, number>;
+  byRoute: Record<string, { ms: number[]; errors: number }>;
+}
+
+function viewers(base: string, extra: string[] = []): Promise<ViewerReport> {
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), `${ROOT}bench/api-viewers.ts`, "--base", base, "--viewers", values.viewers!, "--seconds", values.seconds!, ...extra], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ViewerReport) : reject(new Error(`viewers exited ${code}`)))),
+  );
+}
+
+const ROUTES = ["/runs", "/runs/:id", "/runs/:id/phases/:phase/series", "/compare", "/scaling", "/durability", "/sweeps", "/repeatability", "/reference", "POST /results"];
+
+function table(title: string, reports: Record<string, ViewerReport>, targets: Record<string, number>) {
+  const stores = Object.keys(reports);
+  console.log(`\n${title}`);
+  console.log(`| route | ${stores.map((s) => `${s} p95 (ms) | ${s} calls | ${s} first (ms)`).join(" | ")} |`);
+  console.log(`|---|${stores.map(() => "---:|---:|---:").join("|")}|`);
+  for (const route of ROUTES) {
+    const cells = stores.map((s) => {
+      const r = reports[s]!.byRoute[route];
+      if (!r) return "- | - | -";
+      const p = p95(r.ms);
+      const mark = route.startsWith("POST") ? "" : p < targets[s]! ? "" : " (over)";
+      return `${p.toFixed(0)}${mark} | ${r.ms.length}${r.errors ? ` (${r.errors} errors)` : ""} | ${reports[s]!.first[route]?.toFixed(0) ?? "-"}`;
+    });
+    if (cells.every((c) => c === "- | - | -")) continue;
+    console.log(`| ${route} | ${cells.join(" | ")} |`);
+  }
+}
+
+async function teamTable() {
+  const runs = Number(values.runs);
+  console.log(`\nteam table: ${values.viewers} viewers for ${values.seconds} s against ${runs} runs (${TEAM_PHASES.length} phases x ${TEAM_CLIENTS} clients each) plus the seeds' published runs`);
+  const quiet: Record<string, ViewerReport> = {};
+  const writing: Record<string, ViewerReport> = {};
+  const writerBody = JSON.stringify(TEAM_PHASES.slice(0, 1).flatMap(() => ([0, 1] as const).map((c) => ({ ...fixtureDocument({ runId: "WRITER-RUN", client: c }) }))));
+  for (const store of values.stores!.split(",")) {
+    const { db, cleanup } = await teamDatabase(store, runs);
+    // As served: the default configuration but a rate limit that lets 16 viewers from one address through.
+    const app = await buildApp(testConfig({ bodyLimit: 16 * 1024 * 1024 }), { database: db, logLevel: "warn" });
+    const base = await app.listen({ host: "127.0.0.1", port: 0 });
+    quiet[store] = await viewers(base);
+    writing[store] = await viewers(base, ["--writer-token", TOKEN, "--writer-body", writerBody, "--writer-every", "1000"]);
+    await app.close();
+    await db.close();
+    cleanup();
+  }
+  table(`p95 per dashboard route, ${values.viewers} viewers, ${values.seconds} s (targets: Postgres < 250 ms, PGlite < 1 s; "first" = the route's first request after start)`, quiet, { postgres: 250, pglite: 1000 });
+  table(`context: the same with one writer posting a 2-client phase every second (each write invalidates cached answers)`, writing, { postgres: 250, pglite: 1000 });
+}
+
+if (values.only !== "team") await ingestAndQueries();
+if (values.only !== "ingest") await teamTable();

@@ -5,6 +5,7 @@ import { phasePreset } from "../../model/presets.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
+import { bumpDataVersion, noteWrite } from "./data-version.js";
 
 /** What happened to one document: stored now, already stored identically, or a different document under its key. */
 export type IngestStatus = "created" | "duplicate" | "conflict";
@@ -115,7 +116,7 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
     if (published) throw new Error(`run ${published.run.id}: published figures are stored only by the reference loader`);
   }
   const lz4 = await hasLz4(db);
-  return db.$transaction(
+  const outcomes = await db.$transaction(
     async (tx) => {
       // The status series (the largest jsonb of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
       // default pglz (PostgreSQL docs, "default_toast_compression"); SET LOCAL ends with the transaction.
@@ -320,6 +321,8 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       }
 
       await keepTotals(tx, [...new Set(inserted.map((r) => Number(r.phase_id)))]);
+      // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
+      if (inserted.length > 0) await bumpDataVersion(tx);
 
       // Not created: the same key is stored already; identical content is a duplicate, anything else a conflict.
       const notCreated = docs.map((_, i) => i).filter((i) => !created.has(i));
@@ -340,6 +343,8 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
+  if (outcomes.some((o) => o.status === "created")) noteWrite(db);
+  return outcomes;
 }
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];

@@ -1,4 +1,5 @@
 import type { Db } from "../db/open.js";
+import { bumpDataVersion, noteWrite } from "./data-version.js";
 
 /** What a token holder may do to a stored run besides adding to it: quarantine it (with a reason), lift that, delete it. */
 export type RunAdminOutcome =
@@ -16,7 +17,8 @@ export async function quarantineRun(db: Db, id: string, reason: string | null): 
   if (!run) return { status: "missing" };
   if (run.source.kind === "published") return { status: "published" };
   const at = reason === null ? null : new Date();
-  await db.run.update({ where: { id }, data: { quarantineReason: reason, quarantinedAt: at } });
+  await db.$transaction([db.run.update({ where: { id }, data: { quarantineReason: reason, quarantinedAt: at } }), bumpDataVersion(db)]);
+  noteWrite(db);
   return { status: "done", id, quarantine: reason === null ? null : { reason, at: at!.toISOString() } };
 }
 
@@ -26,6 +28,7 @@ export async function deleteRun(db: Db, id: string): Promise<{ status: "done"; i
   if (!run) return { status: "missing" };
   if (run.source.kind === "published") return { status: "published" };
   const clientResults = await db.clientResult.count({ where: { runId: id } });
-  const { count } = await db.run.deleteMany({ where: { id, source: { kind: { not: "published" } } } });
+  const [{ count }] = await db.$transaction([db.run.deleteMany({ where: { id, source: { kind: { not: "published" } } } }), bumpDataVersion(db)]);
+  noteWrite(db);
   return count === 0 ? { status: "missing" } : { status: "done", id, clientResults };
 }
