@@ -1,107 +1,107 @@
-import { ENGINE_KITS } from "../engines/kits.js";
-import type { NodeContext } from "../engines/node-context.js";
-import { osTuningSection } from "../engines/os-tuning.js";
-import { basePackages } from "../engines/common-install.js";
-import { q, section, writeFile } from "../engines/shell.js";
-import { mountVolumesScript, type VolumePlan } from "./volumes.js";
+import { q } from "../engines/shell.js";
+import { instanceName, type InstanceRole } from "../model/instance-status.js";
+import { kitKey, runPrefix, statusKey, statusLogKey } from "../model/results-layout.js";
 
-const HEADER = [
-  "#!/bin/bash",
-  "set -euo pipefail",
-  // cloud-init keeps its own log too; this one holds only our steps.
-  "exec > >(tee -a /var/log/ycsb-lab-boot.log) 2>&1",
-].join("\n");
+/**
+ * The user-data of every instance (DESIGN.md "One boot path"): the OS packages (Java, Node.js, the AWS CLI that
+ * fetches the kit), the kit the stack uploaded, and one `ycsb-lab boot` command run as a systemd service. Everything
+ * else (volumes, tuning, the engine, formation, the plan) is that command's. `ycsb-lab rehearse` runs this very
+ * text on a development machine with YCSB_LAB_REHEARSAL=1, which skips the packages (the machine has Java and Node)
+ * and runs the boot command in the foreground instead of as a service.
+ */
 
-/** The whole boot script of a data node: install, volumes, OS tuning, config, cluster formation (leader only). */
-export function dataNodeUserData(ctx: NodeContext, volumes: VolumePlan): string {
-  const kit = ENGINE_KITS[ctx.engine];
-  const parts = [
-    HEADER,
-    `# ycsb-lab data node ${ctx.index} of ${ctx.nodeIps.length}: ${ctx.engine} ${ctx.version}, preset ${ctx.preset}, run ${ctx.runId}`,
-    `# roles: ${kit.roles(ctx).join(", ")}`,
-    section("install", kit.install(ctx)),
-    section("volumes", mountVolumesScript(volumes)),
-    section("os tuning (seed 002 appendix C)", osTuningSection(ctx.engine)),
-    section("configure and start", kit.configure(ctx)),
-  ];
-  if (ctx.index === 0) parts.push(section("form the cluster (leader)", kit.formCluster(ctx)));
-  parts.push('echo "ycsb-lab: boot complete"');
-  return `${parts.join("\n")}\n`;
-}
-
-/** Node.js for the runner, from nodejs.org with its published SHA-256 (Ubuntu 24.04 ships Node 18). */
+/** Node.js for the boot command, from nodejs.org, checked against its published SHA-256 list (Ubuntu 24.04 ships 18). */
 export const NODE_VERSION = "20.20.2";
 
-export interface ClientBootstrap {
+/** The one JDK of every instance: Cassandra 5.0 and YCSB support Java 17, HBase 2.5 runs on it with its own flags. */
+export const JAVA_PACKAGE = "openjdk-17-jre-headless";
+
+/** What the boot command calls on a data node's machine: nvme-cli finds EBS volumes, mdadm stripes local disks. */
+const DATA_NODE_PACKAGES = ["nvme-cli", "mdadm", "xfsprogs"];
+
+/** The service's home on an instance (YCSB_LAB_HOME). */
+export const INSTANCE_HOME = "/opt/ycsb-lab";
+
+/** Exit code of a boot that failed for good: systemd must not restart it (a looping fleet costs money). */
+export const EXIT_PERMANENT = 78;
+
+export interface InstanceBoot {
+  role: InstanceRole;
   index: number;
-  clients: number;
   runId: string;
   region: string;
-  bucketName: string;
-  planKey: string;
-  resultsPrefix: string;
-  /** Where the runner comes from: a git repository and ref of ycsb-lab. */
-  runner: { repository: string; ref: string };
+  bucket: string;
+  /** The kit's archive SHA-256: fetched from kits/<sha256>.tar.gz and checked. */
+  kitSha256: string;
 }
 
-/** The runner command each client runs (the runner itself is runner/'s; this is its documented CLI). */
-export function runnerCommand(b: ClientBootstrap): string[] {
+/** The boot command line, with the kit's CLI: what systemd's ExecStart runs, and what the rehearsal runs. */
+export function bootCommand(b: InstanceBoot): string {
   return [
-    "/usr/local/bin/node",
-    "/opt/ycsb-lab/bin/ycsb-lab.js",
-    "run",
-    "--plan",
-    `s3://${b.bucketName}/${b.planKey}`,
-    "--client-index",
+    'exec node "$YCSB_LAB_HOME/kit/bin/ycsb-lab.mjs" boot',
+    "--role",
+    b.role,
+    "--index",
     String(b.index),
-    "--clients",
-    String(b.clients),
-    "--results",
-    `s3://${b.bucketName}/${b.resultsPrefix}`,
-  ];
+    "--run",
+    q(`s3://${b.bucket}/${runPrefix(b.runId)}`),
+  ].join(" ");
 }
 
-export function clientUserData(b: ClientBootstrap): string {
+export function instanceUserData(b: InstanceBoot): string {
+  const instance = instanceName(b.role, b.index);
   const nodeTar = `node-v${NODE_VERSION}-linux-x64.tar.xz`;
-  const unit = `[Unit]
-Description=ycsb-lab runner, client ${b.index} of ${b.clients}
+  const packages = ["curl", "ca-certificates", "xz-utils", JAVA_PACKAGE, ...(b.role === "data" ? DATA_NODE_PACKAGES : [])];
+  const status = `s3://${b.bucket}/${statusKey(b.runId, instance)}`;
+  const logTail = `s3://${b.bucket}/${statusLogKey(b.runId, instance)}`;
+  return `#!/bin/bash
+# ycsb-lab ${b.role === "data" ? "data node" : "client"} ${b.index} of run ${b.runId}: OS packages, the kit, one ycsb-lab command.
+set -euo pipefail
+export YCSB_LAB_HOME="\${YCSB_LAB_HOME:-${INSTANCE_HOME}}" AWS_REGION=${q(b.region)} AWS_DEFAULT_REGION=${q(b.region)}
+mkdir -p "$YCSB_LAB_HOME/logs"
+exec > >(tee -a "$YCSB_LAB_HOME/logs/user-data.log") 2>&1
+# Until the kit runs, this script reports for itself: a failed boot is never invisible.
+report() {
+  printf '{"instance":"${instance}","role":"${b.role}","index":${b.index},"stage":"%s","at":"%s","detail":"%s","logTail":true}' "$1" "$(date -u +%FT%TZ)" "$2" > "$YCSB_LAB_HOME/status.json"
+  tail -n 80 "$YCSB_LAB_HOME/logs/user-data.log" | aws s3 cp - ${q(logTail)} >/dev/null 2>&1 || true
+  aws s3 cp "$YCSB_LAB_HOME/status.json" ${q(status)} --content-type application/json >/dev/null 2>&1 || true
+}
+trap 'report failed "user-data failed at line $LINENO"' ERR
+if [ -z "\${YCSB_LAB_REHEARSAL:-}" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q && apt-get install -y -q ${packages.join(" ")}
+  command -v aws >/dev/null || snap install aws-cli --classic
+  id ycsb-lab >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin ycsb-lab
+  curl -fsSL --retry 5 -o /tmp/${nodeTar} https://nodejs.org/dist/v${NODE_VERSION}/${nodeTar}
+  curl -fsSL --retry 5 https://nodejs.org/dist/v${NODE_VERSION}/SHASUMS256.txt | grep " ${nodeTar}$" > /tmp/node.sha256
+  (cd /tmp && sha256sum -c node.sha256) && tar -xJf /tmp/${nodeTar} -C /usr/local --strip-components=1
+fi
+report booting "fetching the kit"
+aws s3 cp ${q(`s3://${b.bucket}/${kitKey(b.kitSha256)}`)} "$YCSB_LAB_HOME/kit.tar.gz" --only-show-errors
+echo "${b.kitSha256}  $YCSB_LAB_HOME/kit.tar.gz" | sha256sum -c --quiet
+rm -rf "$YCSB_LAB_HOME/kit" && mkdir -p "$YCSB_LAB_HOME/kit" && tar -xzf "$YCSB_LAB_HOME/kit.tar.gz" -C "$YCSB_LAB_HOME/kit"
+printf '#!/bin/bash\\n%s\\n' ${q(bootCommand(b))} > "$YCSB_LAB_HOME/boot" && chmod 755 "$YCSB_LAB_HOME/boot"
+trap - ERR
+if [ -n "\${YCSB_LAB_REHEARSAL:-}" ]; then exec "$YCSB_LAB_HOME/boot"; fi
+cat > /etc/systemd/system/ycsb-lab.service <<UNIT
+[Unit]
+Description=ycsb-lab ${instance} of run ${b.runId}
 After=network-online.target
 Wants=network-online.target
+StartLimitIntervalSec=3600
+StartLimitBurst=5
 [Service]
-WorkingDirectory=/opt/ycsb-lab
-Environment=AWS_REGION=${b.region}
-ExecStart=${runnerCommand(b).join(" ")}
-# The runner spools locally and resumes after a restart (DESIGN.md reliability rules).
+Environment=YCSB_LAB_HOME=$YCSB_LAB_HOME AWS_REGION=${b.region} AWS_DEFAULT_REGION=${b.region}
+ExecStart=$YCSB_LAB_HOME/boot
 Restart=on-failure
 RestartSec=30
+RestartPreventExitStatus=${EXIT_PERMANENT}
 LimitNOFILE=100000
+LimitNPROC=64000
+LimitMEMLOCK=infinity
 [Install]
 WantedBy=multi-user.target
+UNIT
+systemctl daemon-reload && systemctl enable --now ycsb-lab.service
 `;
-  return `${[
-    HEADER,
-    `# ycsb-lab client ${b.index} of ${b.clients}, run ${b.runId}`,
-    section("packages", [basePackages("openjdk-17-jdk-headless"), "apt-get install -y -q git maven xz-utils"].join("\n")),
-    section(
-      "node.js",
-      [
-        `curl -fsSL --retry 5 -o /tmp/${nodeTar} https://nodejs.org/dist/v${NODE_VERSION}/${nodeTar}`,
-        `curl -fsSL --retry 5 https://nodejs.org/dist/v${NODE_VERSION}/SHASUMS256.txt | grep " ${nodeTar}$" > /tmp/node.sha256`,
-        "(cd /tmp && sha256sum -c node.sha256)",
-        `tar -xJf /tmp/${nodeTar} -C /usr/local --strip-components=1`,
-      ].join("\n"),
-    ),
-    section("os tuning (seed 002 appendix C)", osTuningSection()),
-    section(
-      "ycsb-lab",
-      [
-        `[ -d /opt/ycsb-lab/.git ] || git clone --depth 1 --branch ${q(b.runner.ref)} ${q(b.runner.repository)} /opt/ycsb-lab`,
-        "cd /opt/ycsb-lab",
-        "npm ci --no-audit --no-fund",
-        "bash scripts/fetch-ycsb.sh",
-      ].join("\n"),
-    ),
-    section("runner service", [writeFile("/etc/systemd/system/ycsb-lab-runner.service", unit), "systemctl daemon-reload", "systemctl enable --now ycsb-lab-runner.service"].join("\n")),
-    'echo "ycsb-lab: boot complete"',
-  ].join("\n")}\n`;
 }

@@ -189,6 +189,8 @@ export const RunSchema = Type.Object(
           stack: Type.Optional(Type.String({ maxLength: 200 })),
           configHash: Type.Optional(Type.String({ maxLength: 200 })),
           ami: Type.Optional(Type.String({ maxLength: 200 })),
+          /** The kit the instances ran (kit/build.ts): its archive's SHA-256 and the ycsb-lab version inside. */
+          kit: Type.Optional(Type.Object({ sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), version: Type.String({ maxLength: 50 }) }, { additionalProperties: false })),
         },
         { additionalProperties: false },
       ),

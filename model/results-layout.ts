@@ -1,8 +1,13 @@
 /**
- * Where a run's objects live in the results store (S3 bucket/prefix or a folder), as pure functions.
- * The runner writes with these, the API's S3 import reads with them:
+ * Where a run's objects live in the results store (S3 bucket/prefix or a folder), as pure functions: the one
+ * layout infra uploads into, instances and the runner write with, and the API's S3 import reads with.
+ *   <prefix>/runs/<runId>/plan.json, cluster.json            (uploaded by the stack)
+ *   <prefix>/runs/<runId>/cluster/ready.json                   (the leader data node, once formed)
+ *   <prefix>/runs/<runId>/status/<instance>.json (+ .log)     (every instance: its boot stage, its log tail on failure)
+ *   <prefix>/runs/<runId>/barriers/...                         (the clients' lock-step)
  *   <prefix>/runs/<runId>/manifest.json
  *   <prefix>/runs/<runId>/phases/<phaseIndex>-<phaseName>/client-<i>/result.json (+ stdout.txt, stderr.txt, hdr/*.hdr)
+ *   <prefix>/kits/<sha256>.tar.gz                              (what instances run, by content hash; shared by runs)
  */
 export const RESULT_FILE = "result.json";
 export const MANIFEST_FILE = "manifest.json";
@@ -15,6 +20,21 @@ export function withPrefix(prefix: string | undefined, key: string): string {
 
 export const runPrefix = (runId: string): string => `runs/${runId}/`;
 export const manifestKey = (runId: string): string => `${runPrefix(runId)}${MANIFEST_FILE}`;
+/** The plan every client runs (model/plan.ts), as the stack uploaded it. */
+export const planKey = (runId: string): string => `${runPrefix(runId)}plan.json`;
+/** The cluster description (model/cluster-description.ts) every instance boots from. */
+export const clusterKey = (runId: string): string => `${runPrefix(runId)}cluster.json`;
+/** What data nodes write: the readiness marker, and nothing else of the run's results. */
+export const clusterPrefix = (runId: string): string => `${runPrefix(runId)}cluster/`;
+/** Written by the leader data node once the cluster is formed and the schema prepared: the clients' start signal. */
+export const readyMarkerKey = (runId: string): string => `${clusterPrefix(runId)}ready.json`;
+export const statusPrefix = (runId: string): string => `${runPrefix(runId)}status/`;
+/** One instance's boot stage (model/instance-status.ts); `instance` is "node-<i>" or "client-<i>". */
+export const statusKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.json`;
+/** The tail of a failed instance's boot log, beside its status. */
+export const statusLogKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.log`;
+/** A kit (what instances run: the CLI bundle and the Java pieces) by the SHA-256 of its archive, outside any run. */
+export const kitKey = (sha256: string): string => `kits/${sha256}.tar.gz`;
 export const phaseDir = (runId: string, phaseIndex: number, phaseName: string): string =>
   `${runPrefix(runId)}phases/${phaseIndex}-${phaseName}/`;
 export const clientDir = (runId: string, phaseIndex: number, phaseName: string, clientIndex: number): string =>

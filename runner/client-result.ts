@@ -13,6 +13,8 @@ export interface RunFacts {
   host?: string;
   /** Where the run really ran when that is not the scenario's EC2 types (a local run: "local"). */
   machine?: string;
+  /** Where the run came from: the stack and the kit its instances ran. */
+  provenance?: { stack?: string; kit?: { sha256: string; version: string } };
 }
 
 /** An output that says nothing happened, for a YCSB that failed before printing its summary. */
@@ -58,6 +60,7 @@ export function clientResult(a: {
       startedAt: a.run.startedAt,
       source: { kind: "measured" },
       ...(a.run.standIn ? { standIn: a.run.standIn } : {}),
+      ...(a.run.provenance ? { provenance: a.run.provenance } : {}),
     },
     phase: {
       name: a.phase.name,

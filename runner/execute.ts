@@ -33,9 +33,12 @@ export interface ExecuteOptions {
   standIn?: string;
   /** Set for runs on this machine (runner/client-result.ts RunFacts.machine). */
   machine?: string;
+  provenance?: RunFacts["provenance"];
   log?: (line: string) => void;
   progress?: (line: string) => void;
   onYcsbStart?: (pid: number, phase: PlanPhase) => void;
+  /** Called as each phase begins (position 1..n among the plan's phases), before its barrier. */
+  onPhase?: (phase: PlanPhase, position: number, of: number) => void | Promise<void>;
 }
 
 export interface ExecuteOutcome {
@@ -115,10 +118,13 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
 
   try {
     for (const phase of plan.phases) {
+      // A store that refuses uploads for good would leave every later phase's results stranded on this client.
+      if (uploader.permanentError) throw uploader.permanentError;
+      if (!spool.finished(phase.index)) await o.onPhase?.(phase, phase.index + 1, plan.phases.length);
       const arrivals = await passBarrier(store, runId, phase, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier);
       if (!run) {
         const first = arrivals.map((a) => a.arrivedAt).sort()[0] ?? new Date().toISOString();
-        run = { runId, startedAt: first, ycsbLabVersion: o.ycsbLabVersion, standIn: o.standIn, machine: o.machine, host: hostname() };
+        run = { runId, startedAt: first, ycsbLabVersion: o.ycsbLabVersion, standIn: o.standIn, machine: o.machine, host: hostname(), ...(o.provenance ? { provenance: o.provenance } : {}) };
       }
       if (spool.finished(phase.index)) continue;
       if (phase.stepUp && phase.stepUp.step > 0) {

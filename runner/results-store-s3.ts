@@ -1,6 +1,22 @@
 import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { withPrefix } from "../model/results-layout.js";
-import type { ResultsStore, S3Options } from "./results-store.js";
+import { StoreAccessError, type ResultsStore, type S3Options } from "./results-store.js";
+
+/**
+ * S3 error codes no retry can fix: the caller's identity or permissions, or the bucket itself. Throttling, 5xx and
+ * network errors are left to the runner's backoff. (S3 API reference, "Error responses".)
+ */
+const PERMANENT = new Set(["AccessDenied", "AllAccessDisabled", "InvalidAccessKeyId", "SignatureDoesNotMatch", "NoSuchBucket", "InvalidBucketName", "AccountProblem", "InvalidObjectState", "KMS.AccessDeniedException"]);
+
+/** Re-throw an SDK error as StoreAccessError when it is permanent, naming the operation and the key. */
+export function classifyS3Error(err: unknown, what: string): never {
+  const e = err as { name?: string; Code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const code = e.Code ?? e.name ?? "Error";
+  const status = e.$metadata?.httpStatusCode;
+  // A 403 without a code (HEAD-style answers carry no body) is still a refusal.
+  if (PERMANENT.has(code) || status === 403) throw new StoreAccessError(`${what}: ${code}${status ? ` (HTTP ${status})` : ""}: ${e.message ?? ""}`.trim());
+  throw err;
+}
 
 /** S3 (or an S3 emulator through `endpoint`) as the results store. */
 export class S3Store implements ResultsStore {
@@ -26,8 +42,16 @@ export class S3Store implements ResultsStore {
     return withPrefix(this.prefix, key);
   }
 
+  private where(key: string): string {
+    return `s3://${this.bucket}/${this.key(key)}`;
+  }
+
   async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body, ContentType: contentType }));
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body, ContentType: contentType }));
+    } catch (err) {
+      classifyS3Error(err, `put ${this.where(key)}`);
+    }
   }
 
   async get(key: string): Promise<Buffer | undefined> {
@@ -36,7 +60,7 @@ export class S3Store implements ResultsStore {
       return Buffer.from(await out.Body!.transformToByteArray());
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === "NoSuchKey") return undefined;
-      throw err;
+      classifyS3Error(err, `get ${this.where(key)}`);
     }
   }
 
@@ -45,9 +69,9 @@ export class S3Store implements ResultsStore {
     const strip = this.prefix ? this.prefix.length + 1 : 0;
     let token: string | undefined;
     do {
-      const out = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }),
-      );
+      const out = await this.client
+        .send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }))
+        .catch((err: unknown) => classifyS3Error(err, `list ${this.where(prefix)}`));
       for (const o of out.Contents ?? []) if (o.Key) keys.push(o.Key.slice(strip));
       token = out.IsTruncated ? out.NextContinuationToken : undefined;
     } while (token);

@@ -18,6 +18,14 @@ export interface ResultsStore {
 
 export class StoreError extends Error {}
 
+/**
+ * The store refused for a reason that waiting will not fix (access denied, no such bucket, bad credentials): the
+ * runner fails at once naming the key and the error, instead of retrying until a barrier times out.
+ */
+export class StoreAccessError extends StoreError {
+  readonly permanent = true as const;
+}
+
 function checkKey(key: string): void {
   if (!key || key.startsWith("/") || key.split("/").some((part) => part === ".." || part === "")) {
     throw new StoreError(`results key "${key}" must be relative, without empty or ".." parts`);

@@ -16,13 +16,23 @@ export function backoffDelay(attempt: number, o: BackoffOptions, random: () => n
 
 export class RetryDeadlineError extends Error {}
 
-/** Run `fn` until it succeeds, sleeping by `backoffDelay` between attempts, up to the deadline. */
+/** Errors a retry cannot fix (access denied, no such bucket): thrown at once by withRetry. */
+export interface PermanentError extends Error {
+  readonly permanent: true;
+}
+
+export function isPermanent(err: unknown): boolean {
+  return (err as { permanent?: unknown } | undefined)?.permanent === true;
+}
+
+/** Run `fn` until it succeeds, sleeping by `backoffDelay` between attempts, up to the deadline; a permanent error is not retried. */
 export async function withRetry<T>(what: string, fn: () => Promise<T>, o: BackoffOptions = DEFAULT_BACKOFF): Promise<T> {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
+      if (isPermanent(err)) throw err;
       const delay = backoffDelay(attempt, o);
       if (o.deadlineMs !== undefined && Date.now() - started + delay > o.deadlineMs) {
         throw new RetryDeadlineError(`${what}: gave up after ${attempt + 1} attempts in ${Date.now() - started} ms: ${(err as Error).message}`);

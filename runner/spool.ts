@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { ResultsStore } from "./results-store.js";
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./retry.js";
+import { backoffDelay, DEFAULT_BACKOFF, isPermanent, type BackoffOptions } from "./retry.js";
 
 /**
  * The local spool: every result is written here before any upload, so nothing is lost when the store is down or
@@ -107,6 +107,8 @@ export class Uploader {
   private stopped = false;
   failures = 0;
   lastError?: string;
+  /** Set when the store refused for good (runner/retry.ts isPermanent): uploads stop and flush throws it. */
+  permanentError?: Error;
 
   constructor(
     private readonly spool: Spool,
@@ -136,6 +138,11 @@ export class Uploader {
       } catch (err) {
         this.failures++;
         this.lastError = (err as Error).message;
+        if (isPermanent(err)) {
+          this.permanentError = err as Error;
+          this.log(`upload to ${this.store.uri} refused: ${this.lastError}; ${keys.length} object(s) kept in the spool`);
+          return;
+        }
         if (progressed) attempt = 0;
         const delay = backoffDelay(attempt++, this.backoff);
         this.log(`upload to ${this.store.uri} failed (${this.lastError}); ${keys.length} object(s) waiting, retry in ${delay} ms`);
@@ -160,6 +167,7 @@ export class Uploader {
       await Promise.race([this.running, new Promise((r) => setTimeout(r, Math.min(remaining, 1000)))]);
       const left = await this.spool.pending();
       if (left.length === 0) return;
+      if (this.permanentError) throw this.permanentError;
       if (Date.now() > until) {
         throw new Error(`${left.length} result object(s) still in the spool ${this.spool.dir} after ${deadlineMs} ms (last error: ${this.lastError ?? "none"}); run again to resume the upload`);
       }

@@ -1,13 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { currentKit, kitYcsbDir } from "./kit-layout.js";
 import type { YcsbSetup } from "./ycsb-invocation.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Where scripts/fetch-ycsb.sh puts YCSB core and HdrHistogram (it prints this folder). */
 export function ycsbCacheDir(): string {
-  return process.env.YCSB_CACHE ?? join(REPO_ROOT, ".cache", "ycsb");
+  const kit = currentKit();
+  return process.env.YCSB_CACHE ?? (kit ? kitYcsbDir(kit.root) : join(REPO_ROOT, ".cache", "ycsb"));
 }
 
 /** Short names for YCSB's own DB classes. */

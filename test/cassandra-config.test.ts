@@ -12,7 +12,7 @@ import {
   type GossipRow,
 } from "../engines/cassandra/index.js";
 import { DURABILITY_PRESETS, PRESETS } from "../model/presets.js";
-import { cassandraNodeCommand, renderLogbackXml } from "../runner/local/cassandra.js";
+import { cassandraHeapMb, cassandraNodeCommand, renderLogbackXml } from "../engines/cassandra/jvm.js";
 import { buildYcsbCommand } from "../runner/ycsb-process.js";
 import { splitYcsbArgs } from "../cli/commands/ycsb.js";
 
@@ -183,12 +183,24 @@ describe("buildYcsbCommand", () => {
 
 describe("local Cassandra command line and the ycsb command's arguments", () => {
   it("boots CassandraDaemon with the jamm agent, Java 17 opens and the rendered yaml", () => {
-    const args = cassandraNodeCommand({ libDir: "/c/lib", jammJar: "/c/lib/jamm-0.4.0.jar", yamlFile: "/n/cassandra.yaml", logbackFile: "/n/logback.xml", dir: "/n" });
+    const args = cassandraNodeCommand({ libDir: "/c/lib", jammJar: "/c/lib/jamm-0.4.0.jar", yamlFile: "/n/cassandra.yaml", logbackFile: "/n/logback.xml", dir: "/n", heap: "768m" });
+    expect(args).toContain("-Xmx768m");
+    // Cassandra's own ring delay unless asked (the loopback ring of a rehearsal or a local run may settle faster).
+    expect(args.some((a) => a.startsWith("-Dcassandra.ring_delay_ms"))).toBe(false);
+    expect(cassandraNodeCommand({ libDir: "/c/lib", jammJar: "j", yamlFile: "y", logbackFile: "l", dir: "/n", heap: "1g", ringDelayMs: 1000 })).toContain("-Dcassandra.ring_delay_ms=1000");
     expect(args).toContain("-javaagent:/c/lib/jamm-0.4.0.jar");
     expect(args).toContain("-Dcassandra.config=file:///n/cassandra.yaml");
     expect(args.join(" ")).toContain("--add-opens java.base/java.lang=ALL-UNNAMED");
     expect(args.at(-1)).toBe("org.apache.cassandra.service.CassandraDaemon");
     expect(renderLogbackXml("/n")).toContain("<file>/n/system.log</file>");
+  });
+
+  it("sizes the heap as cassandra-env.sh does: max(min(ram/2, 1 GB), min(ram/4, 8 GB))", () => {
+    expect(cassandraHeapMb(2)).toBe(1024);
+    expect(cassandraHeapMb(8)).toBe(2048);
+    expect(cassandraHeapMb(16)).toBe(4096);
+    expect(cassandraHeapMb(61)).toBe(8192);
+    expect(cassandraHeapMb(1)).toBe(512);
   });
 
   it("splits -load/-t out of the YCSB arguments and reads fieldcount", () => {

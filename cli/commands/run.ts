@@ -145,6 +145,9 @@ export const command: Command = {
 };
 
 export async function packageVersion(): Promise<string> {
+  // A kit has no package.json: its manifest carries the version it was built from.
+  const kit = (await import("../../runner/kit-layout.js")).currentKit();
+  if (kit) return kit.manifest.version;
   const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
   return pkg.version;
 }

@@ -4,9 +4,11 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import {
-  CASSANDRA_MAIN_CLASS,
+  CASSANDRA_BINDING,
+  cassandraConnectionProperties,
+  cassandraNodeCommand,
   GOSSIP_QUERY,
-  JVM17_SERVER_OPTIONS,
+  renderLogbackXml,
   cassandraReadiness,
   cassandraSchemaStatements,
   renderCassandraYaml,
@@ -48,41 +50,6 @@ const address = (index: number): string => loopbackAddress(index);
 
 export function nodeDir(dataDir: string, index: number): string {
   return join(dataDir, `node-${index}`);
-}
-
-/** Pure: logback configuration writing the node's system.log into its folder (the jar ships none). */
-export function renderLogbackXml(logDir: string): string {
-  const file = join(logDir, "system.log").replaceAll("&", "&amp;").replaceAll("<", "&lt;");
-  return `<configuration scan="false">
-  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
-    <file>${file}</file>
-    <encoder><pattern>%-5level [%thread] %date{ISO8601} %F:%L - %msg%n</pattern></encoder>
-  </appender>
-  <root level="INFO"><appender-ref ref="FILE"/></root>
-</configuration>
-`;
-}
-
-/** Pure: the java command line of one node. */
-export function cassandraNodeCommand(opts: { libDir: string; jammJar: string; yamlFile: string; logbackFile: string; dir: string; heap?: string }): string[] {
-  const heap = opts.heap ?? HEAP;
-  return [
-    ...JVM17_SERVER_OPTIONS,
-    `-Xms${heap}`,
-    `-Xmx${heap}`,
-    `-javaagent:${opts.jammJar}`,
-    `-Dcassandra.config=file://${opts.yamlFile}`,
-    `-Dlogback.configurationFile=${opts.logbackFile}`,
-    `-Dcassandra.storagedir=${opts.dir}`,
-    `-Dcassandra.logdir=${opts.dir}`,
-    "-Dcassandra-foreground=yes",
-    // A fresh local ring: no need to wait 30 s for gossip to settle (DESIGN.md: CQL up in seconds).
-    "-Dcassandra.ring_delay_ms=1000",
-    "-Dcassandra.skip_wait_for_gossip_to_settle=0",
-    "-cp",
-    `${opts.libDir}/*`,
-    CASSANDRA_MAIN_CLASS,
-  ];
 }
 
 async function cassandraLibDir(): Promise<string> {
@@ -149,7 +116,8 @@ async function startNode(index: number, nodes: number, opts: LocalUpOptions, lib
   );
   await writeFile(logbackFile, renderLogbackXml(dir));
   const out = openSync(join(dir, "stdout.log"), "w");
-  const child = spawn("java", cassandraNodeCommand({ libDir, jammJar: jammJar(libDir), yamlFile, logbackFile, dir }), {
+  // A fresh local ring: no need to wait 30 s for gossip to settle (DESIGN.md: CQL up in seconds).
+  const child = spawn("java", cassandraNodeCommand({ libDir, jammJar: jammJar(libDir), yamlFile, logbackFile, dir, heap: HEAP, ringDelayMs: 1000 }), {
     detached: true,
     stdio: ["ignore", out, out],
     cwd: dir,
@@ -226,7 +194,7 @@ async function prepareSchema(state: LocalEngineState, opts: SchemaOptions, t?: T
 
 export const cassandraLocalEngine: LocalEngine = {
   engine: "cassandra",
-  binding: { module: "cassandra", dbClass: "io.ycsblab.bindings.cassandra.CassandraDB" },
+  binding: { ...CASSANDRA_BINDING },
 
   async up(opts) {
     const log = opts.log ?? (() => {});
@@ -294,12 +262,7 @@ export const cassandraLocalEngine: LocalEngine = {
   },
 
   connectionProperties(state) {
-    return {
-      hosts: state.nodes.map((n) => n.address).join(","),
-      port: String(state.nodes[0]?.ports.cql ?? CQL_PORT),
-      "cassandra.keyspace": "ycsb",
-      "cassandra.localdc": "datacenter1",
-    };
+    return cassandraConnectionProperties({ hosts: state.nodes.map((n) => n.address), port: state.nodes[0]?.ports.cql ?? CQL_PORT });
   },
 
   prepareSchema: (state, opts) => prepareSchema(state, opts),

@@ -1,0 +1,37 @@
+import { parseArgs } from "node:util";
+import { isEngine } from "../../model/engine.js";
+import { UsageError, type Command } from "../command.js";
+
+const usage = `Usage: ycsb-lab kit build --engine E [--out DIR] [--json]
+
+Builds the kit a stack ships to its instances: the instance CLI bundled with its dependencies, YCSB core,
+HdrHistogram and our binding of the engine, as one archive named by its SHA-256 (the stack uploads it to
+kits/<sha256>.tar.gz in the results bucket; instances fetch it from there). The same sources give the same
+archive, so an unchanged kit is never uploaded twice. Needs Java 17 and Maven the first time (the bindings).
+
+Options:
+  --engine E     cassandra, mongodb, couchbase or hbase
+  --out DIR      where to write the archive (default .cache/kits)
+  --json         print {path, sha256, version, bytes} as JSON
+`;
+
+export const command: Command = {
+  name: "kit",
+  summary: "Build the kit a stack ships to its instances (the CLI bundle and the Java pieces)",
+  usage,
+  async run(args) {
+    let values;
+    let positionals;
+    try {
+      ({ values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { engine: { type: "string" }, out: { type: "string" }, json: { type: "boolean" } } }));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (positionals[0] !== "build" || positionals.length !== 1) throw new UsageError('expected the subcommand "build"');
+    if (!isEngine(values.engine)) throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine ?? ""}"`);
+    const { buildKit } = await import("../../kit/build.js");
+    const kit = await buildKit(values.engine, { ...(values.out ? { outDir: values.out } : {}), log: (l) => process.stderr.write(`${l}\n`) });
+    process.stdout.write(values.json ? `${JSON.stringify(kit)}\n` : `${kit.path}\n`);
+    return 0;
+  },
+};

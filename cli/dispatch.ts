@@ -1,0 +1,61 @@
+import type { Command } from "./command.js";
+import { InputError, UsageError } from "./command.js";
+
+export type CommandTable = Record<string, { summary: string; load: () => Promise<Command> }>;
+
+const help = (commands: CommandTable) => `ycsb-lab: benchmark databases in the cloud with YCSB
+
+Usage: ycsb-lab <command> [options]     (ycsb-lab <command> --help for its options)
+
+Commands:
+${Object.entries(commands)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join("\n")}
+`;
+
+/** Runs one subcommand of `commands`; returns the exit code (2 usage, 1 input or failure). */
+export async function dispatch(argv: string[], commands: CommandTable): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(help(commands));
+    return name ? 0 : 2;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    process.stderr.write(`ycsb-lab: unknown command "${name}"\n\n${help(commands)}`);
+    return 2;
+  }
+  const command = await entry.load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(command.usage.endsWith("\n") ? command.usage : `${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`ycsb-lab ${name}: ${err.message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    if (err instanceof InputError) {
+      process.stderr.write(`ycsb-lab ${name}: ${err.message}\n`);
+      return 1;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`ycsb-lab ${name}: ${message}\n`);
+    return 1;
+  }
+}
+
+/** The process's entry: dispatch, then set the exit code (never exit() mid-write). */
+export function runCli(commands: CommandTable): void {
+  dispatch(process.argv.slice(2), commands).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`ycsb-lab: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,88 @@
+import { presetFor, type Preset } from "../../model/presets.js";
+import { APACHE_ARCHIVE } from "../common-install.js";
+import type { EngineRuntime, NodePaths } from "../runtime.js";
+import type { NodeContext } from "../node-context.js";
+import { cassandraYaml, cassandraSeeds } from "./formation.js";
+import { cassandraHeapMb, cassandraNodeCommand, renderLogbackXml } from "./jvm.js";
+
+export const CQL_PORT = 9042;
+
+/** How the boot command may tune a node beyond its machine (a rehearsal shares one machine between nodes). */
+export interface NodeTuning {
+  /** Cap on any engine JVM's heap. */
+  maxHeapMb?: number;
+  /** A loopback ring settles in a second; a real network keeps Cassandra's 30 s ring delay. */
+  fastGossip?: boolean;
+}
+
+/** Where the node keeps what: data and hints on the data volume, the commitlog on the log volume (seed 004). */
+export function cassandraDirs(paths: NodePaths) {
+  return {
+    data: `${paths.data}/cassandra/data`,
+    hints: `${paths.data}/cassandra/hints`,
+    savedCaches: `${paths.data}/cassandra/saved_caches`,
+    commitlog: `${paths.log}/cassandra/commitlog`,
+    lib: `${paths.install}/cassandra/lib`,
+    yaml: `${paths.conf}/cassandra.yaml`,
+    logback: `${paths.conf}/logback.xml`,
+    logs: `${paths.run}/cassandra`,
+  };
+}
+
+export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
+  return {
+    engine: "cassandra",
+    ports: {
+      client: [{ from: CQL_PORT, to: CQL_PORT, description: "CQL native transport" }],
+      cluster: [
+        { from: 7000, to: 7000, description: "Cassandra inter-node" },
+        { from: CQL_PORT, to: CQL_PORT, description: "CQL between nodes (the leader prepares the schema)" },
+      ],
+    },
+    wantsLogVolume: (preset: Preset) => presetFor("cassandra", preset).server.commitlogOwnVolume,
+    artifacts: (version) => {
+      const url = `${APACHE_ARCHIVE}/cassandra/${version}/apache-cassandra-${version}-bin.tar.gz`;
+      return [{ name: `apache-cassandra-${version}-bin.tar.gz`, url, checksumUrl: `${url}.sha512`, checksum: "sha512", into: "cassandra", stripComponents: 1 }];
+    },
+    directories: (_ctx, paths) => {
+      const d = cassandraDirs(paths);
+      return [d.data, d.hints, d.savedCaches, d.commitlog, d.logs, paths.conf];
+    },
+    files: (ctx, paths) => {
+      const d = cassandraDirs(paths);
+      return [
+        { path: d.yaml, content: cassandraYaml({ ...ctx, dataDir: paths.data, ...(paths.log !== paths.data ? { logDir: paths.log } : {}) }) },
+        { path: d.logback, content: renderLogbackXml(d.logs) },
+      ];
+    },
+    processes: (ctx, paths) => {
+      const d = cassandraDirs(paths);
+      const ip = ctx.nodeIps[ctx.index]!;
+      const heapMb = Math.min(cassandraHeapMb(ctx.memoryGiB), tuning.maxHeapMb ?? Number.POSITIVE_INFINITY);
+      const previous = ctx.index > 0 ? ctx.nodeIps[ctx.index - 1] : undefined;
+      return [
+        {
+          name: "cassandra",
+          argv: [
+            "java",
+            ...cassandraNodeCommand({
+              libDir: d.lib,
+              // The jamm agent's file name changes with the release; the boot command resolves the one in lib/.
+              jammJar: `\${glob:${d.lib}/jamm-*.jar}`,
+              yamlFile: d.yaml,
+              logbackFile: d.logback,
+              dir: d.logs,
+              heap: `${heapMb}m`,
+              ...(tuning.fastGossip ? { ringDelayMs: 1000 } : {}),
+            }),
+          ],
+          cwd: d.logs,
+          listens: [{ host: ip, port: CQL_PORT }],
+          // Nodes join one at a time: native transport opens only once a node has joined the ring.
+          ...(previous ? { after: [{ host: previous, port: CQL_PORT, what: `node ${ctx.index - 1} to join the ring` }] } : {}),
+        },
+      ];
+    },
+    roles: (ctx: NodeContext) => (cassandraSeeds(ctx.nodeIps).includes(ctx.nodeIps[ctx.index]!) ? ["cassandra", "seed"] : ["cassandra"]),
+  };
+}

@@ -1,0 +1,16 @@
+import type { Engine } from "../model/engine.js";
+import { cassandraRuntime, type NodeTuning } from "./cassandra/runtime.js";
+import type { EngineRuntime } from "./runtime.js";
+
+export type { NodeTuning } from "./cassandra/runtime.js";
+
+/** Each engine's data-node runtime for the boot path (engines/runtime.ts), by engine name. */
+const RUNTIMES: Partial<Record<Engine, (tuning: NodeTuning) => EngineRuntime>> = {
+  cassandra: cassandraRuntime,
+};
+
+export function engineRuntime(engine: Engine, tuning: NodeTuning = {}): EngineRuntime {
+  const make = RUNTIMES[engine];
+  if (!make) throw new Error(`engine: the boot path has no runtime for ${engine} yet`);
+  return make(tuning);
+}

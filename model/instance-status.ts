@@ -1,0 +1,99 @@
+import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { checkAgainst } from "./result-document.js";
+
+/**
+ * What every instance of a run reports under `runs/<id>/status/<instance>.json` as it boots and works, so a fleet can
+ * be read at a glance (`ycsb-lab status`) and a failed boot is never invisible: its stage, and on failure the reason
+ * and the tail of its boot log (beside it, `<instance>.log`).
+ */
+export const INSTANCE_STAGES = [
+  /** user-data runs (OS packages, the kit). */
+  "booting",
+  /** data node: engine installed and configured; client: kit ready. */
+  "installed",
+  /** data node: engine processes started. */
+  "started",
+  /** leader: every node joined, schema prepared. */
+  "formed",
+  /** data node: the cluster is ready (the leader's marker exists); client: waiting for it is over. */
+  "ready",
+  /** client: waiting for the cluster's readiness marker. */
+  "waiting",
+  /** client: running phase k of n. */
+  "running",
+  "done",
+  "failed",
+] as const;
+export type InstanceStage = (typeof INSTANCE_STAGES)[number];
+
+export const INSTANCE_ROLES = ["data", "client"] as const;
+export type InstanceRole = (typeof INSTANCE_ROLES)[number];
+
+// Typed as the union of its literals, so Static<> gives "cassandra" | ... rather than string.
+const literalUnion = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<TLiteral<T[number]>[]>;
+
+export const InstanceStatusSchema = Type.Object(
+  {
+    /** "node-<i>" or "client-<i>". */
+    instance: Type.String({ pattern: "^(node|client)-\\d+$" }),
+    role: literalUnion(INSTANCE_ROLES),
+    index: Type.Integer({ minimum: 0 }),
+    stage: literalUnion(INSTANCE_STAGES),
+    /** When this stage was reached (ISO). */
+    at: Type.String(),
+    /** One line on what happens or, when failed, why. */
+    detail: Type.Optional(Type.String({ maxLength: 4000 })),
+    /** Client: the phase it runs (1-based position among the plan's phases). */
+    phase: Type.Optional(Type.Object({ position: Type.Integer({ minimum: 1 }), of: Type.Integer({ minimum: 1 }), name: Type.String() })),
+    /** What a rehearsal swapped for this machine (engine artifacts, addresses, disks): never set on AWS. */
+    rehearsal: Type.Optional(Type.Array(Type.String())),
+    kit: Type.Optional(Type.Object({ sha256: Type.String(), version: Type.String() })),
+    /** Set when the boot log's tail was uploaded beside the status. */
+    logTail: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type InstanceStatus = Static<typeof InstanceStatusSchema>;
+
+export const instanceName = (role: InstanceRole, index: number): string => `${role === "data" ? "node" : "client"}-${index}`;
+
+export function parseInstanceStatus(text: string): InstanceStatus | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return checkAgainst(InstanceStatusSchema, value).length === 0 ? (value as InstanceStatus) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The leader's readiness marker (`runs/<id>/cluster/ready.json`): how clients reach the formed cluster. */
+export const ReadyMarkerSchema = Type.Object(
+  {
+    engine: Type.String(),
+    nodes: Type.Integer({ minimum: 1 }),
+    preset: Type.String(),
+    formedAt: Type.String(),
+    /** YCSB `-p` properties that point the binding at the cluster (hosts, ports, bucket ...). */
+    connection: Type.Record(Type.String(), Type.String()),
+    /** Binding properties whose value is a secret, read by the client from SSM: property -> parameter name. */
+    secretConnection: Type.Optional(Type.Record(Type.String(), Type.String())),
+    /** Set when a stand-in serves instead of the engine (rehearsal): recorded in every result as run.standIn. */
+    standIn: Type.Optional(Type.String()),
+    /** What formation did, one line per step (for the status view and the run's record). */
+    steps: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type ReadyMarker = Static<typeof ReadyMarkerSchema>;
+
+export function parseReadyMarker(text: string, where: string): ReadyMarker {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${where}: not JSON: ${(err as Error).message}`);
+  }
+  const problems = checkAgainst(ReadyMarkerSchema, value);
+  if (problems.length > 0) throw new Error(`${where}: not a readiness marker: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
+  return value as ReadyMarker;
+}

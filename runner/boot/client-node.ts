@@ -1,0 +1,109 @@
+import { join } from "node:path";
+import { ENGINE_BINDINGS } from "../../engines/bindings.js";
+import type { ClusterDescription } from "../../model/cluster-description.js";
+import type { ReadyMarker } from "../../model/instance-status.js";
+import type { Plan } from "../../model/plan.js";
+import { passiveActions } from "../engine-actions.js";
+import { executePlan } from "../execute.js";
+import { bindingClasspathDir } from "../java-artifacts.js";
+import { ycsbSetup } from "../ycsb-setup.js";
+import { EXIT_PERMANENT, type BootEnvironment } from "./environment.js";
+import type { Reporter } from "./reporter.js";
+import type { RunObjects } from "./run-objects.js";
+
+export interface ClientBoot {
+  env: BootEnvironment;
+  objects: RunObjects;
+  reporter: Reporter;
+  index: number;
+  ycsbLabVersion: string;
+  /** How long to wait for the cluster's readiness marker. @default 2 h */
+  readyTimeoutMs?: number;
+  /** How long a client waits for the others at a barrier. @default 3900 s */
+  barrierTimeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for the leader's marker; a data node that reports failure ends the wait at once, naming it. */
+async function awaitCluster(b: ClientBoot, cluster: ClusterDescription): Promise<ReadyMarker> {
+  const deadline = Date.now() + (b.readyTimeoutMs ?? 2 * 3_600_000);
+  for (let poll = 0; ; poll++) {
+    const marker = await b.objects.readyMarker();
+    if (marker) return marker;
+    if (poll % 5 === 0) {
+      const statuses = await b.objects.statuses();
+      const failed = [...statuses.values()].find((s) => s.role === "data" && s.stage === "failed");
+      if (failed) throw Object.assign(new Error(`data node ${failed.index} failed: ${failed.detail ?? "no reason given"} (ycsb-lab status shows its log tail)`), { permanent: true });
+      const nodes = cluster.nodes.map((n) => `${n.index}:${statuses.get(`node-${n.index}`)?.stage ?? "no status"}`);
+      b.reporter.log(`waiting for the cluster (nodes ${nodes.join(" ")})`);
+    }
+    if (Date.now() > deadline) throw Object.assign(new Error(`the cluster published no readiness marker in ${Math.round((b.readyTimeoutMs ?? 7_200_000) / 1000)} s`), { permanent: true });
+    await sleep(3000);
+  }
+}
+
+/** Binding properties whose values live in SSM (e.g. Couchbase's admin password), read with the client's role. */
+async function secretProperties(marker: ReadyMarker, region: string): Promise<Record<string, string>> {
+  const entries = Object.entries(marker.secretConnection ?? {});
+  if (entries.length === 0) return {};
+  const { SSMClient, GetParameterCommand } = await import("@aws-sdk/client-ssm");
+  const ssm = new SSMClient({ region });
+  const out: Record<string, string> = {};
+  for (const [property, name] of entries) {
+    const r = await ssm.send(new GetParameterCommand({ Name: name, WithDecryption: true }));
+    out[property] = r.Parameter?.Value ?? "";
+  }
+  ssm.destroy();
+  return out;
+}
+
+/**
+ * A client's whole boot after its OS packages: the plan and cluster description from the run's prefix, the
+ * cluster's readiness, then the plan run in lock-step with the other clients with the engine's binding from the
+ * kit, every result spooled and uploaded. A restart (systemd, or the rehearsal's kill test) resumes after the
+ * last finished phase.
+ */
+export async function bootClient(b: ClientBoot): Promise<number> {
+  const { objects, reporter } = b;
+  const [cluster, plan] = await Promise.all([objects.cluster(), objects.plan()]);
+  checkPlan(plan, cluster, b.index);
+  await reporter.stage("waiting", `for the ${cluster.engine} cluster of ${cluster.nodes.length} node(s)`);
+  const marker = await awaitCluster(b, cluster);
+  const binding = ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS];
+  const properties = { ...marker.connection, ...(await secretProperties(marker, cluster.region)) };
+  const ycsb = ycsbSetup({ db: binding.dbClass, classpath: [join(await bindingClasspathDir(binding.module), "*")], properties });
+  await reporter.stage("ready", `cluster formed at ${marker.formedAt}${marker.standIn ? `; stand-in: ${marker.standIn}` : ""}`);
+  const outcome = await executePlan({
+    plan,
+    runId: objects.runId,
+    clientIndex: b.index,
+    store: objects.store,
+    spoolDir: join(b.env.home, "spool", objects.runId, `client-${b.index}`),
+    ycsb,
+    actions: passiveActions("prepared by the data nodes"),
+    barrierTimeoutMs: b.barrierTimeoutMs ?? 3_900_000,
+    ycsbLabVersion: b.ycsbLabVersion,
+    ...(marker.standIn ? { standIn: marker.standIn } : {}),
+    // A rehearsal runs on this machine: its numbers must not carry the scenario's EC2 types.
+    ...(b.env.rehearsal ? { machine: "local (rehearsal)" } : {}),
+    provenance: { ...(cluster.stack ? { stack: cluster.stack } : {}), kit: cluster.kit },
+    log: (line) => reporter.log(line),
+    onPhase: (phase, position, of) => reporter.stage("running", phase.kind, { position, of, name: phase.name }),
+  });
+  if (!outcome.complete) {
+    await reporter.failed(`run incomplete: ${outcome.reason}`);
+    return EXIT_PERMANENT;
+  }
+  await reporter.stage("done", `${outcome.phasesRun} phase(s) run, ${outcome.phasesSkipped} skipped; results under ${objects.store.uri}/runs/${objects.runId}/`);
+  return 0;
+}
+
+function checkPlan(plan: Plan, cluster: ClusterDescription, index: number): void {
+  const fail = (m: string) => {
+    throw Object.assign(new Error(m), { permanent: true });
+  };
+  if (plan.deployment.engine !== cluster.engine) fail(`plan.json is for ${plan.deployment.engine}, cluster.json for ${cluster.engine}`);
+  if (plan.deployment.clients !== cluster.clients.length) fail(`plan.json is for ${plan.deployment.clients} client(s), cluster.json lists ${cluster.clients.length}`);
+  if (index >= cluster.clients.length) fail(`--index ${index}: the run has clients 0..${cluster.clients.length - 1}`);
+}

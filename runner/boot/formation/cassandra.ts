@@ -1,0 +1,49 @@
+import { cassandraConnectionProperties } from "../../../engines/cassandra/binding.js";
+import { CQL_PORT } from "../../../engines/cassandra/runtime.js";
+import { cassandraReadiness, GOSSIP_QUERY, type GossipRow } from "../../../engines/cassandra/readiness.js";
+import { cassandraSchemaStatements } from "../../../engines/cassandra/schema.js";
+import { bindingClasspathDir, ycsbCoreDir } from "../../java-artifacts.js";
+import { queryCql, runCql } from "../../local/cassandra-cql.js";
+import type { Formation } from "./types.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Cassandra: every node NORMAL in every node's gossip, on one schema version (engines/cassandra/readiness.ts), then
+ * the keyspace and table (engines/cassandra/schema.ts) through our CQL tool on the binding's driver: no cqlsh, no
+ * Python on the instance.
+ */
+export const formCassandra: Formation = async ({ ctx, log, timeoutMs }) => {
+  const tools = { bindingDir: await bindingClasspathDir("cassandra"), ycsbCoreDir: ycsbCoreDir() };
+  const hosts = ctx.nodeIps;
+  const deadline = Date.now() + timeoutMs;
+  let reasons: string[] = ["not asked yet"];
+  let lastLogged = "";
+  while (Date.now() < deadline) {
+    const result = await runCql({ ...tools, hosts, port: CQL_PORT, statements: [GOSSIP_QUERY], eachNode: true, timeoutMs: 60_000 });
+    const rows: GossipRow[] = result.rows.map((r) => ({
+      node: String(r._node),
+      address: String(r.address),
+      status: (r.status as string | null) ?? null,
+      status_with_port: (r.status_with_port as string | null) ?? null,
+      rpc_ready: (r.rpc_ready as string | null) ?? null,
+      schema: (r.schema as string | null) ?? null,
+    }));
+    reasons = cassandraReadiness(hosts, rows).reasons;
+    if (reasons.length === 0) break;
+    const summary = reasons.slice(0, 3).join("; ");
+    if (summary !== lastLogged) log(`waiting for the ring: ${summary}${reasons.length > 3 ? ` (+${reasons.length - 3} more)` : ""}`);
+    lastLogged = summary;
+    await sleep(2000);
+  }
+  if (reasons.length > 0) throw new Error(`the ring did not form in ${Math.round(timeoutMs / 1000)} s: ${reasons.join("; ")}`);
+  const statements = cassandraSchemaStatements({ preset: ctx.preset, replicationFactor: ctx.replication, fieldCount: ctx.fieldCount });
+  await queryCql({ ...tools, hosts, port: CQL_PORT, statements });
+  return {
+    engine: "cassandra",
+    nodes: hosts.length,
+    preset: ctx.preset,
+    connection: cassandraConnectionProperties({ hosts, port: CQL_PORT }),
+    steps: [`${hosts.length} node(s) NORMAL on one schema version`, ...statements.map((s) => `cql: ${s}`)],
+  };
+};

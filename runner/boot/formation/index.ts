@@ -1,0 +1,14 @@
+import type { Engine } from "../../../model/engine.js";
+import { formCassandra } from "./cassandra.js";
+import type { Formation } from "./types.js";
+
+/** The leader's formation per engine. */
+const FORMATIONS: Partial<Record<Engine, Formation>> = {
+  cassandra: formCassandra,
+};
+
+export function formationFor(engine: Engine): Formation {
+  const f = FORMATIONS[engine];
+  if (!f) throw new Error(`engine: the boot path has no formation for ${engine} yet`);
+  return f;
+}

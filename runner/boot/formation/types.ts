@@ -1,0 +1,15 @@
+import type { ClusterDescription } from "../../../model/cluster-description.js";
+import type { ReadyMarker } from "../../../model/instance-status.js";
+import type { NodeContext } from "../../../engines/node-context.js";
+
+/** What a leader's formation gets: the node's view of the cluster and a way to report progress. */
+export interface FormationContext {
+  ctx: NodeContext;
+  cluster: ClusterDescription;
+  log: (line: string) => void;
+  /** Give up after this long (a cluster that never forms must fail the boot, not hang it). */
+  timeoutMs: number;
+}
+
+/** Leader only: wait until every node serves, prepare the schema, and say how clients reach the cluster. */
+export type Formation = (f: FormationContext) => Promise<Omit<ReadyMarker, "formedAt">>;

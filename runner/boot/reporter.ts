@@ -1,0 +1,74 @@
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { InstanceRole, InstanceStage, InstanceStatus } from "../../model/instance-status.js";
+import { instanceName } from "../../model/instance-status.js";
+import type { RunObjects } from "./run-objects.js";
+
+/** Last lines of a text file ("" when it cannot be read). */
+export function tailOf(file: string, lines = 80): string {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * An instance's voice: each stage goes to its log (stdout and a file, whose tail is uploaded on failure) and to
+ * `runs/<id>/status/<instance>.json`. A status that cannot be written is logged, never fatal: the work goes on.
+ */
+export class Reporter {
+  readonly instance: string;
+  private last?: InstanceStatus;
+
+  constructor(
+    private readonly objects: RunObjects,
+    readonly role: InstanceRole,
+    readonly index: number,
+    readonly logFile: string,
+    private readonly extra: Pick<InstanceStatus, "kit" | "rehearsal"> = {},
+  ) {
+    this.instance = instanceName(role, index);
+    mkdirSync(dirname(logFile), { recursive: true });
+  }
+
+  log(line: string): void {
+    const text = `${new Date().toISOString()} [${this.instance}] ${line}\n`;
+    process.stdout.write(text);
+    try {
+      appendFileSync(this.logFile, text);
+    } catch {
+      // The log file is a convenience; stdout (the journal, the rehearsal's view) has the line.
+    }
+  }
+
+  async stage(stage: InstanceStage, detail?: string, phase?: InstanceStatus["phase"]): Promise<void> {
+    const status: InstanceStatus = {
+      instance: this.instance,
+      role: this.role,
+      index: this.index,
+      stage,
+      at: new Date().toISOString(),
+      ...(detail ? { detail: detail.slice(0, 4000) } : {}),
+      ...(phase ? { phase } : {}),
+      ...this.extra,
+    };
+    this.last = status;
+    this.log(`${stage}${phase ? ` ${phase.position}/${phase.of} ${phase.name}` : ""}${detail ? `: ${detail}` : ""}`);
+    await this.objects.putStatus(status).catch((err: Error) => this.log(`status not written: ${err.message}`));
+  }
+
+  /** Failed, with the reason and the tail of this instance's log (and of `also`, e.g. the engine's own log). */
+  async failed(reason: string, also?: { title: string; file: string }): Promise<void> {
+    const tail = [tailOf(this.logFile), ...(also ? [`--- ${also.title} (${also.file}) ---`, tailOf(also.file)] : [])].join("\n");
+    await this.objects.putLogTail(this.instance, `${tail}\n`).catch((err: Error) => this.log(`log tail not written: ${err.message}`));
+    const status: InstanceStatus = { instance: this.instance, role: this.role, index: this.index, stage: "failed", at: new Date().toISOString(), detail: reason.slice(0, 4000), logTail: true, ...this.extra };
+    this.last = status;
+    this.log(`failed: ${reason}`);
+    await this.objects.putStatus(status).catch((err: Error) => this.log(`status not written: ${err.message}`));
+  }
+
+  get current(): InstanceStatus | undefined {
+    return this.last;
+  }
+}

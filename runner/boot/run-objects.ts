@@ -1,0 +1,96 @@
+import { clusterKey, planKey, readyMarkerKey, statusKey, statusLogKey, statusPrefix } from "../../model/results-layout.js";
+import { parseClusterDescription, type ClusterDescription } from "../../model/cluster-description.js";
+import { parseInstanceStatus, parseReadyMarker, type InstanceStatus, type ReadyMarker } from "../../model/instance-status.js";
+import { PLAN_VERSION, type Plan } from "../../model/plan.js";
+import { openResultsStore, type ResultsStore, type S3Options } from "../results-store.js";
+import { withRetry, type BackoffOptions } from "../retry.js";
+import { hostAddress, type BootEnvironment } from "./environment.js";
+
+/** `s3://bucket[/prefix]/runs/<runId>/` -> the store root (bucket and prefix) and the run id. */
+export function parseRunUrl(url: string): { root: string; runId: string } {
+  const m = /^((?:s3|file):\/\/.+?)\/?runs\/([A-Za-z0-9._:-]{1,200})\/?$/.exec(url);
+  if (!m) throw new Error(`--run: expected s3://bucket[/prefix]/runs/<run-id>/, got "${url}"`);
+  return { root: m[1]!, runId: m[2]! };
+}
+
+const QUICK: BackoffOptions = { baseMs: 500, maxMs: 10_000, deadlineMs: 60_000 };
+
+/**
+ * One run's shared objects as an instance reads and writes them: the cluster description and plan the stack
+ * uploaded, the leader's readiness marker, every instance's status. Transient store errors are retried for a
+ * minute; a refusal (access denied, no such bucket) fails at once naming the key.
+ */
+export class RunObjects {
+  private constructor(
+    readonly store: ResultsStore,
+    readonly runId: string,
+    private readonly env?: BootEnvironment,
+  ) {}
+
+  static async open(url: string, env?: BootEnvironment, s3: S3Options = {}): Promise<RunObjects> {
+    const { root, runId } = parseRunUrl(url);
+    return new RunObjects(await openResultsStore(root, s3), runId, env);
+  }
+
+  private async required(key: string): Promise<string> {
+    const body = await withRetry(`read ${key}`, () => this.store.get(key), QUICK);
+    if (!body) throw Object.assign(new Error(`${this.store.uri}/${key}: no such object (was the stack deployed with this run id?)`), { permanent: true });
+    return body.toString("utf8");
+  }
+
+  /** The cluster description, with every address as this boot reaches it (a rehearsal maps them to loopback). */
+  async cluster(): Promise<ClusterDescription> {
+    const d = parseClusterDescription(await this.required(clusterKey(this.runId)), clusterKey(this.runId));
+    if (d.runId !== this.runId) throw new Error(`${clusterKey(this.runId)}: describes run "${d.runId}", not "${this.runId}"`);
+    if (!this.env) return d;
+    const map = (a: string) => hostAddress(this.env!, a);
+    return { ...d, nodes: d.nodes.map((n) => ({ ...n, address: map(n.address) })), clients: d.clients.map((c) => ({ ...c, address: map(c.address) })) };
+  }
+
+  async plan(): Promise<Plan> {
+    const text = await this.required(planKey(this.runId));
+    let plan: Plan;
+    try {
+      plan = JSON.parse(text) as Plan;
+    } catch (err) {
+      throw new Error(`${planKey(this.runId)}: not JSON: ${(err as Error).message}`);
+    }
+    if (plan.planVersion !== PLAN_VERSION || !Array.isArray(plan.phases) || !plan.deployment) throw new Error(`${planKey(this.runId)}: not a ycsb-lab plan (planVersion ${PLAN_VERSION})`);
+    return plan;
+  }
+
+  async readyMarker(): Promise<ReadyMarker | undefined> {
+    const body = await withRetry(`read ${readyMarkerKey(this.runId)}`, () => this.store.get(readyMarkerKey(this.runId)), QUICK);
+    return body ? parseReadyMarker(body.toString("utf8"), readyMarkerKey(this.runId)) : undefined;
+  }
+
+  async putReadyMarker(marker: ReadyMarker): Promise<void> {
+    await withRetry(`write ${readyMarkerKey(this.runId)}`, () => this.store.put(readyMarkerKey(this.runId), JSON.stringify(marker, null, 2), "application/json"), QUICK);
+  }
+
+  async putStatus(status: InstanceStatus): Promise<void> {
+    const key = statusKey(this.runId, status.instance);
+    await withRetry(`write ${key}`, () => this.store.put(key, JSON.stringify(status), "application/json"), QUICK);
+  }
+
+  async putLogTail(instance: string, text: string): Promise<void> {
+    const key = statusLogKey(this.runId, instance);
+    await withRetry(`write ${key}`, () => this.store.put(key, text, "text/plain"), QUICK);
+  }
+
+  async logTail(instance: string): Promise<string | undefined> {
+    return (await this.store.get(statusLogKey(this.runId, instance)))?.toString("utf8");
+  }
+
+  /** Every instance's last reported status, by instance name. */
+  async statuses(): Promise<Map<string, InstanceStatus>> {
+    const out = new Map<string, InstanceStatus>();
+    const keys = (await this.store.list(statusPrefix(this.runId))).filter((k) => k.endsWith(".json"));
+    for (const key of keys) {
+      const body = await this.store.get(key);
+      const status = body ? parseInstanceStatus(body.toString("utf8")) : undefined;
+      if (status) out.set(status.instance, status);
+    }
+    return out;
+  }
+}
