@@ -1,5 +1,4 @@
 import type { Engine } from "../model/engine.js";
-import { writeFile } from "./shell.js";
 
 /**
  * OS tuning from seed 002 appendix C ("we asked database vendors to recommend system-level parameters"), brought to
@@ -39,25 +38,29 @@ export function osTuning(engine?: Engine): OsTuning {
   };
 }
 
-/** The script the boot-time unit runs: block devices, THP, sysctls. */
-export function renderTuningScript(t: OsTuning): string {
-  const sysctl = Object.entries(t.sysctls)
-    .map(([k, v]) => `sysctl -w ${k}=${v}`)
-    .join("\n");
-  return `#!/bin/bash
-# ycsb-lab OS tuning (seed 002 appendix C), re-applied at every boot.
-set -u
-for dev in /sys/block/nvme*n1 /sys/block/xvd* /sys/block/sd*; do
-  [ -e "$dev/queue/scheduler" ] || continue
-  echo ${t.ioScheduler} > "$dev/queue/scheduler" 2>/dev/null || true
-  blockdev --setra ${t.readAheadSectors} "/dev/$(basename "$dev")" || true
-done
-for f in /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag; do
-  [ -e "$f" ] && echo ${t.transparentHugePages} > "$f"
-done
-swapoff -a || true
-${sysctl}
-`;
+/** One step of the tuning the boot command applies at every start of the service (i.e. at every boot). */
+export type TuningStep =
+  | { kind: "each-block-device"; file: "queue/scheduler"; value: string }
+  | { kind: "read-ahead"; sectors: number }
+  | { kind: "write"; path: string; value: string }
+  | { kind: "swapoff" }
+  | { kind: "sysctl"; key: string; value: string }
+  | { kind: "limits"; path: string; content: string };
+
+/**
+ * The tuning as steps (runner/boot/os-setup.ts carries them out): block devices, THP, swap, sysctls, limits.
+ * Nothing here lets the disk reorder writes past an fsync (no barrier=0, see above).
+ */
+export function tuningSteps(t: OsTuning): TuningStep[] {
+  return [
+    { kind: "each-block-device", file: "queue/scheduler", value: t.ioScheduler },
+    { kind: "read-ahead", sectors: t.readAheadSectors },
+    { kind: "write", path: "/sys/kernel/mm/transparent_hugepage/enabled", value: t.transparentHugePages },
+    { kind: "write", path: "/sys/kernel/mm/transparent_hugepage/defrag", value: t.transparentHugePages },
+    { kind: "swapoff" },
+    ...Object.entries(t.sysctls).map(([key, value]) => ({ kind: "sysctl" as const, key, value })),
+    { kind: "limits", path: "/etc/security/limits.d/90-ycsb-lab.conf", content: renderLimitsConf(t) },
+  ];
 }
 
 /** limits.d file for every user (the engines run as their own users). */
@@ -71,29 +74,5 @@ export function renderLimitsConf(t: OsTuning): string {
     `* - as ${l.as}`,
     `root - nofile ${l.nofile}`,
     "",
-  ].join("\n");
-}
-
-/** Bash that installs the tuning as a systemd oneshot unit and runs it now. */
-export function osTuningSection(engine?: Engine): string {
-  const t = osTuning(engine);
-  const unit = `[Unit]
-Description=ycsb-lab OS tuning (seed 002 appendix C)
-After=local-fs.target
-[Service]
-Type=oneshot
-ExecStart=/usr/local/sbin/ycsb-lab-tuning
-RemainAfterExit=yes
-[Install]
-WantedBy=multi-user.target
-`;
-  return [
-    writeFile("/usr/local/sbin/ycsb-lab-tuning", renderTuningScript(t), "0755"),
-    writeFile("/etc/security/limits.d/90-ycsb-lab.conf", renderLimitsConf(t)),
-    // systemd services ignore limits.conf: raise the defaults for units too.
-    writeFile("/etc/systemd/system.conf.d/90-ycsb-lab.conf", `[Manager]\nDefaultLimitNOFILE=${t.limits.nofile}\nDefaultLimitNPROC=${t.limits.nproc}\nDefaultLimitMEMLOCK=infinity\n`),
-    writeFile("/etc/systemd/system/ycsb-lab-tuning.service", unit),
-    "systemctl daemon-reexec",
-    "systemctl enable --now ycsb-lab-tuning.service",
   ].join("\n");
 }

@@ -12,6 +12,9 @@ import { DatabaseCluster, checkClusterArgs, type DatabaseClusterArgs } from "./d
 import { failOn } from "./errors.js";
 import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
+import { clusterDescription } from "./cluster-description.js";
+import { kitKey } from "../model/results-layout.js";
+import { volumeLayout, type VolumeLayout } from "./volumes.js";
 import { runLayout } from "./run-layout.js";
 import { checkFit } from "./sizing.js";
 import { checkRunTags, runTags } from "./tags.js";
@@ -29,8 +32,14 @@ export interface BenchmarkScenarioArgs {
   expiry: string;
   /** AWS region the provider deploys to (S3 endpoint, SSM calls in user-data). */
   region: string;
-  /** The ycsb-lab checkout clients run. */
-  runner: { repository: string; ref: string };
+  /**
+   * The kit every instance runs (`ycsb-lab kit build --engine E`, kit/build.ts): uploaded to kits/<sha256>.tar.gz
+   * in the results bucket, fetched and checked by each instance's user-data. No git clone, no npm, no build on an
+   * instance.
+   */
+  kit: { path: string; sha256: string; version: string };
+  /** The Pulumi stack, recorded in the run's results as provenance. @default none */
+  stack?: string;
   /** Availability zone. @default the region's first available zone */
   availabilityZone?: pulumi.Input<string>;
   /** First two octets of the VPC's /16. @default "10.42" */
@@ -81,22 +90,50 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
       p,
     );
     const bucketName = args.resultsBucketName ? pulumi.output(args.resultsBucketName) : new ResultsBucket(`${name}-results`, { tags }, p).bucketName;
-    this.cluster = new DatabaseCluster(`${name}-db`, { ...plan.cluster, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName }, p);
-    const object = (suffix: string, key: string, body: unknown) =>
-      new aws.s3.BucketObjectv2(`${name}-${suffix}`, { bucket: bucketName, key, contentType: "application/json", content: JSON.stringify(body, null, 2), serverSideEncryption: "AES256", tags }, p);
-    // The plan (model/plan.ts buildPlan) the runner executes, and where the cluster is: endpoints and the readiness marker.
-    const planObject = object("plan", layout.planKey, plan.plan);
-    const clusterObject = object("cluster", layout.clusterInfoKey, {
-      runId: args.runId,
-      engine: d.engine,
-      endpoints: this.cluster.endpoints,
-      readyMarkerKey: layout.readyMarkerKey,
-      ...(plan.cluster.mongoTopology ? { mongoTopology: plan.cluster.mongoTopology } : {}),
-    });
+    const json = (suffix: string, key: string, body: pulumi.Input<string>) =>
+      new aws.s3.BucketObjectv2(`${name}-${suffix}`, { bucket: bucketName, key, contentType: "application/json", content: body, serverSideEncryption: "AES256", tags }, p);
+    // The kit is shared by every run that uses the bucket (its key is its content hash): a destroy keeps it.
+    const kitObject = new aws.s3.BucketObjectv2(
+      `${name}-kit`,
+      { bucket: bucketName, key: kitKey(args.kit.sha256), source: new pulumi.asset.FileAsset(args.kit.path), contentType: "application/gzip", serverSideEncryption: "AES256", tags },
+      { parent: this, retainOnDelete: true },
+    );
+    // The plan (model/plan.ts buildPlan) the clients execute, and what every instance boots from.
+    const planObject = json("plan", layout.planKey, JSON.stringify(plan.plan, null, 2));
+    const clusterObject = json(
+      "cluster",
+      layout.clusterInfoKey,
+      pulumi.output(bucketName).apply((bucket) =>
+        JSON.stringify(
+          clusterDescription({
+            runId: args.runId,
+            ...(args.stack ? { stack: args.stack } : {}),
+            deployment: d,
+            version: plan.cluster.version ?? ENGINE_VERSIONS[d.engine],
+            nodeIps: addresses.dataNodeIps,
+            clientIps: plan.clients.clientIps.slice(0, d.clients),
+            storage: plan.volumes.storage,
+            ...(plan.cluster.mongoTopology ? { mongoTopology: plan.cluster.mongoTopology } : {}),
+            serverSettings: plan.cluster.serverSettings ?? {},
+            region: args.region,
+            bucket,
+            parameterPath: layout.parameterPath,
+            kit: args.kit,
+          }),
+          null,
+          2,
+        ),
+      ),
+    );
+    this.cluster = new DatabaseCluster(
+      `${name}-db`,
+      { ...plan.cluster, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName },
+      { parent: this, dependsOn: [kitObject, clusterObject] },
+    );
     this.clients = new ClientFleet(
       `${name}-clients`,
       { ...plan.clients, subnetId: this.network.clientSubnetId, securityGroupId: this.network.clientSecurityGroupId, resultsBucketName: bucketName },
-      { parent: this, dependsOn: [planObject, clusterObject] },
+      { parent: this, dependsOn: [kitObject, planObject, clusterObject] },
     );
 
     this.runId = args.runId;
@@ -128,6 +165,8 @@ export interface ScenarioPlan {
   cluster: Omit<DatabaseClusterArgs, "subnetId" | "securityGroupId" | "resultsBucketName">;
   clients: Omit<ClientFleetArgs, "subnetId" | "securityGroupId" | "resultsBucketName">;
   cost: CostEstimate;
+  /** What each data node attaches and mounts. */
+  volumes: VolumeLayout;
 }
 
 /**
@@ -147,6 +186,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     throw e;
   }
   failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry }));
+  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path) failOn("BenchmarkScenario", [{ field: "kit", message: "a built kit: { path, sha256, version } from `ycsb-lab kit build` (kit/build.ts)" }]);
   failOn("BenchmarkScenario", checkFit(d, spec.dataNode.storage));
   let addresses: Addressing;
   try {
@@ -175,6 +215,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     ...(Object.keys(d.study).length > 0 ? { study: d.study } : {}),
     runId: args.runId,
     region: args.region,
+    kit: { sha256: args.kit.sha256 },
     ...(args.amiId ? { amiId: args.amiId } : {}),
     tags,
   };
@@ -185,7 +226,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     threadsPerClient: d.threadsPerClient,
     runId: args.runId,
     region: args.region,
-    runner: args.runner,
+    kit: { sha256: args.kit.sha256 },
     ...(args.amiId ? { amiId: args.amiId } : {}),
     tags,
   };
@@ -194,6 +235,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
   const storage = spec.dataNode.storage;
   const logVolume = ENGINE_KITS[d.engine].wantsLogVolume(d.preset);
+  const volumes = volumeLayout(storage, logVolume, args.logVolumeGiB);
   const cost = estimateCost({
     dataNodes: d.nodes,
     dataInstanceType: d.dataInstanceType,
@@ -206,5 +248,5 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     ],
     clientEbsGiB: ROOT_GIB,
   });
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost };
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, volumes };
 }

@@ -6,7 +6,8 @@ import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
 import { clientPolicy } from "./policies.js";
 import { runLayout } from "./run-layout.js";
-import { clientUserData } from "./user-data.js";
+import { kitKey } from "../model/results-layout.js";
+import { instanceUserData } from "./user-data.js";
 
 /** A fixed client count, or one client per `dataNodesPerClient` data nodes (seed 001: 3, seed 000: 1), rounded up. */
 export type ClientCount = { count: number } | { dataNodesPerClient: number; dataNodes: number };
@@ -34,15 +35,18 @@ export interface ClientFleetArgs {
   runId: string;
   /** AWS region of the provider, for SSM and S3 calls at boot. Required, no default. */
   region: string;
-  /** The ycsb-lab checkout the clients run: a git repository (https) and a ref (tag or branch). */
-  runner: { repository: string; ref: string };
+  /**
+   * The kit every client runs (kit/build.ts), already uploaded to kits/<sha256>.tar.gz in the bucket; clients boot
+   * from runs/<runId>/plan.json and cluster.json there (BenchmarkScenario uploads all three).
+   */
+  kit: { sha256: string };
   /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
 }
 
-/** YCSB clients, each booting into `ycsb-lab run --plan ... --client-index I --clients N --results s3://...`. */
+/** YCSB clients, each booting with `ycsb-lab boot --role client --index I` from the kit (infra/user-data.ts). */
 export class ClientFleet extends pulumi.ComponentResource {
   public readonly count: number;
   public readonly instanceIds: pulumi.Output<string>[];
@@ -60,15 +64,15 @@ export class ClientFleet extends pulumi.ComponentResource {
     const identity = aws.getCallerIdentityOutput({}, p);
     const profile = instanceRole(
       `${name}-client`,
-      pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, ...layout }))),
+      pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, ...layout, kitKey: kitKey(args.kit.sha256) }))),
       tags,
       this,
     );
     const ips = args.clientIps.slice(0, count);
     this.instanceIds = ips.map((ip, index) => {
-      const userData = pulumi.output(args.resultsBucketName).apply((bucketName) =>
-        clientUserData({ index, clients: count, runId: args.runId, region: args.region, bucketName, planKey: layout.planKey, resultsPrefix: layout.resultsPrefix, runner: args.runner }),
-      );
+      const userData = pulumi
+        .output(args.resultsBucketName)
+        .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
       return new aws.ec2.Instance(
         `${name}-client-${index}`,
         {
@@ -107,7 +111,6 @@ export function checkClientFleetArgs(args: ClientFleetArgs): Array<{ field: stri
   } catch (e) {
     problems.push({ field: "instanceType", message: (e as Error).message.replace(/^instanceType: /, "") });
   }
-  if (!/^https:\/\/\S+$/.test(args.runner?.repository ?? "")) problems.push({ field: "runner.repository", message: `an https git URL, got "${args.runner?.repository}"` });
-  if (!/^[\w./-]+$/.test(args.runner?.ref ?? "")) problems.push({ field: "runner.ref", message: `a git tag or branch, got "${args.runner?.ref}"` });
+  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "")) problems.push({ field: "kit.sha256", message: `the kit archive's SHA-256 (64 hex digits), got "${args.kit?.sha256}"` });
   return problems;
 }

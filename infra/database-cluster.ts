@@ -1,8 +1,8 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
 import { ENGINE_KITS } from "../engines/kits.js";
-import type { MongoTopology, NodeContext } from "../engines/node-context.js";
-import { ENGINE_VERSIONS, isEngine, type Engine } from "../model/engine.js";
+import type { MongoTopology } from "../engines/node-context.js";
+import { isEngine, type Engine } from "../model/engine.js";
 import { instanceType as lookupType } from "../model/instance-types.js";
 import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
 import type { StudyServerSide } from "../model/scenario.js";
@@ -13,8 +13,9 @@ import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
 import { dataNodePolicy } from "./policies.js";
 import { runLayout } from "./run-layout.js";
 import { checkStorage } from "./sizing.js";
-import { dataNodeUserData } from "./user-data.js";
-import { DATA_DEVICE, LOG_DEVICE, type VolumePlan } from "./volumes.js";
+import { kitKey } from "../model/results-layout.js";
+import { instanceUserData } from "./user-data.js";
+import { volumeLayout, type VolumeLayout } from "./volumes.js";
 
 export interface DatabaseClusterArgs {
   /** cassandra, mongodb, couchbase or hbase. Required, no default. */
@@ -51,8 +52,13 @@ export interface DatabaseClusterArgs {
   subnetId: pulumi.Input<string>;
   /** Security group of the instances (BenchmarkNetwork). Required, no default. */
   securityGroupId: pulumi.Input<string>;
-  /** Bucket the leader writes the readiness marker into. */
+  /** Bucket holding the run's cluster description and kit; the leader writes the readiness marker into it. */
   resultsBucketName: pulumi.Input<string>;
+  /**
+   * The kit every node runs (kit/build.ts), already uploaded to kits/<sha256>.tar.gz in the bucket (BenchmarkScenario
+   * uploads it). Nodes boot from runs/<runId>/cluster.json, which BenchmarkScenario uploads too.
+   */
+  kit: { sha256: string };
   /** Run id: tags, S3 prefix `runs/<runId>/`, SSM path. Required, no default. */
   runId: string;
   /** AWS region of the provider, for SSM and S3 calls at boot. Required, no default. */
@@ -63,20 +69,24 @@ export interface DatabaseClusterArgs {
   tags?: Record<string, string>;
 }
 
-/** A database cluster of one engine on EC2: one instance per node whose user-data installs, configures and joins it. */
+/**
+ * A database cluster of one engine on EC2: one instance per node, each booting with `ycsb-lab boot --role data`
+ * from the kit (infra/user-data.ts), which installs, configures and joins it; node 0 forms the cluster.
+ */
 export class DatabaseCluster extends pulumi.ComponentResource {
   public readonly instanceIds: pulumi.Output<string>[];
   public readonly privateIps: string[];
   /** host:port list the YCSB clients connect to. */
   public readonly endpoints: string[];
   public readonly readyMarkerUrl: pulumi.Output<string>;
+  /** Where the boot command mounts the data (and log) volume: the `storage` of the run's cluster description. */
+  public readonly storage: VolumeLayout["storage"];
 
   constructor(name: string, args: DatabaseClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     failOn("DatabaseCluster", checkClusterArgs(args));
     super("ycsb-lab:index:DatabaseCluster", name, {}, opts);
     const p = { parent: this };
     const kit = ENGINE_KITS[args.engine];
-    const type = lookupType(args.instanceType, "instanceType");
     const tags = { ...(args.tags ?? {}), "ycsb-lab:engine": args.engine, "ycsb-lab:preset": args.preset };
     const layout = runLayout(args.runId);
     const ami = args.amiId ?? ubuntuLtsAmi(this);
@@ -85,52 +95,18 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     const profile = instanceRole(
       `${name}-node`,
       pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) =>
-        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, ...layout })),
+        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, ...layout, kitKey: kitKey(args.kit.sha256) })),
       ),
       tags,
       this,
     );
     const placement = (args.placementGroup ?? true) ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p) : undefined;
 
-    const logVolume = kit.wantsLogVolume(args.preset);
-    const volumes: VolumePlan = {
-      data: args.storage.kind === "instance-store" ? { kind: "instance-store" } : { kind: "ebs", device: DATA_DEVICE },
-      dataDir: "/data",
-      ...(logVolume ? { log: { device: LOG_DEVICE }, logDir: "/log" } : {}),
-    };
-    const ebs = [
-      ...(args.storage.kind === "ebs"
-        ? [{ deviceName: `/dev/${DATA_DEVICE}`, volumeType: args.storage.ebsType ?? "gp3", volumeSize: args.storage.sizeGiB!, ...(args.storage.iops ? { iops: args.storage.iops } : {}), encrypted: true, deleteOnTermination: true }]
-        : []),
-      ...(logVolume ? [{ deviceName: `/dev/${LOG_DEVICE}`, volumeType: "gp3", volumeSize: args.logVolumeGiB ?? 100, encrypted: true, deleteOnTermination: true }] : []),
-    ];
-
+    const volumes = volumeLayout(args.storage, kit.wantsLogVolume(args.preset), args.logVolumeGiB);
     this.instanceIds = args.nodeIps.map((ip, index) => {
-      const userData = pulumi.output(args.resultsBucketName).apply((bucket) => {
-        const ctx: NodeContext = {
-          engine: args.engine,
-          version: args.version ?? ENGINE_VERSIONS[args.engine],
-          preset: args.preset,
-          loadPreset: args.loadPreset ?? args.preset,
-          nodeIps: args.nodeIps,
-          index,
-          replication: args.replication ?? 1,
-          recordCount: args.recordCount,
-          fieldCount: args.fieldCount,
-          runId: args.runId,
-          region: args.region,
-          readyMarkerUrl: `s3://${bucket}/${layout.readyMarkerKey}`,
-          adminPasswordParameter: `${layout.parameterPath}admin-password`,
-          memoryGiB: type.memoryGiB,
-          vcpus: type.vcpus,
-          dataDir: volumes.dataDir,
-          ...(volumes.logDir ? { logDir: volumes.logDir } : {}),
-          mongoTopology: args.mongoTopology ?? "sharded",
-          serverSettings: args.serverSettings ?? {},
-          ...(args.study && Object.keys(args.study).length > 0 ? { study: args.study } : {}),
-        };
-        return dataNodeUserData(ctx, volumes);
-      });
+      const userData = pulumi
+        .output(args.resultsBucketName)
+        .apply((bucket) => instanceUserData({ role: "data", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
       const instance = new aws.ec2.Instance(
         `${name}-node-${index}`,
         {
@@ -142,7 +118,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           iamInstanceProfile: profile.name,
           ...(placement ? { placementGroup: placement.name } : {}),
           ...SAFE_INSTANCE_DEFAULTS,
-          ebsBlockDevices: ebs,
+          ebsBlockDevices: volumes.ebs,
           userData,
           userDataReplaceOnChange: true,
           tags: { ...tags, Name: `${name}-node-${index}`, "ycsb-lab:role": index === 0 ? "leader" : "member" },
@@ -151,6 +127,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
       );
       return instance.id;
     });
+    this.storage = volumes.storage;
     this.privateIps = args.nodeIps;
     const clientPort = kit.ports.client[0]!.from;
     // MongoDB clients go through the mongos on every node; the others accept any node as a contact point.
@@ -172,6 +149,7 @@ export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: stri
   if (args.engine === "couchbase" && replication > 4) problems.push({ field: "replication", message: "Couchbase buckets hold at most 3 replicas (replication 4)" });
   if (args.mongoTopology !== undefined && args.engine !== "mongodb") problems.push({ field: "mongoTopology", message: `only for mongodb, not ${args.engine}` });
   if (args.mongoTopology === "sharded" && replication > 1) problems.push({ field: "mongoTopology", message: `"sharded" keeps one copy per shard; use "replica-set" for replication ${replication}` });
+  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "")) problems.push({ field: "kit.sha256", message: `the kit archive's SHA-256 (64 hex digits), got "${args.kit?.sha256}"` });
   if (!isInteger(args.recordCount, 1)) problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
   if (!isInteger(args.fieldCount, 1)) problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
   if (args.logVolumeGiB !== undefined && !isInteger(args.logVolumeGiB, 1)) problems.push({ field: "logVolumeGiB", message: `a whole number >= 1, got ${args.logVolumeGiB}` });

@@ -1,14 +1,14 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { EC2_TRUST_POLICY_JSON, SSM_CORE_POLICY_ARN } from "./policies.js";
+import { EC2_TRUST_POLICY_JSON } from "./policies.js";
 
-/** An EC2 role with SSM Session Manager (no SSH) and one inline policy, and its instance profile. */
+/** An EC2 role with one inline policy (which carries the Session Manager actions: no SSH), and its instance profile. */
 export function instanceRole(name: string, policy: pulumi.Input<string>, tags: Record<string, string>, parent: pulumi.Resource): aws.iam.InstanceProfile {
   const p = { parent };
   const role = new aws.iam.Role(`${name}-role`, { assumeRolePolicy: EC2_TRUST_POLICY_JSON, tags }, p);
-  new aws.iam.RolePolicyAttachment(`${name}-ssm`, { role: role.name, policyArn: SSM_CORE_POLICY_ARN }, p);
-  new aws.iam.RolePolicy(`${name}-policy`, { role: role.id, policy }, p);
-  return new aws.iam.InstanceProfile(`${name}-profile`, { role: role.name, tags }, p);
+  const inline = new aws.iam.RolePolicy(`${name}-policy`, { role: role.id, policy }, p);
+  // The profile waits for the policy: an instance booting before its permissions exist would fail its first S3 read.
+  return new aws.iam.InstanceProfile(`${name}-profile`, { role: role.name, tags }, { parent, dependsOn: [inline] });
 }
 
 /** Launch settings every ycsb-lab instance shares: IMDSv2 only, encrypted gp3 root. */

@@ -1,10 +1,20 @@
 /**
- * IAM policy documents, pure: a client may write only under its own run's prefix (DESIGN.md reliability rules), a data
- * node only under the run's cluster/ prefix, and both read only their run's SSM parameters.
+ * IAM policy documents, pure (DESIGN.md reliability rules): a client may write only under its own run's prefix, a
+ * data node only its run's readiness marker and its own status; both read the run's cluster description and their
+ * kit, and only their run's SSM parameters. Session Manager replaces SSH with its own actions only:
+ * AmazonSSMManagedInstanceCore would also grant ssm:GetParameter* on every parameter, voiding the run scope.
  */
+export interface PolicyStatement {
+  Sid: string;
+  Effect: "Allow" | "Deny";
+  Action: string[];
+  Resource: string[];
+  Condition?: Record<string, Record<string, string[]>>;
+}
+
 export interface PolicyDocument {
   Version: "2012-10-17";
-  Statement: Array<{ Sid: string; Effect: "Allow" | "Deny"; Action: string[]; Resource: string[]; Condition?: Record<string, Record<string, string[]>> }>;
+  Statement: PolicyStatement[];
 }
 
 export interface PolicyScope {
@@ -13,13 +23,31 @@ export interface PolicyScope {
   resultsPrefix: string;
   /** e.g. "runs/<id>/cluster/" */
   clusterPrefix: string;
+  /** e.g. "runs/<id>/status/" */
+  statusPrefix: string;
+  /** e.g. "runs/<id>/cluster.json" */
+  clusterInfoKey: string;
   /** SSM path like "/ycsb-lab/<id>/" */
   parameterPath: string;
+  /** The kit's key, "kits/<sha256>.tar.gz". */
+  kitKey: string;
   region: string;
   accountId: string;
 }
 
 const parameterArn = (s: PolicyScope) => `arn:aws:ssm:${s.region}:${s.accountId}:parameter${s.parameterPath}*`;
+
+/**
+ * What the SSM agent needs for Session Manager (AWS Systems Manager user guide, "Step 2: Verify or add instance
+ * permissions for Session Manager": the ssmmessages and UpdateInstanceInformation actions), without any parameter
+ * or document access.
+ */
+export const SESSION_MANAGER_STATEMENT: PolicyStatement = {
+  Sid: "SessionManager",
+  Effect: "Allow",
+  Action: ["ssm:UpdateInstanceInformation", "ssmmessages:CreateControlChannel", "ssmmessages:CreateDataChannel", "ssmmessages:OpenControlChannel", "ssmmessages:OpenDataChannel"],
+  Resource: ["*"],
+};
 
 export function clientPolicy(s: PolicyScope): PolicyDocument {
   const bucket = `arn:aws:s3:::${s.bucketName}`;
@@ -29,7 +57,9 @@ export function clientPolicy(s: PolicyScope): PolicyDocument {
       { Sid: "WriteOwnRun", Effect: "Allow", Action: ["s3:PutObject", "s3:AbortMultipartUpload"], Resource: [`${bucket}/${s.resultsPrefix}*`] },
       { Sid: "ReadOwnRun", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.resultsPrefix}*`] },
       { Sid: "ListOwnRun", Effect: "Allow", Action: ["s3:ListBucket"], Resource: [bucket], Condition: { StringLike: { "s3:prefix": [`${s.resultsPrefix}*`] } } },
+      { Sid: "ReadKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.kitKey}`] },
       { Sid: "ReadRunSecrets", Effect: "Allow", Action: ["ssm:GetParameter"], Resource: [parameterArn(s)] },
+      SESSION_MANAGER_STATEMENT,
     ],
   };
 }
@@ -39,18 +69,16 @@ export function dataNodePolicy(s: PolicyScope): PolicyDocument {
   return {
     Version: "2012-10-17",
     Statement: [
-      { Sid: "WriteClusterMarkers", Effect: "Allow", Action: ["s3:PutObject"], Resource: [`${bucket}/${s.clusterPrefix}*`] },
+      { Sid: "WriteClusterMarkers", Effect: "Allow", Action: ["s3:PutObject"], Resource: [`${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.statusPrefix}node-*`] },
+      { Sid: "ReadClusterAndKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.clusterInfoKey}`, `${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.kitKey}`] },
       { Sid: "RunSecrets", Effect: "Allow", Action: ["ssm:GetParameter", "ssm:PutParameter"], Resource: [parameterArn(s)] },
+      SESSION_MANAGER_STATEMENT,
     ],
   };
 }
-
 
 /** sts:AssumeRole trust documents name a Principal, which PolicyDocument does not model: rendered as JSON here. */
 export const EC2_TRUST_POLICY_JSON = JSON.stringify({
   Version: "2012-10-17",
   Statement: [{ Effect: "Allow", Principal: { Service: "ec2.amazonaws.com" }, Action: "sts:AssumeRole" }],
 });
-
-/** AWS managed policy for Session Manager access instead of SSH. */
-export const SSM_CORE_POLICY_ARN = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore";

@@ -80,7 +80,11 @@ report booting "fetching the kit"
 aws s3 cp ${q(`s3://${b.bucket}/${kitKey(b.kitSha256)}`)} "$YCSB_LAB_HOME/kit.tar.gz" --only-show-errors
 echo "${b.kitSha256}  $YCSB_LAB_HOME/kit.tar.gz" | sha256sum -c --quiet
 rm -rf "$YCSB_LAB_HOME/kit" && mkdir -p "$YCSB_LAB_HOME/kit" && tar -xzf "$YCSB_LAB_HOME/kit.tar.gz" -C "$YCSB_LAB_HOME/kit"
-printf '#!/bin/bash\\n%s\\n' ${q(bootCommand(b))} > "$YCSB_LAB_HOME/boot" && chmod 755 "$YCSB_LAB_HOME/boot"
+cat > "$YCSB_LAB_HOME/boot" <<'BOOT'
+#!/bin/bash
+${bootCommand(b)}
+BOOT
+chmod 755 "$YCSB_LAB_HOME/boot"
 trap - ERR
 if [ -n "\${YCSB_LAB_REHEARSAL:-}" ]; then exec "$YCSB_LAB_HOME/boot"; fi
 cat > /etc/systemd/system/ycsb-lab.service <<UNIT

@@ -1,49 +1,42 @@
-import { q } from "../engines/shell.js";
+import type { ClusterDescription } from "../model/cluster-description.js";
+import type { StorageSpec } from "../model/scenario.js";
 
 /** EBS device names infra attaches: on Nitro they appear as NVMe devices that report this name in their controller data. */
 export const DATA_DEVICE = "sdf";
 export const LOG_DEVICE = "sdg";
 
-export interface VolumePlan {
-  data: { kind: "instance-store" } | { kind: "ebs"; device: string };
-  log?: { device: string };
-  dataDir: string;
-  logDir?: string;
+export interface EbsBlockDevice {
+  deviceName: string;
+  volumeType: string;
+  volumeSize: number;
+  iops?: number;
+  encrypted: true;
+  deleteOnTermination: true;
+}
+
+export interface VolumeLayout {
+  /** What the boot command mounts where (cluster.json `storage`). */
+  storage: ClusterDescription["storage"];
+  /** What EC2 attaches to each data node. */
+  ebs: EbsBlockDevice[];
 }
 
 /**
- * Bash that finds, formats (XFS: MongoDB's production notes recommend it; seed 002 used ext4 or XFS) and mounts the
- * data and log volumes with noatime (seed 002 appendix C 6). Instance-store disks are striped when there are several.
+ * The data volume (instance store or EBS) on /data and, when the preset puts the commitlog / journal on its own
+ * device (seed 004), a gp3 log volume on /log. Pure: the component attaches, the boot command mounts.
  */
-export function mountVolumesScript(p: VolumePlan): string {
-  const lines = [
-    "ycsb_lab_ebs_device() { # EBS device name (sdf) -> its NVMe block device",
-    "  for d in /dev/nvme[0-9]*n1; do",
-    "    name=$(nvme id-ctrl --raw-binary \"$d\" 2>/dev/null | cut -c3073-3104 | tr -d ' \\000' | sed 's#^/dev/##')",
-    "    if [ \"$name\" = \"$1\" ]; then echo \"$d\"; return 0; fi",
-    "  done",
-    "  return 1",
-    "}",
-    "ycsb_lab_mount() { # device dir",
-    "  blkid \"$1\" >/dev/null 2>&1 || mkfs.xfs -f \"$1\"",
-    "  mkdir -p \"$2\"",
-    "  grep -q \" $2 \" /etc/fstab || echo \"UUID=$(blkid -s UUID -o value \"$1\") $2 xfs defaults,noatime,nofail 0 2\" >> /etc/fstab",
-    "  mountpoint -q \"$2\" || mount \"$2\"",
-    "}",
-  ];
-  if (p.data.kind === "instance-store") {
-    lines.push(
-      "mapfile -t ycsb_lab_disks < <(lsblk -dpno NAME,MODEL | awk '/Instance Storage/ {print $1}')",
-      '[ "${#ycsb_lab_disks[@]}" -ge 1 ] || { echo "ycsb-lab: no instance-store disk found" >&2; exit 1; }',
-      'if [ "${#ycsb_lab_disks[@]}" -eq 1 ]; then ycsb_lab_data_dev="${ycsb_lab_disks[0]}"; else',
-      '  [ -e /dev/md0 ] || mdadm --create /dev/md0 --run --level=0 --raid-devices="${#ycsb_lab_disks[@]}" "${ycsb_lab_disks[@]}"',
-      "  ycsb_lab_data_dev=/dev/md0",
-      "fi",
-    );
-  } else {
-    lines.push(`ycsb_lab_data_dev=$(ycsb_lab_ebs_device ${q(p.data.device)})`);
+export function volumeLayout(storage: StorageSpec, logVolume: boolean, logVolumeGiB = 100): VolumeLayout {
+  const ebs: EbsBlockDevice[] = [];
+  if (storage.kind === "ebs") {
+    ebs.push({ deviceName: `/dev/${DATA_DEVICE}`, volumeType: storage.ebsType ?? "gp3", volumeSize: storage.sizeGiB!, ...(storage.iops ? { iops: storage.iops } : {}), encrypted: true, deleteOnTermination: true });
   }
-  lines.push(`ycsb_lab_mount "$ycsb_lab_data_dev" ${q(p.dataDir)}`);
-  if (p.log && p.logDir) lines.push(`ycsb_lab_mount "$(ycsb_lab_ebs_device ${q(p.log.device)})" ${q(p.logDir)}`);
-  return lines.join("\n");
+  if (logVolume) ebs.push({ deviceName: `/dev/${LOG_DEVICE}`, volumeType: "gp3", volumeSize: logVolumeGiB, encrypted: true, deleteOnTermination: true });
+  return {
+    storage: {
+      data: storage.kind === "instance-store" ? { kind: "instance-store" } : { kind: "ebs", device: DATA_DEVICE },
+      dataDir: "/data",
+      ...(logVolume ? { log: { device: LOG_DEVICE }, logDir: "/log" } : {}),
+    },
+    ebs,
+  };
 }

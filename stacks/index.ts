@@ -1,5 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
+import { stackKit } from "./kit.js";
 import { stackProgram } from "./program.js";
+import { stackEngine } from "./settings.js";
 
 // The only place that reads pulumi.Config: full keys like "ycsb-lab:nodes" or "aws:region".
 const read = (key: string): string | undefined => {
@@ -7,7 +9,8 @@ const read = (key: string): string | undefined => {
   return new pulumi.Config(namespace).get(name);
 };
 
-const out = stackProgram(read, pulumi.getStack());
+const kit = await stackKit(read, stackEngine(read));
+const out = stackProgram(read, pulumi.getStack(), kit);
 
 export const runId = out.runId;
 export const scenario = out.scenario;
@@ -24,3 +27,4 @@ export const readyMarkerUrl = out.readyMarkerUrl;
 export const estimatedCostPerHour = out.estimatedCostPerHour;
 export const costPricesAsOf = out.costPricesAsOf;
 export const costSource = out.costSource;
+export const kitSha256 = out.kitSha256;

@@ -1,9 +1,9 @@
 import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
-import { stackArgs, type ConfigSource } from "./settings.js";
+import { stackArgs, type ConfigSource, type StackKit } from "./settings.js";
 
 /** The stack's program: config -> BenchmarkScenario -> outputs. index.ts runs it with pulumi.Config; tests with a stack file. */
-export function stackProgram(get: ConfigSource, stackName: string) {
-  const args = stackArgs(get, stackName);
+export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit) {
+  const args = stackArgs(get, stackName, kit);
   const run = new BenchmarkScenario(args.spec.name, args);
   return {
     runId: run.runId,
@@ -21,5 +21,6 @@ export function stackProgram(get: ConfigSource, stackName: string) {
     estimatedCostPerHour: run.estimatedCostPerHour,
     costPricesAsOf: run.cost.pricesAsOf,
     costSource: run.cost.source,
+    kitSha256: kit.sha256,
   };
 }

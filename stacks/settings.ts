@@ -48,8 +48,25 @@ function machine(get: ConfigSource, role: "data" | "client", spec: ScenarioSpec[
   return type ?? spec.instanceType;
 }
 
+/** The kit the stack ships (kit/build.ts): built by stacks/kit.ts before the program runs. */
+export type StackKit = BenchmarkScenarioArgs["kit"];
+
 /** Stack config -> the typed BenchmarkScenario args: the only place config is read (stacks/index.ts passes pulumi.Config in). */
-export function stackArgs(get: ConfigSource, stackName: string): BenchmarkScenarioArgs {
+/** The engine a stack's config selects (its scenario's default when unset): which kit it ships. */
+export function stackEngine(get: ConfigSource): Engine {
+  const name = required(get, `${NS}:scenario`);
+  let base: ScenarioSpec;
+  try {
+    base = scenario(name);
+  } catch (e) {
+    throw new StackConfigError(`${NS}:scenario`, (e as Error).message.replace(/^scenario: /, ""));
+  }
+  const engine = get(`${NS}:engine`) ?? base.defaults.engine;
+  if (!base.engines.includes(engine as Engine)) throw new StackConfigError(`${NS}:engine`, `scenario "${name}" covers ${base.engines.join(", ")}, not "${engine}"`);
+  return engine as Engine;
+}
+
+export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit): BenchmarkScenarioArgs {
   const name = required(get, `${NS}:scenario`);
   let base: ScenarioSpec;
   try {
@@ -90,7 +107,8 @@ export function stackArgs(get: ConfigSource, stackName: string): BenchmarkScenar
     owner: required(get, `${NS}:owner`),
     expiry: required(get, `${NS}:expiry`),
     region: required(get, "aws:region"),
-    runner: { repository: required(get, `${NS}:runnerRepository`), ref: required(get, `${NS}:runnerRef`) },
+    kit,
+    stack: stackName,
     ...(topology ? { mongoTopology: topology as MongoTopology } : {}),
     ...(az ? { availabilityZone: az } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),

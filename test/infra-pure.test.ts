@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { addressing } from "../infra/addressing.js";
 import { checkFit, dataBytesPerNode } from "../infra/sizing.js";
 import { estimateCost } from "../infra/cost.js";
@@ -6,7 +10,8 @@ import { clientPolicy } from "../infra/policies.js";
 import { runLayout } from "../infra/run-layout.js";
 import { checkRunTags } from "../infra/tags.js";
 import { resolveClientCount } from "../infra/client-fleet.js";
-import { dataNodeUserData, clientUserData } from "../infra/user-data.js";
+import { instanceUserData } from "../infra/user-data.js";
+import { kitKey } from "../model/results-layout.js";
 import { mongoProcesses, shardMembers } from "../engines/mongodb/topology.js";
 import { osTuning } from "../engines/os-tuning.js";
 import { ENGINE_KITS } from "../engines/kits.js";
@@ -14,7 +19,6 @@ import { couchbaseRamQuotaMb } from "../engines/couchbase/formation.js";
 import { resolveDeployment } from "../model/scenario.js";
 import { SCENARIOS } from "../model/scenarios.js";
 import { INSTANCE_TYPES, instanceType } from "../model/instance-types.js";
-import type { NodeContext } from "../engines/node-context.js";
 import type { Engine } from "../model/engine.js";
 
 describe("addressing", () => {
@@ -82,7 +86,7 @@ describe("cost", () => {
 describe("policies and tags", () => {
   it("the client policy grants writes only under the run prefix", () => {
     const l = runLayout("r1");
-    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", ...l });
+    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", ...l, kitKey: kitKey("0".repeat(64)) });
     const writeResources = doc.Statement.filter((s) => s.Action.some((a) => a.startsWith("s3:Put"))).flatMap((s) => s.Resource);
     expect(writeResources).toEqual(["arn:aws:s3:::b/runs/r1/*"]);
   });
@@ -131,37 +135,25 @@ describe("engines", () => {
   });
 });
 
-const ctx = (engine: Engine, index: number): NodeContext => ({
-  engine,
-  version: { cassandra: "5.0.4", mongodb: "8.0", couchbase: "7.6", hbase: "2.5.11" }[engine],
-  preset: "durable",
-  loadPreset: "throughput",
-  nodeIps: ["10.42.1.10", "10.42.1.11"],
-  index,
-  replication: 1,
-  recordCount: 1000,
-  fieldCount: 10,
-  runId: "snap",
-  region: "us-east-1",
-  readyMarkerUrl: "s3://bucket/runs/snap/cluster/ready.json",
-  adminPasswordParameter: "/ycsb-lab/snap/admin-password",
-  memoryGiB: 16,
-  vcpus: 4,
-  dataDir: "/data",
-  ...(ENGINE_KITS[engine].wantsLogVolume("durable") ? { logDir: "/log" } : {}),
-  mongoTopology: "sharded",
-  serverSettings: {},
-});
+const KIT = "cd".repeat(32);
 
 describe("user-data snapshots (review any change to what boots on AWS)", () => {
-  for (const engine of ["cassandra", "mongodb", "couchbase", "hbase"] as Engine[]) {
-    it(`${engine} leader and member`, () => {
-      const volumes = { data: { kind: "instance-store" as const }, dataDir: "/data", ...(ENGINE_KITS[engine].wantsLogVolume("durable") ? { log: { device: "sdg" }, logDir: "/log" } : {}) };
-      expect(dataNodeUserData(ctx(engine, 0), volumes)).toMatchSnapshot();
-      expect(dataNodeUserData(ctx(engine, 1), volumes)).toMatchSnapshot();
-    });
-  }
-  it("client", () => {
-    expect(clientUserData({ index: 0, clients: 2, runId: "snap", region: "us-east-1", bucketName: "bucket", planKey: "runs/snap/plan.json", resultsPrefix: "runs/snap/", runner: { repository: "https://example.org/ycsb-lab.git", ref: "v0.1.0" } })).toMatchSnapshot();
+  it.each(["data", "client"] as const)("%s", (role) => {
+    expect(instanceUserData({ role, index: 1, runId: "snap", region: "us-east-1", bucket: "bucket", kitSha256: KIT })).toMatchSnapshot();
+  });
+});
+
+describe("user-data as EC2 runs it", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "ycsb-lab-ud-"));
+  // The longest run id the tags allow, the longest bucket name S3 allows, a three-digit index.
+  const worst = { runId: "r".repeat(41), region: "ap-southeast-2", bucket: "b".repeat(63), kitSha256: KIT, index: 245 };
+  it.each(["data", "client"] as const)("%s: at most 16 KiB, bash -n and shellcheck clean", (role) => {
+    const ud = instanceUserData({ ...worst, role });
+    expect(Buffer.byteLength(ud)).toBeLessThanOrEqual(16 * 1024);
+    const file = join(tmp, `${role}.sh`);
+    writeFileSync(file, ud);
+    execFileSync("bash", ["-n", file]);
+    // shellcheck (Debian's package) exits non-zero on any finding, and prints it.
+    execFileSync("shellcheck", ["--severity=style", file], { encoding: "utf8" });
   });
 });

@@ -7,6 +7,8 @@ import { countByType, installMocks, ofType, recorded, reset, settle, value } fro
 import { stackProgram } from "../stacks/program.js";
 import { stackArgs, type ConfigSource } from "../stacks/settings.js";
 import { SCENARIOS } from "../model/scenarios.js";
+import { clusterDescriptionProblems } from "../model/cluster-description.js";
+import { instanceUserData } from "../infra/user-data.js";
 import { clientCount } from "../model/scenario.js";
 import { BenchmarkScenario, planScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
 
@@ -26,6 +28,9 @@ const stackNames = readdirSync(stacksDir)
   .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
   .filter((s): s is string => Boolean(s));
 
+/** Under mocks the kit archive is never read: its path, hash and version reach the resources. */
+const KIT = { path: "ycsb-lab-kit.tar.gz", sha256: "ef".repeat(32), version: "0.1.0" };
+
 beforeAll(installMocks);
 beforeEach(reset);
 
@@ -36,7 +41,7 @@ describe("stacks/", () => {
 
   it.each(stackNames)("Pulumi.%s.yaml evaluates under mocks into the scenario's resource graph", async (stack) => {
     const get = stackConfig(stack);
-    const out = stackProgram(get, stack);
+    const out = stackProgram(get, stack, KIT);
     await value(out.resultsPrefix);
     await settle();
     const spec = SCENARIOS[get("ycsb-lab:scenario") as keyof typeof SCENARIOS];
@@ -50,12 +55,20 @@ describe("stacks/", () => {
     expect(new Set(data.map((i) => i.inputs.instanceType))).toEqual(new Set([get("ycsb-lab:dataInstanceType") ?? spec.dataNode.instanceType]));
     expect(new Set(fleet.map((i) => i.inputs.instanceType))).toEqual(new Set([get("ycsb-lab:clientInstanceType") ?? spec.clientNode.instanceType]));
     expect(data.every((i) => i.inputs.tags["ycsb-lab:scenario"] === spec.name && i.inputs.tags["ycsb-lab:run-id"] === stack)).toBe(true);
-    expect(countByType()).toMatchObject({ "aws:ec2/vpc:Vpc": 1, "aws:s3/bucket:Bucket": 1, "aws:s3/bucketObjectv2:BucketObjectv2": 2, "ycsb-lab:index:BenchmarkScenario": 1 });
-    const objects = Object.fromEntries(ofType("aws:s3/bucketObjectv2:BucketObjectv2").map((o) => [o.inputs.key, JSON.parse(o.inputs.content)]));
+    expect(countByType()).toMatchObject({ "aws:ec2/vpc:Vpc": 1, "aws:s3/bucket:Bucket": 1, "aws:s3/bucketObjectv2:BucketObjectv2": 3, "ycsb-lab:index:BenchmarkScenario": 1 });
+    const uploads = ofType("aws:s3/bucketObjectv2:BucketObjectv2");
+    const objects = Object.fromEntries(uploads.filter((o) => o.inputs.content).map((o) => [o.inputs.key, JSON.parse(o.inputs.content)]));
+    expect(uploads.find((o) => o.inputs.key === `kits/${KIT.sha256}.tar.gz`)?.inputs.source).toBeDefined();
     const plan = objects[`runs/${stack}/plan.json`];
     expect(plan.deployment).toMatchObject({ scenario: spec.name, nodes, clients });
     expect(plan.phases.map((ph: { kind: string }) => ph.kind)).toContain("load");
-    expect(objects[`runs/${stack}/cluster.json`].endpoints).toHaveLength(nodes);
+    const cluster = objects[`runs/${stack}/cluster.json`];
+    expect(clusterDescriptionProblems(cluster)).toEqual([]);
+    expect(cluster.nodes).toHaveLength(nodes);
+    expect(cluster.clients).toHaveLength(clients);
+    expect(cluster).toMatchObject({ runId: stack, stack, kit: { sha256: KIT.sha256, version: KIT.version } });
+    // What EC2 receives: at most 16 KiB of user-data (EC2 user guide, "Run commands when you launch an EC2 instance").
+    for (const i of instances) expect(Buffer.byteLength(i.inputs.userData as string)).toBeLessThanOrEqual(16 * 1024);
     expect(out.estimatedCostPerHour).toBeGreaterThan(0);
     // Safe by default, on every instance and every tagged resource of the graph.
     for (const i of instances) {
@@ -69,7 +82,7 @@ describe("stacks/", () => {
   });
 
   it("datastax-2013 at 32 nodes: 11 clients of m5.xlarge (1 per 3 data nodes), 341 threads each (128 per data node)", async () => {
-    const out = stackProgram(stackConfig("datastax-2013"), "datastax-2013");
+    const out = stackProgram(stackConfig("datastax-2013"), "datastax-2013", KIT);
     await value(out.resultsPrefix);
     await settle();
     expect(out.clients).toBe(11);
@@ -81,27 +94,28 @@ describe("stacks/", () => {
 
   it("lineate-2014 on MongoDB runs seed 002's per-shard replica sets (replication 2)", async () => {
     const base = stackConfig("lineate-2014");
-    const out = stackProgram((k) => (k === "ycsb-lab:engine" ? "mongodb" : base(k)), "lineate-mongo");
+    const out = stackProgram((k) => (k === "ycsb-lab:engine" ? "mongodb" : base(k)), "lineate-mongo", KIT);
     await value(out.resultsPrefix);
     await settle();
-    const cluster = ofType("aws:s3/bucketObjectv2:BucketObjectv2").map((o) => JSON.parse(o.inputs.content)).find((c) => c.endpoints);
-    expect(cluster).toMatchObject({ engine: "mongodb", mongoTopology: "replica-set", endpoints: ["10.42.1.10:27017", "10.42.1.11:27017", "10.42.1.12:27017", "10.42.1.13:27017"] });
+    const cluster = ofType("aws:s3/bucketObjectv2:BucketObjectv2").filter((o) => o.inputs.content).map((o) => JSON.parse(o.inputs.content)).find((c) => c.nodes);
+    expect(cluster).toMatchObject({ engine: "mongodb", mongoTopology: "replica-set", replication: 2 });
+    expect(cluster.nodes.map((n: { address: string }) => n.address)).toEqual(["10.42.1.10", "10.42.1.11", "10.42.1.12", "10.42.1.13"]);
     expect(out.clients).toBe(32);
   });
 
   it("maps a retired original to its replacement when the stack names only the original", () => {
     const base = stackConfig("endpoint-2015");
     const get: ConfigSource = (k) => (k === "ycsb-lab:dataInstanceType" ? undefined : base(k));
-    expect(stackArgs(get, "s").spec.dataNode.instanceType).toBe("i4i.xlarge");
+    expect(stackArgs(get, "s", KIT).spec.dataNode.instanceType).toBe("i4i.xlarge");
     const wrong: ConfigSource = (k) => (k === "ycsb-lab:dataInstanceOriginal" ? "m1.xlarge" : base(k));
-    expect(() => stackArgs(wrong, "s")).toThrow(/ycsb-lab:dataInstanceOriginal: the study used "i2.xlarge"/);
+    expect(() => stackArgs(wrong, "s", KIT)).toThrow(/ycsb-lab:dataInstanceOriginal: the study used "i2.xlarge"/);
   });
 
   it("names the missing config key", () => {
     const base = stackConfig("quickstart");
-    expect(() => stackArgs((k) => (k === "ycsb-lab:owner" ? undefined : base(k)), "s")).toThrow(/^ycsb-lab:owner: is required/);
-    expect(() => stackArgs((k) => (k === "ycsb-lab:scenario" ? "nope" : base(k)), "s")).toThrow(/ycsb-lab:scenario: unknown scenario "nope"/);
-    expect(() => stackArgs((k) => (k === "ycsb-lab:nodes" ? "three" : base(k)), "s")).toThrow(/ycsb-lab:nodes: must be a whole number/);
+    expect(() => stackArgs((k) => (k === "ycsb-lab:owner" ? undefined : base(k)), "s", KIT)).toThrow(/^ycsb-lab:owner: is required/);
+    expect(() => stackArgs((k) => (k === "ycsb-lab:scenario" ? "nope" : base(k)), "s", KIT)).toThrow(/ycsb-lab:scenario: unknown scenario "nope"/);
+    expect(() => stackArgs((k) => (k === "ycsb-lab:nodes" ? "three" : base(k)), "s", KIT)).toThrow(/ycsb-lab:nodes: must be a whole number/);
   });
 });
 
@@ -111,7 +125,7 @@ const goodArgs = (over: Partial<BenchmarkScenarioArgs> = {}): BenchmarkScenarioA
   owner: "tester",
   expiry: "2030-01-01",
   region: "us-east-1",
-  runner: { repository: "https://example.org/ycsb-lab.git", ref: "main" },
+  kit: KIT,
   ...over,
 });
 
@@ -147,12 +161,20 @@ describe("a bad scenario fails before any resource is created, naming the field"
           for (const nodes of spec.nodeCounts) {
             const plan = planScenario(goodArgs({ spec: spec as never, deployment: { engine, preset, nodes } }));
             expect(plan.cluster.nodeIps).toHaveLength(nodes);
+            // The user-data of every instance of the cell, with the longest bucket name S3 allows.
+            const bucket = "b".repeat(63);
+            const roles = [...plan.cluster.nodeIps.map((_, index) => ({ role: "data" as const, index })), ...Array.from({ length: plan.deployment.clients }, (_, index) => ({ role: "client" as const, index }))];
+            for (const r of roles) {
+              const ud = instanceUserData({ ...r, runId: plan.tags["ycsb-lab:run-id"]!, region: "ap-southeast-2", bucket, kitSha256: KIT.sha256 });
+              expect(Buffer.byteLength(ud)).toBeLessThanOrEqual(16 * 1024);
+            }
             cells++;
           }
         }
       }
     }
-    expect(cells).toBeGreaterThan(60);
+    // DESIGN.md's five studies plus quickstart: 95 cells at the time of writing.
+    expect(cells).toBeGreaterThanOrEqual(95);
     expect(recorded).toEqual([]);
   });
 

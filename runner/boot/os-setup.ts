@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { Engine } from "../../model/engine.js";
-import { osTuning, renderLimitsConf } from "../../engines/os-tuning.js";
+import { osTuning, tuningSteps } from "../../engines/os-tuning.js";
 
 /**
  * What a data node does to its machine before the engine: mount the data (and log) volume and apply the OS tuning
@@ -75,17 +76,37 @@ function writeIfPresent(file: string, value: string): void {
   }
 }
 
+/** Carries out engines/os-tuning.ts's steps for the engine; a step the kernel refuses is skipped, not fatal. */
 export function applyOsTuning(engine: Engine): string[] {
-  const t = osTuning(engine);
-  for (const dev of readdirSync("/sys/block").filter((d) => /^(nvme\d+n1|xvd|sd|md)/.test(d))) {
-    writeIfPresent(`/sys/block/${dev}/queue/scheduler`, t.ioScheduler);
-    spawnSync("blockdev", ["--setra", String(t.readAheadSectors), `/dev/${dev}`]);
+  const blockDevices = readdirSync("/sys/block").filter((d) => /^(nvme\d+n1|xvd|sd|md)/.test(d));
+  const done: string[] = [];
+  for (const step of tuningSteps(osTuning(engine))) {
+    switch (step.kind) {
+      case "each-block-device":
+        for (const dev of blockDevices) writeIfPresent(`/sys/block/${dev}/${step.file}`, step.value);
+        done.push(`${step.file} ${step.value}`);
+        break;
+      case "read-ahead":
+        for (const dev of blockDevices) spawnSync("blockdev", ["--setra", String(step.sectors), `/dev/${dev}`]);
+        done.push(`read-ahead ${step.sectors}`);
+        break;
+      case "write":
+        writeIfPresent(step.path, step.value);
+        done.push(`${step.path.split("/").slice(-2).join("/")} ${step.value}`);
+        break;
+      case "swapoff":
+        spawnSync("swapoff", ["-a"]);
+        done.push("swap off");
+        break;
+      case "sysctl":
+        if (spawnSync("sysctl", ["-w", `${step.key}=${step.value}`]).status === 0) done.push(`${step.key}=${step.value}`);
+        break;
+      case "limits":
+        mkdirSync(dirname(step.path), { recursive: true });
+        writeFileSync(step.path, step.content);
+        done.push("limits");
+        break;
+    }
   }
-  writeIfPresent("/sys/kernel/mm/transparent_hugepage/enabled", t.transparentHugePages);
-  writeIfPresent("/sys/kernel/mm/transparent_hugepage/defrag", t.transparentHugePages);
-  spawnSync("swapoff", ["-a"]);
-  for (const [key, value] of Object.entries(t.sysctls)) run("sysctl", ["-w", `${key}=${value}`]);
-  mkdirSync("/etc/security/limits.d", { recursive: true });
-  writeFileSync("/etc/security/limits.d/90-ycsb-lab.conf", renderLimitsConf(t));
-  return [`io scheduler ${t.ioScheduler}, read-ahead ${t.readAheadSectors}, THP ${t.transparentHugePages}, swap off, ${Object.entries(t.sysctls).map(([k, v]) => `${k}=${v}`).join(" ")}`];
+  return [`tuning: ${done.join(", ")}`];
 }

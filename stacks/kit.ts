@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { Engine } from "../model/engine.js";
+import { buildKit } from "../kit/build.js";
+import type { ConfigSource, StackKit } from "./settings.js";
+
+/**
+ * The kit a stack ships: the archive named by config `ycsb-lab:kit` (with `ycsb-lab:kitVersion`), or one built from
+ * this checkout for the stack's engine (`ycsb-lab kit build`; cached by content, so an unchanged checkout gives the
+ * same archive and `pulumi up` uploads nothing new).
+ */
+export async function stackKit(get: ConfigSource, engine: Engine): Promise<StackKit> {
+  const path = get("ycsb-lab:kit");
+  if (path) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (err) {
+      throw new Error(`ycsb-lab:kit: cannot read ${path}: ${(err as Error).message}`);
+    }
+    return { path, sha256: createHash("sha256").update(bytes).digest("hex"), version: get("ycsb-lab:kitVersion") ?? "unknown" };
+  }
+  const kit = await buildKit(engine, { log: (line) => console.error(line) });
+  return { path: kit.path, sha256: kit.sha256, version: kit.version };
+}
