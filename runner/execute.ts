@@ -37,6 +37,8 @@ export interface ExecuteOptions {
   log?: (line: string) => void;
   progress?: (line: string) => void;
   onYcsbStart?: (pid: number, phase: PlanPhase) => void;
+  /** What the deployment knows went wrong in the cluster (e.g. a data node reported failed); asked at each phase's end. */
+  clusterProblems?: () => Promise<string[]>;
   /** Called as each phase begins (position 1..n among the plan's phases), before its barrier. */
   onPhase?: (phase: PlanPhase, position: number, of: number) => void | Promise<void>;
 }
@@ -209,6 +211,8 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     targetPerClient: phase.targetPerClient,
     insertCount,
     resources: proc.resources,
+    // Health that cannot be read is no evidence of a failure: the phase stands on its own measurements then.
+    clusterProblems: (await o.clusterProblems?.().catch(() => [])) ?? [],
   });
   const hdrLogs = proc.hdrFiles.map((f) => ({ operation: basename(f, ".hdr"), uri: hdrLogKey(...at, basename(f, ".hdr")) }));
   const hdrBytes = await Promise.all(proc.hdrFiles.map((f) => readFile(f)));

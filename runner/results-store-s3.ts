@@ -33,6 +33,7 @@ export class S3Store implements ResultsStore {
     this.client = new S3Client({
       region: opts.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
       ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+      ...(opts.credentials ? { credentials: opts.credentials } : {}),
       // The runner retries with its own backoff (runner/retry.ts); one SDK attempt keeps failures prompt.
       maxAttempts: 1,
     });

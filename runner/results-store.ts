@@ -84,6 +84,8 @@ export interface S3Options {
   /** Endpoint override (moto, MinIO); path-style addressing is then used. */
   endpoint?: string;
   region?: string;
+  /** Explicit credentials; otherwise the SDK's default chain (environment, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** Open the store a URI names: s3://bucket[/prefix] or file://dir (relative dirs allowed: file://results). */

@@ -24,6 +24,8 @@ export interface ValidityInput {
   /** Load phase: records this client was to insert. */
   insertCount?: number;
   resources: ResourceSample[];
+  /** What the deployment knows went wrong in the cluster by the phase's end (a data node that died). */
+  clusterProblems?: string[];
 }
 
 type Reason = Validity["reasons"][number];
@@ -55,6 +57,8 @@ export function judgePhase(input: ValidityInput): Validity {
   const warning: Reason[] = [];
   const out = input.output;
   if (input.failure) invalid.push({ code: "ycsb-failed", message: input.failure });
+  // A cluster that lost a node measures something else than the cluster the run describes.
+  for (const problem of input.clusterProblems ?? []) invalid.push({ code: "cluster-node-failed", message: problem });
   if (input.exitCode !== 0 && input.exitCode !== null) invalid.push({ code: "ycsb-exit", message: `YCSB exited with code ${input.exitCode}` });
 
   const { ok, failed } = errorCounts(out);

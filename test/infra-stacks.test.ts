@@ -1,32 +1,16 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { countByType, installMocks, ofType, recorded, reset, settle, value } from "./infra-mocks.js";
 import { stackProgram } from "../stacks/program.js";
 import { stackArgs, type ConfigSource } from "../stacks/settings.js";
+import { stackConfigFromFiles, stackNames as listStacks } from "../stacks/config-file.js";
 import { SCENARIOS } from "../model/scenarios.js";
 import { clusterDescriptionProblems } from "../model/cluster-description.js";
 import { instanceUserData } from "../infra/user-data.js";
 import { clientCount } from "../model/scenario.js";
 import { BenchmarkScenario, planScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
 
-const stacksDir = fileURLToPath(new URL("../stacks/", import.meta.url));
-
-/** The config Pulumi would give the program for a stack: project defaults overlaid by the stack file. */
-function stackConfig(stack: string): ConfigSource {
-  const project = parseYaml(readFileSync(join(stacksDir, "Pulumi.yaml"), "utf8")) as { config: Record<string, { default?: string }> };
-  const file = parseYaml(readFileSync(join(stacksDir, `Pulumi.${stack}.yaml`), "utf8")) as { config: Record<string, string | number> };
-  const merged: Record<string, string> = {};
-  for (const [k, v] of Object.entries(project.config)) if (v.default !== undefined) merged[k] = String(v.default);
-  for (const [k, v] of Object.entries(file.config)) merged[k] = String(v);
-  return (key) => merged[key];
-}
-
-const stackNames = readdirSync(stacksDir)
-  .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
-  .filter((s): s is string => Boolean(s));
+const stackConfig = (stack: string): ConfigSource => stackConfigFromFiles(stack);
+const stackNames = listStacks();
 
 /** Under mocks the kit archive is never read: its path, hash and version reach the resources. */
 const KIT = { path: "ycsb-lab-kit.tar.gz", sha256: "ef".repeat(32), version: "0.1.0" };

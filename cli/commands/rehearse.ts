@@ -1,2 +1,103 @@
-import type { Command } from "../command.js";
-export const command: Command = { name: "rehearse", summary: "", usage: "", async run() { return 2; } };
+import { parseArgs } from "node:util";
+import { isEngine } from "../../model/engine.js";
+import { UsageError, type Command } from "../command.js";
+
+const usage = `Usage: ycsb-lab rehearse --stack NAME [--engine E] [--preset P] [--nodes N] [--clients N] [--scale F]
+                         [--keep] [--loopback 127.0.12] [--max-heap-mb 768] [--database-url URL] [--json]
+
+The cloud path of a stack, run on this machine: the stack (stacks/Pulumi.<NAME>.yaml, with the overrides) is
+evaluated under Pulumi mocks; moto stands for S3 and IAM, holding the stack's bucket, its uploads (plan,
+cluster description, kit) and a user per instance role with the role's policy; every instance runs its
+user-data exactly as rendered, data nodes on loopback addresses, clients as processes, restarted as systemd
+would; the results service imports the run from the bucket. It prints each instance's stage as it goes and,
+at the end, the run id, each phase's verdict, the IAM audit and the dashboard URL.
+
+What a rehearsal swaps, and says so: the engine's download (local artifacts from Maven Central, or a stand-in
+where the engine cannot run here: FerretDB for MongoDB, CouchbaseMock for Couchbase), the addresses
+(127.0.x.N), the disks (folders under .local/rehearsals/<run>/), the OS packages (this machine's Java and Node).
+What only AWS can prove: real networks, disks, AMIs, package mirrors and capacity.
+
+Options:
+  --stack NAME         a stack of stacks/ (quickstart, endpoint-2015, ...)
+  --engine, --preset, --nodes, --clients, --scale
+                       override the stack's cell (--scale 0.001 makes a study small enough for this machine)
+  --keep               keep the results service (and the dashboard) running until Ctrl-C
+  --loopback PREFIX    the /24 the stack's addresses map to (default 127.0.12)
+  --max-heap-mb N      cap every engine JVM's heap (default 768: nodes share this machine)
+  --database-url URL   import into this PostgreSQL instead of the rehearsal's own embedded store
+  --json               print the result as JSON on stdout
+
+Exit codes: 0 every client's result of every phase is stored, no instance failed and every AWS call was
+allowed by its role's policy; 1 otherwise (the problems are listed); 2 wrong usage.
+`;
+
+export const command: Command = {
+  name: "rehearse",
+  summary: "Run a stack's instances as their user-data boots them, on this machine",
+  usage,
+  async run(args) {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args,
+        strict: true,
+        options: {
+          stack: { type: "string" },
+          engine: { type: "string" },
+          preset: { type: "string" },
+          nodes: { type: "string" },
+          clients: { type: "string" },
+          scale: { type: "string" },
+          keep: { type: "boolean" },
+          loopback: { type: "string" },
+          "max-heap-mb": { type: "string" },
+          "database-url": { type: "string" },
+          json: { type: "boolean" },
+        },
+      }));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (!values.stack) throw new UsageError("--stack is required (a stack of stacks/, e.g. quickstart)");
+    if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine}"`);
+    const whole = (name: string, v: string | undefined) => {
+      if (v === undefined) return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name}: a whole number >= 1, got "${v}"`);
+      return n;
+    };
+    const scale = values.scale === undefined ? undefined : Number(values.scale);
+    if (scale !== undefined && !(scale > 0 && scale <= 1)) throw new UsageError(`--scale: a number in (0, 1], got "${values.scale}"`);
+    if (values.loopback !== undefined && !/^127\.\d{1,3}\.\d{1,3}$/.test(values.loopback)) throw new UsageError(`--loopback: a loopback /24 like 127.0.12, got "${values.loopback}"`);
+    const { rehearse } = await import("../../rehearse/rehearse.js");
+    const result = await rehearse({
+      stack: values.stack,
+      ...(values.engine ? { engine: values.engine as never } : {}),
+      ...(values.preset ? { preset: values.preset } : {}),
+      ...(values.nodes ? { nodes: whole("nodes", values.nodes)! } : {}),
+      ...(values.clients ? { clients: whole("clients", values.clients)! } : {}),
+      ...(scale !== undefined ? { scale } : {}),
+      ...(values.loopback ? { loopbackPrefix: values.loopback } : {}),
+      ...(values["max-heap-mb"] ? { maxHeapMb: whole("max-heap-mb", values["max-heap-mb"])! } : {}),
+      ...(values["database-url"] ? { databaseUrl: values["database-url"] } : {}),
+    });
+    if (values.json) process.stdout.write(`${JSON.stringify({ ...result, stop: undefined }, null, 2)}\n`);
+    else {
+      const out = (l: string) => process.stdout.write(`${l}\n`);
+      out(`\nrun ${result.runId}: ${result.ok ? "rehearsed" : "FAILED"} in ${result.seconds} s`);
+      for (const p of result.phases) out(`  phase ${String(p.index).padStart(2)} ${p.name.padEnd(16)} ${p.verdict.padEnd(10)} ${p.clientsStored}/${p.clients} client(s) stored  ${p.throughputOpsSec.toFixed(0)} ops/s`);
+      out(`  IAM: ${result.iam.calls} call(s) by ${Object.entries(result.iam.byRole).map(([r, n]) => `${r} ${n}`).join(", ")}; ${result.iam.findings.length === 0 ? "every one allowed by its role's policy (conditions included)" : `${result.iam.findings.length} not allowed`}`);
+      for (const p of result.problems) out(`  problem: ${p}`);
+      out(`  dashboard: ${result.dashboardUrl}`);
+    }
+    if (values.keep) {
+      process.stderr.write(`keeping the results service on ${result.dashboardUrl} (and the instances) until Ctrl-C\n`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", () => resolve());
+        process.once("SIGTERM", () => resolve());
+      });
+    }
+    await result.stop();
+    return result.ok ? 0 : 1;
+  },
+};

@@ -90,6 +90,8 @@ export async function bootClient(b: ClientBoot): Promise<number> {
     provenance: { ...(cluster.stack ? { stack: cluster.stack } : {}), kit: cluster.kit },
     log: (line) => reporter.log(line),
     onPhase: (phase, position, of) => reporter.stage("running", phase.kind, { position, of, name: phase.name }),
+    clusterProblems: async () =>
+      [...(await objects.statuses()).values()].filter((s) => s.role === "data" && s.stage === "failed").map((s) => `data node ${s.index} failed at ${s.at}: ${s.detail ?? "no reason given"}`),
   });
   if (!outcome.complete) {
     await reporter.failed(`run incomplete: ${outcome.reason}`);

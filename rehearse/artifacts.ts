@@ -1,0 +1,28 @@
+import { dirname } from "node:path";
+import type { Engine } from "../model/engine.js";
+import { runSetupScript } from "../runner/java-artifacts.js";
+
+/**
+ * What stands for each engine's vendor download in a rehearsal (the one swap of the boot path besides addresses
+ * and disks): a folder laid out like the unpacked distribution, built from Maven Central, or a stand-in server
+ * where the engine cannot run here. `note` is printed so the swap is never silent.
+ */
+export interface LocalArtifacts {
+  engineArtifacts?: string;
+  standIn?: string;
+  note: string;
+}
+
+const PROVIDERS: Partial<Record<Engine, () => Promise<LocalArtifacts>>> = {
+  async cassandra() {
+    // scripts/setup-cassandra.sh prints <cache>/<version>/lib: the same lib/ the Apache tarball unpacks.
+    const lib = await runSetupScript("setup-cassandra.sh");
+    return { engineArtifacts: dirname(lib), note: `Cassandra from Maven Central jars (${dirname(lib)}) instead of the Apache tarball` };
+  },
+};
+
+export async function localArtifacts(engine: Engine): Promise<LocalArtifacts> {
+  const provider = PROVIDERS[engine];
+  if (!provider) throw new Error(`rehearse: no local artifacts for ${engine} on this machine yet`);
+  return provider();
+}

@@ -1,0 +1,125 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { PolicyDocument } from "../infra/policies.js";
+import { stackProgram } from "../stacks/program.js";
+import type { ConfigSource, StackKit } from "../stacks/settings.js";
+
+/**
+ * A stack evaluated the way `pulumi up` would, with the AWS API mocked (pulumi.runtime.setMocks): what it would
+ * create, as plain values. The rehearsal takes everything from here (user-data, uploads, IAM policies) instead of
+ * assembling it again, so what it runs is what AWS would receive.
+ */
+export interface RecordedResource {
+  type: string;
+  name: string;
+  inputs: Record<string, any>;
+}
+
+export interface StackInstance {
+  role: "data" | "client";
+  index: number;
+  name: string;
+  privateIp: string;
+  instanceType: string;
+  userData: string;
+  /** The IAM role's name, whose inline policy the instance gets. */
+  roleName: string;
+}
+
+export interface StackUpload {
+  key: string;
+  /** Inline content (plan.json, cluster.json) or a file on this machine (the kit). */
+  content?: string;
+  file?: string;
+}
+
+export interface EvaluatedStack {
+  stack: string;
+  runId: string;
+  engine: string;
+  bucket: string;
+  region: string;
+  account: string;
+  instances: StackInstance[];
+  uploads: StackUpload[];
+  /** Inline policy of each role, by role name. */
+  policies: Map<string, PolicyDocument>;
+  resources: RecordedResource[];
+}
+
+/** What the mocked AWS answers; the account is moto's default, so policies name the account the emulator runs as. */
+export const REHEARSAL_ACCOUNT = "123456789012";
+const REHEARSAL_AMI = "ami-00000000000000000";
+
+async function settle(recorded: RecordedResource[]): Promise<void> {
+  let last = -1;
+  let stable = 0;
+  while (stable < 5) {
+    await new Promise((r) => setTimeout(r, 10));
+    if (recorded.length === last) stable++;
+    else {
+      stable = 0;
+      last = recorded.length;
+    }
+  }
+}
+
+const outputValue = <T>(o: pulumi.Input<T>) => new Promise<T>((resolve) => pulumi.output(o).apply((v) => resolve(v as T)));
+
+export async function evaluateStack(stack: string, get: ConfigSource, kit: StackKit): Promise<EvaluatedStack> {
+  const recorded: RecordedResource[] = [];
+  const region = get("aws:region") ?? "us-east-1";
+  await pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        recorded.push({ type: args.type, name: args.name, inputs: args.inputs });
+        const state: Record<string, unknown> = { ...args.inputs, arn: `arn:aws:mock:::${args.name}` };
+        // A bucket name S3 (and the emulator) accepts: lower case, at most 63 characters.
+        if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${String(args.inputs.bucketPrefix ?? "ycsb-lab-")}rehearsal`.slice(0, 63);
+        if (state.name === undefined) state.name = args.name;
+        return { id: `${args.name}-id`, state };
+      },
+      call(args) {
+        switch (args.token) {
+          case "aws:ec2/getAmi:getAmi":
+            return { id: REHEARSAL_AMI, name: "rehearsal" };
+          case "aws:index/getAvailabilityZones:getAvailabilityZones":
+            return { names: [`${region}a`, `${region}b`], zoneIds: ["az1", "az2"] };
+          case "aws:index/getCallerIdentity:getCallerIdentity":
+            return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
+          default:
+            throw new Error(`rehearsal: the stack calls ${args.token}, which the rehearsal does not answer`);
+        }
+      },
+    },
+    "ycsb-lab",
+    stack,
+    false,
+  );
+  const out = stackProgram(get, stack, kit);
+  const [resultsPrefix] = await Promise.all([outputValue(out.resultsPrefix)]);
+  await settle(recorded);
+  const bucket = /^s3:\/\/([^/]+)\//.exec(resultsPrefix)?.[1];
+  if (!bucket) throw new Error(`rehearsal: the stack's resultsPrefix "${resultsPrefix}" names no bucket`);
+
+  const of = (type: string) => recorded.filter((r) => r.type === type);
+  const roleOfProfile = new Map(of("aws:iam/instanceProfile:InstanceProfile").map((p) => [p.name, String(p.inputs.role)]));
+  const policies = new Map<string, PolicyDocument>();
+  for (const rp of of("aws:iam/rolePolicy:RolePolicy")) policies.set(String(rp.inputs.role).replace(/-id$/, ""), JSON.parse(rp.inputs.policy) as PolicyDocument);
+  const instances: StackInstance[] = of("aws:ec2/instance:Instance").map((i) => {
+    const tags = i.inputs.tags as Record<string, string>;
+    const role = tags["ycsb-lab:role"] === "client" ? "client" : "data";
+    const index = role === "client" ? Number(tags["ycsb-lab:client-index"]) : Number(/-node-(\d+)$/.exec(i.name)?.[1]);
+    const roleName = roleOfProfile.get(String(i.inputs.iamInstanceProfile));
+    if (!roleName) throw new Error(`rehearsal: instance ${i.name} has no instance profile the stack created`);
+    return { role, index, name: i.name, privateIp: String(i.inputs.privateIp), instanceType: String(i.inputs.instanceType), userData: String(i.inputs.userData), roleName };
+  });
+  instances.sort((a, b) => (a.role === b.role ? a.index - b.index : a.role === "data" ? -1 : 1));
+  const uploads: StackUpload[] = await Promise.all(
+    of("aws:s3/bucketObjectv2:BucketObjectv2").map(async (o) => {
+      // A FileAsset keeps its path as a promise under mocks.
+      const path = await (o.inputs.source as { path?: string | Promise<string> } | undefined)?.path;
+      return { key: String(o.inputs.key), ...(o.inputs.content !== undefined ? { content: String(o.inputs.content) } : {}), ...(path ? { file: path } : {}) };
+    }),
+  );
+  return { stack, runId: out.runId, engine: String(out.engine), bucket, region, account: REHEARSAL_ACCOUNT, instances, uploads, policies, resources: recorded };
+}
