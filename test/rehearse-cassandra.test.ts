@@ -6,11 +6,20 @@ import { rehearse, type RehearsalResult } from "../rehearse/rehearse.js";
 
 // The cloud path on this machine (DESIGN.md "One boot path, rehearsed"): every instance runs its rendered user-data,
 // the kit comes from the emulated bucket with the role's IAM policy, results reach the API through the S3 import.
-const LOOPBACK = "127.0.112";
 const started: RehearsalResult[] = [];
 afterAll(async () => {
   for (const r of started) await r.stop();
 });
+
+/** Each rehearsal stops everything it started before the next one starts (same ports on other addresses). */
+async function finish(r: RehearsalResult, checks: () => Promise<void>): Promise<void> {
+  started.push(r);
+  try {
+    await checks();
+  } finally {
+    await r.stop();
+  }
+}
 
 type Run = { run: { id: string }; phases: Array<{ phase: { name: string; kind: string }; verdict: string; aggregate: { clients: number; expectedClients: number; complete: boolean } }> };
 
@@ -27,7 +36,7 @@ describe("ycsb-lab rehearse on Cassandra", () => {
       stack: "quickstart",
       nodes: 3,
       clients: 2,
-      loopbackPrefix: LOOPBACK,
+      loopbackPrefix: "127.0.112",
       log: () => {},
       // The drill: client 1 dies (SIGKILL, like a lost machine) a few seconds into workload A; systemd would restart it.
       onStatus: (s: InstanceStatus, rehearsal) => {
@@ -37,35 +46,36 @@ describe("ycsb-lab rehearse on Cassandra", () => {
         }
       },
     });
-    started.push(result);
-    expect(result.problems).toEqual([]);
-    expect(result.ok).toBe(true);
-    expect(killedAt).toBeDefined();
-    // Every client's result of every measured phase is in the API, with a verdict.
-    const run = await apiRun(result);
-    const measured = run.phases.filter((p) => p.phase.kind !== "prepare");
-    expect(measured.map((p) => p.phase.name)).toEqual(["load", "a", "b"]);
-    for (const p of measured) {
-      expect(p.aggregate).toMatchObject({ clients: 2, expectedClients: 2, complete: true });
-      expect(["valid", "warning", "invalid"]).toContain(p.verdict);
-    }
-    const byName = new Map(result.statuses.map((s) => [s.instance, s]));
-    for (const n of ["node-0", "node-1", "node-2"]) expect(byName.get(n)?.stage).toBe("ready");
-    for (const c of ["client-0", "client-1"]) expect(byName.get(c)?.stage).toBe("done");
-    // The swaps are declared in every instance's status.
-    expect(byName.get("node-1")?.rehearsal?.join(" ")).toMatch(/Maven Central|local artifacts/);
-    // IAM: every call allowed by its role's policy, conditions included; the probes denied what they must.
-    expect(result.iam.findings).toEqual([]);
-    expect(result.iam.calls).toBeGreaterThan(50);
-    expect(result.iam.probes.length).toBeGreaterThanOrEqual(8);
-    expect(result.iam.probes.every((p) => p.ok)).toBe(true);
+    await finish(result, async () => {
+      expect(result.problems).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(killedAt).toBeDefined();
+      // Every client's result of every measured phase is in the API, with a verdict.
+      const run = await apiRun(result);
+      const measured = run.phases.filter((p) => p.phase.kind !== "prepare");
+      expect(measured.map((p) => p.phase.name)).toEqual(["load", "a", "b"]);
+      for (const p of measured) {
+        expect(p.aggregate).toMatchObject({ clients: 2, expectedClients: 2, complete: true });
+        expect(["valid", "warning", "invalid"]).toContain(p.verdict);
+      }
+      const byName = new Map(result.statuses.map((s) => [s.instance, s]));
+      for (const n of ["node-0", "node-1", "node-2"]) expect(byName.get(n)?.stage).toBe("ready");
+      for (const c of ["client-0", "client-1"]) expect(byName.get(c)?.stage).toBe("done");
+      // The swaps are declared in every instance's status.
+      expect(byName.get("node-1")?.rehearsal?.join(" ")).toMatch(/Maven Central|local artifacts/);
+      // IAM: every call allowed by its role's policy, conditions included; the probes denied what they must.
+      expect(result.iam.findings).toEqual([]);
+      expect(result.iam.calls).toBeGreaterThan(50);
+      expect(result.iam.probes.length).toBeGreaterThanOrEqual(8);
+      expect(result.iam.probes.every((p) => p.ok)).toBe(true);
+    });
   }, 900_000);
 
   it("a data node whose engine dies mid-phase: the phase is invalid with the node named, and the run still ends", async () => {
     let killed = 0;
     const result = await rehearse({
       stack: "quickstart",
-      loopbackPrefix: LOOPBACK,
+      loopbackPrefix: "127.0.113",
       log: () => {},
       onStatus: (s, rehearsal) => {
         if (s.instance === "client-0" && s.stage === "running" && s.phase?.name === "a" && killed === 0) {
@@ -75,24 +85,25 @@ describe("ycsb-lab rehearse on Cassandra", () => {
         }
       },
     });
-    started.push(result);
-    expect(killed).toBe(1);
-    expect(result.ok).toBe(false);
-    const node = result.statuses.find((s) => s.instance === "node-0")!;
-    expect(node.stage).toBe("failed");
-    expect(node.detail).toMatch(/cassandra .*exited by signal SIGKILL while serving the run/);
-    expect(node.logTail).toBe(true);
-    expect(result.statuses.find((s) => s.instance === "client-0")?.stage).toBe("done");
-    const run = await apiRun(result);
-    const b = run.phases.find((p) => p.phase.name === "b")!;
-    expect(b.verdict).toBe("invalid");
-    expect(b.aggregate.complete).toBe(true);
-    // The stored document says why: the node that died, and the operations that failed.
-    const s3 = rehearsalBucketReader(result);
-    const doc = JSON.parse(await s3.read(resultKey(result.runId, 3, "b", 0))) as { validity: { verdict: string; reasons: Array<{ code: string; message: string }> } };
-    expect(doc.validity.verdict).toBe("invalid");
-    expect(doc.validity.reasons.map((r) => r.code)).toContain("cluster-node-failed");
-    expect(doc.validity.reasons.find((r) => r.code === "cluster-node-failed")!.message).toMatch(/data node 0 failed/);
+    await finish(result, async () => {
+      expect(killed).toBe(1);
+      expect(result.ok).toBe(false);
+      const node = result.statuses.find((s) => s.instance === "node-0")!;
+      expect(node.stage).toBe("failed");
+      expect(node.detail).toMatch(/cassandra .*exited by signal SIGKILL while serving the run/);
+      expect(node.logTail).toBe(true);
+      expect(result.statuses.find((s) => s.instance === "client-0")?.stage).toBe("done");
+      const run = await apiRun(result);
+      const b = run.phases.find((p) => p.phase.name === "b")!;
+      expect(b.verdict).toBe("invalid");
+      expect(b.aggregate.complete).toBe(true);
+      // The stored document says why: the node that died, and the operations that failed.
+      const s3 = rehearsalBucketReader(result);
+      const doc = JSON.parse(await s3.read(resultKey(result.runId, 3, "b", 0))) as { validity: { verdict: string; reasons: Array<{ code: string; message: string }> } };
+      expect(doc.validity.verdict).toBe("invalid");
+      expect(doc.validity.reasons.map((r) => r.code)).toContain("cluster-node-failed");
+      expect(doc.validity.reasons.find((r) => r.code === "cluster-node-failed")!.message).toMatch(/data node 0 failed/);
+    });
   }, 900_000);
 });
 
