@@ -64,6 +64,8 @@ export interface EngineRuntime {
   artifacts(version: string): EngineArtifact[];
   /** Folders the node needs before its processes start (data, log, ...). */
   directories(ctx: NodeContext, paths: NodePaths): string[];
+  /** What a reset's wipe empties (the database's files, never the configuration or logs). */
+  dataDirectories(ctx: NodeContext, paths: NodePaths): string[];
   files(ctx: NodeContext, paths: NodePaths): FileSpec[];
   processes(ctx: NodeContext, paths: NodePaths): ProcessSpec[];
   roles(ctx: NodeContext): string[];

@@ -17,6 +17,8 @@ export const INSTANCE_STAGES = [
   "formed",
   /** data node: the cluster is ready (the leader's marker exists); client: waiting for it is over. */
   "ready",
+  /** data node: carrying out a reset the plan asked for (wipe, restart, drop caches). */
+  "resetting",
   /** client: waiting for the cluster's readiness marker. */
   "waiting",
   /** client: running phase k of n. */
@@ -81,6 +83,8 @@ export const ReadyMarkerSchema = Type.Object(
     standIn: Type.Optional(Type.String()),
     /** What formation did, one line per step (for the status view and the run's record). */
     steps: Type.Array(Type.String()),
+    /** Set when the leader formed the cluster again after a reset: that command's id. */
+    afterCommand: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );
@@ -96,4 +100,45 @@ export function parseReadyMarker(text: string, where: string): ReadyMarker {
   const problems = checkAgainst(ReadyMarkerSchema, value);
   if (problems.length > 0) throw new Error(`${where}: not a readiness marker: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
   return value as ReadyMarker;
+}
+
+/** A command from client 0 to every data node (model/results-layout.ts nodeCommandKey): a plan's reset phase. */
+export const NodeCommandSchema = Type.Object(
+  {
+    /** The reset phase's index: unique in the run, so a node carries out each command once. */
+    id: Type.Integer({ minimum: 0 }),
+    phase: Type.String(),
+    action: Type.Literal("reset"),
+    wipeData: Type.Boolean(),
+    restartServer: Type.Boolean(),
+    dropCaches: Type.Boolean(),
+    issuedAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type NodeCommand = Static<typeof NodeCommandSchema>;
+
+export const NodeAckSchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 0 }),
+    node: Type.Integer({ minimum: 0 }),
+    ok: Type.Boolean(),
+    /** What the node did, one line each, or why it failed. */
+    done: Type.Array(Type.String()),
+    at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type NodeAck = Static<typeof NodeAckSchema>;
+
+export function parseChecked<T>(schema: Parameters<typeof checkAgainst>[0], text: string, where: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${where}: not JSON: ${(err as Error).message}`);
+  }
+  const problems = checkAgainst(schema, value);
+  if (problems.length > 0) throw new Error(`${where}: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
+  return value as T;
 }

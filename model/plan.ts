@@ -217,8 +217,10 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
   }
   const threadCounts = spec.threads.sweep ?? [d.threadsPerClient];
   const targets: (number | undefined)[] = spec.targets?.length ? spec.targets : [undefined];
-  const testRepeats = scope === "test" ? spec.repeats : 1;
-  const measurementRepeats = scope === "measurement" ? spec.repeats : 1;
+  const repeats = choice.repeats ?? spec.repeats;
+  if (!Number.isInteger(repeats) || repeats < 1) throw new ScenarioError("repeats", `must be a whole number >= 1, got ${String(repeats)}`);
+  const testRepeats = scope === "test" ? repeats : 1;
+  const measurementRepeats = scope === "measurement" ? repeats : 1;
 
   for (let testRepeat = 0; testRepeat < testRepeats; testRepeat++) {
     const r = repeatSuffix(testRepeat, testRepeats);

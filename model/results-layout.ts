@@ -28,6 +28,13 @@ export const clusterKey = (runId: string): string => `${runPrefix(runId)}cluster
 export const clusterPrefix = (runId: string): string => `${runPrefix(runId)}cluster/`;
 /** Written by the leader data node once the cluster is formed and the schema prepared: the clients' start signal. */
 export const readyMarkerKey = (runId: string): string => `${clusterPrefix(runId)}ready.json`;
+/**
+ * What client 0 asks the data nodes to do between phases (a plan's reset: wipe, restart, drop caches): one object,
+ * overwritten per command, so nodes poll a known key and need no list permission.
+ */
+export const nodeCommandKey = (runId: string): string => `${clusterPrefix(runId)}command.json`;
+/** Each node's answer to command `id` (the reset phase's index). */
+export const nodeAckKey = (runId: string, id: number, node: number): string => `${clusterPrefix(runId)}acks/${id}/node-${node}.json`;
 export const statusPrefix = (runId: string): string => `${runPrefix(runId)}status/`;
 /** One instance's boot stage (model/instance-status.ts); `instance` is "node-<i>" or "client-<i>". */
 export const statusKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.json`;

@@ -179,6 +179,8 @@ export interface DeploymentChoice {
   scale?: number;
   /** Overrides the client count the scenario derives. */
   clients?: number;
+  /** Fewer (or more) repeats than the study made, for a cheap trial of the pipeline (results say how many ran). */
+  repeats?: number;
 }
 
 /** One cell of a scenario with every number resolved. */

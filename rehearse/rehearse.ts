@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isEngine, type Engine } from "../model/engine.js";
 import { instanceName, type InstanceStatus } from "../model/instance-status.js";
@@ -27,6 +27,8 @@ export interface RehearseOptions {
   nodes?: number;
   clients?: number;
   scale?: number;
+  /** Fewer repeats than the study made (a cheaper trial of the same cloud path). */
+  repeats?: number;
   /** The run id (a fresh one per rehearsal by default, so rehearsals never share barriers or results). */
   runId?: string;
   /** Where instances keep their folders. @default .local/rehearsals/<runId> */
@@ -36,6 +38,8 @@ export interface RehearseOptions {
   maxHeapMb?: number;
   /** PostgreSQL for the results service; default its own embedded store under the rehearsal's folder. */
   databaseUrl?: string;
+  /** Keep the rehearsal's folders (instance homes, engine data, logs) after a successful run. @default false */
+  keepFiles?: boolean;
   /** Give up after this long. @default 40 min */
   timeoutMs?: number;
   log?: (line: string) => void;
@@ -123,6 +127,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   if (o.nodes !== undefined) overrides["ycsb-lab:nodes"] = String(o.nodes);
   if (o.clients !== undefined) overrides["ycsb-lab:clients"] = String(o.clients);
   if (o.scale !== undefined) overrides["ycsb-lab:scale"] = String(o.scale);
+  if (o.repeats !== undefined) overrides["ycsb-lab:repeats"] = String(o.repeats);
   const get = stackConfigFromFiles(o.stack, overrides);
   const engine = stackEngine(get);
   if (!isEngine(engine)) throw new Error(`rehearse: unknown engine ${engine}`);
@@ -154,11 +159,14 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   const proxy = await startRecordingProxy(emulator.endpoint);
   const instances: RehearsedInstance[] = [];
   let service: ResultsService | undefined;
+  let removeFiles = false;
   const stopAll = async () => {
     await Promise.all(instances.map((i) => i.stop()));
     await service?.stop();
     await proxy.stop();
     await emulator.stop();
+    // A good rehearsal leaves nothing behind; a failed one keeps every log for inspection.
+    if (removeFiles) rmSync(root, { recursive: true, force: true });
   };
   try {
     await createBucketWith(emulator, stack.bucket, stack.uploads);
@@ -264,6 +272,8 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     for (const c of clients) if (statuses.get(c.name)?.stage !== "done") problems.push(`${c.name} did not finish (${statuses.get(c.name)?.stage ?? "no status"})`);
     for (const f of iam.findings) problems.push(`IAM: ${f.role} ${f.call}: ${f.status === 403 ? "refused by the emulator" : `policy says ${f.decision}`}`);
     for (const p of probes.filter((x) => !x.ok)) problems.push(`IAM probe: ${p.role} could ${p.outcome === "allowed" ? "" : "not "}${p.probe} (expected ${p.expected}, judged by the ${p.judgedBy})`);
+    removeFiles = problems.length === 0 && !o.keepFiles;
+    if (!removeFiles) log(`folders kept for inspection: ${root}`);
     return {
       runId,
       ok: problems.length === 0,

@@ -2,6 +2,7 @@ import type { Engine } from "../model/index.js";
 import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
 import { writeFile } from "node:fs/promises";
 import { describeReset, type EngineActions } from "./engine-actions.js";
+import { waitForCassandraCompactions } from "./cassandra-compactions.js";
 import { queryCql } from "./local/cassandra-cql.js";
 import { engineDir, readState, type LocalEngineState } from "./local/engine.js";
 import { loadLocalEngine } from "./local/registry.js";
@@ -67,14 +68,7 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
       if (!phase.settle?.waitForCompactions) return `settled for ${minSec} s`;
       if (engine !== "cassandra") return `settled for ${minSec} s (no compaction check for local ${engine})`;
       const state = await runningState(engine);
-      const tools = await cqlTools();
-      // Seed 000 waited until no compaction ran; Cassandra 4+ lists running ones in system_views.sstable_tasks.
-      for (;;) {
-        const rows = await queryCql({ ...tools, hosts: state.nodes.map((n) => n.address), eachNode: true, statements: ["SELECT keyspace_name, kind FROM system_views.sstable_tasks"] });
-        if (rows.length === 0) return `no compactions pending after ${((Date.now() - started) / 1000).toFixed(0)} s`;
-        log(`settle: ${rows.length} sstable task(s) still running, waiting`);
-        await sleep(5000);
-      }
+      return waitForCassandraCompactions(state.nodes.map((n) => n.address), log);
     },
   };
 }

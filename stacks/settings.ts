@@ -88,6 +88,8 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit): 
   if (nodes !== undefined) deployment.nodes = nodes;
   const clients = wholeNumber(get, `${NS}:clients`);
   if (clients !== undefined) deployment.clients = clients;
+  const repeats = wholeNumber(get, `${NS}:repeats`);
+  if (repeats !== undefined) deployment.repeats = repeats;
   const scale = get(`${NS}:scale`);
   if (scale !== undefined) {
     const s = Number(scale);

@@ -105,6 +105,34 @@ describe("ycsb-lab rehearse on Cassandra", () => {
       expect(doc.validity.reasons.find((r) => r.code === "cluster-node-failed")!.message).toMatch(/data node 0 failed/);
     });
   }, 900_000);
+
+  it("endpoint-2015 at a small scale on 2 nodes: durable workloads after a non-durable load, repeats after a wipe and restart", async () => {
+    const result = await rehearse({ stack: "endpoint-2015", nodes: 2, scale: 0.00002, repeats: 2, loopbackPrefix: "127.0.114", log: () => {} });
+    await finish(result, async () => {
+      expect(result.problems).toEqual([]);
+      const run = await apiRun(result);
+      const names = run.phases.map((p) => p.phase.name);
+      // Seed 000's five workloads, twice, each repeat loaded again after the reset the study made (new instances).
+      expect(names).toEqual(["load", "b-r0", "a-r0", "f-r0", "mixed-analytical-r0", "insert-mostly-r0", "load-r1", "b-r1", "a-r1", "f-r1", "mixed-analytical-r1", "insert-mostly-r1"]);
+      for (const p of run.phases) expect(p.aggregate).toMatchObject({ clients: 2, expectedClients: 2, complete: true });
+      const s3 = rehearsalBucketReader(result);
+      const plan = JSON.parse(await s3.read(`runs/${result.runId}/plan.json`)) as { phases: Array<{ index: number; name: string; kind: string; preset?: string }> };
+      const reset = plan.phases.find((p) => p.kind === "reset")!;
+      // Both data nodes carried out the reset and said what they did; the leader formed the cluster again.
+      for (const node of [0, 1]) {
+        const ack = JSON.parse(await s3.read(`runs/${result.runId}/cluster/acks/${reset.index}/node-${node}.json`)) as { ok: boolean; done: string[] };
+        expect(ack.ok).toBe(true);
+        expect(ack.done.join("; ")).toMatch(/engine stopped; data wiped .*; engine started again/);
+      }
+      // The load ran with the throughput preset's client side, the workloads with the durable one (seed 000).
+      const load = JSON.parse(await s3.read(resultKey(result.runId, 1, "load", 0))) as { phase: { properties: Record<string, string> } };
+      const b = JSON.parse(await s3.read(resultKey(result.runId, plan.phases.find((p) => p.name === "b-r0")!.index, "b-r0", 1))) as { run: { preset: string; provenance?: { kit?: { sha256: string } } }; phase: { properties: Record<string, string> } };
+      expect(load.phase.properties["ycsblab.preset"]).toBe("throughput");
+      expect(b.phase.properties["ycsblab.preset"]).toBe("durable");
+      expect(b.run.preset).toBe("durable");
+      expect(b.run.provenance?.kit?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    });
+  }, 1_200_000);
 });
 
 /** Reads an object of the rehearsal's bucket as the admin (the emulator keeps running until stop()). */

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { isEngine } from "../../model/engine.js";
 import { UsageError, type Command } from "../command.js";
 
-const usage = `Usage: ycsb-lab rehearse --stack NAME [--engine E] [--preset P] [--nodes N] [--clients N] [--scale F]
+const usage = `Usage: ycsb-lab rehearse --stack NAME [--engine E] [--preset P] [--nodes N] [--clients N] [--scale F] [--repeats N]
                          [--keep] [--loopback 127.0.12] [--max-heap-mb 768] [--database-url URL] [--json]
 
 The cloud path of a stack, run on this machine: the stack (stacks/Pulumi.<NAME>.yaml, with the overrides) is
@@ -19,9 +19,11 @@ What only AWS can prove: real networks, disks, AMIs, package mirrors and capacit
 
 Options:
   --stack NAME         a stack of stacks/ (quickstart, endpoint-2015, ...)
-  --engine, --preset, --nodes, --clients, --scale
-                       override the stack's cell (--scale 0.001 makes a study small enough for this machine)
+  --engine, --preset, --nodes, --clients, --scale, --repeats
+                       override the stack's cell (--scale 0.001 makes a study small enough for this machine,
+                       --repeats 1 runs a study's sequence once)
   --keep               keep the results service (and the dashboard) running until Ctrl-C
+  --keep-files         keep the instances' folders of a good rehearsal (a failed one always keeps them)
   --loopback PREFIX    the /24 the stack's addresses map to (default 127.0.12)
   --max-heap-mb N      cap every engine JVM's heap (default 768: nodes share this machine)
   --database-url URL   import into this PostgreSQL instead of the rehearsal's own embedded store
@@ -48,7 +50,9 @@ export const command: Command = {
           nodes: { type: "string" },
           clients: { type: "string" },
           scale: { type: "string" },
+          repeats: { type: "string" },
           keep: { type: "boolean" },
+          "keep-files": { type: "boolean" },
           loopback: { type: "string" },
           "max-heap-mb": { type: "string" },
           "database-url": { type: "string" },
@@ -77,9 +81,11 @@ export const command: Command = {
       ...(values.nodes ? { nodes: whole("nodes", values.nodes)! } : {}),
       ...(values.clients ? { clients: whole("clients", values.clients)! } : {}),
       ...(scale !== undefined ? { scale } : {}),
+      ...(values.repeats ? { repeats: whole("repeats", values.repeats)! } : {}),
       ...(values.loopback ? { loopbackPrefix: values.loopback } : {}),
       ...(values["max-heap-mb"] ? { maxHeapMb: whole("max-heap-mb", values["max-heap-mb"])! } : {}),
       ...(values["database-url"] ? { databaseUrl: values["database-url"] } : {}),
+      ...(values["keep-files"] ? { keepFiles: true } : {}),
     });
     if (values.json) process.stdout.write(`${JSON.stringify({ ...result, stop: undefined }, null, 2)}\n`);
     else {

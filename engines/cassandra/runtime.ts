@@ -48,6 +48,10 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
       const d = cassandraDirs(paths);
       return [d.data, d.hints, d.savedCaches, d.commitlog, d.logs, paths.conf];
     },
+    dataDirectories: (_ctx, paths) => {
+      const d = cassandraDirs(paths);
+      return [d.data, d.hints, d.savedCaches, d.commitlog];
+    },
     files: (ctx, paths) => {
       const d = cassandraDirs(paths);
       return [

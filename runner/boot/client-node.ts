@@ -3,11 +3,11 @@ import { ENGINE_BINDINGS } from "../../engines/bindings.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { ReadyMarker } from "../../model/instance-status.js";
 import type { Plan } from "../../model/plan.js";
-import { passiveActions } from "../engine-actions.js";
 import { executePlan } from "../execute.js";
 import { bindingClasspathDir } from "../java-artifacts.js";
 import { ycsbSetup } from "../ycsb-setup.js";
 import { EXIT_PERMANENT, type BootEnvironment } from "./environment.js";
+import { remoteActions } from "./remote-actions.js";
 import type { Reporter } from "./reporter.js";
 import type { RunObjects } from "./run-objects.js";
 
@@ -69,10 +69,14 @@ export async function bootClient(b: ClientBoot): Promise<number> {
   const [cluster, plan] = await Promise.all([objects.cluster(), objects.plan()]);
   checkPlan(plan, cluster, b.index);
   await reporter.stage("waiting", `for the ${cluster.engine} cluster of ${cluster.nodes.length} node(s)`);
-  const marker = await awaitCluster(b, cluster);
+  let marker = await awaitCluster(b, cluster);
   const binding = ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS];
   const properties = { ...marker.connection, ...(await secretProperties(marker, cluster.region)) };
   const ycsb = ycsbSetup({ db: binding.dbClass, classpath: [join(await bindingClasspathDir(binding.module), "*")], properties });
+  const useMarker = async (m: ReadyMarker) => {
+    marker = m;
+    Object.assign(ycsb.properties, m.connection, await secretProperties(m, cluster.region));
+  };
   await reporter.stage("ready", `cluster formed at ${marker.formedAt}${marker.standIn ? `; stand-in: ${marker.standIn}` : ""}`);
   const outcome = await executePlan({
     plan,
@@ -81,7 +85,7 @@ export async function bootClient(b: ClientBoot): Promise<number> {
     store: objects.store,
     spoolDir: join(b.env.home, "spool", objects.runId, `client-${b.index}`),
     ycsb,
-    actions: passiveActions("prepared by the data nodes"),
+    actions: remoteActions({ objects, cluster, marker: () => marker, onMarker: (m) => useMarker(m), log: (line) => reporter.log(line) }),
     barrierTimeoutMs: b.barrierTimeoutMs ?? 3_900_000,
     ycsbLabVersion: b.ycsbLabVersion,
     ...(marker.standIn ? { standIn: marker.standIn } : {}),
@@ -89,7 +93,12 @@ export async function bootClient(b: ClientBoot): Promise<number> {
     ...(b.env.rehearsal ? { machine: "local (rehearsal)" } : {}),
     provenance: { ...(cluster.stack ? { stack: cluster.stack } : {}), kit: cluster.kit },
     log: (line) => reporter.log(line),
-    onPhase: (phase, position, of) => reporter.stage("running", phase.kind, { position, of, name: phase.name }),
+    onPhase: async (phase, position, of) => {
+      // After a reset the leader publishes the cluster again; every client picks up what it says before its next phase.
+      const latest = await objects.readyMarker().catch(() => undefined);
+      if (latest && latest.formedAt !== marker.formedAt) await useMarker(latest);
+      await reporter.stage("running", phase.kind, { position, of, name: phase.name });
+    },
     clusterProblems: async () =>
       [...(await objects.statuses()).values()].filter((s) => s.role === "data" && s.stage === "failed").map((s) => `data node ${s.index} failed at ${s.at}: ${s.detail ?? "no reason given"}`),
   });

@@ -1,14 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { nodeContextOf, type NodePaths } from "../../engines/runtime.js";
 import { engineRuntime } from "../../engines/runtimes.js";
-import type { ReadyMarker } from "../../model/instance-status.js";
+import type { ClusterDescription } from "../../model/cluster-description.js";
+import type { NodeCommand, ReadyMarker } from "../../model/instance-status.js";
 import { installArtifacts } from "./engine-install.js";
 import { EXIT_PERMANENT, hostPath, type BootEnvironment } from "./environment.js";
 import { formationFor } from "./formation/index.js";
+import { NodeEngine } from "./node-engine.js";
 import { applyOsTuning, mountVolumes } from "./os-setup.js";
-import { runPrepare, startProcess, stopAll, waitForEndpoint, type Supervised } from "./processes.js";
 import type { Reporter } from "./reporter.js";
 import type { RunObjects } from "./run-objects.js";
 
@@ -21,6 +22,8 @@ export interface DataNodeBoot {
   formTimeoutMs?: number;
   /** How long one engine process may take to open its ports. @default 15 min */
   startTimeoutMs?: number;
+  /** How often a ready node looks for a command (a plan's reset). @default 3 s */
+  commandPollMs?: number;
 }
 
 /** The system user engines run as on an instance (user-data creates it with the OS packages); none in a rehearsal. */
@@ -36,11 +39,29 @@ function engineUser(env: BootEnvironment): { uid: number; gid: number } | undefi
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Commands this node carried out, kept across restarts of the boot command so none runs twice. */
+class CommandLedger {
+  private readonly file: string;
+  private readonly done: Set<number>;
+  constructor(home: string) {
+    this.file = join(home, "commands-done.json");
+    this.done = new Set(existsSync(this.file) ? (JSON.parse(readFileSync(this.file, "utf8")) as number[]) : []);
+  }
+  has(id: number): boolean {
+    return this.done.has(id);
+  }
+  add(id: number): void {
+    this.done.add(id);
+    writeFileSync(this.file, JSON.stringify([...this.done]));
+  }
+}
+
 /**
  * A data node's whole boot after its OS packages: volumes and OS tuning, the engine installed and configured as
  * engines/ renders it, its processes started and supervised, the cluster formed by the leader (node 0), readiness
- * published. Then it watches its engine: a process that dies is reported (stage failed, log tail) and ends the
- * boot with a code systemd does not restart, so a run measures a dead node as such instead of a silent restart.
+ * published. Then it serves: it carries out the resets client 0 asks for (wipe, restart, drop caches; the leader
+ * forms the cluster again), and watches its engine: a process that dies on its own is reported (stage failed, log
+ * tail) and ends the boot with a code systemd does not restart, so a run measures a dead node as such.
  */
 export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   const { env, objects, reporter } = b;
@@ -60,68 +81,132 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts)));
   const user = engineUser(env);
   const dirs = runtime.directories(ctx, paths);
+  const own = () => {
+    if (user) spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, paths.conf, paths.run, paths.data, paths.log, ...dirs]);
+  };
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
   for (const file of runtime.files(ctx, paths)) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.content);
   }
-  if (user) spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, paths.conf, paths.run, paths.data, paths.log, ...dirs]);
+  own();
   await reporter.stage("installed", `${cluster.engine} ${cluster.version} as ${runtime.roles(ctx).join(", ")}; ${notes.join("; ")}`);
 
-  const processes: Supervised[] = [];
-  const stop = () => void stopAll(processes).then(() => process.exit(0));
+  const formTimeoutMs = b.formTimeoutMs ?? 3_600_000;
+  const engine = new NodeEngine(runtime, ctx, paths, user, (l) => reporter.log(l), { startMs: b.startTimeoutMs ?? 15 * 60_000, waitMs: formTimeoutMs });
+  const stop = () => void engine.stop().then(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+  // Any death from here on, unless the node itself stopped the engine, ends the boot as failed.
+  const death = engine.died().then((d) => ({ kind: "death" as const, ...d }));
+  const orDeath = async <T>(work: Promise<T>): Promise<T> => {
+    const r = await Promise.race([work.then((value) => ({ kind: "work" as const, value })), death]);
+    if (r.kind === "death") throw Object.assign(new Error(`${r.how} before the cluster was ready`), { engineLog: r.logFile });
+    return r.value;
+  };
   try {
-    const startMs = b.startTimeoutMs ?? 15 * 60_000;
-    for (const spec of runtime.processes(ctx, paths)) {
-      for (const a of spec.after ?? []) {
-        reporter.log(`waiting for ${a.what} (${a.host}:${a.port})`);
-        await waitForEndpoint(a.host, a.port, b.formTimeoutMs ?? 3_600_000);
-      }
-      runPrepare(spec, paths.run);
-      const p = startProcess(spec, paths.run, user);
-      processes.push(p);
-      reporter.log(`started ${spec.name} (pid ${p.child.pid}), log ${p.logFile}`);
-      for (const l of spec.listens) {
-        await waitForEndpoint(l.host, l.port, startMs, () => (p.child.exitCode !== null || p.child.signalCode !== null ? `${spec.name} exited while starting` : undefined));
-      }
-    }
-    await reporter.stage("started", processes.map((p) => `${p.spec.name} pid ${p.child.pid}`).join(", "));
-
-    const death = Promise.race(processes.map((p) => p.exited.then((how) => ({ p, how }))));
-    const failOnDeath = death.then(({ p, how }) => {
-      throw Object.assign(new Error(`${how} before the cluster was ready`), { engineLog: p.logFile });
-    });
-    const formTimeoutMs = b.formTimeoutMs ?? 3_600_000;
-    if (b.index === 0) {
-      const formed = await Promise.race([formationFor(cluster.engine)({ ctx, cluster, log: (l) => reporter.log(l), timeoutMs: formTimeoutMs }), failOnDeath]);
-      const marker: ReadyMarker = { ...formed, formedAt: new Date().toISOString() };
-      await objects.putReadyMarker(marker);
-      await reporter.stage("formed", marker.steps.join("; "));
-    } else {
-      const deadline = Date.now() + formTimeoutMs;
-      const waitMarker = (async () => {
-        while (!(await objects.readyMarker())) {
-          if (Date.now() > deadline) throw new Error(`no readiness marker from the leader after ${Math.round(formTimeoutMs / 1000)} s`);
-          await sleep(3000);
-        }
-      })();
-      await Promise.race([waitMarker, failOnDeath]);
-    }
+    await orDeath(engine.start());
+    await reporter.stage("started", engine.pids);
+    await orDeath(formOrAwait(b, cluster, ctx, formTimeoutMs));
     await reporter.stage("ready", `serving; the cluster of ${cluster.nodes.length} node(s) is formed`);
-    failOnDeath.catch(() => {});
-    const { p, how } = await death;
-    await reporter.failed(`${how} while serving the run`, { title: `${p.spec.name} log`, file: p.logFile });
-    await stopAll(processes, 10_000);
-    return EXIT_PERMANENT;
+
+    const ledger = new CommandLedger(env.home);
+    for (;;) {
+      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000), death]);
+      if (next.kind === "death") {
+        await reporter.failed(`${next.how} while serving the run`, { title: "engine log", file: next.logFile });
+        await engine.stop(10_000);
+        return EXIT_PERMANENT;
+      }
+      const command = next.command;
+      await reporter.stage("resetting", `${command.phase}: ${[command.wipeData ? "wipe data" : "", command.restartServer ? "restart" : "", command.dropCaches ? "drop caches" : ""].filter(Boolean).join(", ")}`);
+      const done: string[] = [];
+      let ok = true;
+      try {
+        done.push(...(await orDeath(carryOut(command, engine, env, own))));
+        if (command.wipeData || command.restartServer) {
+          await orDeath(formOrAwait(b, cluster, ctx, formTimeoutMs, command.id));
+          done.push(b.index === 0 ? "cluster formed again, schema prepared" : "the leader formed the cluster again");
+        }
+      } catch (err) {
+        if ((err as { engineLog?: string }).engineLog) throw err;
+        ok = false;
+        done.push((err as Error).message);
+      }
+      ledger.add(command.id);
+      await objects.putNodeAck({ id: command.id, node: b.index, ok, done, at: new Date().toISOString() });
+      await reporter.stage(ok ? "ready" : "failed", `${command.phase}: ${done.join("; ")}`);
+      if (!ok) {
+        await engine.stop(10_000);
+        return EXIT_PERMANENT;
+      }
+    }
   } catch (err) {
-    const engineLog = (err as { engineLog?: string }).engineLog ?? processes.at(-1)?.logFile;
+    const engineLog = (err as { engineLog?: string }).engineLog ?? engine.lastLog;
     await reporter.failed((err as Error).message, engineLog ? { title: "engine log", file: engineLog } : undefined);
-    await stopAll(processes, 10_000);
+    await engine.stop(10_000);
     return EXIT_PERMANENT;
   } finally {
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
   }
+}
+
+/**
+ * The leader forms the cluster and writes the marker; the others wait for the marker (after a reset: the one the
+ * leader wrote after carrying out that command, whatever the clocks say).
+ */
+async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: ReturnType<typeof nodeContextOf>, timeoutMs: number, afterCommand?: number): Promise<void> {
+  if (b.index === 0) {
+    const formed = await formationFor(cluster.engine)({ ctx, cluster, log: (l) => b.reporter.log(l), timeoutMs });
+    const marker: ReadyMarker = { ...formed, formedAt: new Date().toISOString(), ...(afterCommand !== undefined ? { afterCommand } : {}) };
+    await b.objects.putReadyMarker(marker);
+    await b.reporter.stage("formed", marker.steps.join("; "));
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const marker = await b.objects.readyMarker();
+    if (marker && (afterCommand === undefined || marker.afterCommand === afterCommand)) return;
+    if (Date.now() > deadline) throw new Error(`no readiness marker from the leader after ${Math.round(timeoutMs / 1000)} s`);
+    await sleep(3000);
+  }
+}
+
+async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number): Promise<{ kind: "command"; command: NodeCommand }> {
+  for (;;) {
+    const command = await objects.nodeCommand().catch(() => undefined);
+    if (command && !ledger.has(command.id)) return { kind: "command", command };
+    await sleep(pollMs);
+  }
+}
+
+/** A reset on this node: stop, wipe, drop caches, start (each only when asked). */
+async function carryOut(c: NodeCommand, engine: NodeEngine, env: BootEnvironment, own: () => void): Promise<string[]> {
+  const done: string[] = [];
+  if (c.wipeData || c.restartServer) {
+    await engine.stop();
+    done.push("engine stopped");
+  }
+  if (c.wipeData) {
+    done.push(`data wiped (${engine.wipe().length} folder(s))`);
+    own();
+  }
+  if (c.dropCaches) {
+    if (env.rehearsal) done.push("page cache not dropped: a rehearsal shares this machine's cache");
+    else {
+      spawnSync("sync");
+      try {
+        writeFileSync("/proc/sys/vm/drop_caches", "3\n");
+        done.push("page cache dropped");
+      } catch (err) {
+        done.push(`page cache not dropped: ${(err as Error).message}`);
+      }
+    }
+  }
+  if (c.wipeData || c.restartServer) {
+    await engine.start();
+    done.push(`engine started again (${engine.pids})`);
+  }
+  return done;
 }

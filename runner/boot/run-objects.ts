@@ -1,6 +1,6 @@
-import { clusterKey, planKey, readyMarkerKey, statusKey, statusLogKey, statusPrefix } from "../../model/results-layout.js";
+import { clusterKey, nodeAckKey, nodeCommandKey, planKey, readyMarkerKey, statusKey, statusLogKey, statusPrefix } from "../../model/results-layout.js";
 import { parseClusterDescription, type ClusterDescription } from "../../model/cluster-description.js";
-import { parseInstanceStatus, parseReadyMarker, type InstanceStatus, type ReadyMarker } from "../../model/instance-status.js";
+import { NodeAckSchema, NodeCommandSchema, parseChecked, parseInstanceStatus, parseReadyMarker, type InstanceStatus, type NodeAck, type NodeCommand, type ReadyMarker } from "../../model/instance-status.js";
 import { PLAN_VERSION, type Plan } from "../../model/plan.js";
 import { openResultsStore, type ResultsStore, type S3Options } from "../results-store.js";
 import { withRetry, type BackoffOptions } from "../retry.js";
@@ -14,6 +14,8 @@ export function parseRunUrl(url: string): { root: string; runId: string } {
 }
 
 const QUICK: BackoffOptions = { baseMs: 500, maxMs: 10_000, deadlineMs: 60_000 };
+/** Status and log-tail writes: worth a few tries, never worth holding up the work (or the report of a failure). */
+const BEST_EFFORT: BackoffOptions = { baseMs: 250, maxMs: 2_000, deadlineMs: 5_000 };
 
 /**
  * One run's shared objects as an instance reads and writes them: the cluster description and plan the stack
@@ -68,14 +70,36 @@ export class RunObjects {
     await withRetry(`write ${readyMarkerKey(this.runId)}`, () => this.store.put(readyMarkerKey(this.runId), JSON.stringify(marker, null, 2), "application/json"), QUICK);
   }
 
+  async nodeCommand(): Promise<NodeCommand | undefined> {
+    const key = nodeCommandKey(this.runId);
+    const body = await withRetry(`read ${key}`, () => this.store.get(key), QUICK);
+    return body ? parseChecked<NodeCommand>(NodeCommandSchema, body.toString("utf8"), key) : undefined;
+  }
+
+  async putNodeCommand(command: NodeCommand): Promise<void> {
+    const key = nodeCommandKey(this.runId);
+    await withRetry(`write ${key}`, () => this.store.put(key, JSON.stringify(command), "application/json"), QUICK);
+  }
+
+  async nodeAck(id: number, node: number): Promise<NodeAck | undefined> {
+    const key = nodeAckKey(this.runId, id, node);
+    const body = await withRetry(`read ${key}`, () => this.store.get(key), QUICK);
+    return body ? parseChecked<NodeAck>(NodeAckSchema, body.toString("utf8"), key) : undefined;
+  }
+
+  async putNodeAck(ack: NodeAck): Promise<void> {
+    const key = nodeAckKey(this.runId, ack.id, ack.node);
+    await withRetry(`write ${key}`, () => this.store.put(key, JSON.stringify(ack), "application/json"), QUICK);
+  }
+
   async putStatus(status: InstanceStatus): Promise<void> {
     const key = statusKey(this.runId, status.instance);
-    await withRetry(`write ${key}`, () => this.store.put(key, JSON.stringify(status), "application/json"), QUICK);
+    await withRetry(`write ${key}`, () => this.store.put(key, JSON.stringify(status), "application/json"), BEST_EFFORT);
   }
 
   async putLogTail(instance: string, text: string): Promise<void> {
     const key = statusLogKey(this.runId, instance);
-    await withRetry(`write ${key}`, () => this.store.put(key, text, "text/plain"), QUICK);
+    await withRetry(`write ${key}`, () => this.store.put(key, text, "text/plain"), BEST_EFFORT);
   }
 
   async logTail(instance: string): Promise<string | undefined> {

@@ -1,0 +1,66 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBucketWith, startEmulator, type Emulator } from "../rehearse/emulator.js";
+import { startRecordingProxy } from "../rehearse/recording-proxy.js";
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL("../bin/ycsb-lab.js", import.meta.url));
+const BUCKET = "ycsb-access-probe";
+
+/** `ycsb-lab boot` as a client instance, with the given credentials and S3 endpoint; never throws. */
+async function bootClient(endpoint: string, credentials: { accessKeyId: string; secretAccessKey: string }) {
+  const home = mkdtempSync(join(tmpdir(), "boot-access-"));
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, YCSB_LAB_HOME: home, AWS_ENDPOINT_URL: endpoint, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_EC2_METADATA_DISABLED: "true" };
+  try {
+    const out = await run(process.execPath, [CLI, "boot", "--role", "client", "--index", "0", "--run", `s3://${BUCKET}/runs/r1/`], { env, timeout: 180_000 });
+    return { code: 0, output: out.stdout + out.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, output: e.stdout + e.stderr };
+  }
+}
+
+describe("a client that is denied or cannot reach the bucket fails naming the key and the error", () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator("us-east-1");
+    await createBucketWith(emulator, BUCKET, [{ key: "runs/r1/cluster.json", content: "{}" }, { key: "runs/r1/plan.json", content: "{}" }]);
+  });
+  afterAll(async () => emulator?.stop());
+
+  it("denied: fails at once (no retries) with exit 78, naming the key and AccessDenied", async () => {
+    const proxy = await startRecordingProxy(emulator.endpoint);
+    // A role whose policy names another run's prefix only.
+    const credentials = await emulator.userFor("other-run-client", { Version: "2012-10-17", Statement: [{ Sid: "Other", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`arn:aws:s3:::${BUCKET}/runs/r2/*`] }] });
+    const r = await bootClient(proxy.endpoint, credentials);
+    await proxy.stop();
+    expect(r.code).toBe(78);
+    expect(r.output).toMatch(/runs\/r1\/(cluster|plan)\.json: AccessDenied/);
+    // One request per object: a refusal is not retried.
+    const reads = proxy.calls.filter((c) => c.method === "GET" && /runs\/r1\/(cluster|plan)\.json$/.test(c.path));
+    expect(reads.length).toBe(2);
+    expect(reads.every((c) => c.status === 403)).toBe(true);
+  }, 120_000);
+
+  it("unreachable: retries for a minute, then fails naming the key and the connection error", async () => {
+    // Accepts and drops every connection, counting them: an S3 endpoint that is there but never answers.
+    let connections = 0;
+    const server = createServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const r = await bootClient(`http://127.0.0.1:${port}`, emulator.admin);
+    server.close();
+    expect(r.code).toBe(1);
+    expect(r.output).toMatch(/read runs\/r1\/(cluster|plan)\.json: gave up after \d+ attempts/);
+    expect(connections).toBeGreaterThan(4);
+  }, 240_000);
+});
