@@ -146,7 +146,8 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   const addresses = new Map<string, string>();
   for (const i of stack.instances) addresses.set(i.privateIp, `${prefix}.${i.role === "data" ? i.index + 1 : i.index + 101}`);
   for (const a of addresses.values()) if (!loopbackUsable(a)) throw new Error(`rehearse: cannot bind ${a} here (Linux routes 127.0.0.0/8 to loopback; pick --loopback)`);
-  const [awsCliDir, artifacts] = await Promise.all([runSetupScript("setup-awscli.sh"), localArtifacts(engine)]);
+  // moto and the AWS CLI from PyPI (each in its own place; cached after the first rehearsal).
+  const [awsCliDir, artifacts] = await Promise.all([runSetupScript("setup-awscli.sh"), localArtifacts(engine), runSetupScript("setup-moto.sh")]);
   log(`swap: ${artifacts.note}`);
   log(`swap: addresses ${[...addresses].map(([a, b]) => `${a} -> ${b}`).join(", ")}`);
   if (!existsSync(join(REPO_ROOT, "prisma", "generated"))) {

@@ -16,5 +16,10 @@ step "FerretDB (MongoDB stand-in) from the Go module proxy"; scripts/setup-ferre
 step "CouchbaseMock (Couchbase stand-in)"; scripts/setup-couchbase-mock.sh >/dev/null
 step "ycsb-lab's YCSB bindings and the HBase mini cluster"; scripts/build-bindings.sh >/dev/null
 step "moto (S3 emulator)"; scripts/setup-moto.sh >/dev/null
+step "the AWS CLI instances' user-data calls (for rehearsals)"; scripts/setup-awscli.sh >/dev/null
+step "shellcheck (user-data checks)"
+if ! command -v shellcheck >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
+fi
 step "PostgreSQL"; scripts/setup-postgres.sh >/dev/null
 step "Chromium for the dashboard's browser tests"; scripts/setup-chromium.sh >/dev/null
