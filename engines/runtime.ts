@@ -1,6 +1,7 @@
 import type { ClusterDescription } from "../model/cluster-description.js";
 import type { Engine } from "../model/engine.js";
 import type { Preset } from "../model/presets.js";
+import type { StudyServerSide } from "../model/scenario.js";
 import type { EnginePorts, MongoTopology, NodeContext } from "./node-context.js";
 
 /**
@@ -95,5 +96,6 @@ export function nodeContextOf(d: ClusterDescription, index: number, paths: Pick<
     ...(paths.log !== paths.data ? { logDir: paths.log } : {}),
     mongoTopology: (d.mongoTopology ?? "sharded") as MongoTopology,
     serverSettings: d.serverSettings,
+    ...(d.study && Object.keys(d.study).length > 0 ? { study: d.study as StudyServerSide } : {}),
   };
 }

@@ -212,7 +212,6 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     recordCount: d.recordCount,
     fieldCount: d.fieldCount,
     serverSettings: spec.serverSettings?.[d.engine] ?? {},
-    ...(Object.keys(d.study).length > 0 ? { study: d.study } : {}),
     runId: args.runId,
     region: args.region,
     kit: { sha256: args.kit.sha256 },

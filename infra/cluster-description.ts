@@ -36,6 +36,7 @@ export function clusterDescription(a: {
     fieldCount: d.fieldCount,
     ...(a.mongoTopology ? { mongoTopology: a.mongoTopology } : {}),
     serverSettings: a.serverSettings,
+    ...(Object.keys(d.study ?? {}).length > 0 ? { study: d.study as ClusterDescription["study"] } : {}),
     region: a.region,
     bucket: a.bucket,
     parameterPath: a.parameterPath,

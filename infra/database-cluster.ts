@@ -5,7 +5,6 @@ import type { MongoTopology } from "../engines/node-context.js";
 import { isEngine, type Engine } from "../model/engine.js";
 import { instanceType as lookupType } from "../model/instance-types.js";
 import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
-import type { StudyServerSide } from "../model/scenario.js";
 import type { StorageSpec } from "../model/scenario.js";
 import { ubuntuLtsAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
@@ -46,8 +45,6 @@ export interface DatabaseClusterArgs {
   fieldCount: number;
   /** Server settings beyond the preset, e.g. seed 003's Cassandra timeouts. @default {} */
   serverSettings?: Record<string, string>;
-  /** A study's own values over the preset and its HBase pre-split (model/scenario.ts studyServerSide). @default {} */
-  study?: StudyServerSide;
   /** Subnet the instances launch in (BenchmarkNetwork.dataSubnetId or clientSubnetId). Required, no default. */
   subnetId: pulumi.Input<string>;
   /** Security group of the instances (BenchmarkNetwork). Required, no default. */

@@ -52,6 +52,16 @@ export const ClusterDescriptionSchema = Type.Object(
     mongoTopology: Type.Optional(literalUnion(["sharded", "replica-set"] as const)),
     /** Server settings a study changed beyond the preset (scenario.serverSettings[engine]). */
     serverSettings: Type.Record(Type.String(), Type.String()),
+    /**
+     * A study's own values over the preset's server side and its HBase pre-split (model/scenario.ts StudyServerSide,
+     * e.g. seed 004's LeveledCompactionStrategy and 10 ms batch window): rendered by engines/ on the data node.
+     */
+    study: Type.Optional(
+      Type.Object(
+        { cassandra: Type.Optional(Type.Record(Type.String(), Type.Unknown())), hbaseSplit: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+        { additionalProperties: false },
+      ),
+    ),
     region: Type.String({ minLength: 1, maxLength: 50 }),
     bucket: Type.String({ minLength: 3, maxLength: 63 }),
     /** SSM path of the run's secrets, e.g. "/ycsb-lab/<runId>/". */
