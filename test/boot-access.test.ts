@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { createBucketWith, startEmulator, type Emulator } from "../rehearse/emulator.js";
 import { startRecordingProxy } from "../rehearse/recording-proxy.js";
 
@@ -63,4 +64,22 @@ describe("a client that is denied or cannot reach the bucket fails naming the ke
     expect(r.output).toMatch(/read runs\/r1\/(cluster|plan)\.json: gave up after \d+ attempts/);
     expect(connections).toBeGreaterThan(4);
   }, 240_000);
+
+  it("ycsb-lab status shows the fleet and a failed instance's log tail (exit 3)", async () => {
+    const s3 = emulator.s3();
+    const put = (key: string, body: string) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
+    await put("runs/r1/status/node-0.json", JSON.stringify({ instance: "node-0", role: "data", index: 0, stage: "failed", at: new Date().toISOString(), detail: "cassandra (pid 42) exited with code 1 while serving the run", logTail: true }));
+    await put("runs/r1/status/node-0.log", "INFO starting\nERROR Exception encountered during startup: disk full\n");
+    await put("runs/r1/status/client-0.json", JSON.stringify({ instance: "client-0", role: "client", index: 0, stage: "running", at: new Date().toISOString(), phase: { position: 3, of: 4, name: "a" }, detail: "workload" }));
+    s3.destroy();
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: emulator.admin.accessKeyId, AWS_SECRET_ACCESS_KEY: emulator.admin.secretAccessKey, AWS_EC2_METADATA_DISABLED: "true" };
+    const r = await run(process.execPath, [CLI, "status", "--results", `s3://${BUCKET}/runs/r1/`, "--s3-endpoint", emulator.endpoint], { env }).then(
+      (o) => ({ code: 0, out: o.stdout }),
+      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+    );
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^node-0\s+failed\s+\d+s\s+cassandra \(pid 42\) exited with code 1/m);
+    expect(r.out).toMatch(/^client-0\s+running 3\/4/m);
+    expect(r.out).toContain("ERROR Exception encountered during startup: disk full");
+  }, 60_000);
 });
