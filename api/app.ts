@@ -15,6 +15,7 @@ import swagger from "./plugins/external/swagger.js";
 import anova from "./routes/api/anova/index.js";
 import compare from "./routes/api/compare/index.js";
 import durability from "./routes/api/durability/index.js";
+import facets from "./routes/api/facets/index.js";
 import ingest from "./routes/api/ingest/index.js";
 import reference from "./routes/api/reference/index.js";
 import repeatability from "./routes/api/repeatability/index.js";
@@ -22,6 +23,7 @@ import results from "./routes/api/results/index.js";
 import runs from "./routes/api/runs/index.js";
 import scaling from "./routes/api/scaling/index.js";
 import sweeps from "./routes/api/sweeps/index.js";
+import timeline from "./routes/api/timeline/index.js";
 import dashboard from "../web/serve.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "./validation.js";
 
@@ -82,6 +84,8 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
       await api.register(results, { prefix: "/results" });
       await api.register(ingest, { prefix: "/ingest" });
       await api.register(runs, { prefix: "/runs" });
+      await api.register(facets, { prefix: "/facets" });
+      await api.register(timeline, { prefix: "/timeline" });
       await api.register(compare, { prefix: "/compare" });
       await api.register(scaling, { prefix: "/scaling" });
       await api.register(durability, { prefix: "/durability" });

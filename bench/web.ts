@@ -1,9 +1,10 @@
 /**
  * Dashboard benchmark: time from navigation to the first drawn chart of the runs explorer (and to a filter
- * applied), in headless Chromium against the real API, first over the browser tests' 25 runs (the baseline of
- * this very process), then with 10,000 more runs stored. Prints figures; asserts nothing about time.
+ * applied), in headless Chromium against the real API (PGlite), first over the browser tests' runs (the baseline of
+ * this very process), then with more runs stored: 10,000 and 100,000 unless told otherwise. Other views' first
+ * charts are printed for context. Prints figures; asserts nothing about time.
  *
- *   npx tsx bench/web.ts [runs=10000]
+ *   npx tsx bench/web.ts [sizes=10000,100000]
  */
 import type { Page } from "playwright-core";
 import { ingestDocuments } from "../api/store/ingest.js";
@@ -15,15 +16,20 @@ import { startApi } from "../test/web-api.js";
 import { openBrowser, screenshot, waitForView } from "../test/web-browser.js";
 import { publishedDocuments, seedDocuments } from "../test/web-seed.js";
 
-const EXTRA_RUNS = Number(process.argv[2] ?? 10_000);
-const BATCH = 500;
+const SIZES = (process.argv[2] ?? "10000,100000").split(",").map(Number);
+const BATCH = 1000;
+/** Other views, first chart each (context: their speed is the aggregate queries'). */
+const OTHER_VIEWS = [
+  { view: "scaling", search: "?view=scaling&workload=a", chart: "scaling" },
+  { view: "durability", search: "?view=durability&scenario=web-test", chart: "durability-throughput" },
+];
 
-async function timeToFirstChart(page: Page, url: string): Promise<{ chartMs: number; rows: number }> {
+async function timeToFirstChart(page: Page, url: string, view = "runs", chart = "runs-throughput"): Promise<{ chartMs: number; rows: number }> {
   const t0 = performance.now();
   await page.goto(url);
-  await waitForView(page, "runs");
-  await page.waitForFunction(() => !!window.__charts["runs-throughput"]);
+  await page.waitForFunction((id) => !!window.__charts[id], chart, { timeout: 120_000 });
   const chartMs = performance.now() - t0;
+  await waitForView(page, view);
   return { chartMs, rows: await page.locator("#runs-table tbody tr").count() };
 }
 
@@ -34,9 +40,10 @@ async function timeToFilter(page: Page): Promise<number> {
   return performance.now() - t0;
 }
 
-function manyRuns(template: ResultDocument, n: number): ResultDocument[] {
+function manyRuns(template: ResultDocument, from: number, to: number): ResultDocument[] {
   const { statusSeries: _dropped, ...output } = template.result;
-  return Array.from({ length: n }, (_, i) => {
+  return Array.from({ length: to - from }, (_, k) => {
+    const i = from + k;
     const nodes = [1, 2, 4, 8, 16, 32][i % 6]!;
     return {
       ...template,
@@ -61,29 +68,42 @@ function scaled(overall: { runtimeMs: number; throughputOpsSec: number }, factor
 
 const api = await startApi();
 const session = await openBrowser();
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 try {
   const seed = seedDocuments();
   await api.ingestPublished(publishedDocuments());
   await api.ingest(seed.documents);
+  const baseRuns = seed.runIds.length + 3;
   const url = `${api.base}/?view=runs`;
   await timeToFirstChart(session.page, url); // warm-up: JIT, caches
   const base = await timeToFirstChart(session.page, url);
   const baseFilter = await timeToFilter(session.page);
+  const baseOthers: number[] = [];
+  for (const o of OTHER_VIEWS) baseOthers.push((await timeToFirstChart(session.page, `${api.base}/${o.search}`, o.view, o.chart)).chartMs);
+  console.log(`baseline, ${baseRuns} runs: runs explorer first chart ${fmt(base.chartMs)} (${base.rows} table rows), engine filter ${fmt(baseFilter)}; ` + OTHER_VIEWS.map((o, i) => `${o.view} ${fmt(baseOthers[i]!)}`).join(", "));
 
   const template = seed.documents.find((d) => d.run.id === "web-histogram-a")!;
-  const docs = manyRuns(template, EXTRA_RUNS);
-  const t0 = performance.now();
-  for (let i = 0; i < docs.length; i += BATCH) await ingestDocuments(api.app.db, docs.slice(i, i + BATCH));
-  const ingestMs = performance.now() - t0;
-
-  const big = await timeToFirstChart(session.page, url);
-  const bigFilter = await timeToFilter(session.page);
-  await screenshot(session.page, "bench-10k-runs");
-  const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
-  console.log(`stored ${EXTRA_RUNS} extra runs in ${fmt(ingestMs)} (direct store, batches of ${BATCH})`);
-  console.log(`runs explorer, ${base.rows} table rows of ${seed.runIds.length + 3} runs: first chart ${fmt(base.chartMs)}, engine filter ${fmt(baseFilter)}`);
-  console.log(`runs explorer, ${big.rows} table rows of ${EXTRA_RUNS + seed.runIds.length + 3} runs: first chart ${fmt(big.chartMs)}, engine filter ${fmt(bigFilter)}`);
-  console.log(`ratio 10k / baseline: first chart ${(big.chartMs / base.chartMs).toFixed(1)}x, filter ${(bigFilter / baseFilter).toFixed(1)}x`);
+  let stored = 0;
+  for (const size of SIZES) {
+    const t0 = performance.now();
+    for (let i = stored; i < size; i += BATCH) await ingestDocuments(api.app.db, manyRuns(template, i, Math.min(size, i + BATCH)));
+    const ingestMs = performance.now() - t0;
+    console.log(`stored ${(size - stored).toLocaleString("en-US")} more runs in ${fmt(ingestMs)} (direct store, batches of ${BATCH})`);
+    stored = size;
+    // The first view after a write computes every answer; the second may be served from caches: both are printed.
+    const cold = await timeToFirstChart(session.page, url);
+    const warm = await timeToFirstChart(session.page, url);
+    const filter = await timeToFilter(session.page);
+    const others: number[] = [];
+    for (const o of OTHER_VIEWS) others.push((await timeToFirstChart(session.page, `${api.base}/${o.search}`, o.view, o.chart)).chartMs);
+    await screenshot(session.page, `bench-${size}-runs`);
+    const total = size + baseRuns;
+    console.log(
+      `${total.toLocaleString("en-US")} runs: runs explorer first chart ${fmt(cold.chartMs)} after the write, ${fmt(warm.chartMs)} again (${cold.rows} table rows, ${(warm.chartMs / base.chartMs).toFixed(1)}x the baseline), ` +
+        `engine filter ${fmt(filter)} (${(filter / baseFilter).toFixed(1)}x); ` +
+        OTHER_VIEWS.map((o, i) => `${o.view} ${fmt(others[i]!)} (${(others[i]! / baseOthers[i]!).toFixed(1)}x)`).join(", "),
+    );
+  }
   if (session.errors.length) console.log(`browser errors: ${session.errors.join(" | ")}`);
 } finally {
   await session.close();

@@ -39,6 +39,23 @@ export const ErrorResponse = Type.Object({
 const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 const NumOrNull = Nullable(Type.Number());
 
+/**
+ * A run's headline: its first workload at its peak load level, each repeat at its own peak, the mean over repeats
+ * (model/aggregate/rules.ts peakPerRepeat, overRepeats): the same number the compare view shows for the run.
+ */
+export const RunPeakSchema = Type.Object({
+  workload: Type.String(),
+  phase: Type.String({ description: "the peak phase (of the first repeat)" }),
+  threads: Type.Integer({ description: "total client threads of the peak phase" }),
+  target: NumOrNull,
+  throughput: Type.Object({
+    n: Type.Integer(),
+    mean: NumOrNull,
+    stdDev: NumOrNull,
+    ci95: Type.Union([Type.Object({ low: Type.Number(), high: Type.Number(), halfWidth: Type.Number() }), Type.Null()]),
+  }),
+});
+
 export const RunSummary = Type.Object({
   id: Type.String(),
   scenario: Type.String(),
@@ -61,11 +78,12 @@ export const RunSummary = Type.Object({
   /** Set by a token holder: the run is listed with its reason and left out of every aggregate view. */
   quarantine: Type.Union([Type.Object({ reason: Type.String(), at: Type.String() }), Type.Null()]),
   phases: Type.Optional(Type.Integer()),
-  /** GET /runs: worst client verdict, its reasons, the workloads, the first workload phase's summed throughput. */
+  /** GET /runs: worst client verdict, its reasons, the workloads, and the run's headline throughput (`peak`). */
   verdict: Type.Optional(Type.String()),
   reasons: Type.Optional(Type.Array(Type.String())),
   workloads: Type.Optional(Type.Array(Type.String())),
-  throughputOpsSec: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  throughputOpsSec: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "peak.throughput.mean: the run's headline throughput" })),
+  peak: Type.Optional(Type.Union([RunPeakSchema, Type.Null()])),
 });
 
 export const OperationAggregate = Type.Object({
@@ -150,7 +168,7 @@ export const ScalingSeriesSchema = Type.Object({
   analysis: Type.Object({
     baseNodes: Type.Union([Type.Integer(), Type.Null()]),
     steps: Type.Array(Type.Object({ fromNodes: Type.Integer(), toNodes: Type.Integer(), gain: Type.Number(), linearGain: Type.Number(), efficiency: Type.Number() })),
-    score: Type.Union([Type.Number(), Type.Null()], { description: "seed 002: mean over steps of gain / linear gain" }),
+    score: Type.Union([Type.Number(), Type.Null()], { description: "seed 002 scalability score: mean efficiency of 4 -> 6 and 4 -> 8 nodes; null unless the series has 4, 6 and 8 nodes (steps give each 1 -> k efficiency)" }),
     idealLinear: Type.Array(Type.Object({ nodes: Type.Integer(), throughputOpsSec: Type.Number() })),
   }),
 });
@@ -197,6 +215,8 @@ export const SweepSeries = Type.Object({
   operationCount: Type.Union([Type.Integer(), Type.Null()], { description: "seed 003: one series per operation count" }),
   operationCountPer: Type.Union([Type.String(), Type.Null()]),
   sourceKind: Type.String(),
+  sourceId: Type.String({ description: "the source: measured, or one published study" }),
+  engineVersion: Type.String(),
   leftOut: LeftOutSchema,
   points: Type.Array(
     Type.Object({
@@ -228,6 +248,7 @@ export const RepeatGroupSchema = Type.Object({
   target: NumOrNull,
   operationCount: Type.Union([Type.Integer(), Type.Null()]),
   sourceKind: Type.String(),
+  sourceId: Type.String({ description: "the source: measured, or one published study" }),
   runs: Type.Array(Type.String()),
   repeats: Type.Array(
     Type.Object({ runId: Type.String(), phase: Type.String(), runRepeat: Type.Integer(), repeat: Type.Integer(), throughputOpsSec: Type.Number(), verdict: Type.String() }),
@@ -340,3 +361,42 @@ export const ReferenceTableSchema = Type.Object({
 });
 
 export const ReferenceTablesResponse = Type.Object({ tables: Type.Array(ReferenceTableSchema) });
+
+const Facet = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(value: T) => Type.Array(Type.Object({ value, runs: Type.Integer() }));
+
+/** What each filter can be set to, with the number of runs of each value: the dashboard's options without its runs. */
+export const FacetsResponse = Type.Object({
+  runs: Type.Integer(),
+  measured: Type.Integer(),
+  published: Type.Integer(),
+  engines: Facet(Type.String()),
+  versions: Type.Array(Type.Object({ engine: Type.String(), value: Type.String(), runs: Type.Integer() })),
+  presets: Facet(Type.String()),
+  nodes: Facet(Type.Integer()),
+  scenarios: Facet(Type.String()),
+  scenarioPresets: Type.Array(Type.Object({ scenario: Type.String(), presets: Type.Array(Type.String()) }), { description: "the presets each scenario's runs ran under" }),
+  workloads: Type.Array(Type.Object({ value: Type.String(), phases: Type.Integer() })),
+  instanceTypes: Facet(Type.String()),
+  verdicts: Facet(Type.String()),
+  sources: Type.Array(
+    Type.Object({ id: Type.String(), kind: Type.String(), citation: Type.Union([Type.String(), Type.Null()]), seed: Type.Union([Type.String(), Type.Null()]), scenarios: Type.Array(Type.String()), runs: Type.Integer() }),
+  ),
+});
+
+/** The landing chart: the latest measured runs' headline throughput over their start time (published runs have study pages). */
+export const TimelineResponse = Type.Object({
+  more: Type.Boolean({ description: "more measured runs match than the limit: these are the latest" }),
+  runs: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      engine: Type.String(),
+      engineVersion: Type.String(),
+      preset: Type.String(),
+      nodes: Type.Integer(),
+      scenario: Type.String(),
+      verdict: Type.String(),
+      startedAt: Type.String(),
+      peak: Type.Union([RunPeakSchema, Type.Null()]),
+    }),
+  ),
+});

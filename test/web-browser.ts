@@ -68,6 +68,10 @@ export interface DrawnDataset {
   label: string;
   data: unknown[];
   hidden: boolean;
+  /** 95% CIs drawn around the points (web/src/charts.ts errorBars), where the dataset has them. */
+  errorBars?: ({ low: number; high: number } | null)[];
+  borderColor?: unknown;
+  backgroundColor?: unknown;
 }
 
 /** The series a chart drew, read from its Chart.js instance (window.__charts). */
@@ -78,11 +82,29 @@ export async function drawnSeries(page: Page, chartId: string): Promise<{ type: 
     return {
       type: String((chart.config as { type?: string }).type),
       labels: (chart.data.labels ?? []) as unknown[],
-      datasets: chart.data.datasets.map((d, i) => ({ label: String(d.label), data: d.data as unknown[], hidden: !chart.isDatasetVisible(i) })),
+      datasets: chart.data.datasets.map((d, i) => ({
+        label: String(d.label),
+        data: d.data as unknown[],
+        hidden: !chart.isDatasetVisible(i),
+        errorBars: (d as { errorBars?: ({ low: number; high: number } | null)[] }).errorBars,
+        borderColor: d.borderColor,
+        backgroundColor: d.backgroundColor,
+      })),
     };
   }, chartId);
 }
 
 export async function chartIds(page: Page): Promise<string[]> {
   return page.evaluate(() => Object.keys(window.__charts).sort());
+}
+
+/** An axis of a drawn chart: its type and the range Chart.js settled on. */
+export async function chartAxis(page: Page, chartId: string, axis: string): Promise<{ type: string; min: number; max: number }> {
+  return page.evaluate(
+    ([id, a]) => {
+      const scale = window.__charts[id!]!.scales[a!]!;
+      return { type: scale.type, min: scale.min, max: scale.max };
+    },
+    [chartId, axis],
+  );
 }

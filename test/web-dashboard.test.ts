@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
+import { openBrowser, chartAxis, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
 import { startApi, type RunningApi } from "./web-api.js";
 import { loadReferenceData, readSeedFile, type SeedFile } from "../prisma/reference/load.js";
 import { findThroughputDips } from "../model/throughput-dips.js";
@@ -36,16 +36,30 @@ describe("dashboard in Chromium against the API", () => {
     await waitForView(session.page, view);
   };
 
-  it("opens on the runs explorer with the published results at once, verdicts visible", async () => {
+  it("opens on the runs explorer: the landing chart spans the measured runs at their peak, published runs listed, verdicts visible", async () => {
     const { page } = session;
     await page.goto(`${api.base}/`);
     await waitForView(page, "runs");
     const series = await drawnSeries(page, "runs-throughput");
-    const published = series.datasets.find((d) => d.label.includes(LINEATE_CITATION));
-    expect(published, series.datasets.map((d) => d.label).join(" | ")).toBeDefined();
-    expect((published!.data as Pt[]).map((p) => p.y).sort((a, b) => a - b)).toEqual(LINEATE_CASSANDRA_BALANCED.map((p) => p.throughputOpsSec));
+    // Published figures carry their studies' dates (2014): on one time axis with today's runs they pushed the measured
+    // runs into one dot at the right edge. The landing chart is the measured runs, over their own span.
+    expect(series.datasets.map((d) => d.label)).toEqual(["cassandra (measured)", "couchbase (measured)", "hbase (measured)", "mongodb (measured)"]);
+    const started = seed.documents.map((d) => Date.parse(d.run.startedAt));
+    const x = await chartAxis(page, "runs-throughput", "x");
+    const span = Math.max(...started) - Math.min(...started);
+    expect(x.min).toBeLessThanOrEqual(Math.min(...started));
+    expect(x.max).toBeGreaterThanOrEqual(Math.max(...started));
+    // Chart.js rounds the ends to ticks: the axis stays within twice the runs' span, not the twelve years to 2014.
+    expect(x.max - x.min).toBeLessThan(2 * span);
+    // A run's point is its peak load level: the thread sweep at its highest throughput, not its first phase.
+    const sweepPeak = Math.max(...seed.sweep.map((f) => f.output.overall.throughputOpsSec));
+    const sweepPoint = (series.datasets.find((d) => d.label === "cassandra (measured)")!.data as (Pt & { id: string })[]).find((p) => p.id === "web-sweep-a")!;
+    expect(sweepPoint.y).toBeCloseTo(sweepPeak, 6);
+    expect(await page.locator('tr[data-run-id="web-sweep-a"] td.num').nth(1).getAttribute("title")).toMatch(/peak phase a-t\d+/);
+    // Published runs are in the table, with their source.
     const rows = await page.locator("#runs-table tbody tr").count();
     expect(rows).toBe(seed.runIds.length + LINEATE_CASSANDRA_BALANCED.length);
+    expect(await page.locator("#runs-table tbody tr.published").count()).toBe(LINEATE_CASSANDRA_BALANCED.length);
     expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').textContent()).toBe("invalid");
     expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').getAttribute("title")).toMatch(/operations failed/);
     await screenshot(page, "runs");
@@ -118,8 +132,8 @@ describe("dashboard in Chromium against the API", () => {
 
   it("durability: throughput and p99 per preset per engine", async () => {
     const { page } = session;
-    await open("?view=durability&workload=a&op=UPDATE", "durability");
-    // Seed 004's published p99 UPDATE latencies of workload A, from its tables, beside the measured bars.
+    // Seed 004's published p99 UPDATE latencies of workload A, from its tables, on its own scenario's page of the view.
+    await open("?view=durability&scenario=usa-2015-durability&workload=a&op=UPDATE", "durability");
     const withPublished = await drawnSeries(page, "durability-p99");
     const table = (preset: string) => seed004.tables.find((t) => t.id === `004-p99-a-${preset}`)!;
     const cassandraPublished = withPublished.datasets.find((d) => d.label.startsWith("cassandra: United Software Associates"))!;
@@ -127,6 +141,10 @@ describe("dashboard in Chromium against the API", () => {
     const couchbasePublished = withPublished.datasets.find((d) => d.label.startsWith("couchbase: United Software Associates"))!;
     // Couchbase has no balanced configuration in seed 004: no bar there.
     expect(couchbasePublished.data).toEqual([3, null, 203]);
+    expect(withPublished.datasets.some((d) => d.label.includes("(measured)"))).toBe(false);
+    // The measured runs' scenario is the default: the one with the most presets and runs.
+    await open("?view=durability&workload=a&op=UPDATE", "durability");
+    expect(await page.locator('select[data-filter="scenario"]').inputValue()).toBe("web-test");
     const t = await drawnSeries(page, "durability-throughput");
     expect(t.labels).toEqual(["throughput", "balanced", "durable"]);
     const couchbase = t.datasets.find((d) => d.label === "couchbase (measured)")!;

@@ -45,9 +45,12 @@ export interface IngestExtras {
   hdrHistograms?: Record<string, string>;
 }
 
+/** The one source of every measured run. */
+export const MEASURED_SOURCE = "measured";
+
 export function sourceIdOf(doc: ResultDocument): string {
   const s = doc.run.source;
-  if (s.kind === "measured") return "measured";
+  if (s.kind === "measured") return MEASURED_SOURCE;
   return `published:${s.seed ?? createHash("sha256").update(s.citation).digest("hex").slice(0, 16)}`;
 }
 

@@ -1,5 +1,6 @@
 import {
   addLeftOut,
+  isComplete,
   aggregateOperation,
   aggregatePhase,
   analyseScaling,
@@ -28,6 +29,7 @@ import { phaseNameWithoutRepeat } from "../../model/plan.js";
 import { LIMITS } from "../../model/result-limits.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
+import { MEASURED_SOURCE } from "./ingest.js";
 import { storedBuckets, storedColumn, storedCount, storedLatency, storedNumber, storedObject, storedPercentiles, storedPhaseThroughput, storedReasons, storedRuntime, storedThroughput } from "./stored-values.js";
 
 /** Filters shared by the read endpoints (all optional, all exact matches except the date range). */
@@ -58,7 +60,8 @@ function runWhere(f: RunFilters): Prisma.RunWhereInput {
     ...(f.nodes ? { nodes: f.nodes } : {}),
     ...(f.scenario ? { scenario: f.scenario } : {}),
     ...(f.instanceType ? { OR: [{ dataInstanceType: f.instanceType }, { clientInstanceType: f.instanceType }] } : {}),
-    ...(f.source ? { source: { kind: f.source } } : {}),
+    // The measured source by its id: a filter through the sources relation made every listing scan all runs.
+    ...(f.source === "measured" ? { sourceId: MEASURED_SOURCE } : f.source ? { source: { kind: f.source } } : {}),
     ...(f.workload ? { phases: { some: { workload: f.workload } } } : {}),
     ...(f.from || f.to ? { startedAt: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lte: new Date(f.to) } : {}) } } : {}),
     ...(f.verdict ? { verdict: f.verdict } : {}),
@@ -77,11 +80,10 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
       skip: page.offset,
       include: {
         source: true,
-        _count: { select: { phases: true } },
         // The explorer's verdict reasons, workloads and headline throughput (the dashboard, issue 7).
         phases: {
           orderBy: { index: "asc" },
-          select: { kind: true, workload: true, throughputSum: true, clientsReported: true },
+          select: PEAK_FIELDS,
         },
       },
     }),
@@ -97,23 +99,44 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
       ORDER BY c.run_id, p.index, c.id`;
     for (const r of found) pushTo(reasons, r.runId, r.reasons);
   }
-  return { total, runs: rows.map((r) => ({ ...runSummary(r), verdict: r.verdict, ...runDetails(r.phases, reasons.get(r.id) ?? []) })) };
+  // The phase count from the phases loaded anyway: a relation _count grouped every phase of the database (seconds at 100,000 runs).
+  return { total, runs: rows.map((r) => ({ ...runSummary(r), phases: r.phases.length, verdict: r.verdict, ...runDetails(r.phases, reasons.get(r.id) ?? []) })) };
 }
 
-type ListedPhase = { kind: string; workload: string | null; throughputSum: number; clientsReported: number };
-/** The reasons behind the run's verdicts, its workloads, and the first workload phase's summed throughput. */
-function runDetails(phases: ListedPhase[], clientReasons: readonly unknown[]) {
+/** The reasons behind the run's verdicts, its workloads, and its headline throughput (runPeak). */
+function runDetails(phases: PeakPhase[], clientReasons: readonly unknown[]) {
   const reasons = [...new Set(clientReasons.flatMap((r) => storedReasons(r)))];
-  const first = phases.find((p) => p.kind === "workload" && p.clientsReported > 0);
+  const peak = runPeak(phases);
   return {
     reasons,
     workloads: [...new Set(phases.flatMap((p) => (p.workload && p.kind !== "load" ? [p.workload] : [])))],
-    throughputOpsSec: first ? storedPhaseThroughput(first.throughputSum) : null,
+    throughputOpsSec: peak?.throughput.mean ?? null,
+    peak,
   };
 }
 
+/** The phase fields a run's headline needs (phases ordered by index). */
+const PEAK_FIELDS = { name: true, index: true, kind: true, workload: true, throughputSum: true, clientsReported: true, clients: true, threadsPerClient: true, target: true, repeat: true, verdict: true } as const;
+type PeakPhase = Prisma.PhaseGetPayload<{ select: typeof PEAK_FIELDS }>;
+
+/**
+ * A run's headline throughput: its first workload that has a complete phase, each repeat at its peak load level, the
+ * mean over repeats (the rules of every aggregate view, so the runs list and compare show the same number for a run).
+ * Invalid phases count here: the run is listed with its verdict beside the number.
+ */
+export function runPeak(phases: readonly PeakPhase[]) {
+  const work = phases.filter((p) => p.kind === "workload").sort((a, b) => a.index - b.index);
+  const workload = work.find((p) => isComplete(p))?.workload;
+  if (workload === undefined || workload === null) return null;
+  const ofWorkload = work.filter((p) => p.workload === workload).map((p) => ({ ...p, runId: "", throughputOpsSec: storedPhaseThroughput(p.throughputSum) ?? 0 }));
+  const { peaks, throughput } = atPeakOverRepeats(ofWorkload, "all");
+  const first = peaks[0];
+  if (!first || throughput.mean === null) return null;
+  return { workload, phase: first.name, threads: first.threadsPerClient * first.clients, target: storedNumber(first.target, LIMITS.throughputOpsSec), throughput };
+}
+
 type RunRow = Prisma.RunGetPayload<{ include: { source: true } }>;
-function runSummary(r: RunRow & { _count?: { phases: number } }) {
+function runSummary(r: RunRow) {
   return {
     id: r.id,
     scenario: r.scenario,
@@ -129,7 +152,6 @@ function runSummary(r: RunRow & { _count?: { phases: number } }) {
     standIn: r.standIn,
     source: { kind: r.source.kind, citation: r.source.citation, seed: r.source.seed, table: r.referenceTable },
     quarantine: r.quarantinedAt ? { reason: r.quarantineReason ?? "", at: r.quarantinedAt.toISOString() } : null,
-    phases: r._count?.phases,
   };
 }
 
@@ -501,6 +523,8 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
       operationCount: first.operationCount,
       operationCountPer: first.operationCountPer,
       sourceKind: first.sourceKind,
+      sourceId: first.sourceId,
+      engineVersion: first.engineVersion,
       leftOut: seriesLeftOut,
       points: counted
         .map(({ ps, counted: cs, leftOut: pointLeftOut }) => {
@@ -540,6 +564,7 @@ export interface RepeatGroup {
   target: number | null;
   operationCount: number | null;
   sourceKind: string;
+  sourceId: string;
   runs: string[];
   /** Each repeat: its run, its phase and what it achieved, in run then phase order. */
   repeats: { runId: string; phase: string; runRepeat: number; repeat: number; throughputOpsSec: number; verdict: string }[];
@@ -576,6 +601,7 @@ export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: Re
         target: first.target,
         operationCount: first.operationCount,
         sourceKind: first.sourceKind,
+        sourceId: first.sourceId,
         runs: [...new Set(counted.map((r) => r.runId))],
         repeats,
         throughput: repeatStatistics(repeats.map((r) => r.throughputOpsSec)),
@@ -726,4 +752,74 @@ function throughputColumns(points: unknown): { elapsedSec: number[]; opsPerSec: 
     out.opsPerSec.push(ops[i] ?? null);
   });
   return out;
+}
+
+/**
+ * The values each filter can take and how many runs have each, from a GROUP BY over runs (a few hundred rows for
+ * 100,000 runs) and the distinct workloads of phases: the dashboard's options, never a download of every run.
+ */
+export async function facets(db: Db) {
+  const [groups, workloads, sources] = await Promise.all([
+    db.$queryRaw<{ engine: string; version: string; preset: string; nodes: number; scenario: string; data: string; client: string; sourceId: string; kind: string; verdict: string; runs: number }[]>`
+      SELECT r.engine, r.engine_version AS version, r.preset, r.nodes, r.scenario, r.data_instance_type AS data, r.client_instance_type AS client,
+             r.source_id AS "sourceId", s.kind, r.verdict, count(*)::int AS runs
+      FROM runs r JOIN sources s ON s.id = r.source_id
+      GROUP BY r.engine, r.engine_version, r.preset, r.nodes, r.scenario, r.data_instance_type, r.client_instance_type, r.source_id, s.kind, r.verdict`,
+    // Phases, not runs, per workload: counting distinct runs made this the slowest part of the answer.
+    db.$queryRaw<{ workload: string; phases: number }[]>`
+      SELECT workload, count(*)::int AS phases FROM phases WHERE workload IS NOT NULL GROUP BY workload`,
+    db.source.findMany({ select: { id: true, kind: true, citation: true, seed: true } }),
+  ]);
+  const count = <K extends string | number>(pick: (g: (typeof groups)[number]) => K | K[]) => {
+    const m = new Map<K, number>();
+    for (const g of groups) for (const v of [pick(g)].flat() as K[]) m.set(v, (m.get(v) ?? 0) + Number(g.runs));
+    return [...m].map(([value, runs]) => ({ value, runs })).sort((a, b) => (typeof a.value === "number" ? (a.value as number) - (b.value as number) : String(a.value).localeCompare(String(b.value), "en", { numeric: true })));
+  };
+  const versions = new Map<string, { engine: string; value: string; runs: number }>();
+  for (const g of groups) {
+    const k = `${g.engine}\u0000${g.version}`;
+    const v = versions.get(k) ?? { engine: g.engine, value: g.version, runs: 0 };
+    v.runs += Number(g.runs);
+    versions.set(k, v);
+  }
+  const measured = groups.filter((g) => g.kind === "measured");
+  const total = (gs: typeof groups) => gs.reduce((a, g) => a + Number(g.runs), 0);
+  return {
+    runs: total(groups),
+    measured: total(measured),
+    published: total(groups.filter((g) => g.kind === "published")),
+    engines: count((g) => g.engine),
+    versions: [...versions.values()].sort((a, b) => a.engine.localeCompare(b.engine) || a.value.localeCompare(b.value, "en", { numeric: true })),
+    presets: count((g) => g.preset),
+    nodes: count((g) => Number(g.nodes)),
+    scenarios: count((g) => g.scenario),
+    scenarioPresets: [...new Set(groups.map((g) => g.scenario))].sort().map((scenario) => ({ scenario, presets: [...new Set(groups.filter((g) => g.scenario === scenario).map((g) => g.preset))].sort() })),
+    workloads: workloads.map((w) => ({ value: w.workload, phases: Number(w.phases) })).sort((a, b) => a.value.localeCompare(b.value)),
+    instanceTypes: count((g) => [...new Set([g.data, g.client])]),
+    verdicts: count((g) => g.verdict),
+    sources: sources
+      .map((s) => {
+        const of = groups.filter((g) => g.sourceId === s.id);
+        return { ...s, scenarios: [...new Set(of.map((g) => g.scenario))].sort(), runs: total(of) };
+      })
+      .filter((s) => s.runs > 0)
+      .sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+/**
+ * The latest measured runs matching the filters with their headline throughput (runPeak), newest first: `limit` of
+ * them and whether there are more (no count: counting every run is the slowest part of a listing).
+ */
+export async function timeline(db: Db, f: RunFilters, limit: number) {
+  const rows = await db.run.findMany({
+    where: runWhere({ ...f, source: "measured" }),
+    orderBy: [{ startedAt: "desc" }, { id: "asc" }],
+    take: limit + 1,
+    select: { id: true, engine: true, engineVersion: true, preset: true, nodes: true, scenario: true, verdict: true, startedAt: true, phases: { select: PEAK_FIELDS } },
+  });
+  return {
+    more: rows.length > limit,
+    runs: rows.slice(0, limit).map(({ phases, startedAt, ...r }) => ({ ...r, startedAt: startedAt.toISOString(), peak: runPeak(phases) })),
+  };
 }

@@ -51,7 +51,8 @@ export interface PhaseAggregate {
   operations: Record<string, OperationAggregate>;
 }
 
-export const REPORTED_PERCENTILES: readonly number[] = [50, 90, 95, 99, 99.9];
+/** The percentiles every merged aggregate reports: p50 to p99.99 (the compare view's spectrum). */
+export const REPORTED_PERCENTILES: readonly number[] = [50, 90, 95, 99, 99.9, 99.99];
 
 /**
  * Merges encoded histograms into one. Clients may have recorded at different precisions (significant digits, lowest

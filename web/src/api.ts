@@ -8,13 +8,16 @@ import type {
   DurabilityResponse,
   PhaseResult,
   PhaseSeriesResponse,
+  FacetsResponse,
   ReferenceTablesResponse,
   RepeatabilityResponse,
+  RunPeakSchema,
   RunsPage,
   RunSummary,
   RunWithPhases,
   ScalingResponse,
   SweepsResponse,
+  TimelineResponse,
 } from "../../model/api-schemas.js";
 import type { Validity } from "../../model/result-document.js";
 import { publishedMs } from "./analysis.js";
@@ -47,9 +50,14 @@ export interface RunRow {
   verdict: string;
   reasons: string[];
   workloads: string[];
-  /** Summed over clients, of the run's first workload phase (null when the run has none). */
+  /** The run's headline: its first workload at its peak load level, mean over repeats (null when it has none). */
   throughputOpsSec: number | null;
+  peak: RunPeak | null;
 }
+
+export type RunPeak = Static<typeof RunPeakSchema>;
+export type Facets = Static<typeof FacetsResponse>;
+export type Timeline = Static<typeof TimelineResponse>;
 
 export interface RunPage {
   total: number;
@@ -108,11 +116,17 @@ export interface ScalingSeries {
   engine: string;
   workload: string;
   preset: string;
+  scenario: string;
   source: RunSource;
-  points: { nodes: number; throughputOpsSec: number }[];
+  /** Mean over repeats of each repeat's peak, with its 95% CI (null for one repeat) and n. */
+  points: { nodes: number; throughputOpsSec: number; ci: { low: number; high: number } | null; n: number }[];
   ideal: { nodes: number; throughputOpsSec: number }[];
-  /** Seed 002 scalability score in percent (100 = linear), null with one cluster size. */
+  /** Each 1 -> k step: throughput gain over the smallest cluster divided by the linear gain (1 = linear). */
+  steps: { fromNodes: number; toNodes: number; efficiency: number }[];
+  /** Seed 002's scalability score in percent (4 -> 6 and 4 -> 8 nodes), null unless the series has 4, 6 and 8 nodes. */
   scalabilityScore: number | null;
+  /** Phases left out of the means (invalid by default, incomplete always). */
+  leftOut: { invalid: number; incomplete: number };
 }
 
 export interface DurabilityCell {
@@ -125,19 +139,42 @@ export interface DurabilityCell {
   source: RunSource;
   /** Mean over runs of each run's peak phase (the API's rule, seed 004's "maximum throughput"). */
   throughputOpsSec: number | null;
+  /** Its 95% CI over repeats (null for one repeat) and the repeats counted. */
+  ci: { low: number; high: number } | null;
+  n: number;
   /** Runs averaged and the total client threads of their peak phases. */
   runs: number;
   peakThreads: number[];
   p99Us: Record<string, number>;
+  leftOut: { invalid: number; incomplete: number };
 }
 
 export interface SweepSeries {
   engine: string;
+  engineVersion: string;
   workload: string;
+  preset: string;
+  nodes: number;
+  scenario: string;
+  operationCount: number | null;
   label: string;
   source: RunSource;
-  /** p99 is the worst operation's (CLEANUP excluded), from the clients' merged histograms where the API has them; repeats are one point. */
-  points: { threads: number; phase: string; throughputOpsSec: number | null; runtimeMs: number | null; p99Us: number | null }[];
+  /**
+   * A load level's repeats are one point: throughput and runtime as mean with 95% CI (null for one repeat) and n.
+   * p99 is the worst operation's (CLEANUP excluded), p99ByOp each operation's, from the clients' merged histograms where the API has them.
+   */
+  points: {
+    threads: number;
+    target: number | null;
+    phase: string;
+    n: number;
+    throughputOpsSec: number | null;
+    throughputCi: { low: number; high: number } | null;
+    runtimeMs: number | null;
+    runtimeCi: { low: number; high: number } | null;
+    p99Us: number | null;
+    p99ByOp: Record<string, number>;
+  }[];
 }
 
 export interface RepeatGroup {
@@ -202,8 +239,6 @@ export async function allInOrder<T extends readonly unknown[] | []>(requests: T)
 
 /** Query parameters of GET /runs the explorer offers, by their URL names (the API's names). */
 export const RUN_FILTERS = ["engine", "version", "preset", "nodes", "workload", "instanceType", "scenario", "from", "to", "source", "verdict"] as const;
-/** The API's page size limit for GET /runs. */
-const RUNS_PAGE = 1000;
 /** The API's limit of run ids per GET /compare. */
 const COMPARE_MAX = 20;
 
@@ -239,6 +274,7 @@ function runRow(r: RawRunSummary): RunRow {
     reasons: r.reasons ?? [],
     workloads: r.workloads ?? [],
     throughputOpsSec: r.throughputOpsSec ?? null,
+    peak: r.peak ?? null,
   };
 }
 
@@ -264,15 +300,10 @@ function phaseView(p: RawPhaseResult): PhaseView {
 
 const runDetail = (r: RawRunWithPhases): RunDetail => ({ run: runRow(r.run), phases: r.phases.map(phaseView) });
 
-/** Every run matching the filters (GET /runs, paged by the API's limit). */
-export async function fetchRuns(filters: Record<string, string | undefined>): Promise<RunRow[]> {
-  const page = (offset: number) => getJson("/runs", { ...filters, limit: RUNS_PAGE, offset }) as Promise<Static<typeof RunsPage>>;
-  const first = await page(0);
-  // The rest of the pages at once: the total is known after the first.
-  const offsets: number[] = [];
-  for (let o = RUNS_PAGE; o < first.total; o += RUNS_PAGE) offsets.push(o);
-  const rest = await Promise.all(offsets.map(page));
-  return [first, ...rest].flatMap((b) => b.runs.map(runRow));
+/** One page of the runs matching the filters (GET /runs), newest first, and how many match. */
+export async function fetchRunPage(filters: Record<string, string | undefined>, offset: number, limit: number): Promise<{ total: number; runs: RunRow[] }> {
+  const body = (await getJson("/runs", { ...filters, limit, offset })) as Static<typeof RunsPage>;
+  return { total: body.total, runs: body.runs.map(runRow) };
 }
 
 /** A request made once per page load and shared; a failed one is tried again by the next caller. */
@@ -285,8 +316,13 @@ function oncePerPage<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** All runs, fetched once per page load: filter options and published citations come from it. */
-export const fetchAllRuns = oncePerPage(() => fetchRuns({}));
+/** The values every filter can take (GET /facets), once per page load: no view downloads the runs for its options. */
+export const fetchFacets = oncePerPage(async () => (await getJson("/facets")) as Static<typeof FacetsResponse>);
+
+/** The latest measured runs matching the filters with their headline throughput (the landing chart). */
+export async function fetchTimeline(filters: Record<string, string | undefined>): Promise<Timeline> {
+  return (await getJson("/timeline", filters)) as Static<typeof TimelineResponse>;
+}
 
 export async function fetchRunDetail(id: string): Promise<RunDetail> {
   return runDetail((await getJson(`/runs/${encodeURIComponent(id)}`)) as Static<typeof RunWithPhases>);
@@ -322,18 +358,17 @@ export async function fetchCompare(ids: readonly string[]): Promise<{ runs: RunD
 
 const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
-/** The source of an aggregated series, as the API groups it: one study (citation) or measured runs, never a mix. */
-function sourceOf(series: { sourceKind: string; scenario: string; citation: string | null }, all: readonly RunRow[]): RunSource {
-  if (series.sourceKind !== "published") return { kind: series.sourceKind };
-  const seed = all.find((r) => r.scenario === series.scenario && r.source.kind === "published")?.source.seed;
-  return { kind: "published", ...(series.citation ? { citation: series.citation } : {}), ...(seed ? { seed } : {}) };
+/** The source of an aggregated series, as the API groups it: one study (its citation and seed) or measured runs, never a mix. */
+function sourceOf(sourceKind: string, sourceId: string, facets: Facets): RunSource {
+  if (sourceKind !== "published") return { kind: sourceKind };
+  const s = facets.sources.find((x) => x.id === sourceId);
+  return { kind: "published", ...(s?.citation ? { citation: s.citation } : {}), ...(s?.seed ? { seed: s.seed } : {}) };
 }
 
+const values = <T>(facet: readonly { value: T }[]): T[] => facet.map((f) => f.value);
+
 export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
-  const [body, all] = await allInOrder([
-    getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>,
-    fetchAllRuns(),
-  ]);
+  const [body, facets] = await allInOrder([getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>, fetchFacets()]);
   const series = body.series
     // One node count is no scaling curve.
     .filter((s) => s.points.length > 1)
@@ -341,29 +376,32 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
       engine: s.engine,
       workload: s.workload ?? "",
       preset: s.preset,
-      source: sourceOf(s, all),
-      points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec })),
+      scenario: s.scenario,
+      source: sourceOf(s.sourceKind, s.sourceId, facets),
+      points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec, ci: p.throughput.ci95 ? { low: p.throughput.ci95.low, high: p.throughput.ci95.high } : null, n: p.throughput.n })),
       ideal: s.analysis.idealLinear,
+      steps: s.analysis.steps,
+      leftOut: s.leftOut,
       scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
     }));
-  return { series, workloads: distinct(all.flatMap((r) => r.workloads)), scenarios: distinct(all.map((r) => r.scenario)) };
+  return { series, workloads: values(facets.workloads), scenarios: values(facets.scenarios) };
 }
 
 export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; operations: string[] }> {
-  const [body, all] = await allInOrder([
-    getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>,
-    fetchAllRuns(),
-  ]);
+  const [body, facets] = await allInOrder([getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>, fetchFacets()]);
   const cells = body.rows.map((r) => ({
     engine: r.engine,
     preset: r.preset,
     workload: r.workload ?? "",
     nodes: r.nodes,
     scenario: r.scenario,
-    source: sourceOf(r, all),
+    source: sourceOf(r.sourceKind, r.sourceId, facets),
     throughputOpsSec: r.throughputOpsSec,
+    ci: r.throughput.ci95 ? { low: r.throughput.ci95.low, high: r.throughput.ci95.high } : null,
+    n: r.throughput.n,
     runs: r.runs,
     peakThreads: r.peakThreads,
+    leftOut: r.leftOut,
     p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
   }));
   const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
@@ -408,50 +446,52 @@ export const fetchPublishedLatency = oncePerPage(async (): Promise<PublishedLate
 });
 
 export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
-  const [body, all] = await allInOrder([
-    getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>,
-    fetchAllRuns(),
-  ]);
+  const [body, facets] = await allInOrder([getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>, fetchFacets()]);
   // A sweep needs more than one thread count.
   const swept = body.series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1);
-  const series = swept.map((s) => {
-    const run = all.find((r) => r.id === s.runId);
-    return {
-      engine: s.engine,
-      workload: s.workload ?? "",
-      label: `${s.preset} ${s.nodes}n ${s.workload ?? ""} (${s.runId})`,
-      source: run?.source ?? { kind: s.sourceKind },
-      points: s.points.map((p) => {
-        const p99s = Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99Us === null ? [] : [l.p99Us]));
-        return {
-          threads: p.threads,
-          phase: p.phase,
-          throughputOpsSec: p.throughputOpsSec,
-          runtimeMs: p.runtimeMs,
-          p99Us: p99s.length ? Math.max(...p99s) : null,
-        };
-      }),
-    };
-  });
+  const ci = (c: { low: number; high: number } | null) => (c ? { low: c.low, high: c.high } : null);
+  const series = swept.map((s) => ({
+    engine: s.engine,
+    engineVersion: s.engineVersion,
+    workload: s.workload ?? "",
+    preset: s.preset,
+    nodes: s.nodes,
+    scenario: s.scenario,
+    operationCount: s.operationCount,
+    label: `${s.preset} ${s.nodes}n ${s.workload ?? ""}${s.operationCount === null ? "" : ` ${s.operationCount.toLocaleString("en-US")} ops`} (${s.runId})`,
+    source: sourceOf(s.sourceKind, s.sourceId, facets),
+    points: s.points.map((p) => {
+      const p99ByOp = Object.fromEntries(Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99Us === null ? [] : [[op, l.p99Us]])));
+      const p99s = Object.values(p99ByOp);
+      return {
+        threads: p.threads,
+        target: p.target,
+        phase: p.phase,
+        n: p.throughput.n,
+        throughputOpsSec: p.throughputOpsSec,
+        throughputCi: ci(p.throughput.ci95),
+        runtimeMs: p.runtimeMs,
+        runtimeCi: ci(p.runtime.ci95),
+        p99Us: p99s.length ? Math.max(...p99s) : null,
+        p99ByOp,
+      };
+    }),
+  }));
   return {
     series,
-    engines: distinct(all.map((r) => r.engine)),
-    workloads: distinct(all.flatMap((r) => r.workloads)),
-    scenarios: distinct(all.map((r) => r.scenario)),
+    engines: values(facets.engines),
+    workloads: values(facets.workloads),
+    scenarios: values(facets.scenarios),
   };
 }
 
 export async function fetchRepeatability(params: Record<string, string | undefined>): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
-  const [body, all] = await allInOrder([
-    getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>,
-    fetchAllRuns(),
-  ]);
+  const [body, facets] = await allInOrder([getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>, fetchFacets()]);
   const groups = body.groups.map((g) => {
-    const first = all.find((r) => r.id === g.runs[0]);
     return {
       label: `${g.engine} ${g.preset} ${g.nodes}n ${g.workload ?? ""} t${g.threadsPerClient}${g.target === null ? "" : ` target ${g.target}`}`,
       engine: g.engine,
-      source: first?.source ?? { kind: g.sourceKind },
+      source: sourceOf(g.sourceKind, g.sourceId, facets),
       repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec })),
       mean: g.throughput.mean,
       stdDev: g.throughput.stdDev,
@@ -459,5 +499,5 @@ export async function fetchRepeatability(params: Record<string, string | undefin
       maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,
     };
   });
-  return { groups, scenarios: distinct(all.map((r) => r.scenario)), workloads: distinct(all.flatMap((r) => r.workloads)) };
+  return { groups, scenarios: values(facets.scenarios), workloads: values(facets.workloads) };
 }

@@ -20,7 +20,49 @@ import {
   type ChartConfiguration,
 } from "chart.js";
 
+/** A 95% confidence interval drawn around a point or bar (null: none, e.g. a single repeat). */
+export type ErrorBar = { low: number; high: number } | null;
+
+/**
+ * Each point's CI over repeats as a whisker with caps, from the dataset's own `errorBars` (index-aligned with its
+ * data): vertical on value-up charts, horizontal on bar charts laid sideways (indexAxis "y").
+ */
+const errorBarsPlugin = {
+  id: "errorBars",
+  afterDatasetsDraw(chart: Chart) {
+    const g = chart.ctx;
+    const sideways = (chart.options as { indexAxis?: string }).indexAxis === "y";
+    chart.data.datasets.forEach((d, i) => {
+      const bars = (d as { errorBars?: ErrorBar[] }).errorBars;
+      if (!bars || !chart.isDatasetVisible(i)) return;
+      const meta = chart.getDatasetMeta(i);
+      const scale = chart.scales[(sideways ? meta.xAxisID : meta.yAxisID) ?? (sideways ? "x" : "y")];
+      if (!scale) return;
+      g.save();
+      const colour = Array.isArray(d.borderColor) ? undefined : d.borderColor;
+      g.strokeStyle = typeof colour === "string" ? colour : "#222";
+      g.lineWidth = 1.5;
+      meta.data.forEach((el, j) => {
+        const b = bars[j];
+        if (!b) return;
+        const [a, z] = [scale.getPixelForValue(b.low), scale.getPixelForValue(b.high)];
+        g.beginPath();
+        if (sideways) {
+          g.moveTo(a, el.y), g.lineTo(z, el.y);
+          for (const x of [a, z]) g.moveTo(x, el.y - 4), g.lineTo(x, el.y + 4);
+        } else {
+          g.moveTo(el.x, a), g.lineTo(el.x, z);
+          for (const y of [a, z]) g.moveTo(el.x - 4, y), g.lineTo(el.x + 4, y);
+        }
+        g.stroke();
+      });
+      g.restore();
+    });
+  },
+};
+
 Chart.register(
+  errorBarsPlugin,
   BarController,
   BarElement,
   CategoryScale,
@@ -62,6 +104,48 @@ interface Mounted {
 
 const mounted = new Map<string, Mounted>();
 
+/** The view and its filters, printed under the title of an exported PNG (main.ts sets it on every render). */
+let exportCaption = "";
+export function setExportCaption(text: string): void {
+  exportCaption = text;
+}
+
+const EXPORT_FONT = 'system-ui, "DejaVu Sans", sans-serif';
+
+/**
+ * The chart as a PNG a report can use: a white background (the canvas itself is transparent, dark on a dark slide),
+ * the chart's title and the view's filters above it, the plot below. At the chart's own pixel ratio.
+ */
+export function exportImage(chart: Chart, title: string, caption: string): string {
+  const source = chart.canvas;
+  const scale = source.width / Math.max(1, source.clientWidth || source.width);
+  const pad = Math.round(12 * scale);
+  const titlePx = Math.round(16 * scale);
+  const captionPx = Math.round(12 * scale);
+  const out = document.createElement("canvas");
+  out.width = source.width + 2 * pad;
+  out.height = source.height + 3 * pad + titlePx + captionPx;
+  const g = out.getContext("2d")!;
+  g.fillStyle = "#ffffff";
+  g.fillRect(0, 0, out.width, out.height);
+  g.fillStyle = "#222222";
+  g.textBaseline = "top";
+  g.font = `600 ${titlePx}px ${EXPORT_FONT}`;
+  g.fillText(title, pad, pad, out.width - 2 * pad);
+  g.fillStyle = "#555555";
+  g.font = `${captionPx}px ${EXPORT_FONT}`;
+  g.fillText(caption, pad, pad + titlePx + Math.round(pad / 2), out.width - 2 * pad);
+  g.drawImage(source, pad, 2 * pad + titlePx + captionPx);
+  return out.toDataURL("image/png");
+}
+
+/** What a screen reader says for a chart: its title and the series it draws. */
+function chartLabel(spec: ChartSpec): string {
+  const labels = spec.config.data.datasets.map((d) => String(d.label ?? "")).filter((l) => l !== "");
+  const shown = labels.slice(0, 8).join("; ");
+  return `${spec.title}. ${labels.length} series${labels.length ? `: ${shown}${labels.length > 8 ? "; …" : ""}` : ""}.${spec.note ? ` ${spec.note}` : ""}`;
+}
+
 function registry(): Record<string, Chart> {
   if (!window.__charts) window.__charts = {};
   return window.__charts;
@@ -98,13 +182,14 @@ function buildFigure(spec: ChartSpec): { figure: HTMLElement; canvas: HTMLCanvas
   const box = document.createElement("div");
   box.className = "chart-box";
   const canvas = document.createElement("canvas");
+  canvas.setAttribute("role", "img");
   box.append(canvas);
   const note = document.createElement("p");
   note.className = "chart-note";
   figure.append(header, box, note);
   png.addEventListener("click", () => {
     const m = mounted.get(spec.id);
-    if (m) download(`${spec.id}.png`, m.chart.toBase64Image("image/png", 1));
+    if (m) download(`${spec.id}.png`, exportImage(m.chart, m.spec.title, exportCaption));
   });
   csv.addEventListener("click", () => {
     const m = mounted.get(spec.id);
@@ -124,6 +209,9 @@ const MAX_EXTRA_LEGEND_LINES = 40;
 
 function describe(figure: HTMLElement, spec: ChartSpec): void {
   figure.querySelector(".chart-title")!.textContent = spec.title;
+  figure.querySelector("canvas")!.setAttribute("aria-label", chartLabel(spec));
+  figure.querySelector('[data-export="png"]')!.setAttribute("aria-label", `export ${spec.title} as PNG`);
+  figure.querySelector('[data-export="csv"]')!.setAttribute("aria-label", `export ${spec.title} as CSV`);
   figure.querySelector(".chart-note")!.textContent = spec.note ?? "";
   // Published series carry long citations, one legend line each at most widths: every one stays visible.
   const datasets = spec.config.data.datasets.length;

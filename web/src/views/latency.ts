@@ -2,7 +2,7 @@
 import type { ChartConfiguration } from "chart.js";
 import { histogramBars, percentileSpectrum, spectrumTickLabel } from "../analysis.js";
 import { seriesToCsv, toCsv } from "../csv.js";
-import { engineColour, seriesLook } from "../palette.js";
+import { seriesColour, seriesLook } from "../palette.js";
 import { el, filterSelect, message } from "../ui.js";
 import type { View } from "../view.js";
 import { axisTitle } from "./common.js";
@@ -35,7 +35,7 @@ export const latencyView: View = {
           datasets: spectra.map((s) => ({
             label: s.op,
             data: s.points.map((q) => ({ x: q.x, y: q.y })),
-            ...seriesLook(engineColour(`op-${s.op}`, s.i), published),
+            ...seriesLook(seriesColour(s.i), published),
             borderWidth: 2,
           })),
         },
@@ -70,7 +70,7 @@ export const latencyView: View = {
           datasets: histos.map((h) => ({
             label: h.op,
             data: h.bars.map((b) => ({ x: b.fromMs, y: b.count })),
-            ...seriesLook(engineColour(`op-${h.op}`, h.i), published),
+            ...seriesLook(seriesColour(h.i), published),
             borderWidth: 1,
             pointRadius: 2,
             stepped: "before" as const,

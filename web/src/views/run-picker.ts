@@ -1,5 +1,5 @@
 /** The run / phase pickers of the per-run views (latency, time series). */
-import { fetchAllRuns, fetchPhaseSeries, fetchRunDetail, type PhaseSeries, type PhaseView, type RunDetail } from "../api.js";
+import { fetchPhaseSeries, fetchRunPage, fetchRunDetail, type PhaseSeries, type PhaseView, type RunDetail } from "../api.js";
 import { el, filterSelect, message } from "../ui.js";
 import type { ViewContext } from "../view.js";
 
@@ -8,11 +8,12 @@ const MAX_OPTIONS = 500;
 
 export async function pickRunAndPhase(ctx: ViewContext): Promise<{ detail: RunDetail; phase: PhaseView; series: PhaseSeries } | null> {
   const p = ctx.state.params;
-  const runs = (await fetchAllRuns()).filter((r) => r.source.kind === "measured" || r.id === p.run);
+  // The latest measured runs as options (one page from the API); the URL may name any other run.
+  const { runs } = await fetchRunPage({ source: "measured" }, 0, MAX_OPTIONS);
   const runId = p.run ?? runs[0]?.id;
   const form = el("form", { class: "filters" });
   ctx.controls.append(form);
-  const options = runs.slice(0, MAX_OPTIONS).map((r) => ({ value: r.id, label: `${r.id} · ${r.engine} ${r.preset} ${r.nodes}n` }));
+  const options = runs.map((r) => ({ value: r.id, label: `${r.id} · ${r.engine} ${r.preset} ${r.nodes}n` }));
   form.append(filterSelect("run", "run", options, runId, (v) => ctx.setParams({ run: v, phase: undefined, op: undefined }), null));
   if (!runId) {
     ctx.controls.append(message("No run stored yet: ingest one (POST /api/v1/results) and reload."));

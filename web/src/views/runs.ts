@@ -1,58 +1,76 @@
-/** Runs explorer: the API's filters, validity verdicts visible and filterable, every run a click from its charts. */
+/**
+ * Runs explorer: the API's filters (options from GET /facets), one page of runs at a time (GET /runs), validity
+ * verdicts visible and filterable, and the landing chart: the latest measured runs over their own time span.
+ */
 import type { ChartConfiguration } from "chart.js";
-import { allInOrder, fetchAllRuns, fetchRuns, RUN_FILTERS, type RunRow } from "../api.js";
-import { seriesToCsv } from "../csv.js";
+import { allInOrder, fetchFacets, fetchRunPage, fetchTimeline, RUN_FILTERS, type Facets, type RunRow, type Timeline } from "../api.js";
+import { toCsv } from "../csv.js";
+import { engineColour, seriesLook } from "../palette.js";
+import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterInput, filterSelect, formatNumber, message } from "../ui.js";
 import { listParam } from "../url-state.js";
 import type { View, ViewContext } from "../view.js";
-import { axisTitle, DENSE, lookFor, seriesLabel } from "./common.js";
+import { axisTitle, DENSE } from "./common.js";
 
 const PAGE_SIZE = 100;
 const VERDICT_OPTIONS = ["valid", "warning", "invalid"];
-
-function distinct(runs: readonly RunRow[], pick: (r: RunRow) => string | string[]): string[] {
-  const values = new Set<string>();
-  for (const r of runs) for (const v of [pick(r)].flat()) if (v !== "") values.add(v);
-  return [...values].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-}
 
 function dateLabel(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Throughput of every filtered run over its start date, one dataset per engine and source. */
-function overviewChart(runs: readonly RunRow[]) {
-  const groups = new Map<string, { engine: string; run: RunRow; points: { x: number; y: number }[] }>();
-  for (const r of runs) {
-    if (r.throughputOpsSec === null) continue;
-    const key = `${r.engine}|${r.source.kind}|${r.source.citation ?? ""}`;
-    const g = groups.get(key) ?? { engine: r.engine, run: r, points: [] };
-    g.points.push({ x: Date.parse(r.startedAt), y: r.throughputOpsSec });
-    groups.set(key, g);
+/** "cassandra (1,204)": a facet's value with its number of runs. */
+const values = (facet: readonly { value: string }[]) => facet.map((f) => f.value);
+const counted = <T extends string | number>(facet: readonly { value: T; runs: number }[]) =>
+  facet.map((f) => ({ value: String(f.value), label: `${f.value} (${f.runs.toLocaleString("en-US")})` }));
+
+/**
+ * The landing chart: each of the latest measured runs at its start time and headline throughput (its first workload
+ * at its peak load level), one series per engine. Published figures are not placed on this time axis (their dates
+ * are the studies' years): each study has its own page.
+ */
+function timelineChart(t: Timeline, scale: string | undefined) {
+  const byEngine = new Map<string, { x: number; y: number; id: string }[]>();
+  for (const r of t.runs) {
+    if (r.peak?.throughput.mean === null || r.peak === null) continue;
+    const list = byEngine.get(r.engine) ?? [];
+    list.push({ x: Date.parse(r.startedAt), y: r.peak.throughput.mean, id: r.id });
+    byEngine.set(r.engine, list);
   }
-  const series = [...groups.values()].map((g) => ({ label: seriesLabel(g.engine, g.run.source), points: g.points.sort((a, b) => a.x - b.x), g }));
+  const series = [...byEngine].sort(([a], [b]) => a.localeCompare(b)).map(([engine, points], i) => ({ engine, points: points.sort((a, b) => a.x - b.x), i }));
+  const ys = series.flatMap((s) => s.points.map((p) => p.y));
   const config: ChartConfiguration<"scatter"> = {
     type: "scatter",
     data: {
-      datasets: series.map((s, i) => ({ label: s.label, data: s.points, ...lookFor(s.g.engine, s.g.run.source, i), pointRadius: s.points.length > 2000 ? 1.5 : 3 })),
+      datasets: series.map((s) => ({ label: `${s.engine} (measured)`, data: s.points, ...seriesLook(engineColour(s.engine, s.i), false), pointRadius: s.points.length > 2000 ? 1.5 : 3 })),
     },
     options: {
       ...DENSE,
       maintainAspectRatio: false,
       scales: {
-        x: { type: "linear", title: axisTitle("run started"), ticks: { callback: (v) => dateLabel(Number(v)), maxTicksLimit: 8 } },
-        y: { type: "logarithmic", title: axisTitle("throughput (ops/s, all clients)") },
+        x: { type: "linear", title: axisTitle("run started (UTC)"), ticks: { callback: (v) => dateLabel(Number(v)), maxTicksLimit: 6 } },
+        y: { type: axisType(scaleChoice(scale), ys), title: axisTitle("peak throughput (ops/s, all clients)") },
       },
-      plugins: { legend: { position: "bottom" } },
+      plugins: {
+        legend: { position: "bottom" },
+        tooltip: { callbacks: { label: (item) => `${(item.raw as { id: string }).id}: ${formatNumber((item.raw as { y: number }).y)} ops/s` } },
+      },
     },
   };
+  const shown = t.more ? `the latest ${t.runs.length.toLocaleString("en-US")}` : t.runs.length.toLocaleString("en-US");
   return {
     id: "runs-throughput",
-    title: `Throughput of ${runs.length.toLocaleString("en-US")} runs`,
+    title: `Throughput of ${shown} measured runs`,
     config: config as ChartConfiguration,
-    csv: () => seriesToCsv("started_ms", "throughput_ops_sec", series),
-    note: "Throughput of each run's first workload phase, summed over its clients; triangles are published figures.",
+    csv: () => toCsv(["run", "engine", "started", "throughput_ops_sec"], series.flatMap((s) => s.points.map((p) => [p.id, s.engine, new Date(p.x).toISOString(), p.y]))),
+    note: "Each run's first workload at its peak load level, mean over its repeats. The studies' published figures are on their study pages.",
   };
+}
+
+function versionOptions(facets: Facets) {
+  const engines = new Map<string, string[]>();
+  for (const v of facets.versions) engines.set(v.value, [...(engines.get(v.value) ?? []), v.engine]);
+  return [...engines].map(([value, es]) => ({ value, label: `${value} (${es.join(", ")})` }));
 }
 
 function verdictCell(r: RunRow): HTMLTableCellElement {
@@ -61,13 +79,21 @@ function verdictCell(r: RunRow): HTMLTableCellElement {
   return td;
 }
 
-function runTable(ctx: ViewContext, runs: readonly RunRow[], page: number): HTMLElement {
+/** The headline number with its 95% CI over repeats, and where it comes from on hover. */
+function throughputCell(r: RunRow): HTMLTableCellElement {
+  const p = r.peak;
+  const ci = p?.throughput.ci95 ? ` ± ${formatNumber(p.throughput.ci95.halfWidth)}` : "";
+  const td = el("td", { class: "num" }, `${formatNumber(r.throughputOpsSec)}${ci}`);
+  if (p) td.title = `workload ${p.workload}, peak phase ${p.phase} (${p.threads} threads${p.target === null ? "" : `, target ${p.target}`}), n = ${p.throughput.n}`;
+  return td;
+}
+
+function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page: number): HTMLElement {
   const selected = new Set(listParam(ctx.state.params.selected));
-  const rows = runs.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
   const head = el(
     "tr",
     {},
-    ...["", "run", "engine", "version", "preset", "nodes", "instance", "scenario", "workloads", "throughput (ops/s)", "started", "source", "verdict", ""].map((h) =>
+    ...["", "run", "engine", "version", "preset", "nodes", "instance", "scenario", "workloads", "peak throughput (ops/s)", "started", "source", "verdict", ""].map((h) =>
       el("th", {}, h),
     ),
   );
@@ -106,7 +132,7 @@ function runTable(ctx: ViewContext, runs: readonly RunRow[], page: number): HTML
         el("td", {}, r.dataInstanceType),
         el("td", {}, r.scenario),
         el("td", {}, r.workloads.join(" ")),
-        el("td", { class: "num" }, formatNumber(r.throughputOpsSec)),
+        throughputCell(r),
         el("td", {}, r.startedAt.slice(0, 16).replace("T", " ")),
         el("td", { title: r.source.citation ?? "" }, r.source.kind === "published" ? `published (seed ${r.source.seed ?? "?"})` : "measured"),
         verdictCell(r),
@@ -114,7 +140,7 @@ function runTable(ctx: ViewContext, runs: readonly RunRow[], page: number): HTML
       ),
     );
   }
-  const pages = Math.max(1, Math.ceil(runs.length / PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const pager = el("div", { class: "pager" });
   const prev = el("button", { type: "button", "data-page": "prev" }, "‹ previous");
   const next = el("button", { type: "button", "data-page": "next" }, "next ›");
@@ -122,7 +148,7 @@ function runTable(ctx: ViewContext, runs: readonly RunRow[], page: number): HTML
   next.disabled = page >= pages - 1;
   prev.addEventListener("click", () => ctx.setParams({ page: page - 1 > 0 ? String(page - 1) : undefined }));
   next.addEventListener("click", () => ctx.setParams({ page: String(page + 1) }));
-  pager.append(prev, ` page ${page + 1} of ${pages} (${runs.length.toLocaleString("en-US")} runs) `, next);
+  pager.append(prev, ` page ${page + 1} of ${pages} (${total.toLocaleString("en-US")} runs) `, next);
   const compare = el("button", { type: "button", "data-action": "compare" }, `Compare selected (${selected.size})`);
   compare.disabled = selected.size < 1;
   compare.addEventListener("click", () => ctx.open("compare", { runs: [...selected].join(",") }));
@@ -138,33 +164,37 @@ export const runsView: View = {
     // <input type=date> gives a day; the API takes date-times: the whole day, in UTC.
     if (p.from && /^\d{4}-\d{2}-\d{2}$/.test(p.from)) filters.from = `${p.from}T00:00:00Z`;
     if (p.to && /^\d{4}-\d{2}-\d{2}$/.test(p.to)) filters.to = `${p.to}T23:59:59.999Z`;
-    const filtered = Object.values(filters).some((v) => v !== undefined && v !== "");
-    // Unfiltered, the explorer's runs are the option list's runs: one fetch, not two.
-    const [runs, all] = await allInOrder([filtered ? fetchRuns(filters) : fetchAllRuns(), fetchAllRuns()]);
+    const page = Math.max(0, Math.floor(Number(p.page ?? 0)) || 0);
+    const { source: _source, ...timelineFilters } = filters;
+    // The landing chart first, on its own: a single-connection store (PGlite) answers one query at a time, and the
+    // chart needs only the latest runs; the filter options and the page of the table follow.
+    const timeline = filters.source === "published" ? null : await fetchTimeline(timelineFilters);
+    if (timeline && timeline.runs.length > 0) ctx.chart(timelineChart(timeline, p.scale));
+    const [facets, { total, runs }] = await allInOrder([fetchFacets(), fetchRunPage(filters, page * PAGE_SIZE, PAGE_SIZE)]);
     const set = (name: string) => (value: string) => ctx.setParams({ [name]: value, page: undefined });
     ctx.controls.append(
       el(
         "form",
         { class: "filters", id: "run-filters" },
-        filterSelect("engine", "engine", distinct(all, (r) => r.engine), p.engine, set("engine")),
-        filterSelect("version", "version", distinct(all, (r) => r.engineVersion), p.version, set("version")),
-        filterSelect("preset", "preset", distinct(all, (r) => r.preset), p.preset, set("preset")),
-        filterSelect("nodes", "nodes", distinct(all, (r) => String(r.nodes)), p.nodes, set("nodes")),
-        filterSelect("workload", "workload", distinct(all, (r) => r.workloads), p.workload, set("workload")),
-        filterSelect("instanceType", "instance type", distinct(all, (r) => r.dataInstanceType), p.instanceType, set("instanceType")),
-        filterSelect("scenario", "scenario", distinct(all, (r) => r.scenario), p.scenario, set("scenario")),
+        filterSelect("engine", "engine", counted(facets.engines), p.engine, set("engine")),
+        filterSelect("version", "version", versionOptions(facets), p.version, set("version")),
+        filterSelect("preset", "preset", counted(facets.presets), p.preset, set("preset")),
+        filterSelect("nodes", "nodes", counted(facets.nodes), p.nodes, set("nodes")),
+        filterSelect("workload", "workload", values(facets.workloads), p.workload, set("workload")),
+        filterSelect("instanceType", "instance type", counted(facets.instanceTypes), p.instanceType, set("instanceType")),
+        filterSelect("scenario", "scenario", counted(facets.scenarios), p.scenario, set("scenario")),
         filterSelect("source", "source", ["measured", "published"], p.source, set("source")),
         filterSelect("verdict", "verdict", VERDICT_OPTIONS, p.verdict, set("verdict")),
         filterInput("from", "from", p.from, set("from"), "date"),
         filterInput("to", "to", p.to, set("to"), "date"),
+        scaleControl(p.scale, (v) => ctx.setParams({ scale: v })),
       ),
     );
-    if (runs.length === 0) {
+    if (facets.measured === 0) ctx.controls.append(message("No measured run yet: `npm start` runs a local benchmark and ingests it. The studies' published figures are on their study pages."));
+    if (total === 0) {
       ctx.controls.append(message("No run matches these filters."));
       return;
     }
-    ctx.chart(overviewChart(runs));
-    const page = Math.min(Math.max(0, Number(p.page ?? 0) || 0), Math.ceil(runs.length / PAGE_SIZE) - 1);
-    ctx.details.append(runTable(ctx, runs, page));
+    ctx.details.append(runTable(ctx, runs, total, Math.min(page, Math.ceil(total / PAGE_SIZE) - 1)));
   },
 };

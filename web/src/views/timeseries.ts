@@ -2,7 +2,7 @@
 import type { ChartConfiguration, ChartDataset } from "chart.js";
 import { DIP_RULE, findThroughputDips, type ThroughputDip } from "../../../model/throughput-dips.js";
 import { seriesToCsv } from "../csv.js";
-import { DIP_COLOUR, engineColour } from "../palette.js";
+import { DIP_COLOUR, seriesColour } from "../palette.js";
 import { el, formatNumber, message } from "../ui.js";
 import type { View } from "../view.js";
 import { axisTitle } from "./common.js";
@@ -29,7 +29,7 @@ export const timeseriesView: View = {
       s.opsPerSec.forEach((y, k) => {
         if (y !== null) points.push({ x: s.elapsedSec[k]!, y });
       });
-      const colour = engineColour(`client-${s.clientIndex}`, i);
+      const colour = seriesColour(i);
       lines.push({ label: `client ${s.clientIndex}`, data: points, borderColor: colour, backgroundColor: colour, pointRadius: 0, borderWidth: 1.5 });
       for (const dip of findThroughputDips(s.elapsedSec, s.opsPerSec)) {
         intervals.push({ ...dip, client: s.clientIndex });
