@@ -24,19 +24,26 @@ export interface NodePaths {
   run: string;
 }
 
-/** An engine distribution: fetched from `url`, checked, unpacked under `into` (relative to NodePaths.install). */
+/**
+ * An engine distribution as its vendor publishes it, checked against the digest published beside it. A tarball is
+ * unpacked under `into` (relative to NodePaths.install); a Debian package is installed with the OS package manager
+ * and brings its own service (ServiceSpec).
+ */
 export interface EngineArtifact {
   name: string;
   url: string;
-  /** Where the checksum is published beside the artifact (Apache: <url>.sha512). */
+  /** Where the digest is published beside the artifact (Apache: <url>.sha512; MongoDB, Couchbase: <url>.sha256). */
   checksumUrl: string;
-  checksum: "sha512";
+  checksum: "sha512" | "sha256";
+  /** @default "tarball" */
+  kind?: "tarball" | "deb";
   into: string;
-  /** Leading path components the archive wraps its files in (apache-cassandra-5.0.4/...). */
+  /** Leading path components the archive wraps its files in (apache-cassandra-5.0.4/...); 0 for a package. */
   stripComponents: number;
 }
 
 export interface ProcessSpec {
+  kind?: "process";
   /** Short name, also its log file: <run>/<name>.log. */
   name: string;
   /** Executable and arguments ("java" resolves on PATH, like on the instance). */
@@ -51,9 +58,58 @@ export interface ProcessSpec {
   prepare?: { argv: string[]; env?: Record<string, string>; skipIfExists: string };
 }
 
+/**
+ * A server its own package runs as a systemd service (Couchbase's .deb): the boot command starts the unit and
+ * supervises it by its health endpoint instead of as a child process.
+ */
+export interface ServiceSpec {
+  kind: "service";
+  name: string;
+  /** The systemd unit the package installs. */
+  unit: string;
+  /** Answered below HTTP 500 while the server runs (401 included: it serves, and wants credentials). */
+  health: { url: string };
+  listens: Array<{ host: string; port: number }>;
+  after?: Array<{ host: string; port: number; what: string }>;
+  /** The server's own log, whose tail a failure uploads. */
+  logFile: string;
+}
+
+export type ServerSpec = ProcessSpec | ServiceSpec;
+
+/**
+ * What serves instead of the engine where the engine cannot be installed (a rehearsal on a development machine,
+ * DESIGN.md): a stand-in that speaks the engine's protocol, named in every status and in every result.
+ */
+export interface StandInRuntime {
+  /** The stand-in as every status, marker and result names it (run.standIn). */
+  label: string;
+  /** Why this run cannot be served by the stand-in (too many nodes, a preset it cannot honour), or undefined. */
+  refusal(ctx: NodeContext): string | undefined;
+  directories(ctx: NodeContext, paths: NodePaths): string[];
+  /** What a reset's wipe empties. */
+  dataDirectories(ctx: NodeContext, paths: NodePaths): string[];
+  /** `artifact` is the stand-in's own artifact (a binary, a jar) the rehearsal names (YCSB_LAB_STAND_IN). */
+  processes(ctx: NodeContext, paths: NodePaths, artifact: string): ProcessSpec[];
+}
+
 export interface FileSpec {
   path: string;
   content: string;
+}
+
+/** How the boot command may tune a node beyond its machine (a rehearsal shares one machine between nodes). */
+export interface NodeTuning {
+  /** Cap on any engine JVM's heap. */
+  maxHeapMb?: number;
+  /** A loopback ring settles in a second; a real network keeps Cassandra's 30 s ring delay. */
+  fastGossip?: boolean;
+  /**
+   * Every node of the cluster runs on this one machine, each on its own loopback address. A server that identifies
+   * its peers by the source address of their connections sees them all as 127.0.0.1 (HDFS's namenode does), so
+   * such a peer needs a port of its own per node.
+   */
+  sharedHost?: boolean;
 }
 
 /** One engine's data-node knowledge for the boot path. */
@@ -61,6 +117,10 @@ export interface EngineRuntime {
   engine: Engine;
   ports: EnginePorts;
   wantsLogVolume(preset: Preset): boolean;
+  /** Ubuntu packages the engine needs beyond the JDK every instance has (e.g. the libraries mongod links). */
+  osPackages?: string[];
+  /** The system user owning the engine's folders when its package creates its own (couchbase). @default "ycsb-lab" */
+  runsAs?: string;
   /** The distribution of a version as the vendor publishes it (what a rehearsal swaps for local artifacts). */
   artifacts(version: string): EngineArtifact[];
   /** Folders the node needs before its processes start (data, log, ...). */
@@ -68,9 +128,19 @@ export interface EngineRuntime {
   /** What a reset's wipe empties (the database's files, never the configuration or logs). */
   dataDirectories(ctx: NodeContext, paths: NodePaths): string[];
   files(ctx: NodeContext, paths: NodePaths): FileSpec[];
-  processes(ctx: NodeContext, paths: NodePaths): ProcessSpec[];
+  /** Symbolic links made before the processes start (MongoDB's journal on the log volume). */
+  links?(ctx: NodeContext, paths: NodePaths): Array<{ path: string; target: string }>;
+  processes(ctx: NodeContext, paths: NodePaths): ServerSpec[];
+  /** The processes this node runs, e.g. ["namenode", "datanode"]: for tags and docs. */
   roles(ctx: NodeContext): string[];
+  /** Problems with a study's server settings (empty when fine). */
+  checkServerSettings(settings: Record<string, string>): string[];
+  /** What may serve instead of the engine in a rehearsal (YCSB_LAB_STAND_IN); absent when nothing can. */
+  standIn?: StandInRuntime;
 }
+
+/** For engines whose renderers take no study settings: each one is refused, never ignored silently. */
+export const refuseServerSettings = (settings: Record<string, string>): string[] => Object.keys(settings).map((k) => `"${k}" is not applied for this engine`);
 
 /** The node's view of its cluster, from the run's cluster description (model/cluster-description.ts). */
 export function nodeContextOf(d: ClusterDescription, index: number, paths: Pick<NodePaths, "data" | "log">): NodeContext {

@@ -1,8 +1,8 @@
 import type { Engine } from "../model/engine.js";
-import { cassandraRuntime, type NodeTuning } from "./cassandra/runtime.js";
-import type { EngineRuntime } from "./runtime.js";
+import { cassandraRuntime } from "./cassandra/runtime.js";
+import type { EngineRuntime, NodeTuning } from "./runtime.js";
 
-export type { NodeTuning } from "./cassandra/runtime.js";
+export type { NodeTuning } from "./runtime.js";
 
 /** Each engine's data-node runtime for the boot path (engines/runtime.ts), by engine name. */
 const RUNTIMES: Partial<Record<Engine, (tuning: NodeTuning) => EngineRuntime>> = {

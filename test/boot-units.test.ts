@@ -17,7 +17,7 @@ import { parseSha512File } from "../runner/boot/engine-install.js";
 import { renderFleetStatus } from "../cli/commands/status.js";
 import { tarArchive } from "../kit/tar.js";
 import { cassandraRuntime } from "../engines/cassandra/runtime.js";
-import { nodeContextOf } from "../engines/runtime.js";
+import { nodeContextOf, type ProcessSpec } from "../engines/runtime.js";
 import { parse as parseYaml } from "yaml";
 
 const scope = { bucketName: "results", accountId: "123456789012", region: "us-east-1", ...runLayout("r1"), kitKey: kitKey("a".repeat(64)) };
@@ -100,12 +100,12 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
     const yaml = parseYaml(runtime.files(ctx, paths).find((f) => f.path.endsWith("cassandra.yaml"))!.content);
     expect(yaml).toMatchObject({ listen_address: "10.42.1.11", commitlog_directory: "/log/cassandra/commitlog", commitlog_sync: "periodic", write_request_timeout: "100000ms" });
     expect(yaml.seed_provider[0].parameters[0].seeds).toBe("10.42.1.10,10.42.1.11,10.42.1.12");
-    const [proc] = runtime.processes(ctx, paths);
+    const [proc] = runtime.processes(ctx, paths) as ProcessSpec[];
     // cassandra-env.sh's heap for 8 GiB, the jamm agent resolved at start, node 1 waits for node 0 to join.
     expect(proc!.argv).toContain("-Xmx2048m");
     expect(proc!.argv).toContain("-javaagent:${glob:/opt/y/engine/cassandra/lib/jamm-*.jar}");
     expect(proc!.after).toEqual([{ host: "10.42.1.10", port: 9042, what: "node 0 to join the ring" }]);
-    expect(cassandraRuntime({ maxHeapMb: 768 }).processes(ctx, paths)[0]!.argv).toContain("-Xmx768m");
+    expect((cassandraRuntime({ maxHeapMb: 768 }).processes(ctx, paths)[0] as ProcessSpec).argv).toContain("-Xmx768m");
   });
 });
 

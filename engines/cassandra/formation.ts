@@ -41,6 +41,20 @@ export function cassandraSchemaCql(ctx: NodeContext): string {
   return renderCassandraSchema({ preset: ctx.preset, replicationFactor: ctx.replication, fieldCount: ctx.fieldCount, ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}) });
 }
 
+/** Study settings are checked by rendering them into a cassandra.yaml (the renderer refuses what it cannot take). */
+export function checkCassandraServerSettings(settings: Record<string, string>): string[] {
+  const probe: NodeContext = {
+    engine: "cassandra", version: "", preset: "balanced", loadPreset: "balanced", nodeIps: ["127.0.0.1"], index: 0, replication: 1, recordCount: 1, fieldCount: 1,
+    runId: "check", region: "", readyMarkerUrl: "", adminPasswordParameter: "", memoryGiB: 1, vcpus: 1, dataDir: "/data", mongoTopology: "sharded", serverSettings: settings,
+  };
+  try {
+    cassandraYaml(probe);
+    return [];
+  } catch (e) {
+    return [(e as Error).message.replace(/^serverSettings\.cassandra: /, "")];
+  }
+}
+
 const nodetool = "/opt/cassandra/bin/nodetool";
 
 export const cassandraKit: EngineKit = {
@@ -71,18 +85,7 @@ export const cassandraKit: EngineKit = {
       .filter(Boolean)
       .join("\n");
   },
-  checkServerSettings(settings) {
-    const probe: NodeContext = {
-      engine: "cassandra", version: "", preset: "balanced", loadPreset: "balanced", nodeIps: ["127.0.0.1"], index: 0, replication: 1, recordCount: 1, fieldCount: 1,
-      runId: "check", region: "", readyMarkerUrl: "", adminPasswordParameter: "", memoryGiB: 1, vcpus: 1, dataDir: "/data", mongoTopology: "sharded", serverSettings: settings,
-    };
-    try {
-      cassandraYaml(probe);
-      return [];
-    } catch (e) {
-      return [(e as Error).message.replace(/^serverSettings\.cassandra: /, "")];
-    }
-  },
+  checkServerSettings: checkCassandraServerSettings,
   readinessProbe: (ctx) => `[ "$(${nodetool} status 2>/dev/null | grep -c '^UN')" -ge ${ctx.nodeIps.length} ]`,
   formCluster(ctx) {
     return [

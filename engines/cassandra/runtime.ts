@@ -1,19 +1,11 @@
 import { presetFor, type Preset } from "../../model/presets.js";
 import { APACHE_ARCHIVE } from "../common-install.js";
-import type { EngineRuntime, NodePaths } from "../runtime.js";
+import type { EngineRuntime, NodePaths, NodeTuning } from "../runtime.js";
 import type { NodeContext } from "../node-context.js";
-import { cassandraYaml, cassandraSeeds } from "./formation.js";
+import { cassandraYaml, cassandraSeeds, checkCassandraServerSettings } from "./formation.js";
 import { cassandraHeapMb, cassandraNodeCommand, renderLogbackXml } from "./jvm.js";
 
 export const CQL_PORT = 9042;
-
-/** How the boot command may tune a node beyond its machine (a rehearsal shares one machine between nodes). */
-export interface NodeTuning {
-  /** Cap on any engine JVM's heap. */
-  maxHeapMb?: number;
-  /** A loopback ring settles in a second; a real network keeps Cassandra's 30 s ring delay. */
-  fastGossip?: boolean;
-}
 
 /** Where the node keeps what: data and hints on the data volume, the commitlog on the log volume (seed 004). */
 export function cassandraDirs(paths: NodePaths) {
@@ -88,5 +80,6 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
       ];
     },
     roles: (ctx: NodeContext) => (cassandraSeeds(ctx.nodeIps).includes(ctx.nodeIps[ctx.index]!) ? ["cassandra", "seed"] : ["cassandra"]),
+    checkServerSettings: checkCassandraServerSettings,
   };
 }

@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { nodeContextOf, type NodePaths } from "../../engines/runtime.js";
+import { nodeContextOf, type EngineRuntime, type NodePaths, type StandInRuntime } from "../../engines/runtime.js";
+import type { NodeContext } from "../../engines/node-context.js";
 import { engineRuntime } from "../../engines/runtimes.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { NodeCommand, ReadyMarker } from "../../model/instance-status.js";
-import { installArtifacts } from "./engine-install.js";
+import { installArtifacts, installOsPackages } from "./engine-install.js";
 import { EXIT_PERMANENT, hostPath, type BootEnvironment } from "./environment.js";
 import { formationFor } from "./formation/index.js";
 import { NodeEngine } from "./node-engine.js";
@@ -29,15 +30,26 @@ export interface DataNodeBoot {
 /** The system user engines run as on an instance (user-data creates it with the OS packages); none in a rehearsal. */
 export const ENGINE_USER = "ycsb-lab";
 
-function engineUser(env: BootEnvironment): { uid: number; gid: number } | undefined {
+function engineUser(env: BootEnvironment, name: string): { uid: number; gid: number } | undefined {
   if (env.rehearsal || process.getuid?.() !== 0) return undefined;
-  const uid = spawnSync("id", ["-u", ENGINE_USER], { encoding: "utf8" });
-  const gid = spawnSync("id", ["-g", ENGINE_USER], { encoding: "utf8" });
+  const uid = spawnSync("id", ["-u", name], { encoding: "utf8" });
+  const gid = spawnSync("id", ["-g", name], { encoding: "utf8" });
   if (uid.status !== 0 || gid.status !== 0) return undefined;
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const permanent = (message: string) => Object.assign(new Error(message), { permanent: true });
+
+/** The stand-in a rehearsal asked for (YCSB_LAB_STAND_IN), when the engine has one and this run suits it. */
+export function standInFor(runtime: EngineRuntime, ctx: NodeContext): StandInRuntime {
+  const standIn = runtime.standIn;
+  if (!standIn) throw permanent(`YCSB_LAB_STAND_IN: ${runtime.engine} has no stand-in; rehearse it with its own artifacts (YCSB_LAB_ENGINE_ARTIFACTS)`);
+  const refusal = standIn.refusal(ctx);
+  if (refusal) throw permanent(`${standIn.label}: ${refusal}`);
+  return standIn;
+}
 
 /** Commands this node carried out, kept across restarts of the boot command so none runs twice. */
 class CommandLedger {
@@ -76,24 +88,33 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   };
   const notes: string[] = [];
   if (!env.rehearsal) notes.push(...mountVolumes(cluster.storage), ...applyOsTuning(cluster.engine));
-  const runtime = engineRuntime(cluster.engine, { ...(env.maxHeapMb ? { maxHeapMb: env.maxHeapMb } : {}), fastGossip: env.rehearsal });
+  const runtime = engineRuntime(cluster.engine, { ...(env.maxHeapMb ? { maxHeapMb: env.maxHeapMb } : {}), fastGossip: env.rehearsal, sharedHost: env.rehearsal });
   const ctx = nodeContextOf(cluster, b.index, paths);
-  notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts)));
-  const user = engineUser(env);
-  const dirs = runtime.directories(ctx, paths);
+  const standIn = env.standInArtifacts ? standInFor(runtime, ctx) : undefined;
+  if (!env.rehearsal) notes.push(...installOsPackages(runtime.osPackages ?? []));
+  if (standIn) notes.push(`${env.standInArtifacts} serves instead of ${cluster.engine} ${cluster.version} (rehearsal)`);
+  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts)));
+  const user = engineUser(env, runtime.runsAs ?? ENGINE_USER);
+  const dirs = standIn ? standIn.directories(ctx, paths) : runtime.directories(ctx, paths);
   const own = () => {
     if (user) spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, paths.conf, paths.run, paths.data, paths.log, ...dirs]);
   };
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
-  for (const file of runtime.files(ctx, paths)) {
+  for (const file of standIn ? [] : runtime.files(ctx, paths)) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.content);
   }
+  for (const link of standIn ? [] : (runtime.links?.(ctx, paths) ?? [])) {
+    // A restarted boot finds its links in place; anything else there (an empty folder) gives way to the link.
+    if (existsSync(link.path) && lstatSync(link.path).isSymbolicLink() && readlinkSync(link.path) === link.target) continue;
+    rmSync(link.path, { recursive: true, force: true });
+    symlinkSync(link.target, link.path);
+  }
   own();
-  await reporter.stage("installed", `${cluster.engine} ${cluster.version} as ${runtime.roles(ctx).join(", ")}; ${notes.join("; ")}`);
+  await reporter.stage("installed", `${standIn ? standIn.label : `${cluster.engine} ${cluster.version} as ${runtime.roles(ctx).join(", ")}`}; ${notes.join("; ")}`);
 
   const formTimeoutMs = b.formTimeoutMs ?? 3_600_000;
-  const engine = new NodeEngine(runtime, ctx, paths, user, (l) => reporter.log(l), { startMs: b.startTimeoutMs ?? 15 * 60_000, waitMs: formTimeoutMs });
+  const engine = new NodeEngine(runtime, ctx, paths, user, (l) => reporter.log(l), { startMs: b.startTimeoutMs ?? 15 * 60_000, waitMs: formTimeoutMs }, standIn ? { runtime: standIn, artifact: env.standInArtifacts! } : undefined);
   const stop = () => void engine.stop().then(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
@@ -107,7 +128,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   try {
     await orDeath(engine.start());
     await reporter.stage("started", engine.pids);
-    await orDeath(formOrAwait(b, cluster, ctx, formTimeoutMs));
+    await orDeath(formOrAwait(b, cluster, ctx, formTimeoutMs, standIn?.label));
     await reporter.stage("ready", `serving; the cluster of ${cluster.nodes.length} node(s) is formed`);
 
     const ledger = new CommandLedger(env.home);
@@ -125,7 +146,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
       try {
         done.push(...(await orDeath(carryOut(command, engine, env, own))));
         if (command.wipeData || command.restartServer) {
-          await orDeath(formOrAwait(b, cluster, ctx, formTimeoutMs, command.id));
+          await orDeath(formOrAwait(b, cluster, ctx, formTimeoutMs, standIn?.label, command.id));
           done.push(b.index === 0 ? "cluster formed again, schema prepared" : "the leader formed the cluster again");
         }
       } catch (err) {
@@ -156,10 +177,11 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
  * The leader forms the cluster and writes the marker; the others wait for the marker (after a reset: the one the
  * leader wrote after carrying out that command, whatever the clocks say).
  */
-async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: ReturnType<typeof nodeContextOf>, timeoutMs: number, afterCommand?: number): Promise<void> {
+async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: ReturnType<typeof nodeContextOf>, timeoutMs: number, standIn?: string, afterCommand?: number): Promise<void> {
   if (b.index === 0) {
-    const formed = await formationFor(cluster.engine)({ ctx, cluster, log: (l) => b.reporter.log(l), timeoutMs });
-    const marker: ReadyMarker = { ...formed, formedAt: new Date().toISOString(), ...(afterCommand !== undefined ? { afterCommand } : {}) };
+    const formed = await formationFor(cluster.engine)({ ctx, cluster, log: (l) => b.reporter.log(l), timeoutMs, ...(standIn ? { standIn } : {}) });
+    // A stand-in is named in the marker whatever the formation says: every result measured on it carries the name.
+    const marker: ReadyMarker = { ...formed, ...(standIn ? { standIn } : {}), formedAt: new Date().toISOString(), ...(afterCommand !== undefined ? { afterCommand } : {}) };
     await b.objects.putReadyMarker(marker);
     await b.reporter.stage("formed", marker.steps.join("; "));
     return;

@@ -13,14 +13,38 @@ export function parseSha512File(text: string): string {
   return hex.toLowerCase();
 }
 
-async function download(url: string, file: string): Promise<string> {
+/** MongoDB's and Couchbase's .sha256 files: "<hash>  <file>" (or the bare hash): the 64 hex digits, lower-cased. */
+export function parseSha256File(text: string): string {
+  const hex = text.trim().match(/^[0-9a-fA-F]{64}(?![0-9a-fA-F])/)?.[0];
+  if (!hex) throw new Error("no SHA-256 digest at the start of the checksum file");
+  return hex.toLowerCase();
+}
+
+const parseDigest = (a: EngineArtifact, text: string) => (a.checksum === "sha256" ? parseSha256File(text) : parseSha512File(text));
+
+async function download(url: string, file: string, algorithm: EngineArtifact["checksum"]): Promise<string> {
   const response = await fetch(url, { redirect: "follow" });
   if (!response.ok || !response.body) throw new Error(`GET ${url}: HTTP ${response.status}`);
-  const hash = createHash("sha512");
+  const hash = createHash(algorithm);
   const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
   body.on("data", (chunk: Buffer) => hash.update(chunk));
   await pipeline(body, createWriteStream(file));
   return hash.digest("hex");
+}
+
+/** apt-get waits for the lock cloud-init or unattended-upgrades may hold at boot instead of failing at once. */
+const APT = ["-o", "DPkg::Lock::Timeout=600", "install", "-y", "-q"];
+
+function aptInstall(what: string[]): void {
+  const out = spawnSync("apt-get", [...APT, ...what], { encoding: "utf8", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, maxBuffer: 1 << 24 });
+  if (out.status !== 0) throw new Error(`apt-get install ${what.join(" ")} failed (exit ${out.status}): ${`${out.stdout}\n${out.stderr}`.trim().split("\n").slice(-10).join("\n")}`);
+}
+
+/** The engine's Ubuntu packages beyond the JDK (instances only: a rehearsal uses this machine's). */
+export function installOsPackages(packages: string[]): string[] {
+  if (packages.length === 0) return [];
+  aptInstall(packages);
+  return [`OS packages: ${packages.join(" ")}`];
 }
 
 async function withRetries<T>(what: string, fn: () => Promise<T>, attempts = 5): Promise<T> {
@@ -37,9 +61,22 @@ async function withRetries<T>(what: string, fn: () => Promise<T>, attempts = 5):
 }
 
 /**
- * Puts each artifact under `installDir/<into>`: downloaded, checked against the digest published beside it, and
- * unpacked; a second boot finds it in place (a marker holds the digest). In a rehearsal, `localArtifacts` (a
- * folder laid out like the unpacked distribution) stands in for the download and is linked instead.
+ * The folder standing in for one artifact in a rehearsal: the local folder itself for an engine of one artifact
+ * (laid out like its unpacked distribution), its `<into>` subfolder for an engine of several (HBase: hadoop/, hbase/).
+ */
+export function localArtifactFolder(artifacts: EngineArtifact[], a: EngineArtifact, localArtifacts: string): string {
+  if (a.kind === "deb") throw Object.assign(new Error(`${a.name}: a package cannot be swapped for local artifacts (it installs a system service); rehearse this engine with its stand-in (YCSB_LAB_STAND_IN)`), { permanent: true });
+  if (artifacts.length === 1) return localArtifacts;
+  const dir = join(localArtifacts, a.into);
+  if (!existsSync(dir)) throw Object.assign(new Error(`YCSB_LAB_ENGINE_ARTIFACTS: ${localArtifacts} has no ${a.into}/ (an engine of several artifacts needs one folder per artifact: ${artifacts.map((x) => `${x.into}/`).join(", ")})`), { permanent: true });
+  return dir;
+}
+
+/**
+ * Puts each artifact in place: downloaded, checked against the digest published beside it, and unpacked under
+ * `installDir/<into>` (a tarball) or installed by the OS package manager (a package, which brings its service); a
+ * second boot finds it in place (a marker holds the digest). In a rehearsal, `localArtifacts` (laid out like the
+ * unpacked distribution, see localArtifactFolder) stands in for the download and is linked instead.
  * Returns one line per artifact for the status.
  */
 export async function installArtifacts(artifacts: EngineArtifact[], installDir: string, localArtifacts?: string): Promise<string[]> {
@@ -49,30 +86,35 @@ export async function installArtifacts(artifacts: EngineArtifact[], installDir: 
     const dest = join(installDir, a.into);
     const marker = join(installDir, `.${a.into}.installed`);
     if (localArtifacts) {
+      const local = localArtifactFolder(artifacts, a, localArtifacts);
       rmSync(dest, { recursive: true, force: true });
-      symlinkSync(localArtifacts, dest);
-      notes.push(`${a.name}: local artifacts ${localArtifacts} (rehearsal; the instance downloads ${a.url})`);
+      symlinkSync(local, dest);
+      notes.push(`${a.name}: local artifacts ${local} (rehearsal; the instance downloads ${a.url})`);
       continue;
     }
     if (existsSync(marker)) {
-      notes.push(`${a.name}: already installed (sha512 ${readFileSync(marker, "utf8").slice(0, 16)}...)`);
+      notes.push(`${a.name}: already installed (${a.checksum} ${readFileSync(marker, "utf8").slice(0, 16)}...)`);
       continue;
     }
     const file = join(installDir, a.name);
     const expected = await withRetries(`checksum of ${a.name}`, async () => {
       const r = await fetch(a.checksumUrl, { redirect: "follow" });
       if (!r.ok) throw new Error(`GET ${a.checksumUrl}: HTTP ${r.status}`);
-      return parseSha512File(await r.text());
+      return parseDigest(a, await r.text());
     });
-    const actual = await withRetries(`download of ${a.name}`, () => download(a.url, file));
-    if (actual !== expected) throw Object.assign(new Error(`${a.name}: SHA-512 ${actual.slice(0, 16)}... does not match the published ${expected.slice(0, 16)}...`), { permanent: true });
-    rmSync(dest, { recursive: true, force: true });
-    mkdirSync(dest, { recursive: true });
-    const tar = spawnSync("tar", ["-xzf", file, "-C", dest, `--strip-components=${a.stripComponents}`], { encoding: "utf8" });
-    if (tar.status !== 0) throw new Error(`${a.name}: unpacking failed: ${tar.stderr.trim()}`);
+    const actual = await withRetries(`download of ${a.name}`, () => download(a.url, file, a.checksum));
+    if (actual !== expected) throw Object.assign(new Error(`${a.name}: ${a.checksum.toUpperCase()} ${actual.slice(0, 16)}... does not match the published ${expected.slice(0, 16)}...`), { permanent: true });
+    if (a.kind === "deb") {
+      aptInstall([file]);
+    } else {
+      rmSync(dest, { recursive: true, force: true });
+      mkdirSync(dest, { recursive: true });
+      const tar = spawnSync("tar", ["-xzf", file, "-C", dest, `--strip-components=${a.stripComponents}`], { encoding: "utf8" });
+      if (tar.status !== 0) throw new Error(`${a.name}: unpacking failed: ${tar.stderr.trim()}`);
+    }
     rmSync(file, { force: true });
     writeFileSync(marker, actual);
-    notes.push(`${a.name}: downloaded and checked (sha512 ${actual.slice(0, 16)}...)`);
+    notes.push(`${a.name}: downloaded and checked (${a.checksum} ${actual.slice(0, 16)}...)${a.kind === "deb" ? ", package installed" : ""}`);
   }
   return notes;
 }

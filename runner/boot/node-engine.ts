@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from "node:fs";
-import type { EngineRuntime, NodePaths, ProcessSpec } from "../../engines/runtime.js";
+import type { EngineRuntime, NodePaths, ServerSpec, StandInRuntime } from "../../engines/runtime.js";
 import type { NodeContext } from "../../engines/node-context.js";
-import { runPrepare, startProcess, stopAll, waitForEndpoint, type Supervised } from "./processes.js";
+import { runPrepare, startProcess, startService, stopAll, waitForEndpoint, type Supervised } from "./processes.js";
 
 /**
  * A data node's engine as one thing the boot command starts, stops, wipes and watches. A stop the node asked for
@@ -19,10 +19,12 @@ export class NodeEngine {
     private readonly user: { uid: number; gid: number } | undefined,
     private readonly log: (line: string) => void,
     private readonly timeouts: { startMs: number; waitMs: number },
+    /** What serves instead of the engine in a rehearsal, and its artifact (YCSB_LAB_STAND_IN). */
+    private readonly standIn?: { runtime: StandInRuntime; artifact: string },
   ) {}
 
   get pids(): string {
-    return this.processes.map((p) => `${p.spec.name} pid ${p.child.pid}`).join(", ");
+    return this.processes.map((p) => `${p.spec.name} ${p.pid !== undefined ? `pid ${p.pid}` : "service"}`).join(", ");
   }
 
   get lastLog(): string | undefined {
@@ -33,25 +35,28 @@ export class NodeEngine {
   async start(): Promise<void> {
     this.planned = false;
     this.processes = [];
-    for (const spec of this.runtime.processes(this.ctx, this.paths)) await this.startOne(spec);
+    const specs = this.standIn ? this.standIn.runtime.processes(this.ctx, this.paths, this.standIn.artifact) : this.runtime.processes(this.ctx, this.paths);
+    for (const spec of specs) await this.startOne(spec);
   }
 
-  private async startOne(spec: ProcessSpec): Promise<void> {
+  private async startOne(spec: ServerSpec): Promise<void> {
     for (const a of spec.after ?? []) {
       this.log(`waiting for ${a.what} (${a.host}:${a.port})`);
       await waitForEndpoint(a.host, a.port, this.timeouts.waitMs);
     }
-    runPrepare(spec, this.paths.run);
-    const p = startProcess(spec, this.paths.run, this.user);
+    let p: Supervised;
+    if (spec.kind === "service") p = startService(spec);
+    else {
+      runPrepare(spec, this.paths.run, this.user);
+      p = startProcess(spec, this.paths.run, this.user);
+    }
     this.processes.push(p);
-    this.log(`started ${spec.name} (pid ${p.child.pid}), log ${p.logFile}`);
+    this.log(`started ${spec.name} (${spec.kind === "service" ? `systemd unit ${spec.unit}` : `pid ${p.pid}`}), log ${p.logFile}`);
     void p.exited.then((how) => {
       if (!this.planned && this.processes.includes(p)) for (const l of this.deathListeners) l({ how, logFile: p.logFile });
     });
     for (const l of spec.listens) {
-      await waitForEndpoint(l.host, l.port, this.timeouts.startMs, () =>
-        p.child.exitCode !== null || p.child.signalCode !== null ? `${spec.name} exited while starting; see ${p.logFile}` : undefined,
-      );
+      await waitForEndpoint(l.host, l.port, this.timeouts.startMs, () => (p.running() ? undefined : `${spec.name} exited while starting; see ${p.logFile}`));
     }
   }
 
@@ -67,7 +72,7 @@ export class NodeEngine {
 
   /** Empties the database's folders (the engine must be stopped). */
   wipe(): string[] {
-    const dirs = this.runtime.dataDirectories(this.ctx, this.paths);
+    const dirs = this.standIn ? this.standIn.runtime.dataDirectories(this.ctx, this.paths) : this.runtime.dataDirectories(this.ctx, this.paths);
     for (const dir of dirs) {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });

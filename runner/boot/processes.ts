@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, openSync, closeSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { ProcessSpec } from "../../engines/runtime.js";
+import type { ProcessSpec, ServerSpec, ServiceSpec } from "../../engines/runtime.js";
 import { tcpOpen } from "../local/detached.js";
 
 const GLOB = /\$\{glob:([^}]+)\}/g;
@@ -17,12 +17,19 @@ export function resolveGlobs(arg: string): string {
   });
 }
 
+/** A server the node supervises: its own child process, or a service its package runs (systemd owns that one). */
 export interface Supervised {
-  spec: ProcessSpec;
-  child: ChildProcess;
+  spec: ServerSpec;
+  /** The child's pid; undefined for a service. */
+  pid?: number;
+  /** Where its output goes (a child's log file, a service's own log). */
   logFile: string;
-  /** Resolves with a description of how the process ended. */
+  /** Resolves with a description of how the server ended. */
   exited: Promise<string>;
+  /** False once it has ended. */
+  running(): boolean;
+  /** SIGTERM (engines flush), SIGKILL after the grace period; a service is stopped through systemd. */
+  stop(graceMs: number): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,15 +66,91 @@ export function startProcess(spec: ProcessSpec, logDir: string, user?: { uid: nu
     child.once("error", (err) => resolve(`${spec.name} could not start: ${err.message}`));
     child.once("exit", (code, signal) => resolve(`${spec.name} (pid ${child.pid}) exited ${signal ? `by signal ${signal}` : `with code ${code}`}`));
   });
-  return { spec, child, logFile, exited };
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    spec,
+    ...(child.pid !== undefined ? { pid: child.pid } : {}),
+    logFile,
+    exited,
+    running,
+    async stop(graceMs) {
+      if (!running()) return;
+      child.kill("SIGTERM");
+      const done = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+      if (!done) {
+        child.kill("SIGKILL");
+        await exited;
+      }
+    },
+  };
 }
 
-/** Runs a one-shot preparation step (e.g. formatting HDFS) unless its marker path exists; throws with its output's tail. */
-export function runPrepare(spec: ProcessSpec, logDir: string): void {
+/** True while `url` answers below HTTP 500 (a 401 serves too: the server is up and wants credentials). */
+export async function httpServes(url: string, timeoutMs = 5000): Promise<boolean> {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    await r.body?.cancel();
+    return r.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+function systemctl(args: string[]): void {
+  const out = spawnSync("systemctl", args, { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`systemctl ${args.join(" ")}: ${(out.stderr || out.error?.message || `exit ${out.status}`).trim()}`);
+}
+
+/**
+ * Starts a package's own systemd service and supervises it by its health endpoint: once it has served, it counts as
+ * ended after `downPolls` failed polls in a row (a restart by systemd within that window is not a death).
+ */
+export function startService(spec: ServiceSpec, o: { pollMs?: number; downPolls?: number } = {}): Supervised {
+  systemctl(["enable", "--now", spec.unit]);
+  const pollMs = o.pollMs ?? 5000;
+  const downPolls = o.downPolls ?? 12;
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+  const exited = new Promise<string>((resolve) => {
+    let served = false;
+    let failures = 0;
+    const poll = async () => {
+      if (ended) return;
+      if (await httpServes(spec.health.url)) {
+        served = true;
+        failures = 0;
+      } else if (served && ++failures >= downPolls) {
+        ended = true;
+        resolve(`${spec.name} (systemd unit ${spec.unit}) stopped answering ${spec.health.url} for ${Math.round((pollMs * downPolls) / 1000)} s`);
+        return;
+      }
+      timer = setTimeout(() => void poll(), pollMs);
+    };
+    void poll();
+  });
+  return {
+    spec,
+    logFile: spec.logFile,
+    exited,
+    running: () => !ended,
+    async stop() {
+      if (timer) clearTimeout(timer);
+      if (ended) return;
+      ended = true;
+      systemctl(["stop", spec.unit]);
+    },
+  };
+}
+
+/**
+ * Runs a one-shot preparation step (e.g. formatting HDFS) unless its marker path exists, as the engine's user (what
+ * it writes, the engine must own); throws with its output's tail.
+ */
+export function runPrepare(spec: ProcessSpec, logDir: string, user?: { uid: number; gid: number }): void {
   const p = spec.prepare;
   if (!p || existsSync(p.skipIfExists)) return;
   const [command, ...args] = p.argv.map(resolveGlobs);
-  const out = spawnSync(command!, args, { cwd: spec.cwd, env: { ...process.env, ...(p.env ?? {}) }, encoding: "utf8", maxBuffer: 1 << 24 });
+  const out = spawnSync(command!, args, { cwd: spec.cwd, env: { ...process.env, ...(p.env ?? {}) }, encoding: "utf8", maxBuffer: 1 << 24, ...(user ?? {}) });
   mkdirSync(logDir, { recursive: true });
   if (out.status !== 0) {
     const text = `${out.stdout ?? ""}\n${out.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
@@ -75,17 +158,7 @@ export function runPrepare(spec: ProcessSpec, logDir: string): void {
   }
 }
 
-/** Stops every process: SIGTERM (engines flush), SIGKILL after the grace period. */
+/** Stops every server: SIGTERM (engines flush), SIGKILL after the grace period; services through systemd. */
 export async function stopAll(processes: Supervised[], graceMs = 30_000): Promise<void> {
-  await Promise.all(
-    processes.map(async (p) => {
-      if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-      p.child.kill("SIGTERM");
-      const done = await Promise.race([p.exited.then(() => true), sleep(graceMs).then(() => false)]);
-      if (!done) {
-        p.child.kill("SIGKILL");
-        await p.exited;
-      }
-    }),
-  );
+  await Promise.all(processes.map((p) => p.stop(graceMs).catch(() => undefined)));
 }

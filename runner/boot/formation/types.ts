@@ -9,6 +9,8 @@ export interface FormationContext {
   log: (line: string) => void;
   /** Give up after this long (a cluster that never forms must fail the boot, not hang it). */
   timeoutMs: number;
+  /** Set when a stand-in serves instead of the engine (its label): form what it has, and say so in the marker. */
+  standIn?: string;
 }
 
 /** Leader only: wait until every node serves, prepare the schema, and say how clients reach the cluster. */
