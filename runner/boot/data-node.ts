@@ -125,6 +125,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
     if (r.kind === "death") throw Object.assign(new Error(`${r.how} before the cluster was ready`), { engineLog: r.logFile });
     return r.value;
   };
+  const serving = new AbortController();
   try {
     await orDeath(engine.start());
     await reporter.stage("started", engine.pids);
@@ -133,7 +134,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
 
     const ledger = new CommandLedger(env.home);
     for (;;) {
-      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000), death]);
+      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal), death]);
       if (next.kind === "death") {
         await reporter.failed(`${next.how} while serving the run`, { title: "engine log", file: next.logFile });
         await engine.stop(10_000);
@@ -168,6 +169,8 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
     await engine.stop(10_000);
     return EXIT_PERMANENT;
   } finally {
+    // The command poll would keep the process alive after the boot has ended (failed, exit 78).
+    serving.abort();
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
   }
@@ -195,12 +198,14 @@ async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: Re
   }
 }
 
-async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number): Promise<{ kind: "command"; command: NodeCommand }> {
-  for (;;) {
+async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal): Promise<{ kind: "command"; command: NodeCommand }> {
+  while (!until.aborted) {
     const command = await objects.nodeCommand().catch(() => undefined);
     if (command && !ledger.has(command.id)) return { kind: "command", command };
     await sleep(pollMs);
   }
+  // Serving is over: this poll never answers (the boot already has its outcome).
+  return new Promise(() => {});
 }
 
 /** A reset on this node: stop, wipe, drop caches, start (each only when asked). */
