@@ -2,13 +2,13 @@ import type { Engine } from "../model/engine.js";
 import { cassandraKit } from "./cassandra/formation.js";
 import { couchbaseKit } from "./couchbase/formation.js";
 import { hbaseKit } from "./hbase/formation.js";
-import { mongoKit } from "./mongodb/formation.js";
-import type { EngineKit } from "./node-context.js";
+import { mongodbRuntime } from "./mongodb/runtime.js";
+import type { EngineRuntime } from "./runtime.js";
 
-/** Every engine's cloud-side knowledge, by engine name. */
-export const ENGINE_KITS: Record<Engine, EngineKit> = {
+/** What infra reads of each engine (ports, volumes, roles, study settings), by engine name, until it reads runtimes. */
+export const ENGINE_KITS: Record<Engine, Pick<EngineRuntime, "engine" | "ports" | "wantsLogVolume" | "roles" | "checkServerSettings">> = {
   cassandra: cassandraKit,
-  mongodb: mongoKit,
+  mongodb: mongodbRuntime(),
   couchbase: couchbaseKit,
   hbase: hbaseKit,
 };

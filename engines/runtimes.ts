@@ -1,5 +1,6 @@
 import type { Engine } from "../model/engine.js";
 import { cassandraRuntime } from "./cassandra/runtime.js";
+import { mongodbRuntime } from "./mongodb/runtime.js";
 import type { EngineRuntime, NodeTuning } from "./runtime.js";
 
 export type { NodeTuning } from "./runtime.js";
@@ -7,6 +8,7 @@ export type { NodeTuning } from "./runtime.js";
 /** Each engine's data-node runtime for the boot path (engines/runtime.ts), by engine name. */
 const RUNTIMES: Partial<Record<Engine, (tuning: NodeTuning) => EngineRuntime>> = {
   cassandra: cassandraRuntime,
+  mongodb: mongodbRuntime,
 };
 
 export function engineRuntime(engine: Engine, tuning: NodeTuning = {}): EngineRuntime {

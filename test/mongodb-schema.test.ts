@@ -1,9 +1,8 @@
-import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { mongodbConnectionProperties } from "../engines/mongodb/binding.js";
 import { renderMongodConfig } from "../engines/mongodb/config.js";
-import { mongoShardingCommands, renderMongoShardingScript } from "../engines/mongodb/schema.js";
+import { mongoShardingCommands } from "../engines/mongodb/schema.js";
 import { hashedKeySplitPoints } from "../engines/ycsb-keys.js";
 
 describe("mongodb sharding (engines/mongodb/schema.ts, seed 000)", () => {
@@ -26,25 +25,11 @@ describe("mongodb sharding (engines/mongodb/schema.ts, seed 000)", () => {
     expect(() => mongoShardingCommands([])).toThrow(/shards/);
     expect(() => mongoShardingCommands(["a", "a"])).toThrow(/unique/);
   });
-
-  it("renders a mongosh script that parses as JavaScript and runs each command once, in order", () => {
-    const commands = mongoShardingCommands(["s0", "s1"]);
-    const script = renderMongoShardingScript(commands);
-    const ran: unknown[] = [];
-    new Script(script).runInNewContext({
-      db: { adminCommand: (c: unknown) => (ran.push(c), { ok: 1 }) },
-      printjson: () => {},
-      quit: (code: number) => {
-        throw new Error(`quit ${code}`);
-      },
-    });
-    expect(ran).toEqual(commands);
-  });
 });
 
 describe("mongod.conf (engines/mongodb/config.ts)", () => {
   it("parses as YAML with the preset's journal interval, and mounts the journal apart where the preset says", () => {
-    const durable = renderMongodConfig("durable", { dbPath: "/data/db", shardServer: true, replicaSet: "rs1" });
+    const durable = renderMongodConfig("durable", { dbPath: "/data/db", clusterRole: "shardsvr", replicaSet: "rs1" });
     expect(parse(durable.yaml)).toMatchObject({
       storage: { dbPath: "/data/db", journal: { commitIntervalMs: 100 } },
       net: { port: 27017, bindIp: "0.0.0.0" },
@@ -53,7 +38,7 @@ describe("mongod.conf (engines/mongodb/config.ts)", () => {
     });
     expect(durable.journalMountPath).toBe("/data/db/journal");
     expect(renderMongodConfig("throughput").journalMountPath).toBeUndefined();
-    expect(() => renderMongodConfig("durable", { shardServer: true })).toThrow(/replicaSet/);
+    expect(() => renderMongodConfig("durable", { clusterRole: "shardsvr" })).toThrow(/replicaSet/);
   });
 
   it("points the binding at the ycsb database", () => {

@@ -6,12 +6,14 @@ export interface MongodLayout {
   dbPath?: string;
   /** @default 27017 */
   port?: number;
-  /** @default "0.0.0.0" on AWS; the security group restricts who connects. */
+  /** @default "0.0.0.0"; the boot path binds the node's own address (the security group restricts who connects). */
   bindIp?: string;
-  /** Seed 000 ran every data node as `--shardsvr`. @default false */
-  shardServer?: boolean;
-  /** Replica set name, required by MongoDB >= 3.6 for shard servers. */
+  /** Seed 000 ran every data node as a shard server; the first node also ran the config server. @default none */
+  clusterRole?: "shardsvr" | "configsvr";
+  /** Replica set name, required by MongoDB >= 3.6 for shard and config servers. */
   replicaSet?: string;
+  /** A log file, or "stdout" when the boot command supervises mongod and keeps its output. @default "/var/log/mongodb/mongod.log" */
+  log?: string;
 }
 
 export interface MongodConfig {
@@ -19,6 +21,11 @@ export interface MongodConfig {
   yaml: string;
   /** When the preset puts the journal on its own volume: mount it here (mongod keeps it in <dbPath>/journal). */
   journalMountPath?: string;
+}
+
+/** systemLog: a file, or nothing (mongod logs to stdout). */
+export function systemLogLines(log: string): string[] {
+  return log === "stdout" ? [] : ["systemLog:", "  destination: file", `  path: ${JSON.stringify(log)}`, "  logAppend: true"];
 }
 
 /**
@@ -40,14 +47,11 @@ export function renderMongodConfig(preset: Preset, layout: MongodLayout = {}): M
     "net:",
     `  port: ${layout.port ?? 27017}`,
     `  bindIp: ${JSON.stringify(layout.bindIp ?? "0.0.0.0")}`,
-    "systemLog:",
-    "  destination: file",
-    '  path: "/var/log/mongodb/mongod.log"',
-    "  logAppend: true",
+    ...systemLogLines(layout.log ?? "/var/log/mongodb/mongod.log"),
   ];
-  if (layout.shardServer) {
-    if (!layout.replicaSet) throw new Error("replicaSet: a shard server needs a replica set name");
-    lines.push("sharding:", "  clusterRole: shardsvr");
+  if (layout.clusterRole) {
+    if (!layout.replicaSet) throw new Error(`replicaSet: a ${layout.clusterRole === "shardsvr" ? "shard" : "config"} server needs a replica set name`);
+    lines.push("sharding:", `  clusterRole: ${layout.clusterRole}`);
   }
   if (layout.replicaSet) lines.push("replication:", `  replSetName: ${JSON.stringify(layout.replicaSet)}`);
   return {

@@ -26,12 +26,3 @@ export function mongoShardingCommands(shards: string[]): MongoAdminCommand[] {
   });
   return commands;
 }
-
-/** The same commands as a mongosh script for user-data (`mongosh --file`), stopping at the first failure. */
-export function renderMongoShardingScript(commands: MongoAdminCommand[]): string {
-  const lines = commands.map(
-    (command) =>
-      `{ const r = db.adminCommand(${JSON.stringify(command)}); if (r.ok !== 1) { printjson(r); quit(1); } }`,
-  );
-  return `// ycsb-lab: shard ${MONGODB_DATABASE}.${MONGODB_COLLECTION} and pre-split its chunks (seed 000)\n${lines.join("\n")}\n`;
-}

@@ -4,16 +4,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { MONGODB_BINDING, mongodbConnectionProperties } from "../../engines/mongodb/binding.js";
+import { FERRETDB_VERSION, MONGODB_STAND_IN, ferretdbArgs } from "../../engines/mongodb/stand-in.js";
 import { freePort, spawnDetached, tcpOpen, waitUntil } from "./detached.js";
 import { nodeAlive, removeState, stopNode, writeState, type LocalEngine, type LocalEngineState, type LocalUpOptions } from "./engine.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The FerretDB release scripts/setup-ferretdb.sh builds; v1.x is the last line with the SQLite handler. */
-export const FERRETDB_VERSION = "v1.24.0";
-
-/** Shown wherever a MongoDB number measured here appears (status output, result run.standIn, docs). */
-export const MONGODB_STAND_IN = `FerretDB ${FERRETDB_VERSION} (SQLite backend) standing in for MongoDB`;
+export { FERRETDB_VERSION, MONGODB_STAND_IN, ferretdbArgs };
 
 /** Builds FerretDB once into .cache/ferretdb (Go module proxy); a second call touches no network. */
 export async function ferretdbBinary(): Promise<string> {
@@ -24,20 +21,6 @@ export async function ferretdbBinary(): Promise<string> {
   const path = stdout.trim().split("\n").pop();
   if (!path) throw new Error("scripts/setup-ferretdb.sh printed no binary path");
   return path;
-}
-
-/** FerretDB's command line: SQLite files under `dataDir`, loopback only, no telemetry, no debug HTTP listener. */
-export function ferretdbArgs(dataDir: string, port: number): string[] {
-  return [
-    "--handler=sqlite",
-    `--sqlite-url=file:${dataDir}/`,
-    `--listen-addr=127.0.0.1:${port}`,
-    "--debug-addr=-",
-    // Telemetry would call out to FerretDB's beacon; this machine talks to loopback only.
-    "--telemetry=disable",
-    `--state-dir=${dataDir}`,
-    "--log-level=warn",
-  ];
 }
 
 function port(state: LocalEngineState): number {

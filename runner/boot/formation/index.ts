@@ -1,10 +1,12 @@
 import type { Engine } from "../../../model/engine.js";
 import { formCassandra } from "./cassandra.js";
+import { formMongodb } from "./mongodb.js";
 import type { Formation } from "./types.js";
 
 /** The leader's formation per engine. */
 const FORMATIONS: Partial<Record<Engine, Formation>> = {
   cassandra: formCassandra,
+  mongodb: formMongodb,
 };
 
 export function formationFor(engine: Engine): Formation {
