@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { MONGODB_STAND_IN } from "../engines/mongodb/stand-in.js";
 import type { Engine } from "../model/engine.js";
 import { runSetupScript } from "../runner/java-artifacts.js";
 
@@ -18,6 +19,11 @@ const PROVIDERS: Partial<Record<Engine, () => Promise<LocalArtifacts>>> = {
     // scripts/setup-cassandra.sh prints <cache>/<version>/lib: the same lib/ the Apache tarball unpacks.
     const lib = await runSetupScript("setup-cassandra.sh");
     return { engineArtifacts: dirname(lib), note: `Cassandra from Maven Central jars (${dirname(lib)}) instead of the Apache tarball` };
+  },
+  async mongodb() {
+    // No mongod can be installed here (DESIGN.md): FerretDB serves one node, and every result says so.
+    const binary = await runSetupScript("setup-ferretdb.sh");
+    return { standIn: binary, note: `${MONGODB_STAND_IN} (${binary}): no mongod can be installed on this machine; one node only` };
   },
 };
 
