@@ -1,6 +1,6 @@
 import type { Engine } from "../model/engine.js";
 import { cassandraKit } from "./cassandra/formation.js";
-import { couchbaseKit } from "./couchbase/formation.js";
+import { couchbaseRuntime } from "./couchbase/runtime.js";
 import { hbaseKit } from "./hbase/formation.js";
 import { mongodbRuntime } from "./mongodb/runtime.js";
 import type { EngineRuntime } from "./runtime.js";
@@ -9,6 +9,6 @@ import type { EngineRuntime } from "./runtime.js";
 export const ENGINE_KITS: Record<Engine, Pick<EngineRuntime, "engine" | "ports" | "wantsLogVolume" | "roles" | "checkServerSettings">> = {
   cassandra: cassandraKit,
   mongodb: mongodbRuntime(),
-  couchbase: couchbaseKit,
+  couchbase: couchbaseRuntime(),
   hbase: hbaseKit,
 };

@@ -1,5 +1,6 @@
 import type { Engine } from "../model/engine.js";
 import { cassandraRuntime } from "./cassandra/runtime.js";
+import { couchbaseRuntime } from "./couchbase/runtime.js";
 import { mongodbRuntime } from "./mongodb/runtime.js";
 import type { EngineRuntime, NodeTuning } from "./runtime.js";
 
@@ -9,6 +10,7 @@ export type { NodeTuning } from "./runtime.js";
 const RUNTIMES: Partial<Record<Engine, (tuning: NodeTuning) => EngineRuntime>> = {
   cassandra: cassandraRuntime,
   mongodb: mongodbRuntime,
+  couchbase: couchbaseRuntime,
 };
 
 export function engineRuntime(engine: Engine, tuning: NodeTuning = {}): EngineRuntime {

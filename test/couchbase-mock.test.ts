@@ -44,7 +44,7 @@ describe("couchbase binding on the CouchbaseMock stand-in", () => {
     expect(status.nodes[0]?.detail).toMatch(/CouchbaseMock .* standing in for Couchbase/);
     expect(state.details?.standIn).toBe(couchbaseLocalEngine.standIn);
     await expect(couchbaseLocalEngine.up({ nodes: 1, preset: "durable", dataDir })).rejects.toThrow(
-      /couchbase\.durability=persistToMajority.*only the "throughput" preset runs locally/,
+      /couchbase\.durability=persistToMajority.*only the "throughput" preset runs on it/,
     );
   });
 

@@ -7,7 +7,8 @@ export interface CouchbaseEndpoint {
   /** SDK 3 connection string, e.g. `couchbase://10.0.1.10,10.0.1.11`. */
   connectionString: string;
   username: string;
-  password: string;
+  /** Absent when clients read it from SSM (the readiness marker's secretConnection). */
+  password?: string;
   /** `n1ql` answers SCAN with a query (needs the query service and a primary index); `none` returns NOT_IMPLEMENTED like seed 000. @default "none" */
   scan?: "n1ql" | "none";
 }
@@ -17,7 +18,7 @@ export function couchbaseConnectionProperties(endpoint: CouchbaseEndpoint): Reco
   return {
     "couchbase.connectionString": endpoint.connectionString,
     "couchbase.username": endpoint.username,
-    "couchbase.password": endpoint.password,
+    ...(endpoint.password !== undefined ? { "couchbase.password": endpoint.password } : {}),
     "couchbase.bucket": COUCHBASE_BUCKET,
     "couchbase.scan": endpoint.scan ?? "none",
   };

@@ -1,83 +1,94 @@
-import { writeReadyMarker } from "../common-install.js";
-import type { EngineKit, NodeContext } from "../node-context.js";
-import { q, section, waitFor } from "../shell.js";
-import { COUCHBASE_BUCKET, couchbaseBucketCreateArgs } from "./schema.js";
-import { installCouchbase } from "./install.js";
+import type { NodeContext } from "../node-context.js";
+import { COUCHBASE_BUCKET, couchbaseBucketParams } from "./schema.js";
 
-const CLI = "/opt/couchbase/bin/couchbase-cli";
+/**
+ * Couchbase's formation as data (seed 000: cluster-init on the first node, server-add of every other node, one
+ * rebalance, the full-eviction bucket), sent through the REST API by the leader's boot command
+ * (runner/boot/formation/couchbase.ts): Couchbase docs, "REST API: Initializing a node / Adding nodes / Rebalancing".
+ */
+
 export const COUCHBASE_ADMIN = "Administrator";
+export const COUCHBASE_REST_PORT = 8091;
 
 /** Seed 000: "set its ramsize to 3/4 the system RAM"; the bucket takes all of it. */
 export function couchbaseRamQuotaMb(memoryGiB: number): number {
   return Math.floor(memoryGiB * 1024 * 0.75);
 }
 
-const password = (ctx: NodeContext) => `"$(aws ssm get-parameter --region ${q(ctx.region)} --name ${q(ctx.adminPasswordParameter)} --with-decryption --query Parameter.Value --output text)"`;
-const auth = `-u ${COUCHBASE_ADMIN} -p "$CB_PASSWORD"`;
-/** curl takes user:password in one -u (couchbase-cli takes -u and -p). */
-const curlAuth = `-u "${COUCHBASE_ADMIN}:$CB_PASSWORD"`;
+/** One REST call: a form-encoded POST to `path` on `host` (GET when there is no form). */
+export interface RestCall {
+  host: string;
+  path: string;
+  form?: Record<string, string>;
+  /** Sent with the admin credentials (every call once the cluster is initialized). */
+  auth: boolean;
+  /** What it does, for the marker's steps. */
+  what: string;
+}
 
-export const couchbaseKit: EngineKit = {
-  engine: "couchbase",
-  ports: {
-    // SDK bootstrap, management and KV (https://docs.couchbase.com/server/current/install/install-ports.html).
-    client: [
-      { from: 8091, to: 8097, description: "Couchbase REST and services" },
-      { from: 11210, to: 11210, description: "Couchbase KV" },
-    ],
-    cluster: [
-      { from: 4369, to: 4369, description: "erlang port mapper" },
-      { from: 8091, to: 8097, description: "Couchbase REST and services" },
-      { from: 9100, to: 9105, description: "indexer" },
-      { from: 11209, to: 11210, description: "KV" },
-      { from: 21100, to: 21100, description: "node-to-node" },
-    ],
-  },
-  // Couchbase has no commitlog of its own to move (seed 004 placed nothing on a second device for it).
-  wantsLogVolume: () => false,
-  install: (ctx) => installCouchbase(ctx.version),
-  roles: (ctx) => (ctx.index === 0 ? ["cluster-init", "data"] : ["server-add", "data"]),
-  configure(ctx) {
-    const leader = ctx.nodeIps[0]!;
-    const self = ctx.nodeIps[ctx.index]!;
-    const steps = [
-      `mkdir -p ${q(`${ctx.dataDir}/couchbase`)} && chown -R couchbase:couchbase ${q(`${ctx.dataDir}/couchbase`)}`,
-      waitFor("local Couchbase", "curl -fs http://127.0.0.1:8091/ui/index.html >/dev/null", 600),
-      `${CLI} node-init -c 127.0.0.1 -u ${COUCHBASE_ADMIN} -p unused --node-init-data-path ${q(`${ctx.dataDir}/couchbase`)} --node-init-hostname ${q(self)}`,
-    ];
-    if (ctx.index === 0) {
-      steps.push(
-        // The admin password never enters Pulumi state: the leader makes it and keeps it in SSM (SecureString).
-        `CB_PASSWORD="$(openssl rand -hex 24)"`,
-        `aws ssm put-parameter --region ${q(ctx.region)} --name ${q(ctx.adminPasswordParameter)} --type SecureString --overwrite --value "$CB_PASSWORD" >/dev/null`,
-        `${CLI} cluster-init -c 127.0.0.1 --cluster-username ${COUCHBASE_ADMIN} --cluster-password "$CB_PASSWORD" --services data --cluster-ramsize ${couchbaseRamQuotaMb(ctx.memoryGiB)}`,
-      );
-    } else {
-      steps.push(
-        waitFor("the admin password", `CB_PASSWORD=${password(ctx)} 2>/dev/null`, 1800),
-        waitFor("the leader's cluster-init", `curl -fs ${curlAuth} http://${leader}:8091/pools/default >/dev/null`, 1800),
-        // seed 000: "joined the cluster by ... requesting a server-add of its own IP address"
-        `${CLI} server-add -c ${q(leader)} ${auth} --server-add ${q(self)} --server-add-username ${COUCHBASE_ADMIN} --server-add-password "$CB_PASSWORD" --services data`,
-      );
-    }
-    return steps.join("\n");
-  },
-  // Study settings are applied only where a renderer takes them (Cassandra today): never ignored silently.
-  checkServerSettings: (settings) => Object.keys(settings).map((k) => `"${k}" is not applied for this engine`),
-  readinessProbe: (ctx) =>
-    `[ "$(curl -fs -u ${COUCHBASE_ADMIN}:${password(ctx)} http://${ctx.nodeIps[0]}:8091/pools/default/buckets/${COUCHBASE_BUCKET} | jq '[.nodes[] | select(.status == "healthy")] | length')" = "${ctx.nodeIps.length}" ]`,
-  formCluster(ctx) {
-    const n = ctx.nodeIps.length;
-    const bucket = couchbaseBucketCreateArgs({ preset: ctx.preset, ramQuotaMb: couchbaseRamQuotaMb(ctx.memoryGiB), replicas: Math.min(3, ctx.replication - 1) });
-    return [
-      section("wait for every node to be added", waitFor(`${n} nodes`, `[ "$(curl -fs ${curlAuth} http://127.0.0.1:8091/pools/default | jq '.nodes | length')" = "${n}" ]`, 3600)),
-      // One rebalance once all nodes are in, instead of one per joining node.
-      n > 1 ? section("rebalance", `${CLI} rebalance -c 127.0.0.1 ${auth} --no-progress-bar`) : "",
-      section("bucket (full eviction, seed 000)", `${CLI} ${bucket[0]} -c 127.0.0.1 ${auth} ${bucket.slice(1).map(q).join(" ")}`),
-      section("wait for the bucket on every node", waitFor("bucket healthy", couchbaseKit.readinessProbe(ctx), 1800)),
-      writeReadyMarker(ctx.readyMarkerUrl, { engine: "couchbase", nodes: n, bucket: COUCHBASE_BUCKET, preset: ctx.preset }),
-    ]
-      .filter(Boolean)
-      .join("\n");
-  },
-};
+const rest = (ip: string) => `${ip}:${COUCHBASE_REST_PORT}`;
+
+/** Where each node keeps its data and indexes (couchbase-cli node-init --node-init-data-path). */
+export function couchbaseDataPaths(dataDir: string): { data: string; index: string } {
+  return { data: `${dataDir}/couchbase/data`, index: `${dataDir}/couchbase/index` };
+}
+
+/** node-init of a node that is not in the cluster yet: its data path (it answers without credentials until then). */
+export function nodeInit(ip: string, dataDir: string): RestCall {
+  const p = couchbaseDataPaths(dataDir);
+  return { host: rest(ip), path: "/nodes/self/controller/settings", form: { path: p.data, index_path: p.index }, auth: false, what: `node-init ${ip}: data ${p.data}` };
+}
+
+/** cluster-init on the leader: its address as its name, the data service, the memory quota, the admin credentials. */
+export function clusterInit(ctx: NodeContext, password: string): RestCall[] {
+  const ip = ctx.nodeIps[0]!;
+  const quota = couchbaseRamQuotaMb(ctx.memoryGiB);
+  return [
+    // Named by its address, not 127.0.0.1, so the other nodes can reach it (couchbase-cli node-init --node-init-hostname).
+    { host: rest(ip), path: "/node/controller/rename", form: { hostname: ip }, auth: false, what: `rename ${ip}` },
+    { host: rest(ip), path: "/node/controller/setupServices", form: { services: "kv" }, auth: false, what: "services: data (kv)" },
+    { host: rest(ip), path: "/pools/default", form: { memoryQuota: String(quota) }, auth: false, what: `memory quota ${quota} MiB (seed 000: 3/4 of RAM)` },
+    { host: rest(ip), path: "/settings/web", form: { port: "SAME", username: COUCHBASE_ADMIN, password }, auth: false, what: `admin ${COUCHBASE_ADMIN} (password in SSM)` },
+  ];
+}
+
+/** server-add of node `ip`, sent to the leader (seed 000: "requesting a server-add of its own IP address"). */
+export function addNode(ctx: NodeContext, ip: string, password: string): RestCall {
+  return { host: rest(ctx.nodeIps[0]!), path: "/controller/addNode", form: { hostname: ip, user: COUCHBASE_ADMIN, password, services: "kv" }, auth: true, what: `server-add ${ip}` };
+}
+
+/** One rebalance once every node is in, instead of one per joining node. */
+export function rebalance(ctx: NodeContext, otpNodes: string[]): RestCall {
+  return { host: rest(ctx.nodeIps[0]!), path: "/controller/rebalance", form: { knownNodes: otpNodes.join(","), ejectedNodes: "" }, auth: true, what: `rebalance ${otpNodes.length} node(s)` };
+}
+
+/** The full-eviction bucket (engines/couchbase/schema.ts), with the study's replicas (at most 3). */
+export function createBucket(ctx: NodeContext): RestCall {
+  const form = couchbaseBucketParams({ preset: ctx.preset, ramQuotaMb: couchbaseRamQuotaMb(ctx.memoryGiB), replicas: Math.min(3, ctx.replication - 1) });
+  return { host: rest(ctx.nodeIps[0]!), path: "/pools/default/buckets", form, auth: true, what: `bucket ${COUCHBASE_BUCKET}: ${Object.entries(form).filter(([k]) => k !== "name").map(([k, v]) => `${k}=${v}`).join(" ")}` };
+}
+
+/** The parts of GET /pools/default the formation reads. */
+export interface PoolNode {
+  hostname: string;
+  otpNode: string;
+  clusterMembership: string;
+  status?: string;
+}
+
+/** The nodes of the cluster not yet in it, by address (hostname is "<ip>:8091"). */
+export function nodesToAdd(ctx: NodeContext, pool: PoolNode[]): string[] {
+  const present = new Set(pool.map((n) => n.hostname.replace(/:\d+$/, "")));
+  return ctx.nodeIps.filter((ip) => !present.has(ip));
+}
+
+/** Ready: every node of the cluster serves the bucket (GET /pools/default/buckets/ycsb, nodes[].status "healthy"). */
+export function bucketReadiness(ctx: NodeContext, bucketNodes: Array<{ hostname: string; status: string }>): string[] {
+  const healthy = new Set(bucketNodes.filter((n) => n.status === "healthy").map((n) => n.hostname.replace(/:\d+$/, "")));
+  return ctx.nodeIps.filter((ip) => !healthy.has(ip)).map((ip) => `${ip} does not serve bucket ${COUCHBASE_BUCKET} yet`);
+}
+
+/** KV endpoints of a bucket's cluster map, the document Couchbase Server (and the mock) serves: nodes[].ports.direct. */
+export function kvPortsOf(bucket: { nodes?: Array<{ ports?: { direct?: number } }> }): number[] {
+  return (bucket.nodes ?? []).map((n) => n.ports?.direct ?? 0).filter((p) => p > 0);
+}

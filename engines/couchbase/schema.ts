@@ -12,22 +12,23 @@ export interface CouchbaseBucketOptions {
   replicas?: number;
 }
 
-/** `couchbase-cli bucket-create` arguments (after the cluster/credentials options) for the YCSB bucket. */
-export function couchbaseBucketCreateArgs(options: CouchbaseBucketOptions): string[] {
+/**
+ * The YCSB bucket as the REST API creates it (POST /pools/default/buckets, Couchbase docs "Creating and Editing
+ * Buckets"): form fields, sent by the leader's formation.
+ */
+export function couchbaseBucketParams(options: CouchbaseBucketOptions): Record<string, string> {
   const { ramQuotaMb, replicas = 0 } = options;
-  // Couchbase's minimum bucket quota is 100 MiB (docs: couchbase-cli bucket-create --bucket-ramsize).
+  // Couchbase's minimum bucket quota is 100 MiB (docs: "ramQuota ... minimum 100").
   if (!Number.isInteger(ramQuotaMb) || ramQuotaMb < 100) throw new Error(`ramQuotaMb: must be an integer >= 100, got ${ramQuotaMb}`);
   if (!Number.isInteger(replicas) || replicas < 0 || replicas > 3) throw new Error(`replicas: must be 0..3, got ${replicas}`);
   const server = presetFor("couchbase", options.preset).server;
-  return [
-    "bucket-create",
-    "--bucket", COUCHBASE_BUCKET,
-    "--bucket-type", "couchbase",
-    "--bucket-ramsize", String(ramQuotaMb),
-    "--bucket-replica", String(replicas),
+  return {
+    name: COUCHBASE_BUCKET,
+    bucketType: "couchbase",
+    ramQuota: String(ramQuotaMb),
+    replicaNumber: String(replicas),
     // Seed 000: value eviction held under 60% of the data, so full eviction.
-    "--bucket-eviction-policy", server.evictionPolicy,
-    "--enable-flush", "0",
-    "--wait",
-  ];
+    evictionPolicy: server.evictionPolicy,
+    flushEnabled: "0",
+  };
 }

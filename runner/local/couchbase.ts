@@ -3,21 +3,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { COUCHBASE_BINDING, couchbaseConnectionProperties } from "../../engines/couchbase/binding.js";
+import { kvPortsOf } from "../../engines/couchbase/formation.js";
 import { COUCHBASE_BUCKET } from "../../engines/couchbase/schema.js";
-import { presetFor } from "../../model/presets.js";
+import { COUCHBASE_MOCK_VERSION, COUCHBASE_STAND_IN, MOCK_BUCKET_PASSWORD, couchbaseMockArgs, mockPresetRefusal } from "../../engines/couchbase/stand-in.js";
 import { freePort, spawnDetached, waitUntil } from "./detached.js";
 import { nodeAlive, removeState, stopNode, writeState, type LocalEngine, type LocalEngineState, type LocalUpOptions } from "./engine.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-export const COUCHBASE_MOCK_VERSION = "1.5.25";
-
-/** Shown wherever a Couchbase number measured here appears (status output, result run.standIn, docs). */
-export const COUCHBASE_STAND_IN =
-  `CouchbaseMock ${COUCHBASE_MOCK_VERSION} (KV only: no N1QL, no synchronous durability) standing in for Couchbase`;
-
-/** The bucket password of the local mock; it guards nothing but a throw-away in-memory bucket on loopback. */
-const LOCAL_BUCKET_PASSWORD = "ycsb-lab-local";
+export { COUCHBASE_MOCK_VERSION, COUCHBASE_STAND_IN, couchbaseMockArgs };
 
 /** Fetches the mock jar once into .cache/couchbase-mock; a second call touches no network. */
 export async function couchbaseMockJar(): Promise<string> {
@@ -30,29 +24,14 @@ export async function couchbaseMockJar(): Promise<string> {
   return jar;
 }
 
-/** The mock's command line (pure): REST on loopback, `nodes` KV nodes, no replicas, the YCSB bucket. */
-export function couchbaseMockArgs(jar: string, restPort: number, nodes: number): string[] {
-  return [
-    "-jar", jar,
-    "--host", "127.0.0.1",
-    "--port", String(restPort),
-    "--nodes", String(nodes),
-    "--replicas", "0",
-    "--vbuckets", "64",
-    "--cccp",
-    "--buckets", `${COUCHBASE_BUCKET}:${LOCAL_BUCKET_PASSWORD}:couchbase`,
-  ];
-}
-
 /** KV ports of the bucket's nodes, from the mock's REST cluster map (the same document Couchbase Server serves). */
 export async function kvPorts(restPort: number): Promise<number[]> {
-  const auth = Buffer.from(`${COUCHBASE_BUCKET}:${LOCAL_BUCKET_PASSWORD}`).toString("base64");
+  const auth = Buffer.from(`${COUCHBASE_BUCKET}:${MOCK_BUCKET_PASSWORD}`).toString("base64");
   const response = await fetch(`http://127.0.0.1:${restPort}/pools/default/buckets/${COUCHBASE_BUCKET}`, {
     headers: { authorization: `Basic ${auth}` },
   });
   if (!response.ok) throw new Error(`CouchbaseMock REST: HTTP ${response.status}`);
-  const bucket = (await response.json()) as { nodes?: { ports?: { direct?: number } }[] };
-  return (bucket.nodes ?? []).map((n) => n.ports?.direct ?? 0).filter((p) => p > 0);
+  return kvPortsOf((await response.json()) as Parameters<typeof kvPortsOf>[0]);
 }
 
 /** The stored document of `key`, read through the mock's control API (not through the SDK), or undefined. */
@@ -77,13 +56,8 @@ export const couchbaseLocalEngine: LocalEngine = {
 
   async up(opts: LocalUpOptions): Promise<LocalEngineState> {
     const log = opts.log ?? (() => {});
-    const durability = presetFor("couchbase", opts.preset).client.properties["couchbase.durability"];
-    if (durability !== "none") {
-      throw new Error(
-        `preset: "${opts.preset}" sets couchbase.durability=${durability}, which needs synchronous durability; ` +
-          `${COUCHBASE_STAND_IN.split(" standing")[0]} cannot provide it, so only the "throughput" preset runs locally`,
-      );
-    }
+    const refusal = mockPresetRefusal(opts.preset);
+    if (refusal) throw new Error(`preset: ${refusal}`);
     if (!Number.isInteger(opts.nodes) || opts.nodes < 1 || opts.nodes > 4) {
       throw new Error(`nodes: CouchbaseMock runs 1..4 nodes in one JVM, got ${opts.nodes}`);
     }
@@ -151,7 +125,7 @@ export const couchbaseLocalEngine: LocalEngine = {
     return couchbaseConnectionProperties({
       connectionString: `couchbase://${kv.join(",")}`,
       username: COUCHBASE_BUCKET,
-      password: LOCAL_BUCKET_PASSWORD,
+      password: MOCK_BUCKET_PASSWORD,
     });
   },
 };

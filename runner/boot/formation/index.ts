@@ -1,5 +1,6 @@
 import type { Engine } from "../../../model/engine.js";
 import { formCassandra } from "./cassandra.js";
+import { formCouchbase } from "./couchbase.js";
 import { formMongodb } from "./mongodb.js";
 import type { Formation } from "./types.js";
 
@@ -7,6 +8,7 @@ import type { Formation } from "./types.js";
 const FORMATIONS: Partial<Record<Engine, Formation>> = {
   cassandra: formCassandra,
   mongodb: formMongodb,
+  couchbase: formCouchbase,
 };
 
 export function formationFor(engine: Engine): Formation {
