@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { COUCHBASE_STAND_IN } from "../engines/couchbase/stand-in.js";
 import { MONGODB_STAND_IN } from "../engines/mongodb/stand-in.js";
 import type { Engine } from "../model/engine.js";
 import { runSetupScript } from "../runner/java-artifacts.js";
@@ -24,6 +25,11 @@ const PROVIDERS: Partial<Record<Engine, () => Promise<LocalArtifacts>>> = {
     // No mongod can be installed here (DESIGN.md): FerretDB serves one node, and every result says so.
     const binary = await runSetupScript("setup-ferretdb.sh");
     return { standIn: binary, note: `${MONGODB_STAND_IN} (${binary}): no mongod can be installed on this machine; one node only` };
+  },
+  async couchbase() {
+    // No Couchbase Server can be installed here: the mock serves one node, KV only, the throughput preset only.
+    const jar = await runSetupScript("setup-couchbase-mock.sh");
+    return { standIn: jar, note: `${COUCHBASE_STAND_IN} (${jar}): Couchbase Server cannot be installed on this machine; one node, the "throughput" preset only` };
   },
 };
 
