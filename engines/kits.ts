@@ -1,7 +1,7 @@
 import type { Engine } from "../model/engine.js";
 import { cassandraKit } from "./cassandra/formation.js";
 import { couchbaseRuntime } from "./couchbase/runtime.js";
-import { hbaseKit } from "./hbase/formation.js";
+import { hbaseRuntime } from "./hbase/runtime.js";
 import { mongodbRuntime } from "./mongodb/runtime.js";
 import type { EngineRuntime } from "./runtime.js";
 
@@ -10,5 +10,5 @@ export const ENGINE_KITS: Record<Engine, Pick<EngineRuntime, "engine" | "ports" 
   cassandra: cassandraKit,
   mongodb: mongodbRuntime(),
   couchbase: couchbaseRuntime(),
-  hbase: hbaseKit,
+  hbase: hbaseRuntime(),
 };

@@ -1,6 +1,7 @@
 import type { Engine } from "../model/engine.js";
 import { cassandraRuntime } from "./cassandra/runtime.js";
 import { couchbaseRuntime } from "./couchbase/runtime.js";
+import { hbaseRuntime } from "./hbase/runtime.js";
 import { mongodbRuntime } from "./mongodb/runtime.js";
 import type { EngineRuntime, NodeTuning } from "./runtime.js";
 
@@ -11,6 +12,7 @@ const RUNTIMES: Partial<Record<Engine, (tuning: NodeTuning) => EngineRuntime>> =
   cassandra: cassandraRuntime,
   mongodb: mongodbRuntime,
   couchbase: couchbaseRuntime,
+  hbase: hbaseRuntime,
 };
 
 export function engineRuntime(engine: Engine, tuning: NodeTuning = {}): EngineRuntime {

@@ -2,7 +2,7 @@ import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { hbaseConnectionProperties } from "../engines/hbase/binding.js";
 import { hbaseSiteProperties, renderHBaseSiteXml } from "../engines/hbase/config.js";
-import { HBASE_COLUMN_FAMILY, hbaseTableSpec, renderHBaseShellCreate } from "../engines/hbase/schema.js";
+import { HBASE_COLUMN_FAMILY, hbaseTableSpec } from "../engines/hbase/schema.js";
 import { hashedKeySplitPoints, ycsbKey, ycsbKeyHash } from "../engines/ycsb-keys.js";
 import { clientProperties, PRESETS } from "../model/presets.js";
 
@@ -54,11 +54,6 @@ describe("hbase schema and config (engines/hbase)", () => {
   it.each(PRESETS)("takes the table durability of preset %s from model/ and matches the client side", (preset) => {
     const spec = hbaseTableSpec({ preset, nodes: 2 });
     expect(clientProperties("hbase", preset)["hbase.durability"]).toBe(spec.durability);
-  });
-
-  it("renders the hbase shell create statement of seed 000 with the splits and durability", () => {
-    const shell = renderHBaseShellCreate(hbaseTableSpec({ preset: "durable", nodes: 2, compression: "GZ" }));
-    expect(shell).toBe(`create 'usertable', {NAME => 'data', COMPRESSION => 'GZ'}, {SPLITS => ['${hashedKeySplitPoints(2)[0]}'], DURABILITY => 'FSYNC_WAL'}\n`);
   });
 
   it("renders hbase-site.xml that a real XML parser reads back, hsync only for the durable preset", () => {

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { renderCassandraYaml } from "../engines/cassandra/config.js";
 import { cassandraSchemaCql, cassandraYaml } from "../engines/cassandra/formation.js";
 import { cassandraSchemaStatements } from "../engines/cassandra/schema.js";
-import { hbaseKit } from "../engines/hbase/formation.js";
+import { usertableSpec } from "../engines/hbase/cluster-config.js";
 import { hbaseTableSpec, hexStringSplitPoints } from "../engines/hbase/schema.js";
 import type { NodeContext } from "../engines/node-context.js";
 import { resolveDeployment, scenario, ScenarioError } from "../model/index.js";
+import { schemaToolArgs } from "../runner/boot/formation/hbase.js";
 
 /** Each scenario runs its engines as its study did: presets per engine, the study's own server values, its pre-split. */
 const ctx = (over: Partial<NodeContext>): NodeContext => ({
@@ -58,9 +59,11 @@ describe("presets follow the studies", () => {
     // HBase's RegionSplitter.HexStringSplit over 00000000..ffffffff in 4 regions.
     expect(hexStringSplitPoints(4)).toEqual(["3fffffff", "7fffffff", "bfffffff"]);
     expect(hbaseTableSpec({ preset: "balanced", nodes: 1, splitAlgorithm: "HexStringSplit" }).splits).toEqual([]);
-    const form = hbaseKit.formCluster(ctx({ engine: "hbase", preset: "balanced", nodeIps: ["10.0.1.10", "10.0.1.11", "10.0.1.12", "10.0.1.13"], study: d.study }));
-    expect(form).toContain("SPLITS => ['3fffffff', '7fffffff', 'bfffffff']");
-    expect(form).toMatch(/"regions":4/);
+    const table = usertableSpec(ctx({ engine: "hbase", preset: "balanced", nodeIps: ["10.0.1.10", "10.0.1.11", "10.0.1.12", "10.0.1.13"], study: d.study }));
+    expect(table.splits).toEqual(["3fffffff", "7fffffff", "bfffffff"]);
+    // What the leader's schema tool is asked to create (runner/boot/formation/hbase.ts).
+    const args = schemaToolArgs({ bindingDir: "/kit/java/bindings/hbase", quorum: "10.0.1.10", servers: 4, timeoutSec: 60, table });
+    expect(args.filter((_, i) => args[i - 1] === "--split")).toEqual(["3fffffff", "7fffffff", "bfffffff"]);
   });
 });
 

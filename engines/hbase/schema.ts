@@ -34,7 +34,7 @@ export interface HBaseTableSpec {
   compression: HBaseCompression;
 }
 
-/** The pre-split `usertable` for a cluster: one spec, created by the shell on AWS and by the mini cluster locally. */
+/** The pre-split `usertable` for a cluster: one spec, created by our schema tool on a cluster and by the mini cluster locally. */
 export function hbaseTableSpec(options: HBaseTableOptions): HBaseTableSpec {
   const { nodes, regionsPerNode = 1, compression = "NONE" } = options;
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`nodes: must be a positive integer, got ${nodes}`);
@@ -54,14 +54,4 @@ export function hbaseTableSpec(options: HBaseTableOptions): HBaseTableSpec {
 export function hexStringSplitPoints(regions: number): string[] {
   const max = 0xffffffffn;
   return Array.from({ length: Math.max(0, regions - 1) }, (_, i) => ((max * BigInt(i + 1)) / BigInt(regions)).toString(16).padStart(8, "0"));
-}
-
-const quote = (value: string): string => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-
-/** The hbase shell statement (seed 000: `create 'usertable', {NAME => 'data'}, {SPLITS => [...]}`). */
-export function renderHBaseShellCreate(spec: HBaseTableSpec): string {
-  const family = `{NAME => ${quote(spec.family)}, COMPRESSION => ${quote(spec.compression)}}`;
-  const table = [`DURABILITY => ${quote(spec.durability)}`];
-  if (spec.splits.length > 0) table.unshift(`SPLITS => [${spec.splits.map(quote).join(", ")}]`);
-  return `create ${quote(spec.table)}, ${family}, {${table.join(", ")}}\n`;
 }

@@ -5,31 +5,17 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { HBASE_BINDING, hbaseConnectionProperties } from "../../engines/hbase/binding.js";
 import { hbaseSiteProperties, renderHBaseSiteXml } from "../../engines/hbase/config.js";
+import { HBASE_JDK17_FLAGS } from "../../engines/hbase/jvm.js";
 import { hbaseTableSpec, type HBaseTableSpec } from "../../engines/hbase/schema.js";
 import { spawnDetached, tcpOpen, waitUntil } from "./detached.js";
 import { nodeAlive, removeState, stopNode, writeState, type LocalEngine, type LocalEngineState, type LocalUpOptions } from "./engine.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
+export { HBASE_JDK17_FLAGS };
+
 /** Regions per region server locally: more than one so the pre-split of engines/hbase/schema.ts is exercised. */
 export const LOCAL_REGIONS_PER_NODE = 4;
-
-/** HBase's own bin/hbase flags for JDK 17 (hbase-2.5 conf: HBASE_OPTS for Java 11+); without them HDFS init fails. */
-export const HBASE_JDK17_FLAGS = [
-  "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-  "--add-modules", "jdk.unsupported",
-  "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-  "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-  "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-  "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-  "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-  "--add-opens", "java.base/java.util=ALL-UNNAMED",
-  "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
-  "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-  "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-  "--add-exports", "java.base/sun.net.dns=ALL-UNNAMED",
-  "--add-exports", "java.base/sun.net.util=ALL-UNNAMED",
-];
 
 /** Builds runner/bindings/hbase-minicluster (hbase-testing-util from Maven Central, cached in ~/.m2) and returns its classpath folder. */
 export async function miniClusterClasspath(): Promise<string> {

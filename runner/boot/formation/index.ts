@@ -1,6 +1,7 @@
 import type { Engine } from "../../../model/engine.js";
 import { formCassandra } from "./cassandra.js";
 import { formCouchbase } from "./couchbase.js";
+import { formHBase } from "./hbase.js";
 import { formMongodb } from "./mongodb.js";
 import type { Formation } from "./types.js";
 
@@ -9,6 +10,7 @@ const FORMATIONS: Partial<Record<Engine, Formation>> = {
   cassandra: formCassandra,
   mongodb: formMongodb,
   couchbase: formCouchbase,
+  hbase: formHBase,
 };
 
 export function formationFor(engine: Engine): Formation {
