@@ -21,6 +21,11 @@ const PROVIDERS: Partial<Record<Engine, () => Promise<LocalArtifacts>>> = {
     const lib = await runSetupScript("setup-cassandra.sh");
     return { engineArtifacts: dirname(lib), note: `Cassandra from Maven Central jars (${dirname(lib)}) instead of the Apache tarball` };
   },
+  async hbase() {
+    // scripts/setup-hbase-artifacts.sh lays out hadoop/ and hbase/ as the two tarballs unpack, from Maven Central jars.
+    const dir = await runSetupScript("setup-hbase-artifacts.sh");
+    return { engineArtifacts: dir, note: `Hadoop and HBase from Maven Central jars (${dir}) instead of the Apache tarballs; the same daemons, one JVM each` };
+  },
   async mongodb() {
     // No mongod can be installed here (DESIGN.md): FerretDB serves one node, and every result says so.
     const binary = await runSetupScript("setup-ferretdb.sh");
