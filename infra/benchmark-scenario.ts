@@ -1,6 +1,6 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { ENGINE_KITS } from "../engines/kits.js";
+import { engineRuntime } from "../engines/runtimes.js";
 import type { MongoTopology } from "../engines/node-context.js";
 import { ENGINE_VERSIONS } from "../model/engine.js";
 import { checkScenario, resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type ScenarioSpec } from "../model/scenario.js";
@@ -81,12 +81,12 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     super("ycsb-lab:index:BenchmarkScenario", name, {}, opts);
     const p = { parent: this };
     const { deployment: d, addresses, tags } = plan;
-    const kit = ENGINE_KITS[d.engine];
+    const runtime = engineRuntime(d.engine);
     const layout = runLayout(args.runId);
 
     this.network = new BenchmarkNetwork(
       `${name}-net`,
-      { region: args.region, ports: kit.ports, vpcCidr: addresses.vpcCidr, dataSubnetCidr: addresses.dataSubnetCidr, clientSubnetCidr: addresses.clientSubnetCidr, ...(args.availabilityZone ? { availabilityZone: args.availabilityZone } : {}), tags },
+      { region: args.region, ports: runtime.ports, vpcCidr: addresses.vpcCidr, dataSubnetCidr: addresses.dataSubnetCidr, clientSubnetCidr: addresses.clientSubnetCidr, ...(args.availabilityZone ? { availabilityZone: args.availabilityZone } : {}), tags },
       p,
     );
     const bucketName = args.resultsBucketName ? pulumi.output(args.resultsBucketName) : new ResultsBucket(`${name}-results`, { tags }, p).bucketName;
@@ -233,7 +233,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
   failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
   const storage = spec.dataNode.storage;
-  const logVolume = ENGINE_KITS[d.engine].wantsLogVolume(d.preset);
+  const logVolume = engineRuntime(d.engine).wantsLogVolume(d.preset);
   const volumes = volumeLayout(storage, logVolume, args.logVolumeGiB);
   const cost = estimateCost({
     dataNodes: d.nodes,

@@ -1,6 +1,6 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { ENGINE_KITS } from "../engines/kits.js";
+import { engineRuntime } from "../engines/runtimes.js";
 import type { MongoTopology } from "../engines/node-context.js";
 import { isEngine, type Engine } from "../model/engine.js";
 import { instanceType as lookupType } from "../model/instance-types.js";
@@ -83,7 +83,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     failOn("DatabaseCluster", checkClusterArgs(args));
     super("ycsb-lab:index:DatabaseCluster", name, {}, opts);
     const p = { parent: this };
-    const kit = ENGINE_KITS[args.engine];
+    const runtime = engineRuntime(args.engine);
     const tags = { ...(args.tags ?? {}), "ycsb-lab:engine": args.engine, "ycsb-lab:preset": args.preset };
     const layout = runLayout(args.runId);
     const ami = args.amiId ?? ubuntuLtsAmi(this);
@@ -99,7 +99,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     );
     const placement = (args.placementGroup ?? true) ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p) : undefined;
 
-    const volumes = volumeLayout(args.storage, kit.wantsLogVolume(args.preset), args.logVolumeGiB);
+    const volumes = volumeLayout(args.storage, runtime.wantsLogVolume(args.preset), args.logVolumeGiB);
     this.instanceIds = args.nodeIps.map((ip, index) => {
       const userData = pulumi
         .output(args.resultsBucketName)
@@ -126,7 +126,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     });
     this.storage = volumes.storage;
     this.privateIps = args.nodeIps;
-    const clientPort = kit.ports.client[0]!.from;
+    const clientPort = runtime.ports.client[0]!.from;
     // MongoDB clients go through the mongos on every node; the others accept any node as a contact point.
     this.endpoints = args.nodeIps.map((ip) => `${ip}:${clientPort}`);
     this.readyMarkerUrl = pulumi.interpolate`s3://${args.resultsBucketName}/${layout.readyMarkerKey}`;
@@ -150,7 +150,7 @@ export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: stri
   if (!isInteger(args.recordCount, 1)) problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
   if (!isInteger(args.fieldCount, 1)) problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
   if (args.logVolumeGiB !== undefined && !isInteger(args.logVolumeGiB, 1)) problems.push({ field: "logVolumeGiB", message: `a whole number >= 1, got ${args.logVolumeGiB}` });
-  for (const message of ENGINE_KITS[args.engine].checkServerSettings(args.serverSettings ?? {})) problems.push({ field: `serverSettings.${args.engine}`, message });
+  for (const message of engineRuntime(args.engine).checkServerSettings(args.serverSettings ?? {})) problems.push({ field: `serverSettings.${args.engine}`, message });
   try {
     problems.push(...checkStorage(args.storage, lookupType(args.instanceType, "instanceType")).map((x) => ({ ...x, field: x.field.replace(/^dataNode\./, "") })));
   } catch (e) {

@@ -8,7 +8,7 @@ import { BenchmarkNetwork } from "../infra/network.js";
 import { ResultsBucket } from "../infra/results-bucket.js";
 import { DatabaseCluster, type DatabaseClusterArgs } from "../infra/database-cluster.js";
 import { ClientFleet } from "../infra/client-fleet.js";
-import { ENGINE_KITS } from "../engines/kits.js";
+import { engineRuntime } from "../engines/runtimes.js";
 import { addressing } from "../infra/addressing.js";
 import type { Engine } from "../model/engine.js";
 import type { Preset } from "../model/presets.js";
@@ -46,7 +46,7 @@ const clusterArgs = (engine: Engine, preset: Preset, over: Partial<DatabaseClust
 
 describe("BenchmarkNetwork", () => {
   it("builds one VPC in one AZ with two subnets, an S3 gateway endpoint and locked-down security groups", async () => {
-    const net = new BenchmarkNetwork("net", { region: "eu-west-1", ports: ENGINE_KITS.cassandra.ports });
+    const net = new BenchmarkNetwork("net", { region: "eu-west-1", ports: engineRuntime("cassandra").ports });
     await value(net.dataSecurityGroupId);
     await settle();
     expect(countByType()).toMatchObject({
@@ -74,7 +74,7 @@ describe("BenchmarkNetwork", () => {
 
   it("rejects port 22 and a bad region before creating anything", () => {
     expect(() => new BenchmarkNetwork("bad", { region: "us-east-1", ports: { client: [{ from: 22, to: 22, description: "ssh" }], cluster: [] } })).toThrow(/ports: port 22/);
-    expect(() => new BenchmarkNetwork("bad2", { region: "mars", ports: ENGINE_KITS.hbase.ports })).toThrow(/region/);
+    expect(() => new BenchmarkNetwork("bad2", { region: "mars", ports: engineRuntime("hbase").ports })).toThrow(/region/);
     expect(recorded).toEqual([]);
   });
 });

@@ -14,12 +14,12 @@ import { instanceUserData } from "../infra/user-data.js";
 import { kitKey } from "../model/results-layout.js";
 import { mongoProcesses, shardMembers } from "../engines/mongodb/topology.js";
 import { osTuning } from "../engines/os-tuning.js";
-import { ENGINE_KITS } from "../engines/kits.js";
+import { engineRuntime } from "../engines/runtimes.js";
 import { couchbaseRamQuotaMb } from "../engines/couchbase/formation.js";
 import { resolveDeployment } from "../model/scenario.js";
 import { SCENARIOS } from "../model/scenarios.js";
 import { INSTANCE_TYPES, instanceType } from "../model/instance-types.js";
-import type { Engine } from "../model/engine.js";
+import { ENGINES, type Engine } from "../model/engine.js";
 
 describe("addressing", () => {
   it.each([
@@ -116,7 +116,7 @@ describe("engines", () => {
     expect(osTuning("couchbase").sysctls["vm.zone_reclaim_mode"]).toBe("0");
   });
   it("log volume per preset: Cassandra and MongoDB move the log off the data disk except in throughput", () => {
-    const table = (["cassandra", "mongodb", "couchbase", "hbase"] as Engine[]).map((e) => [e, ENGINE_KITS[e].wantsLogVolume("throughput"), ENGINE_KITS[e].wantsLogVolume("balanced"), ENGINE_KITS[e].wantsLogVolume("durable")]);
+    const table = (["cassandra", "mongodb", "couchbase", "hbase"] as Engine[]).map((e) => [e, engineRuntime(e).wantsLogVolume("throughput"), engineRuntime(e).wantsLogVolume("balanced"), engineRuntime(e).wantsLogVolume("durable")]);
     expect(table).toEqual([
       ["cassandra", false, true, true],
       ["mongodb", false, true, true],
@@ -127,10 +127,10 @@ describe("engines", () => {
   it("Couchbase takes 3/4 of RAM (seed 000: about 23 GB of i2.xlarge's 30.5)", () => {
     expect(couchbaseRamQuotaMb(30.5)).toBe(23424);
   });
-  it("no database port is 22 and every kit opens a client port", () => {
-    for (const kit of Object.values(ENGINE_KITS)) {
-      expect(kit.ports.client.length).toBeGreaterThan(0);
-      expect([...kit.ports.client, ...kit.ports.cluster].some((r) => r.from <= 22 && r.to >= 22)).toBe(false);
+  it("no database port is 22 and every engine opens a client port", () => {
+    for (const runtime of ENGINES.map((e) => engineRuntime(e))) {
+      expect(runtime.ports.client.length).toBeGreaterThan(0);
+      expect([...runtime.ports.client, ...runtime.ports.cluster].some((r) => r.from <= 22 && r.to >= 22)).toBe(false);
     }
   });
 });
