@@ -46,23 +46,3 @@ export interface EnginePorts {
   client: Array<{ from: number; to: number; description: string }>;
   cluster: Array<{ from: number; to: number; description: string }>;
 }
-
-/** What infra needs from each engine: how to install, configure and form a cluster, and how to tell it is ready. */
-export interface EngineKit {
-  engine: Engine;
-  ports: EnginePorts;
-  /** Whether the preset puts the commitlog / journal on its own volume (seed 004). */
-  wantsLogVolume(preset: Preset): boolean;
-  /** Bash installing the engine's packages (Ubuntu LTS). */
-  install(ctx: NodeContext): string;
-  /** The processes this node runs, e.g. ["namenode", "datanode"]: for tags and docs. */
-  roles(ctx: NodeContext): string[];
-  /** Bash writing config files and starting this node's processes, joining the cluster. */
-  configure(ctx: NodeContext): string;
-  /** Bash run on the leader only: wait for all nodes, prepare the schema. Exits non-zero on timeout. */
-  formCluster(ctx: NodeContext): string;
-  /** Problems with study-specific server settings (empty when fine); engines that apply none reject any. */
-  checkServerSettings(settings: Record<string, string>): string[];
-  /** A bash condition (exit 0 = ready) the leader and the runner use: the cluster has all its nodes serving. */
-  readinessProbe(ctx: NodeContext): string;
-}

@@ -1,10 +1,6 @@
-import { presetFor, type Preset } from "../../model/presets.js";
-import { writeReadyMarker } from "../common-install.js";
-import type { EngineKit, NodeContext } from "../node-context.js";
-import { q, section, waitFor, writeFile } from "../shell.js";
+import type { NodeContext } from "../node-context.js";
 import { renderCassandraYaml } from "./config.js";
 import { renderCassandraSchema } from "./schema.js";
-import { installCassandra } from "./install.js";
 
 /** Seeds: the first three nodes (Cassandra docs: 2-3 seeds per datacenter); seed 000 used the first node only. */
 export function cassandraSeeds(nodeIps: string[]): string[] {
@@ -54,47 +50,3 @@ export function checkCassandraServerSettings(settings: Record<string, string>): 
     return [(e as Error).message.replace(/^serverSettings\.cassandra: /, "")];
   }
 }
-
-const nodetool = "/opt/cassandra/bin/nodetool";
-
-export const cassandraKit: EngineKit = {
-  engine: "cassandra",
-  ports: {
-    client: [{ from: 9042, to: 9042, description: "CQL native transport" }],
-    cluster: [
-      { from: 7000, to: 7000, description: "Cassandra inter-node" },
-      { from: 9042, to: 9042, description: "CQL between nodes (leader prepares the schema)" },
-    ],
-  },
-  wantsLogVolume: (preset: Preset) => presetFor("cassandra", preset).server.commitlogOwnVolume,
-  install: (ctx) => installCassandra(ctx.version),
-  roles: (ctx) => (cassandraSeeds(ctx.nodeIps).includes(ctx.nodeIps[ctx.index]!) ? ["cassandra", "seed"] : ["cassandra"]),
-  configure(ctx) {
-    const logDir = ctx.logDir ?? ctx.dataDir;
-    const previous = ctx.index > 0 ? ctx.nodeIps[ctx.index - 1] : undefined;
-    return [
-      writeFile("/etc/cassandra/cassandra.yaml", cassandraYaml(ctx)),
-      "cp -n /opt/cassandra/conf/* /etc/cassandra/ || true",
-      `mkdir -p ${q(`${ctx.dataDir}/cassandra`)} ${q(`${logDir}/cassandra/commitlog`)}`,
-      `chown -R cassandra:cassandra /etc/cassandra ${q(`${ctx.dataDir}/cassandra`)} ${q(`${logDir}/cassandra`)}`,
-      // Nodes join one at a time: native transport opens only after a node has joined the ring.
-      previous ? waitFor(`node ${ctx.index - 1} to join`, `nc -z ${q(previous)} 9042`, 3600) : "",
-      "systemctl daemon-reload",
-      "systemctl enable --now cassandra.service",
-    ]
-      .filter(Boolean)
-      .join("\n");
-  },
-  checkServerSettings: checkCassandraServerSettings,
-  readinessProbe: (ctx) => `[ "$(${nodetool} status 2>/dev/null | grep -c '^UN')" -ge ${ctx.nodeIps.length} ]`,
-  formCluster(ctx) {
-    return [
-      section("wait for all nodes Up/Normal", waitFor("all Cassandra nodes UN", cassandraKit.readinessProbe(ctx), 3600)),
-      section(
-        "schema",
-        [writeFile("/tmp/ycsb-schema.cql", cassandraSchemaCql(ctx)), `/opt/cassandra/bin/cqlsh ${q(ctx.nodeIps[0]!)} -f /tmp/ycsb-schema.cql`].join("\n"),
-      ),
-      writeReadyMarker(ctx.readyMarkerUrl, { engine: "cassandra", nodes: ctx.nodeIps.length, preset: ctx.preset }),
-    ].join("\n");
-  },
-};
