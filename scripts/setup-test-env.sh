@@ -15,6 +15,7 @@ step "Apache Cassandra from Maven Central"; scripts/setup-cassandra.sh >/dev/nul
 step "FerretDB (MongoDB stand-in) from the Go module proxy"; scripts/setup-ferretdb.sh >/dev/null
 step "CouchbaseMock (Couchbase stand-in)"; scripts/setup-couchbase-mock.sh >/dev/null
 step "ycsb-lab's YCSB bindings and the HBase mini cluster"; scripts/build-bindings.sh >/dev/null
+step "Hadoop and HBase laid out like their tarballs (HBase rehearsals)"; scripts/setup-hbase-artifacts.sh >/dev/null
 step "moto (S3 emulator)"; scripts/setup-moto.sh >/dev/null
 step "the AWS CLI instances' user-data calls (for rehearsals)"; scripts/setup-awscli.sh >/dev/null
 step "shellcheck (user-data checks)"
