@@ -26,27 +26,45 @@ function textProblem(s: string): string | null {
  */
 export function textProblems(doc: unknown): FieldError[] {
   const problems: FieldError[] = [];
-  const walk = (v: unknown, path: string) => {
+  // Run for every document of every batch: paths are only spelled out for a problem (the keys on the way are kept on
+  // a stack), and long columns of numbers are stepped over without allocating.
+  const stack: string[] = [];
+  const here = (last?: string) => `/${[...stack, ...(last === undefined ? [] : [last])].map(pointer).join("/")}`.replace(/^\/$/, "/");
+  const walk = (v: unknown): void => {
     if (problems.length >= 20) return;
     if (typeof v === "string") {
       const p = textProblem(v);
-      if (p) problems.push({ path: path || "/", message: p });
+      if (p) problems.push({ path: here(), message: p });
     } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (typeof v[i] === "string" || (v[i] !== null && typeof v[i] === "object")) walk(v[i], `${path}/${i}`);
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (typeof x === "string" || (x !== null && typeof x === "object")) {
+          stack.push(String(i));
+          walk(x);
+          stack.pop();
+        }
+      }
     } else if (v !== null && typeof v === "object") {
-      for (const [k, child] of Object.entries(v)) {
-        const at = `${path}/${pointer(k)}`;
-        const p = k.length > LIMITS.keyLength ? `name of ${k.length} characters, at most ${LIMITS.keyLength}` : textProblem(k);
-        if (p) {
-          // A key too long to repeat is named by its start.
-          problems.push({ path: k.length > LIMITS.keyLength ? `${path}/${pointer(k.slice(0, 40))}...` : at, message: `key ${p}` });
+      for (const k in v) {
+        if (k.length > LIMITS.keyLength) {
+          problems.push({ path: `${here()}/${pointer(k.slice(0, 40))}...`.replace(/^\/\//, "/"), message: `key name of ${k.length} characters, at most ${LIMITS.keyLength}` });
           continue;
         }
-        walk(child, at);
+        const p = textProblem(k);
+        if (p) {
+          problems.push({ path: here(k), message: `key ${p}` });
+          continue;
+        }
+        const child = (v as Record<string, unknown>)[k];
+        if (typeof child === "string" || (child !== null && typeof child === "object")) {
+          stack.push(k);
+          walk(child);
+          stack.pop();
+        }
       }
     }
   };
-  walk(doc, "");
+  walk(doc);
   return problems;
 }
 
