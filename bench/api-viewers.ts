@@ -102,8 +102,8 @@ async function writer(token: string, body: string, every: number, until: number)
 // of each route (its answer computed, not yet kept) is reported apart from the window.
 timing = true;
 const runs = await pageLoad(true);
-await get("/scaling", "/scaling?workload=a");
-await get("/sweeps", "/sweeps?engine=cassandra");
+// Every URL a view may ask for (both variants where a view picks one at random).
+for (const path of ["/scaling", "/scaling?workload=a", "/durability", "/sweeps", "/sweeps?engine=cassandra", "/repeatability"]) await get(path.replace(/\?.*$/, ""), path);
 for (const v of Object.keys(views)) await views[v]!(runs);
 const first: Record<string, number> = {};
 for (const s of samples) first[s.route] = Math.max(first[s.route] ?? 0, s.ms);

@@ -1,6 +1,8 @@
 import fp from "fastify-plugin";
 import type { AppConfig } from "../../config.js";
 import { openDatabase, type Database, type Db } from "../../db/open.js";
+import { keepPGliteStatistics } from "../../db/pglite-statistics.js";
+import { localWriteCount } from "../../store/data-version.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -15,6 +17,12 @@ export default fp<{ config: AppConfig; database?: Database }>(async (app, { conf
   if (opened.appliedMigrations.length) app.log.info({ migrations: opened.appliedMigrations }, "applied migrations");
   app.decorate("database", opened);
   app.decorate("db", opened.prisma);
+  if (opened.kind === "pglite") {
+    const statistics = keepPGliteStatistics(opened.prisma, () => localWriteCount(opened.prisma), (msg, err) => app.log.warn({ err }, msg));
+    // At start, before the first view plans its queries on tables the planner knows nothing of.
+    app.addHook("onReady", async () => statistics.analyze());
+    app.addHook("onClose", async () => statistics.stop());
+  }
   // A database handed in by the caller (tests, bench) stays open: its owner closes it.
   if (!database) app.addHook("onClose", async () => opened.close());
 }, { name: "database" });
