@@ -256,7 +256,7 @@ interface ViewerReport {
 }
 
 function viewers(base: string, extra: string[] = []): Promise<ViewerReport> {
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), `${ROOT}bench/api-viewers.ts`, "--base", base, "--viewers", values.viewers!, "--seconds", values.seconds!, ...extra], {
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), `${ROOT}bench/api-viewers.ts`, "--base", base, "--runs", values.runs!, "--viewers", values.viewers!, "--seconds", values.seconds!, ...extra], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -266,7 +266,7 @@ function viewers(base: string, extra: string[] = []): Promise<ViewerReport> {
   );
 }
 
-const ROUTES = ["/runs", "/runs/:id", "/runs/:id/phases/:phase/series", "/compare", "/scaling", "/durability", "/sweeps", "/repeatability", "/reference", "POST /results"];
+const ROUTES = ["/facets", "/timeline", "/runs", "/runs/:id", "/runs/:id/phases/:phase/series", "/compare", "/scaling", "/durability", "/sweeps", "/repeatability", "/reference", "POST /results"];
 
 function table(title: string, reports: Record<string, ViewerReport>, targets: Record<string, number>) {
   const stores = Object.keys(reports);
