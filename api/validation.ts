@@ -1,4 +1,4 @@
-import type { TSchema } from "@sinclair/typebox";
+import { OptionalKind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import type { FastifySchemaCompiler } from "fastify";
@@ -29,7 +29,10 @@ function check(schema: TSchema): TypeCheck<TSchema> {
  */
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const c = check(schema);
+  // Type.Optional(body): a request without a body is valid (PUT /baselines/:runId, POST /reference/load).
+  const bodyOptional = httpPart === "body" && (schema as { [OptionalKind]?: string })[OptionalKind] === "Optional";
   return (data: unknown) => {
+    if (bodyOptional && (data === undefined || data === null)) return { value: undefined };
     const value = httpPart === "body" ? data : Value.Default(schema, Value.Convert(schema, data));
     // Text Postgres cannot take (U+0000, lone surrogates: "%00" in a URL) is a 400 here, not a driver error later.
     const text = textProblems(value);

@@ -400,3 +400,64 @@ export const TimelineResponse = Type.Object({
     }),
   ),
 });
+
+const ConfigurationSchema = Type.Object({ scenario: Type.String(), engine: Type.String(), preset: Type.String(), nodes: Type.Integer(), instanceType: Type.String() });
+
+/** GET /regressions: each configuration's history per workload, its change points, and the difference to its baseline. */
+export const RegressionsResponse = Type.Object({
+  order: Type.Union([Type.Literal("time"), Type.Literal("version")]),
+  method: Type.String({ description: "how change points are found" }),
+  histories: Type.Array(
+    Type.Object({
+      configuration: ConfigurationSchema,
+      configurationId: Type.String(),
+      workload: Type.String(),
+      runs: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          startedAt: Type.String(),
+          engineVersion: Type.String(),
+          verdict: Type.String(),
+          phase: Type.String({ description: "the peak phase" }),
+          threads: Type.Integer(),
+          throughput: OverRepeatsSchema,
+          changeFromBaseline: Type.Union([Type.Number(), Type.Null()], { description: "fraction: -0.12 is 12 % below the baseline" }),
+          againstBaseline: Type.Union([Type.Literal("exceeds noise"), Type.Literal("within noise"), Type.Literal("noise unknown"), Type.Null()]),
+        }),
+      ),
+      changes: Type.Array(
+        Type.Object({
+          index: Type.Integer({ description: "the first run after the change" }),
+          runId: Type.String(),
+          previousRunId: Type.String(),
+          fromVersion: Type.String(),
+          toVersion: Type.String(),
+          meanBefore: Type.Number(),
+          meanAfter: Type.Number(),
+          change: Type.Union([Type.Number(), Type.Null()]),
+          pValue: Type.Number(),
+          kind: Type.Union([Type.Literal("regression"), Type.Literal("improvement")]),
+        }),
+      ),
+      baseline: Type.Union([Type.Object({ runId: Type.String(), throughputOpsSec: Type.Union([Type.Number(), Type.Null()]) }), Type.Null()]),
+    }),
+  ),
+});
+
+/** GET /baselines: the runs pinned as their configurations' baselines, with each workload's peak. */
+export const BaselinesResponse = Type.Object({
+  baselines: Type.Array(
+    Type.Object({
+      configurationId: Type.String(),
+      configuration: ConfigurationSchema,
+      runId: Type.String(),
+      note: Type.Union([Type.String(), Type.Null()]),
+      pinnedAt: Type.String(),
+      engineVersion: Type.String(),
+      startedAt: Type.String(),
+      workloads: Type.Array(Type.Object({ workload: Type.String(), phase: Type.String(), threads: Type.Integer(), throughput: OverRepeatsSchema })),
+    }),
+  ),
+});
+
+export const PinResponse = Type.Object({ configurationId: Type.String(), runId: Type.String(), replaced: Type.Union([Type.String(), Type.Null()]) });

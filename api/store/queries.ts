@@ -52,7 +52,7 @@ export interface RunFilters {
   quarantined?: "include" | "exclude" | "only";
 }
 
-function runWhere(f: RunFilters): Prisma.RunWhereInput {
+export function runWhere(f: RunFilters): Prisma.RunWhereInput {
   return {
     ...(f.engine ? { engine: f.engine } : {}),
     ...(f.version ? { engineVersion: f.version } : {}),
@@ -116,20 +116,20 @@ function runDetails(phases: PeakPhase[], clientReasons: readonly unknown[]) {
 }
 
 /** The phase fields a run's headline needs (phases ordered by index). */
-const PEAK_FIELDS = { name: true, index: true, kind: true, workload: true, throughputSum: true, clientsReported: true, clients: true, threadsPerClient: true, target: true, repeat: true, verdict: true } as const;
-type PeakPhase = Prisma.PhaseGetPayload<{ select: typeof PEAK_FIELDS }>;
+export const PEAK_FIELDS = { name: true, index: true, kind: true, workload: true, throughputSum: true, clientsReported: true, clients: true, threadsPerClient: true, target: true, repeat: true, verdict: true } as const;
+export type PeakPhase = Prisma.PhaseGetPayload<{ select: typeof PEAK_FIELDS }>;
 
 /**
- * A run's headline throughput: its first workload that has a complete phase, each repeat at its peak load level, the
- * mean over repeats (the rules of every aggregate view, so the runs list and compare show the same number for a run).
- * Invalid phases count here: the run is listed with its verdict beside the number.
+ * A run's headline throughput: a workload (its first with a complete phase unless named), each repeat at its peak
+ * load level, the mean over repeats (the rules of every aggregate view, so the runs list and compare show the same
+ * number for a run). Invalid phases count here unless `include` is "valid": the runs list shows the verdict beside it.
  */
-export function runPeak(phases: readonly PeakPhase[]) {
+export function runPeak(phases: readonly PeakPhase[], workloadAsked?: string, include: Include = "all") {
   const work = phases.filter((p) => p.kind === "workload").sort((a, b) => a.index - b.index);
-  const workload = work.find((p) => isComplete(p))?.workload;
+  const workload = workloadAsked ?? work.find((p) => isComplete(p))?.workload;
   if (workload === undefined || workload === null) return null;
   const ofWorkload = work.filter((p) => p.workload === workload).map((p) => ({ ...p, runId: "", throughputOpsSec: storedPhaseThroughput(p.throughputSum) ?? 0 }));
-  const { peaks, throughput } = atPeakOverRepeats(ofWorkload, "all");
+  const { peaks, throughput } = atPeakOverRepeats(ofWorkload, include);
   const first = peaks[0];
   if (!first || throughput.mean === null) return null;
   return { workload, phase: first.name, threads: first.threadsPerClient * first.clients, target: storedNumber(first.target, LIMITS.throughputOpsSec), throughput };
@@ -337,7 +337,7 @@ const NO_LEFT_OUT: LeftOut = { invalid: 0, incomplete: 0 };
  * A configuration's result over its repeats: the phases counted (model/aggregate/rules.ts selectPhases), each repeat
  * at its peak load level (peakPerRepeat), and the mean with its 95% CI and n over those repeats. Never the best.
  */
-function atPeakOverRepeats<T extends CountablePhase & RepeatedPhase>(phases: readonly T[], include: Include | undefined) {
+export function atPeakOverRepeats<T extends CountablePhase & RepeatedPhase>(phases: readonly T[], include: Include | undefined) {
   const { counted, leftOut } = selectPhases(phases, include);
   const peaks = peakPerRepeat(counted);
   return { counted, leftOut, peaks, throughput: overRepeats(peaks.map((p) => p.throughputOpsSec)) };

@@ -1,0 +1,24 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { ErrorResponse, RegressionsResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
+import { regressions } from "../../../store/histories.js";
+
+const route: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    "/",
+    {
+      onRequest: app.readAccess,
+      schema: {
+        summary: "Change points in each configuration's history (E-Divisive means as Otava/Hunter), ordered by time or engine version, with the difference of each run to the configuration's baseline",
+        tags: ["analysis"],
+        querystring: Type.Composite([
+          Type.Omit(RunFiltersQuery, ["format", "include", "source"]),
+          Type.Object({ order: Type.Union([Type.Literal("time"), Type.Literal("version")], { default: "time", description: "runs in start order, or by engine version" }) }),
+        ]),
+        response: { 200: RegressionsResponse, 400: ErrorResponse },
+      },
+    },
+    async (req) => regressions(app.db, req.query, req.query.order),
+  );
+};
+export default route;
