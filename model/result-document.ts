@@ -5,6 +5,7 @@ import { PRESETS } from "./presets.js";
 import { consistencyProblems, histogramProblems, HistogramBudget, textProblems } from "./result-checks.js";
 import { LIMITS } from "./result-limits.js";
 import { statusSeriesProblems } from "./status-series.js";
+import { VERDICTS } from "./verdicts.js";
 
 /**
  * The result document: the one contract between runner, API and dashboard (DESIGN.md).
@@ -252,7 +253,8 @@ export const ResourceSampleSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const VERDICTS = ["valid", "warning", "invalid"] as const;
+// Kept in its own module so the dashboard can use the rules that read verdicts without the document's checks (node: imports).
+export { VERDICTS } from "./verdicts.js";
 export const ValiditySchema = Type.Object(
   {
     verdict: literalUnion(VERDICTS),

@@ -1,4 +1,5 @@
-import { VERDICTS, type Validity } from "../result-document.js";
+import type { Validity } from "../result-document.js";
+import { VERDICTS } from "../verdicts.js";
 import { repeatStatistics, type RepeatStatistics } from "../statistics.js";
 
 /**

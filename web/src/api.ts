@@ -8,8 +8,11 @@ import type {
   DurabilityResponse,
   PhaseResult,
   PhaseSeriesResponse,
+  AnovaResponse,
+  BaselinesResponse,
   FacetsResponse,
   ReferenceTablesResponse,
+  RegressionsResponse,
   RepeatabilityResponse,
   RunPeakSchema,
   RunsPage,
@@ -58,6 +61,10 @@ export interface RunRow {
 export type RunPeak = Static<typeof RunPeakSchema>;
 export type Facets = Static<typeof FacetsResponse>;
 export type Timeline = Static<typeof TimelineResponse>;
+export type Baselines = Static<typeof BaselinesResponse>;
+export type Regressions = Static<typeof RegressionsResponse>;
+export type ReferenceTable = Static<typeof ReferenceTablesResponse>["tables"][number];
+export type Anova = Static<typeof AnovaResponse>;
 
 export interface RunPage {
   total: number;
@@ -89,6 +96,11 @@ export interface PhaseView {
   runtimeMs: number;
   operations: Record<string, OperationAggregate>;
   verdict: string;
+  runId: string;
+  /** Which repeat of its load level the phase is, and whether every client reported. */
+  repeat: number;
+  target: number | null;
+  clientsReported: number;
 }
 
 export interface PhaseSeries {
@@ -146,6 +158,8 @@ export interface DurabilityCell {
   runs: number;
   peakThreads: number[];
   p99Us: Record<string, number>;
+  /** Per operation: the count and mean latency of the peak phases (count-weighted over clients). */
+  latency: Record<string, { count: number; avgUs: number | null }>;
   leftOut: { invalid: number; incomplete: number };
 }
 
@@ -295,6 +309,11 @@ function phaseView(p: RawPhaseResult): PhaseView {
     runtimeMs: p.aggregate.runtimeMs,
     operations,
     verdict: p.verdict,
+    runId: p.runId,
+    repeat: p.phase.repeat,
+    target: p.phase.target,
+    // The API says whether every client reported (aggregate.complete): in the model's terms (rules.ts isComplete).
+    clientsReported: p.aggregate.complete ? p.phase.clients : Math.min(p.aggregate.clients, p.phase.clients - 1),
   };
 }
 
@@ -318,6 +337,24 @@ function oncePerPage<T>(load: () => Promise<T>): () => Promise<T> {
 
 /** The values every filter can take (GET /facets), once per page load: no view downloads the runs for its options. */
 export const fetchFacets = oncePerPage(async () => (await getJson("/facets")) as Static<typeof FacetsResponse>);
+
+/** The runs pinned as their configuration's baseline (GET /baselines), once per page load: every view shows the difference to them. */
+export const fetchBaselines = oncePerPage(async () => (await getJson("/baselines")) as Static<typeof BaselinesResponse>);
+
+/** Change points in each configuration's history (GET /regressions). */
+export async function fetchRegressions(params: Record<string, string | undefined>): Promise<Regressions> {
+  return (await getJson("/regressions", params)) as Static<typeof RegressionsResponse>;
+}
+
+/** One seed's published tables, verbatim, with latency tables as series (GET /reference?seed=). */
+export async function fetchReference(seed: string): Promise<ReferenceTable[]> {
+  return ((await getJson("/reference", { seed })) as Static<typeof ReferenceTablesResponse>).tables;
+}
+
+/** Seed 003's two-way ANOVA for published and measured sweeps (GET /anova). */
+export async function fetchAnova(params: Record<string, string | undefined>): Promise<Anova> {
+  return (await getJson("/anova", params)) as Static<typeof AnovaResponse>;
+}
 
 /** The latest measured runs matching the filters with their headline throughput (the landing chart). */
 export async function fetchTimeline(filters: Record<string, string | undefined>): Promise<Timeline> {
@@ -403,6 +440,7 @@ export async function fetchDurability(params: Record<string, string | undefined>
     peakThreads: r.peakThreads,
     leftOut: r.leftOut,
     p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
+    latency: Object.fromEntries(Object.entries(r.operations).map(([op, o]) => [op, { count: o.count, avgUs: o.avgUs }])),
   }));
   const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
   return { cells, operations };
@@ -489,7 +527,16 @@ export async function fetchRepeatability(params: Record<string, string | undefin
   const [body, facets] = await allInOrder([getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>, fetchFacets()]);
   const groups = body.groups.map((g) => {
     return {
-      label: `${g.engine} ${g.preset} ${g.nodes}n ${g.workload ?? ""} t${g.threadsPerClient}${g.target === null ? "" : ` target ${g.target}`}`,
+      // Everything that tells two configurations apart: version and operation count too (5.0.4 and 5.0.5 are two rows).
+      label: [
+        `${g.engine} ${g.engineVersion} ${g.preset} ${g.nodes}n ${g.workload ?? g.phase}`,
+        `${g.threadsPerClient}×${g.clients} threads`,
+        g.target === null ? null : `target ${g.target}`,
+        g.operationCount === null ? null : `${g.operationCount.toLocaleString("en-US")} ops`,
+        g.scenario,
+      ]
+        .filter((x) => x !== null)
+        .join(" · "),
       engine: g.engine,
       source: sourceOf(g.sourceKind, g.sourceId, facets),
       repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec })),

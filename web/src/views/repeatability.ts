@@ -24,19 +24,20 @@ export const repeatabilityView: View = {
       return;
     }
     const labels = groups.map((g) => g.label);
-    const config: ChartConfiguration<"scatter"> = {
+    const config = {
       type: "scatter",
       data: {
+        labels,
         datasets: [
           ...groups.map((g, i) => ({
             label: seriesLabel(g.label, g.source),
-            data: g.repeats.map((r) => ({ x: i, y: r.throughputOpsSec })),
+            data: g.repeats.map((r) => ({ x: labels[i]!, y: r.throughputOpsSec })),
             ...lookFor(g.engine, g.source, i),
             pointRadius: 5,
           })),
           {
             label: "mean",
-            data: groups.map((g, i) => ({ x: i, y: g.mean })),
+            data: groups.map((g, i) => ({ x: labels[i]!, y: g.mean })),
             borderColor: "#000",
             backgroundColor: "#000",
             pointStyle: "line" as const,
@@ -49,7 +50,8 @@ export const repeatabilityView: View = {
         animation: false,
         maintainAspectRatio: false,
         scales: {
-          x: { type: "linear", min: -0.5, max: groups.length - 0.5, ticks: { stepSize: 1, callback: (v) => labels[Number(v)] ?? "" }, title: axisTitle("configuration") },
+          // One tick per configuration, every one labelled (a linear axis with a tick callback drew none).
+          x: { type: "category", labels, offset: true, ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 }, title: axisTitle("configuration") },
           y: { title: axisTitle("throughput (ops/s)") },
         },
         plugins: { legend: { display: groups.length <= 12, position: "bottom" } },
@@ -58,7 +60,7 @@ export const repeatabilityView: View = {
     ctx.chart({
       id: "repeatability",
       title: "Throughput of each repeat",
-      config: config as ChartConfiguration,
+      config: config as unknown as ChartConfiguration,
       csv: () => toCsv(["configuration", "repeat", "run", "phase", "throughput_ops_sec"], groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.phase, r.throughputOpsSec]))),
       note: "Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats.",
     });

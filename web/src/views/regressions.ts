@@ -1,0 +1,141 @@
+/**
+ * Regressions: each configuration's runs in order (by time or engine version), the change points the API found
+ * (E-Divisive means, model/change-points.ts) marked with the version change across them, and the pinned baseline.
+ */
+import type { ChartConfiguration } from "chart.js";
+import { configurationLabel } from "../../../model/history.js";
+import { allInOrder, fetchFacets, fetchRegressions, type Regressions } from "../api.js";
+import { toCsv } from "../csv.js";
+import { BASELINE_COLOUR, DIP_COLOUR, engineColour, seriesLook } from "../palette.js";
+import { axisType, scaleChoice, scaleControl } from "../scales.js";
+import { el, filterSelect, formatNumber, message } from "../ui.js";
+import type { View, ViewContext } from "../view.js";
+import { axisTitle } from "./common.js";
+
+/** Charts drawn at most: the histories with changes first. */
+const MAX_CHARTS = 12;
+
+type History = Regressions["histories"][number];
+
+const pct = (v: number | null) => (v === null ? "–" : `${v > 0 ? "+" : ""}${formatNumber(v * 100, 1)} %`);
+
+function historyChart(ctx: ViewContext, h: History, i: number, scale: string | undefined): void {
+  const label = `${configurationLabel(h.configuration)} · ${h.workload}`;
+  const tick = (k: number) => `${h.runs[k]!.engineVersion} · ${h.runs[k]!.startedAt.slice(0, 10)}`;
+  const points = h.runs.map((r, k) => ({ x: k, y: r.throughput.mean ?? 0, id: r.id }));
+  const look = seriesLook(engineColour(h.configuration.engine, i), false);
+  const marks = h.changes.map((c) => ({ x: c.index - 0.5, y: (c.meanBefore + c.meanAfter) / 2, text: `${c.fromVersion} → ${c.toVersion}: ${pct(c.change)}` }));
+  const baseline = h.baseline?.throughputOpsSec ?? null;
+  const datasets: Record<string, unknown>[] = [
+    { label: `${h.configuration.engine} runs`, data: points, ...look, showLine: true, borderWidth: 1.5, errorBars: h.runs.map((r) => (r.throughput.ci95 ? { low: r.throughput.ci95.low, high: r.throughput.ci95.high } : null)) },
+    ...h.changes.map((c) => ({
+      label: `${c.kind} at run ${c.index + 1}: ${c.fromVersion} → ${c.toVersion}, ${pct(c.change)}`,
+      data: [
+        { x: c.index - 0.5, y: Math.min(c.meanBefore, c.meanAfter) * 0.97 },
+        { x: c.index - 0.5, y: Math.max(c.meanBefore, c.meanAfter) * 1.03 },
+      ],
+      borderColor: DIP_COLOUR,
+      backgroundColor: DIP_COLOUR,
+      borderWidth: 2,
+      borderDash: [4, 3],
+      pointRadius: 0,
+      showLine: true,
+    })),
+    ...h.changes.map((c) => ({
+      label: `mean ${c.fromVersion} → ${c.toVersion}`,
+      data: [
+        { x: 0, y: c.meanBefore },
+        { x: c.index - 0.5, y: c.meanBefore },
+        { x: c.index - 0.5, y: c.meanAfter },
+        { x: h.runs.length - 1, y: c.meanAfter },
+      ],
+      borderColor: "#555555",
+      backgroundColor: "#555555",
+      borderWidth: 1,
+      pointRadius: 0,
+      showLine: true,
+      stepped: false,
+    })).slice(0, 1),
+    ...(baseline === null
+      ? []
+      : [{ label: `baseline ${h.baseline!.runId}`, data: [{ x: 0, y: baseline }, { x: h.runs.length - 1, y: baseline }], borderColor: BASELINE_COLOUR, backgroundColor: BASELINE_COLOUR, borderDash: [8, 4], borderWidth: 1.5, pointRadius: 0, showLine: true }]),
+  ];
+  const config = {
+    type: "scatter",
+    data: { datasets },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      scales: {
+        x: { type: "linear", min: -0.5, max: h.runs.length - 0.5, title: axisTitle("run (engine version · start day)"), ticks: { stepSize: 1, autoSkip: true, maxRotation: 60, callback: (v: number | string) => (Number.isInteger(Number(v)) && h.runs[Number(v)] ? tick(Number(v)) : "") } },
+        y: { type: axisType(scaleChoice(scale), points.map((q) => q.y)), title: axisTitle("peak throughput (ops/s, mean over repeats)") },
+      },
+      plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: (item: { raw: unknown }) => { const r = item.raw as { id?: string; y: number }; return r.id ? `${r.id}: ${formatNumber(r.y)} ops/s` : formatNumber(r.y); } } } },
+    },
+  };
+  ctx.chart({
+    id: `regressions-${i}`,
+    title: label,
+    config: config as unknown as ChartConfiguration,
+    csv: () => toCsv(["run", "engine_version", "started", "throughput_ops_sec", "change_from_baseline"], h.runs.map((r) => [r.id, r.engineVersion, r.startedAt, r.throughput.mean, r.changeFromBaseline])),
+    note: h.changes.length
+      ? `Changes: ${marks.map((m) => m.text).join("; ")}.${baseline === null ? "" : ` Dashed black: the baseline run ${h.baseline!.runId}.`}`
+      : `No change point.${baseline === null ? "" : ` Dashed black: the baseline run ${h.baseline!.runId}.`}`,
+  });
+}
+
+export const regressionsView: View = {
+  title: "Regressions",
+  async render(ctx) {
+    const p = ctx.state.params;
+    const order = p.order === "version" ? "version" : "time";
+    const [facets, out] = await allInOrder([fetchFacets(), fetchRegressions({ scenario: p.scenario, engine: p.engine, workload: p.workload, preset: p.preset, order })]);
+    const values = (f: readonly { value: string | number }[]) => f.map((x) => String(x.value));
+    ctx.controls.append(
+      el(
+        "form",
+        { class: "filters" },
+        filterSelect("scenario", "scenario", values(facets.scenarios), p.scenario, (v) => ctx.setParams({ scenario: v })),
+        filterSelect("engine", "engine", values(facets.engines), p.engine, (v) => ctx.setParams({ engine: v })),
+        filterSelect("preset", "preset", values(facets.presets), p.preset, (v) => ctx.setParams({ preset: v })),
+        filterSelect("workload", "workload", values(facets.workloads), p.workload, (v) => ctx.setParams({ workload: v })),
+        filterSelect("order", "runs ordered by", [{ value: "version", label: "engine version" }], p.order, (v) => ctx.setParams({ order: v }), "start time"),
+        scaleControl(p.scale, (v) => ctx.setParams({ scale: v })),
+      ),
+    );
+    const histories = out.histories.filter((h) => h.runs.length > 1);
+    if (histories.length === 0) {
+      ctx.controls.append(message("No configuration has more than one measured run for these filters: a history needs repeated runs over time or versions."));
+      return;
+    }
+    histories.slice(0, MAX_CHARTS).forEach((h, i) => historyChart(ctx, h, i, p.scale));
+    const changes = histories.flatMap((h) => h.changes.map((c) => ({ h, c })));
+    ctx.details.append(
+      el("p", { class: "note" }, `${out.method}. ${histories.length} histories, ${changes.length} change point(s)${histories.length > MAX_CHARTS ? `; the first ${MAX_CHARTS} drawn` : ""}.`),
+      el(
+        "table",
+        { class: "changes" },
+        el("thead", {}, el("tr", {}, ...["configuration", "workload", "kind", "versions", "first run after", "mean before", "mean after", "change", "p"].map((t) => el("th", {}, t)))),
+        el(
+          "tbody",
+          {},
+          ...changes.map(({ h, c }) =>
+            el(
+              "tr",
+              { "data-change": `${h.configurationId}|${h.workload}|${c.index}`, class: c.kind },
+              el("td", {}, configurationLabel(h.configuration)),
+              el("td", {}, h.workload),
+              el("td", { class: `verdict ${c.kind === "regression" ? "invalid" : "valid"}` }, c.kind),
+              el("td", {}, `${c.fromVersion} → ${c.toVersion}`),
+              el("td", { class: "mono" }, c.runId),
+              el("td", { class: "num" }, formatNumber(c.meanBefore)),
+              el("td", { class: "num" }, formatNumber(c.meanAfter)),
+              el("td", { class: "num", "data-value": String(c.change ?? "") }, pct(c.change)),
+              el("td", { class: "num" }, c.pValue.toExponential(1)),
+            ),
+          ),
+        ),
+      ),
+    );
+  },
+};
