@@ -463,7 +463,7 @@ async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit:
     SELECT o.id, c.phase_id AS "phaseId", o.operation, o.count::float8 AS count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs",
            jsonb_build_object('99', o.percentiles_us->'99') AS "percentilesUs"
     FROM client_results c JOIN operation_stats o ON o.client_result_id = c.id
-    WHERE c.phase_id IN (${Prisma.join([...phaseIds])})`;
+    WHERE c.phase_id = ANY(${[...phaseIds]}::int[])`;
   const histograms = new Map<number, string>();
   if (rows.length > 0 && rows.length <= mergeLimit) {
     const hs = await db.$queryRaw<{ id: number; h: string }[]>`
@@ -476,12 +476,15 @@ async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit:
   return out;
 }
 
-/** The YCSB properties of these phases, for configurationKey (model/aggregate/repeats.ts). */
+/**
+ * The YCSB properties of these phases, for configurationKey (model/aggregate/repeats.ts). Ids go as one array
+ * parameter: a bind parameter each stopped working past 32,767 (a view over 100,000 runs failed).
+ */
 async function phaseProperties(db: Db, rows: readonly PhaseSummaryRow[]): Promise<Map<number, Record<string, unknown>>> {
   const properties = new Map<number, Record<string, unknown>>();
   if (rows.length === 0) return properties;
   const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
-    SELECT id, properties FROM phases WHERE id IN (${Prisma.join(rows.map((r) => r.phaseId))})`;
+    SELECT id, properties FROM phases WHERE id = ANY(${rows.map((r) => r.phaseId)}::int[])`;
   for (const p of ps) properties.set(Number(p.id), storedObject(p.properties) ?? {});
   return properties;
 }
