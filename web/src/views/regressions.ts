@@ -67,7 +67,17 @@ function historyChart(ctx: ViewContext, h: History, i: number, scale: string | u
       animation: false,
       maintainAspectRatio: false,
       scales: {
-        x: { type: "linear", min: -0.5, max: h.runs.length - 0.5, title: axisTitle("run (engine version · start day)"), ticks: { stepSize: 1, autoSkip: true, maxRotation: 60, callback: (v: number | string) => (Number.isInteger(Number(v)) && h.runs[Number(v)] ? tick(Number(v)) : "") } },
+        x: {
+          type: "linear",
+          min: -0.5,
+          max: h.runs.length - 0.5,
+          title: axisTitle("run (engine version · start day)"),
+          // A tick on each run: from min -0.5 Chart.js steps through -0.5, 0.5, ... and every label came out empty.
+          afterBuildTicks: (axis: { ticks: { value: number }[] }) => {
+            axis.ticks = h.runs.map((_, k) => ({ value: k }));
+          },
+          ticks: { autoSkip: true, maxRotation: 60, callback: (v: number | string) => (Number.isInteger(Number(v)) && h.runs[Number(v)] ? tick(Number(v)) : "") },
+        },
         y: { type: axisType(scaleChoice(scale), points.map((q) => q.y)), title: axisTitle("peak throughput (ops/s, mean over repeats)") },
       },
       plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: (item: { raw: unknown }) => { const r = item.raw as { id?: string; y: number }; return r.id ? `${r.id}: ${formatNumber(r.y)} ops/s` : formatNumber(r.y); } } } },

@@ -3,7 +3,8 @@
  * verdicts visible and filterable, and the landing chart: the latest measured runs over their own time span.
  */
 import type { ChartConfiguration } from "chart.js";
-import { allInOrder, fetchFacets, fetchRunPage, fetchTimeline, RUN_FILTERS, type Facets, type RunRow, type Timeline } from "../api.js";
+import { changeFrom, configurationId } from "../../../model/history.js";
+import { allInOrder, fetchBaselines, fetchFacets, fetchRunPage, fetchTimeline, RUN_FILTERS, type Baselines, type Facets, type RunRow, type Timeline } from "../api.js";
 import { toCsv } from "../csv.js";
 import { engineColour, seriesLook } from "../palette.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
@@ -88,12 +89,22 @@ function throughputCell(r: RunRow): HTMLTableCellElement {
   return td;
 }
 
-function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page: number): HTMLElement {
+/** The run against its configuration's pinned baseline (same workload at its peak): the change in percent. */
+function baselineCell(r: RunRow, baselines: Baselines["baselines"]): HTMLTableCellElement {
+  const b = baselines.find((x) => x.configurationId === configurationId({ scenario: r.scenario, engine: r.engine, preset: r.preset, nodes: r.nodes, instanceType: r.dataInstanceType }));
+  if (!b) return el("td", { class: "num", "data-baseline": "none", title: "no baseline pinned for this configuration" }, "–");
+  if (b.runId === r.id) return el("td", { class: "num baseline", "data-baseline": "self" }, "baseline");
+  const base = b.workloads.find((w) => w.workload === r.peak?.workload)?.throughput.mean;
+  const change = changeFrom(base, r.throughputOpsSec);
+  return el("td", { class: "num", "data-baseline": String(change ?? ""), title: `against ${b.runId} (${b.engineVersion})` }, change === null ? "–" : `${change > 0 ? "+" : ""}${formatNumber(change * 100, 1)} %`);
+}
+
+function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page: number, baselines: Baselines["baselines"]): HTMLElement {
   const selected = new Set(listParam(ctx.state.params.selected));
   const head = el(
     "tr",
     {},
-    ...["", "run", "engine", "version", "preset", "nodes", "instance", "scenario", "workloads", "peak throughput (ops/s)", "started", "source", "verdict", ""].map((h) =>
+    ...["", "run", "engine", "version", "preset", "nodes", "instance", "scenario", "workloads", "peak throughput (ops/s)", "vs baseline", "started", "source", "verdict", ""].map((h) =>
       el("th", {}, h),
     ),
   );
@@ -133,6 +144,7 @@ function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page
         el("td", {}, r.scenario),
         el("td", {}, r.workloads.join(" ")),
         throughputCell(r),
+        baselineCell(r, baselines),
         el("td", {}, r.startedAt.slice(0, 16).replace("T", " ")),
         el("td", { title: r.source.citation ?? "" }, r.source.kind === "published" ? `published (seed ${r.source.seed ?? "?"})` : "measured"),
         verdictCell(r),
@@ -170,7 +182,7 @@ export const runsView: View = {
     // chart needs only the latest runs; the filter options and the page of the table follow.
     const timeline = filters.source === "published" ? null : await fetchTimeline(timelineFilters);
     if (timeline && timeline.runs.length > 0) ctx.chart(timelineChart(timeline, p.scale));
-    const [facets, { total, runs }] = await allInOrder([fetchFacets(), fetchRunPage(filters, page * PAGE_SIZE, PAGE_SIZE)]);
+    const [facets, { total, runs }, { baselines }] = await allInOrder([fetchFacets(), fetchRunPage(filters, page * PAGE_SIZE, PAGE_SIZE), fetchBaselines()]);
     const set = (name: string) => (value: string) => ctx.setParams({ [name]: value, page: undefined });
     ctx.controls.append(
       el(
@@ -195,6 +207,6 @@ export const runsView: View = {
       ctx.controls.append(message("No run matches these filters."));
       return;
     }
-    ctx.details.append(runTable(ctx, runs, total, Math.min(page, Math.ceil(total / PAGE_SIZE) - 1)));
+    ctx.details.append(runTable(ctx, runs, total, Math.min(page, Math.ceil(total / PAGE_SIZE) - 1), baselines));
   },
 };
