@@ -23,3 +23,24 @@ export function ubuntuLtsAmi(parent: pulumi.Resource): pulumi.Output<string> {
     )
     .apply((ami) => ami.id);
 }
+
+/**
+ * The AMI a stack runs on, remembered: the image resolved at the first `up` is kept in an SSM parameter whose value
+ * later `up`s ignore (ignoreChanges), so a newer Ubuntu image never changes what repeats of a study run on. Set
+ * `amiId` (config `ycsb-lab:ami`) to choose one; delete the parameter to move to the newest image.
+ */
+export function pinnedAmi(name: string, pinName: string, tags: Record<string, string>, parent: pulumi.Resource): pulumi.Output<string> {
+  const pin = new aws.ssm.Parameter(
+    `${name}-ami-pin`,
+    {
+      name: `/ycsb-lab/pins/${pinName}/ami`,
+      type: "String",
+      value: ubuntuLtsAmi(parent),
+      description: "The AMI this ycsb-lab stack runs on: resolved at its first up, kept for later ones (delete to move on)",
+      tags,
+    },
+    { parent, ignoreChanges: ["value"] },
+  );
+  // The provider marks every parameter value secret; an AMI id is not, and it goes into user-data and results.
+  return pulumi.unsecret(pin.value);
+}

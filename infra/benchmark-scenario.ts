@@ -12,6 +12,7 @@ import { DatabaseCluster, checkClusterArgs, type DatabaseClusterArgs } from "./d
 import { failOn } from "./errors.js";
 import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
+import { pinnedAmi } from "./ami.js";
 import { clusterDescription } from "./cluster-description.js";
 import { kitKey } from "../model/results-layout.js";
 import { volumeLayout, type VolumeLayout } from "./volumes.js";
@@ -52,7 +53,10 @@ export interface BenchmarkScenarioArgs {
   placementGroup?: boolean;
   /** Size of the commitlog/journal volume where the preset wants one. @default 100 */
   logVolumeGiB?: number;
-  /** AMI id for every instance. @default the newest Ubuntu LTS from Canonical */
+  /**
+   * AMI id for every instance. @default the newest Ubuntu LTS from Canonical at the stack's first `up`, pinned for
+   * later ones (infra/ami.ts pinnedAmi) and recorded in every result's provenance
+   */
   amiId?: pulumi.Input<string>;
 }
 
@@ -74,6 +78,8 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
   /** host:port the clients connect to. */
   public readonly endpoints: string[];
   public readonly estimatedCostPerHour: number;
+  /** What `pulumi destroy` leaves of the results, in words. */
+  public readonly resultsKeptOnDestroy: pulumi.Output<string>;
   public readonly cost: CostEstimate;
 
   constructor(name: string, args: BenchmarkScenarioArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -89,9 +95,13 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
       { region: args.region, ports: runtime.ports, vpcCidr: addresses.vpcCidr, dataSubnetCidr: addresses.dataSubnetCidr, clientSubnetCidr: addresses.clientSubnetCidr, ...(args.availabilityZone ? { availabilityZone: args.availabilityZone } : {}), tags },
       p,
     );
-    const bucketName = args.resultsBucketName ? pulumi.output(args.resultsBucketName) : new ResultsBucket(`${name}-results`, { tags }, p).bucketName;
+    const results = args.resultsBucketName ? undefined : new ResultsBucket(`${name}-results`, { tags }, p);
+    const bucketName = args.resultsBucketName ? pulumi.output(args.resultsBucketName) : results!.bucketName;
+    this.resultsKeptOnDestroy = results ? results.keptOnDestroy : pulumi.interpolate`the results live in ${bucketName}, which this stack does not own`;
+    // The plan and the cluster description are part of the run's record: a destroy keeps them with the results.
     const json = (suffix: string, key: string, body: pulumi.Input<string>) =>
-      new aws.s3.BucketObjectv2(`${name}-${suffix}`, { bucket: bucketName, key, contentType: "application/json", content: body, serverSideEncryption: "AES256", tags }, p);
+      new aws.s3.BucketObjectv2(`${name}-${suffix}`, { bucket: bucketName, key, contentType: "application/json", content: body, serverSideEncryption: "AES256", tags }, { parent: this, retainOnDelete: true });
+    const ami = args.amiId ? pulumi.output(args.amiId) : pinnedAmi(name, args.stack ?? name, tags, this);
     // The kit is shared by every run that uses the bucket (its key is its content hash): a destroy keeps it.
     const kitObject = new aws.s3.BucketObjectv2(
       `${name}-kit`,
@@ -103,9 +113,10 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     const clusterObject = json(
       "cluster",
       layout.clusterInfoKey,
-      pulumi.output(bucketName).apply((bucket) =>
+      pulumi.all([bucketName, ami]).apply(([bucket, amiId]) =>
         JSON.stringify(
           clusterDescription({
+            ami: amiId,
             runId: args.runId,
             ...(args.stack ? { stack: args.stack } : {}),
             deployment: d,
@@ -127,12 +138,12 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     );
     this.cluster = new DatabaseCluster(
       `${name}-db`,
-      { ...plan.cluster, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName },
+      { ...plan.cluster, amiId: ami, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName },
       { parent: this, dependsOn: [kitObject, clusterObject] },
     );
     this.clients = new ClientFleet(
       `${name}-clients`,
-      { ...plan.clients, subnetId: this.network.clientSubnetId, securityGroupId: this.network.clientSecurityGroupId, resultsBucketName: bucketName },
+      { ...plan.clients, amiId: ami, subnetId: this.network.clientSubnetId, securityGroupId: this.network.clientSecurityGroupId, resultsBucketName: bucketName },
       { parent: this, dependsOn: [kitObject, planObject, clusterObject] },
     );
 
@@ -152,6 +163,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
       planUrl: this.planUrl,
       readyMarkerUrl: this.readyMarkerUrl,
       estimatedCostPerHour: this.estimatedCostPerHour,
+      resultsKeptOnDestroy: this.resultsKeptOnDestroy,
     });
   }
 }

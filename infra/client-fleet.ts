@@ -87,7 +87,8 @@ export class ClientFleet extends pulumi.ComponentResource {
           userDataReplaceOnChange: true,
           tags: { ...tags, Name: `${name}-client-${index}`, "ycsb-lab:role": "client", "ycsb-lab:client-index": String(index) },
         },
-        p,
+        // A newer image never replaces a running client (the stack pins its AMI; infra/ami.ts).
+        { parent: this, ignoreChanges: ["ami"] },
       ).id;
     });
     this.count = count;

@@ -19,6 +19,8 @@ export function clusterDescription(a: {
   bucket: string;
   parameterPath: string;
   kit: { sha256: string; version: string };
+  /** The AMI every instance runs (recorded in results). */
+  ami?: string;
 }): ClusterDescription {
   const d = a.deployment;
   const data = instanceType(d.dataInstanceType, "dataInstanceType");
@@ -44,5 +46,6 @@ export function clusterDescription(a: {
     clients: a.clientIps.map((address, index) => ({ index, address, instanceType: d.clientInstanceType })),
     storage: a.storage,
     kit: { sha256: a.kit.sha256, version: a.kit.version },
+    ...(a.ami ? { ami: a.ami } : {}),
   };
 }

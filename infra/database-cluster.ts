@@ -120,7 +120,8 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           userDataReplaceOnChange: true,
           tags: { ...tags, Name: `${name}-node-${index}`, "ycsb-lab:role": index === 0 ? "leader" : "member" },
         },
-        p,
+        // A newer image never replaces a running node (the stack pins its AMI; infra/ami.ts).
+        { parent: this, ignoreChanges: ["ami"] },
       );
       return instance.id;
     });

@@ -7,7 +7,11 @@ export interface ResultsBucketArgs {
   infrequentAccessAfterDays?: number;
   /** Days after which result objects are deleted; 0 keeps them forever. @default 0 */
   expireAfterDays?: number;
-  /** Delete the bucket with its objects on `pulumi destroy` (results are the product: off by default). @default false */
+  /**
+   * Delete the bucket with its objects on `pulumi destroy`. Off by default: results are the product, so a destroy
+   * leaves the bucket, everything in it and its guards (public access block, TLS-only policy, encryption, ownership,
+   * lifecycle) in place, removed from the stack's state only (retainOnDelete). @default false
+   */
   forceDestroy?: boolean;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
@@ -17,6 +21,8 @@ export interface ResultsBucketArgs {
 export class ResultsBucket extends pulumi.ComponentResource {
   public readonly bucketName: pulumi.Output<string>;
   public readonly bucketArn: pulumi.Output<string>;
+  /** What `pulumi destroy` does to the bucket, in words (a stack output, so the user sees it before destroying). */
+  public readonly keptOnDestroy: pulumi.Output<string>;
 
   constructor(name: string, args: ResultsBucketArgs = {}, opts?: pulumi.ComponentResourceOptions) {
     const ia = args.infrequentAccessAfterDays ?? 30;
@@ -27,7 +33,10 @@ export class ResultsBucket extends pulumi.ComponentResource {
       ...(isInteger(expire, 0) && (expire === 0 || expire > ia) ? [] : [{ field: "expireAfterDays", message: `0 (keep) or a whole number above infrequentAccessAfterDays (${ia}), got ${expire}` }]),
     ]);
     super("ycsb-lab:index:ResultsBucket", name, {}, opts);
-    const p = { parent: this };
+    // Kept resources: a destroy forgets them instead of deleting them, guards first (they would otherwise go before the
+    // bucket, and then the delete of the non-empty bucket fails with the results unguarded).
+    const keep = !(args.forceDestroy ?? false);
+    const p = { parent: this, retainOnDelete: keep };
     const tags = args.tags ?? {};
     const bucket = new aws.s3.Bucket(`${name}-bucket`, { bucketPrefix: `${name.slice(0, 30).toLowerCase()}-`, forceDestroy: args.forceDestroy ?? false, tags }, p);
     new aws.s3.BucketPublicAccessBlock(`${name}-public-access`, { bucket: bucket.id, blockPublicAcls: true, blockPublicPolicy: true, ignorePublicAcls: true, restrictPublicBuckets: true }, p);
@@ -59,6 +68,10 @@ export class ResultsBucket extends pulumi.ComponentResource {
     );
     this.bucketName = bucket.bucket;
     this.bucketArn = bucket.arn;
-    this.registerOutputs({ bucketName: this.bucketName, bucketArn: this.bucketArn });
+    this.keptOnDestroy = keep
+      ? pulumi.interpolate`pulumi destroy keeps s3://${bucket.bucket} with every result and its guards (public access block, TLS-only policy, encryption); delete it yourself when the results are no longer wanted`
+      : pulumi.output("pulumi destroy deletes the bucket and every result in it (forceDestroy)");
+    if (keep) void this.keptOnDestroy.apply((note) => pulumi.log.info(note, this));
+    this.registerOutputs({ bucketName: this.bucketName, bucketArn: this.bucketArn, keptOnDestroy: this.keptOnDestroy });
   }
 }

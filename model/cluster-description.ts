@@ -79,6 +79,8 @@ export const ClusterDescriptionSchema = Type.Object(
       { additionalProperties: false },
     ),
     kit: Type.Object({ sha256: Sha256, version: Type.String({ maxLength: 50 }) }, { additionalProperties: false }),
+    /** The AMI every instance of the run boots from (pinned per stack; recorded in every result's provenance). */
+    ami: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
 );

@@ -14,7 +14,7 @@ export interface RunFacts {
   /** Where the run really ran when that is not the scenario's EC2 types (a local run: "local"). */
   machine?: string;
   /** Where the run came from: the stack and the kit its instances ran. */
-  provenance?: { stack?: string; kit?: { sha256: string; version: string } };
+  provenance?: { stack?: string; ami?: string; kit?: { sha256: string; version: string } };
 }
 
 /** An output that says nothing happened, for a YCSB that failed before printing its summary. */

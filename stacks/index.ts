@@ -28,3 +28,4 @@ export const estimatedCostPerHour = out.estimatedCostPerHour;
 export const costPricesAsOf = out.costPricesAsOf;
 export const costSource = out.costSource;
 export const kitSha256 = out.kitSha256;
+export const resultsKeptOnDestroy = out.resultsKeptOnDestroy;

@@ -2,8 +2,8 @@ import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
 import { stackArgs, type ConfigSource, type StackKit } from "./settings.js";
 
 /** The stack's program: config -> BenchmarkScenario -> outputs. index.ts runs it with pulumi.Config; tests with a stack file. */
-export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit) {
-  const args = stackArgs(get, stackName, kit);
+export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit, now: Date = new Date()) {
+  const args = stackArgs(get, stackName, kit, now);
   const run = new BenchmarkScenario(args.spec.name, args);
   return {
     runId: run.runId,
@@ -22,5 +22,6 @@ export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit
     costPricesAsOf: run.cost.pricesAsOf,
     costSource: run.cost.source,
     kitSha256: kit.sha256,
+    resultsKeptOnDestroy: run.resultsKeptOnDestroy,
   };
 }

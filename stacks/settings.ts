@@ -66,7 +66,17 @@ export function stackEngine(get: ConfigSource): Engine {
   return engine as Engine;
 }
 
-export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit): BenchmarkScenarioArgs {
+/**
+ * A fresh run id for each `pulumi up` (the stack name and the minute, UTC): every up is a new run, so repeats never
+ * share barrier files, results or credentials. Within the tags' alphabet and length (infra/tags.ts).
+ */
+export function runIdFor(stackName: string, now: Date): string {
+  const stamp = now.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
+  const base = stackName.toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+/, "").slice(0, 27) || "run";
+  return `${base}-${stamp}`;
+}
+
+export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, now: Date = new Date()): BenchmarkScenarioArgs {
   const name = required(get, `${NS}:scenario`);
   let base: ScenarioSpec;
   try {
@@ -101,11 +111,12 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit): 
     throw new StackConfigError(`${NS}:mongoTopology`, `"sharded" or "replica-set", got "${topology}"`);
   }
   const az = get(`${NS}:availabilityZone`);
+  const ami = get(`${NS}:ami`);
   const bucket = get(`${NS}:resultsBucket`);
   return {
     spec,
     deployment,
-    runId: get(`${NS}:runId`) ?? stackName,
+    runId: get(`${NS}:runId`) ?? runIdFor(stackName, now),
     owner: required(get, `${NS}:owner`),
     expiry: required(get, `${NS}:expiry`),
     region: required(get, "aws:region"),
@@ -113,6 +124,7 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit): 
     stack: stackName,
     ...(topology ? { mongoTopology: topology as MongoTopology } : {}),
     ...(az ? { availabilityZone: az } : {}),
+    ...(ami ? { amiId: ami } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { calls, countByType, installMocks, MOCK_ACCOUNT, MOCK_AMI, ofType, recorded, reset, settle, value } from "./infra-mocks.js";
+import { calls, countByType, installMocks, MOCK_ACCOUNT, MOCK_AMI, ofType, options, recordOptions, recorded, reset, settle, value } from "./infra-mocks.js";
 import { BenchmarkNetwork } from "../infra/network.js";
 import { ResultsBucket } from "../infra/results-bucket.js";
 import { DatabaseCluster, type DatabaseClusterArgs } from "../infra/database-cluster.js";
@@ -93,6 +93,21 @@ describe("ResultsBucket", () => {
     const policy = JSON.parse(ofType("aws:s3/bucketPolicy:BucketPolicy")[0]!.inputs.policy);
     expect(policy.Statement[0]).toMatchObject({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } });
     expect(ofType("aws:s3/bucket:Bucket")[0]!.inputs.forceDestroy).toBe(false);
+  });
+
+  it("pulumi destroy keeps the bucket and every guard (retainOnDelete), and says so; forceDestroy deletes them", async () => {
+    const b = new ResultsBucket("kept", {}, { transformations: [recordOptions] });
+    await value(b.bucketName);
+    await settle();
+    const guarded = ["kept-bucket", "kept-public-access", "kept-ownership", "kept-encryption", "kept-lifecycle", "kept-tls-only"];
+    for (const name of guarded) expect(options.get(name)?.retainOnDelete, name).toBe(true);
+    expect(await value(b.keptOnDestroy)).toMatch(/pulumi destroy keeps s3:\/\/.* with every result and its guards/);
+    reset();
+    const gone = new ResultsBucket("gone", { forceDestroy: true }, { transformations: [recordOptions] });
+    await value(gone.bucketName);
+    await settle();
+    expect(ofType("aws:s3/bucket:Bucket")[0]!.inputs.forceDestroy).toBe(true);
+    for (const name of guarded.map((n) => n.replace("kept", "gone"))) expect(options.get(name)?.retainOnDelete ?? false, name).toBe(false);
   });
 
   it("rejects a Standard-IA transition before 30 days", () => {

@@ -8,6 +8,8 @@ export interface Recorded {
 }
 
 export const recorded: Recorded[] = [];
+/** The resource options each resource was registered with (retainOnDelete, ignoreChanges, ...), by name. */
+export const options = new Map<string, pulumi.CustomResourceOptions>();
 export const calls: string[] = [];
 
 export const MOCK_AMI = "ami-0a1b2c3d4e5f67890";
@@ -44,8 +46,18 @@ export async function installMocks(): Promise<void> {
   );
 }
 
+/**
+ * Mocks see inputs only: give a component `{ transformations: [recordOptions] }` to see the options it gave each
+ * of its resources (retainOnDelete, ignoreChanges, ...) in `options`.
+ */
+export const recordOptions: pulumi.ResourceTransformation = (args) => {
+  options.set(args.name, args.opts as pulumi.CustomResourceOptions);
+  return undefined;
+};
+
 export function reset(): void {
   recorded.length = 0;
+  options.clear();
   calls.length = 0;
 }
 

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { countByType, installMocks, ofType, recorded, reset, settle, value } from "./infra-mocks.js";
+import { countByType, installMocks, MOCK_AMI, ofType, options, recordOptions, recorded, reset, settle, value } from "./infra-mocks.js";
 import { stackProgram } from "../stacks/program.js";
 import { stackArgs, type ConfigSource } from "../stacks/settings.js";
 import { stackConfigFromFiles, stackNames as listStacks } from "../stacks/config-file.js";
@@ -14,6 +14,7 @@ const stackNames = listStacks();
 
 /** Under mocks the kit archive is never read: its path, hash and version reach the resources. */
 const KIT = { path: "ycsb-lab-kit.tar.gz", sha256: "ef".repeat(32), version: "0.1.0" };
+const NOW = new Date("2026-11-23T18:30:42Z");
 
 beforeAll(installMocks);
 beforeEach(reset);
@@ -25,7 +26,10 @@ describe("stacks/", () => {
 
   it.each(stackNames)("Pulumi.%s.yaml evaluates under mocks into the scenario's resource graph", async (stack) => {
     const get = stackConfig(stack);
-    const out = stackProgram(get, stack, KIT);
+    const out = stackProgram(get, stack, KIT, NOW);
+    // Every up is a new run: the stack's name and the minute (UTC).
+    const runId = `${stack}-20261123-1830`;
+    expect(out.runId).toBe(runId);
     await value(out.resultsPrefix);
     await settle();
     const spec = SCENARIOS[get("ycsb-lab:scenario") as keyof typeof SCENARIOS];
@@ -38,21 +42,22 @@ describe("stacks/", () => {
     expect(fleet).toHaveLength(clients);
     expect(new Set(data.map((i) => i.inputs.instanceType))).toEqual(new Set([get("ycsb-lab:dataInstanceType") ?? spec.dataNode.instanceType]));
     expect(new Set(fleet.map((i) => i.inputs.instanceType))).toEqual(new Set([get("ycsb-lab:clientInstanceType") ?? spec.clientNode.instanceType]));
-    expect(data.every((i) => i.inputs.tags["ycsb-lab:scenario"] === spec.name && i.inputs.tags["ycsb-lab:run-id"] === stack)).toBe(true);
+    expect(data.every((i) => i.inputs.tags["ycsb-lab:scenario"] === spec.name && i.inputs.tags["ycsb-lab:run-id"] === runId)).toBe(true);
     expect(countByType()).toMatchObject({ "aws:ec2/vpc:Vpc": 1, "aws:s3/bucket:Bucket": 1, "aws:s3/bucketObjectv2:BucketObjectv2": 3, "ycsb-lab:index:BenchmarkScenario": 1 });
     const uploads = ofType("aws:s3/bucketObjectv2:BucketObjectv2");
     const objects = Object.fromEntries(uploads.filter((o) => o.inputs.content).map((o) => [o.inputs.key, JSON.parse(o.inputs.content)]));
     expect(uploads.find((o) => o.inputs.key === `kits/${KIT.sha256}.tar.gz`)?.inputs.source).toBeDefined();
-    const plan = objects[`runs/${stack}/plan.json`];
+    const plan = objects[`runs/${runId}/plan.json`];
     expect(plan.deployment).toMatchObject({ scenario: spec.name, nodes, clients });
     expect(plan.phases.map((ph: { kind: string }) => ph.kind)).toContain("load");
-    const cluster = objects[`runs/${stack}/cluster.json`];
+    const cluster = objects[`runs/${runId}/cluster.json`];
     expect(clusterDescriptionProblems(cluster)).toEqual([]);
     expect(cluster.nodes).toHaveLength(nodes);
     expect(cluster.clients).toHaveLength(clients);
-    expect(cluster).toMatchObject({ runId: stack, stack, kit: { sha256: KIT.sha256, version: KIT.version } });
+    // The AMI resolved for the stack (pinned for later ups) is recorded with the run.
+    expect(cluster).toMatchObject({ runId, stack, ami: MOCK_AMI, kit: { sha256: KIT.sha256, version: KIT.version } });
     // A study's own server values (seed 004's compaction and batch window, seed 001's HBase split) reach the nodes.
-    const study = stackArgs(get, stack, KIT);
+    const study = stackArgs(get, stack, KIT, NOW);
     const deployment = planScenario(study).deployment;
     expect(cluster.study ?? {}).toEqual(deployment.study);
     // What EC2 receives: at most 16 KiB of user-data (EC2 user guide, "Run commands when you launch an EC2 instance").
@@ -115,6 +120,37 @@ const goodArgs = (over: Partial<BenchmarkScenarioArgs> = {}): BenchmarkScenarioA
   region: "us-east-1",
   kit: KIT,
   ...over,
+});
+
+describe("reproducible runs", () => {
+  it("every up is a new run id, unless the stack fixes one", () => {
+    const get = stackConfig("quickstart");
+    expect(stackArgs(get, "quickstart", KIT, new Date("2026-11-23T18:30:00Z")).runId).toBe("quickstart-20261123-1830");
+    expect(stackArgs(get, "quickstart", KIT, new Date("2026-11-24T09:05:00Z")).runId).toBe("quickstart-20261124-0905");
+    expect(stackArgs((k) => (k === "ycsb-lab:runId" ? "my-run" : get(k)), "quickstart", KIT).runId).toBe("my-run");
+    // A long stack name still gives a run id within the tags' 41 characters.
+    expect(stackArgs(get, "a-very-long-stack-name-for-a-team-study", KIT, NOW).runId).toMatch(/^[a-z0-9][a-z0-9-]{0,40}$/);
+  });
+
+  it("pins the AMI resolved at the first up (later ups ignore a newer image) and never replaces a node for a new AMI", async () => {
+    const run = new BenchmarkScenario("pin", goodArgs({ stack: "team-a" }), { transformations: [recordOptions] });
+    await Promise.all([...run.cluster.instanceIds, ...run.clients.instanceIds].map(value));
+    await settle();
+    const pin = ofType("aws:ssm/parameter:Parameter").find((p) => p.inputs.name === "/ycsb-lab/pins/team-a/ami")!;
+    // The provider keeps parameter values as secrets (a wrapper under mocks).
+    expect(pin.inputs.value?.value ?? pin.inputs.value).toBe(MOCK_AMI);
+    expect(options.get("pin-ami-pin")?.ignoreChanges).toEqual(["value"]);
+    for (const i of ofType("aws:ec2/instance:Instance")) {
+      expect(i.inputs.ami).toBe(MOCK_AMI);
+      expect(options.get(i.name)?.ignoreChanges, i.name).toEqual(["ami"]);
+    }
+    reset();
+    const chosen = new BenchmarkScenario("chosen", goodArgs({ amiId: "ami-0123456789abcdef0" }));
+    await Promise.all(chosen.cluster.instanceIds.map(value));
+    await settle();
+    expect(ofType("aws:ssm/parameter:Parameter")).toEqual([]);
+    expect(ofType("aws:ec2/instance:Instance").every((i) => i.inputs.ami === "ami-0123456789abcdef0")).toBe(true);
+  });
 });
 
 describe("a bad scenario fails before any resource is created, naming the field", () => {

@@ -91,7 +91,7 @@ export async function bootClient(b: ClientBoot): Promise<number> {
     ...(marker.standIn ? { standIn: marker.standIn } : {}),
     // A rehearsal runs on this machine: its numbers must not carry the scenario's EC2 types.
     ...(b.env.rehearsal ? { machine: "local (rehearsal)" } : {}),
-    provenance: { ...(cluster.stack ? { stack: cluster.stack } : {}), kit: cluster.kit },
+    provenance: { ...(cluster.stack ? { stack: cluster.stack } : {}), ...(cluster.ami ? { ami: cluster.ami } : {}), kit: cluster.kit },
     log: (line) => reporter.log(line),
     onPhase: async (phase, position, of) => {
       // After a reset the leader publishes the cluster again; every client picks up what it says before its next phase.
