@@ -13,6 +13,7 @@ import { failOn } from "./errors.js";
 import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
 import { pinnedAmi } from "./ami.js";
+import { zoneOfferingBoth } from "./availability-zone.js";
 import { clusterDescription } from "./cluster-description.js";
 import { kitKey } from "../model/results-layout.js";
 import { volumeLayout, type VolumeLayout } from "./volumes.js";
@@ -29,8 +30,14 @@ export interface BenchmarkScenarioArgs {
   runId: string;
   /** Who owns (and pays for) the run: a tag. */
   owner: string;
-  /** ISO date after which the resources may be swept: a tag. */
+  /** ISO date (YYYY-MM-DD): a tag, and the end of that day (UTC) is when every instance terminates itself. */
   expiry: string;
+  /** Every instance also terminates itself this many hours after it booted, if that comes before the expiry. @default none */
+  maxHours?: number;
+  /** Clients on Spot capacity (cheaper; an interruption ends the run, marked incomplete). @default false */
+  clientSpot?: boolean;
+  /** Data nodes on Spot capacity: only when asked (an interruption loses the node). @default false */
+  dataNodeSpot?: boolean;
   /** AWS region the provider deploys to (S3 endpoint, SSM calls in user-data). */
   region: string;
   /**
@@ -41,7 +48,7 @@ export interface BenchmarkScenarioArgs {
   kit: { path: string; sha256: string; version: string };
   /** The Pulumi stack, recorded in the run's results as provenance. @default none */
   stack?: string;
-  /** Availability zone. @default the region's first available zone */
+  /** Availability zone. @default the first zone offering both the data nodes' and the clients' instance types */
   availabilityZone?: pulumi.Input<string>;
   /** First two octets of the VPC's /16. @default "10.42" */
   vpcBase?: string;
@@ -92,7 +99,15 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
 
     this.network = new BenchmarkNetwork(
       `${name}-net`,
-      { region: args.region, ports: runtime.ports, vpcCidr: addresses.vpcCidr, dataSubnetCidr: addresses.dataSubnetCidr, clientSubnetCidr: addresses.clientSubnetCidr, ...(args.availabilityZone ? { availabilityZone: args.availabilityZone } : {}), tags },
+      {
+        region: args.region,
+        ports: runtime.ports,
+        vpcCidr: addresses.vpcCidr,
+        dataSubnetCidr: addresses.dataSubnetCidr,
+        clientSubnetCidr: addresses.clientSubnetCidr,
+        availabilityZone: args.availabilityZone ?? zoneOfferingBoth([d.dataInstanceType, d.clientInstanceType], args.region, this),
+        tags,
+      },
       p,
     );
     const results = args.resultsBucketName ? undefined : new ResultsBucket(`${name}-results`, { tags }, p);
@@ -117,6 +132,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         JSON.stringify(
           clusterDescription({
             ami: amiId,
+            lifetime: { expiry: args.expiry, ...(args.maxHours !== undefined ? { maxHours: args.maxHours } : {}) },
             runId: args.runId,
             ...(args.stack ? { stack: args.stack } : {}),
             deployment: d,
@@ -143,7 +159,14 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     );
     this.clients = new ClientFleet(
       `${name}-clients`,
-      { ...plan.clients, amiId: ami, subnetId: this.network.clientSubnetId, securityGroupId: this.network.clientSecurityGroupId, resultsBucketName: bucketName },
+      {
+        ...plan.clients,
+        amiId: ami,
+        ...(this.cluster.placementGroupName ? { placementGroupName: this.cluster.placementGroupName } : {}),
+        subnetId: this.network.clientSubnetId,
+        securityGroupId: this.network.clientSecurityGroupId,
+        resultsBucketName: bucketName,
+      },
       { parent: this, dependsOn: [kitObject, planObject, clusterObject] },
     );
 
@@ -198,6 +221,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     throw e;
   }
   failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry }));
+  if (args.maxHours !== undefined && !(Number.isFinite(args.maxHours) && args.maxHours > 0)) failOn("BenchmarkScenario", [{ field: "maxHours", message: `hours > 0, got ${args.maxHours}` }]);
   if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path) failOn("BenchmarkScenario", [{ field: "kit", message: "a built kit: { path, sha256, version } from `ycsb-lab kit build` (kit/build.ts)" }]);
   failOn("BenchmarkScenario", checkFit(d, spec.dataNode.storage));
   let addresses: Addressing;
@@ -228,6 +252,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     region: args.region,
     kit: { sha256: args.kit.sha256 },
     ...(args.amiId ? { amiId: args.amiId } : {}),
+    ...(args.dataNodeSpot ? { spot: true } : {}),
     tags,
   };
   const clients: ScenarioPlan["clients"] = {
@@ -239,6 +264,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     region: args.region,
     kit: { sha256: args.kit.sha256 },
     ...(args.amiId ? { amiId: args.amiId } : {}),
+    ...(args.clientSpot ? { spot: true } : {}),
     tags,
   };
   const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "" };

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { instanceType as lookupType } from "../model/instance-types.js";
 import { ubuntuLtsAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
-import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
+import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-role.js";
 import { clientPolicy } from "./policies.js";
 import { runLayout } from "./run-layout.js";
 import { kitKey } from "../model/results-layout.js";
@@ -40,6 +40,10 @@ export interface ClientFleetArgs {
    * from runs/<runId>/plan.json and cluster.json there (BenchmarkScenario uploads all three).
    */
   kit: { sha256: string };
+  /** Join this cluster placement group (the data nodes'): clients close to the cluster, as in the studies. @default none */
+  placementGroupName?: pulumi.Input<string>;
+  /** Run clients on Spot capacity (cheaper; an interruption ends the run, which is then marked incomplete). @default false */
+  spot?: boolean;
   /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
@@ -82,7 +86,9 @@ export class ClientFleet extends pulumi.ComponentResource {
           privateIp: ip,
           vpcSecurityGroupIds: [args.securityGroupId],
           iamInstanceProfile: profile.name,
+          ...(args.placementGroupName ? { placementGroup: args.placementGroupName } : {}),
           ...SAFE_INSTANCE_DEFAULTS,
+          ...(args.spot ? SPOT_ONE_TIME : {}),
           userData,
           userDataReplaceOnChange: true,
           tags: { ...tags, Name: `${name}-client-${index}`, "ycsb-lab:role": "client", "ycsb-lab:client-index": String(index) },

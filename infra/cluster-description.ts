@@ -21,6 +21,7 @@ export function clusterDescription(a: {
   kit: { sha256: string; version: string };
   /** The AMI every instance runs (recorded in results). */
   ami?: string;
+  lifetime: ClusterDescription["lifetime"];
 }): ClusterDescription {
   const d = a.deployment;
   const data = instanceType(d.dataInstanceType, "dataInstanceType");
@@ -47,5 +48,6 @@ export function clusterDescription(a: {
     storage: a.storage,
     kit: { sha256: a.kit.sha256, version: a.kit.version },
     ...(a.ami ? { ami: a.ami } : {}),
+    lifetime: a.lifetime,
   };
 }

@@ -8,7 +8,7 @@ import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
 import type { StorageSpec } from "../model/scenario.js";
 import { ubuntuLtsAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
-import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
+import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-role.js";
 import { dataNodePolicy } from "./policies.js";
 import { runLayout } from "./run-layout.js";
 import { checkStorage } from "./sizing.js";
@@ -35,6 +35,8 @@ export interface DatabaseClusterArgs {
   replication?: number;
   /** Launch the nodes in a cluster placement group (low, even latency between nodes). @default true */
   placementGroup?: boolean;
+  /** Run data nodes on Spot capacity (an interruption ends the run: never the default for data). @default false */
+  spot?: boolean;
   /** Size of the separate commitlog/journal volume when the preset wants one (gp3). @default 100 */
   logVolumeGiB?: number;
   /** MongoDB only: one shard per node (seeds 000/001) or per-shard replica sets (seed 002). @default "sharded" */
@@ -78,6 +80,8 @@ export class DatabaseCluster extends pulumi.ComponentResource {
   public readonly readyMarkerUrl: pulumi.Output<string>;
   /** Where the boot command mounts the data (and log) volume: the `storage` of the run's cluster description. */
   public readonly storage: VolumeLayout["storage"];
+  /** The cluster placement group, for the clients to join (undefined when placementGroup is false). */
+  public readonly placementGroupName?: pulumi.Output<string>;
 
   constructor(name: string, args: DatabaseClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     failOn("DatabaseCluster", checkClusterArgs(args));
@@ -115,6 +119,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           iamInstanceProfile: profile.name,
           ...(placement ? { placementGroup: placement.name } : {}),
           ...SAFE_INSTANCE_DEFAULTS,
+          ...(args.spot ? SPOT_ONE_TIME : {}),
           ebsBlockDevices: volumes.ebs,
           userData,
           userDataReplaceOnChange: true,
@@ -126,6 +131,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
       return instance.id;
     });
     this.storage = volumes.storage;
+    if (placement) this.placementGroupName = placement.name;
     this.privateIps = args.nodeIps;
     const clientPort = runtime.ports.client[0]!.from;
     // MongoDB clients go through the mongos on every node; the others accept any node as a contact point.

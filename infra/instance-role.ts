@@ -11,8 +11,17 @@ export function instanceRole(name: string, policy: pulumi.Input<string>, tags: R
   return new aws.iam.InstanceProfile(`${name}-profile`, { role: role.name, tags }, { parent, dependsOn: [inline] });
 }
 
-/** Launch settings every ycsb-lab instance shares: IMDSv2 only, encrypted gp3 root. */
+/**
+ * Launch settings every ycsb-lab instance shares: IMDSv2 only, encrypted gp3 root, and a shutdown that terminates
+ * (the boot command shuts the instance down at the run's expiry: a forgotten fleet stops costing).
+ */
 export const SAFE_INSTANCE_DEFAULTS = {
   metadataOptions: { httpTokens: "required", httpEndpoint: "enabled", httpPutResponseHopLimit: 1 },
   rootBlockDevice: { encrypted: true, volumeType: "gp3", volumeSize: 30, deleteOnTermination: true },
+  instanceInitiatedShutdownBehavior: "terminate",
+} as const;
+
+/** Spot capacity, one-time, terminated on interruption (EC2 user guide, "Spot Instance interruptions"). */
+export const SPOT_ONE_TIME = {
+  instanceMarketOptions: { marketType: "spot", spotOptions: { spotInstanceType: "one-time", instanceInterruptionBehavior: "terminate" } },
 } as const;

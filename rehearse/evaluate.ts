@@ -84,6 +84,10 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
             return { id: REHEARSAL_AMI, name: "rehearsal" };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
             return { names: [`${region}a`, `${region}b`], zoneIds: ["az1", "az2"] };
+          case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
+            const types: string[] = args.inputs.filters?.[0]?.values ?? [];
+            return { locationType: "availability-zone", locations: types.map(() => `${region}a`), instanceTypes: types };
+          }
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
           default:

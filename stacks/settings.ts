@@ -112,6 +112,15 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
   }
   const az = get(`${NS}:availabilityZone`);
   const ami = get(`${NS}:ami`);
+  const flag = (key: string): boolean => {
+    const v = get(`${NS}:${key}`);
+    if (v === undefined || v === "false") return false;
+    if (v === "true") return true;
+    throw new StackConfigError(`${NS}:${key}`, `"true" or "false", got "${v}"`);
+  };
+  const maxHoursText = get(`${NS}:maxHours`);
+  const maxHours = maxHoursText === undefined ? undefined : Number(maxHoursText);
+  if (maxHours !== undefined && !(maxHours > 0)) throw new StackConfigError(`${NS}:maxHours`, `hours > 0, got "${maxHoursText}"`);
   const bucket = get(`${NS}:resultsBucket`);
   return {
     spec,
@@ -125,6 +134,9 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     ...(topology ? { mongoTopology: topology as MongoTopology } : {}),
     ...(az ? { availabilityZone: az } : {}),
     ...(ami ? { amiId: ami } : {}),
+    ...(maxHours !== undefined ? { maxHours } : {}),
+    ...(flag("clientSpot") ? { clientSpot: true } : {}),
+    ...(flag("dataNodeSpot") ? { dataNodeSpot: true } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { parseRunUrl } from "../runner/boot/run-objects.js";
 import { resolveGlobs } from "../runner/boot/processes.js";
 import { parseSha512File } from "../runner/boot/engine-install.js";
 import { renderFleetStatus } from "../cli/commands/status.js";
+import { calendarUtc, scheduleTermination, terminationTime } from "../runner/boot/lifetime.js";
 import { tarArchive } from "../kit/tar.js";
 import { cassandraRuntime } from "../engines/cassandra/runtime.js";
 import { nodeContextOf, type ProcessSpec } from "../engines/runtime.js";
@@ -87,6 +88,7 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
     clients: [{ index: 0, address: "10.42.2.10", instanceType: "c6i.large" }],
     storage: { data: { kind: "ebs", device: "sdf" }, dataDir: "/data", log: { device: "sdg" }, logDir: "/log" },
     kit: { sha256: "a".repeat(64), version: "0.1.0" },
+    lifetime: { expiry: "2026-12-31" },
   };
   const paths = { install: "/opt/y/engine", conf: "/opt/y/conf", data: "/data", log: "/log", run: "/opt/y/run" };
   it("is a valid cluster description, and one that is not names its field", () => {
@@ -106,6 +108,25 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
     expect(proc!.argv).toContain("-javaagent:${glob:/opt/y/engine/cassandra/lib/jamm-*.jar}");
     expect(proc!.after).toEqual([{ host: "10.42.1.10", port: 9042, what: "node 0 to join the ring" }]);
     expect((cassandraRuntime({ maxHeapMb: 768 }).processes(ctx, paths)[0] as ProcessSpec).argv).toContain("-Xmx768m");
+  });
+});
+
+describe("the run's lifetime (cost brake)", () => {
+  it("terminates at the end of the expiry day (UTC), or maxHours after the first boot when that is sooner", () => {
+    const boot = new Date("2026-12-30T10:00:00Z");
+    expect(terminationTime({ expiry: "2026-12-31" }, boot).toISOString()).toBe("2026-12-31T23:59:59.000Z");
+    expect(terminationTime({ expiry: "2026-12-31", maxHours: 6 }, boot).toISOString()).toBe("2026-12-30T16:00:00.000Z");
+    expect(terminationTime({ expiry: "2026-12-31", maxHours: 72 }, boot).toISOString()).toBe("2026-12-31T23:59:59.000Z");
+    expect(calendarUtc(new Date("2026-12-30T16:00:00Z"))).toBe("2026-12-30 16:00:00 UTC");
+  });
+  it("keeps the first boot's deadline across restarts; a rehearsal only says when", () => {
+    const home = mkdtempSync(join(tmpdir(), "lifetime-"));
+    const env = bootEnvironment({ YCSB_LAB_REHEARSAL: "1", YCSB_LAB_HOME: home });
+    const cluster = { lifetime: { expiry: "2030-01-01", maxHours: 2 } } as unknown as ClusterDescription;
+    const first = scheduleTermination(cluster, env, new Date("2026-11-23T10:00:00Z"));
+    expect(first).toMatch(/would terminate itself at 2026-11-23T12:00:00\.000Z \(expiry 2030-01-01, at most 2 h\)/);
+    // A restart an hour later: the deadline stays two hours after the first boot.
+    expect(scheduleTermination(cluster, env, new Date("2026-11-23T11:00:00Z"))).toContain("2026-11-23T12:00:00.000Z");
   });
 });
 

@@ -33,6 +33,12 @@ export async function installMocks(): Promise<void> {
             return { id: MOCK_AMI, name: "ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-20250601", ownerId: args.inputs.owners?.[0] };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
             return { names: ["us-east-1a", "us-east-1b"], zoneIds: ["use1-az1", "use1-az2"] };
+          case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
+            // us-east-1a lacks every type but the first asked: the run must land in us-east-1b, which has them all.
+            const types: string[] = args.inputs.filters?.[0]?.values ?? [];
+            const offers = [...types.slice(0, 1).map((t) => ["us-east-1a", t]), ...types.map((t) => ["us-east-1b", t]), ...types.map((t) => ["us-east-1c", t])];
+            return { locationType: "availability-zone", locations: offers.map((o) => o[0]), instanceTypes: offers.map((o) => o[1]) };
+          }
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
           default:

@@ -153,6 +153,30 @@ describe("reproducible runs", () => {
   });
 });
 
+describe("affordable by default", () => {
+  it("every instance terminates itself at the run's lifetime; spot only where asked; clients join the cluster's placement group in a zone offering both types", async () => {
+    const get = stackConfig("endpoint-2015");
+    const over: ConfigSource = (k) => ({ "ycsb-lab:maxHours": "12", "ycsb-lab:clientSpot": "true", "ycsb-lab:nodes": "2" })[k] ?? get(k);
+    const out = stackProgram(over, "endpoint-2015", KIT, NOW);
+    await value(out.resultsPrefix);
+    await settle();
+    const instances = ofType("aws:ec2/instance:Instance");
+    expect(instances.every((i) => i.inputs.instanceInitiatedShutdownBehavior === "terminate")).toBe(true);
+    const clients = instances.filter((i) => i.inputs.tags["ycsb-lab:role"] === "client");
+    const nodes = instances.filter((i) => i.inputs.tags["ycsb-lab:role"] !== "client");
+    expect(clients.every((i) => i.inputs.instanceMarketOptions?.marketType === "spot")).toBe(true);
+    expect(nodes.every((i) => i.inputs.instanceMarketOptions === undefined)).toBe(true);
+    const pg = ofType("aws:ec2/placementGroup:PlacementGroup")[0]!;
+    expect([...nodes, ...clients].every((i) => i.inputs.placementGroup === pg.name)).toBe(true);
+    // The mocked region offers i4i.xlarge alone in us-east-1a: the run goes to us-east-1b, which offers both types.
+    expect(new Set(ofType("aws:ec2/subnet:Subnet").map((s) => s.inputs.availabilityZone))).toEqual(new Set(["us-east-1b"]));
+    const cluster = JSON.parse(ofType("aws:s3/bucketObjectv2:BucketObjectv2").find((o) => String(o.inputs.key).endsWith("cluster.json"))!.inputs.content);
+    expect(cluster.lifetime).toEqual({ expiry: get("ycsb-lab:expiry"), maxHours: 12 });
+    expect(() => stackArgs((k) => (k === "ycsb-lab:maxHours" ? "-3" : get(k)), "s", KIT)).toThrow(/ycsb-lab:maxHours: hours > 0/);
+    expect(() => stackArgs((k) => (k === "ycsb-lab:clientSpot" ? "yes" : get(k)), "s", KIT)).toThrow(/ycsb-lab:clientSpot: "true" or "false"/);
+  });
+});
+
 describe("a bad scenario fails before any resource is created, naming the field", () => {
   const cases: Array<[string, Partial<BenchmarkScenarioArgs>, RegExp]> = [
     ["unknown engine", { deployment: { engine: "redis" as never } }, /engine: unknown engine "redis"/],

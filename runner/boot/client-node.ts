@@ -6,6 +6,7 @@ import type { Plan } from "../../model/plan.js";
 import { executePlan } from "../execute.js";
 import { bindingClasspathDir } from "../java-artifacts.js";
 import { ycsbSetup } from "../ycsb-setup.js";
+import { scheduleTermination } from "./lifetime.js";
 import { EXIT_PERMANENT, type BootEnvironment } from "./environment.js";
 import { remoteActions } from "./remote-actions.js";
 import type { Reporter } from "./reporter.js";
@@ -68,6 +69,7 @@ export async function bootClient(b: ClientBoot): Promise<number> {
   const { objects, reporter } = b;
   const [cluster, plan] = await Promise.all([objects.cluster(), objects.plan()]);
   checkPlan(plan, cluster, b.index);
+  await reporter.stage("installed", scheduleTermination(cluster, b.env));
   await reporter.stage("waiting", `for the ${cluster.engine} cluster of ${cluster.nodes.length} node(s)`);
   let marker = await awaitCluster(b, cluster);
   const binding = ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS];

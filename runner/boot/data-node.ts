@@ -7,6 +7,7 @@ import { engineRuntime } from "../../engines/runtimes.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { NodeCommand, ReadyMarker } from "../../model/instance-status.js";
 import { installArtifacts, installOsPackages } from "./engine-install.js";
+import { scheduleTermination } from "./lifetime.js";
 import { EXIT_PERMANENT, hostPath, type BootEnvironment } from "./environment.js";
 import { formationFor } from "./formation/index.js";
 import { NodeEngine } from "./node-engine.js";
@@ -86,7 +87,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
     log: hostPath(env, cluster.storage.logDir ?? cluster.storage.dataDir),
     run: join(env.home, "run"),
   };
-  const notes: string[] = [];
+  const notes: string[] = [scheduleTermination(cluster, env)];
   if (!env.rehearsal) notes.push(...mountVolumes(cluster.storage), ...applyOsTuning(cluster.engine));
   const runtime = engineRuntime(cluster.engine, { ...(env.maxHeapMb ? { maxHeapMb: env.maxHeapMb } : {}), fastGossip: env.rehearsal, sharedHost: env.rehearsal });
   const ctx = nodeContextOf(cluster, b.index, paths);

@@ -1,0 +1,23 @@
+import * as aws from "@pulumi/aws";
+import * as pulumi from "@pulumi/pulumi";
+
+/**
+ * The availability zone of a run: the first (in name order) that offers both the data nodes' and the clients'
+ * instance types, so a cluster placement group can hold them all. Pure part: `zoneOffering`.
+ */
+export function zoneOffering(offerings: Array<{ location: string; instanceType: string }>, types: string[]): string | undefined {
+  const zones = new Map<string, Set<string>>();
+  for (const o of offerings) zones.set(o.location, (zones.get(o.location) ?? new Set()).add(o.instanceType));
+  return [...zones.keys()].sort().find((z) => types.every((t) => zones.get(z)!.has(t)));
+}
+
+export function zoneOfferingBoth(types: string[], region: string, parent: pulumi.Resource): pulumi.Output<string> {
+  const wanted = [...new Set(types)];
+  return aws.ec2
+    .getInstanceTypeOfferingsOutput({ locationType: "availability-zone", filters: [{ name: "instance-type", values: wanted }] }, { parent })
+    .apply((r) => {
+      const zone = zoneOffering(r.locations.map((location, i) => ({ location, instanceType: r.instanceTypes[i]! })), wanted);
+      if (!zone) throw new Error(`availabilityZone: no zone of ${region} offers all of ${wanted.join(", ")}; pick other instance types or set ycsb-lab:availabilityZone`);
+      return zone;
+    });
+}
