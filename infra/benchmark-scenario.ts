@@ -7,8 +7,9 @@ import { checkScenario, resolveDeployment, ScenarioError, type Deployment, type 
 import { buildPlan, type Plan } from "../model/plan.js";
 import { addressing, type Addressing } from "./addressing.js";
 import { ClientFleet, checkClientFleetArgs, type ClientFleetArgs } from "./client-fleet.js";
-import { estimateCost, type CostEstimate } from "./cost.js";
-import { DatabaseCluster, checkClusterArgs, type DatabaseClusterArgs } from "./database-cluster.js";
+import type { CostEstimate, RunCostEstimate } from "./cost.js";
+import { deploymentCost } from "./deployment-cost.js";
+import { DatabaseCluster, checkClusterArgs, checkLogVolume, type DatabaseClusterArgs } from "./database-cluster.js";
 import { failOn } from "./errors.js";
 import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
@@ -16,7 +17,7 @@ import { pinnedAmi } from "./ami.js";
 import { zoneOfferingBoth } from "./availability-zone.js";
 import { clusterDescription } from "./cluster-description.js";
 import { kitKey } from "../model/results-layout.js";
-import { volumeLayout, type VolumeLayout } from "./volumes.js";
+import { volumeLayout, type LogVolumeSpec, type VolumeLayout } from "./volumes.js";
 import { runLayout } from "./run-layout.js";
 import { checkFit } from "./sizing.js";
 import { checkRunTags, runTags } from "./tags.js";
@@ -58,8 +59,8 @@ export interface BenchmarkScenarioArgs {
   resultsBucketName?: pulumi.Input<string>;
   /** Cluster placement group for the data nodes. @default true */
   placementGroup?: boolean;
-  /** Size of the commitlog/journal volume where the preset wants one. @default 100 */
-  logVolumeGiB?: number;
+  /** The commit log / journal volume, where the study put the log on a device of its own. @default 100 GiB gp3, its included IOPS and throughput */
+  logVolume?: LogVolumeSpec;
   /**
    * AMI id for every instance. @default the newest Ubuntu LTS from Canonical at the stack's first `up`, pinned for
    * later ones (infra/ami.ts pinnedAmi) and recorded in every result's provenance
@@ -67,8 +68,6 @@ export interface BenchmarkScenarioArgs {
   amiId?: pulumi.Input<string>;
 }
 
-/** Root volume every instance gets (infra/instance-role.ts SAFE_INSTANCE_DEFAULTS). */
-const ROOT_GIB = 30;
 
 /** Everything one benchmark run needs, from one typed scenario spec: network, bucket, cluster, clients, plan. */
 export class BenchmarkScenario extends pulumi.ComponentResource {
@@ -88,6 +87,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
   /** What `pulumi destroy` leaves of the results, in words. */
   public readonly resultsKeptOnDestroy: pulumi.Output<string>;
   public readonly cost: CostEstimate;
+  public readonly runCost: RunCostEstimate;
 
   constructor(name: string, args: BenchmarkScenarioArgs, opts?: pulumi.ComponentResourceOptions) {
     const plan = planScenario(args);
@@ -178,6 +178,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     this.readyMarkerUrl = this.cluster.readyMarkerUrl;
     this.endpoints = this.cluster.endpoints;
     this.cost = plan.cost;
+    this.runCost = plan.runCost;
     this.estimatedCostPerHour = plan.cost.usdPerHour;
     this.registerOutputs({
       runId: this.runId,
@@ -200,6 +201,8 @@ export interface ScenarioPlan {
   cluster: Omit<DatabaseClusterArgs, "subnetId" | "securityGroupId" | "resultsBucketName">;
   clients: Omit<ClientFleetArgs, "subnetId" | "securityGroupId" | "resultsBucketName">;
   cost: CostEstimate;
+  /** The whole run: estimated hours, its cost, and what the fleet costs per day left running. */
+  runCost: RunCostEstimate;
   /** What each data node attaches and mounts. */
   volumes: VolumeLayout;
 }
@@ -221,6 +224,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     throw e;
   }
   failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry }));
+  failOn("BenchmarkScenario", checkLogVolume(args.logVolume));
   if (args.maxHours !== undefined && !(Number.isFinite(args.maxHours) && args.maxHours > 0)) failOn("BenchmarkScenario", [{ field: "maxHours", message: `hours > 0, got ${args.maxHours}` }]);
   if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path) failOn("BenchmarkScenario", [{ field: "kit", message: "a built kit: { path, sha256, version } from `ycsb-lab kit build` (kit/build.ts)" }]);
   failOn("BenchmarkScenario", checkFit(d, spec.dataNode.storage));
@@ -243,7 +247,8 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     loadPreset: d.loadPreset,
     replication: d.replication,
     placementGroup: args.placementGroup ?? true,
-    ...(args.logVolumeGiB !== undefined ? { logVolumeGiB: args.logVolumeGiB } : {}),
+    logVolume: d.ownLogDevice,
+    ...(args.logVolume ? { logVolumeSpec: args.logVolume } : {}),
     ...(d.engine === "mongodb" ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") } : {}),
     recordCount: d.recordCount,
     fieldCount: d.fieldCount,
@@ -270,20 +275,8 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "" };
   failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
   failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
-  const storage = spec.dataNode.storage;
-  const logVolume = engineRuntime(d.engine).wantsLogVolume(d.preset);
-  const volumes = volumeLayout(storage, logVolume, args.logVolumeGiB);
-  const cost = estimateCost({
-    dataNodes: d.nodes,
-    dataInstanceType: d.dataInstanceType,
-    clients: d.clients,
-    clientInstanceType: d.clientInstanceType,
-    dataNodeEbs: [
-      { type: "gp3", sizeGiB: ROOT_GIB },
-      ...(storage.kind === "ebs" ? [{ type: storage.ebsType ?? "gp3", sizeGiB: storage.sizeGiB ?? 0 }] : []),
-      ...(logVolume ? [{ type: "gp3" as const, sizeGiB: args.logVolumeGiB ?? 100 }] : []),
-    ],
-    clientEbsGiB: ROOT_GIB,
-  });
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, volumes };
+  const log = args.logVolume ?? {};
+  const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
+  const { hourly: cost, run: runCost } = deploymentCost(d, spec.dataNode.storage, runPlan, log);
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, volumes };
 }

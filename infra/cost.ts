@@ -1,4 +1,9 @@
+import type { Plan } from "../model/plan.js";
+import type { RunDuration } from "../model/plan-duration.js";
 import {
+  PUBLIC_IPV4_USD_PER_HOUR,
+  S3_GET_USD_PER_1000,
+  S3_PUT_LIST_USD_PER_1000,
   EBS_GP3_USD_PER_GB_MONTH,
   EBS_IO2_USD_PER_GB_MONTH,
   HOURS_PER_MONTH,
@@ -19,7 +24,7 @@ export interface CostInput {
 
 export interface CostEstimate {
   usdPerHour: number;
-  breakdown: { dataNodes: number; clients: number; ebs: number };
+  breakdown: { dataNodes: number; clients: number; ebs: number; publicIpv4: number };
   pricesAsOf: string;
   source: string;
 }
@@ -38,10 +43,43 @@ export function estimateCost(c: CostInput): CostEstimate {
   const clients = c.clients * price(c.clientInstanceType);
   const ebs =
     c.dataNodes * c.dataNodeEbs.reduce((sum, v) => sum + v.sizeGiB * ebsPerGbHour(v.type), 0) + c.clients * c.clientEbsGiB * ebsPerGbHour("gp3");
+  // Every instance has a public address for its package downloads (infra/network.ts).
+  const publicIpv4 = (c.dataNodes + c.clients) * PUBLIC_IPV4_USD_PER_HOUR;
   return {
-    usdPerHour: round(dataNodes + clients + ebs),
-    breakdown: { dataNodes: round(dataNodes), clients: round(clients), ebs: round(ebs) },
+    usdPerHour: round(dataNodes + clients + ebs + publicIpv4),
+    breakdown: { dataNodes: round(dataNodes), clients: round(clients), ebs: round(ebs), publicIpv4: round(publicIpv4) },
     pricesAsOf: PRICES_AS_OF,
     source: PRICE_SOURCE,
+  };
+}
+
+/** The whole run's cost: the fleet for the plan's estimated hours plus the run's S3 requests. */
+export interface RunCostEstimate {
+  hours: number;
+  usd: number;
+  /** What the fleet costs for every day it is left running (the reason for the lifetime brake). */
+  usdPerDayIfLeftRunning: number;
+  requests: { put: number; get: number; usd: number };
+  assumptions: string[];
+}
+
+/**
+ * S3 requests of a run, estimated: per client and YCSB phase, its uploads (result, outputs, HDR logs, barrier,
+ * status) and barrier polling (every 0.5 s, about 10 s of waiting assumed); every data node polls its command object
+ * every 3 s.
+ */
+export function estimateRunCost(hourly: CostEstimate, duration: RunDuration, plan: Plan): RunCostEstimate {
+  const clients = plan.deployment.clients;
+  const nodes = plan.deployment.nodes;
+  const clientPhases = clients * plan.phases.filter((p) => p.kind === "load" || p.kind === "warmup" || p.kind === "workload").length;
+  const put = clientPhases * 10 + nodes * 10 + clientPhases * 20;
+  const get = clientPhases * (clients + 4) + Math.round(nodes * duration.hours * 1200);
+  const requestsUsd = (put / 1000) * S3_PUT_LIST_USD_PER_1000 + (get / 1000) * S3_GET_USD_PER_1000;
+  return {
+    hours: duration.hours,
+    usd: round(hourly.usdPerHour * duration.hours + requestsUsd),
+    usdPerDayIfLeftRunning: round(hourly.usdPerHour * 24),
+    requests: { put, get, usd: round(requestsUsd) },
+    assumptions: [...duration.assumptions, "on-demand prices (Spot is cheaper, not estimated); data transfer inside the region and provisioned IOPS not counted"],
   };
 }

@@ -14,7 +14,7 @@ import { runLayout } from "./run-layout.js";
 import { checkStorage } from "./sizing.js";
 import { kitKey } from "../model/results-layout.js";
 import { instanceUserData } from "./user-data.js";
-import { volumeLayout, type VolumeLayout } from "./volumes.js";
+import { volumeLayout, type LogVolumeSpec, type VolumeLayout } from "./volumes.js";
 
 export interface DatabaseClusterArgs {
   /** cassandra, mongodb, couchbase or hbase. Required, no default. */
@@ -37,8 +37,10 @@ export interface DatabaseClusterArgs {
   placementGroup?: boolean;
   /** Run data nodes on Spot capacity (an interruption ends the run: never the default for data). @default false */
   spot?: boolean;
-  /** Size of the separate commitlog/journal volume when the preset wants one (gp3). @default 100 */
-  logVolumeGiB?: number;
+  /** Put the commit log / journal on a gp3 volume of its own. @default the preset's choice (model/presets.ts) */
+  logVolume?: boolean;
+  /** Size, IOPS and throughput of that volume. @default 100 GiB, gp3's included 3000 IOPS and 125 MiB/s */
+  logVolumeSpec?: LogVolumeSpec;
   /** MongoDB only: one shard per node (seeds 000/001) or per-shard replica sets (seed 002). @default "sharded" */
   mongoTopology?: MongoTopology;
   /** Records the scenario loads in total (HBase/MongoDB pre-split). Required, no default. */
@@ -103,7 +105,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     );
     const placement = (args.placementGroup ?? true) ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p) : undefined;
 
-    const volumes = volumeLayout(args.storage, runtime.wantsLogVolume(args.preset), args.logVolumeGiB);
+    const volumes = volumeLayout(args.storage, args.logVolume ?? runtime.wantsLogVolume(args.preset), args.logVolumeSpec);
     this.instanceIds = args.nodeIps.map((ip, index) => {
       const userData = pulumi
         .output(args.resultsBucketName)
@@ -156,12 +158,22 @@ export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: stri
   if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "")) problems.push({ field: "kit.sha256", message: `the kit archive's SHA-256 (64 hex digits), got "${args.kit?.sha256}"` });
   if (!isInteger(args.recordCount, 1)) problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
   if (!isInteger(args.fieldCount, 1)) problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
-  if (args.logVolumeGiB !== undefined && !isInteger(args.logVolumeGiB, 1)) problems.push({ field: "logVolumeGiB", message: `a whole number >= 1, got ${args.logVolumeGiB}` });
+  problems.push(...checkLogVolume(args.logVolumeSpec));
   for (const message of engineRuntime(args.engine).checkServerSettings(args.serverSettings ?? {})) problems.push({ field: `serverSettings.${args.engine}`, message });
   try {
     problems.push(...checkStorage(args.storage, lookupType(args.instanceType, "instanceType")).map((x) => ({ ...x, field: x.field.replace(/^dataNode\./, "") })));
   } catch (e) {
     problems.push({ field: "instanceType", message: (e as Error).message.replace(/^instanceType: /, "") });
   }
+  return problems;
+}
+
+/** gp3's limits (EBS user guide, "General Purpose SSD volumes"): 1-16384 GiB, 3000-16000 IOPS, 125-1000 MiB/s. */
+export function checkLogVolume(v: LogVolumeSpec | undefined): Array<{ field: string; message: string }> {
+  const problems: Array<{ field: string; message: string }> = [];
+  if (!v) return problems;
+  if (v.sizeGiB !== undefined && !(isInteger(v.sizeGiB, 1) && v.sizeGiB <= 16384)) problems.push({ field: "logVolume.sizeGiB", message: `1..16384, got ${v.sizeGiB}` });
+  if (v.iops !== undefined && !(isInteger(v.iops, 3000) && v.iops <= 16000)) problems.push({ field: "logVolume.iops", message: `gp3 takes 3000..16000, got ${v.iops}` });
+  if (v.throughputMiBs !== undefined && !(isInteger(v.throughputMiBs, 125) && v.throughputMiBs <= 1000)) problems.push({ field: "logVolume.throughputMiBs", message: `gp3 takes 125..1000 MiB/s, got ${v.throughputMiBs}` });
   return problems;
 }

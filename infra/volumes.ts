@@ -10,6 +10,8 @@ export interface EbsBlockDevice {
   volumeType: string;
   volumeSize: number;
   iops?: number;
+  /** gp3 throughput, MiB/s. */
+  throughput?: number;
   encrypted: true;
   deleteOnTermination: true;
 }
@@ -21,16 +23,42 @@ export interface VolumeLayout {
   ebs: EbsBlockDevice[];
 }
 
+/** The separate commit log / journal volume: gp3, its size, IOPS (3000 included) and throughput (125 MiB/s included). */
+export interface LogVolumeSpec {
+  sizeGiB?: number;
+  iops?: number;
+  throughputMiBs?: number;
+}
+
 /**
- * The data volume (instance store or EBS) on /data and, when the preset puts the commitlog / journal on its own
- * device (seed 004), a gp3 log volume on /log. Pure: the component attaches, the boot command mounts.
+ * The data volume (instance store or EBS) on /data and, when the study put the commit log / journal on its own
+ * device (model/scenario.ts ownLogDevice), a gp3 log volume on /log. Pure: the component attaches, the boot command
+ * mounts.
  */
-export function volumeLayout(storage: StorageSpec, logVolume: boolean, logVolumeGiB = 100): VolumeLayout {
+export function volumeLayout(storage: StorageSpec, logVolume: boolean, log: LogVolumeSpec = {}): VolumeLayout {
   const ebs: EbsBlockDevice[] = [];
   if (storage.kind === "ebs") {
-    ebs.push({ deviceName: `/dev/${DATA_DEVICE}`, volumeType: storage.ebsType ?? "gp3", volumeSize: storage.sizeGiB!, ...(storage.iops ? { iops: storage.iops } : {}), encrypted: true, deleteOnTermination: true });
+    ebs.push({
+      deviceName: `/dev/${DATA_DEVICE}`,
+      volumeType: storage.ebsType ?? "gp3",
+      volumeSize: storage.sizeGiB!,
+      ...(storage.iops ? { iops: storage.iops } : {}),
+      ...(storage.throughputMiBs ? { throughput: storage.throughputMiBs } : {}),
+      encrypted: true,
+      deleteOnTermination: true,
+    });
   }
-  if (logVolume) ebs.push({ deviceName: `/dev/${LOG_DEVICE}`, volumeType: "gp3", volumeSize: logVolumeGiB, encrypted: true, deleteOnTermination: true });
+  if (logVolume) {
+    ebs.push({
+      deviceName: `/dev/${LOG_DEVICE}`,
+      volumeType: "gp3",
+      volumeSize: log.sizeGiB ?? 100,
+      ...(log.iops ? { iops: log.iops } : {}),
+      ...(log.throughputMiBs ? { throughput: log.throughputMiBs } : {}),
+      encrypted: true,
+      deleteOnTermination: true,
+    });
+  }
   return {
     storage: {
       data: storage.kind === "instance-store" ? { kind: "instance-store" } : { kind: "ebs", device: DATA_DEVICE },

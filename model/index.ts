@@ -10,3 +10,4 @@ export * from "./plan-render.js";
 export * from "./instance-types.js";
 export * from "./status-series.js";
 export * from "./throughput-dips.js";
+export * from "./plan-duration.js";

@@ -65,3 +65,9 @@ export const EBS_GP3_USD_PER_GB_MONTH = 0.08;
 export const EBS_IO2_USD_PER_GB_MONTH = 0.125;
 /** AWS bills EBS per GB-month of 730 hours. */
 export const HOURS_PER_MONTH = 730;
+/** Every public IPv4 address, in use or not, USD per hour (https://aws.amazon.com/vpc/pricing/, since 2024-02-01). */
+export const PUBLIC_IPV4_USD_PER_HOUR = 0.005;
+/** S3 Standard requests, USD per 1,000, us-east-1 (https://aws.amazon.com/s3/pricing/): PUT, COPY, POST, LIST... */
+export const S3_PUT_LIST_USD_PER_1000 = 0.005;
+/** ...and GET, SELECT and the others. */
+export const S3_GET_USD_PER_1000 = 0.0004;

@@ -1,5 +1,5 @@
 import { ENGINES, isEngine, type Engine } from "./engine.js";
-import { DURABILITY_PRESETS, isPreset, PRESETS, type CassandraServerSide, type Preset, type Source } from "./presets.js";
+import { DURABILITY_PRESETS, isPreset, presetFor, PRESETS, type CassandraServerSide, type Preset, type Source } from "./presets.js";
 import { isWorkloadId } from "./workloads.js";
 
 /**
@@ -15,6 +15,8 @@ export interface StorageSpec {
   ebsType?: "gp3" | "io2";
   sizeGiB?: number;
   iops?: number;
+  /** gp3 throughput, MiB/s (125 included). */
+  throughputMiBs?: number;
 }
 
 export interface MachineSpec {
@@ -160,6 +162,12 @@ export interface ScenarioSpec {
   presetServer?: { cassandra?: Partial<Record<Preset, CassandraRefinement>> };
   /** The HBase pre-split the study printed (seed 001). */
   hbaseSplit?: HBaseSplit;
+  /**
+   * Where the study kept the commit log / journal: the presets, per engine, for which it used a device of its own
+   * (seed 004: balanced only; seed 002: MongoDB's journal always); every other cell keeps it on the data device (seeds
+   * 000/001: the instance's local SSD). Unset: the preset's own choice (model/presets.ts).
+   */
+  logDevice?: { presets: Partial<Record<Engine, Preset[]>>; source: string };
   /** Default cell for a stack or local run that names none. */
   defaults: { engine: Engine; nodes: number; preset: Preset };
 }
@@ -203,6 +211,8 @@ export interface Deployment {
   clientInstanceType: string;
   /** The study's settings beyond the preset, for this engine and preset (engines render them). */
   study: StudyServerSide;
+  /** The commit log / journal on a device of its own (scenario.logDevice, else the preset's choice). */
+  ownLogDevice: boolean;
 }
 
 export class ScenarioError extends Error {
@@ -267,7 +277,15 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
     dataInstanceType: spec.dataNode.instanceType,
     clientInstanceType: spec.clientNode.instanceType,
     study: studyServerSide(spec, engine, preset),
+    ownLogDevice: ownLogDevice(spec, engine, preset),
   };
+}
+
+/** Whether the commit log / journal gets a device of its own in this cell (ScenarioSpec.logDevice). */
+export function ownLogDevice(spec: Pick<ScenarioSpec, "logDevice">, engine: Engine, preset: Preset): boolean {
+  if (spec.logDevice) return (spec.logDevice.presets[engine] ?? []).includes(preset);
+  const server = presetFor(engine, preset).server as { commitlogOwnVolume?: boolean; journalOwnVolume?: boolean };
+  return server.commitlogOwnVolume ?? server.journalOwnVolume ?? false;
 }
 
 /** The study's settings beyond the preset for one engine and preset (sources dropped: they are for people). */

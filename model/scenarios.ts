@@ -85,6 +85,8 @@ export const SCENARIOS = {
       { what: "900,000 operations per client (line 114)", why: "YCSB counts operationcount per client and the driver split only the record count (line 118)" },
       { what: "write/scan and read-latest inserts go to per-client key ranges", why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys" },
     ],
+    // Seed 001: m1.xlarge's local instance disks, nothing said of a separate log device: the commit log stays on them.
+    logDevice: { presets: {}, source: "seed 001: data on the instances' local disks; no separate log device is described" },
     defaults: { engine: "cassandra", nodes: 32, preset: "balanced" },
   },
   "endpoint-2015": {
@@ -152,6 +154,8 @@ export const SCENARIOS = {
       { what: "Couchbase's local.ini (file_compression none, compaction thresholds, lines 533-544) is not rendered", why: "Couchbase 7 has no CouchDB-era local.ini; full eviction is kept" },
       { what: "latency is the count-weighted mean over clients and merged-HDR percentiles, not the average of client averages (lines 199-202)", why: "the average of averages weighs a slow client like a fast one; it is still reported as averageOfClientAveragesUs" },
     ],
+    // Seed 000 line 46: "a single volume of 800 GB of SSD" per node: the commit log shares it.
+    logDevice: { presets: {}, source: 'seed 000 line 46: i2.xlarge with "a single volume of 800 GB of SSD"' },
     defaults: { engine: "cassandra", nodes: 4, preset: "durable" },
   },
   "lineate-2014": {
@@ -214,6 +218,8 @@ export const SCENARIOS = {
       { what: "Couchbase's memcached threads, reader/writer threads, compaction off and read optimisation (lines 459-477) are not set", why: "they are Couchbase 2.5 diag/eval settings with no Couchbase 7 equivalent in the product yet" },
       { what: "clearing the caches needs root on the data nodes", why: "where the runner cannot (a local run), the reset says so in the run's manifest" },
     ],
+    // Seed 002 appendix C, MongoDB 1: "Place journal, log and data files on separate storage devices".
+    logDevice: { presets: { mongodb: ["throughput", "balanced", "durable"] }, source: 'seed 002 appendix C, MongoDB-specific parameters 1: "Place journal, log and data files on separate storage devices"' },
     defaults: { engine: "cassandra", nodes: 4, preset: "balanced" },
   },
   "andor-parv-2019": {
@@ -272,6 +278,8 @@ export const SCENARIOS = {
       { what: "each test's 3 repeats run one after another (lines 253-254)", why: "the paper does not say in which order; this keeps a batch between restarts" },
       { what: "Table 9 is recomputed from Tables 1-8, which print means only (lines 433-435)", why: "the spread of the repeats is not printed: each F is an upper bound of the paper's, within 1.5% (model/anova.ts)" },
     ],
+    // Seed 003 ran one server and describes no separate log device.
+    logDevice: { presets: {}, source: "seed 003: a single server; no separate log device is described" },
     defaults: { engine: "cassandra", nodes: 1, preset: "balanced" },
   },
   "usa-2015-durability": {
@@ -332,6 +340,8 @@ export const SCENARIOS = {
       { what: "Cassandra throughput's table has LeveledCompactionStrategy but not COMPACT STORAGE (line 254)", why: "COMPACT STORAGE was removed in Cassandra 4.0" },
       { what: "threads double from 8 to 1024 while total throughput rises by 5%, not 'until the maximum throughput was reached without sacrificing latency' (line 52)", why: "the runner must decide the same on every client from what they measured; latency is not judged" },
     ],
+    // Seed 004 lines 271-274: only the balanced configuration moved the commit log / journal to a separate device.
+    logDevice: { presets: { cassandra: ["balanced"], mongodb: ["balanced"] }, source: 'seed 004 lines 271-274: "For the balanced configuration ... the commitlog was placed on a separate device ... the journal was placed on a separate device"' },
     defaults: { engine: "cassandra", nodes: 1, preset: "durable" },
   },
 } as const satisfies Record<string, ScenarioSpec>;

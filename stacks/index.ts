@@ -29,3 +29,6 @@ export const costPricesAsOf = out.costPricesAsOf;
 export const costSource = out.costSource;
 export const kitSha256 = out.kitSha256;
 export const resultsKeptOnDestroy = out.resultsKeptOnDestroy;
+export const estimatedRunHours = out.estimatedRunHours;
+export const estimatedRunUsd = out.estimatedRunUsd;
+export const usdPerDayIfLeftRunning = out.usdPerDayIfLeftRunning;

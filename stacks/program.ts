@@ -23,5 +23,8 @@ export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit
     costSource: run.cost.source,
     kitSha256: kit.sha256,
     resultsKeptOnDestroy: run.resultsKeptOnDestroy,
+    estimatedRunHours: run.runCost.hours,
+    estimatedRunUsd: run.runCost.usd,
+    usdPerDayIfLeftRunning: run.runCost.usdPerDayIfLeftRunning,
   };
 }

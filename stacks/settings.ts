@@ -118,6 +118,11 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     if (v === "true") return true;
     throw new StackConfigError(`${NS}:${key}`, `"true" or "false", got "${v}"`);
   };
+  const logVolume = {
+    ...(wholeNumber(get, `${NS}:logVolumeGiB`) !== undefined ? { sizeGiB: wholeNumber(get, `${NS}:logVolumeGiB`)! } : {}),
+    ...(wholeNumber(get, `${NS}:logVolumeIops`) !== undefined ? { iops: wholeNumber(get, `${NS}:logVolumeIops`)! } : {}),
+    ...(wholeNumber(get, `${NS}:logVolumeThroughput`) !== undefined ? { throughputMiBs: wholeNumber(get, `${NS}:logVolumeThroughput`)! } : {}),
+  };
   const maxHoursText = get(`${NS}:maxHours`);
   const maxHours = maxHoursText === undefined ? undefined : Number(maxHoursText);
   if (maxHours !== undefined && !(maxHours > 0)) throw new StackConfigError(`${NS}:maxHours`, `hours > 0, got "${maxHoursText}"`);
@@ -135,6 +140,7 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     ...(az ? { availabilityZone: az } : {}),
     ...(ami ? { amiId: ami } : {}),
     ...(maxHours !== undefined ? { maxHours } : {}),
+    ...(Object.keys(logVolume).length > 0 ? { logVolume } : {}),
     ...(flag("clientSpot") ? { clientSpot: true } : {}),
     ...(flag("dataNodeSpot") ? { dataNodeSpot: true } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),

@@ -11,7 +11,7 @@ const cluster = (nodes: number): ClusterDescription => ({
   descriptionVersion: CLUSTER_DESCRIPTION_VERSION, runId: "r1", scenario: "quickstart", engine: "hbase", version: "2.5.11", preset: "durable", loadPreset: "throughput",
   replication: 1, recordCount: 1000, fieldCount: 10, serverSettings: {}, region: "eu-west-1", bucket: "b-1", parameterPath: "/ycsb-lab/r1/",
   nodes: Array.from({ length: nodes }, (_, i) => ({ index: i, address: `10.0.1.${10 + i}`, instanceType: "i4i.xlarge", memoryGiB: 32, vcpus: 4 })),
-  clients: [{ index: 0, address: "10.0.2.10", instanceType: "c6i.large" }], storage: { data: { kind: "instance-store" }, dataDir: "/data" }, kit: { sha256: "0".repeat(64), version: "0.1.0" },
+  clients: [{ index: 0, address: "10.0.2.10", instanceType: "c6i.large" }], storage: { data: { kind: "instance-store" }, dataDir: "/data" }, kit: { sha256: "0".repeat(64), version: "0.1.0" }, lifetime: { expiry: "2030-01-01" },
 });
 const paths: NodePaths = { install: "/opt/ycsb-lab/engine", conf: "/opt/ycsb-lab/conf", data: "/data", log: "/data", run: "/opt/ycsb-lab/run" };
 const ctxOf = (d: ClusterDescription, i: number) => nodeContextOf(d, i, paths);

@@ -11,6 +11,12 @@ import { runLayout } from "../infra/run-layout.js";
 import { checkRunTags } from "../infra/tags.js";
 import { resolveClientCount } from "../infra/client-fleet.js";
 import { instanceUserData } from "../infra/user-data.js";
+import { deploymentCost, renderCost } from "../infra/deployment-cost.js";
+import { volumeLayout } from "../infra/volumes.js";
+import { checkLogVolume } from "../infra/database-cluster.js";
+import { buildPlan } from "../model/plan.js";
+import { DURATION_ASSUMPTIONS, estimateRunDuration } from "../model/plan-duration.js";
+import { ownLogDevice, type StorageSpec } from "../model/scenario.js";
 import { kitKey } from "../model/results-layout.js";
 import { mongoProcesses, shardMembers } from "../engines/mongodb/topology.js";
 import { osTuning } from "../engines/os-tuning.js";
@@ -77,8 +83,8 @@ describe("instance types", () => {
 describe("cost", () => {
   it("sums instances and EBS by the hour", () => {
     const c = estimateCost({ dataNodes: 2, dataInstanceType: "m6i.large", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [{ type: "gp3", sizeGiB: 730 }], clientEbsGiB: 0 });
-    expect(c.breakdown).toEqual({ dataNodes: 0.192, clients: 0.085, ebs: 0.16 });
-    expect(c.usdPerHour).toBe(0.437);
+    expect(c.breakdown).toEqual({ dataNodes: 0.192, clients: 0.085, ebs: 0.16, publicIpv4: 0.015 });
+    expect(c.usdPerHour).toBe(0.452);
     expect(() => estimateCost({ dataNodes: 1, dataInstanceType: "m1.xlarge", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [], clientEbsGiB: 0 })).toThrow(/no price for "m1.xlarge"/);
   });
 });
@@ -155,5 +161,50 @@ describe("user-data as EC2 runs it", () => {
     execFileSync("bash", ["-n", file]);
     // shellcheck (Debian's package) exits non-zero on any finding, and prints it.
     execFileSync("shellcheck", ["--severity=style", file], { encoding: "utf8" });
+  });
+});
+
+describe("the whole run's cost, before anything exists", () => {
+  it("endpoint-2015 at 32 nodes: about $407 a day left running (the issue's measure of a forgotten fleet)", () => {
+    const spec = SCENARIOS["endpoint-2015"] as never;
+    const plan = buildPlan(spec, { nodes: 32 });
+    const c = deploymentCost(plan.deployment, (SCENARIOS["endpoint-2015"] as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan);
+    expect(c.run.usdPerDayIfLeftRunning).toBeCloseTo(406.7, 0);
+    // Five workloads capped at 1 h, three repeats, three loads of 16 billion records at the assumed rate.
+    expect(c.run.hours).toBeGreaterThan(15);
+    expect(c.run.usd).toBeCloseTo(c.hourly.usdPerHour * c.run.hours + c.run.requests.usd, 1);
+    expect(renderCost(c, plan.deployment).join("\n")).toMatch(/left running\s+\$406\.\d\d a day/);
+  });
+  it("a phase bounded by its time cap takes the cap; one bounded by operations takes them at the assumed rate per node", () => {
+    const plan = buildPlan(SCENARIOS.quickstart as never, { nodes: 1 });
+    const d = estimateRunDuration(plan, { ...DURATION_ASSUMPTIONS, opsPerSecPerNode: 100 });
+    const a = d.phases.find((p) => p.name === "a")!;
+    // 10,000 operations at 100 ops/s would take 100 s; the cap is 60 s.
+    expect(a).toMatchObject({ basis: "cap", seconds: 60 + DURATION_ASSUMPTIONS.phaseOverheadSec });
+    const fast = estimateRunDuration(plan, { ...DURATION_ASSUMPTIONS, opsPerSecPerNode: 1_000 }).phases.find((p) => p.name === "a")!;
+    expect(fast).toMatchObject({ basis: "rate", seconds: 10 + DURATION_ASSUMPTIONS.phaseOverheadSec });
+  });
+});
+
+describe("where each study kept the commit log / journal", () => {
+  it.each([
+    ["endpoint-2015", "cassandra", "durable", false],
+    ["datastax-2013", "cassandra", "balanced", false],
+    ["usa-2015-durability", "cassandra", "balanced", true],
+    ["usa-2015-durability", "cassandra", "durable", false],
+    ["usa-2015-durability", "mongodb", "balanced", true],
+    ["lineate-2014", "mongodb", "balanced", true],
+    ["andor-parv-2019", "mongodb", "balanced", false],
+    ["quickstart", "cassandra", "balanced", true],
+  ] as const)("%s %s %s: own device %s", (scenario, engine, preset, own) => {
+    const spec = SCENARIOS[scenario] as never;
+    expect(ownLogDevice(spec, engine, preset)).toBe(own);
+    expect(volumeLayout({ kind: "instance-store" }, own).storage.logDir !== undefined).toBe(own);
+  });
+  it("gp3 IOPS and throughput of the log volume are configurable within gp3's limits", () => {
+    expect(volumeLayout({ kind: "instance-store" }, true, { sizeGiB: 200, iops: 6000, throughputMiBs: 500 }).ebs).toEqual([
+      { deviceName: "/dev/sdg", volumeType: "gp3", volumeSize: 200, iops: 6000, throughput: 500, encrypted: true, deleteOnTermination: true },
+    ]);
+    expect(checkLogVolume({ iops: 100, throughputMiBs: 5000 }).map((p) => p.field)).toEqual(["logVolume.iops", "logVolume.throughputMiBs"]);
   });
 });

@@ -11,7 +11,7 @@ const cluster = (nodes: number, o: { preset?: Preset; topology?: "sharded" | "re
   descriptionVersion: CLUSTER_DESCRIPTION_VERSION, runId: "r1", scenario: "quickstart", engine: "mongodb", version: "8.0", preset: o.preset ?? "balanced", loadPreset: o.preset ?? "balanced",
   replication: o.replication ?? 1, recordCount: 1000, fieldCount: 10, mongoTopology: o.topology ?? "sharded", serverSettings: {}, region: "eu-west-1", bucket: "b-1", parameterPath: "/ycsb-lab/r1/",
   nodes: Array.from({ length: nodes }, (_, i) => ({ index: i, address: `10.0.1.${10 + i}`, instanceType: "m6i.large", memoryGiB: 8, vcpus: 2 })),
-  clients: [{ index: 0, address: "10.0.2.10", instanceType: "c6i.large" }], storage: { data: { kind: "ebs", device: "sdf" }, dataDir: "/data" }, kit: { sha256: "0".repeat(64), version: "0.1.0" },
+  clients: [{ index: 0, address: "10.0.2.10", instanceType: "c6i.large" }], storage: { data: { kind: "ebs", device: "sdf" }, dataDir: "/data" }, kit: { sha256: "0".repeat(64), version: "0.1.0" }, lifetime: { expiry: "2030-01-01" },
 });
 const paths = (log = "/data"): NodePaths => ({ install: "/opt/ycsb-lab/engine", conf: "/opt/ycsb-lab/conf", data: "/data", log, run: "/opt/ycsb-lab/run" });
 const ctxOf = (d: ClusterDescription, index: number, p = paths()) => nodeContextOf(d, index, p);

@@ -18,6 +18,8 @@ Options:
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
   --format F      table (default) | json
   -o, --out FILE  write the plan there instead of stdout
+  --cost          print what the deployment costs on AWS before anything exists: per hour (instances, EBS,
+                  public IPv4), for the whole run (estimated hours, S3 requests) and per day left running
 `;
 
 /** Options shared by `plan` and `local run`: which cell of which scenario. */
@@ -69,14 +71,20 @@ export const command: Command = {
   async run(args) {
     let parsed;
     try {
-      parsed = parseArgs({ args, options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" } }, strict: true });
+      parsed = parseArgs({ args, options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" } }, strict: true });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const { format = "table", out, ...cell } = parsed.values;
+    const { format = "table", out, cost, ...cell } = parsed.values;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
     const plan = await planFromOptions(cell);
-    const text = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
+    let text = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
+    if (cost) {
+      const spec = await loadScenario(cell.scenario!);
+      const { deploymentCost, renderCost } = await import("../../infra/deployment-cost.js");
+      const c = deploymentCost(plan.deployment, spec.dataNode.storage, plan);
+      text = format === "json" ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${text}\n${renderCost(c, plan.deployment).join("\n")}\n`;
+    }
     if (out) {
       const { writeFile } = await import("node:fs/promises");
       await writeFile(out, text);
