@@ -1,4 +1,4 @@
-import { clientProperties, type Preset } from "./presets.js";
+import { clientProperties, SERVER_PRESET_SWITCH, type Preset } from "./presets.js";
 import { resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type OperationCountPer, type ResetPoint, type ResetSpec, type ScenarioSpec } from "./scenario.js";
 import { CLIENT_KEY_RANGE, workload as workloadById } from "./workloads.js";
 import { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
@@ -56,6 +56,11 @@ export interface PlanPhase {
   repeat: number;
   /** Settle: engine-specific wait (seed 000 waited for compactions to finish). */
   settle?: { waitForCompactions: boolean; minSec: number };
+  /**
+   * Settle after a load made under its own preset: the server side of this preset takes over here (model/presets.ts
+   * SERVER_PRESET_SWITCH), so the load was really non-durable on the server and the workloads are durable.
+   */
+  serverPreset?: Preset;
   /** Reset: what client 0 has the engine do (wipe, restart, drop caches) and where the scenario asked for it. */
   reset?: ResetSpec & { point: ResetPoint };
   /** Set on the warm-up of a step too: it is skipped with its step. */
@@ -166,9 +171,14 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
   const resets = spec.resets ?? {};
 
   const settle = spec.settle ? { waitForCompactions: spec.settle.waitForCompactions, minSec: spec.settle.minSec ?? 0 } : undefined;
-  const addSettle = (name: string, repeat: number, stepUp?: StepUpStep) => {
-    if (settle) add({ name, kind: "settle", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, settle, ...(stepUp ? { stepUp } : {}) });
+  const addSettle = (name: string, repeat: number, stepUp?: StepUpStep, serverPreset?: Preset) => {
+    if (settle || serverPreset) {
+      add({ name, kind: "settle", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, settle: settle ?? { waitForCompactions: false, minSec: 0 }, ...(serverPreset ? { serverPreset } : {}), ...(stepUp ? { stepUp } : {}) });
+    }
   };
+  // A load under its own preset switches the server side afterwards where the engine can (seed 000, Cassandra).
+  const switchAfterLoad = d.loadPreset !== d.preset && SERVER_PRESET_SWITCH[d.engine] !== undefined;
+  const loadServerPreset = switchAfterLoad ? d.loadPreset : d.preset;
 
   // Seed 001: "Insert count for each set of client instances was then calculated by distributing the record count".
   const ranges = splitInserts(d.recordCount, d.clients);
@@ -184,14 +194,15 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
       clientsActive: "all",
       workload,
       preset: d.loadPreset,
-      properties: { ...baseProperties(spec, d, workload), ...clientProperties(d.engine, d.loadPreset) },
+      // The server side in force while loading, recorded with the phase (the client side is ycsblab.preset).
+      properties: { ...baseProperties(spec, d, workload), ...clientProperties(d.engine, d.loadPreset), "ycsblab.serverPreset": loadServerPreset },
       // CoreWorkload.init parses operationcount even for a load (YCSB 0.17.0 throws on a missing one).
       perClient: ranges.map((r) => ({ insertstart: String(r.insertStart), insertcount: String(r.insertCount), operationcount: String(r.insertCount) })),
       threadsPerClient: d.loadThreadsPerClient,
       repeat,
       ...marker,
     });
-    addSettle(`settle-load${suffix}`, repeat, stepUp);
+    addSettle(`settle-load${suffix}`, repeat, stepUp, switchAfterLoad ? d.preset : undefined);
     fresh = true;
   };
   const resetBefore = (point: ResetPoint, name: string, repeat: number, workload: string, stepUp?: StepUpStep) => {

@@ -254,3 +254,20 @@ export function phasePreset<P extends string>(runPreset: P, properties: Record<s
   const named = properties[PRESET_PROPERTY];
   return isPreset(named) ? named : runPreset;
 }
+
+/**
+ * Engines whose preset server side can change between the load and the workloads without a restart, and how: a load
+ * under its own preset (seed 000: "non-durable writes for this stage only") is then really non-durable on the
+ * server. Elsewhere the server side of the run's preset holds from the start (the client side still follows the load
+ * preset), and the plan says so.
+ */
+export const SERVER_PRESET_SWITCH: Record<Engine, string | undefined> = {
+  // ALTER KEYSPACE ... WITH durable_writes (CQL reference, "ALTER KEYSPACE"): takes effect at once, no restart.
+  cassandra: "keyspace durable_writes",
+  // The journal and commit interval are mongod start-up options: a restart, not a switch.
+  mongodb: undefined,
+  // No server-side durability setting (seed 004: durability is the SDK's per write).
+  couchbase: undefined,
+  // The table's DURABILITY could be altered, but hbase.wal.hsync is a region server setting needing a restart.
+  hbase: undefined,
+};

@@ -18,3 +18,11 @@ export async function waitForCassandraCompactions(hosts: string[], log: (l: stri
     await sleep(pollMs);
   }
 }
+
+/** Hands the keyspace to a preset's durable_writes (the settle after a load made under its own preset). */
+export async function switchCassandraDurableWrites(hosts: string[], preset: import("../model/presets.js").Preset): Promise<string> {
+  const { cassandraDurableWritesStatement } = await import("../engines/cassandra/schema.js");
+  const statement = cassandraDurableWritesStatement(preset);
+  await queryCql({ bindingDir: await bindingClasspathDir("cassandra"), ycsbCoreDir: ycsbCoreDir(), hosts, statements: [statement] });
+  return `server side of preset ${preset}: ${statement}`;
+}

@@ -2,7 +2,7 @@ import type { Engine } from "../model/index.js";
 import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
 import { writeFile } from "node:fs/promises";
 import { describeReset, type EngineActions } from "./engine-actions.js";
-import { waitForCassandraCompactions } from "./cassandra-compactions.js";
+import { switchCassandraDurableWrites, waitForCassandraCompactions } from "./cassandra-compactions.js";
 import { queryCql } from "./local/cassandra-cql.js";
 import { engineDir, readState, type LocalEngineState } from "./local/engine.js";
 import { loadLocalEngine } from "./local/registry.js";
@@ -24,7 +24,8 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
     async prepareSchema(plan) {
       const state = await runningState(engine);
       const local = await loadLocalEngine(engine);
-      await local.prepareSchema?.(state, { preset: plan.deployment.preset, fieldCount: plan.deployment.fieldCount, study: plan.deployment.study });
+      const switches = plan.phases.some((p) => p.serverPreset);
+      await local.prepareSchema?.(state, { preset: plan.deployment.preset, fieldCount: plan.deployment.fieldCount, study: plan.deployment.study, ...(switches ? { loadPreset: plan.deployment.loadPreset } : {}) });
       if (engine === "cassandra") {
         await queryCql({ ...(await cqlTools()), hosts: state.nodes.map((n) => n.address), statements: ["TRUNCATE ycsb.usertable"] });
         return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset}), ycsb.usertable emptied`;
@@ -63,12 +64,13 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
     },
     async settle(phase) {
       const minSec = phase.settle?.minSec ?? 0;
-      const started = Date.now();
       if (minSec > 0) await sleep(minSec * 1000);
-      if (!phase.settle?.waitForCompactions) return `settled for ${minSec} s`;
-      if (engine !== "cassandra") return `settled for ${minSec} s (no compaction check for local ${engine})`;
-      const state = await runningState(engine);
-      return waitForCassandraCompactions(state.nodes.map((n) => n.address), log);
+      const done: string[] = [];
+      if (!phase.settle?.waitForCompactions) done.push(`settled for ${minSec} s`);
+      else if (engine !== "cassandra") done.push(`settled for ${minSec} s (no compaction check for local ${engine})`);
+      else done.push(await waitForCassandraCompactions((await runningState(engine)).nodes.map((n) => n.address), log));
+      if (phase.serverPreset && engine === "cassandra") done.push(await switchCassandraDurableWrites((await runningState(engine)).nodes.map((n) => n.address), phase.serverPreset));
+      return done.join("; ");
     },
   };
 }

@@ -3,6 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { resultKey } from "../model/results-layout.js";
 import type { InstanceStatus } from "../model/instance-status.js";
 import { rehearse, type RehearsalResult } from "../rehearse/rehearse.js";
+import { bindingClasspathDir, ycsbCoreDir } from "../runner/java-artifacts.js";
+import { queryCql } from "../runner/local/cassandra-cql.js";
 
 // The cloud path on this machine (DESIGN.md "One boot path, rehearsed"): every instance runs its rendered user-data,
 // the kit comes from the emulated bucket with the role's IAM policy, results reach the API through the S3 import.
@@ -107,7 +109,27 @@ describe("ycsb-lab rehearse on Cassandra", () => {
   }, 900_000);
 
   it("endpoint-2015 at a small scale on 2 nodes: durable workloads after a non-durable load, repeats after a wipe and restart", async () => {
-    const result = await rehearse({ stack: "endpoint-2015", nodes: 2, scale: 0.00002, repeats: 2, loopbackPrefix: "127.0.114", log: () => {} });
+    // The keyspace's durable_writes as the server reports it, during the load and during the first workload.
+    const durableWrites: Record<string, unknown> = {};
+    const asked = new Set<string>();
+    const result = await rehearse({
+      stack: "endpoint-2015",
+      nodes: 2,
+      scale: 0.00002,
+      repeats: 2,
+      loopbackPrefix: "127.0.114",
+      log: () => {},
+      onStatus: async (s) => {
+        // The first load and the first workload client 0 is seen running (statuses are polled: any one will do).
+        const phase = s.instance === "client-0" && s.stage === "running" ? (s.detail === "load" ? "load" : s.detail === "workload" ? "workload" : undefined) : undefined;
+        if (phase && !asked.has(phase)) {
+          asked.add(phase);
+          const tools = { bindingDir: await bindingClasspathDir("cassandra"), ycsbCoreDir: ycsbCoreDir() };
+          const rows = await queryCql({ ...tools, hosts: ["127.0.114.1"], statements: ["SELECT durable_writes FROM system_schema.keyspaces WHERE keyspace_name = 'ycsb'"] });
+          durableWrites[phase] = rows[0]?.durable_writes;
+        }
+      },
+    });
     await finish(result, async () => {
       expect(result.problems).toEqual([]);
       const run = await apiRun(result);
@@ -131,6 +153,9 @@ describe("ycsb-lab rehearse on Cassandra", () => {
       expect(b.phase.properties["ycsblab.preset"]).toBe("durable");
       expect(b.run.preset).toBe("durable");
       expect(b.run.provenance?.kit?.sha256).toMatch(/^[0-9a-f]{64}$/);
+      // Seed 000's non-durable load, checked in the server: durable_writes off while loading, on for the workloads.
+      expect(durableWrites).toEqual({ load: false, workload: true });
+      expect(load.phase.properties["ycsblab.serverPreset"]).toBe("throughput");
     });
   }, 1_200_000);
 });

@@ -84,6 +84,22 @@ describe("plan: built-in scenarios", () => {
     expect(plan.phases.filter((p) => p.kind === "settle")).toHaveLength(3 * 5);
   });
 
+  it("endpoint-2015: the load is non-durable on the server too where the engine can switch (Cassandra), and says so elsewhere", () => {
+    const cassandra = buildPlan(scenario("endpoint-2015"), { nodes: 2, engine: "cassandra" });
+    const loads = cassandra.phases.filter((p) => p.kind === "load");
+    for (const load of loads) {
+      expect(load.properties["ycsblab.serverPreset"]).toBe("throughput");
+      const after = cassandra.phases[load.index + 1]!;
+      expect(after).toMatchObject({ kind: "settle", serverPreset: "durable" });
+    }
+    // HBase's durability is a region-server setting: its durable server side holds from the start, and the record says it.
+    const hbase = buildPlan(scenario("endpoint-2015"), { nodes: 2, engine: "hbase" });
+    expect(hbase.phases.find((p) => p.kind === "load")!.properties["ycsblab.serverPreset"]).toBe("durable");
+    expect(hbase.phases.some((p) => p.serverPreset)).toBe(false);
+    // A scenario loading under its run's preset switches nothing.
+    expect(buildPlan(scenario("quickstart"), {}).phases.some((p) => p.serverPreset)).toBe(false);
+  });
+
   it("lineate-2014: warm-up before each step, steps doubling threads, decided at run time", () => {
     const plan = buildPlan(scenario("lineate-2014"), { scale: 0.01 });
     const group = plan.phases.filter((p) => p.stepUp?.group === "b-r0");

@@ -18,6 +18,11 @@ export interface CassandraSchemaOptions {
   compression?: boolean;
   /** A study's own values over the preset's server side (seed 004 throughput: LeveledCompactionStrategy). */
   study?: Partial<CassandraServerSide>;
+  /**
+   * The keyspace's durable_writes while loading, when the load runs under its own preset (seed 000): the plan's
+   * settle after the load switches it to the run's preset. @default the preset's
+   */
+  durableWrites?: boolean;
 }
 
 const IDENTIFIER = /^[a-z][a-z0-9_]{0,47}$/;
@@ -46,7 +51,7 @@ export function cassandraSchemaStatements(opts: CassandraSchemaOptions): string[
       ? `{'class': 'SimpleStrategy', 'replication_factor': ${rf}}`
       : `{'class': 'NetworkTopologyStrategy', ${literal(opts.datacenter)}: ${rf}}`;
   const server = { ...presetFor("cassandra", opts.preset).server, ...opts.study };
-  const durable = server.durableWrites;
+  const durable = opts.durableWrites ?? server.durableWrites;
   const compaction = server.tableCompaction ? ` AND compaction = {'class': '${server.tableCompaction}'}` : "";
   const columns = Array.from({ length: fields }, (_, i) => `${prefix}${i} blob`).join(", ");
   const compression = opts.compression ? "{'class': 'LZ4Compressor'}" : "{'enabled': 'false'}";
@@ -62,4 +67,9 @@ export function renderCassandraSchema(opts: CassandraSchemaOptions): string {
   return cassandraSchemaStatements(opts)
     .map((s) => `${s};\n`)
     .join("");
+}
+
+/** The statement that hands the keyspace to a preset's durable_writes (a plan's settle after a non-durable load). */
+export function cassandraDurableWritesStatement(preset: Preset, keyspace = "ycsb"): string {
+  return `ALTER KEYSPACE ${identifier("keyspace", keyspace)} WITH durable_writes = ${presetFor("cassandra", preset).server.durableWrites}`;
 }

@@ -1,7 +1,7 @@
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { ReadyMarker } from "../../model/instance-status.js";
 import type { Plan, PlanPhase } from "../../model/plan.js";
-import { waitForCassandraCompactions } from "../cassandra-compactions.js";
+import { switchCassandraDurableWrites, waitForCassandraCompactions } from "../cassandra-compactions.js";
 import { describeReset, type EngineActions } from "../engine-actions.js";
 import type { RunObjects } from "./run-objects.js";
 
@@ -31,9 +31,13 @@ export function remoteActions(o: {
     async settle(phase) {
       const sec = phase.settle?.minSec ?? 0;
       if (sec > 0) await sleep(sec * 1000);
-      if (!phase.settle?.waitForCompactions) return `settled for ${sec} s`;
-      if (o.cluster.engine !== "cassandra") return `settled for ${sec} s (no compaction check for ${o.cluster.engine})`;
-      return waitForCassandraCompactions(hosts(), o.log);
+      const done: string[] = [];
+      if (!phase.settle?.waitForCompactions) done.push(`settled for ${sec} s`);
+      else if (o.cluster.engine !== "cassandra") done.push(`settled for ${sec} s (no compaction check for ${o.cluster.engine})`);
+      else done.push(await waitForCassandraCompactions(hosts(), o.log));
+      // After a load under its own preset, the server side of the run's preset takes over (model/plan.ts serverPreset).
+      if (phase.serverPreset && o.cluster.engine === "cassandra") done.push(await switchCassandraDurableWrites(hosts(), phase.serverPreset));
+      return done.join("; ");
     },
     async reset(phase: PlanPhase, _plan: Plan) {
       const r = phase.reset;

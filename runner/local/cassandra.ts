@@ -15,6 +15,7 @@ import {
   type GossipRow,
 } from "../../engines/cassandra/index.js";
 import type { StudyServerSide } from "../../model/scenario.js";
+import { presetFor } from "../../model/presets.js";
 import { bindingClasspathDir, runSetupScript, ycsbCoreDir } from "../java-artifacts.js";
 import { queryCql, runCql } from "./cassandra-cql.js";
 import {
@@ -188,6 +189,7 @@ async function prepareSchema(state: LocalEngineState, opts: SchemaOptions, t?: T
       replicationFactor: Math.min(state.nodes.length, 3),
       fieldCount: opts.fieldCount,
       ...((opts.study ?? studyOf(state))?.cassandra ? { study: (opts.study ?? studyOf(state))!.cassandra } : {}),
+      ...(opts.loadPreset && opts.loadPreset !== opts.preset ? { durableWrites: presetFor("cassandra", opts.loadPreset).server.durableWrites } : {}),
     }),
   });
 }

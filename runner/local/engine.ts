@@ -47,6 +47,8 @@ export interface SchemaOptions {
   study?: StudyServerSide;
   /** YCSB fieldcount. @default 10 */
   fieldCount?: number;
+  /** The load's own preset (seed 000): its server side holds until the plan's settle after the load. @default preset */
+  loadPreset?: Preset;
 }
 
 export interface LocalNodeState {

@@ -4,6 +4,7 @@ import { cassandraReadiness, GOSSIP_QUERY, type GossipRow } from "../../../engin
 import { cassandraSchemaStatements } from "../../../engines/cassandra/schema.js";
 import { bindingClasspathDir, ycsbCoreDir } from "../../java-artifacts.js";
 import { queryCql, runCql } from "../../local/cassandra-cql.js";
+import { presetFor, SERVER_PRESET_SWITCH } from "../../../model/presets.js";
 import type { Formation } from "./types.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,7 +38,15 @@ export const formCassandra: Formation = async ({ ctx, log, timeoutMs }) => {
     await sleep(2000);
   }
   if (reasons.length > 0) throw new Error(`the ring did not form in ${Math.round(timeoutMs / 1000)} s: ${reasons.join("; ")}`);
-  const statements = cassandraSchemaStatements({ preset: ctx.preset, replicationFactor: ctx.replication, fieldCount: ctx.fieldCount });
+  // A load under its own preset (seed 000) starts on its server side; the plan's settle after the load switches.
+  const loadFirst = ctx.loadPreset !== ctx.preset && SERVER_PRESET_SWITCH.cassandra !== undefined;
+  const statements = cassandraSchemaStatements({
+    preset: ctx.preset,
+    replicationFactor: ctx.replication,
+    fieldCount: ctx.fieldCount,
+    ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}),
+    ...(loadFirst ? { durableWrites: presetFor("cassandra", ctx.loadPreset).server.durableWrites } : {}),
+  });
   await queryCql({ ...tools, hosts, port: CQL_PORT, statements });
   return {
     engine: "cassandra",
