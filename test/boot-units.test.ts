@@ -19,6 +19,7 @@ import { calendarUtc, scheduleTermination, terminationTime } from "../runner/boo
 import { tarArchive } from "../kit/tar.js";
 import { cassandraRuntime } from "../engines/cassandra/runtime.js";
 import { nodeContextOf, type ProcessSpec } from "../engines/runtime.js";
+import { initialTokens } from "../engines/cassandra/tokens.js";
 import { parse as parseYaml } from "yaml";
 
 const scope = { bucketName: "results", accountId: "123456789012", region: "us-east-1", ...runLayout("r1"), kitKey: kitKey("a".repeat(64)) };
@@ -84,7 +85,7 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
   const description: ClusterDescription = {
     descriptionVersion: 1, runId: "r1", scenario: "quickstart", engine: "cassandra", version: "5.0.4", preset: "balanced", loadPreset: "balanced",
     replication: 3, recordCount: 1000, fieldCount: 10, serverSettings: { write_request_timeout: "100000ms" }, region: "us-east-1", bucket: "results", parameterPath: "/ycsb-lab/r1/",
-    nodes: [0, 1, 2].map((index) => ({ index, address: `10.42.1.${10 + index}`, instanceType: "m6i.large", memoryGiB: 8, vcpus: 2 })),
+    nodes: [0, 1, 2, 3].map((index) => ({ index, address: `10.42.1.${10 + index}`, instanceType: "m6i.large", memoryGiB: 8, vcpus: 2 })),
     clients: [{ index: 0, address: "10.42.2.10", instanceType: "c6i.large" }],
     storage: { data: { kind: "ebs", device: "sdf" }, dataDir: "/data", log: { device: "sdg" }, logDir: "/log" },
     kit: { sha256: "a".repeat(64), version: "0.1.0" },
@@ -93,7 +94,7 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
   const paths = { install: "/opt/y/engine", conf: "/opt/y/conf", data: "/data", log: "/log", run: "/opt/y/run" };
   it("is a valid cluster description, and one that is not names its field", () => {
     expect(clusterDescriptionProblems(description)).toEqual([]);
-    expect(clusterDescriptionProblems({ ...description, replication: 4 }).map((p) => p.path)).toEqual(["/replication"]);
+    expect(clusterDescriptionProblems({ ...description, replication: 5 }).map((p) => p.path)).toEqual(["/replication"]);
     expect(clusterDescriptionProblems({ ...description, nodes: [description.nodes[1]!] }).map((p) => p.path)).toContain("/nodes/0/index");
   });
   it("renders cassandra.yaml per node (a YAML parser reads it), the commitlog on the log volume, study settings kept", () => {
@@ -102,11 +103,16 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
     const yaml = parseYaml(runtime.files(ctx, paths).find((f) => f.path.endsWith("cassandra.yaml"))!.content);
     expect(yaml).toMatchObject({ listen_address: "10.42.1.11", commitlog_directory: "/log/cassandra/commitlog", commitlog_sync: "periodic", write_request_timeout: "100000ms" });
     expect(yaml.seed_provider[0].parameters[0].seeds).toBe("10.42.1.10,10.42.1.11,10.42.1.12");
+    // A new ring: this node's tokens up front, nothing to stream, so it joins without waiting for the others.
+    expect(yaml).toMatchObject({ auto_bootstrap: false, num_tokens: 16, initial_token: initialTokens(4, 16, 1).join(",") });
+    expect(yaml.allocate_tokens_for_local_replication_factor).toBeUndefined();
     const [proc] = runtime.processes(ctx, paths) as ProcessSpec[];
-    // cassandra-env.sh's heap for 8 GiB, the jamm agent resolved at start, node 1 waits for node 0 to join.
+    // cassandra-env.sh's heap for 8 GiB, the jamm agent resolved at start; a seed waits for nobody.
     expect(proc!.argv).toContain("-Xmx2048m");
     expect(proc!.argv).toContain("-javaagent:${glob:/opt/y/engine/cassandra/lib/jamm-*.jar}");
-    expect(proc!.after).toEqual([{ host: "10.42.1.10", port: 9042, what: "node 0 to join the ring" }]);
+    expect(proc!.after).toBeUndefined();
+    // A node that is not a seed starts as soon as the first seed gossips.
+    expect((runtime.processes(nodeContextOf(description, 3, paths), paths)[0] as ProcessSpec).after).toEqual([{ host: "10.42.1.10", port: 7000, what: "the first seed to gossip" }]);
     expect((cassandraRuntime({ maxHeapMb: 768 }).processes(ctx, paths)[0] as ProcessSpec).argv).toContain("-Xmx768m");
   });
 });
@@ -127,6 +133,24 @@ describe("the run's lifetime (cost brake)", () => {
     expect(first).toMatch(/would terminate itself at 2026-11-23T12:00:00\.000Z \(expiry 2030-01-01, at most 2 h\)/);
     // A restart an hour later: the deadline stays two hours after the first boot.
     expect(scheduleTermination(cluster, env, new Date("2026-11-23T11:00:00Z"))).toContain("2026-11-23T12:00:00.000Z");
+  });
+});
+
+describe("Cassandra tokens chosen up front (parallel joins)", () => {
+  it.each([1, 3, 32])("%i nodes x 16 vnodes: distinct tokens, every node owns exactly 1/N of the ring", (nodes) => {
+    const all = Array.from({ length: nodes }, (_, i) => initialTokens(nodes, 16, i).map((t) => ({ t: BigInt(t), node: i })));
+    const ring = all.flat().sort((a, b) => (a.t < b.t ? -1 : 1));
+    expect(new Set(ring.map((r) => r.t)).size).toBe(nodes * 16);
+    const owned = new Array<bigint>(nodes).fill(0n);
+    // A token owns the range from the previous token (exclusive) up to itself; the first wraps around.
+    ring.forEach((r, k) => {
+      const prev = k === 0 ? ring[ring.length - 1]!.t - (1n << 64n) : ring[k - 1]!.t;
+      owned[r.node]! += r.t - prev;
+    });
+    // Integer division rounds each of a node's 16 ranges by at most one token: a share off by 16 in 2^64 at most.
+    const share = (1n << 64n) / BigInt(nodes);
+    for (const o of owned) expect(o - share <= 16n && share - o <= 16n).toBe(true);
+    expect(ring[0]!.t).toBe(-(1n << 63n));
   });
 });
 

@@ -27,6 +27,8 @@ export interface CassandraNodeConfig {
   endpointSnitch?: string;
   /** false lets every node of a fresh, empty cluster join at once (nothing to stream). @default true */
   autoBootstrap?: boolean;
+  /** This node's tokens, chosen up front (engines/cassandra/tokens.ts); the allocation algorithm is then unused. */
+  initialTokens?: string[];
 }
 
 const SNITCH = /^[A-Za-z0-9_.]+$/;
@@ -84,8 +86,8 @@ export function renderCassandraYaml(cfg: CassandraNodeConfig): string {
   const lines: string[] = [
     `# Rendered by ycsb-lab engines/cassandra/config.ts for preset "${cfg.preset}"`,
     `cluster_name: ${q(cfg.clusterName)}`,
-    `num_tokens: ${cfg.numTokens ?? 16}`,
-    "allocate_tokens_for_local_replication_factor: 3",
+    `num_tokens: ${cfg.initialTokens?.length ?? cfg.numTokens ?? 16}`,
+    ...(cfg.initialTokens ? [`initial_token: ${q(cfg.initialTokens.join(","))}`] : ["allocate_tokens_for_local_replication_factor: 3"]),
     "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
     `endpoint_snitch: ${cfg.endpointSnitch ?? "SimpleSnitch"}`,
     "seed_provider:",

@@ -1,6 +1,10 @@
 import type { NodeContext } from "../node-context.js";
 import { renderCassandraYaml } from "./config.js";
 import { renderCassandraSchema } from "./schema.js";
+import { initialTokens } from "./tokens.js";
+
+/** vnodes per node: Cassandra 5.0's default num_tokens. */
+export const VNODES = 16;
 
 /** Seeds: the first three nodes (Cassandra docs: 2-3 seeds per datacenter); seed 000 used the first node only. */
 export function cassandraSeeds(nodeIps: string[]): string[] {
@@ -22,6 +26,9 @@ export function cassandraYaml(ctx: NodeContext): string {
     savedCachesDir: `${ctx.dataDir}/cassandra/saved_caches`,
     preset: ctx.preset,
     ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}),
+    // A new, empty ring: tokens chosen up front and nothing to stream, so every node joins at once.
+    initialTokens: initialTokens(ctx.nodeIps.length, VNODES, ctx.index),
+    autoBootstrap: false,
   });
   const extra = Object.entries(ctx.serverSettings);
   for (const [key] of extra) {

@@ -6,6 +6,7 @@ import { cassandraYaml, cassandraSeeds, checkCassandraServerSettings } from "./f
 import { cassandraHeapMb, cassandraNodeCommand, renderLogbackXml } from "./jvm.js";
 
 export const CQL_PORT = 9042;
+export const STORAGE_PORT = 7000;
 
 /** Where the node keeps what: data and hints on the data volume, the commitlog on the log volume (seed 004). */
 export function cassandraDirs(paths: NodePaths) {
@@ -27,7 +28,7 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
     ports: {
       client: [{ from: CQL_PORT, to: CQL_PORT, description: "CQL native transport" }],
       cluster: [
-        { from: 7000, to: 7000, description: "Cassandra inter-node" },
+        { from: STORAGE_PORT, to: STORAGE_PORT, description: "Cassandra inter-node" },
         { from: CQL_PORT, to: CQL_PORT, description: "CQL between nodes (the leader prepares the schema)" },
       ],
     },
@@ -55,7 +56,9 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
       const d = cassandraDirs(paths);
       const ip = ctx.nodeIps[ctx.index]!;
       const heapMb = Math.min(cassandraHeapMb(ctx.memoryGiB), tuning.maxHeapMb ?? Number.POSITIVE_INFINITY);
-      const previous = ctx.index > 0 ? ctx.nodeIps[ctx.index - 1] : undefined;
+      // Seeds start at once; the others as soon as a seed gossips (tokens are set up front: engines/cassandra/tokens.ts).
+      const seeds = cassandraSeeds(ctx.nodeIps);
+      const isSeed = seeds.includes(ctx.nodeIps[ctx.index]!);
       return [
         {
           name: "cassandra",
@@ -74,8 +77,7 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
           ],
           cwd: d.logs,
           listens: [{ host: ip, port: CQL_PORT }],
-          // Nodes join one at a time: native transport opens only once a node has joined the ring.
-          ...(previous ? { after: [{ host: previous, port: CQL_PORT, what: `node ${ctx.index - 1} to join the ring` }] } : {}),
+          ...(isSeed ? {} : { after: [{ host: seeds[0]!, port: STORAGE_PORT, what: "the first seed to gossip" }] }),
         },
       ];
     },
