@@ -11,8 +11,15 @@ export interface OsTuning {
   ioScheduler: "none" | "mq-deadline";
   /** appendix C 2: "Decrease read-ahead value to 8" (512-byte sectors, blockdev --setra). */
   readAheadSectors: number;
-  /** appendix C 8: transparent huge pages off (enabled and defrag). */
-  transparentHugePages: "never";
+  /**
+   * appendix C 8: transparent huge pages off ("never", enabled and defrag), except MongoDB 8.0 and later, whose
+   * TCMalloc with per-CPU caches wants them on ("always", defrag "defer+madvise", khugepaged max_ptes_none 0,
+   * overcommit 1: MongoDB manual, "TCMalloc Performance Optimization for a Self-Managed Deployment", changed in 8.0).
+   */
+  transparentHugePages: "never" | "always";
+  thpDefrag: "never" | "defer+madvise";
+  /** Further sysfs writes the engine's vendor asks for (path -> value). */
+  sysfs: Record<string, string>;
   /** appendix C 9: "Turn swappiness off"; 1 rather than 0 so the kernel can still swap to avoid an OOM kill. */
   swappiness: number;
   /** appendix C 3 (nofile 100000, nproc 32768), Cassandra section (memlock, as unlimited), MongoDB section (nproc 64000). */
@@ -21,8 +28,15 @@ export interface OsTuning {
   sysctls: Record<string, string>;
 }
 
-export function osTuning(engine?: Engine): OsTuning {
+/** MongoDB 8.0's TCMalloc wants THP; 7.0 and earlier want it off. */
+export function mongoWantsThp(version: string): boolean {
+  return Number(version.split(".")[0]) >= 8;
+}
+
+export function osTuning(engine?: Engine, version = ""): OsTuning {
   const sysctls: Record<string, string> = { "vm.swappiness": "1" };
+  const thp = engine === "mongodb" && mongoWantsThp(version);
+  if (thp) sysctls["vm.overcommit_memory"] = "1";
   // Cassandra section 3 set 131072; Cassandra 5.0's production recommendations raise it to 1048575.
   if (engine === "cassandra" || engine === "hbase") sysctls["vm.max_map_count"] = "1048575";
   // Couchbase section 1: "echo 0 > /proc/sys/vm/zone_reclaim_mode".
@@ -30,7 +44,9 @@ export function osTuning(engine?: Engine): OsTuning {
   return {
     ioScheduler: "none",
     readAheadSectors: 8,
-    transparentHugePages: "never",
+    transparentHugePages: thp ? "always" : "never",
+    thpDefrag: thp ? "defer+madvise" : "never",
+    sysfs: thp ? { "/sys/kernel/mm/transparent_hugepage/khugepaged/max_ptes_none": "0" } : {},
     swappiness: 1,
     // MongoDB section 3 asks `ulimit -u 64000`, above the general 32768: take the larger for every engine.
     limits: { nofile: 100000, nproc: 64000, memlock: "unlimited", as: "unlimited" },
@@ -56,7 +72,8 @@ export function tuningSteps(t: OsTuning): TuningStep[] {
     { kind: "each-block-device", file: "queue/scheduler", value: t.ioScheduler },
     { kind: "read-ahead", sectors: t.readAheadSectors },
     { kind: "write", path: "/sys/kernel/mm/transparent_hugepage/enabled", value: t.transparentHugePages },
-    { kind: "write", path: "/sys/kernel/mm/transparent_hugepage/defrag", value: t.transparentHugePages },
+    { kind: "write", path: "/sys/kernel/mm/transparent_hugepage/defrag", value: t.thpDefrag },
+    ...Object.entries(t.sysfs).map(([path, value]) => ({ kind: "write" as const, path, value })),
     { kind: "swapoff" },
     ...Object.entries(t.sysctls).map(([key, value]) => ({ kind: "sysctl" as const, key, value })),
     { kind: "limits", path: "/etc/security/limits.d/90-ycsb-lab.conf", content: renderLimitsConf(t) },

@@ -20,6 +20,7 @@ import { tarArchive } from "../kit/tar.js";
 import { cassandraRuntime } from "../engines/cassandra/runtime.js";
 import { nodeContextOf, type ProcessSpec } from "../engines/runtime.js";
 import { initialTokens } from "../engines/cassandra/tokens.js";
+import { osTuning, tuningSteps } from "../engines/os-tuning.js";
 import { parse as parseYaml } from "yaml";
 
 const scope = { bucketName: "results", accountId: "123456789012", region: "us-east-1", ...runLayout("r1"), kitKey: kitKey("a".repeat(64)) };
@@ -195,5 +196,21 @@ describe("small pieces of the boot path", () => {
     expect(readFileSync(join(dir, "out", "java", "x".repeat(120), "long-name.jar"))).toEqual(Buffer.alloc(1500, 7));
     expect(execFileSync("stat", ["-c", "%a", join(dir, "out", "bin", "ycsb-lab.mjs")], { encoding: "utf8" }).trim()).toBe("755");
     expect(gunzipSync(gzipSync(a)).length % 512).toBe(0);
+  });
+});
+
+describe("OS tuning per engine and version (seed 002 appendix C, vendors' current advice)", () => {
+  it("MongoDB 8 gets transparent huge pages as its manual asks; 7.x and every other engine keep them off", () => {
+    const writes = (engine: "mongodb" | "cassandra", version: string) =>
+      Object.fromEntries(tuningSteps(osTuning(engine, version)).flatMap((s) => (s.kind === "write" ? [[s.path, s.value]] : s.kind === "sysctl" ? [[s.key, s.value]] : [])));
+    expect(writes("mongodb", "8.0")).toMatchObject({
+      "/sys/kernel/mm/transparent_hugepage/enabled": "always",
+      "/sys/kernel/mm/transparent_hugepage/defrag": "defer+madvise",
+      "/sys/kernel/mm/transparent_hugepage/khugepaged/max_ptes_none": "0",
+      "vm.overcommit_memory": "1",
+    });
+    expect(writes("mongodb", "7.0")).toMatchObject({ "/sys/kernel/mm/transparent_hugepage/enabled": "never", "/sys/kernel/mm/transparent_hugepage/defrag": "never" });
+    expect(writes("mongodb", "7.0")["vm.overcommit_memory"]).toBeUndefined();
+    expect(writes("cassandra", "5.0.4")["/sys/kernel/mm/transparent_hugepage/enabled"]).toBe("never");
   });
 });

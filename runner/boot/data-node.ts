@@ -88,7 +88,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
     run: join(env.home, "run"),
   };
   const notes: string[] = [scheduleTermination(cluster, env)];
-  if (!env.rehearsal) notes.push(...mountVolumes(cluster.storage), ...applyOsTuning(cluster.engine));
+  if (!env.rehearsal) notes.push(...mountVolumes(cluster.storage), ...applyOsTuning(cluster.engine, cluster.version));
   const runtime = engineRuntime(cluster.engine, { ...(env.maxHeapMb ? { maxHeapMb: env.maxHeapMb } : {}), fastGossip: env.rehearsal, sharedHost: env.rehearsal });
   const ctx = nodeContextOf(cluster, b.index, paths);
   const standIn = env.standInArtifacts ? standInFor(runtime, ctx) : undefined;

@@ -77,10 +77,10 @@ function writeIfPresent(file: string, value: string): void {
 }
 
 /** Carries out engines/os-tuning.ts's steps for the engine; a step the kernel refuses is skipped, not fatal. */
-export function applyOsTuning(engine: Engine): string[] {
+export function applyOsTuning(engine: Engine, version: string): string[] {
   const blockDevices = readdirSync("/sys/block").filter((d) => /^(nvme\d+n1|xvd|sd|md)/.test(d));
   const done: string[] = [];
-  for (const step of tuningSteps(osTuning(engine))) {
+  for (const step of tuningSteps(osTuning(engine, version))) {
     switch (step.kind) {
       case "each-block-device":
         for (const dev of blockDevices) writeIfPresent(`/sys/block/${dev}/${step.file}`, step.value);
