@@ -3,7 +3,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { resultKey } from "../model/results-layout.js";
 import type { InstanceStatus } from "../model/instance-status.js";
 import { rehearse, type RehearsalResult } from "../rehearse/rehearse.js";
-import { bindingClasspathDir, ycsbCoreDir } from "../runner/java-artifacts.js";
+import { bindingClasspathDir, REPO_ROOT, ycsbCoreDir } from "../runner/java-artifacts.js";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { queryCql } from "../runner/local/cassandra-cql.js";
 
 // The cloud path on this machine (DESIGN.md "One boot path, rehearsed"): every instance runs its rendered user-data,
@@ -20,6 +22,8 @@ async function finish(r: RehearsalResult, checks: () => Promise<void>): Promise<
     await checks();
   } finally {
     await r.stop();
+    // A drill's run has problems by design, so the rehearsal keeps its folder for inspection: not in the suite.
+    rmSync(join(REPO_ROOT, ".local", "rehearsals", r.runId), { recursive: true, force: true });
   }
 }
 
