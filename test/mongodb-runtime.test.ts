@@ -3,6 +3,7 @@ import { parse } from "yaml";
 import { allMongods, replicaSetInitiations, shardsToAdd } from "../engines/mongodb/formation.js";
 import { mongodbRuntime, mongodbStandIn } from "../engines/mongodb/runtime.js";
 import { MONGODB_STAND_IN } from "../engines/mongodb/stand-in.js";
+import { wiredTigerCacheGB } from "../engines/mongodb/config.js";
 import { nodeContextOf, type NodePaths, type ProcessSpec } from "../engines/runtime.js";
 import { CLUSTER_DESCRIPTION_VERSION, type ClusterDescription } from "../model/cluster-description.js";
 import type { Preset } from "../model/presets.js";
@@ -45,7 +46,7 @@ describe("MongoDB's runtime (engines/mongodb/runtime.ts)", () => {
     expect(shard.argv).toEqual(["/opt/ycsb-lab/engine/mongodb/bin/mongod", "--config", "/opt/ycsb-lab/conf/shard1-27018.conf"]);
     expect(shard.listens).toEqual([{ host: "10.0.1.11", port: 27018 }]);
     expect(files.get("/opt/ycsb-lab/conf/shard1-27018.conf")).toEqual({
-      storage: { dbPath: "/data/mongodb/shard1-27018", wiredTiger: { engineConfig: { journalCompressor: "snappy" } }, journal: { commitIntervalMs: 100 } },
+      storage: { dbPath: "/data/mongodb/shard1-27018", wiredTiger: { engineConfig: { journalCompressor: "snappy", cacheSizeGB: 3.5 } }, journal: { commitIntervalMs: 100 } },
       net: { port: 27018, bindIp: "10.0.1.11" },
       sharding: { clusterRole: "shardsvr" },
       replication: { replSetName: "shard1" },
@@ -102,5 +103,22 @@ describe("MongoDB's stand-in (FerretDB)", () => {
     expect(p!.argv).toContain("--listen-addr=10.0.1.10:27017");
     expect(p!.listens).toEqual([{ host: "10.0.1.10", port: 27017 }]);
     expect(mongodbStandIn.refusal(ctxOf(cluster(2), 0))).toMatch(/one server with no replica sets or sharding; this run has 2 data nodes/);
+  });
+});
+
+describe("MongoDB's memory: several mongods on one node fit with swap off", () => {
+  it("the mongods of a node share what one would take (half of RAM less 1 GB); arbiters and the config server take the minimum", () => {
+    // Seed 002's layout at replication 2: node 1 is primary of shard 1, secondary of shard 0, arbiter of shard 3.
+    const d = cluster(4, { topology: "replica-set", replication: 2 });
+    for (const index of [0, 1, 2, 3]) {
+      const confs = (mongodbRuntime().files(ctxOf(d, index), paths()) as Array<{ path: string; content: string }>).filter((f) => /mongod|configsvr|shard/.test(f.path) && f.path.endsWith(".conf") && !f.path.includes("mongos"));
+      const caches = confs.map((f) => parse(f.content).storage.wiredTiger.engineConfig.cacheSizeGB as number);
+      expect(caches.length).toBeGreaterThanOrEqual(3);
+      expect(caches.every((c) => c >= 0.25)).toBe(true);
+      expect(caches.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.5 * (8 - 1) + 1e-9);
+    }
+    expect(wiredTigerCacheGB(8, ["shard-primary", "shard-secondary", "arbiter"])).toEqual({ "shard-primary": 1.62, "shard-secondary": 1.62, arbiter: 0.25 });
+    // One mongod alone keeps the budget a single mongod would take.
+    expect(wiredTigerCacheGB(32, ["shard-primary"])).toEqual({ "shard-primary": 15.5 });
   });
 });

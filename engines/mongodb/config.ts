@@ -14,6 +14,25 @@ export interface MongodLayout {
   replicaSet?: string;
   /** A log file, or "stdout" when the boot command supervises mongod and keeps its output. @default "/var/log/mongodb/mongod.log" */
   log?: string;
+  /** storage.wiredTiger.engineConfig.cacheSizeGB. @default mongod's own (half of RAM less 1 GB) */
+  cacheSizeGB?: number;
+}
+
+/** The least WiredTiger cache mongod accepts (configuration options reference: cacheSizeGB, minimum 0.25). */
+export const MIN_CACHE_GB = 0.25;
+
+/**
+ * WiredTiger's cache for each mongod of a node that runs several (seed 002's layout: 2-3 per node, plus the config
+ * server on the first): together they take what one mongod would by default, half of (RAM - 1 GB) (MongoDB manual,
+ * "WiredTiger Storage Engine", memory use), so they fit in memory with swap off. Members without data worth
+ * caching (arbiters, the config server) get the minimum; data-bearing members share the rest equally.
+ */
+export function wiredTigerCacheGB(memoryGiB: number, roles: string[]): Record<string, number> {
+  const budget = Math.max(MIN_CACHE_GB, 0.5 * (memoryGiB - 1));
+  const small = roles.filter((r) => r === "arbiter" || r === "configsvr").length;
+  const data = roles.length - small;
+  const each = data === 0 ? MIN_CACHE_GB : Math.max(MIN_CACHE_GB, Math.floor(((budget - small * MIN_CACHE_GB) / data) * 100) / 100);
+  return Object.fromEntries(roles.map((r) => [r, r === "arbiter" || r === "configsvr" ? MIN_CACHE_GB : each]));
 }
 
 export interface MongodConfig {
@@ -42,6 +61,7 @@ export function renderMongodConfig(preset: Preset, layout: MongodLayout = {}): M
     "  wiredTiger:",
     "    engineConfig:",
     "      journalCompressor: snappy",
+    ...(layout.cacheSizeGB !== undefined ? [`      cacheSizeGB: ${layout.cacheSizeGB}`] : []),
     // storage.journal.commitIntervalMs: https://www.mongodb.com/docs/manual/reference/configuration-options/
     `  journal:\n    commitIntervalMs: ${server.journalCommitIntervalMs}`,
     "net:",

@@ -1,6 +1,6 @@
 import type { NodeContext } from "../node-context.js";
-import { renderMongodConfig } from "./config.js";
-import { CONFIG_REPLICA_SET, CONFIG_SERVER_PORT, MONGOS_PORT, shardMembers, shardName, type MongoProcess } from "./topology.js";
+import { MIN_CACHE_GB, renderMongodConfig, wiredTigerCacheGB } from "./config.js";
+import { CONFIG_REPLICA_SET, CONFIG_SERVER_PORT, MONGOS_PORT, mongoProcesses, shardMembers, shardName, type MongoProcess } from "./topology.js";
 
 /**
  * What MongoDB's formation is made of, as data: each process's configuration and the documents the leader sends
@@ -8,9 +8,15 @@ import { CONFIG_REPLICA_SET, CONFIG_SERVER_PORT, MONGOS_PORT, shardMembers, shar
  * with the driver; the sharding of usertable comes from engines/mongodb/schema.ts.
  */
 
-/** mongod.conf of one process: the engine engineer's renderer, on the node's address, logging to the supervisor. */
+/**
+ * mongod.conf of one process: the engine engineer's renderer, on the node's address, logging to the supervisor,
+ * with its share of the node's memory for WiredTiger's cache (engines/mongodb/config.ts wiredTigerCacheGB).
+ */
 export function mongodConf(ctx: NodeContext, p: MongoProcess, dbPath: string): string {
+  const mongods = mongoProcesses(ctx.mongoTopology, ctx.nodeIps.length, ctx.replication, ctx.index).filter((m) => m.kind === "mongod");
+  const cache = wiredTigerCacheGB(ctx.memoryGiB, mongods.map((m) => m.role));
   return renderMongodConfig(ctx.preset, {
+    cacheSizeGB: cache[p.role] ?? MIN_CACHE_GB,
     dbPath,
     port: p.port,
     bindIp: ctx.nodeIps[ctx.index]!,
