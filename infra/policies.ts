@@ -1,3 +1,5 @@
+import { ARTIFACTS_PREFIX } from "../model/results-layout.js";
+
 /**
  * IAM policy documents, pure (DESIGN.md reliability rules): a client may write only under its own run's prefix, a
  * data node only its run's readiness marker and its own status; both read the run's cluster description and their
@@ -72,6 +74,8 @@ export function dataNodePolicy(s: PolicyScope): PolicyDocument {
       { Sid: "WriteClusterMarkers", Effect: "Allow", Action: ["s3:PutObject"], Resource: [`${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.statusPrefix}node-*`] },
       { Sid: "ReadClusterAndKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.clusterInfoKey}`, `${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.kitKey}`] },
       { Sid: "RunSecrets", Effect: "Allow", Action: ["ssm:GetParameter", "ssm:PutParameter"], Resource: [parameterArn(s)] },
+      // The engine's downloads, mirrored by digest (runner/boot/engine-install.ts): checked against the vendor's digest.
+      { Sid: "EngineMirror", Effect: "Allow", Action: ["s3:GetObject", "s3:PutObject"], Resource: [`${bucket}/${ARTIFACTS_PREFIX}*`] },
       SESSION_MANAGER_STATEMENT,
     ],
   };

@@ -40,6 +40,12 @@ export const statusPrefix = (runId: string): string => `${runPrefix(runId)}statu
 export const statusKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.json`;
 /** The tail of a failed instance's boot log, beside its status. */
 export const statusLogKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.log`;
+/**
+ * An engine distribution mirrored in the bucket, by the digest its vendor publishes: the first data node to need it
+ * fetches it from the vendor once, every other node of every run using the bucket takes it from here.
+ */
+export const artifactKey = (digest: string, name: string): string => `artifacts/${digest}/${name}`;
+export const ARTIFACTS_PREFIX = "artifacts/";
 /** A kit (what instances run: the CLI bundle and the Java pieces) by the SHA-256 of its archive, outside any run. */
 export const kitKey = (sha256: string): string => `kits/${sha256}.tar.gz`;
 export const phaseDir = (runId: string, phaseIndex: number, phaseName: string): string =>

@@ -1,3 +1,7 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { withPrefix } from "../model/results-layout.js";
 import { StoreAccessError, type ResultsStore, type S3Options } from "./results-store.js";
@@ -62,6 +66,26 @@ export class S3Store implements ResultsStore {
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === "NoSuchKey") return undefined;
       classifyS3Error(err, `get ${this.where(key)}`);
+    }
+  }
+
+  async download(key: string, file: string): Promise<boolean> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      await pipeline(out.Body as Readable, createWriteStream(file));
+      return true;
+    } catch (err) {
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === "NoSuchKey") return false;
+      classifyS3Error(err, `get ${this.where(key)}`);
+    }
+  }
+
+  async upload(key: string, file: string, contentType?: string): Promise<void> {
+    try {
+      const size = (await stat(file)).size;
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
+    } catch (err) {
+      classifyS3Error(err, `put ${this.where(key)}`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,6 +14,10 @@ export interface ResultsStore {
   get(key: string): Promise<Buffer | undefined>;
   /** Every key under a prefix, sorted. */
   list(prefix: string): Promise<string[]>;
+  /** Copies an object into a file without holding it in memory (engine artifacts are hundreds of MB); false when absent. */
+  download(key: string, file: string): Promise<boolean>;
+  /** Stores a file as an object without holding it in memory. */
+  upload(key: string, file: string, contentType?: string): Promise<void>;
 }
 
 export class StoreError extends Error {}
@@ -57,6 +61,26 @@ export class FolderStore implements ResultsStore {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw err;
     }
+  }
+
+  async download(key: string, file: string): Promise<boolean> {
+    checkKey(key);
+    try {
+      await copyFile(join(this.root, key), file);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
+  }
+
+  async upload(key: string, file: string): Promise<void> {
+    checkKey(key);
+    const path = join(this.root, key);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    await copyFile(file, tmp);
+    await rename(tmp, path);
   }
 
   async list(prefix: string): Promise<string[]> {

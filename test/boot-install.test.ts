@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineArtifact } from "../engines/runtime.js";
 import { createServer, type Server } from "node:http";
-import { localArtifactFolder, parseSha256File, parseSha512File } from "../runner/boot/engine-install.js";
+import { installArtifacts, localArtifactFolder, parseSha256File, parseSha512File } from "../runner/boot/engine-install.js";
+import { FolderStore } from "../runner/results-store.js";
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { httpServes } from "../runner/boot/processes.js";
 
 // How a data node checks and places its engine's artifacts (runner/boot/engine-install.ts).
@@ -69,5 +73,52 @@ describe("a packaged service's health (Couchbase's REST, runner/boot/processes.t
     const closed = (gone.address() as { port: number }).port;
     await new Promise((r) => gone.close(r));
     expect(await httpServes(`http://127.0.0.1:${closed}/200`)).toBe(false);
+  });
+});
+
+describe("engine downloads mirrored in the run's bucket: one vendor download for the whole cluster", () => {
+  let server: Server;
+  let vendor: string;
+  const hits: Record<string, number> = {};
+  let work: string;
+  let archive: Buffer;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "ycsb-lab-mirror-"));
+    // A real tarball (GNU tar) of a tiny distribution, served with its .sha512 like archive.apache.org does.
+    await mkdir(join(work, "src", "engine-1.0", "lib"), { recursive: true });
+    writeFileSync(join(work, "src", "engine-1.0", "lib", "engine.jar"), "jar bytes");
+    execFileSync("tar", ["-czf", join(work, "engine-1.0.tar.gz"), "-C", join(work, "src"), "engine-1.0"]);
+    archive = readFileSync(join(work, "engine-1.0.tar.gz"));
+    const digest = createHash("sha512").update(archive).digest("hex");
+    server = createServer((req, res) => {
+      hits[req.url!] = (hits[req.url!] ?? 0) + 1;
+      if (req.url === "/engine-1.0.tar.gz") res.end(archive);
+      else if (req.url === "/engine-1.0.tar.gz.sha512") res.end(`${digest}  engine-1.0.tar.gz\n`);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    vendor = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("the leader downloads and mirrors; the others take the leader's copy; a copy that does not match the vendor's digest is refused", async () => {
+    const artifact: EngineArtifact = { name: "engine-1.0.tar.gz", url: `${vendor}/engine-1.0.tar.gz`, checksumUrl: `${vendor}/engine-1.0.tar.gz.sha512`, checksum: "sha512", into: "engine", stripComponents: 1 };
+    const store = new FolderStore(join(work, "bucket"));
+    const install = (node: number, leader: boolean) => installArtifacts([artifact], join(work, `node-${node}`), undefined, { store, leader, pollMs: 50, waitMs: 2_000 });
+    // The follower starts first and waits for the leader's copy.
+    const [follower, leader] = await Promise.all([install(1, false), new Promise((r) => setTimeout(r, 200)).then(() => install(0, true))]);
+    expect(leader[0]).toMatch(/from http:\/\/127\.0\.0\.1:\d+\/engine-1\.0\.tar\.gz \(mirrored to the bucket/);
+    expect(follower[0]).toMatch(/from the run's bucket \(the leader's copy\)/);
+    expect(hits["/engine-1.0.tar.gz"]).toBe(1);
+    expect(readFileSync(join(work, "node-1", "engine", "lib", "engine.jar"), "utf8")).toBe("jar bytes");
+    // A later node finds a mirrored copy that was tampered with: refused, fetched from the vendor instead.
+    const key = (await store.list("artifacts/"))[0]!;
+    await store.put(key, "not the archive");
+    const third = await install(2, false);
+    expect(third[0]).toMatch(/from http:\/\/127\.0\.0\.1/);
+    expect(hits["/engine-1.0.tar.gz"]).toBe(2);
   });
 });

@@ -39,6 +39,7 @@ describe("IAM policy evaluation (what moto cannot judge: conditions)", () => {
     ["node writes the ready marker", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/ready.json" }, "allowed"],
     ["node writes its status", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/node-3.json" }, "allowed"],
     ["node writes a client's status", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/client-0.json" }, "implicit-deny"],
+    ["node mirrors an engine download", node, { action: "s3:PutObject", resource: `arn:aws:s3:::results/artifacts/${"c".repeat(128)}/apache-cassandra-5.0.4-bin.tar.gz` }, "allowed"],
     ["node writes a result", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/phases/2-a/client-0/result.json" }, "implicit-deny"],
     ["node reads its run's secret", node, { action: "ssm:GetParameter", resource: "arn:aws:ssm:us-east-1:123456789012:parameter/ycsb-lab/r1/admin-password" }, "allowed"],
     ["node reads another run's secret", node, { action: "ssm:GetParameter", resource: "arn:aws:ssm:us-east-1:123456789012:parameter/ycsb-lab/r2/admin-password" }, "implicit-deny"],

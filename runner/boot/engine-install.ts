@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { EngineArtifact } from "../../engines/runtime.js";
+import { artifactKey } from "../../model/results-layout.js";
+import type { ResultsStore } from "../results-store.js";
 
 /** Apache .sha512 files come as "<hash>  <file>" or "<file>: <HASH IN GROUPS>": the 128 hex digits, lower-cased. */
 export function parseSha512File(text: string): string {
@@ -79,7 +81,50 @@ export function localArtifactFolder(artifacts: EngineArtifact[], a: EngineArtifa
  * unpacked distribution, see localArtifactFolder) stands in for the download and is linked instead.
  * Returns one line per artifact for the status.
  */
-export async function installArtifacts(artifacts: EngineArtifact[], installDir: string, localArtifacts?: string): Promise<string[]> {
+/**
+ * The run's bucket as a mirror of engine downloads (issue: 32 nodes each pulling about 1 GB from the vendor's
+ * archive): the formation leader fetches each artifact from the vendor once and puts it there; the others wait for it
+ * and take it over the S3 gateway endpoint. Every copy is checked against the digest the vendor publishes, so a
+ * mirror can speed a boot up but never change what is installed.
+ */
+export interface ArtifactMirror {
+  store: ResultsStore;
+  leader: boolean;
+  /** How long a non-leader waits for the leader's copy before downloading from the vendor itself. @default 20 min */
+  waitMs?: number;
+  pollMs?: number;
+}
+
+async function hashFile(file: string, algorithm: EngineArtifact["checksum"]): Promise<string> {
+  const hash = createHash(algorithm);
+  await pipeline(createReadStream(file), hash);
+  return hash.digest("hex");
+}
+
+/** Gets the artifact into `file`, from the mirror when it has it, else from the vendor; returns where from. */
+async function fetchArtifact(a: EngineArtifact, file: string, expected: string, mirror?: ArtifactMirror): Promise<string> {
+  const key = artifactKey(expected, a.name);
+  const fromMirror = async () => (await mirror!.store.download(key, file)) && (await hashFile(file, a.checksum)) === expected;
+  if (mirror) {
+    if (await fromMirror().catch(() => false)) return "the run's bucket";
+    if (!mirror.leader) {
+      const deadline = Date.now() + (mirror.waitMs ?? 20 * 60_000);
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, mirror.pollMs ?? 10_000));
+        if (await fromMirror().catch(() => false)) return "the run's bucket (the leader's copy)";
+      }
+    }
+  }
+  const actual = await withRetries(`download of ${a.name}`, () => download(a.url, file, a.checksum));
+  if (actual !== expected) throw Object.assign(new Error(`${a.name}: ${a.checksum.toUpperCase()} ${actual.slice(0, 16)}... does not match the published ${expected.slice(0, 16)}...`), { permanent: true });
+  if (mirror?.leader) {
+    await mirror.store.upload(key, file, "application/octet-stream").catch(() => undefined);
+    return `${a.url} (mirrored to the bucket for the other nodes)`;
+  }
+  return a.url;
+}
+
+export async function installArtifacts(artifacts: EngineArtifact[], installDir: string, localArtifacts?: string, mirror?: ArtifactMirror): Promise<string[]> {
   mkdirSync(installDir, { recursive: true });
   const notes: string[] = [];
   for (const a of artifacts) {
@@ -102,8 +147,8 @@ export async function installArtifacts(artifacts: EngineArtifact[], installDir: 
       if (!r.ok) throw new Error(`GET ${a.checksumUrl}: HTTP ${r.status}`);
       return parseDigest(a, await r.text());
     });
-    const actual = await withRetries(`download of ${a.name}`, () => download(a.url, file, a.checksum));
-    if (actual !== expected) throw Object.assign(new Error(`${a.name}: ${a.checksum.toUpperCase()} ${actual.slice(0, 16)}... does not match the published ${expected.slice(0, 16)}...`), { permanent: true });
+    const source = await fetchArtifact(a, file, expected, mirror);
+    const actual = expected;
     if (a.kind === "deb") {
       aptInstall([file]);
     } else {
@@ -114,7 +159,7 @@ export async function installArtifacts(artifacts: EngineArtifact[], installDir: 
     }
     rmSync(file, { force: true });
     writeFileSync(marker, actual);
-    notes.push(`${a.name}: downloaded and checked (${a.checksum} ${actual.slice(0, 16)}...)${a.kind === "deb" ? ", package installed" : ""}`);
+    notes.push(`${a.name}: from ${source}, checked (${a.checksum} ${actual.slice(0, 16)}...)${a.kind === "deb" ? ", package installed" : ""}`);
   }
   return notes;
 }
