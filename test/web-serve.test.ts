@@ -43,7 +43,7 @@ describe("web/serve.ts", () => {
     await page.goto(`${base}/?view=scaling`);
     await waitForView(page, "scaling");
     const nav = await page.locator("#nav a").allTextContents();
-    expect(nav).toEqual(["Runs", "Compare", "Scaling", "Durability", "Thread sweeps", "Latency distribution", "Phase time series", "Repeatability"]);
+    expect(nav).toEqual(["Runs", "Compare", "Regressions", "Scaling", "Durability", "Thread sweeps", "Latency distribution", "Phase time series", "Repeatability", "Studies"]);
     expect(await page.locator("#nav a[aria-current=page]").textContent()).toBe("Scaling");
     await expect(page.locator(".message.error").textContent()).resolves.toContain("GET /scaling failed (404)");
     await screenshot(page, "no-api");
