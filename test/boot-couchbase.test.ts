@@ -25,7 +25,7 @@ describe("boot path: Couchbase data node on its stand-in, and a client", () => {
 
   it("boots the data node and the client through every stage, saying a stand-in serves", async () => {
     expect(await run.stages("data", 0)).toEqual(["booting", "installed", "started", "formed", "ready"]);
-    expect(await run.stages("client", 0)).toEqual(["booting", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
+    expect(await run.stages("client", 0)).toEqual(["booting", "installed", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
     expect((await run.status("node-0"))?.rehearsal?.join("\n")).toMatch(/stand-in .*CouchbaseMock/);
     expect(node.output()).toMatch(/installed: CouchbaseMock 1\.5\.25 \(KV only: no N1QL, no synchronous durability\) standing in for Couchbase;/);
   });

@@ -26,7 +26,7 @@ describe("boot path: a 2-node HBase cluster of separate daemons, and a client", 
   it("runs seed 000's daemons: namenode, ZooKeeper and master on the first node, a datanode and a region server on each", async () => {
     expect(await run.stages("data", 0)).toEqual(["booting", "installed", "started", "formed", "ready"]);
     expect(await run.stages("data", 1)).toEqual(["booting", "installed", "started", "ready"]);
-    expect(await run.stages("client", 0)).toEqual(["booting", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
+    expect(await run.stages("client", 0)).toEqual(["booting", "installed", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
     const started = (i: number) => [...nodes[i]!.output().matchAll(/started (\w+) \(pid \d+\)/g)].map((m) => m[1]);
     expect(started(0)).toEqual(["namenode", "zookeeper", "datanode", "master", "regionserver"]);
     expect(started(1)).toEqual(["datanode", "regionserver"]);

@@ -29,7 +29,7 @@ describe("boot path: MongoDB data node on its stand-in, and a client", () => {
     expect(status?.stage).toBe("ready");
     expect(status?.rehearsal?.join("\n")).toMatch(/stand-in/);
     // One "running" per phase of the plan (prepare, load, a, b).
-    expect(await run.stages("client", 0)).toEqual(["booting", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
+    expect(await run.stages("client", 0)).toEqual(["booting", "installed", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
   });
 
   it("publishes a marker with the stand-in's address, the collection it made, and the stand-in's name", async () => {
