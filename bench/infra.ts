@@ -3,35 +3,21 @@
  * (DESIGN.md target: under 5 s), beside the one-node quickstart measured in the same run as a baseline.
  * Run: npm run bench:infra
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { performance } from "node:perf_hooks";
 import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
 import { SCENARIOS } from "../model/scenarios.js";
 import type { ScenarioSpec } from "../model/scenario.js";
+import { installMocks, recorded } from "../test/infra-mocks.js";
 
-let registered = 0;
-await pulumi.runtime.setMocks(
-  {
-    newResource: (a) => {
-      registered++;
-      return { id: `${a.name}-id`, state: { ...a.inputs, name: a.inputs.name ?? a.name, bucket: `${a.name}-bucket`, arn: `arn:aws:mock:::${a.name}` } };
-    },
-    call: (a) => {
-      if (a.token === "aws:ec2/getAmi:getAmi") return { id: "ami-0123456789abcdef0" };
-      if (a.token === "aws:index/getAvailabilityZones:getAvailabilityZones") return { names: ["us-east-1a"] };
-      if (a.token === "aws:index/getCallerIdentity:getCallerIdentity") return { accountId: "123456789012" };
-      throw new Error(`Mock not implemented: ${a.token}`);
-    },
-  },
-  "ycsb-lab",
-  "bench",
-  false,
-);
+// The suite's mocks: the invokes infra makes (AMI, zones, instance type offerings, caller) answered as in the tests.
+await installMocks();
+const registered = () => recorded.length;
 
 const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply((v) => resolve(v)));
 
 async function evaluate(name: keyof typeof SCENARIOS, nodes: number, label: string): Promise<number> {
-  const before = registered;
+  const before = registered();
   const start = performance.now();
   const run = new BenchmarkScenario(`${label}`, {
     spec: SCENARIOS[name] as unknown as ScenarioSpec,
@@ -46,7 +32,7 @@ async function evaluate(name: keyof typeof SCENARIOS, nodes: number, label: stri
   // Every instance id resolves only after its user-data is rendered and the instance is registered.
   await Promise.all([...run.cluster.instanceIds, ...run.clients.instanceIds, run.resultsPrefix].map(value));
   const ms = performance.now() - start;
-  console.log(`${label.padEnd(28)} ${String(registered - before).padStart(4)} resources  ${(ms / 1000).toFixed(2)} s  (${run.deployment.nodes} data nodes, ${run.deployment.clients} clients)`);
+  console.log(`${label.padEnd(28)} ${String(registered() - before).padStart(4)} resources  ${(ms / 1000).toFixed(2)} s  (${run.deployment.nodes} data nodes, ${run.deployment.clients} clients)`);
   return ms;
 }
 
