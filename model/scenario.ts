@@ -231,6 +231,16 @@ export function clientCount(spec: ScenarioSpec, nodes: number): number {
   return "count" in spec.clients ? spec.clients.count : Math.ceil(nodes / spec.clients.dataNodesPerClient);
 }
 
+/**
+ * The presets a scenario runs an engine under: the ones the study ran that engine with (enginePresets), else the
+ * scenario's own, each only where the engine has it. `npm start` runs every one, so the durability view has
+ * presets of one scenario to compare (quickstart: all three, about a minute each on one small node).
+ */
+export function scenarioPresets(spec: ScenarioSpec, engine: Engine): Preset[] {
+  const listed = spec.enginePresets?.[engine]?.presets ?? spec.presets;
+  return listed.filter((p) => DURABILITY_PRESETS[engine][p] !== undefined);
+}
+
 /** Resolve one deployment of a scenario; throws ScenarioError naming the field that is wrong. */
 export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice = {}): Deployment {
   const engine = choice.engine ?? spec.defaults.engine;

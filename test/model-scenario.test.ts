@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { SCENARIOS, checkScenario, resolveDeployment, scenario, type ScenarioSpec } from "../model/index.js";
+import { SCENARIOS, checkScenario, resolveDeployment, scenario, scenarioPresets, type ScenarioSpec } from "../model/index.js";
 
 describe("built-in scenarios", () => {
   test.each(Object.keys(SCENARIOS))("%s passes its own checks and resolves its default deployment", (name) => {
@@ -56,5 +56,17 @@ describe("bad deployments name the field", () => {
     const bad = { ...spec, name: "Bad Name", engines: ["cassandra", "oracle"], workloads: [{ workload: "zz" }], repeats: 0 } as unknown as ScenarioSpec;
     const fields = checkScenario(bad).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(["name", "engines", "workloads[0].workload", "repeats"]));
+  });
+});
+
+describe("the presets a scenario runs an engine under", () => {
+  test("quickstart runs every engine under all three presets; a one-preset study under its one", () => {
+    for (const engine of scenario("quickstart").engines) expect(scenarioPresets(scenario("quickstart"), engine)).toEqual(["throughput", "balanced", "durable"]);
+    expect(scenarioPresets(scenario("datastax-2013"), "cassandra")).toEqual(["balanced"]);
+  });
+  test("a study's own presets for an engine come first, and a preset the engine lacks is left out", () => {
+    const spec = { ...scenario("quickstart"), enginePresets: { mongodb: { presets: ["durable"], source: "test" } } } as ScenarioSpec;
+    expect(scenarioPresets(spec, "mongodb")).toEqual(["durable"]);
+    expect(scenarioPresets(spec, "cassandra")).toEqual(["throughput", "balanced", "durable"]);
   });
 });

@@ -1,18 +1,22 @@
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
-import { isEngine, scenario as findScenario } from "../../model/index.js";
+import { isEngine, isPreset, PRESETS, scenario as findScenario, scenarioPresets } from "../../model/index.js";
 import { UsageError, type Command } from "../command.js";
 
-const usage = `Usage: ycsb-lab start [--engine E] [--scenario S] [--clients 1|2] [--no-benchmark] [--keep-engine]
-                      [--host HOST] [--port PORT]
+const usage = `Usage: ycsb-lab start [--engine E] [--scenario S] [--preset P[,P]] [--scale F] [--clients 1|2]
+                      [--no-benchmark] [--keep-engine] [--host HOST] [--port PORT]
 
 The main job on one machine: serve the dashboard and results API (embedded PGlite in .local/pglite unless
 DATABASE_URL is set), load the seeds' published results so the dashboard shows them at once, then run a local
-benchmark (default: the quickstart scenario on a local Cassandra 5.0 started from Maven Central jars) and ingest
-its results, which then appear in the dashboard. Serves until Ctrl-C.
+benchmark (default: the quickstart scenario on a local Cassandra 5.0 started from Maven Central jars, once under
+each durability preset, so the views have presets of one scenario to compare) and ingest its results, which then
+appear in the dashboard. Serves until Ctrl-C.
 
   --engine E        local engine: cassandra (default), hbase, mongodb (FerretDB stand-in), couchbase (CouchbaseMock stand-in)
   --scenario S      built-in scenario or a YAML/JSON file (default: quickstart)
+  --preset P[,P]    the presets to run, one run each (default: every preset the scenario runs the engine under;
+                    the engine restarts between presets)
+  --scale F         records and operations times F, 0 < F <= 1 (default 1): a quicker, noisier benchmark
   --clients N       local runner processes in lock-step, 1 or 2 (default 1)
   --no-benchmark    only serve the dashboard
   --keep-engine     leave the local engine running after the benchmark (default: stop it)
@@ -37,6 +41,8 @@ export const command: Command = {
         options: {
           engine: { type: "string", default: "cassandra" },
           scenario: { type: "string", default: "quickstart" },
+          preset: { type: "string" },
+          scale: { type: "string" },
           clients: { type: "string", default: "1" },
           "no-benchmark": { type: "boolean" },
           "keep-engine": { type: "boolean" },
@@ -49,7 +55,13 @@ export const command: Command = {
     }
     if (!isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
     if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number, got "${values.port}"`);
-    if (!/\.(ya?ml|json)$/.test(values.scenario)) findScenario(values.scenario); // an unknown name fails before anything starts
+    // An unknown scenario or preset fails before anything starts.
+    const spec = /\.(ya?ml|json)$/.test(values.scenario) ? null : findScenario(values.scenario);
+    const asked = values.preset?.split(",").map((p) => p.trim());
+    if (values.scale !== undefined && !(Number(values.scale) > 0 && Number(values.scale) <= 1)) throw new UsageError(`--scale must be in (0, 1], got "${values.scale}"`);
+    for (const p of asked ?? []) if (!isPreset(p)) throw new UsageError(`--preset: unknown preset "${p}" (known: ${PRESETS.join(", ")})`);
+    // A scenario file's presets are its runner's business: without --preset it runs its default one.
+    const presets: (string | undefined)[] = asked ?? (spec ? scenarioPresets(spec, values.engine) : [undefined]);
 
     const { startServer } = await import("../../api/server.js");
     const { loadReferenceData } = await import("../../prisma/reference/load.js");
@@ -70,14 +82,26 @@ export const command: Command = {
 
     if (!values["no-benchmark"]) {
       const childEnv = { ...process.env, YCSB_LAB_TOKEN: token };
-      say(`benchmark: ${values.scenario} on a local ${values.engine}; its results appear in the dashboard when it finishes`);
+      const named = presets.filter((p): p is string => p !== undefined);
+      say(`benchmark: ${values.scenario} on a local ${values.engine}${named.length ? ` under ${named.join(", ")}, one run each` : ""}; each run appears in the dashboard when it finishes`);
       const { runSetupScript } = await import("../../runner/java-artifacts.js");
+      const { readState } = await import("../../runner/local/engine.js");
       await runSetupScript("fetch-ycsb.sh");
-      const code = await ycsbLab(
-        ["local", "run", "--engine", values.engine, "--scenario", values.scenario, "--clients", values.clients, "--ingest", url],
-        childEnv,
-      );
-      say(code === 0 ? `benchmark: done, open ${url}/ to compare it with the published results` : `benchmark: ended with exit code ${code} (see above); the dashboard keeps serving`);
+      let failed = 0;
+      for (const preset of presets) {
+        // A preset is server-side configuration: the engine restarts under the next one.
+        const running = await readState(values.engine);
+        if (running && preset !== undefined && running.preset !== preset) await ycsbLab(["local", "down", "--engine", values.engine], childEnv);
+        const code = await ycsbLab(
+          ["local", "run", "--engine", values.engine, "--scenario", values.scenario, ...(preset ? ["--preset", preset] : []), ...(values.scale ? ["--scale", values.scale] : []), "--clients", values.clients, "--ingest", url],
+          childEnv,
+        );
+        if (code !== 0) {
+          failed = code;
+          say(`benchmark: ${preset ?? values.scenario} ended with exit code ${code} (see above)`);
+        }
+      }
+      say(failed === 0 ? `benchmark: done, open ${url}/ to compare the runs with each other and with the published results` : "benchmark: a run failed (see above); the dashboard keeps serving");
       if (!values["keep-engine"]) await ycsbLab(["local", "down", "--engine", values.engine], childEnv);
     }
     await stopped;
