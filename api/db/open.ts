@@ -7,6 +7,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations } from "../../prisma/migrate.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
+import { fairlyQueued } from "./fair-queue.js";
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -65,7 +66,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         dataDirLock?.release();
       }
     };
-    factory = new PrismaPGlite(pglite);
+    // Its one connection taken in turn by readers and writers (fair-queue.ts): a write never waits for every read queued.
+    factory = new PrismaPGlite(fairlyQueued(pglite));
   }
   let appliedMigrations: string[];
   try {
