@@ -108,4 +108,19 @@ describe("the PGlite data directory has one owner", () => {
       await db.close();
     }
   }, 300_000);
+
+  it("`start` (npm start) prints the kept write token, and a second `start` on its directory is refused naming it", async () => {
+    const first = cli(["start", "--no-benchmark", "--host", "127.0.15.1", "--port", "0"], env);
+    running.push(first);
+    await waitFor("start to serve", 180_000, () => /write token/.test(first.stderr()) || first.child.exitCode !== null);
+    const token = readFileSync(env.YCSB_LAB_TOKEN_FILE!, "utf8").trim();
+    expect(first.stderr(), first.stderr()).toContain(`the same after a restart): ${token}`);
+
+    const second = cli(["start", "--no-benchmark", "--host", "127.0.15.1", "--port", "0"], env);
+    running.push(second);
+    expect(await second.exit).toBe(1);
+    expect(second.stderr()).toContain(`pid ${first.child.pid}`);
+    expect(await stop(first)).toBe(0);
+    expect(existsSync(lockPathOf(env.PGLITE_DIR!))).toBe(false);
+  }, 300_000);
 });
