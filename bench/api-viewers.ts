@@ -69,9 +69,27 @@ const views: Record<string, () => Promise<void>> = {
   },
 };
 
+/**
+ * The floor beside the views, measured by the same viewers under the same load: GET /health is the HTTP stack and one
+ * database round trip (SELECT 1), so a route's p95 over this one's is what its own work costs.
+ */
+async function floor(): Promise<void> {
+  const t = performance.now();
+  try {
+    const res = await fetch(`${values.base}/health`);
+    await res.arrayBuffer();
+    if (timing) samples.push({ route: "GET /health (floor)", ms: performance.now() - t, status: res.status });
+  } catch {
+    if (timing) samples.push({ route: "GET /health (floor)", ms: performance.now() - t, status: 0 });
+  }
+}
+
 async function viewer(until: number): Promise<void> {
   const names = Object.keys(views);
-  while (performance.now() < until) await views[pick(names)]!();
+  while (performance.now() < until) {
+    await views[pick(names)]!();
+    await floor();
+  }
 }
 
 async function writer(token: string, body: string, every: number, until: number): Promise<void> {

@@ -163,16 +163,19 @@ if (!values.existing) {
     for (const d of JSON.parse(batchBody(start, n)) as unknown[]) if (!check.Check(d)) throw new Error("bench document fails the schema");
   });
   const bare = new pg.Pool({ connectionString: url, max: CONCURRENCY });
-  await bare.query("CREATE TABLE bench_bare (doc jsonb NOT NULL)");
   // Same TOAST compression as ingest uses (api/store/ingest.ts): lz4 where the server has it.
   const { rows } = await bare.query("SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'");
-  if (rows[0]?.lz4) await bare.query("ALTER TABLE bench_bare ALTER COLUMN doc SET COMPRESSION lz4");
-  const barePerSec = await batched(sample, async (start, n) => {
-    await bare.query("INSERT INTO bench_bare (doc) SELECT jsonb_array_elements($1::jsonb)", [batchBody(start, n)]);
-  });
-  await bare.query("DROP TABLE bench_bare");
-  await bare.end();
-  console.log(`baseline: JSON.parse + schema check ${parsePerSec.toFixed(0)} documents/s; bare INSERT of the documents as jsonb rows ${barePerSec.toFixed(0)} documents/s (${sample} documents)`);
+  const bareInsert = async () => {
+    await bare.query("CREATE TABLE bench_bare (doc jsonb NOT NULL)");
+    if (rows[0]?.lz4) await bare.query("ALTER TABLE bench_bare ALTER COLUMN doc SET COMPRESSION lz4");
+    const perSec = await batched(sample, async (start, n) => {
+      await bare.query("INSERT INTO bench_bare (doc) SELECT jsonb_array_elements($1::jsonb)", [batchBody(start, n)]);
+    });
+    await bare.query("DROP TABLE bench_bare");
+    return perSec;
+  };
+  const bareBefore = await bareInsert();
+  console.log(`baseline: JSON.parse + schema check ${parsePerSec.toFixed(0)} documents/s; bare INSERT of the documents as jsonb rows ${bareBefore.toFixed(0)} documents/s (${sample} documents); load ${loadavg()[0]!.toFixed(1)}`);
 
   const perSec = await batched(TOTAL, async (start, n) => {
     const res = await fetch(`${address}/api/v1/results`, { method: "POST", body: batchBody(start, n), headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` } });
@@ -181,20 +184,36 @@ if (!values.existing) {
   });
   const stored = await db.prisma.clientResult.count();
   if (stored !== TOTAL) throw new Error(`ingest stored ${stored} client results, sent ${TOTAL}`);
-  console.log(`ingest: ${stored} client results = ${perSec.toFixed(0)} documents/s through HTTP (target >= 2,000); ${((perSec / barePerSec) * 100).toFixed(0)}% of the bare INSERT`);
+  // The bare INSERT again after the ingest: when the machine's load moved during the ingest, the two differ.
+  const bareAfter = await bareInsert();
+  await bare.end();
+  const bareMean = (bareBefore + bareAfter) / 2;
+  console.log(
+    `ingest: ${stored} client results = ${perSec.toFixed(0)} documents/s through HTTP (target >= 2,000); ${((perSec / bareMean) * 100).toFixed(0)}% of the bare INSERT (${bareBefore.toFixed(0)} before, ${bareAfter.toFixed(0)} after); load ${loadavg()[0]!.toFixed(1)}`,
+  );
 }
 await db.prisma.$executeRawUnsafe("ANALYZE");
 
+// Each call is followed by GET /health (the HTTP stack and one database round trip): a floor measured in the same
+// loop, under the same load, so the machine's noise shows beside each figure.
 async function timeEndpoint(name: string, path: () => string, n = 60, target = "target p95 < 100 ms") {
   const times: number[] = [];
-  for (let k = 0; k < n; k++) {
+  const floor: number[] = [];
+  const timed = async (url: string, into: number[]) => {
     const t = performance.now();
-    const res = await fetch(`${address}${path()}`);
+    const res = await fetch(url);
     await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
-    times.push(performance.now() - t);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    into.push(performance.now() - t);
+  };
+  for (let k = 0; k < n; k++) {
+    await timed(`${address}${path()}`, times);
+    await timed(`${address}/health`, floor);
   }
-  console.log(`${name}: p95 ${p95(times).toFixed(1)} ms, median ${[...times].sort((a, b) => a - b)[Math.floor(n / 2)]!.toFixed(1)} ms over ${n} calls (${target})`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(
+    `${name}: p95 ${p95(times).toFixed(1)} ms, median ${median(times).toFixed(1)} ms over ${n} calls (${target}); floor GET /health in the same loop p95 ${p95(floor).toFixed(1)} ms, median ${median(floor).toFixed(1)} ms; load ${loadavg()[0]!.toFixed(1)}`,
+  );
 }
 const runs = Math.ceil(TOTAL / (PHASES * CLIENTS));
 let r = 0;
@@ -266,7 +285,7 @@ function viewers(base: string, extra: string[] = []): Promise<ViewerReport> {
   );
 }
 
-const ROUTES = ["/facets", "/timeline", "/runs", "/runs/:id", "/runs/:id/phases/:phase/series", "/compare", "/scaling", "/durability", "/sweeps", "/repeatability", "/reference", "POST /results"];
+const ROUTES = ["GET /health (floor)", "/facets", "/timeline", "/runs", "/runs/:id", "/runs/:id/phases/:phase/series", "/compare", "/scaling", "/durability", "/sweeps", "/repeatability", "/reference", "POST /results"];
 
 function table(title: string, reports: Record<string, ViewerReport>, targets: Record<string, number>) {
   const stores = Object.keys(reports);
@@ -278,7 +297,7 @@ function table(title: string, reports: Record<string, ViewerReport>, targets: Re
       const r = reports[s]!.byRoute[route];
       if (!r) return "- | - | -";
       const p = p95(r.ms);
-      const mark = route.startsWith("POST") ? "" : p < targets[s]! ? "" : " (over)";
+      const mark = route.startsWith("POST") || route.includes("(floor)") ? "" : p < targets[s]! ? "" : " (over)";
       return `${p.toFixed(0)}${mark} | ${r.ms.length}${r.errors ? ` (${r.errors} errors)` : ""} | ${reports[s]!.first[route]?.toFixed(0) ?? "-"}`;
     });
     if (cells.every((c) => c === "- | - | -")) continue;
@@ -297,8 +316,12 @@ async function teamTable() {
     // As served: the default configuration but a rate limit that lets 16 viewers from one address through.
     const app = await buildApp(testConfig({ bodyLimit: 16 * 1024 * 1024 }), { database: db, logLevel: "warn" });
     const base = await app.listen({ host: "127.0.0.1", port: 0 });
+    const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+    console.log(`  ${store}: viewers start, load average ${load()}`);
     quiet[store] = await viewers(base);
+    console.log(`  ${store}: viewers done, load average ${load()}; with a writer next`);
     writing[store] = await viewers(base, ["--writer-token", TOKEN, "--writer-body", writerBody, "--writer-every", "1000"]);
+    console.log(`  ${store}: done, load average ${load()}`);
     await app.close();
     await db.close();
     cleanup();
