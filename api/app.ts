@@ -100,6 +100,14 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
     },
     { prefix: API_PREFIX },
   );
+  // With reads protected, the dashboard's page and the API docs are reads too (health stays open for load balancers).
+  if (opts.config.protectReads) {
+    fastify.addHook("onRequest", async (req, reply) => {
+      const path = req.url.split("?")[0]!;
+      if (path === "/health" || path.startsWith(`${API_PREFIX}/`)) return;
+      await fastify.readAccess(req, reply);
+    });
+  }
   await fastify.register(dashboard);
 };
 

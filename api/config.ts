@@ -13,6 +13,11 @@ export const EnvSchema = Type.Object({
   YCSB_LAB_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   YCSB_LAB_TOKEN_FILE: Type.String({ default: fileURLToPath(new URL("../.local/write-token", import.meta.url)) }),
   YCSB_LAB_PROTECT_READS: Type.Union([Type.Literal("0"), Type.Literal("1")], { default: "0" }),
+  /**
+   * With YCSB_LAB_PROTECT_READS=1, a token that may read but not write (viewers of a shared service): sent as
+   * `Authorization: Bearer <token>`, or as the password of HTTP Basic auth, which browsers ask for themselves.
+   */
+  YCSB_LAB_READ_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 16 * 1024 * 1024 }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_WINDOW: Type.String({ default: "1 minute" }),
@@ -28,6 +33,8 @@ export const EnvSchema = Type.Object({
   /** Poll this bucket/prefix for new runs every S3_POLL_SECONDS (the cloud deployment); off when unset. */
   S3_POLL_BUCKET: Type.Optional(Type.String({ minLength: 3 })),
   S3_POLL_PREFIX: Type.String({ default: "" }),
+  /** More buckets to poll, comma-separated, each "bucket" or "bucket/prefix/" (the dashboard service imports every scenario's bucket). */
+  S3_POLL_BUCKETS: Type.Optional(Type.String({ pattern: "^[a-z0-9][a-z0-9.-]+[a-z0-9](/[^,]*)?(,[a-z0-9][a-z0-9.-]+[a-z0-9](/[^,]*)?)*$" })),
   S3_POLL_SECONDS: Type.Integer({ minimum: 5, default: 60 }),
   LOG_LEVEL: Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l)), { default: "info" }),
 });
@@ -38,6 +45,8 @@ export interface AppConfig {
   pgliteDir?: string;
   token?: string;
   protectReads: boolean;
+  /** Accepted for reads besides the write token (YCSB_LAB_READ_TOKEN). */
+  readToken?: string;
   bodyLimit: number;
   rateLimit: { max: number; timeWindow: string };
   /** Fastify's trustProxy (TRUST_PROXY): false unless the service runs behind a proxy. */
@@ -46,7 +55,16 @@ export interface AppConfig {
   responseCache?: boolean;
   /** Whole-request deadline (headers and body), ms; headers alone get a third of it. Default 60 s. */
   requestTimeoutMs?: number;
-  s3: { endpoint?: string; region: string; poll?: { bucket: string; prefix: string; seconds: number } };
+  s3: { endpoint?: string; region: string; poll?: S3Poll };
+}
+
+/** What the service imports by polling: one or more bucket/prefix pairs, every `seconds`. */
+export interface S3Poll {
+  bucket: string;
+  prefix: string;
+  seconds: number;
+  /** Further buckets imported on the same schedule. */
+  more?: Array<{ bucket: string; prefix: string }>;
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +84,7 @@ export function configFromEnv(env: Env): AppConfig {
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR }),
     ...(env.YCSB_LAB_TOKEN ? { token: env.YCSB_LAB_TOKEN } : {}),
     protectReads: env.YCSB_LAB_PROTECT_READS === "1",
+    ...(env.YCSB_LAB_READ_TOKEN ? { readToken: env.YCSB_LAB_READ_TOKEN } : {}),
     bodyLimit: env.BODY_LIMIT_BYTES,
     rateLimit: { max: env.RATE_LIMIT_MAX, timeWindow: env.RATE_LIMIT_WINDOW },
     trustProxy: env.TRUST_PROXY === "true" ? true : env.TRUST_PROXY === "false" ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY.split(","),
@@ -73,7 +92,22 @@ export function configFromEnv(env: Env): AppConfig {
     s3: {
       ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
       region: env.S3_REGION,
-      ...(env.S3_POLL_BUCKET ? { poll: { bucket: env.S3_POLL_BUCKET, prefix: env.S3_POLL_PREFIX, seconds: env.S3_POLL_SECONDS } } : {}),
+      ...pollFromEnv(env),
     },
   };
+}
+
+/** S3_POLL_BUCKET/S3_POLL_PREFIX and S3_POLL_BUCKETS as one poll over every bucket named. */
+function pollFromEnv(env: Env): { poll?: S3Poll } {
+  const listed = (env.S3_POLL_BUCKETS ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((b) => {
+      const slash = b.indexOf("/");
+      return slash < 0 ? { bucket: b, prefix: "" } : { bucket: b.slice(0, slash), prefix: b.slice(slash + 1) };
+    });
+  const all = [...(env.S3_POLL_BUCKET ? [{ bucket: env.S3_POLL_BUCKET, prefix: env.S3_POLL_PREFIX }] : []), ...listed];
+  if (all.length === 0) return {};
+  const [first, ...more] = all;
+  return { poll: { ...first!, seconds: env.S3_POLL_SECONDS, ...(more.length ? { more } : {}) } };
 }

@@ -1,9 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations } from "../../prisma/migrate.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
@@ -51,9 +50,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       dataDirLock = lockDataDir(dir, opts.command);
       await mkdir(dir, { recursive: true });
     }
+    // Loaded only for the embedded store: the dashboard service's kit (Postgres only) carries no PGlite.
+    const [{ PGlite: PGliteClass }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
     let pglite: PGlite;
     try {
-      pglite = new PGlite(dir);
+      pglite = new PGliteClass(dir);
       await pglite.waitReady;
     } catch (e) {
       dataDirLock?.release();

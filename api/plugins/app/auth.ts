@@ -7,7 +7,7 @@ declare module "fastify" {
   interface FastifyInstance {
     /** onRequest hook of writes: a valid bearer token or 401, before the body is read. */
     requireToken: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** onRequest hook of reads: open unless YCSB_LAB_PROTECT_READS=1. */
+    /** onRequest hook of reads: open unless YCSB_LAB_PROTECT_READS=1, then the read or the write token. */
     readAccess: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
@@ -18,6 +18,16 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(m[1]!);
   const want = Buffer.from(token);
   return given.length === want.length && timingSafeEqual(given, want);
+}
+
+/** A read credential: `Bearer <token>`, or HTTP Basic with the token as password (any user name). */
+function readCredentialMatches(header: string | undefined, tokens: string[]): boolean {
+  if (tokens.some((t) => tokenMatches(header, t))) return true;
+  const m = /^Basic\s+(\S+)$/i.exec(header ?? "");
+  if (!m) return false;
+  const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+  const password = decoded.slice(decoded.indexOf(":") + 1);
+  return tokens.some((t) => tokenMatches(`Bearer ${password}`, t));
 }
 
 export default fp<{ config: AppConfig }>(async (app, { config }) => {
@@ -32,6 +42,12 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
   };
   app.decorate("requireToken", requireToken);
   app.decorate("readAccess", async (req: FastifyRequest, reply: FastifyReply) => {
-    if (config.protectReads) await requireToken(req, reply);
+    if (!config.protectReads) return;
+    const tokens = [config.token, config.readToken].filter((t): t is string => !!t);
+    if (!readCredentialMatches(req.headers.authorization, tokens)) {
+      // Basic first: a browser opening the dashboard asks its user for the read token and sends it with every fetch.
+      reply.header("www-authenticate", 'Basic realm="ycsb-lab", charset="UTF-8"');
+      throw app.httpErrors.unauthorized("reads need a token (Authorization: Bearer <read or write token>, or Basic with the token as password)");
+    }
   });
 }, { name: "auth", dependencies: ["sensible"] });

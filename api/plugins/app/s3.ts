@@ -15,10 +15,15 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
       if (running) return; // one import at a time; the next tick catches up
       running = true;
       try {
-        const r = await importFromS3(app.db, s3, { bucket: poll.bucket, prefix: poll.prefix }, { maxObjectBytes: config.bodyLimit });
-        if (r.imported || r.invalid.length) app.log.info({ imported: r.imported, invalid: r.invalid.length, runs: r.runs }, "s3 poll");
-      } catch (err) {
-        app.log.error({ err, bucket: poll.bucket }, "s3 poll failed");
+        // One bucket failing (denied, gone) never stops the others' import.
+        for (const source of [{ bucket: poll.bucket, prefix: poll.prefix }, ...(poll.more ?? [])]) {
+          try {
+            const r = await importFromS3(app.db, s3, source, { maxObjectBytes: config.bodyLimit });
+            if (r.imported || r.invalid.length) app.log.info({ bucket: source.bucket, imported: r.imported, invalid: r.invalid.length, runs: r.runs }, "s3 poll");
+          } catch (err) {
+            app.log.error({ err, bucket: source.bucket }, "s3 poll failed");
+          }
+        }
       } finally {
         running = false;
       }
