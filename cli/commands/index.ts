@@ -14,5 +14,7 @@ export const COMMANDS: CommandTable = {
   ycsb: { summary: "Run YCSB with our binding against a running local engine", load: async () => (await import("./ycsb.js")).command },
   serve: { summary: "Serve the results API (Postgres or embedded PGlite) on 127.0.0.1:8080", load: async () => (await import("./serve.js")).command },
   start: { summary: "The dashboard plus a local benchmark, ingested as it finishes (npm start)", load: async () => (await import("./start.js")).command },
+  export: { summary: "Write every stored run (measured and published) as JSON lines", load: async () => (await import("./export.js")).command },
+  import: { summary: "Load runs written by `ycsb-lab export` into this store (idempotent)", load: async () => (await import("./import.js")).command },
   ingest: { summary: "Store result documents, an S3 results prefix or the seeds' reference data", load: async () => (await import("./ingest.js")).command },
 };

@@ -1,0 +1,269 @@
+import type { Db } from "../db/open.js";
+import { bumpDataVersion, noteWrite } from "./data-version.js";
+
+/**
+ * Moving a store's contents to another store (`ycsb-lab export` / `ycsb-lab import`): the laptop's embedded PGlite to
+ * the team's PostgreSQL and back, or a backup beside RDS snapshots. One JSON object per line, one line per:
+ *   {"kind":"header", format, exportedAt}
+ *   {"kind":"source", ...}               where a run's numbers come from (measured, or a seed paper)
+ *   {"kind":"reference-table", ...}      a seed's table as transcribed (prisma/reference)
+ *   {"kind":"run", run, phases[ clientResults[ operations, statusSeries, hdrLogs, validity ] ]}   every run, measured and published
+ *   {"kind":"baseline", ...}             a configuration's pinned run
+ * Rows are written with their stored values (dates as ISO text, 64-bit counts as decimal text) and without the
+ * database's own row numbers, so an import re-creates equal rows and a second export of the target equals the first.
+ */
+export const TRANSFER_FORMAT = "ycsb-lab-export/1";
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type TransferLine =
+  | { kind: "header"; format: string; exportedAt: string }
+  | { kind: "source"; source: Record<string, Json> }
+  | { kind: "reference-table"; table: Record<string, Json> }
+  | { kind: "run"; run: Record<string, Json> }
+  | { kind: "baseline"; baseline: Record<string, Json> };
+
+/** Dates to ISO text, BigInt to decimal text, nothing else touched: a row as plain JSON. */
+function plain(value: unknown): Json {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value as Json;
+}
+
+/** The store's own row numbers and the keys that repeat them: not part of what a row says. */
+const omit = <T extends Record<string, unknown>>(row: T, keys: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
+
+const RUN_PAGE = 200;
+
+/** Every line of the store, in a stable order (sources, tables, runs by id, baselines). */
+export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<TransferLine> {
+  yield { kind: "header", format: TRANSFER_FORMAT, exportedAt: now.toISOString() };
+  for (const s of await db.source.findMany({ orderBy: { id: "asc" } })) yield { kind: "source", source: plain(s) as Record<string, Json> };
+  for (const t of await db.referenceTable.findMany({ orderBy: { id: "asc" } })) yield { kind: "reference-table", table: plain(t) as Record<string, Json> };
+  let cursor: string | undefined;
+  for (;;) {
+    const runs = await db.run.findMany({
+      orderBy: { id: "asc" },
+      take: RUN_PAGE,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      include: {
+        phases: {
+          orderBy: { index: "asc" },
+          include: {
+            clientResults: {
+              orderBy: { clientIndex: "asc" },
+              include: { operations: { orderBy: { operation: "asc" } }, statusSeries: true, hdrLogs: { orderBy: [{ operation: "asc" }, { uri: "asc" }] }, validity: true },
+            },
+          },
+        },
+      },
+    });
+    if (runs.length === 0) break;
+    for (const r of runs) {
+      const run = {
+        ...omit(r, ["phases"]),
+        phases: r.phases.map((p) => ({
+          ...omit(p, ["id", "runId", "clientResults"]),
+          clientResults: p.clientResults.map((c) => ({
+            ...omit(c, ["id", "phaseId", "runId", "operations", "statusSeries", "hdrLogs", "validity"]),
+            operations: c.operations.map((o) => omit(o, ["id", "clientResultId"])),
+            statusSeries: c.statusSeries ? omit(c.statusSeries, ["clientResultId"]) : null,
+            hdrLogs: c.hdrLogs.map((h) => omit(h, ["id", "clientResultId"])),
+            validity: c.validity ? omit(c.validity, ["clientResultId"]) : null,
+          })),
+        })),
+      };
+      yield { kind: "run", run: plain(run) as Record<string, Json> };
+    }
+    cursor = runs[runs.length - 1]!.id;
+  }
+  for (const b of await db.baseline.findMany({ orderBy: { configuration: "asc" } })) yield { kind: "baseline", baseline: plain(b) as Record<string, Json> };
+}
+
+export interface ImportReport {
+  sources: { created: number; present: number };
+  referenceTables: { created: number; present: number };
+  runs: { created: number; present: number };
+  baselines: { created: number; present: number };
+}
+
+export class TransferInputError extends Error {}
+
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(String(v)));
+/** Prisma wants JSON columns' null as a marker; undefined leaves an optional JSON column unset (NULL). */
+const json = (v: unknown) => (v === null || v === undefined ? undefined : (v as object));
+
+type Obj = Record<string, any>;
+
+function parseLine(text: string, lineNo: number): TransferLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new TransferInputError(`line ${lineNo}: not JSON: ${(err as Error).message}`);
+  }
+  const kind = (value as { kind?: unknown })?.kind;
+  if (!["header", "source", "reference-table", "run", "baseline"].includes(String(kind))) throw new TransferInputError(`line ${lineNo}: unknown kind ${JSON.stringify(kind)}`);
+  return value as TransferLine;
+}
+
+/** The lines of an export, checked before anything is written: a bad file writes nothing. */
+export function parseExport(text: string): TransferLine[] {
+  const lines = text.split("\n").map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => x.l);
+  const parsed = lines.map((x) => parseLine(x.l, x.n));
+  const header = parsed[0];
+  if (header?.kind !== "header" || header.format !== TRANSFER_FORMAT) throw new TransferInputError(`line 1: not a ${TRANSFER_FORMAT} export (its first line is the header \`ycsb-lab export\` writes)`);
+  for (const [i, l] of parsed.entries()) {
+    if (l.kind === "run" && (typeof l.run?.id !== "string" || !Array.isArray(l.run.phases))) throw new TransferInputError(`line ${lines[i]!.n}: a run without id or phases`);
+    if (l.kind === "source" && typeof l.source?.id !== "string") throw new TransferInputError(`line ${lines[i]!.n}: a source without id`);
+    if (l.kind === "reference-table" && typeof l.table?.id !== "string") throw new TransferInputError(`line ${lines[i]!.n}: a reference table without id`);
+    if (l.kind === "baseline" && typeof l.baseline?.configuration !== "string") throw new TransferInputError(`line ${lines[i]!.n}: a baseline without configuration`);
+  }
+  return parsed;
+}
+
+/**
+ * Loads an export into `db`, idempotently: whatever is already there (a source, table or run by id, a baseline by
+ * configuration) is left as it is and counted as present, so importing the same file twice creates nothing the
+ * second time. Each run goes in with all its rows in one transaction: a failure leaves no half-written run.
+ */
+export async function importStore(db: Db, lines: TransferLine[]): Promise<ImportReport> {
+  const report: ImportReport = { sources: { created: 0, present: 0 }, referenceTables: { created: 0, present: 0 }, runs: { created: 0, present: 0 }, baselines: { created: 0, present: 0 } };
+  let wrote = false;
+  for (const l of lines) {
+    if (l.kind === "source") {
+      const s = l.source as Obj;
+      if (await db.source.findUnique({ where: { id: s.id } })) report.sources.present++;
+      else {
+        await db.source.create({ data: { id: s.id, kind: s.kind, citation: s.citation, seed: s.seed, title: s.title, authors: s.authors, year: s.year } });
+        report.sources.created++;
+        wrote = true;
+      }
+    } else if (l.kind === "reference-table") {
+      const t = l.table as Obj;
+      if (await db.referenceTable.findUnique({ where: { id: t.id } })) report.referenceTables.present++;
+      else {
+        await db.referenceTable.create({ data: { id: t.id, seed: t.seed, tableRef: t.tableRef, title: t.title, citation: t.citation, unit: t.unit, columns: t.columns, rows: t.rows, notes: t.notes, derive: json(t.derive) } });
+        report.referenceTables.created++;
+        wrote = true;
+      }
+    } else if (l.kind === "run") {
+      const r = l.run as Obj;
+      if (await db.run.findUnique({ where: { id: r.id }, select: { id: true } })) {
+        report.runs.present++;
+        continue;
+      }
+      await db.$transaction(async (tx) => {
+        await tx.run.create({
+          data: {
+            id: r.id,
+            scenario: r.scenario,
+            engine: r.engine,
+            engineVersion: r.engineVersion,
+            preset: r.preset,
+            nodes: r.nodes,
+            dataInstanceType: r.dataInstanceType,
+            clientInstanceType: r.clientInstanceType,
+            storage: r.storage,
+            region: r.region,
+            replication: r.replication,
+            ycsbVersion: r.ycsbVersion,
+            bindingsVersion: r.bindingsVersion,
+            ycsbLabVersion: r.ycsbLabVersion,
+            provenance: json(r.provenance),
+            repeat: r.repeat,
+            startedAt: date(r.startedAt)!,
+            finishedAt: date(r.finishedAt),
+            standIn: r.standIn,
+            verdict: r.verdict,
+            sourceId: r.sourceId,
+            referenceTable: r.referenceTable,
+            quarantineReason: r.quarantineReason,
+            quarantinedAt: date(r.quarantinedAt),
+            createdAt: date(r.createdAt)!,
+          },
+        });
+        for (const p of r.phases as Obj[]) {
+          const phase = await tx.phase.create({
+            data: {
+              runId: r.id,
+              name: p.name,
+              index: p.index,
+              kind: p.kind,
+              workload: p.workload,
+              properties: p.properties,
+              threadsPerClient: p.threadsPerClient,
+              target: p.target,
+              clients: p.clients,
+              repeat: p.repeat,
+              preset: p.preset,
+              operationCount: p.operationCount,
+              operationCountPer: p.operationCountPer,
+              throughputSum: p.throughputSum,
+              clientsReported: p.clientsReported,
+              runtimeMs: p.runtimeMs,
+              verdict: p.verdict,
+            },
+          });
+          for (const c of p.clientResults as Obj[]) {
+            await tx.clientResult.create({
+              data: {
+                phaseId: phase.id,
+                runId: r.id,
+                clientIndex: c.clientIndex,
+                clientCount: c.clientCount,
+                host: c.host,
+                startedAt: date(c.startedAt)!,
+                finishedAt: date(c.finishedAt)!,
+                runtimeMs: c.runtimeMs,
+                throughputOpsSec: c.throughputOpsSec,
+                measurementType: c.measurementType,
+                gc: c.gc,
+                resources: c.resources,
+                unknownLines: c.unknownLines,
+                warnings: c.warnings,
+                documentHash: c.documentHash,
+                createdAt: date(c.createdAt)!,
+                operations: {
+                  create: (c.operations as Obj[]).map((o) => ({
+                    operation: o.operation,
+                    count: BigInt(o.count),
+                    avgUs: o.avgUs,
+                    minUs: o.minUs,
+                    maxUs: o.maxUs,
+                    percentilesUs: o.percentilesUs,
+                    returns: o.returns,
+                    histogramBuckets: json(o.histogramBuckets),
+                    timeSeries: json(o.timeSeries),
+                    extra: json(o.extra),
+                    hdrHistogram: o.hdrHistogram,
+                  })),
+                },
+                hdrLogs: { create: (c.hdrLogs as Obj[]).map((h) => ({ operation: h.operation, uri: h.uri })) },
+                ...(c.statusSeries ? { statusSeries: { create: { points: c.statusSeries.points } } } : {}),
+                ...(c.validity ? { validity: { create: { verdict: c.validity.verdict, reasons: c.validity.reasons } } } : {}),
+              },
+            });
+          }
+        }
+        await bumpDataVersion(tx);
+      });
+      report.runs.created++;
+      wrote = true;
+    } else if (l.kind === "baseline") {
+      const b = l.baseline as Obj;
+      if (await db.baseline.findUnique({ where: { configuration: b.configuration } })) report.baselines.present++;
+      else {
+        await db.baseline.create({ data: { configuration: b.configuration, runId: b.runId, note: b.note, pinnedAt: date(b.pinnedAt)! } });
+        report.baselines.created++;
+        wrote = true;
+      }
+    }
+  }
+  if (wrote) {
+    await bumpDataVersion(db);
+    noteWrite(db);
+  }
+  return report;
+}

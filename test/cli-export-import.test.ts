@@ -1,0 +1,98 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { pinBaseline } from "../api/store/histories.js";
+import { ingestDocuments } from "../api/store/ingest.js";
+import { quarantineRun } from "../api/store/run-admin.js";
+import { exportStore, TRANSFER_FORMAT, type TransferLine } from "../api/store/transfer.js";
+import { loadReferenceData } from "../prisma/reference/load.js";
+import { fixtureDocument, freshPostgresDatabase, ROOT } from "./api-helpers.js";
+
+const run = promisify(execFile);
+const CLI = join(ROOT, "bin", "ycsb-lab.js");
+const TABLES = ["sources", "reference_tables", "runs", "phases", "client_results", "operation_stats", "status_series", "hdr_log_refs", "validity_verdicts", "baselines"];
+
+async function lines(db: Database): Promise<TransferLine[]> {
+  const out: TransferLine[] = [];
+  for await (const l of exportStore(db.prisma)) if (l.kind !== "header") out.push(l);
+  return out;
+}
+
+async function counts(db: Database): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of TABLES) out[t] = Number((await db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM ${t}`))[0]!.n);
+  return out;
+}
+
+const cli = (args: string[], env: Record<string, string>) => run(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: "", YCSB_LAB_TOKEN: "", ...env }, maxBuffer: 64 * 1024 * 1024 });
+
+describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and values equal, idempotent", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-transfer-"));
+  const pgliteDir = join(dir, "pglite");
+  const file = join(dir, "export.jsonl");
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    // The laptop's store: two measured runs from real YCSB output (one quarantined, one pinned as baseline) and the
+    // seeds' published runs.
+    const laptop = await openDatabase({ pgliteDir });
+    const docs = [0, 1].flatMap((client) => [fixtureDocument({ runId: "laptop-a", client: client as 0 | 1 }), fixtureDocument({ runId: "laptop-b", client: client as 0 | 1, variant: "hdr-v1", nodes: 3 })]);
+    const ingested = await ingestDocuments(laptop.prisma, docs);
+    expect(ingested.every((o) => o.status === "created")).toBe(true);
+    await loadReferenceData(laptop.prisma);
+    await quarantineRun(laptop.prisma, "laptop-b", "client 1 saturated");
+    expect((await pinBaseline(laptop.prisma, "laptop-a", "before the upgrade")).status).toBe("done");
+    await laptop.close();
+    databaseUrl = await freshPostgresDatabase("transfer");
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("round-trips every run, measured and published: equal counts per table and equal rows, and a second import creates nothing", async () => {
+    const exported = await cli(["export", "--out", file], { PGLITE_DIR: pgliteDir });
+    expect(exported.stderr).toMatch(/ycsb-lab export: \d+ run\(s\)/);
+    const first = JSON.parse((await cli(["import", file], { DATABASE_URL: databaseUrl })).stdout) as { runs: { created: number; present: number } };
+    const second = JSON.parse((await cli(["import", file], { DATABASE_URL: databaseUrl })).stdout) as Record<string, { created: number; present: number }>;
+
+    const laptop = await openDatabase({ pgliteDir });
+    const team = await openDatabase({ databaseUrl });
+    try {
+      const [laptopCounts, teamCounts] = [await counts(laptop), await counts(team)];
+      expect(laptopCounts.runs).toBeGreaterThan(2);
+      expect(laptopCounts.operation_stats).toBeGreaterThan(0);
+      expect(teamCounts).toEqual(laptopCounts);
+      expect(first.runs).toEqual({ created: laptopCounts.runs, present: 0 });
+      for (const kind of Object.values(second)) expect(kind.created).toBe(0);
+      expect(second.runs!.present).toBe(laptopCounts.runs);
+      // Values: every row the laptop's store holds, the team's store holds the same (an export of each is equal).
+      expect(await lines(team)).toEqual(await lines(laptop));
+      const published = await team.prisma.run.count({ where: { source: { kind: "published" } } });
+      expect(published).toBeGreaterThan(0);
+      expect((await team.prisma.run.findUnique({ where: { id: "laptop-b" } }))?.quarantineReason).toBe("client 1 saturated");
+    } finally {
+      await laptop.close();
+      await team.close();
+    }
+  }, 240_000);
+
+  it("refuses a file that is not an export, naming the line, and writes nothing", async () => {
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, `${JSON.stringify({ kind: "header", format: TRANSFER_FORMAT, exportedAt: new Date().toISOString() })}\n{"kind":"run","run":{"phases":[]}}\n`);
+    const url = await freshPostgresDatabase("transfer_bad");
+    const failed = await cli(["import", bad], { DATABASE_URL: url }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toMatch(/line 2: a run without id or phases/);
+    // Checked before the store was opened: not even a table was created.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    expect((await client.query("SELECT to_regclass('runs') AS t")).rows[0].t).toBeNull();
+    await client.end();
+  }, 120_000);
+});
