@@ -11,6 +11,15 @@ import {
   PRICE_SOURCE,
   PRICES_AS_OF,
 } from "../model/instance-types.js";
+import {
+  ALB_LCU_USD_PER_HOUR,
+  ALB_USD_PER_HOUR,
+  NAT_GATEWAY_USD_PER_HOUR,
+  RDS_GP3_USD_PER_GB_MONTH,
+  RDS_POSTGRES_USD_PER_HOUR,
+  SECRET_USD_PER_MONTH,
+  SERVICE_INSTANCE_USD_PER_HOUR,
+} from "../model/service-prices.js";
 
 export interface CostInput {
   dataNodes: number;
@@ -81,5 +90,54 @@ export function estimateRunCost(hourly: CostEstimate, duration: RunDuration, pla
     usdPerDayIfLeftRunning: round(hourly.usdPerHour * 24),
     requests: { put, get, usd: round(requestsUsd) },
     assumptions: [...duration.assumptions, "on-demand prices (Spot is cheaper, not estimated); data transfer inside the region and provisioned IOPS not counted"],
+  };
+}
+
+export interface DashboardCostInput {
+  instanceType: string;
+  rootVolumeGiB: number;
+  dbInstanceClass: string;
+  dbStorageGiB: number;
+  multiAz: boolean;
+  /** "nat": a NAT gateway (and its public IPv4) gives the private instance its egress; "public-ip": the instance's own address. */
+  egress: "nat" | "public-ip";
+  loadBalancer: boolean;
+  secrets: number;
+}
+
+export interface DashboardCostEstimate {
+  usdPerMonth: number;
+  breakdown: { instance: number; ebs: number; database: number; databaseStorage: number; egress: number; loadBalancer: number; secrets: number };
+  pricesAsOf: string;
+  assumptions: string[];
+}
+
+/** What the dashboard service costs per month while it runs (model/service-prices.ts; us-east-1, on-demand). */
+export function estimateDashboardCost(c: DashboardCostInput): DashboardCostEstimate {
+  const hourly = (table: Record<string, number>, name: string, field: string) => {
+    const p = table[name];
+    if (p === undefined) throw new Error(`${field}: no price for "${name}" in model/service-prices.ts (known: ${Object.keys(table).join(", ")})`);
+    return p;
+  };
+  const m = (usdPerHour: number) => usdPerHour * HOURS_PER_MONTH;
+  const breakdown = {
+    instance: round(m(hourly(SERVICE_INSTANCE_USD_PER_HOUR, c.instanceType, "instanceType"))),
+    ebs: round(c.rootVolumeGiB * EBS_GP3_USD_PER_GB_MONTH),
+    database: round(m(hourly(RDS_POSTGRES_USD_PER_HOUR, c.dbInstanceClass, "database.instanceClass")) * (c.multiAz ? 2 : 1)),
+    databaseStorage: round(c.dbStorageGiB * RDS_GP3_USD_PER_GB_MONTH * (c.multiAz ? 2 : 1)),
+    egress: round(c.egress === "nat" ? m(NAT_GATEWAY_USD_PER_HOUR + PUBLIC_IPV4_USD_PER_HOUR) : m(PUBLIC_IPV4_USD_PER_HOUR)),
+    // An ALB in two zones holds a public IPv4 address in each.
+    loadBalancer: round(c.loadBalancer ? m(ALB_USD_PER_HOUR + ALB_LCU_USD_PER_HOUR + 2 * PUBLIC_IPV4_USD_PER_HOUR) : 0),
+    secrets: round(c.secrets * SECRET_USD_PER_MONTH),
+  };
+  return {
+    usdPerMonth: round(Object.values(breakdown).reduce((a, b) => a + b, 0)),
+    breakdown,
+    pricesAsOf: PRICES_AS_OF,
+    assumptions: [
+      "on-demand prices, us-east-1, 730 hours a month",
+      "data processed by the NAT gateway ($0.045/GB) and the load balancer beyond one LCU not counted; S3 reads of the poll through the gateway endpoint are requests only",
+      "automated backups up to the database's size are free; snapshots beyond it are not counted",
+    ],
   };
 }

@@ -7,3 +7,5 @@ export { BenchmarkScenario, type BenchmarkScenarioArgs, planScenario, type Scena
 export { estimateCost, type CostEstimate } from "./cost.js";
 export { runLayout, type RunLayout } from "./run-layout.js";
 export type { MongoTopology } from "../engines/node-context.js";
+export { DashboardService, type DashboardServiceArgs, type DashboardDatabaseArgs, type DashboardLoadBalancerArgs, planDashboard, type DashboardPlan } from "./dashboard-service.js";
+export { estimateDashboardCost, type DashboardCostEstimate } from "./cost.js";

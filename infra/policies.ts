@@ -86,3 +86,38 @@ export const EC2_TRUST_POLICY_JSON = JSON.stringify({
   Version: "2012-10-17",
   Statement: [{ Effect: "Allow", Principal: { Service: "ec2.amazonaws.com" }, Action: "sts:AssumeRole" }],
 });
+
+/** What the dashboard service (infra/dashboard-service.ts) may do, and nothing more. */
+export interface DashboardPolicyScope {
+  /** The service's own bucket: its kit, its service description, its status. */
+  bucketName: string;
+  serviceKey: string;
+  statusPrefix: string;
+  kitKey: string;
+  /** The results buckets it imports from, read-only: exactly these. */
+  importBuckets: Array<{ bucket: string; prefix: string }>;
+  /** The secrets it reads at boot (write token, read token, database credentials): exactly these ARNs. */
+  secretArns: string[];
+}
+
+export function dashboardPolicy(s: DashboardPolicyScope): PolicyDocument {
+  const own = `arn:aws:s3:::${s.bucketName}`;
+  const statements: PolicyStatement[] = [
+    { Sid: "ReadServiceAndKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${own}/${s.serviceKey}`, `${own}/${s.kitKey}`] },
+    { Sid: "WriteOwnStatus", Effect: "Allow", Action: ["s3:PutObject"], Resource: [`${own}/${s.statusPrefix}dashboard-*`] },
+  ];
+  if (s.importBuckets.length > 0) {
+    statements.push({ Sid: "ReadImportedResults", Effect: "Allow", Action: ["s3:GetObject"], Resource: s.importBuckets.map((b) => `arn:aws:s3:::${b.bucket}/${b.prefix}*`) });
+    for (const [i, b] of s.importBuckets.entries()) {
+      statements.push({
+        Sid: `ListImportedResults${i}`,
+        Effect: "Allow",
+        Action: ["s3:ListBucket"],
+        Resource: [`arn:aws:s3:::${b.bucket}`],
+        ...(b.prefix ? { Condition: { StringLike: { "s3:prefix": [`${b.prefix}*`] } } } : {}),
+      });
+    }
+  }
+  statements.push({ Sid: "ReadOwnSecrets", Effect: "Allow", Action: ["secretsmanager:GetSecretValue"], Resource: [...s.secretArns] }, SESSION_MANAGER_STATEMENT);
+  return { Version: "2012-10-17", Statement: statements };
+}

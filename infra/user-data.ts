@@ -51,11 +51,13 @@ export function bootCommand(b: InstanceBoot): string {
 export function instanceUserData(b: InstanceBoot): string {
   const instance = instanceName(b.role, b.index);
   const nodeTar = `node-v${NODE_VERSION}-linux-x64.tar.xz`;
-  const packages = ["curl", "ca-certificates", "xz-utils", JAVA_PACKAGE, ...(b.role === "data" ? DATA_NODE_PACKAGES : [])];
+  // The dashboard service runs no YCSB and no engine: Node.js alone.
+  const packages = ["curl", "ca-certificates", "xz-utils", ...(b.role === "dashboard" ? [] : [JAVA_PACKAGE]), ...(b.role === "data" ? DATA_NODE_PACKAGES : [])];
+  const what = b.role === "data" ? "data node" : b.role === "client" ? "client" : "dashboard service";
   const status = `s3://${b.bucket}/${statusKey(b.runId, instance)}`;
   const logTail = `s3://${b.bucket}/${statusLogKey(b.runId, instance)}`;
   return `#!/bin/bash
-# ycsb-lab ${b.role === "data" ? "data node" : "client"} ${b.index} of run ${b.runId}: OS packages, the kit, one ycsb-lab command.
+# ycsb-lab ${what} ${b.index} of ${b.role === "dashboard" ? "service" : "run"} ${b.runId}: OS packages, the kit, one ycsb-lab command.
 set -euo pipefail
 export YCSB_LAB_HOME="\${YCSB_LAB_HOME:-${INSTANCE_HOME}}" AWS_REGION=${q(b.region)} AWS_DEFAULT_REGION=${q(b.region)}
 mkdir -p "$YCSB_LAB_HOME/logs"

@@ -38,10 +38,11 @@ function jarsOf(dir: string, into: string): TarEntry[] {
 }
 
 /** The instance CLI as one ES module with its npm dependencies inside (esbuild, a development dependency). */
-export async function bundleInstanceCli(): Promise<Buffer> {
+export async function bundleInstanceCli(entry = "instance-main.ts", external: string[] = []): Promise<Buffer> {
   const { build } = await import("esbuild");
   const out = await build({
-    entryPoints: [join(REPO_ROOT, "cli", "instance-main.ts")],
+    entryPoints: [join(REPO_ROOT, "cli", entry)],
+    external,
     bundle: true,
     platform: "node",
     format: "esm",
@@ -50,7 +51,10 @@ export async function bundleInstanceCli(): Promise<Buffer> {
     minify: true,
     legalComments: "eof",
     // CommonJS dependencies call require() on Node's own modules: give the ES module one.
-    banner: { js: 'import { createRequire as __ycsbLabRequire } from "node:module"; const require = __ycsbLabRequire(import.meta.url);' },
+    // CommonJS dependencies call require() on Node's own modules and some read files beside themselves (__dirname).
+    banner: {
+      js: 'import { createRequire as __ycsbLabRequire } from "node:module"; import { fileURLToPath as __ycsbLabPath } from "node:url"; const require = __ycsbLabRequire(import.meta.url); const __filename = __ycsbLabPath(import.meta.url); const __dirname = __ycsbLabPath(new URL(".", import.meta.url));',
+    },
     logLevel: "silent",
   });
   return Buffer.from(out.outputFiles[0]!.contents);
@@ -86,4 +90,55 @@ export async function buildKit(engine: Engine, o: { outDir?: string; log?: (line
   if (!existsSync(path) || statSync(path).size !== archive.length) writeFileSync(path, archive);
   log(`kit: ${relative(process.cwd(), path) || path} (${(archive.length / 1048576).toFixed(1)} MiB, sha256 ${sha256.slice(0, 12)}...)`);
   return { engine, path, sha256, version, bytes: archive.length, files: entries.length };
+}
+
+/** Every file under `dir` (recursively) as tar entries under `into`. */
+function filesOf(dir: string, into: string): TarEntry[] {
+  if (!existsSync(dir)) throw new Error(`kit: ${dir} does not exist`);
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesOf(join(dir, e.name), `${into}/${e.name}`) : e.isFile() ? [{ path: `${into}/${e.name}`, data: readFileSync(join(dir, e.name)) }] : [],
+  );
+}
+
+/** The folder of an npm package this checkout installed. */
+function packageDir(name: string): string {
+  return join(REPO_ROOT, "node_modules", ...name.split("/"));
+}
+
+/**
+ * The dashboard kit (DashboardService, infra/dashboard-service.ts): the same kit format, whose CLI also serves the
+ * results API and the dashboard (cli/service-main.ts). Beside the bundle, what it reads from files at run time, laid
+ * out relative to the bundle exactly as the sources find them relative to themselves:
+ *   bin/dist/                 the built dashboard (web/build.ts)
+ *   bin/migrations/, bin/schema.prisma      the committed Prisma migrations, applied at every start
+ *   bin/node_modules/@prisma/schema-engine-wasm/   Prisma's schema engine (WebAssembly) that applies them
+ *   bin/static/               the OpenAPI UI's assets
+ * PostgreSQL only: the embedded PGlite store is not inside (the service's database is RDS).
+ */
+export async function buildServiceKit(o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Omit<Kit, "engine"> & { engine: "dashboard" }> {
+  const log = o.log ?? (() => {});
+  log("kit: bundling the service CLI (API, dashboard, instance commands)");
+  const cli = await bundleInstanceCli("service-main.ts", ["@electric-sql/pglite", "pglite-prisma-adapter", "esbuild"]);
+  const { buildDashboard, DIST_DIR } = await import("../web/build.js");
+  await buildDashboard({ minify: true });
+  const version = packageVersion();
+  const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version, bindings: [] };
+  const engineDir = packageDir("@prisma/schema-engine-wasm");
+  const entries: TarEntry[] = [
+    { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
+    { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+    ...filesOf(DIST_DIR, "bin/dist"),
+    ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
+    { path: "bin/schema.prisma", data: readFileSync(join(REPO_ROOT, "prisma", "schema.prisma")) },
+    ...["package.json", "schema_engine_bg.js", "schema_engine_bg.wasm"].map((f) => ({ path: `bin/node_modules/@prisma/schema-engine-wasm/${f}`, data: readFileSync(join(engineDir, f)) })),
+    ...filesOf(join(packageDir("@fastify/swagger-ui"), "static"), "bin/static"),
+  ];
+  const archive = gzipSync(tarArchive(entries), { level: 6 });
+  const sha256 = createHash("sha256").update(archive).digest("hex");
+  const outDir = o.outDir ?? join(REPO_ROOT, ".cache", "kits");
+  mkdirSync(outDir, { recursive: true });
+  const path = join(outDir, `ycsb-lab-kit-dashboard-${sha256.slice(0, 12)}.tar.gz`);
+  if (!existsSync(path) || statSync(path).size !== archive.length) writeFileSync(path, archive);
+  log(`kit: ${relative(process.cwd(), path) || path} (${(archive.length / 1048576).toFixed(1)} MiB, sha256 ${sha256.slice(0, 12)}...)`);
+  return { engine: "dashboard", path, sha256, version, bytes: archive.length, files: entries.length };
 }

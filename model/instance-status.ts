@@ -28,7 +28,8 @@ export const INSTANCE_STAGES = [
 ] as const;
 export type InstanceStage = (typeof INSTANCE_STAGES)[number];
 
-export const INSTANCE_ROLES = ["data", "client"] as const;
+/** A run's data nodes and clients, and the team's dashboard service (infra/dashboard-service.ts), booted the same way. */
+export const INSTANCE_ROLES = ["data", "client", "dashboard"] as const;
 export type InstanceRole = (typeof INSTANCE_ROLES)[number];
 
 // Typed as the union of its literals, so Static<> gives "cassandra" | ... rather than string.
@@ -36,8 +37,8 @@ const literalUnion = <T extends readonly string[]>(values: T) => Type.Union(valu
 
 export const InstanceStatusSchema = Type.Object(
   {
-    /** "node-<i>" or "client-<i>". */
-    instance: Type.String({ pattern: "^(node|client)-\\d+$" }),
+    /** "node-<i>", "client-<i>" or "dashboard-<i>". */
+    instance: Type.String({ pattern: "^(node|client|dashboard)-\\d+$" }),
     role: literalUnion(INSTANCE_ROLES),
     index: Type.Integer({ minimum: 0 }),
     stage: literalUnion(INSTANCE_STAGES),
@@ -57,7 +58,7 @@ export const InstanceStatusSchema = Type.Object(
 );
 export type InstanceStatus = Static<typeof InstanceStatusSchema>;
 
-export const instanceName = (role: InstanceRole, index: number): string => `${role === "data" ? "node" : "client"}-${index}`;
+export const instanceName = (role: InstanceRole, index: number): string => `${role === "data" ? "node" : role}-${index}`;
 
 export function parseInstanceStatus(text: string): InstanceStatus | undefined {
   try {

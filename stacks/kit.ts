@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Engine } from "../model/engine.js";
-import { buildKit } from "../kit/build.js";
+import { buildKit, buildServiceKit } from "../kit/build.js";
 import type { ConfigSource, StackKit } from "./settings.js";
 
 /**
@@ -21,5 +21,13 @@ export async function stackKit(get: ConfigSource, engine: Engine): Promise<Stack
     return { path, sha256: createHash("sha256").update(bytes).digest("hex"), version: get("ycsb-lab:kitVersion") ?? "unknown" };
   }
   const kit = await buildKit(engine, { log: (line) => console.error(line) });
+  return { path: kit.path, sha256: kit.sha256, version: kit.version };
+}
+
+/** The dashboard stack's kit: the archive named by `ycsb-lab:kit`, or the dashboard kit built from this checkout. */
+export async function serviceKit(get: ConfigSource): Promise<StackKit> {
+  const path = get("ycsb-lab:kit");
+  if (path) return stackKit(get, "cassandra");
+  const kit = await buildServiceKit({ log: (line) => console.error(line) });
   return { path: kit.path, sha256: kit.sha256, version: kit.version };
 }

@@ -1,5 +1,6 @@
 import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
-import { stackArgs, type ConfigSource, type StackKit } from "./settings.js";
+import { DashboardService } from "../infra/dashboard-service.js";
+import { dashboardArgs, stackArgs, type ConfigSource, type StackKit } from "./settings.js";
 
 /** The stack's program: config -> BenchmarkScenario -> outputs. index.ts runs it with pulumi.Config; tests with a stack file. */
 export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit, now: Date = new Date()) {
@@ -26,5 +27,26 @@ export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit
     estimatedRunHours: run.runCost.hours,
     estimatedRunUsd: run.runCost.usd,
     usdPerDayIfLeftRunning: run.runCost.usdPerDayIfLeftRunning,
+  };
+}
+
+/** The dashboard stack's program (`ycsb-lab:kind: dashboard`): config -> DashboardService -> outputs. */
+export function dashboardProgram(get: ConfigSource, stackName: string, kit: StackKit) {
+  const args = dashboardArgs(get, stackName, kit);
+  const service = new DashboardService(args.serviceId, args);
+  return {
+    serviceId: service.serviceId,
+    dashboardUrl: service.url,
+    portForwardCommand: service.portForwardCommand,
+    instanceId: service.instanceId,
+    writeTokenSecretArn: service.writeTokenSecretArn,
+    ...(service.readTokenSecretArn ? { readTokenSecretArn: service.readTokenSecretArn } : {}),
+    databaseEndpoint: service.databaseEndpoint,
+    serviceBucket: service.bucketName,
+    importBuckets: (args.importBuckets ?? []).map((b) => (typeof b === "string" ? b : `${b.bucket}/${b.prefix ?? ""}`)),
+    estimatedUsdPerMonth: service.cost.usdPerMonth,
+    costBreakdownUsdPerMonth: service.cost.breakdown,
+    costPricesAsOf: service.cost.pricesAsOf,
+    kitSha256: kit.sha256,
   };
 }

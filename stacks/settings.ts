@@ -1,4 +1,5 @@
 import type { BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
+import type { DashboardServiceArgs } from "../infra/dashboard-service.js";
 import type { MongoTopology } from "../engines/node-context.js";
 import { INSTANCE_TYPES } from "../model/instance-types.js";
 import { scenario } from "../model/scenarios.js";
@@ -144,5 +145,66 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     ...(flag("clientSpot") ? { clientSpot: true } : {}),
     ...(flag("dataNodeSpot") ? { dataNodeSpot: true } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),
+  };
+}
+
+/** What a stack deploys: a benchmark scenario (the default) or the team's dashboard service (`ycsb-lab:kind: dashboard`). */
+export function stackKind(get: ConfigSource): "scenario" | "dashboard" {
+  const kind = get(`${NS}:kind`) ?? "scenario";
+  if (kind !== "scenario" && kind !== "dashboard") throw new StackConfigError(`${NS}:kind`, `"scenario" or "dashboard", got "${kind}"`);
+  return kind;
+}
+
+const list = (v: string | undefined): string[] => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+
+/**
+ * Stack config -> DashboardService args. `ycsb-lab:importBuckets` lists the scenario stacks' results buckets
+ * (comma-separated, each "bucket" or "bucket/prefix/"): the dashboard imports them; the scenario stacks need nothing.
+ */
+export function dashboardArgs(get: ConfigSource, stackName: string, kit: StackKit): DashboardServiceArgs {
+  const importBuckets = list(get(`${NS}:importBuckets`)).map((b) => {
+    const slash = b.indexOf("/");
+    return slash < 0 ? { bucket: b } : { bucket: b.slice(0, slash), prefix: b.slice(slash + 1) };
+  });
+  const flag = (key: string): boolean | undefined => {
+    const v = get(`${NS}:${key}`);
+    if (v === undefined) return undefined;
+    if (v === "true" || v === "false") return v === "true";
+    throw new StackConfigError(`${NS}:${key}`, `"true" or "false", got "${v}"`);
+  };
+  const certificateArn = get(`${NS}:certificateArn`);
+  const allowedCidrs = list(get(`${NS}:allowedCidrs`));
+  if (allowedCidrs.length > 0 && !certificateArn) throw new StackConfigError(`${NS}:allowedCidrs`, `needs ${NS}:certificateArn (the load balancer serves HTTPS only)`);
+  if (certificateArn && allowedCidrs.length === 0) throw new StackConfigError(`${NS}:allowedCidrs`, "is required with a certificate: who may connect (CIDR blocks)");
+  const egress = get(`${NS}:egress`);
+  if (egress !== undefined && egress !== "nat" && egress !== "public-ip") throw new StackConfigError(`${NS}:egress`, `"nat" or "public-ip", got "${egress}"`);
+  const pollSeconds = wholeNumber(get, `${NS}:pollSeconds`);
+  const storage = wholeNumber(get, `${NS}:dbStorageGiB`);
+  const backups = wholeNumber(get, `${NS}:dbBackupRetentionDays`);
+  const dbClass = get(`${NS}:dbInstanceClass`);
+  const deletionProtection = flag("dbDeletionProtection");
+  const multiAz = flag("dbMultiAz");
+  const protectReads = flag("protectReads");
+  const instanceType = get(`${NS}:instanceType`);
+  const ami = get(`${NS}:ami`);
+  return {
+    serviceId: (get(`${NS}:serviceId`) ?? stackName).toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 41),
+    owner: required(get, `${NS}:owner`),
+    region: required(get, "aws:region"),
+    kit,
+    importBuckets,
+    ...(pollSeconds !== undefined ? { pollSeconds } : {}),
+    ...(instanceType ? { instanceType } : {}),
+    ...(egress ? { egress: egress as "nat" | "public-ip" } : {}),
+    ...(ami ? { amiId: ami } : {}),
+    ...(protectReads !== undefined ? { protectReads } : {}),
+    database: {
+      ...(dbClass ? { instanceClass: dbClass } : {}),
+      ...(storage !== undefined ? { allocatedStorageGiB: storage } : {}),
+      ...(backups !== undefined ? { backupRetentionDays: backups } : {}),
+      ...(deletionProtection !== undefined ? { deletionProtection } : {}),
+      ...(multiAz !== undefined ? { multiAz } : {}),
+    },
+    ...(certificateArn ? { loadBalancer: { certificateArn, allowedCidrs } } : {}),
   };
 }

@@ -24,6 +24,13 @@ export async function installMocks(): Promise<void> {
         const state: Record<string, unknown> = { ...args.inputs, arn: `arn:aws:mock:::${args.name}` };
         if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${args.name}-bucket`;
         if (state.name === undefined) state.name = args.name;
+        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:${String(args.inputs.name)}-AbCdEf`;
+        // RDS keeps the master password in a secret of its own (manageMasterUserPassword) and reports its ARN.
+        if (args.type === "aws:rds/instance:Instance") {
+          Object.assign(state, { address: `${args.name}.mock.us-east-1.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.mock.us-east-1.rds.amazonaws.com:5432` });
+          if (args.inputs.manageMasterUserPassword) state.masterUserSecrets = [{ secretArn: `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:rds!db-${args.name}-XyZ123`, secretStatus: "active" }];
+        }
+        if (args.type === "aws:lb/loadBalancer:LoadBalancer") state.dnsName = `${args.name}.elb.mock`;
         return { id: `${args.name}-id`, state };
       },
       call(args) {
@@ -41,6 +48,8 @@ export async function installMocks(): Promise<void> {
           }
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
+          case "aws:secretsmanager/getRandomPassword:getRandomPassword":
+            return { randomPassword: "mock-random-password-0123456789abcdefghij" };
           default:
             throw new Error(`Mock not implemented: ${args.token}`);
         }

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { countByType, installMocks, MOCK_AMI, ofType, options, recordOptions, recorded, reset, settle, value } from "./infra-mocks.js";
 import { stackProgram } from "../stacks/program.js";
-import { stackArgs, type ConfigSource } from "../stacks/settings.js";
+import { stackArgs, stackKind, type ConfigSource } from "../stacks/settings.js";
 import { stackConfigFromFiles, stackNames as listStacks } from "../stacks/config-file.js";
 import { SCENARIOS } from "../model/scenarios.js";
 import { clusterDescriptionProblems } from "../model/cluster-description.js";
@@ -10,7 +10,8 @@ import { clientCount } from "../model/scenario.js";
 import { BenchmarkScenario, planScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
 
 const stackConfig = (stack: string): ConfigSource => stackConfigFromFiles(stack);
-const stackNames = listStacks();
+/** The scenario stacks; the dashboard stack (ycsb-lab:kind: dashboard) deploys the team's service, not a scenario. */
+const stackNames = listStacks().filter((s) => stackKind(stackConfig(s)) === "scenario");
 
 /** Under mocks the kit archive is never read: its path, hash and version reach the resources. */
 const KIT = { path: "ycsb-lab-kit.tar.gz", sha256: "ef".repeat(32), version: "0.1.0" };
@@ -20,8 +21,9 @@ beforeAll(installMocks);
 beforeEach(reset);
 
 describe("stacks/", () => {
-  it("has one Pulumi.<name>.yaml per scenario in model/scenarios.ts", () => {
+  it("has one Pulumi.<name>.yaml per scenario in model/scenarios.ts, and the dashboard stack", () => {
     expect(stackNames.sort()).toEqual(Object.keys(SCENARIOS).sort());
+    expect(listStacks().filter((s) => !stackNames.includes(s))).toEqual(["dashboard"]);
   });
 
   it.each(stackNames)("Pulumi.%s.yaml evaluates under mocks into the scenario's resource graph", async (stack) => {

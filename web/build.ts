@@ -56,7 +56,9 @@ export async function buildDashboard(options: { minify?: boolean } = {}): Promis
   return DIST_DIR;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a script (npm run build:web), not when bundled into a CLI whose own file is then argv[1] (the dashboard kit).
+const self = fileURLToPath(import.meta.url);
+if (process.argv[1] && self === process.argv[1] && /build\.[cm]?[jt]s$/.test(self)) {
   const dir = await buildDashboard({ minify: !process.argv.includes("--no-minify") });
   console.log(dir);
 }

@@ -36,6 +36,7 @@ export const command: Command = {
       throw new UsageError((err as Error).message);
     }
     const role = values.role;
+    if (role === "dashboard") throw new UsageError("--role dashboard: the dashboard service boots from the dashboard kit (ycsb-lab kit build --service)");
     if (role !== "data" && role !== "client") throw new UsageError(`--role: "data" or "client", got "${role ?? ""}"`);
     const index = Number(values.index);
     if (values.index === undefined || !Number.isInteger(index) || index < 0) throw new UsageError(`--index: a whole number >= 0, got "${values.index ?? ""}"`);

@@ -1,5 +1,5 @@
 import type { CommandTable } from "../dispatch.js";
-import { INSTANCE_COMMANDS } from "./instance.js";
+import { SERVICE_COMMANDS } from "./service.js";
 
 /**
  * Every subcommand, loaded lazily so `ycsb-lab parse` does not load Pulumi, Fastify or Prisma.
@@ -7,14 +7,12 @@ import { INSTANCE_COMMANDS } from "./instance.js";
  * instance runs it).
  */
 export const COMMANDS: CommandTable = {
-  ...INSTANCE_COMMANDS,
+  ...SERVICE_COMMANDS,
   rehearse: { summary: "Run a stack's instances as their user-data boots them, on this machine", load: async () => (await import("./rehearse.js")).command },
   kit: { summary: "Build the kit a stack ships to its instances (the CLI bundle and the Java pieces)", load: async () => (await import("./kit.js")).command },
   local: { summary: "Start, inspect and stop real database servers on this machine", load: async () => (await import("./local.js")).command },
   ycsb: { summary: "Run YCSB with our binding against a running local engine", load: async () => (await import("./ycsb.js")).command },
   serve: { summary: "Serve the results API (Postgres or embedded PGlite) on 127.0.0.1:8080", load: async () => (await import("./serve.js")).command },
   start: { summary: "The dashboard plus a local benchmark, ingested as it finishes (npm start)", load: async () => (await import("./start.js")).command },
-  export: { summary: "Write every stored run (measured and published) as JSON lines", load: async () => (await import("./export.js")).command },
-  import: { summary: "Load runs written by `ycsb-lab export` into this store (idempotent)", load: async () => (await import("./import.js")).command },
   ingest: { summary: "Store result documents, an S3 results prefix or the seeds' reference data", load: async () => (await import("./ingest.js")).command },
 };

@@ -9,7 +9,8 @@ import { Reporter } from "./reporter.js";
 import { RunObjects } from "./run-objects.js";
 
 export interface BootOptions {
-  role: InstanceRole;
+  /** A run's data node or client (the dashboard service boots through cli/dashboard-boot.ts). */
+  role: Exclude<InstanceRole, "dashboard">;
   index: number;
   /** s3://bucket[/prefix]/runs/<runId>/ */
   runUrl: string;
