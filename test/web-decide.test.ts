@@ -108,6 +108,10 @@ describe("dashboard views a team decides from, in Chromium", () => {
     const throughput = await drawnSeries(page, "compare-throughput");
     const colours = throughput.datasets[0]!.backgroundColor as string[];
     expect(new Set(colours).size).toBe(2);
+    // Every run is named on the axis, in full (none skipped, none cut to fit).
+    const names = await page.evaluate(() => window.__charts["compare-throughput"]!.scales.y!.ticks.map((t) => String(t.label)));
+    expect(names).toEqual(throughput.labels.map(String));
+    expect(names.map((n) => n.replace(/ \(.*\)$/, ""))).toEqual([expect.stringContaining("cassandra"), expect.stringContaining("cassandra")]);
     expect(latency.labels.filter((l) => String(l).startsWith("READ"))).toEqual(["READ p50", "READ p95", "READ p99", "READ p99.9", "READ p99.99"]);
     // The sweep's bar is its peak (the highest of its thread counts), not its first phase (1 thread).
     const sweepPeak = Math.max(...seed.sweep.map((f) => f.output.overall.throughputOpsSec));
