@@ -1,13 +1,71 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Integration files start something: a server (Postgres, PGlite behind the API, moto, an HTTP stub), a JVM (YCSB,
+ * Cassandra, HBase, CouchbaseMock), a browser, or the CLI as a child process. They run one at a time, after the
+ * unit files, so two of them never fight over the 2 cores or a port. Every other file is a unit file: pure, run in
+ * parallel; test/support/unit-guard.ts fails a unit file that listens on a socket or spawns a process, so a file
+ * that belongs in this list says so the first time it runs.
+ */
+export const INTEGRATION_FILES = [
+  "test/api-*.test.ts",
+  "test/boot-access.test.ts",
+  "test/boot-couchbase.test.ts",
+  "test/boot-hbase.test.ts",
+  "test/boot-install.test.ts",
+  "test/boot-mongodb.test.ts",
+  "test/cassandra-cluster.test.ts",
+  "test/cassandra-local.test.ts",
+  "test/cassandra-study.test.ts",
+  "test/cli-*.test.ts",
+  "test/couchbase-mock.test.ts",
+  "test/hbase-minicluster.test.ts",
+  "test/hdr-cli.test.ts",
+  "test/hdr-java.test.ts",
+  "test/hdr-merge.test.ts",
+  "test/infra-package.test.ts",
+  "test/mongodb-ferretdb.test.ts",
+  "test/parser-cli.test.ts",
+  "test/rehearse-*.test.ts",
+  "test/runner-cassandra.test.ts",
+  "test/runner-ingest.test.ts",
+  "test/runner-insert-keys.test.ts",
+  "test/runner-lockstep.test.ts",
+  "test/runner-resets.test.ts",
+  "test/runner-step-up.test.ts",
+  "test/web-dashboard.test.ts",
+  "test/web-host-name.test.ts",
+  "test/web-serve.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 300_000,
-    // Integration suites start real servers; keep them from fighting over 2 cores.
-    fileParallelism: false,
     // vitest's own report, then one plain "tests: N passed, N failed" line (test/summary-reporter.ts).
     reporters: ["default", "./test/summary-reporter.ts"],
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: INTEGRATION_FILES,
+          setupFiles: ["./test/support/unit-guard.ts"],
+          testTimeout: 30_000,
+          // Unit files first; integration files only start once they are done.
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: INTEGRATION_FILES,
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          // Stops the test PostgreSQL, drops every test database and fails the run on a process left behind.
+          globalSetup: ["./test/support/integration-teardown.ts"],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

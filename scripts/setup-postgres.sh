@@ -2,6 +2,8 @@
 # Starts (or finds running) a throwaway Postgres cluster in .cache/pg on a free loopback port and prints its
 # DATABASE_URL on stdout. Idempotent: a second call prints the URL of the cluster already running.
 # Installs Debian's postgresql package when no server binaries exist.
+#   --install-only   install the server binaries, start nothing (the test setup step)
+#   --stop           stop the cluster if it runs (the integration tests' teardown)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD/.cache/pg
@@ -14,8 +16,16 @@ if [[ -z "$bin" || ! -x "$bin/pg_ctl" ]]; then
   bin=$(find_bin)
 fi
 
+[[ "${1:-}" == --install-only ]] && exit 0
+
 # Postgres refuses to run as root: run it as the package's "postgres" user then.
 as_owner() { if [[ $EUID -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+if [[ "${1:-}" == --stop ]]; then
+  [[ -f "$data/PG_VERSION" ]] && as_owner "$bin/pg_ctl" status -D "$data" >/dev/null 2>&1 &&
+    as_owner "$bin/pg_ctl" stop -D "$data" -m fast -w -t 60 >&2
+  exit 0
+fi
 
 mkdir -p "$root"
 [[ $EUID -eq 0 ]] && chown postgres "$root"

@@ -22,5 +22,5 @@ step "shellcheck (user-data checks)"
 if ! command -v shellcheck >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
 fi
-step "PostgreSQL"; scripts/setup-postgres.sh >/dev/null
+step "PostgreSQL (started by the tests that need it, stopped at their end)"; scripts/setup-postgres.sh --install-only >/dev/null
 step "Chromium for the dashboard's browser tests"; scripts/setup-chromium.sh >/dev/null

@@ -5,6 +5,7 @@ import pg from "pg";
 import type { AppConfig } from "../api/config.js";
 import { SCHEMA_VERSION, type ResultDocument } from "../model/result-document.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
+import { TEST_DATABASE_PREFIX } from "./support/integration-teardown.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const TOKEN = "test-token-0123456789abcdef";
@@ -80,10 +81,13 @@ export function testConfig(over: Partial<AppConfig> = {}): AppConfig {
   return { token: TOKEN, protectReads: false, bodyLimit: 2 * 1024 * 1024, rateLimit: { max: 100_000, timeWindow: "1 minute" }, s3: { region: "us-east-1" }, ...over };
 }
 
-/** scripts/setup-postgres.sh (or TEST_DATABASE_URL), then a fresh database for one test file. */
+/**
+ * scripts/setup-postgres.sh (or TEST_DATABASE_URL), then a fresh database for one test file. Its name starts with
+ * ycsb_test_: the integration project's teardown (test/support/integration-teardown.ts) drops them all and stops the server.
+ */
 export async function freshPostgresDatabase(name: string): Promise<string> {
   const base = process.env.TEST_DATABASE_URL ?? execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-  const db = `${name}_${process.pid}_${Date.now()}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  const db = `${TEST_DATABASE_PREFIX}${name}_${process.pid}_${Date.now()}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${db}`);

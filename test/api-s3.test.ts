@@ -137,7 +137,7 @@ describe("POST /ingest/s3 against moto", () => {
     };
     await putRun("poll-run-1");
     const pollDb = await openDatabase({});
-    const pollApp = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint, poll: { bucket, prefix: pollPrefix, seconds: 5 } } }), { database: pollDb, logLevel: "silent" });
+    const pollApp = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint, poll: { bucket, prefix: pollPrefix, seconds: 1 } } }), { database: pollDb, logLevel: "silent" });
     try {
       await pollApp.ready();
       const clients = (runId: string) => pollDb.prisma.clientResult.count({ where: { runId } });
@@ -152,7 +152,8 @@ describe("POST /ingest/s3 against moto", () => {
       await putRun("poll-run-2");
       expect(await until(async () => (await clients("poll-run-2")) === 2, 20_000)).toBe(true);
       // Later ticks find nothing new: still one row per client, and nothing outside the prefix came in.
-      await new Promise((r) => setTimeout(r, 5_500));
+      const seen = pollApp.s3Polls.completed;
+      expect(await until(async () => pollApp.s3Polls.completed >= seen + 2, 20_000)).toBe(true);
       expect(await pollDb.prisma.clientResult.count()).toBe(4);
       expect(await pollDb.prisma.run.count({ where: { id: RUN } })).toBe(0);
     } finally {

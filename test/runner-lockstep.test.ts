@@ -152,8 +152,10 @@ describe("runner: two clients in lock-step against moto", () => {
     const runners = [0, 1].map((c) => startRunner(runnerArgs(runId, c, endpoint)));
     await waitFor("client 0 in phase a-t1", 120_000, () => runners[0]!.output().includes("phase 2 a-t1: YCSB"));
     await proxy.down();
-    await waitFor("an upload failure", 60_000, () => runners.some((r) => /upload to s3:\/\/.* failed/.test(r.output())));
-    await new Promise((r) => setTimeout(r, 4000));
+    // Down long enough for the spool to retry while S3 is still away: a second failed upload, then it comes back.
+    const failures = () => runners.reduce((n, r) => n + (r.output().match(/upload to s3:\/\/.* failed/g)?.length ?? 0), 0);
+    await waitFor("an upload failure", 60_000, () => failures() >= 1);
+    await waitFor("a failed retry while S3 is down", 60_000, () => failures() >= 2);
     await proxy.up();
     const codes = await Promise.all(runners.map((r) => r.exit));
     await proxy.down();

@@ -3,6 +3,13 @@ import fp from "fastify-plugin";
 import type { AppConfig } from "../../config.js";
 import { importFromS3 } from "../../store/s3-import.js";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Imports the poller finished (with or without new objects): a caller waits on this, not on a clock. */
+    s3Polls: { completed: number };
+  }
+}
+
 /** The S3 client (endpoint from config, e.g. moto on loopback) and the optional poller for the cloud deployment. */
 export default fp<{ config: AppConfig }>(async (app, { config }) => {
   const s3 = new S3Client({ region: config.s3.region, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}) });
@@ -10,6 +17,8 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
   const poll = config.s3.poll;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
+  const polls = { completed: 0 };
+  app.decorate("s3Polls", polls);
   if (poll) {
     const tick = async () => {
       if (running) return; // one import at a time; the next tick catches up
@@ -25,6 +34,7 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
           }
         }
       } finally {
+        polls.completed++;
         running = false;
       }
     };
