@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import { fileURLToPath } from "node:url";
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import fp from "fastify-plugin";
 import type { AppConfig } from "./config.js";
@@ -26,8 +27,14 @@ import runs from "./routes/api/runs/index.js";
 import scaling from "./routes/api/scaling/index.js";
 import sweeps from "./routes/api/sweeps/index.js";
 import timeline from "./routes/api/timeline/index.js";
-import dashboard from "../web/serve.js";
+import dashboard from "./plugins/app/dashboard.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "./validation.js";
+
+/**
+ * The built dashboard (`npm run build:web`), found relative to this file: web/dist in a checkout or a package, and
+ * beside the bundle in the dashboard kit (kit/build.ts lays it out the same way relative to bin/ycsb-lab.mjs).
+ */
+export const DASHBOARD_DIR = fileURLToPath(new URL("../web/dist/", import.meta.url));
 
 export interface AppOptions {
   config: AppConfig;
@@ -108,7 +115,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
       await fastify.readAccess(req, reply);
     });
   }
-  await fastify.register(dashboard);
+  await fastify.register(dashboard, { root: DASHBOARD_DIR });
 };
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {

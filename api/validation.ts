@@ -2,7 +2,7 @@ import { OptionalKind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import type { FastifySchemaCompiler } from "fastify";
-import type { FieldError } from "../model/result-document.js";
+import type { FieldError } from "../model/result-validation.js";
 import { textProblems } from "../model/result-checks.js";
 
 /** A 400 naming every offending field (JSON pointer into the request part). */

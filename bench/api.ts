@@ -18,7 +18,7 @@ import pg from "pg";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { ingestDocuments } from "../api/store/ingest.js";
-import { loadReferenceData } from "../prisma/reference/load.js";
+import { loadReferenceData } from "../api/store/reference-data.js";
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
 import { ResultDocumentSchema, type ResultDocument } from "../model/result-document.js";

@@ -109,7 +109,7 @@ function packageDir(name: string): string {
  * The dashboard kit (DashboardService, infra/dashboard-service.ts): the same kit format, whose CLI also serves the
  * results API and the dashboard (cli/service-main.ts). Beside the bundle, what it reads from files at run time, laid
  * out relative to the bundle exactly as the sources find them relative to themselves:
- *   bin/dist/                 the built dashboard (web/build.ts)
+ *   web/dist/                 the built dashboard (web/build.ts), served by the API (api/app.ts DASHBOARD_DIR)
  *   bin/migrations/, bin/schema.prisma      the committed Prisma migrations, applied at every start
  *   bin/node_modules/@prisma/schema-engine-wasm/   Prisma's schema engine (WebAssembly) that applies them
  *   bin/static/               the OpenAPI UI's assets
@@ -127,7 +127,7 @@ export async function buildServiceKit(o: { outDir?: string; log?: (line: string)
   const entries: TarEntry[] = [
     { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
     { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-    ...filesOf(DIST_DIR, "bin/dist"),
+    ...filesOf(DIST_DIR, "web/dist"),
     ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
     { path: "bin/schema.prisma", data: readFileSync(join(REPO_ROOT, "prisma", "schema.prisma")) },
     ...["package.json", "schema_engine_bg.js", "schema_engine_bg.wasm"].map((f) => ({ path: `bin/node_modules/@prisma/schema-engine-wasm/${f}`, data: readFileSync(join(engineDir, f)) })),

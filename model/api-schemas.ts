@@ -346,7 +346,7 @@ export const ReferenceTableSchema = Type.Object({
   columns: Type.Array(Type.String()),
   rows: Type.Array(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]))),
   notes: Type.Union([Type.String(), Type.Null()]),
-  /** How the table reads as results (prisma/reference/load.ts RunsDerive / LatencyDerive); null for tables kept as text only. */
+  /** How the table reads as results (api/store/reference-data.ts RunsDerive / LatencyDerive); null for tables kept as text only. */
   derive: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   /** A latency table (derive metric "mean-latency") as one series per engine, in microseconds (model/reference-series.ts). */
   series: Type.Array(

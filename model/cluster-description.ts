@@ -1,7 +1,7 @@
 import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
-import { checkAgainst, type FieldError } from "./result-document.js";
+import { checkAgainst, type FieldError } from "./result-validation.js";
 
 /**
  * What every instance of a run boots from (`runs/<id>/cluster.json`, uploaded by the stack): the engine and preset,

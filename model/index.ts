@@ -2,6 +2,7 @@ export * from "./engine.js";
 export * from "./presets.js";
 export * from "./workloads.js";
 export * from "./result-document.js";
+export * from "./result-validation.js";
 export * from "./scenario.js";
 export * from "./scenarios.js";
 export * from "./plan.js";

@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
-import { checkAgainst } from "./result-document.js";
+import { checkAgainst } from "./result-validation.js";
 
 /**
  * What every instance of a run reports under `runs/<id>/status/<instance>.json` as it boots and works, so a fleet can

@@ -1,6 +1,13 @@
 import { checkHistogram } from "./hdr/histogram.js";
-import type { FieldError, ResultDocument } from "./result-document.js";
+import type { ResultDocument } from "./result-document.js";
 import { LIMITS } from "./result-limits.js";
+
+/** One problem of a checked value: where (a JSON pointer) and what. */
+export interface FieldError {
+  /** JSON pointer of the offending field, e.g. "/run/nodes". */
+  path: string;
+  message: string;
+}
 
 /**
  * The result document's rules beyond JSON Schema (DESIGN.md: the contract states ranges and internal consistency):

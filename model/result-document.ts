@@ -1,10 +1,7 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
-import { consistencyProblems, histogramProblems, HistogramBudget, textProblems } from "./result-checks.js";
 import { LIMITS } from "./result-limits.js";
-import { statusSeriesProblems } from "./status-series.js";
 import { VERDICTS } from "./verdicts.js";
 
 /**
@@ -15,7 +12,6 @@ import { VERDICTS } from "./verdicts.js";
 export const SCHEMA_VERSION = 1 as const;
 
 export { isDateTime, LIMITS } from "./result-limits.js";
-export { HistogramBudget } from "./result-checks.js";
 
 const literalUnion = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 const NonNegative = Type.Number({ minimum: 0 });
@@ -306,48 +302,3 @@ export const ResultDocumentSchema = Type.Object(
   { additionalProperties: false },
 );
 export type ResultDocument = Static<typeof ResultDocumentSchema>;
-
-export interface FieldError {
-  /** JSON pointer of the offending field, e.g. "/run/nodes". */
-  path: string;
-  message: string;
-}
-
-export interface CheckOptions {
-  /**
-   * Published figures (source kind "published") are accepted only from the reference loader (prisma/reference), which
-   * transcribes the seeds; anywhere else such a document would join a study's series under its citation.
-   */
-  allowPublished?: boolean;
-  /** Shared by the documents of one request: bounds the histogram decoding work of the whole request. */
-  histogramBudget?: HistogramBudget;
-}
-
-/** Validate without throwing: every error names its field. */
-export function checkAgainst(schema: TSchema, value: unknown, options: CheckOptions = {}): FieldError[] {
-  const errors = [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
-  if (errors.length > 0) return errors;
-  // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
-  if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);
-  if (schema === ResultDocumentSchema) return documentProblems(value as ResultDocument, options);
-  return errors;
-}
-
-/**
- * What JSON Schema cannot say about a document that passed it: text that Postgres stores as given, status-series
- * columns of equal length, internal consistency (result-checks.ts), histograms that decode within bounds.
- */
-export function documentProblems(doc: ResultDocument, options: CheckOptions = {}): FieldError[] {
-  const text = textProblems(doc);
-  if (text.length) return text;
-  return [
-    ...consistencyProblems(doc, options),
-    ...statusSeriesProblems(doc.result.statusSeries, "/result/statusSeries"),
-    ...histogramProblems(doc.hdrHistograms ?? {}, options.histogramBudget ?? new HistogramBudget()),
-  ].slice(0, 20);
-}
-
-export function validateResultDocument(value: unknown, options: CheckOptions = {}): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {
-  const errors = checkAgainst(ResultDocumentSchema, value, options);
-  return errors.length === 0 ? { ok: true, value: value as ResultDocument } : { ok: false, errors };
-}

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { checkAgainst } from "./result-document.js";
+import { checkAgainst } from "./result-validation.js";
 import { runPrefix } from "./results-layout.js";
 
 /**

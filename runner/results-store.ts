@@ -1,6 +1,5 @@
 import { copyFile, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 
 /**
  * Where results go: an S3 bucket/prefix or a folder. Keys are relative ("runs/<runId>/..."), always with "/".
@@ -110,20 +109,4 @@ export interface S3Options {
   region?: string;
   /** Explicit credentials; otherwise the SDK's default chain (environment, instance role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
-}
-
-/** Open the store a URI names: s3://bucket[/prefix] or file://dir (relative dirs allowed: file://results). */
-export async function openResultsStore(uri: string, s3: S3Options = {}): Promise<ResultsStore> {
-  if (uri.startsWith("file://")) {
-    const rest = uri.slice("file://".length);
-    const path = rest.startsWith("/") ? fileURLToPath(`file://${rest}`) : rest;
-    if (!path) throw new StoreError(`results: "${uri}" names no folder`);
-    return new FolderStore(path);
-  }
-  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(uri);
-  if (m) {
-    const { S3Store } = await import("./results-store-s3.js");
-    return new S3Store(m[1]!, (m[2] ?? "").replace(/\/+$/, ""), s3);
-  }
-  throw new StoreError(`results: "${uri}" is neither s3://bucket/prefix nor file://dir`);
 }

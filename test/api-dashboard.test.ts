@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import type { ResultDocument } from "../model/result-document.js";
-import { loadReferenceData } from "../prisma/reference/load.js";
+import { loadReferenceData } from "../api/store/reference-data.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 /** mulberry32: the same noise on every run of the test. */

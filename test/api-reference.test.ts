@@ -5,7 +5,7 @@ import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { analyseScaling } from "../model/aggregate/scaling.js";
 import { ingestDocuments } from "../api/store/ingest.js";
-import { checkSeedFile, loadReferenceData, publishedDocuments, readSeedFile, SEEDS, type Cell, type SeedFile } from "../prisma/reference/load.js";
+import { checkSeedFile, loadReferenceData, publishedDocuments, readSeedFile, SEEDS, type Cell, type SeedFile } from "../api/store/reference-data.js";
 import { fixtureDocument, ROOT, testConfig } from "./api-helpers.js";
 
 /** Tables per seed: every published table of the five seeds' texts. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
-import { loadReferenceData } from "../prisma/reference/load.js";
+import { loadReferenceData } from "../api/store/reference-data.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 // Read answers are kept until the next write, and every write is seen at once, by this process and by another one.

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
-import { loadReferenceData } from "../prisma/reference/load.js";
+import { loadReferenceData } from "../api/store/reference-data.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 // A token holder can take a bad run out of the views: quarantine (listed with its reason, in no aggregate) or delete.

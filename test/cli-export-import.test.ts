@@ -10,7 +10,7 @@ import { pinBaseline } from "../api/store/histories.js";
 import { ingestDocuments } from "../api/store/ingest.js";
 import { quarantineRun } from "../api/store/run-admin.js";
 import { exportStore, TRANSFER_FORMAT, type TransferLine } from "../api/store/transfer.js";
-import { loadReferenceData } from "../prisma/reference/load.js";
+import { loadReferenceData } from "../api/store/reference-data.js";
 import { fixtureDocument, freshPostgresDatabase, ROOT } from "./api-helpers.js";
 
 const run = promisify(execFile);

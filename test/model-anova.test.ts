@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cellOf, fDistributionSurvival, twoWayAnova, type CellSummary } from "../model/anova.js";
-import { readSeedFile } from "../prisma/reference/load.js";
+import { readSeedFile } from "../api/store/reference-data.js";
 
 /** Seed 003's Tables 1-8 as cells: each mean of 3 repeats (section 3, lines 253-254 and 305-308), spread unknown. */
 async function seed003() {

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ClientOutputSchema, checkAgainst } from "../model/result-document.js";
+import { ClientOutputSchema } from "../model/result-document.js";
+import { checkAgainst } from "../model/result-validation.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

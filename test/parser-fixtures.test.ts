@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ClientOutputSchema, checkAgainst, type ClientOutput } from "../model/result-document.js";
+import { ClientOutputSchema, type ClientOutput } from "../model/result-document.js";
+import { checkAgainst } from "../model/result-validation.js";
 import { statusPoints, statusSeriesLength } from "../model/status-series.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 

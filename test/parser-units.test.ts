@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ClientOutputSchema, checkAgainst } from "../model/result-document.js";
+import { ClientOutputSchema } from "../model/result-document.js";
+import { checkAgainst } from "../model/result-validation.js";
 import { StatusSeriesBuilder } from "../runner/ycsb-output/status-series-builder.js";
 import { statusPoint, statusSeriesLength, statusSeriesProblems } from "../model/status-series.js";
 import { appendStatusLine, parseYcsbOutput, YcsbOutputError } from "../runner/ycsb-output/index.js";

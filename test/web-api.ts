@@ -9,6 +9,7 @@ import { openDatabase, type Database } from "../api/db/open.js";
 import type { ResultDocument } from "../model/result-document.js";
 import { ingestDocuments } from "../api/store/ingest.js";
 import { buildDashboard } from "../web/build.js";
+import { buildDashboardIfStale } from "../web/build.js";
 
 export const TOKEN = "web-test-token-0123456789";
 
@@ -36,6 +37,8 @@ export async function startApi(): Promise<RunningApi> {
     rateLimit: { max: 1_000_000, timeWindow: "1 minute" },
     s3: { region: "us-east-1" },
   };
+  // The API serves web/dist as built: the browser tests build it first when a source changed.
+  await buildDashboardIfStale();
   const app = await buildApp(config, { database, logLevel: "warn" });
   const base = await app.listen({ host: "127.0.0.1", port: 0 });
   return {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBrowser, chartAxis, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
 import { startApi, type RunningApi } from "./web-api.js";
-import { loadReferenceData, readSeedFile, type SeedFile } from "../prisma/reference/load.js";
+import { loadReferenceData, readSeedFile, type SeedFile } from "../api/store/reference-data.js";
 import { findThroughputDips } from "../model/throughput-dips.js";
 import { percentileSpectrum } from "../model/aggregate/latency-distribution.js";
 import { HdrMerger, mergeHdrLogs } from "../model/hdr/index.js";

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildDashboard, dashboardBuildReason } from "../web/build.js";
-import dashboard from "../web/serve.js";
+import { buildDashboard, dashboardBuildReason, DIST_DIR } from "../web/build.js";
+import dashboard from "../api/plugins/app/dashboard.js";
 import { openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
 
 // The dashboard plugin alone, without the API: the shell loads and says clearly that the API did not answer.
-describe("web/serve.ts", () => {
+describe("the dashboard served alone (api/plugins/app/dashboard.ts)", () => {
   let app: FastifyInstance;
   let base: string;
   let session: BrowserSession;
@@ -16,7 +16,7 @@ describe("web/serve.ts", () => {
   beforeAll(async () => {
     await buildDashboard();
     app = Fastify();
-    await app.register(dashboard);
+    await app.register(dashboard, { root: DIST_DIR });
     base = await app.listen({ host: "127.0.0.1", port: 0 });
     session = await openBrowser();
   });
@@ -49,6 +49,20 @@ describe("web/serve.ts", () => {
     await screenshot(page, "no-api");
     // Only the 404 of the missing API is logged by the browser; no script error.
     expect(errors.filter((e) => !e.includes("404"))).toEqual([]);
+  });
+
+  it("without a built bundle the API still starts and / says how to build it", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "ycsb-lab-dist-"));
+    const bare = Fastify();
+    try {
+      await bare.register(dashboard, { root: empty });
+      const res = await bare.inject({ method: "GET", url: "/" });
+      expect(res.statusCode).toBe(503);
+      expect(res.body).toContain('run "npm run build:web"');
+    } finally {
+      await bare.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it("rebuilds a bundle that is missing or older than its sources, not a current one", () => {

@@ -1,7 +1,7 @@
 /**
  * Builds the dashboard into web/dist: esbuild bundles web/src/main.ts (Chart.js included) into one ES module,
- * index.html and styles.css are copied beside it. `npm run build:web`; api startup calls buildDashboard() when dist is
- * missing or older than its sources.
+ * index.html and styles.css are copied beside it. `npm run build:web`; `npm start` and `serve` in a checkout call
+ * buildDashboardIfStale() first. The API only serves web/dist (api/plugins/app/dashboard.ts).
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
@@ -37,8 +37,9 @@ export function dashboardBuildReason(dist = DIST_DIR): string | null {
 
 export async function buildDashboard(options: { minify?: boolean } = {}): Promise<string> {
   // Imported here so serving a built dashboard never needs esbuild.
-  const { build } = await import("esbuild");
+  const { build, stop } = await import("esbuild");
   await mkdir(DIST_DIR, { recursive: true });
+  // esbuild keeps a service process until its parent exits; a server that built once has no more use for it.
   await build({
     entryPoints: [fileURLToPath(new URL("./src/main.ts", import.meta.url))],
     bundle: true,
@@ -50,10 +51,17 @@ export async function buildDashboard(options: { minify?: boolean } = {}): Promis
     sourcemap: true,
     legalComments: "linked",
     logLevel: "warning",
-  });
+  }).finally(() => stop());
   await copyFile(`${WEB_ROOT}index.html`, `${DIST_DIR}index.html`);
   await copyFile(`${WEB_ROOT}styles.css`, `${DIST_DIR}styles.css`);
   return DIST_DIR;
+}
+
+/** Builds web/dist when it is missing or older than its sources; returns why it built, or null when it was current. */
+export async function buildDashboardIfStale(): Promise<string | null> {
+  const reason = dashboardBuildReason();
+  if (reason) await buildDashboard();
+  return reason;
 }
 
 // Run as a script (npm run build:web), not when bundled into a CLI whose own file is then argv[1] (the dashboard kit).

@@ -1,6 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { clientHistograms } from "../../model/hdr/client-histograms.js";
-import { checkAgainst, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../model/result-document.js";
+import { ResultDocumentSchema, type ResultDocument } from "../../model/result-document.js";
+import { checkAgainst, type FieldError } from "../../model/result-validation.js";
 import { parseResultsKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
 import type { Db } from "../db/open.js";
 import { ingestDocuments, PhaseConflictError, RunConflictError, type IngestExtras, type IngestOutcome } from "./ingest.js";

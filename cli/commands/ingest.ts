@@ -91,7 +91,7 @@ export const command: Command = {
         if (report.invalid.length) return 1;
       }
       if (values.reference) {
-        const { loadReferenceData } = await import("../../prisma/reference/load.js");
+        const { loadReferenceData } = await import("../../api/store/reference-data.js");
         console.log(JSON.stringify(await loadReferenceData(db.prisma)));
       }
       return 0;

@@ -7,7 +7,7 @@ import { bindingClasspathDir } from "../../runner/java-artifacts.js";
 import { engineDir, nodeAlive, readState, removeState } from "../../runner/local/engine.js";
 import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.js";
 import { ingestRun } from "../../runner/ingest.js";
-import { openResultsStore } from "../../runner/results-store.js";
+import { openResultsStore } from "../../runner/open-results-store.js";
 import { UsageError } from "../command.js";
 import { planFromOptions } from "./plan.js";
 

@@ -5,7 +5,7 @@ import { CLIENT_KEY_RANGE, isEngine, type Plan } from "../../model/index.js";
 import { bindingClasspathDir } from "../../runner/java-artifacts.js";
 import { passiveActions } from "../../runner/engine-actions.js";
 import { dryRunLines, executePlan } from "../../runner/execute.js";
-import { openResultsStore } from "../../runner/results-store.js";
+import { openResultsStore } from "../../runner/open-results-store.js";
 import { DB_ALIASES, ycsbSetup } from "../../runner/ycsb-setup.js";
 import { InputError, UsageError, type Command } from "../command.js";
 import { PLAN_OPTIONS, planFromOptions } from "./plan.js";

@@ -39,12 +39,14 @@ export const command: Command = {
       return 0;
     }
     if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number, got "${values.port}"`);
+    const { refreshDashboardBundle } = await import("../dashboard-bundle.js");
+    await refreshDashboardBundle((line) => console.error(line));
     const { startServer } = await import("../../api/server.js");
     const { ConfigError } = await import("../../api/config.js");
     try {
       const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
       if (values["load-reference"]) {
-        const { loadReferenceData } = await import("../../prisma/reference/load.js");
+        const { loadReferenceData } = await import("../../api/store/reference-data.js");
         const r = await loadReferenceData(app.db);
         app.log.info(r, "reference data loaded");
       }

@@ -63,8 +63,10 @@ export const command: Command = {
     // A scenario file's presets are its runner's business: without --preset it runs its default one.
     const presets: (string | undefined)[] = asked ?? (spec ? scenarioPresets(spec, values.engine) : [undefined]);
 
+    const { refreshDashboardBundle } = await import("../dashboard-bundle.js");
+    await refreshDashboardBundle((line) => process.stderr.write(`${line}\n`));
     const { startServer } = await import("../../api/server.js");
-    const { loadReferenceData } = await import("../../prisma/reference/load.js");
+    const { loadReferenceData } = await import("../../api/store/reference-data.js");
     const { writeTokenLine } = await import("./serve.js");
     const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
     const stopped = new Promise<void>((resolve) => {

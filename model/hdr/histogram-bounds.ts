@@ -1,4 +1,9 @@
-import type { HdrPayloadHeader } from "./payload.js";
+/** What sizes a histogram's counts array: the layout fields of an encoded histogram's header (payload.ts). */
+export interface HistogramLayout {
+  numberOfSignificantValueDigits: number;
+  lowestDiscernibleValue: number;
+  highestTrackableValue: number;
+}
 
 /**
  * Bounds on what decoding one encoded histogram may cost, checked before anything is allocated. A histogram's
@@ -15,7 +20,7 @@ export const HISTOGRAM_BOUNDS = {
 } as const;
 
 /** The length of HdrHistogram's counts array for a layout (AbstractHistogram.init / getBucketsNeededToCoverValue). */
-export function countsArrayLength(layout: Pick<HdrPayloadHeader, "lowestDiscernibleValue" | "highestTrackableValue" | "numberOfSignificantValueDigits">): number {
+export function countsArrayLength(layout: HistogramLayout): number {
   const largestValueWithSingleUnitResolution = 2 * 10 ** layout.numberOfSignificantValueDigits;
   const subBucketCountMagnitude = Math.ceil(Math.log2(largestValueWithSingleUnitResolution));
   const subBucketHalfCountMagnitude = Math.max(subBucketCountMagnitude, 1) - 1;
@@ -35,7 +40,7 @@ export function countsArrayLength(layout: Pick<HdrPayloadHeader, "lowestDiscerni
 }
 
 /** Why a layout is refused, or null when it is within bounds. */
-export function layoutProblem(layout: Pick<HdrPayloadHeader, "lowestDiscernibleValue" | "highestTrackableValue" | "numberOfSignificantValueDigits">): string | null {
+export function layoutProblem(layout: HistogramLayout): string | null {
   const length = countsArrayLength(layout);
   if (length > HISTOGRAM_BOUNDS.maxCountsArrayLength) {
     return `layout of ${layout.numberOfSignificantValueDigits} significant digits from ${layout.lowestDiscernibleValue} to ${layout.highestTrackableValue} needs ${length} buckets, more than ${HISTOGRAM_BOUNDS.maxCountsArrayLength}`;

@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { inflateSync } from "node:zlib";
-import { HISTOGRAM_BOUNDS, layoutProblem } from "./histogram-bounds.js";
+import { HISTOGRAM_BOUNDS, layoutProblem, type HistogramLayout } from "./histogram-bounds.js";
 
 // Cookies from HdrHistogram's AbstractHistogram (Java): the low nibble names the format, bits 4-7 the word size.
 const V1_ENCODING = 0x1c849301;
@@ -20,11 +20,8 @@ export class HdrPayloadError extends Error {}
 
 export type HdrEncoding = "V1" | "V2";
 
-export interface HdrPayloadHeader {
+export interface HdrPayloadHeader extends HistogramLayout {
   encoding: HdrEncoding;
-  numberOfSignificantValueDigits: number;
-  lowestDiscernibleValue: number;
-  highestTrackableValue: number;
 }
 
 /** The inflated payload: the header and where the counts lie in `bytes`. */

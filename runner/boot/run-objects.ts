@@ -2,7 +2,8 @@ import { clusterKey, nodeAckKey, nodeCommandKey, planKey, readyMarkerKey, status
 import { parseClusterDescription, type ClusterDescription } from "../../model/cluster-description.js";
 import { NodeAckSchema, NodeCommandSchema, parseChecked, parseInstanceStatus, parseReadyMarker, type InstanceStatus, type NodeAck, type NodeCommand, type ReadyMarker } from "../../model/instance-status.js";
 import { PLAN_VERSION, type Plan } from "../../model/plan.js";
-import { openResultsStore, type ResultsStore, type S3Options } from "../results-store.js";
+import { openResultsStore } from "../open-results-store.js";
+import type { ResultsStore, S3Options } from "../results-store.js";
 import { withRetry, type BackoffOptions } from "../retry.js";
 import { hostAddress, type BootEnvironment } from "./environment.js";
 

@@ -4,7 +4,7 @@ import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
 import { referenceSeries } from "../../../../model/reference-series.js";
 import { ErrorResponse, ReferenceTableSchema, ReferenceTablesResponse } from "../../../../model/api-schemas.js";
-import { loadReferenceData, SEEDS } from "../../../../prisma/reference/load.js";
+import { loadReferenceData, SEEDS } from "../../../store/reference-data.js";
 import type { ReferenceTable } from "../../../../prisma/generated/client.js";
 import { storedObject } from "../../../store/stored-values.js";
 

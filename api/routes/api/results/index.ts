@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { checkAgainst, documentProblems, HistogramBudget, ResultDocumentSchema, type FieldError, type ResultDocument } from "../../../../model/result-document.js";
+import { ResultDocumentSchema, type ResultDocument } from "../../../../model/result-document.js";
+import { checkAgainst, documentProblems, HistogramBudget, type FieldError } from "../../../../model/result-validation.js";
 import { ingestDocuments, PhaseConflictError, RunConflictError } from "../../../store/ingest.js";
 import { ErrorResponse } from "../../../../model/api-schemas.js";
 import { FieldValidationError } from "../../../validation.js";

@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { documentHash, ingestDocuments, legacyDocumentHash, sourceIdOf } from "../../api/store/ingest.js";
-import { Prisma } from "../generated/client.js";
-import type { Db } from "../../api/db/open.js";
-import { bumpDataVersion, noteWrite } from "../../api/store/data-version.js";
+import { documentHash, ingestDocuments, legacyDocumentHash, sourceIdOf } from "./ingest.js";
+import { Prisma } from "../../prisma/generated/client.js";
+import type { Db } from "../db/open.js";
+import { bumpDataVersion, noteWrite } from "./data-version.js";
 import { isEngine, type Engine } from "../../model/engine.js";
 import { PRESET_PROPERTY, PRESETS, type Preset } from "../../model/presets.js";
-import { checkAgainst, ResultDocumentSchema, SCHEMA_VERSION, type ResultDocument } from "../../model/result-document.js";
+import { ResultDocumentSchema, SCHEMA_VERSION, type ResultDocument } from "../../model/result-document.js";
+import { checkAgainst } from "../../model/result-validation.js";
 import { emptyStatusSeries } from "../../model/status-series.js";
 import { workload as catalogueWorkload } from "../../model/workloads.js";
 
@@ -16,7 +17,8 @@ import { workload as catalogueWorkload } from "../../model/workloads.js";
  * and dashboard compute on them like measured runs. Idempotent; checks every table's row and column counts first.
  */
 export const SEEDS = ["000", "001", "002", "003", "004"] as const;
-const DIR = fileURLToPath(new URL(".", import.meta.url));
+/** The transcriptions are data beside the schema; this loader is the one writer of published runs. */
+const DIR = fileURLToPath(new URL("../../prisma/reference/", import.meta.url));
 
 export type Cell = string | number | null;
 export interface ReferenceTableFile {

@@ -1,0 +1,51 @@
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { consistencyProblems, histogramProblems, HistogramBudget, textProblems, type FieldError } from "./result-checks.js";
+import { ClientOutputSchema, ResultDocumentSchema, type ClientOutput, type ResultDocument } from "./result-document.js";
+import { statusSeriesProblems } from "./status-series.js";
+
+/**
+ * Checking a value against the result document's schemas (result-document.ts) and the rules JSON Schema cannot
+ * say (result-checks.ts, status-series.ts): apart from the schemas, which those rules read as types.
+ */
+export { HistogramBudget, type FieldError };
+
+
+export interface CheckOptions {
+  /**
+   * Published figures (source kind "published") are accepted only from the reference loader (prisma/reference), which
+   * transcribes the seeds; anywhere else such a document would join a study's series under its citation.
+   */
+  allowPublished?: boolean;
+  /** Shared by the documents of one request: bounds the histogram decoding work of the whole request. */
+  histogramBudget?: HistogramBudget;
+}
+
+/** Validate without throwing: every error names its field. */
+export function checkAgainst(schema: TSchema, value: unknown, options: CheckOptions = {}): FieldError[] {
+  const errors = [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
+  if (errors.length > 0) return errors;
+  // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
+  if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);
+  if (schema === ResultDocumentSchema) return documentProblems(value as ResultDocument, options);
+  return errors;
+}
+
+/**
+ * What JSON Schema cannot say about a document that passed it: text that Postgres stores as given, status-series
+ * columns of equal length, internal consistency (result-checks.ts), histograms that decode within bounds.
+ */
+export function documentProblems(doc: ResultDocument, options: CheckOptions = {}): FieldError[] {
+  const text = textProblems(doc);
+  if (text.length) return text;
+  return [
+    ...consistencyProblems(doc, options),
+    ...statusSeriesProblems(doc.result.statusSeries, "/result/statusSeries"),
+    ...histogramProblems(doc.hdrHistograms ?? {}, options.histogramBudget ?? new HistogramBudget()),
+  ].slice(0, 20);
+}
+
+export function validateResultDocument(value: unknown, options: CheckOptions = {}): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {
+  const errors = checkAgainst(ResultDocumentSchema, value, options);
+  return errors.length === 0 ? { ok: true, value: value as ResultDocument } : { ok: false, errors };
+}
