@@ -34,6 +34,7 @@ export const INTEGRATION_FILES = [
   "test/runner-resets.test.ts",
   "test/runner-step-up.test.ts",
   "test/web-dashboard.test.ts",
+  "test/web-decide.test.ts",
   "test/web-host-name.test.ts",
   "test/web-serve.test.ts",
 ];

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeFrom } from "../model/history.js";
-import { loadReferenceData, readSeedFile } from "../prisma/reference/load.js";
+import { loadReferenceData, readSeedFile } from "../api/store/reference-data.js";
 import { axisType } from "../web/src/scales.js";
 import { minDeuteranopiaDistance } from "./colour-vision.js";
 import { decideDocuments, DURABILITY_SCENARIO, HISTORY, HISTORY_SCENARIO, NOISE_SCENARIO } from "./web-decide-seed.js";
