@@ -21,7 +21,7 @@ module.exports = {
     layer("stacks", ["infra", "engines", "model", "kit"], "stacks/ reads config, builds infra components and ships the kit they boot"),
     layer("runner", ["engines", "model", "tools"], "runner/ runs on clients: no Pulumi (infra), no API, no dashboard"),
     layer("tools", ["model"], "tools/ (Java helpers called from Node) are leaves"),
-    layer("kit", ["runner", "engines", "model"], "kit/ packs the CLI and the Java artifacts a machine runs"),
+    layer("kit", ["runner", "engines", "model", "web"], "kit/ packs what a machine runs: the CLI, the Java artifacts, the built dashboard"),
     layer("api", ["model", "prisma"], "api/ uses model and the Prisma client; it serves the dashboard's built files, never imports web/"),
     layer("prisma", ["model"], "prisma/ holds the schema, migrations, generated client and reference data: no API code"),
     layer("web", ["model"], "the dashboard imports model (types and pure functions), nothing else"),
