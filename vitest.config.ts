@@ -39,6 +39,9 @@ export const INTEGRATION_FILES = [
   "test/web-serve.test.ts",
 ];
 
+/** As the CLI's entry points do (cli/dispatch.ts): Node 20 is what the machines run, the SDK's warning is about 2027. */
+const QUIET_ENV = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+
 export default defineConfig({
   test: {
     // vitest's own report, then one plain "tests: N passed, N failed" line (test/summary-reporter.ts).
@@ -47,6 +50,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          env: QUIET_ENV,
           include: ["test/**/*.test.ts"],
           exclude: INTEGRATION_FILES,
           setupFiles: ["./test/support/unit-guard.ts"],
@@ -58,6 +62,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
+          env: QUIET_ENV,
           include: INTEGRATION_FILES,
           testTimeout: 60_000,
           hookTimeout: 300_000,

@@ -1,26 +1,44 @@
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { currentKit, kitBindingDir, kitYcsbDir } from "./kit-layout.js";
 
 /** Where the Java pieces of a YCSB run come from: the cached YCSB core and our Maven-built bindings. */
 
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
-const run = promisify(execFile);
 
-/** Runs one of the repo's scripts/ and returns the last line it printed (the folder it prepared). */
+/**
+ * Runs one of the repo's scripts/ and returns the last line it printed (the folder it prepared). A first run
+ * downloads from Maven Central for a minute or more: with YCSB_LAB_SETUP_PROGRESS=1 (set by `npm start` for itself and
+ * its benchmark) each step line the script prints on stderr ("fetching cassandra-all 5.0.4 ...") is shown as it
+ * comes, prefixed "setup: "; otherwise the script is quiet and only a failure's last lines are reported.
+ */
 export async function runSetupScript(script: string, args: string[] = []): Promise<string> {
   const path = join(REPO_ROOT, "scripts", script);
-  try {
-    const { stdout } = await run(path, args, { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
-    const lines = stdout.trim().split("\n");
-    return lines[lines.length - 1] ?? "";
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`scripts/${script} ${args.join(" ")} failed: ${(e.stderr ?? "").trim().split("\n").slice(-15).join("\n") || e.message}`);
+  const show = process.env.YCSB_LAB_SETUP_PROGRESS === "1";
+  const child = spawn(path, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let partial = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-64 * 1024);
+    if (!show) return;
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (line.trim()) process.stderr.write(`setup: ${line}\n`);
+  });
+  const code = await new Promise<number | string>((resolve) => {
+    child.once("error", (err) => resolve(err.message));
+    child.once("close", (c, signal) => resolve(c ?? `signal ${signal}`));
+  });
+  if (code !== 0) {
+    const tail = stderr.trim().split("\n").slice(-15).join("\n");
+    throw new Error(`scripts/${script} ${args.join(" ")} failed: ${tail || (typeof code === "string" ? code : `exit code ${code}`)}`);
   }
+  const lines = stdout.trim().split("\n");
+  return lines[lines.length - 1] ?? "";
 }
 
 /** The folder of site.ycsb:core:0.17.0 and its dependencies (scripts/fetch-ycsb.sh). */

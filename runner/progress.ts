@@ -36,7 +36,8 @@ export function updateProgress(s: ProgressState, line: string, maxExecutionTimeS
   const ops = m[3] === undefined || m[3] === "∞" ? undefined : Number(m[3]);
   let p99: number | undefined;
   for (const g of (m[5] ?? "").matchAll(/\[[^:\]]+: [^\]]*?\b99=([\d.]+)/g)) p99 = Math.max(p99 ?? 0, Number(g[1]));
-  const est = m[4] ? parseDuration(m[4]) : undefined;
+  // Before any operation has finished YCSB's estimate divides by a zero rate (e.g. 2562047788015215h13m): no ETA yet.
+  const est = m[4] && Number(m[2]) > 0 ? parseDuration(m[4]) : undefined;
   const capLeft = maxExecutionTimeSec ? Math.max(0, maxExecutionTimeSec - elapsedSec) : undefined;
   const leftSec = est !== undefined && capLeft !== undefined ? Math.min(est, capLeft) : est ?? capLeft;
   return { ...s, elapsedSec, operations: Number(m[2]), opsPerSec: ops ?? s.opsPerSec, p99Us: p99 ?? s.p99Us, leftSec };

@@ -9,6 +9,7 @@ import { openResultsStore } from "../../runner/open-results-store.js";
 import { DB_ALIASES, ycsbSetup } from "../../runner/ycsb-setup.js";
 import { InputError, UsageError, type Command } from "../command.js";
 import { PLAN_OPTIONS, planFromOptions } from "./plan.js";
+import { LiveLine } from "../../runner/live-line.js";
 
 const usage = `Usage: ycsb-lab run --plan plan.json --client-index I --clients N --results <s3://bucket/prefix | file://dir>
                     --run-id ID --db CLASS [options]
@@ -113,7 +114,8 @@ export const command: Command = {
     const isBasic = ycsb.db === "site.ycsb.BasicDB";
     const localEngine = values["local-engine"];
     if (localEngine !== undefined && !isEngine(localEngine)) throw new UsageError(`--local-engine: unknown engine "${localEngine}"`);
-    const log = (line: string) => process.stderr.write(`[client ${clientIndex}] ${line}\n`);
+    const term = consoleOf(process.stderr);
+    const log = (line: string) => term.message(`[client ${clientIndex}] ${line}`);
     const outcome = await executePlan({
       plan,
       runId,
@@ -133,8 +135,9 @@ export const command: Command = {
           : undefined,
       ...(localEngine || isBasic ? { machine: "local" } : {}),
       log,
-      progress: progressPrinter(),
+      progress: term.progress,
     });
+    term.end();
     if (!outcome.complete) {
       process.stderr.write(`ycsb-lab run: run ${runId} incomplete: ${outcome.reason}\n`);
       return 3;
@@ -152,14 +155,23 @@ export async function packageVersion(): Promise<string> {
   return pkg.version;
 }
 
-/** On a terminal the line is redrawn in place; in a log, one line every 10 s at most. */
-export function progressPrinter(): (line: string) => void {
+/**
+ * Messages and the progress line on one stream. On a terminal the progress line is redrawn in place and a message
+ * never lands on the same line (runner/live-line.ts); in a log, one progress line every 10 s at most.
+ */
+export function consoleOf(out: NodeJS.WriteStream): { message: (text: string) => void; progress: (line: string) => void; end: () => void } {
+  if (out.isTTY) {
+    const live = new LiveLine();
+    return { message: (t) => out.write(live.message(t)), progress: (l) => out.write(live.progress(l)), end: () => out.write(live.end()) };
+  }
   let last = 0;
-  return (line) => {
-    if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}`);
-    else if (Date.now() - last >= 10_000) {
+  return {
+    message: (t) => out.write(`${t}\n`),
+    progress: (l) => {
+      if (Date.now() - last < 10_000) return;
       last = Date.now();
-      process.stderr.write(`${line}\n`);
-    }
+      out.write(`${l}\n`);
+    },
+    end: () => {},
   };
 }

@@ -29,6 +29,12 @@ function ycsbLab(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 }
 
+/** The benchmark's last line: stopped by Ctrl-C, done, or failed. Pure. */
+export function benchmarkOutcome(o: { interrupted: boolean; failed: number; url: string }): string {
+  if (o.interrupted) return "benchmark: stopped by Ctrl-C; runs that finished before it are stored, and the server stops";
+  return o.failed === 0 ? `benchmark: done, open ${o.url}/ to compare the runs with each other and with the published results` : "benchmark: a run failed (see above); the dashboard keeps serving";
+}
+
 export const command: Command = {
   name: "start",
   summary: "The dashboard plus a local benchmark, ingested as it finishes (npm start)",
@@ -63,14 +69,27 @@ export const command: Command = {
     // A scenario file's presets are its runner's business: without --preset it runs its default one.
     const presets: (string | undefined)[] = asked ?? (spec ? scenarioPresets(spec, values.engine) : [undefined]);
 
+    // First-run downloads (YCSB, Cassandra, the bindings' Maven build) say what they fetch, here and in the benchmark.
+    process.env.YCSB_LAB_SETUP_PROGRESS ??= "1";
     const { refreshDashboardBundle } = await import("../dashboard-bundle.js");
     await refreshDashboardBundle((line) => process.stderr.write(`${line}\n`));
     const { startServer } = await import("../../api/server.js");
     const { loadReferenceData } = await import("../../api/store/reference-data.js");
     const { writeTokenLine } = await import("./serve.js");
-    const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
+    // The benchmark's progress shares the terminal: one JSON line per HTTP request would drown it. LOG_LEVEL=info
+    // (or debug) brings the request log back.
+    const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      ...(values.host ? { HOST: values.host } : {}),
+      ...(values.port ? { PORT: values.port } : {}),
+    });
+    let interrupted = false;
     const stopped = new Promise<void>((resolve) => {
-      const stop = () => void app.close().then(() => resolve());
+      const stop = () => {
+        // Ctrl-C reaches the benchmark's processes too (one process group): they stop, and so does the server.
+        interrupted = true;
+        void app.close().then(() => resolve());
+      };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
@@ -88,9 +107,12 @@ export const command: Command = {
       say(`benchmark: ${values.scenario} on a local ${values.engine}${named.length ? ` under ${named.join(", ")}, one run each` : ""}; each run appears in the dashboard when it finishes`);
       const { runSetupScript } = await import("../../runner/java-artifacts.js");
       const { readState } = await import("../../runner/local/engine.js");
-      await runSetupScript("fetch-ycsb.sh");
+      await runSetupScript("fetch-ycsb.sh").catch((err: Error) => {
+        if (!interrupted) throw err;
+      });
       let failed = 0;
       for (const preset of presets) {
+        if (interrupted) break;
         // A preset is server-side configuration: the engine restarts under the next one.
         const running = await readState(values.engine);
         if (running && preset !== undefined && running.preset !== preset) await ycsbLab(["local", "down", "--engine", values.engine], childEnv);
@@ -98,12 +120,12 @@ export const command: Command = {
           ["local", "run", "--engine", values.engine, "--scenario", values.scenario, ...(preset ? ["--preset", preset] : []), ...(values.scale ? ["--scale", values.scale] : []), "--clients", values.clients, "--ingest", url],
           childEnv,
         );
-        if (code !== 0) {
+        if (code !== 0 && !interrupted) {
           failed = code;
           say(`benchmark: ${preset ?? values.scenario} ended with exit code ${code} (see above)`);
         }
       }
-      say(failed === 0 ? `benchmark: done, open ${url}/ to compare the runs with each other and with the published results` : "benchmark: a run failed (see above); the dashboard keeps serving");
+      say(benchmarkOutcome({ interrupted, failed, url }));
       if (!values["keep-engine"]) await ycsbLab(["local", "down", "--engine", values.engine], childEnv);
     }
     await stopped;
