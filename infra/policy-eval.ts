@@ -60,6 +60,12 @@ export function iamRequestOf(call: { method: string; path: string; query: Record
     const name = (JSON.parse(call.body || "{}") as { Name?: string }).Name ?? "";
     return { action: `ssm:${op}`, resource: `arn:aws:ssm:${call.region}:${call.account}:parameter${name.startsWith("/") ? name : `/${name}`}` };
   }
+  if (call.target?.startsWith("secretsmanager.")) {
+    const op = call.target.slice("secretsmanager.".length);
+    const id = (JSON.parse(call.body || "{}") as { SecretId?: string }).SecretId ?? "";
+    // A secret named by name is judged as its ARN without the random suffix (IAM matches the policy's ARN pattern).
+    return { action: `secretsmanager:${op}`, resource: id.startsWith("arn:") ? id : `arn:aws:secretsmanager:${call.region}:${call.account}:secret:${id}` };
+  }
   const [, bucket, ...rest] = call.path.split("/");
   if (!bucket) return undefined;
   const key = rest.map((p) => decodeURIComponent(p)).join("/");

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PolicyDocument } from "../infra/policies.js";
-import { stackProgram } from "../stacks/program.js";
-import type { ConfigSource, StackKit } from "../stacks/settings.js";
+import { dashboardProgram, stackProgram } from "../stacks/program.js";
+import { stackKind, type ConfigSource, type StackKit } from "../stacks/settings.js";
 
 /**
  * A stack evaluated the way `pulumi up` would, with the AWS API mocked (pulumi.runtime.setMocks): what it would
@@ -15,7 +15,7 @@ export interface RecordedResource {
 }
 
 export interface StackInstance {
-  role: "data" | "client";
+  role: "data" | "client" | "dashboard";
   index: number;
   name: string;
   privateIp: string;
@@ -76,6 +76,13 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
         // A bucket name S3 (and the emulator) accepts: lower case, at most 63 characters.
         if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${String(args.inputs.bucketPrefix ?? "ycsb-lab-")}rehearsal`.slice(0, 63);
         if (state.name === undefined) state.name = args.name;
+        // What AWS reports and the dashboard stack passes on: secret ARNs (partial ARNs, which Secrets Manager and
+        // moto accept), the database's address and its managed master secret.
+        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name)}`;
+        if (args.type === "aws:rds/instance:Instance") {
+          Object.assign(state, { address: `${args.name}.rehearsal.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.rehearsal.rds.amazonaws.com:5432` });
+          state.masterUserSecrets = [{ secretArn: `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:rds!db-${args.name}`, secretStatus: "active" }];
+        }
         return { id: `${args.name}-id`, state };
       },
       call(args) {
@@ -88,6 +95,9 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
             const types: string[] = args.inputs.filters?.[0]?.values ?? [];
             return { locationType: "availability-zone", locations: types.map(() => `${region}a`), instanceTypes: types };
           }
+          case "aws:secretsmanager/getRandomPassword:getRandomPassword":
+            // A token for the stack's secret version; the rehearsal puts tokens of its own into the emulated secrets.
+            return { randomPassword: "rehearsal-token-not-used-0123456789" };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
           default:
@@ -99,11 +109,24 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
     stack,
     false,
   );
-  const out = stackProgram(get, stack, kit);
-  const [resultsPrefix] = await Promise.all([outputValue(out.resultsPrefix)]);
+  let bucket: string | undefined;
+  let runId: string;
+  let engine: string;
+  if (stackKind(get) === "dashboard") {
+    const out = dashboardProgram(get, stack, kit);
+    bucket = await outputValue(out.serviceBucket);
+    await outputValue(out.instanceId);
+    runId = out.serviceId;
+    engine = "dashboard";
+  } else {
+    const out = stackProgram(get, stack, kit);
+    const resultsPrefix = await outputValue(out.resultsPrefix);
+    bucket = /^s3:\/\/([^/]+)\//.exec(resultsPrefix)?.[1];
+    if (!bucket) throw new Error(`rehearsal: the stack's resultsPrefix "${resultsPrefix}" names no bucket`);
+    runId = out.runId;
+    engine = String(out.engine);
+  }
   await settle(recorded);
-  const bucket = /^s3:\/\/([^/]+)\//.exec(resultsPrefix)?.[1];
-  if (!bucket) throw new Error(`rehearsal: the stack's resultsPrefix "${resultsPrefix}" names no bucket`);
 
   const of = (type: string) => recorded.filter((r) => r.type === type);
   const roleOfProfile = new Map(of("aws:iam/instanceProfile:InstanceProfile").map((p) => [p.name, String(p.inputs.role)]));
@@ -111,8 +134,8 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
   for (const rp of of("aws:iam/rolePolicy:RolePolicy")) policies.set(String(rp.inputs.role).replace(/-id$/, ""), JSON.parse(rp.inputs.policy) as PolicyDocument);
   const instances: StackInstance[] = of("aws:ec2/instance:Instance").map((i) => {
     const tags = i.inputs.tags as Record<string, string>;
-    const role = tags["ycsb-lab:role"] === "client" ? "client" : "data";
-    const index = role === "client" ? Number(tags["ycsb-lab:client-index"]) : Number(/-node-(\d+)$/.exec(i.name)?.[1]);
+    const role = tags["ycsb-lab:role"] === "client" ? "client" : tags["ycsb-lab:role"] === "dashboard" ? "dashboard" : "data";
+    const index = role === "client" ? Number(tags["ycsb-lab:client-index"]) : role === "dashboard" ? 0 : Number(/-node-(\d+)$/.exec(i.name)?.[1]);
     const roleName = roleOfProfile.get(String(i.inputs.iamInstanceProfile));
     if (!roleName) throw new Error(`rehearsal: instance ${i.name} has no instance profile the stack created`);
     return { role, index, name: i.name, privateIp: String(i.inputs.privateIp), instanceType: String(i.inputs.instanceType), userData: String(i.inputs.userData), roleName };
@@ -125,5 +148,5 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
       return { key: String(o.inputs.key), ...(o.inputs.content !== undefined ? { content: String(o.inputs.content) } : {}), ...(path ? { file: path } : {}) };
     }),
   );
-  return { stack, runId: out.runId, engine: String(out.engine), bucket, region, account: REHEARSAL_ACCOUNT, instances, uploads, policies, resources: recorded };
+  return { stack, runId, engine, bucket, region, account: REHEARSAL_ACCOUNT, instances, uploads, policies, resources: recorded };
 }

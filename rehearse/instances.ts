@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { instanceName } from "../model/instance-status.js";
 import type { Credentials } from "./emulator.js";
 import type { StackInstance } from "./evaluate.js";
 
@@ -17,7 +18,7 @@ export class RehearsedInstance {
     root: string,
     private readonly env: NodeJS.ProcessEnv,
   ) {
-    this.name = `${spec.role === "data" ? "node" : "client"}-${spec.index}`;
+    this.name = instanceName(spec.role, spec.index);
     this.home = join(root, this.name);
     mkdirSync(this.home, { recursive: true });
     writeFileSync(join(this.home, "user-data.sh"), spec.userData);

@@ -43,8 +43,29 @@ export interface RehearseOptions {
   /** Give up after this long. @default 40 min */
   timeoutMs?: number;
   log?: (line: string) => void;
+  /** An emulator already running (the dashboard rehearsal shares one): used, never stopped here. */
+  emulator?: Emulator;
+  /**
+   * Starts the service the run is imported into, instead of the rehearsal's own `ycsb-lab serve` (the dashboard
+   * rehearsal boots the DashboardService here): given the bucket, the recording proxy, and `track` to put the
+   * service's own calls under the IAM audit.
+   */
+  resultsService?: (ctx: ResultsServiceContext) => Promise<ResultsService>;
   /** Called on every new stage of an instance: drills (kill a client or an engine mid-phase) hook in here. */
   onStatus?: (status: InstanceStatus, rehearsal: Rehearsal) => void | Promise<void>;
+}
+
+export interface ResultsServiceContext {
+  emulator: Emulator;
+  /** The recording proxy in front of the emulator: every call through it is judged by the audit. */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  account: string;
+  awsCliDir: string;
+  /** Calls signed with these credentials are audited against `policy`. */
+  track(credentials: Credentials, role: string, policy: PolicyDocument): void;
+  log(line: string): void;
 }
 
 export interface PhaseOutcome {
@@ -156,7 +177,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     if (gen.status !== 0) throw new Error(`rehearse: npm run db:generate failed: ${gen.stderr.trim().split("\n").slice(-5).join(" ")}`);
   }
 
-  const emulator = await startEmulator(stack.region, log);
+  const emulator = o.emulator ?? (await startEmulator(stack.region, log));
   const proxy = await startRecordingProxy(emulator.endpoint);
   const instances: RehearsedInstance[] = [];
   let service: ResultsService | undefined;
@@ -165,7 +186,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     await Promise.all(instances.map((i) => i.stop()));
     await service?.stop();
     await proxy.stop();
-    await emulator.stop();
+    if (!o.emulator) await emulator.stop();
     // A good rehearsal leaves nothing behind; a failed one keeps every log for inspection.
     if (removeFiles) rmSync(root, { recursive: true, force: true });
   };
@@ -192,7 +213,18 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
       roles: [...stack.policies].map(([role, policy]) => ({ role, policy, credentials: credentialsOf.get(role)! })),
     });
     log(`IAM probes: ${probes.filter((p) => p.ok).length} of ${probes.length} as expected (another run's prefix and parameters denied, the run's own parameters readable)`);
-    service = await startResultsService({ dir: root, endpoint: proxy.endpoint, region: stack.region, bucket: stack.bucket, credentials: reader, ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}) });
+    service = o.resultsService
+      ? await o.resultsService({
+          emulator,
+          endpoint: proxy.endpoint,
+          bucket: stack.bucket,
+          region: stack.region,
+          account: stack.account,
+          awsCliDir,
+          track: (c, role, policy) => roles.set(c.accessKeyId, { role, policy }),
+          log,
+        })
+      : await startResultsService({ dir: root, endpoint: proxy.endpoint, region: stack.region, bucket: stack.bucket, credentials: reader, ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}) });
     log(`results service on ${service.url} (importing from the bucket every 5 s)`);
 
     const addressMap = [...addresses].map(([a, b]) => `${a}=${b}`).join(",");

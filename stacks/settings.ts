@@ -179,6 +179,7 @@ export function dashboardArgs(get: ConfigSource, stackName: string, kit: StackKi
   const egress = get(`${NS}:egress`);
   if (egress !== undefined && egress !== "nat" && egress !== "public-ip") throw new StackConfigError(`${NS}:egress`, `"nat" or "public-ip", got "${egress}"`);
   const pollSeconds = wholeNumber(get, `${NS}:pollSeconds`);
+  const port = wholeNumber(get, `${NS}:port`);
   const storage = wholeNumber(get, `${NS}:dbStorageGiB`);
   const backups = wholeNumber(get, `${NS}:dbBackupRetentionDays`);
   const dbClass = get(`${NS}:dbInstanceClass`);
@@ -194,6 +195,7 @@ export function dashboardArgs(get: ConfigSource, stackName: string, kit: StackKi
     kit,
     importBuckets,
     ...(pollSeconds !== undefined ? { pollSeconds } : {}),
+    ...(port !== undefined ? { port } : {}),
     ...(instanceType ? { instanceType } : {}),
     ...(egress ? { egress: egress as "nat" | "public-ip" } : {}),
     ...(ami ? { amiId: ami } : {}),

@@ -18,7 +18,10 @@ where the engine cannot run here: FerretDB for MongoDB, CouchbaseMock for Couchb
 What only AWS can prove: real networks, disks, AMIs, package mirrors and capacity.
 
 Options:
-  --stack NAME         a stack of stacks/ (quickstart, endpoint-2015, ...)
+  --stack NAME         a stack of stacks/ (quickstart, endpoint-2015, ...); "dashboard" boots the dashboard
+                       service from its rendered user-data (a PostgreSQL here standing for RDS, moto for S3
+                       and Secrets Manager) and rehearses the --with scenario stack into it
+  --with NAME          the scenario stack rehearsed into the dashboard (default quickstart)
   --engine, --preset, --nodes, --clients, --scale, --repeats
                        override the stack's cell (--scale 0.001 makes a study small enough for this machine,
                        --repeats 1 runs a study's sequence once)
@@ -26,7 +29,8 @@ Options:
   --keep-files         keep the instances' folders of a good rehearsal (a failed one always keeps them)
   --loopback PREFIX    the /24 the stack's addresses map to (default 127.0.12)
   --max-heap-mb N      cap every engine JVM's heap (default 768: nodes share this machine)
-  --database-url URL   import into this PostgreSQL instead of the rehearsal's own embedded store
+  --database-url URL   import into this PostgreSQL instead of the rehearsal's own embedded store (with
+                       --stack dashboard: the PostgreSQL standing for RDS, a database of its own made in it)
   --json               print the result as JSON on stdout
 
 Exit codes: 0 every client's result of every phase is stored, no instance failed and every AWS call was
@@ -56,6 +60,7 @@ export const command: Command = {
           loopback: { type: "string" },
           "max-heap-mb": { type: "string" },
           "database-url": { type: "string" },
+          with: { type: "string" },
           json: { type: "boolean" },
         },
       }));
@@ -73,8 +78,15 @@ export const command: Command = {
     const scale = values.scale === undefined ? undefined : Number(values.scale);
     if (scale !== undefined && !(scale > 0 && scale <= 1)) throw new UsageError(`--scale: a number in (0, 1], got "${values.scale}"`);
     if (values.loopback !== undefined && !/^127\.\d{1,3}\.\d{1,3}$/.test(values.loopback)) throw new UsageError(`--loopback: a loopback /24 like 127.0.12, got "${values.loopback}"`);
+    if (values.with && values.stack !== "dashboard") throw new UsageError("--with: only with --stack dashboard");
     const { rehearse } = await import("../../rehearse/rehearse.js");
-    const result = await rehearse({
+    const { rehearseDashboard } = await import("../../rehearse/dashboard.js");
+    const dashboard = values.stack === "dashboard";
+    type Options = Parameters<typeof rehearse>[0];
+    // The dashboard stack: its service booted here, a scenario stack (--with) rehearsed into it; --database-url is the PostgreSQL standing for RDS.
+    const run = ({ stack: _stack, databaseUrl, ...o }: Options) =>
+      dashboard ? rehearseDashboard({ ...o, scenarioStack: values.with ?? "quickstart", ...(databaseUrl ? { postgresUrl: databaseUrl } : {}) }) : rehearse({ stack: values.stack!, ...(databaseUrl ? { databaseUrl } : {}), ...o });
+    const result = await run({
       stack: values.stack,
       ...(values.engine ? { engine: values.engine as never } : {}),
       ...(values.preset ? { preset: values.preset } : {}),

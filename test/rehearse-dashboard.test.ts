@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { rehearseDashboard, type DashboardRehearsalResult } from "../rehearse/dashboard.js";
+import { ROOT } from "./api-helpers.js";
+import { execFileSync } from "node:child_process";
+
+// The dashboard stack's service booted from its rendered user-data (the dashboard kit, `ycsb-lab boot --role
+// dashboard`), a real PostgreSQL standing for RDS, moto for S3 and Secrets Manager; a quickstart run rehearsed into it
+// arrives through the emulated bucket. One node, one client: the smallest quickstart (the suite runs on 2 cores).
+let result: DashboardRehearsalResult | undefined;
+afterAll(async () => {
+  await result?.stop();
+});
+
+type Run = { run: { id: string; source: { kind: string } | string }; phases: Array<{ phase: { kind: string }; aggregate: { clients: number; expectedClients: number; complete: boolean } }> };
+
+describe("ycsb-lab rehearse --stack dashboard", () => {
+  it("boots the dashboard service from its user-data over PostgreSQL, and a rehearsed quickstart's results appear in it through the emulated bucket", async () => {
+    result = await rehearseDashboard({ scenarioStack: "quickstart", nodes: 1, clients: 1, loopbackPrefix: "127.0.14" });
+    expect(result.problems).toEqual([]);
+    expect(result.ok).toBe(true);
+    const url = result.dashboard.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.14\.50:\d+$/);
+
+    // The service's own reports: booted from the kit, migrated the database, served.
+    const ready = result.dashboard.statuses.find((s) => s.instance === "dashboard-0");
+    expect(ready?.stage).toBe("ready");
+    expect(ready?.detail).toMatch(/migrations applied now: 20261122000000_init/);
+    expect(ready?.rehearsal?.join(" ")).toMatch(/rehearsal/);
+
+    // The run, every phase with its client, served by the dashboard's API and its page.
+    const res = await fetch(`${url}/api/v1/runs/${encodeURIComponent(result.runId)}`);
+    expect(res.status).toBe(200);
+    const run = (await res.json()) as Run;
+    expect(run.phases.length).toBeGreaterThanOrEqual(3);
+    for (const p of run.phases) expect(p.aggregate).toMatchObject({ clients: 1, expectedClients: 1, complete: true });
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    // Writes need the token the service read from Secrets Manager.
+    expect((await fetch(`${url}/api/v1/results`, { method: "POST", headers: { "content-type": "application/json" }, body: "[]" })).status).toBe(401);
+
+    // Stored in the PostgreSQL standing for RDS, not in an embedded store.
+    const base = execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    const db = new URL(base);
+    db.pathname = `/${result.dashboard.database}`;
+    const client = new pg.Client({ connectionString: db.toString() });
+    await client.connect();
+    const rows = (await client.query("SELECT id FROM runs WHERE source_id = 'measured'")).rows as Array<{ id: string }>;
+    await client.end();
+    expect(rows.map((r) => r.id)).toEqual([result.runId]);
+
+    // Every call the service made (kit, service description, secrets, the bucket's import) allowed by its role.
+    const role = Object.keys(result.iam.byRole).find((r) => r.includes("service-role"));
+    expect(role).toBeDefined();
+    expect(result.iam.byRole[role!]).toBeGreaterThan(3);
+    expect(result.iam.findings).toEqual([]);
+  }, 900_000);
+});
