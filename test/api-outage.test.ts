@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { fixtureDocument, freshPostgresDatabase, testConfig, auth } from "./api-helpers.js";
-import { FlakyProxy } from "./runner-helpers.js";
+import pg from "pg";
+import { FlakyProxy, waitFor } from "./runner-helpers.js";
 
 // The database goes away (a Postgres restart, a network cut): /health says so and every request answers 503 with
 // Retry-After, not 500; when it is back, everything answers again without a restart of the service.
@@ -55,5 +56,29 @@ describe("database outage on Postgres", () => {
     proxyDown = false;
     expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
     expect((await app.inject({ url: "/api/v1/runs/before-outage" })).statusCode).toBe(200);
+  }, 120_000);
+
+  it("a request that gets no pool connection in time (every one busy) is 503 with Retry-After, not 500", async () => {
+    const url = await freshPostgresDatabase("api_outage_busy");
+    const busy = await openDatabase({ databaseUrl: url, poolSize: 1 });
+    const busyApp = await buildApp(testConfig({ responseCache: false }), { database: busy, logLevel: "silent" });
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    try {
+      // The pool's one connection held for longer than the pool's connection deadline (api/db/open.ts: 5 s).
+      const holder = busy.prisma.$queryRawUnsafe("SELECT pg_sleep(8) IS NULL AS slept").then(() => undefined);
+      await waitFor("the pool's connection to be busy", 30_000, async () => {
+        const { rows } = await watcher.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(8)%' AND state = 'active'");
+        return rows[0].n > 0;
+      });
+      const r = await busyApp.inject({ url: "/api/v1/runs" });
+      expect(r.statusCode, r.body).toBe(503);
+      expect(r.headers["retry-after"]).toBeDefined();
+      await holder;
+    } finally {
+      await watcher.end();
+      await busyApp.close();
+      await busy.close();
+    }
   }, 120_000);
 });

@@ -9,7 +9,9 @@
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TransactionAlreadyClosed"]);
 const NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
-const MESSAGES = /Connection terminated|Connection refused|connection timeout|Can't reach database server|Timed out fetching a new connection|PGlite is closed|server closed the connection/i;
+// "timeout exceeded when trying to connect": pg-pool's error when no connection is free within connectionTimeoutMillis
+// (every one busy under load, or the server slow to accept), which the driver adapter passes on as a plain Error.
+const MESSAGES = /Connection terminated|Connection refused|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Timed out fetching a new connection|PGlite is closed|server closed the connection/i;
 
 export function isDatabaseOutage(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 4) return false;
