@@ -44,6 +44,9 @@ const CLIENTS = 10;
 const PHASES = 10;
 const NODES = [1, 2, 4, 8, 16];
 
+/** The databases this run made (each holds up to 100,000 documents): dropped when it ends. */
+const created: { base: string; name: string }[] = [];
+
 async function freshDatabase(): Promise<string> {
   const base = process.env.BENCH_DATABASE_URL ?? execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   const name = `bench_api_${Date.now()}`;
@@ -51,6 +54,7 @@ async function freshDatabase(): Promise<string> {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  created.push({ base, name });
   const url = new URL(base);
   url.pathname = `/${name}`;
   return url.toString();
@@ -330,5 +334,14 @@ async function teamTable() {
   table(`context: the same with one writer posting a 2-client phase every second (each write invalidates cached answers)`, writing, { postgres: 250, pglite: 1000 });
 }
 
-if (values.only !== "team") await ingestAndQueries();
-if (values.only !== "ingest") await teamTable();
+try {
+  if (values.only !== "team") await ingestAndQueries();
+  if (values.only !== "ingest") await teamTable();
+} finally {
+  for (const { base, name } of created) {
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.end();
+  }
+}
