@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, NoSuchKey, paginateListObjectsV2, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { withPrefix } from "../model/results-layout.js";
 import { StoreAccessError, type ResultsStore, type S3Options } from "./results-store.js";
 
@@ -92,14 +92,14 @@ export class S3Store implements ResultsStore {
   async list(prefix: string): Promise<string[]> {
     const keys: string[] = [];
     const strip = this.prefix ? this.prefix.length + 1 : 0;
-    let token: string | undefined;
-    do {
-      const out = await this.client
-        .send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }))
-        .catch((err: unknown) => classifyS3Error(err, `list ${this.where(prefix)}`));
-      for (const o of out.Contents ?? []) if (o.Key) keys.push(o.Key.slice(strip));
-      token = out.IsTruncated ? out.NextContinuationToken : undefined;
-    } while (token);
+    try {
+      // The SDK's paginator follows the continuation tokens (1,000 keys a page).
+      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: this.key(prefix) })) {
+        for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(strip));
+      }
+    } catch (err) {
+      classifyS3Error(err, `list ${this.where(prefix)}`);
+    }
     return keys.sort();
   }
 

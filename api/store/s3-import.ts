@@ -1,4 +1,4 @@
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
 import { clientHistograms } from "../../model/hdr/client-histograms.js";
 import { ResultDocumentSchema, type ResultDocument } from "../../model/result-document.js";
 import { checkAgainst, type FieldError } from "../../model/result-validation.js";
@@ -42,12 +42,10 @@ interface Listed {
 
 async function listAll(s3: S3Client, bucket: string, prefix: string): Promise<Listed[]> {
   const out: Listed[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+  // The SDK's paginator follows the continuation tokens (1,000 keys a page).
+  for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: prefix })) {
     for (const o of page.Contents ?? []) if (o.Key && o.ETag) out.push({ key: o.Key, etag: o.ETag, size: o.Size ?? 0 });
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  }
   return out;
 }
 
