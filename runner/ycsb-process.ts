@@ -40,6 +40,15 @@ export const DEFAULT_YCSB_JVM_FLAGS: readonly string[] = ["-Xms256m", "-Xmx1g", 
 
 export const YCSB_MAIN_CLASS = "site.ycsb.Client";
 
+/**
+ * The one classpath order of a YCSB client, for the runner (ycsb-setup.ts) and the `ycsb` command alike:
+ * HdrHistogram 2.1.12 first so it wins over core's 2.1.4 (V2 logs, no jaxb; DESIGN.md), then YCSB core, then the
+ * binding. Entries as Java reads them (`dir/*` for a folder of jars).
+ */
+export function ycsbClasspath(o: { hdrHistogram?: string; core: string; bindings: readonly string[] }): string[] {
+  return [...(o.hdrHistogram ? [o.hdrHistogram] : []), o.core, ...o.bindings];
+}
+
 /** Pure: the java command line for a YCSB client. */
 export function buildYcsbCommand(spec: YcsbCommandSpec): JavaCommand {
   if (!spec.dbClass) throw new Error("ycsb: dbClass is required");
@@ -50,11 +59,11 @@ export function buildYcsbCommand(spec: YcsbCommandSpec): JavaCommand {
   if (spec.target !== undefined && !(Number.isFinite(spec.target) && spec.target >= 0)) {
     throw new Error(`ycsb: target must be a non-negative number, got ${spec.target}`);
   }
-  const classpath = [
-    ...(spec.hdrHistogramDir ? [join(spec.hdrHistogramDir, "*")] : []),
-    ...spec.bindingDirs.map((d) => join(d, "*")),
-    join(spec.ycsbCoreDir, "*"),
-  ].join(":");
+  const classpath = ycsbClasspath({
+    ...(spec.hdrHistogramDir ? { hdrHistogram: join(spec.hdrHistogramDir, "*") } : {}),
+    core: join(spec.ycsbCoreDir, "*"),
+    bindings: spec.bindingDirs.map((d) => join(d, "*")),
+  }).join(":");
   const args = [...(spec.jvmFlags ?? DEFAULT_YCSB_JVM_FLAGS), "-cp", classpath, YCSB_MAIN_CLASS];
   args.push(spec.phase === "load" ? "-load" : "-t", "-db", spec.dbClass);
   for (const file of spec.propertyFiles ?? []) args.push("-P", file);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { currentKit, kitYcsbDir } from "./kit-layout.js";
 import type { YcsbSetup } from "./ycsb-invocation.js";
+import { ycsbClasspath } from "./ycsb-process.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -22,7 +23,7 @@ export function ycsbSetup(a: { db: string; classpath?: string[]; properties?: Re
   const db = DB_ALIASES[a.db] ?? a.db;
   return {
     java: a.java ?? (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, "bin", "java") : "java"),
-    classpath: [join(dir, "hdr-2.1.12", "*"), join(dir, "core", "*"), ...(a.classpath ?? [])],
+    classpath: ycsbClasspath({ hdrHistogram: join(dir, "hdr-2.1.12", "*"), core: join(dir, "core", "*"), bindings: a.classpath ?? [] }),
     db,
     properties: { ...(db === "site.ycsb.BasicDB" ? { "basicdb.verbose": "false" } : {}), ...(a.properties ?? {}) },
     statusIntervalSec: a.statusIntervalSec ?? 1,

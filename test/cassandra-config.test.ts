@@ -13,7 +13,7 @@ import {
 } from "../engines/cassandra/index.js";
 import { DURABILITY_PRESETS, PRESETS } from "../model/presets.js";
 import { cassandraHeapMb, cassandraNodeCommand, renderLogbackXml } from "../engines/cassandra/jvm.js";
-import { buildYcsbCommand } from "../runner/ycsb-process.js";
+import { buildYcsbCommand, ycsbClasspath } from "../runner/ycsb-process.js";
 import { splitYcsbArgs } from "../cli/commands/ycsb.js";
 
 const node = (over: Partial<CassandraNodeConfig> = {}): CassandraNodeConfig => ({
@@ -160,10 +160,11 @@ describe("cassandraReadiness (system_views.gossip_info captured from a real 3-no
 describe("buildYcsbCommand", () => {
   const base = { dbClass: "io.ycsblab.bindings.cassandra.CassandraDB", ycsbCoreDir: "/y/core", bindingDirs: ["/b/cassandra"] };
 
-  it("puts HdrHistogram first, then the binding, then core, and passes properties in order", () => {
+  it("puts HdrHistogram first, then core, then the binding (the runner's order), and passes properties in order", () => {
     const cmd = buildYcsbCommand({ ...base, phase: "load", hdrHistogramDir: "/y/hdr", properties: { a: "1", b: "x=y" }, threads: 4, status: true, extraArgs: ["-p", "a=2"] });
     const cp = cmd.args[cmd.args.indexOf("-cp") + 1];
-    expect(cp).toBe("/y/hdr/*:/b/cassandra/*:/y/core/*");
+    expect(cp).toBe("/y/hdr/*:/y/core/*:/b/cassandra/*");
+    expect(cp!.split(":")).toEqual(ycsbClasspath({ hdrHistogram: "/y/hdr/*", core: "/y/core/*", bindings: ["/b/cassandra/*"] }));
     const main = cmd.args.indexOf("site.ycsb.Client");
     expect(cmd.args.slice(main + 1)).toEqual(["-load", "-db", base.dbClass, "-p", "a=1", "-p", "b=x=y", "-threads", "4", "-s", "-p", "a=2"]);
   });
