@@ -1,17 +1,12 @@
 /** CSV export of a chart's data (RFC 4180: quote fields holding a comma, quote or line break). */
 
+import { csvTable } from "../../model/csv.js";
+
 export type CsvCell = string | number | null | undefined;
 
-export function csvField(value: CsvCell): string {
-  if (value === null || value === undefined) return "";
-  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
+/** The one CSV writer (model/csv.ts), typed for the cells a chart exports. */
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  const lines = [header.map(csvField).join(",")];
-  for (const row of rows) lines.push(row.map(csvField).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return csvTable(header, rows);
 }
 
 /** A chart's datasets as long-format rows: one line per point, so any series shape fits one header. */
