@@ -9,6 +9,7 @@ import { defineConfig } from "vitest/config";
  */
 export const INTEGRATION_FILES = [
   "test/api-*.test.ts",
+  "test/bindings-java.test.ts",
   "test/boot-access.test.ts",
   "test/boot-couchbase.test.ts",
   "test/boot-hbase.test.ts",
