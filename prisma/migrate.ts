@@ -8,6 +8,13 @@ import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapte
  * (@prisma/schema-engine-wasm, the same engine behind `prisma migrate deploy`), through the driver adapter the
  * app uses: works for Postgres and for PGlite, in memory or on disk, with no native engine download.
  * Records every migration in `_prisma_migrations` exactly as the CLI does, so both can be mixed.
+ *
+ * What this leans on, and why it is safe: the engine package has no public API for this. We load its wasm-bindgen
+ * glue (`schema_engine_bg.js`: `SchemaEngine.new`, `__wbg_set_wasm`, `__wbindgen_start`) and call
+ * `applyMigrations` with the CLI's input shape, which are internals of the one build package.json pins exactly
+ * (`@prisma/schema-engine-wasm` at the commit of the `prisma` version it sits beside; no range). Upgrading Prisma
+ * means upgrading both together and running the API tests, which apply every migration to Postgres and PGlite; if
+ * the glue's shape changed, loadSchemaEngine() stops with an error naming the package instead of failing later.
  */
 export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations", import.meta.url));
 const SCHEMA_FILE = fileURLToPath(new URL("./schema.prisma", import.meta.url));
@@ -29,6 +36,9 @@ function loadSchemaEngine(): Promise<WasmModule> {
   return (wasmPromise ??= (async () => {
     const bgPath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg");
     const bg = (await import(pathToFileURL(bgPath).href)) as WasmModule;
+    if (typeof bg.SchemaEngine?.new !== "function" || typeof bg.__wbg_set_wasm !== "function") {
+      throw new Error(`@prisma/schema-engine-wasm (${bgPath}): not the build prisma/migrate.ts was written for (no SchemaEngine.new / __wbg_set_wasm); keep it pinned to the version beside prisma in package.json`);
+    }
     const { instance } = await WebAssembly.instantiate(await readFile(bgPath.replace(/\.js$/, ".wasm")), { "./schema_engine_bg.js": bg as never });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as (() => void) | undefined)?.();

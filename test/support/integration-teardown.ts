@@ -60,7 +60,8 @@ export default function setup() {
     else if (postgresRunning()) {
       const port = readFileSync(`${ROOT}/.cache/pg/port`, "utf8").trim();
       await dropTestDatabases(`postgresql://ycsb@127.0.0.1:${port}/ycsb_lab`);
-      if (!postgresBefore) execFileSync("bash", [`${ROOT}/scripts/setup-postgres.sh`, "--stop"], { stdio: ["ignore", "ignore", "inherit"] });
+      // Quiet (pg_ctl's "server stopped" would follow the run's summary line); a failure still throws with its output.
+      if (!postgresBefore) execFileSync("bash", [`${ROOT}/scripts/setup-postgres.sh`, "--stop"], { stdio: "pipe" });
     }
     const leftovers = markedProcesses(marker);
     if (leftovers.size) {
