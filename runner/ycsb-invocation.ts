@@ -1,6 +1,5 @@
-import { delimiter } from "node:path";
 import { clientPhaseProperties, type PlanPhase } from "../model/index.js";
-import { DEFAULT_YCSB_JVM_FLAGS, YCSB_MAIN_CLASS } from "./ycsb-process.js";
+import { buildYcsbCommand } from "./ycsb-process.js";
 
 /** The YCSB release the runner drives (scripts/fetch-ycsb.sh fetches exactly this one from Maven Central). */
 export const YCSB_VERSION = "0.17.0";
@@ -37,21 +36,18 @@ export function ycsbInvocation(setup: YcsbSetup, phase: PlanPhase, clientIndex: 
     "hdrhistogram.output.path": hdrPrefix,
     "hdrhistogram.percentiles": "50,90,95,99,99.9,99.99",
   };
-  const argv = [
-    ...DEFAULT_YCSB_JVM_FLAGS,
-    "-cp",
-    setup.classpath.join(delimiter),
-    YCSB_MAIN_CLASS,
-    phase.kind === "load" ? "-load" : "-t",
-    "-db",
-    setup.db,
-    "-s",
-    "-threads",
-    String(phase.threadsPerClient),
-    ...(phase.targetPerClient ? ["-target", String(Math.max(1, Math.round(phase.targetPerClient)))] : []),
-    ...Object.entries(properties).flatMap(([k, v]) => ["-p", `${k}=${v}`]),
-  ];
-  return { argv: [setup.java, ...argv], properties };
+  // The one YCSB command builder (ycsb-process.ts), also behind `ycsb-lab ycsb`.
+  const cmd = buildYcsbCommand({
+    phase: phase.kind === "load" ? "load" : "run",
+    dbClass: setup.db,
+    classpath: setup.classpath,
+    properties,
+    threads: phase.threadsPerClient,
+    ...(phase.targetPerClient ? { target: Math.max(1, Math.round(phase.targetPerClient)) } : {}),
+    status: true,
+    javaBin: setup.java,
+  });
+  return { argv: [cmd.command, ...cmd.args], properties };
 }
 
 /** A command line as a shell would need it, for --dry-run. */

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 
 /** How to start one YCSB client JVM: site.ycsb.Client with a binding on the classpath. */
 export interface YcsbCommandSpec {
@@ -8,9 +8,11 @@ export interface YcsbCommandSpec {
   /** The site.ycsb.DB class of the binding, e.g. io.ycsblab.bindings.cassandra.CassandraDB. */
   dbClass: string;
   /** Folder of YCSB core and its dependencies. */
-  ycsbCoreDir: string;
+  ycsbCoreDir?: string;
   /** Classpath folders of the binding (each becomes `dir/*`). */
-  bindingDirs: string[];
+  bindingDirs?: string[];
+  /** The classpath entries themselves, already in ycsbClasspath()'s order (the runner's YcsbSetup); replaces the folders. */
+  classpath?: readonly string[];
   /** A folder with HdrHistogram 2.1.12, put first so it wins over core's 2.1.4 (V2 logs, no jaxb; DESIGN.md). */
   hdrHistogramDir?: string;
   /** YCSB properties, each passed as `-p name=value`, in order (later ones win in YCSB). */
@@ -52,18 +54,22 @@ export function ycsbClasspath(o: { hdrHistogram?: string; core: string; bindings
 /** Pure: the java command line for a YCSB client. */
 export function buildYcsbCommand(spec: YcsbCommandSpec): JavaCommand {
   if (!spec.dbClass) throw new Error("ycsb: dbClass is required");
-  if (spec.bindingDirs.length === 0) throw new Error("ycsb: at least one binding classpath folder is required");
+  if (!spec.classpath && !spec.bindingDirs?.length) throw new Error("ycsb: at least one binding classpath folder is required");
+  if (!spec.classpath && !spec.ycsbCoreDir) throw new Error("ycsb: the YCSB core folder is required");
   if (spec.threads !== undefined && !(Number.isInteger(spec.threads) && spec.threads > 0)) {
     throw new Error(`ycsb: threads must be a positive integer, got ${spec.threads}`);
   }
   if (spec.target !== undefined && !(Number.isFinite(spec.target) && spec.target >= 0)) {
     throw new Error(`ycsb: target must be a non-negative number, got ${spec.target}`);
   }
-  const classpath = ycsbClasspath({
-    ...(spec.hdrHistogramDir ? { hdrHistogram: join(spec.hdrHistogramDir, "*") } : {}),
-    core: join(spec.ycsbCoreDir, "*"),
-    bindings: spec.bindingDirs.map((d) => join(d, "*")),
-  }).join(":");
+  const classpath = (
+    spec.classpath ??
+    ycsbClasspath({
+      ...(spec.hdrHistogramDir ? { hdrHistogram: join(spec.hdrHistogramDir, "*") } : {}),
+      core: join(spec.ycsbCoreDir!, "*"),
+      bindings: spec.bindingDirs!.map((d) => join(d, "*")),
+    })
+  ).join(delimiter);
   const args = [...(spec.jvmFlags ?? DEFAULT_YCSB_JVM_FLAGS), "-cp", classpath, YCSB_MAIN_CLASS];
   args.push(spec.phase === "load" ? "-load" : "-t", "-db", spec.dbClass);
   for (const file of spec.propertyFiles ?? []) args.push("-P", file);

@@ -120,7 +120,8 @@ describe("YCSB command line", () => {
     const load = plan.phases.find((p) => p.kind === "load")!;
     const inv = ycsbInvocation(setup, load, 2, "/spool/hdr/");
     expect(inv.argv).toContain("-load");
-    expect(inv.argv.join(" ")).toContain("-cp a/*:b/* site.ycsb.Client -load -db site.ycsb.BasicDB -s -threads 8");
+    expect(inv.argv.join(" ")).toContain("-cp a/*:b/* site.ycsb.Client -load -db site.ycsb.BasicDB -p ");
+    expect(inv.argv.slice(inv.argv.indexOf("-threads"))).toEqual(["-threads", "8", "-s"]);
     expect(inv.properties).toMatchObject({ insertstart: "6666", insertcount: "3334", recordcount: "10000", hosts: "127.0.0.1", "hdrhistogram.output.path": "/spool/hdr/" });
     const a = plan.phases.find((p) => p.kind === "workload")!;
     const run = ycsbInvocation(setup, a, 0, "/h/");
