@@ -69,7 +69,7 @@ export interface StudyServerSide {
   hbaseSplit?: Omit<HBaseSplit, "source">;
 }
 
-/** Where the product departs from a study, and why (README's scenario table renders these). */
+/** Where the product departs from a study, and why (docs/runner.md's scenario table renders these). */
 export interface Departure {
   what: string;
   why: string;

@@ -1,6 +1,6 @@
 // Prisma CLI config (Prisma 7 reads the datasource URL from here, not from schema.prisma).
 // Without DATABASE_URL the CLI works on the embedded PGlite store (`pglite:<dir>`, understood by the offline
-// schema engine scripts/prisma-schema-engine; see the README, "Results service"). Online users with a Postgres need none of it.
+// schema engine scripts/prisma-schema-engine; see docs/api.md, "Database and Prisma offline"). Online users with a Postgres need none of it.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "prisma/config";
 

@@ -67,11 +67,11 @@ describe("presets follow the studies", () => {
   });
 });
 
-describe("the README's scenario table", () => {
+describe("docs/runner.md's scenario table", () => {
   it("states every departure of every seed's scenario, with its why, in that scenario's row", async () => {
     const { readFileSync } = await import("node:fs");
     const { SCENARIOS } = await import("../model/scenarios.js");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const readme = readFileSync(new URL("../docs/runner.md", import.meta.url), "utf8");
     let rows = 0;
     for (const s of Object.values(SCENARIOS)) {
       const seed = (s.sources as readonly { seed?: string }[]).find((x) => x.seed)?.seed;
