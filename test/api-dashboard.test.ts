@@ -5,17 +5,8 @@ import { openDatabase, type Database } from "../api/db/open.js";
 import type { ResultDocument } from "../model/result-document.js";
 import { loadReferenceData } from "../api/store/reference-data.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
+import { seededRandom as random } from "./support/seeded-random.js";
 
-/** mulberry32: the same noise on every run of the test. */
-function random(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * One run of a configuration's history: a real client's output (test/fixtures/ycsb) with its throughput scaled by

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { findChangePoints, studentTTest } from "../model/change-points.js";
 import { againstNoise, compareVersions, historyOrder } from "../model/history.js";
+import { seededRandom as random } from "./support/seeded-random.js";
 
-/** mulberry32: a seeded generator, so every run of the test draws the same noise. */
-function random(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function noisy(levels: readonly [number, number][], relativeSd: number, seed: number): number[] {
   const r = random(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());

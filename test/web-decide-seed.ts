@@ -8,6 +8,7 @@
  */
 import type { ResultDocument } from "../model/result-document.js";
 import { documentsFor, readFixture, type FixtureOutput } from "./web-seed.js";
+import { seededRandom as random } from "./support/seeded-random.js";
 
 export const HISTORY_SCENARIO = "web-history";
 export const DURABILITY_SCENARIO = "web-durability";
@@ -15,16 +16,6 @@ export const NOISE_SCENARIO = "web-noise";
 /** The planted drop: 12 % from 5.0.4 to 5.0.5, under 1 % noise (the first run of 5.0.5 is run 7). */
 export const HISTORY = { runs: 12, changeAt: 6, before: "5.0.4", after: "5.0.5", drop: 0.12, operationCount: 10_000 } as const;
 
-/** mulberry32: the same noise on every run of the test. */
-function random(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function scaled(f: FixtureOutput, factor: number): FixtureOutput {
   const overall = f.output.overall;
