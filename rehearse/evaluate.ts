@@ -50,15 +50,19 @@ export interface EvaluatedStack {
 export const REHEARSAL_ACCOUNT = "123456789012";
 const REHEARSAL_AMI = "ami-00000000000000000";
 
-async function settle(recorded: RecordedResource[]): Promise<void> {
+/**
+ * Wait until no resource has been registered for a few event-loop turns: under mocks, outputs such as user-data
+ * resolve late and register more resources as they do. `registered` counts what has been registered so far.
+ */
+export async function settleRegistrations(registered: () => number): Promise<void> {
   let last = -1;
   let stable = 0;
   while (stable < 5) {
     await new Promise((r) => setTimeout(r, 10));
-    if (recorded.length === last) stable++;
+    if (registered() === last) stable++;
     else {
       stable = 0;
-      last = recorded.length;
+      last = registered();
     }
   }
 }
@@ -126,7 +130,7 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
     runId = out.runId;
     engine = String(out.engine);
   }
-  await settle(recorded);
+  await settleRegistrations(() => recorded.length);
 
   const of = (type: string) => recorded.filter((r) => r.type === type);
   const roleOfProfile = new Map(of("aws:iam/instanceProfile:InstanceProfile").map((p) => [p.name, String(p.inputs.role)]));

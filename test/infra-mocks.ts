@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { settleRegistrations } from "../rehearse/evaluate.js";
 
 /** A resource the program registered under mocks. */
 export interface Recorded {
@@ -82,18 +83,7 @@ export function value<T>(o: pulumi.Input<T>): Promise<T> {
 }
 
 /** Wait until no resource has been registered for a few event-loop turns (outputs like user-data resolve late). */
-export async function settle(): Promise<void> {
-  let last = -1;
-  let stable = 0;
-  while (stable < 5) {
-    await new Promise((r) => setTimeout(r, 10));
-    if (recorded.length === last) stable++;
-    else {
-      stable = 0;
-      last = recorded.length;
-    }
-  }
-}
+export const settle = (): Promise<void> => settleRegistrations(() => recorded.length);
 
 export const ofType = (type: string) => recorded.filter((r) => r.type === type);
 export const countByType = () => recorded.reduce<Record<string, number>>((acc, r) => ((acc[r.type] = (acc[r.type] ?? 0) + 1), acc), {});
