@@ -38,6 +38,7 @@ export const INTEGRATION_FILES = [
   "test/web-decide.test.ts",
   "test/web-host-name.test.ts",
   "test/web-serve.test.ts",
+  "test/ycsb-limits.test.ts",
 ];
 
 /** As the CLI's entry points do (cli/dispatch.ts): Node 20 is what the machines run, the SDK's warning is about 2027. */

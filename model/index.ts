@@ -12,3 +12,4 @@ export * from "./instance-types.js";
 export * from "./status-series.js";
 export * from "./throughput-dips.js";
 export * from "./plan-duration.js";
+export * from "./ycsb-limits.js";

@@ -1,6 +1,7 @@
 import { ENGINES, isEngine, type Engine } from "./engine.js";
 import { DURABILITY_PRESETS, isPreset, presetFor, PRESETS, type CassandraServerSide, type Preset, type Source } from "./presets.js";
 import { isWorkloadId } from "./workloads.js";
+import { recordCountProblem } from "./ycsb-limits.js";
 
 /**
  * A scenario is a study: which engines, node counts and presets it covers, on which machines, with which data and
@@ -241,6 +242,11 @@ export function scenarioPresets(spec: ScenarioSpec, engine: Engine): Preset[] {
   return listed.filter((p) => DURABILITY_PRESETS[engine][p] !== undefined);
 }
 
+/** The records a scenario stores at `nodes` data nodes and scale 1 (its records.total, or records.perNode per node). */
+export function baseRecordCount(spec: Pick<ScenarioSpec, "records">, nodes: number): number {
+  return spec.records.total ?? (spec.records.perNode ?? 0) * nodes;
+}
+
 /** Resolve one deployment of a scenario; throws ScenarioError naming the field that is wrong. */
 export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice = {}): Deployment {
   const engine = choice.engine ?? spec.defaults.engine;
@@ -261,8 +267,11 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
   if (!(scale > 0 && scale <= 1)) throw new ScenarioError("scale", `must be in (0, 1], got ${String(scale)}`);
   const clients = choice.clients ?? clientCount(spec, nodes);
   if (!Number.isInteger(clients) || clients < 1) throw new ScenarioError("clients", `must be a whole number >= 1, got ${String(clients)}`);
-  const baseRecords = spec.records.total ?? (spec.records.perNode ?? 0) * nodes;
+  const baseRecords = baseRecordCount(spec, nodes);
   if (baseRecords < 1) throw new ScenarioError("records", "set records.perNode or records.total");
+  const recordCount = scaled(baseRecords, scale);
+  const tooMany = recordCountProblem(recordCount, baseRecords);
+  if (tooMany) throw new ScenarioError("scale", `scenario "${spec.name}" at ${nodes} node(s) and scale ${scale}: ${tooMany}`);
   if (spec.replication > nodes) {
     throw new ScenarioError("replication", `replication ${spec.replication} needs at least as many nodes (got ${nodes})`);
   }
@@ -277,7 +286,7 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
     loadPreset: spec.loadPreset ?? preset,
     clients,
     replication: spec.replication,
-    recordCount: scaled(baseRecords, scale),
+    recordCount,
     recordBytes: recordBytes(spec),
     fieldCount: spec.records.fieldCount,
     fieldLengthBytes: spec.records.fieldLengthBytes,

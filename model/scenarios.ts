@@ -150,6 +150,7 @@ export const SCENARIOS = {
       { what: "9 million operations per client (lines 177-180)", why: "YCSB counts operationcount per client; 9M in total would end a 32-node phase in 40 s, far from the 1 h cap the paper set" },
       { what: "mixed and insert-mostly inserts go to per-client key ranges", why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys" },
       { what: "insert-mostly also runs at 16 and 32 nodes (the paper has no results there, lines 332-334)", why: "the plan runs every workload at every size; the published series simply stops at 8" },
+      { what: "at 8, 16 and 32 nodes the data set runs at scale 0.53, 0.26 and 0.13 at most, not 500 million records per node (line 183)", why: "YCSB 0.17.0 counts records in 32-bit ints: 4 billion records or more stop every run phase at once (model/ycsb-limits.ts)" },
       { what: "HBase compression stays off at every size (lines 497-500 turned it on at 8+ nodes)", why: "compression was a workaround for full disks at 500M records per node; the scale knob decides the data size here" },
       { what: "Couchbase's local.ini (file_compression none, compaction thresholds, lines 533-544) is not rendered", why: "Couchbase 7 has no CouchDB-era local.ini; full eviction is kept" },
       { what: "latency is the count-weighted mean over clients and merged-HDR percentiles, not the average of client averages (lines 199-202)", why: "the average of averages weighs a slow client like a fast one; it is still reported as averageOfClientAveragesUs" },

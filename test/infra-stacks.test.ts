@@ -6,7 +6,8 @@ import { stackConfigFromFiles, stackNames as listStacks } from "../stacks/config
 import { SCENARIOS } from "../model/scenarios.js";
 import { clusterDescriptionProblems } from "../model/cluster-description.js";
 import { instanceUserData } from "../infra/user-data.js";
-import { clientCount } from "../model/scenario.js";
+import { baseRecordCount, clientCount } from "../model/scenario.js";
+import { largestFittingScale } from "../model/ycsb-limits.js";
 import { BenchmarkScenario, planScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
 
 const stackConfig = (stack: string): ConfigSource => stackConfigFromFiles(stack);
@@ -211,7 +212,8 @@ describe("a bad scenario fails before any resource is created, naming the field"
         const own = (spec as { enginePresets?: Partial<Record<string, { presets: readonly (typeof spec.presets)[number][] }>> }).enginePresets?.[engine];
         for (const preset of own?.presets ?? spec.presets) {
           for (const nodes of spec.nodeCounts) {
-            const plan = planScenario(goodArgs({ spec: spec as never, deployment: { engine, preset, nodes } }));
+            const scale = largestFittingScale(baseRecordCount(spec as never, nodes));
+            const plan = planScenario(goodArgs({ spec: spec as never, deployment: { engine, preset, nodes, scale } }));
             expect(plan.cluster.nodeIps).toHaveLength(nodes);
             // The user-data of every instance of the cell, with the longest bucket name S3 allows.
             const bucket = "b".repeat(63);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { SCENARIOS, checkScenario, resolveDeployment, scenario, scenarioPresets, type ScenarioSpec } from "../model/index.js";
+import { SCENARIOS, checkScenario, resolveDeployment, scenario, scenarioPresets, largestFittingScale, YCSB_MAX_COUNT, type ScenarioSpec } from "../model/index.js";
 
 describe("built-in scenarios", () => {
   test.each(Object.keys(SCENARIOS))("%s passes its own checks and resolves its default deployment", (name) => {
@@ -24,9 +24,19 @@ describe("built-in scenarios", () => {
   });
 
   test("endpoint-2015 loads with 40 threads per client and the non-durable preset, then runs durable (seed 000)", () => {
-    const d = resolveDeployment(scenario("endpoint-2015"), { nodes: 8, engine: "couchbase" });
-    expect(d).toMatchObject({ clients: 8, threadsPerClient: 256, loadThreadsPerClient: 40, preset: "durable", loadPreset: "throughput" });
-    expect(d.recordCount).toBe(4_000_000_000);
+    const d = resolveDeployment(scenario("endpoint-2015"), { nodes: 4, engine: "couchbase" });
+    expect(d).toMatchObject({ clients: 4, threadsPerClient: 256, loadThreadsPerClient: 40, preset: "durable", loadPreset: "throughput" });
+    expect(d.recordCount).toBe(2_000_000_000);
+  });
+
+  test("a data set YCSB 0.17.0 cannot count is refused before anything runs, naming the scale that fits", () => {
+    // Seed 000's 500M records per node: 4 billion at 8 nodes, past YCSB's 32-bit counts (model/ycsb-limits.ts).
+    expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 8 })).toThrow(/scale: .*4,000,000,000 records exceed YCSB 0\.17\.0's 2,147,483,647.*use scale 0\.53 or less/);
+    expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 32, scale: 0.14 })).toThrow(/use scale 0\.13 or less/);
+    expect(resolveDeployment(scenario("endpoint-2015"), { nodes: 8, scale: 0.53 }).recordCount).toBe(2_120_000_000);
+    expect(resolveDeployment(scenario("endpoint-2015"), { nodes: 32, scale: 0.13 }).recordCount).toBe(2_080_000_000);
+    expect(largestFittingScale(YCSB_MAX_COUNT)).toBe(1);
+    expect(largestFittingScale(YCSB_MAX_COUNT + 1)).toBe(0.99);
   });
 
   test("scale makes a cheap trial of the same scenario", () => {
