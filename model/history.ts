@@ -73,3 +73,44 @@ export function againstNoise(
   const noise = Math.hypot(base.ci95.halfWidth, other.ci95.halfWidth) / base.mean;
   return { change, noise, verdict: Math.abs(change) > noise ? "exceeds noise" : "within noise" };
 }
+
+/** A pinned baseline as GET /baselines answers it: its run, configuration and each workload's peak. */
+export interface PinnedBaseline {
+  runId: string;
+  engineVersion: string;
+  configuration: RunConfiguration;
+  workloads: readonly { workload: string; threads: number; throughput: { mean: number | null } }[];
+}
+
+/** A configuration's baseline for one workload: the run pinned and that workload's peak. */
+export interface BaselinePeak {
+  runId: string;
+  engineVersion: string;
+  threads: number;
+  throughputOpsSec: number;
+}
+
+/**
+ * The baseline of a configuration for one workload, for views whose series are drawn per scenario, engine, preset and
+ * cluster size. The instance type is matched when given; without it a single baseline across instance types is
+ * taken, and several (the same cluster on two machine types) match none rather than an arbitrary one.
+ */
+export function baselineFor(
+  baselines: readonly PinnedBaseline[],
+  c: Omit<RunConfiguration, "instanceType"> & { instanceType?: string },
+  workload: string | null | undefined,
+): BaselinePeak | undefined {
+  const same = baselines.filter(
+    (b) =>
+      b.configuration.scenario === c.scenario &&
+      b.configuration.engine === c.engine &&
+      b.configuration.preset === c.preset &&
+      b.configuration.nodes === c.nodes &&
+      (c.instanceType === undefined || b.configuration.instanceType === c.instanceType),
+  );
+  if (same.length !== 1) return undefined;
+  const b = same[0]!;
+  const w = b.workloads.find((x) => x.workload === workload);
+  if (!w || w.throughput.mean === null) return undefined;
+  return { runId: b.runId, engineVersion: b.engineVersion, threads: w.threads, throughputOpsSec: w.throughput.mean };
+}

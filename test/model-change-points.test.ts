@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findChangePoints, studentTTest } from "../model/change-points.js";
-import { againstNoise, compareVersions, historyOrder } from "../model/history.js";
+import { againstNoise, baselineFor, compareVersions, historyOrder } from "../model/history.js";
 import { seededRandom as random } from "./support/seeded-random.js";
 
 function noisy(levels: readonly [number, number][], relativeSd: number, seed: number): number[] {
@@ -55,5 +55,26 @@ describe("histories", () => {
     expect(againstNoise(base, { mean: 880, ci95: { halfWidth: 40 } })).toEqual({ change: -0.12, noise: 0.05, verdict: "exceeds noise" });
     expect(againstNoise(base, { mean: 980, ci95: { halfWidth: 40 } }).verdict).toBe("within noise");
     expect(againstNoise(base, { mean: 880, ci95: null }).verdict).toBe("noise unknown");
+  });
+});
+
+describe("baselineFor: the pinned run a view's series is compared with", () => {
+  const pinned = (runId: string, instanceType: string, mean: number | null) => ({
+    runId,
+    engineVersion: "5.0.4",
+    configuration: { scenario: "s", engine: "cassandra", preset: "balanced", nodes: 3, instanceType },
+    workloads: [{ workload: "a", threads: 16, throughput: { mean } }],
+  });
+  const series = { scenario: "s", engine: "cassandra", preset: "balanced", nodes: 3 };
+  it("matches scenario, engine, preset and nodes, and the workload's peak", () => {
+    expect(baselineFor([pinned("r1", "m5.large", 1000)], series, "a")).toEqual({ runId: "r1", engineVersion: "5.0.4", threads: 16, throughputOpsSec: 1000 });
+    expect(baselineFor([pinned("r1", "m5.large", 1000)], series, "b")).toBeUndefined();
+    expect(baselineFor([pinned("r1", "m5.large", 1000)], { ...series, nodes: 4 }, "a")).toBeUndefined();
+    expect(baselineFor([pinned("r1", "m5.large", null)], series, "a")).toBeUndefined();
+  });
+  it("two instance types pinned: the one asked for, and none when the series does not say which", () => {
+    const both = [pinned("r1", "m5.large", 1000), pinned("r2", "i4i.xlarge", 2000)];
+    expect(baselineFor(both, { ...series, instanceType: "i4i.xlarge" }, "a")?.runId).toBe("r2");
+    expect(baselineFor(both, series, "a")).toBeUndefined();
   });
 });

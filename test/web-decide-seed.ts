@@ -64,3 +64,22 @@ export function decideDocuments(): DecideSeed {
   documents.push(...sweep("web-dsweep-throughput", "throughput", [4, 8, 16, 32], 60), ...sweep("web-dsweep-balanced", "balanced", [4, 8, 16, 32], 61), ...sweep("web-dsweep-durable", "durable", [4, 8, 16], 62));
   return { documents, historyIds, historyThroughput };
 }
+
+/**
+ * Second runs of two configurations that have a run to pin as baseline, so scaling and sweeps have a mean that
+ * differs from it: hbase balanced at 4 nodes in web-test (web-seed.ts's web-scale-n4, its 8-thread fixture) at 1.2x,
+ * and the balanced thread sweep of web-durability at 0.9x. Ingested by the baseline test only (after the views that
+ * count these configurations' runs).
+ */
+export const BASELINE_SECOND_RUNS = { scaling: { pinned: "web-scale-n4", factor: 1.2 }, sweeps: { pinned: "web-dsweep-balanced", factor: 0.9 } } as const;
+
+export function baselineSecondRuns(): ResultDocument[] {
+  const { scaling, sweeps } = BASELINE_SECOND_RUNS;
+  return [
+    ...documentsFor({ id: "web-scale-n4-again", engine: "hbase", preset: "balanced", nodes: 4, phases: [{ workload: "a", clients: [scaled(readFixture("web/sweep-a/t8"), scaling.factor)] }], day: 17 }),
+    ...inScenario(
+      documentsFor({ id: "web-dsweep-balanced-again", engine: "cassandra", preset: "balanced", nodes: 1, phases: [4, 8, 16, 32].map((t) => ({ workload: "a", clients: [scaled(readFixture(`web/sweep-a/t${t}`), sweeps.factor)] })), day: 63 }),
+      DURABILITY_SCENARIO,
+    ),
+  ];
+}

@@ -4,7 +4,7 @@ import { changeFrom } from "../model/history.js";
 import { loadReferenceData, readSeedFile } from "../api/store/reference-data.js";
 import { axisType } from "../web/src/scales.js";
 import { minDeuteranopiaDistance } from "./colour-vision.js";
-import { decideDocuments, DURABILITY_SCENARIO, HISTORY, HISTORY_SCENARIO, NOISE_SCENARIO } from "./web-decide-seed.js";
+import { BASELINE_SECOND_RUNS, baselineSecondRuns, decideDocuments, DURABILITY_SCENARIO, HISTORY, HISTORY_SCENARIO, NOISE_SCENARIO } from "./web-decide-seed.js";
 import { startApi, TOKEN, type RunningApi } from "./web-api.js";
 import { chartAxis, drawnSeries, openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
 import { publishedDocuments, readFixture, seedDocuments } from "./web-seed.js";
@@ -191,6 +191,49 @@ describe("dashboard views a team decides from, in Chromium", () => {
     expect(Number(await d.getAttribute("data-change"))).toBeCloseTo(changeFrom(base, decide.historyThroughput[10])!, 9);
     const unpin = await api.app.inject({ method: "DELETE", url: `/api/v1/baselines/${baseline}`, headers: { authorization: `Bearer ${TOKEN}` } });
     expect(unpin.statusCode).toBe(200);
+  });
+
+  it("baseline: scaling, durability and sweeps show each configuration's difference to its pinned run", async () => {
+    const { page } = session;
+    const pin = async (runId: string) => {
+      const r = await api.app.inject({ method: "PUT", url: `/api/v1/baselines/${runId}`, headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(r.statusCode, r.body).toBe(200);
+    };
+    const { scaling, sweeps } = BASELINE_SECOND_RUNS;
+    await api.ingest(baselineSecondRuns());
+    for (const id of [scaling.pinned, sweeps.pinned, decide.historyIds[1]!]) await pin(id);
+    // Scaling: hbase at 4 nodes is now the mean of the pinned run and one at 1.2x: +10 % against the baseline.
+    await open("?view=scaling&workload=a&scenario=web-test", "scaling");
+    const s = await drawnSeries(page, "scaling");
+    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (measured)"))!;
+    const base4 = throughputOf("web/sweep-a/t8");
+    const cross = s.datasets.find((d) => d.label === `baseline ${scaling.pinned}`)!;
+    expect(cross.data).toEqual([{ x: 4, y: expect.closeTo(base4, 6) }]);
+    const at4 = (hbase.data as Pt[]).find((p) => p.x === 4)!.y;
+    expect(at4).toBeCloseTo(base4 * (1 + scaling.factor) / 2, 6);
+    const cell = page.locator(`tr[data-series="${hbase.label}"] td[data-baseline]`);
+    const [nodes, change] = (await cell.getAttribute("data-baseline"))!.split(":");
+    expect([nodes, Number(change)]).toEqual(["4", expect.closeTo((scaling.factor - 1) / 2, 9)]);
+    expect(await cell.textContent()).toBe("4n: +10.0 %");
+    // Durability: the history configuration's preset at its peak (mean of 12 runs) against its pinned run 1.
+    await open(`?view=durability&scenario=${HISTORY_SCENARIO}&workload=a`, "durability");
+    const mean = decide.historyThroughput.reduce((a, b) => a + b, 0) / decide.historyThroughput.length;
+    const durability = page.locator('tr[data-cell="cassandra|balanced"] td[data-baseline]');
+    expect(Number(await durability.getAttribute("data-baseline"))).toBeCloseTo(changeFrom(decide.historyThroughput[1], mean)!, 9);
+    // Sweeps: the balanced sweep is the mean of its pinned run and one at 0.9x (-5 % at every level, so at the peak),
+    // drawn against a dashed level at the baseline's peak; another preset's series has no baseline.
+    await open(`?view=sweeps&scenario=${DURABILITY_SCENARIO}&workload=a`, "sweeps");
+    const peak = Math.max(...[4, 8, 16, 32].map((t) => throughputOf(`web/sweep-a/t${t}`)));
+    const level = (await drawnSeries(page, "sweeps-throughput")).datasets.find((d) => d.label === `baseline ${sweeps.pinned}`)!;
+    expect((level.data as Pt[]).map((p) => [p.x, p.y])).toEqual([[4, expect.closeTo(peak, 6)], [32, expect.closeTo(peak, 6)]]);
+    const rows = page.locator("table.sweep-peaks tbody tr");
+    const changes = await rows.evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-series"), tr.querySelector("td[data-baseline]")!.getAttribute("data-baseline")]));
+    const balanced = changes.filter(([label]) => label!.includes("balanced"));
+    expect(balanced).toHaveLength(1);
+    expect(Number(balanced[0]![1])).toBeCloseTo((1 + sweeps.factor) / 2 - 1, 9);
+    expect(changes.filter(([label]) => label!.includes("durable")).map(([, c]) => c)).toEqual(["none"]);
+    await screenshot(page, "decide-baseline-sweeps");
+    for (const id of [scaling.pinned, sweeps.pinned, decide.historyIds[1]!]) await api.app.inject({ method: "DELETE", url: `/api/v1/baselines/${id}`, headers: { authorization: `Bearer ${TOKEN}` } });
   });
 
   it("study pages: one per seed, with seed 002's score, seed 003's ANOVA and seed 004's p99 table", async () => {

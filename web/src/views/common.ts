@@ -1,6 +1,8 @@
 /** Pieces several views share: published-series labels, dataset looks, axis formats. */
 import type { RunSource } from "../api.js";
-import { engineColour, seriesLook } from "../palette.js";
+import { BASELINE_COLOUR, engineColour, seriesLook } from "../palette.js";
+import { el, formatNumber } from "../ui.js";
+import { changeFrom, type BaselinePeak } from "../../../model/history.js";
 
 /** "cassandra (measured)" or "cassandra: End Point Corporation 2015 (seed 000)": published series always carry their citation. */
 export function seriesLabel(name: string, source: RunSource): string {
@@ -36,4 +38,35 @@ export function axisTitle(text: string) {
 
 export function msLabel(us: number | null | undefined): number | null {
   return us === null || us === undefined ? null : us / 1000;
+}
+
+/**
+ * A table cell with a value's change against its configuration's pinned baseline: data-baseline holds the fraction
+ * (-0.12 = 12 % lower), "self" on the baseline's own row, "none" without a baseline.
+ */
+export function baselineCell(base: BaselinePeak | undefined, value: number | null | undefined, self = false): HTMLTableCellElement {
+  if (!base) return el("td", { class: "num", "data-baseline": "none", title: "no baseline pinned for this configuration" }, "–");
+  if (self) return el("td", { class: "num baseline", "data-baseline": "self" }, "baseline");
+  const change = changeFrom(base.throughputOpsSec, value);
+  const title = `against ${base.runId} (${base.engineVersion}): ${formatNumber(base.throughputOpsSec)} ops/s at ${base.threads} threads`;
+  return el("td", { class: "num", "data-baseline": String(change ?? ""), title }, changeText(change));
+}
+
+export function changeText(change: number | null): string {
+  return change === null ? "–" : `${change > 0 ? "+" : ""}${formatNumber(change * 100, 1)} %`;
+}
+
+/** A chart's marks for baselines: black crosses, named by the run pinned, drawn without a line. */
+export function baselineMarks(label: string, data: { x: number; y: number }[], line = false) {
+  return {
+    label,
+    data,
+    borderColor: BASELINE_COLOUR,
+    backgroundColor: BASELINE_COLOUR,
+    borderDash: [6, 4],
+    borderWidth: line ? 1.5 : 2,
+    pointStyle: "crossRot" as const,
+    pointRadius: line ? 0 : 9,
+    showLine: line,
+  };
 }

@@ -5,13 +5,14 @@
  */
 import type { ChartConfiguration } from "chart.js";
 import { PRESETS } from "../../../model/presets.js";
-import { allInOrder, fetchDurability, fetchFacets, fetchPublishedLatency, fetchSweeps, type DurabilityCell, type PublishedLatencyCell, type SweepSeries } from "../api.js";
+import { allInOrder, fetchBaselines, fetchDurability, fetchFacets, fetchPublishedLatency, fetchSweeps, type DurabilityCell, type PublishedLatencyCell, type SweepSeries } from "../api.js";
 import type { ErrorBar } from "../charts.js";
 import { toCsv } from "../csv.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import type { View, ViewContext } from "../view.js";
-import { axisTitle, lookFor, seriesLabel } from "./common.js";
+import { axisTitle, baselineCell, lookFor, seriesLabel } from "./common.js";
+import { baselineFor, type PinnedBaseline } from "../../../model/history.js";
 
 type Bars = { label: string; data: (number | null)[]; printed?: (string | null)[]; errorBars?: ErrorBar[]; backgroundColor: string; borderColor: string; borderWidth: number; borderDash?: number[] };
 
@@ -57,7 +58,7 @@ export const durabilityView: View = {
   title: "Durability",
   async render(ctx) {
     const p = ctx.state.params;
-    const [facets, publishedAll] = await allInOrder([fetchFacets(), fetchPublishedLatency()]);
+    const [facets, publishedAll, { baselines }] = await allInOrder([fetchFacets(), fetchPublishedLatency(), fetchBaselines()]);
     // Presets compared within one study or scenario: the control, defaulting to the one with the most presets.
     const presetsOf = new Map<string, Set<string>>();
     for (const s of facets.scenarioPresets) presetsOf.set(s.scenario, new Set(s.presets));
@@ -183,13 +184,13 @@ export const durabilityView: View = {
     } else if (cells.length) {
       ctx.details.append(message("No thread count common to all presets of an engine here: no equal-load comparison (each preset ran its own thread counts)."));
     }
-    ctx.details.append(peakTable(cells, equal, load, op));
+    ctx.details.append(peakTable(cells, equal, load, op, baselines));
   },
 };
 
 /** Every cell's numbers: peak throughput with CI and n, the threads of its peak, p99, and the same at equal load. */
-function peakTable(cells: readonly DurabilityCell[], equal: readonly SweepSeries[], load: number | undefined, op: string | undefined): HTMLElement {
-  const head = ["series", "preset", "peak throughput (ops/s)", "95% CI", "n", "peak at (threads)", `p99 ${op ?? ""} (ms)`, `at ${load ?? "–"} threads (ops/s)`, `p99 at ${load ?? "–"} threads (ms)`];
+function peakTable(cells: readonly DurabilityCell[], equal: readonly SweepSeries[], load: number | undefined, op: string | undefined, baselines: readonly PinnedBaseline[]): HTMLElement {
+  const head = ["series", "preset", "peak throughput (ops/s)", "95% CI", "n", "peak at (threads)", "peak vs baseline", `p99 ${op ?? ""} (ms)`, `at ${load ?? "–"} threads (ops/s)`, `p99 at ${load ?? "–"} threads (ms)`];
   const rows = cells.map((c) => {
     const s = equal.find((x) => x.engine === c.engine && x.preset === c.preset);
     const q = s?.points.find((x) => x.threads === load);
@@ -204,6 +205,8 @@ function peakTable(cells: readonly DurabilityCell[], equal: readonly SweepSeries
       el("td", { class: "num" }, c.ci ? `${formatNumber(c.ci.low)} – ${formatNumber(c.ci.high)}` : "–"),
       el("td", { class: "num" }, String(c.n)),
       el("td", { class: "num", "data-peak-threads": c.peakThreads.join(",") }, c.peakThreads.join(", ")),
+      // The preset's peak against the run pinned as its configuration's baseline (that run's own peak).
+      baselineCell(c.source.kind === "published" ? undefined : baselineFor(baselines, c, c.workload), c.throughputOpsSec),
       el("td", { class: "num" }, formatNumber(p99, 2)),
       el("td", { class: "num" }, formatNumber(q?.throughputOpsSec, 0)),
       el("td", { class: "num" }, formatNumber(p99Equal, 2)),

@@ -3,7 +3,7 @@
  * verdicts visible and filterable, and the landing chart: the latest measured runs over their own time span.
  */
 import type { ChartConfiguration } from "chart.js";
-import { changeFrom, configurationId } from "../../../model/history.js";
+import { baselineFor, configurationId } from "../../../model/history.js";
 import { allInOrder, fetchBaselines, fetchFacets, fetchRunPage, fetchTimeline, RUN_FILTERS, type Baselines, type Facets, type RunRow, type Timeline } from "../api.js";
 import { toCsv } from "../csv.js";
 import { engineColour, seriesLook } from "../palette.js";
@@ -11,7 +11,7 @@ import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterInput, filterSelect, formatNumber, message } from "../ui.js";
 import { listParam } from "../url-state.js";
 import type { View, ViewContext } from "../view.js";
-import { axisTitle, DENSE } from "./common.js";
+import { axisTitle, baselineCell, DENSE } from "./common.js";
 
 const PAGE_SIZE = 100;
 const VERDICT_OPTIONS = ["valid", "warning", "invalid"];
@@ -90,13 +90,13 @@ function throughputCell(r: RunRow): HTMLTableCellElement {
 }
 
 /** The run against its configuration's pinned baseline (same workload at its peak): the change in percent. */
-function baselineCell(r: RunRow, baselines: Baselines["baselines"]): HTMLTableCellElement {
-  const b = baselines.find((x) => x.configurationId === configurationId({ scenario: r.scenario, engine: r.engine, preset: r.preset, nodes: r.nodes, instanceType: r.dataInstanceType }));
-  if (!b) return el("td", { class: "num", "data-baseline": "none", title: "no baseline pinned for this configuration" }, "–");
-  if (b.runId === r.id) return el("td", { class: "num baseline", "data-baseline": "self" }, "baseline");
-  const base = b.workloads.find((w) => w.workload === r.peak?.workload)?.throughput.mean;
-  const change = changeFrom(base, r.throughputOpsSec);
-  return el("td", { class: "num", "data-baseline": String(change ?? ""), title: `against ${b.runId} (${b.engineVersion})` }, change === null ? "–" : `${change > 0 ? "+" : ""}${formatNumber(change * 100, 1)} %`);
+function runBaselineCell(r: RunRow, baselines: Baselines["baselines"]): HTMLTableCellElement {
+  const c = { scenario: r.scenario, engine: r.engine, preset: r.preset, nodes: r.nodes, instanceType: r.dataInstanceType };
+  const base = baselineFor(baselines, c, r.peak?.workload);
+  const pinned = baselines.find((x) => x.configurationId === configurationId(c));
+  if (pinned?.runId === r.id) return el("td", { class: "num baseline", "data-baseline": "self" }, "baseline");
+  if (pinned && !base) return el("td", { class: "num", "data-baseline": "", title: `against ${pinned.runId}: no peak of workload ${r.peak?.workload ?? "–"} there` }, "–");
+  return baselineCell(base, r.throughputOpsSec);
 }
 
 function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page: number, baselines: Baselines["baselines"]): HTMLElement {
@@ -144,7 +144,7 @@ function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page
         el("td", {}, r.scenario),
         el("td", {}, r.workloads.join(" ")),
         throughputCell(r),
-        baselineCell(r, baselines),
+        runBaselineCell(r, baselines),
         el("td", {}, r.startedAt.slice(0, 16).replace("T", " ")),
         el("td", { title: r.source.citation ?? "" }, r.source.kind === "published" ? `published (seed ${r.source.seed ?? "?"})` : "measured"),
         verdictCell(r),

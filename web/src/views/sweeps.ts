@@ -1,12 +1,13 @@
 /** Sweeps: runtime and throughput against threads (seed 003), p99 against achieved throughput with the knee. */
 import type { ChartConfiguration, ChartDataset } from "chart.js";
 import { findKnee } from "../analysis.js";
-import { fetchSweeps, type SweepSeries } from "../api.js";
+import { allInOrder, fetchBaselines, fetchSweeps, type SweepSeries } from "../api.js";
 import { seriesToCsv } from "../csv.js";
 import { KNEE_COLOUR } from "../palette.js";
-import { el, filterSelect, message } from "../ui.js";
+import { el, filterSelect, formatNumber, message } from "../ui.js";
 import type { View } from "../view.js";
-import { axisTitle, lookFor, seriesLabel } from "./common.js";
+import { axisTitle, baselineCell, baselineMarks, lookFor, seriesLabel } from "./common.js";
+import { baselineFor, type BaselinePeak } from "../../../model/history.js";
 
 type Pt = { x: number; y: number };
 
@@ -36,11 +37,33 @@ function lineChart(datasets: ChartDataset<"line", Pt[]>[], xTitle: string, yTitl
 const csvOf = (x: string, y: string, datasets: ChartDataset<"line", Pt[]>[]) => () =>
   seriesToCsv(x, y, datasets.map((d) => ({ label: String(d.label), points: d.data })));
 
+/** Each series' peak (its best load level) and the change against its configuration's baseline. */
+function peakTable(series: readonly SweepSeries[], baselineOf: (s: SweepSeries) => BaselinePeak | undefined): HTMLElement {
+  const rows = series.map((s) => {
+    const peak = s.points.reduce<SweepSeries["points"][number] | undefined>((best, q) => (q.throughputOpsSec !== null && (best === undefined || q.throughputOpsSec > best.throughputOpsSec!) ? q : best), undefined);
+    return el(
+      "tr",
+      { "data-series": `${seriesLabel(s.engine, s.source)} · ${s.label}` },
+      el("td", {}, `${seriesLabel(s.engine, s.source)} · ${s.label}`),
+      el("td", { class: "num" }, formatNumber(peak?.throughputOpsSec)),
+      el("td", { class: "num" }, peak ? String(peak.threads) : "–"),
+      baselineCell(baselineOf(s), peak?.throughputOpsSec),
+    );
+  });
+  return el(
+    "table",
+    { class: "sweep-peaks" },
+    el("thead", {}, el("tr", {}, ...["series", "peak throughput (ops/s)", "at threads", "peak vs baseline"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, ...rows),
+  );
+}
+
 export const sweepsView: View = {
   title: "Thread sweeps",
   async render(ctx) {
     const p = ctx.state.params;
-    const { series, engines, workloads, scenarios } = await fetchSweeps({ engine: p.engine, workload: p.workload, scenario: p.scenario });
+    const [{ series, engines, workloads, scenarios }, { baselines }] = await allInOrder([fetchSweeps({ engine: p.engine, workload: p.workload, scenario: p.scenario }), fetchBaselines()]);
+    const baselineOf = (s: SweepSeries): BaselinePeak | undefined => (s.source.kind === "published" ? undefined : baselineFor(baselines, s, s.workload));
     ctx.controls.append(
       el(
         "form",
@@ -68,12 +91,21 @@ export const sweepsView: View = {
         note: "Seed 003 reports total runtime (lower is better) for 1 to 512 threads; its figures are the dashed series.",
       });
     const throughput = byThreads((q) => q.throughputOpsSec);
+    // The baseline of each measured series' configuration: a dashed black level across the threads the series ran.
+    const levels = new Map<string, { x: number; y: number }[]>();
+    for (const s of series) {
+      const b = baselineOf(s);
+      const threads = s.points.map((q) => q.threads);
+      if (b && threads.length) levels.set(`baseline ${b.runId}`, [{ x: Math.min(...threads), y: b.throughputOpsSec }, { x: Math.max(...threads), y: b.throughputOpsSec }]);
+    }
+    for (const [label, data] of levels) throughput.push(baselineMarks(label, data, true) as ChartDataset<"line", Pt[]>);
     if (throughput.length)
       ctx.chart({
         id: "sweeps-throughput",
         title: "Throughput against threads",
         config: lineChart(throughput, "client threads", "throughput (ops/s)", true, false),
         csv: csvOf("threads", "throughput_ops_sec", throughput),
+        ...(levels.size ? { note: "Dashed black: the peak of the run pinned as the configuration's baseline." } : {}),
       });
     const knees: ChartDataset<"line", Pt[]>[] = [];
     const curves: ChartDataset<"line", Pt[]>[] = [];
@@ -105,5 +137,6 @@ export const sweepsView: View = {
         csv: csvOf("throughput_ops_sec", "p99_ms", [...curves, ...knees]),
         note: "Stars mark the knee (Kneedle, Satopää et al. 2011): past it, more threads buy latency rather than throughput.",
       });
+    ctx.details.append(peakTable(series, baselineOf));
   },
 };
