@@ -108,8 +108,8 @@ describe("dashboard views a team decides from, in Chromium", () => {
     const throughput = await drawnSeries(page, "compare-throughput");
     const colours = throughput.datasets[0]!.backgroundColor as string[];
     expect(new Set(colours).size).toBe(2);
-    // Every run is named on the axis, in full (none skipped, none cut to fit).
-    const names = await page.evaluate(() => window.__charts["compare-throughput"]!.scales.y!.ticks.map((t) => String(t.label)));
+    // Every run is named on the axis, in full (none skipped, none cut to fit; long names in lines broken at spaces).
+    const names = await page.evaluate(() => window.__charts["compare-throughput"]!.scales.y!.ticks.map((t) => (Array.isArray(t.label) ? t.label.join(" ") : String(t.label))));
     expect(names).toEqual(throughput.labels.map(String));
     expect(names.map((n) => n.replace(/ \(.*\)$/, ""))).toEqual([expect.stringContaining("cassandra"), expect.stringContaining("cassandra")]);
     expect(latency.labels.filter((l) => String(l).startsWith("READ"))).toEqual(["READ p50", "READ p95", "READ p99", "READ p99.9", "READ p99.99"]);
@@ -278,6 +278,52 @@ describe("dashboard views a team decides from, in Chromium", () => {
     expect(ticks.some((l) => l.includes(HISTORY.before) && l.includes(`${ops} ops`))).toBe(true);
     expect(ticks.some((l) => l.includes(HISTORY.after) && l.includes(`${ops} ops`))).toBe(true);
     expect(new Set(ticks).size).toBe(2);
+  });
+
+  it("compare: no run's label is cut at the chart's edge (7 runs, published ones with their citation; desktop and 390 px)", async () => {
+    const { page } = session;
+    const published = await api.app.inject({ method: "GET", url: "/api/v1/runs?source=published&limit=2" });
+    const publishedIds = (published.json() as { runs: { id: string }[] }).runs.map((r) => r.id);
+    expect(publishedIds).toHaveLength(2);
+    const ids = [...decide.historyIds.slice(0, 5), ...publishedIds];
+    // Every tick label and legend item of a chart, as drawn: its horizontal extent on the canvas (CSS pixels).
+    const extents = (id: string) =>
+      page.evaluate((chartId) => {
+        const c = window.__charts[chartId]!;
+        const out: { where: string; label: string; left: number; right: number; width: number }[] = [];
+        for (const [axis, scale] of Object.entries(c.scales)) {
+          for (const item of scale.getLabelItems()) {
+            const o = item.options as { translation: [number, number]; rotation: number; textAlign: string };
+            c.ctx.save();
+            c.ctx.font = (item as unknown as { font: { string: string } }).font.string;
+            const lines = Array.isArray(item.label) ? item.label.map(String) : [String(item.label)];
+            const w = Math.max(...lines.map((l) => c.ctx.measureText(l).width)) * Math.abs(Math.cos(o.rotation));
+            c.ctx.restore();
+            const x = o.translation[0];
+            const left = o.textAlign === "right" ? x - w : o.textAlign === "center" ? x - w / 2 : x;
+            out.push({ where: `axis ${axis}`, label: lines.join(" "), left, right: left + w, width: c.width });
+          }
+        }
+        // Chart.js keeps the legend items' boxes as they are drawn (not in its typings).
+        for (const box of (c.legend as unknown as { legendHitBoxes?: { left: number; width: number }[] } | undefined)?.legendHitBoxes ?? []) out.push({ where: "legend", label: "", left: box.left, right: box.left + box.width, width: c.width });
+        return out;
+      }, id);
+    for (const width of [1400, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      try {
+        await open(`?view=compare&runs=${ids.join(",")}`, "compare");
+        const t = await extents("compare-throughput");
+        // Every run is on the axis, and none of the labels runs past either edge of the canvas.
+        expect(t.filter((e) => e.where === "axis y")).toHaveLength(7);
+        for (const e of [...t, ...(await extents("compare-latency"))]) {
+          expect(e.left, `${width} px: ${e.where} "${e.label}" starts at ${e.left}`).toBeGreaterThanOrEqual(-0.5);
+          expect(e.right, `${width} px: ${e.where} "${e.label}" ends at ${e.right} of ${e.width}`).toBeLessThanOrEqual(e.width + 0.5);
+        }
+        await screenshot(page, `decide-compare-labels-${width}px`);
+      } finally {
+        await page.setViewportSize({ width: 1400, height: 900 });
+      }
+    }
   });
 
   it("palette: every engine and every compared run stays distinct under simulated deuteranopia", async () => {

@@ -3,7 +3,7 @@
  * p50 to p99.99 per operation as means over each run's repeats with their 95% CI, and a table of the differences to
  * a reference run (the configuration's baseline when it is among them, else the first) against the run-to-run noise.
  */
-import type { ChartConfiguration } from "chart.js";
+import { Chart, type ChartConfiguration, type Scale } from "chart.js";
 import { overRepeats, peakPerRepeat, selectPhases, type OverRepeats } from "../../../model/aggregate/rules.js";
 import { againstNoise } from "../../../model/history.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
@@ -14,14 +14,15 @@ import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import { listParam } from "../url-state.js";
 import type { View } from "../view.js";
-import { axisTitle } from "./common.js";
+import { axisTitle, shortCitation } from "./common.js";
+import { charsIn, fitLabel, wrapLabel } from "../labels.js";
 
 /** The percentiles compared, as keys of the API's percentilesUs: p50 to p99.99. */
 export const COMPARE_PERCENTILES = ["50", "95", "99", "99.9", "99.99"] as const;
 
 function runLabel(d: RunDetail): string {
   const r = d.run;
-  const src = r.source.kind === "published" ? ` [${r.source.citation ?? "published"}]` : "";
+  const src = r.source.kind === "published" ? ` [${r.source.citation ? shortCitation(r.source.citation, r.source.seed) : "published"}]` : "";
   return `${r.engine} ${r.engineVersion} ${r.preset} ${r.nodes}n (${r.id})${src}`;
 }
 
@@ -100,7 +101,18 @@ export const compareView: View = {
         animation: false,
         maintainAspectRatio: false,
         indexAxis: "y",
-        scales: { x: { type: axisType(scaleChoice(p.scale), throughput.map((s) => s.mean)), title: axisTitle("throughput (ops/s, summed over clients; mean over repeats)") }, y: { ticks: { autoSkip: false } } },
+        scales: {
+          x: { type: axisType(scaleChoice(p.scale), throughput.map((s) => s.mean)), title: axisTitle("throughput (ops/s, summed over clients; mean over repeats)") },
+          // Each run named whole, in lines that leave the bars 60 % of the chart's width.
+          y: {
+            ticks: {
+              autoSkip: false,
+              callback(this: Scale, value: string | number) {
+                return wrapLabel(this.getLabelForValue(Number(value)), charsIn(this.chart.width * 0.4));
+              },
+            },
+          },
+        },
         plugins: { legend: { display: false } },
       },
     };
@@ -119,8 +131,9 @@ export const compareView: View = {
       type: "bar",
       data: {
         labels: statLabels,
-        datasets: details.map((_, i) => ({
-          label: labels[i]!,
+        datasets: details.map((d, i) => ({
+          // The run's id first: a legend item cut to a phone's width still tells the runs apart.
+          label: `${d.run.id}: ${labels[i]!.replace(` (${d.run.id})`, "")}`,
           data: latency[i]!.map((s) => s.mean),
           errorBars: latency[i]!.map(ci),
           backgroundColor: looks[i]!.backgroundColor,
@@ -133,7 +146,13 @@ export const compareView: View = {
         animation: false,
         maintainAspectRatio: false,
         scales: { y: { type: axisType(scaleChoice(p.scale), latency.flat().map((s) => s.mean)), title: axisTitle("latency (ms)") } },
-        plugins: { legend: { position: "bottom" } },
+        plugins: {
+          legend: {
+            position: "bottom",
+            // An item is one line: cut to the chart's width (the throughput chart above names each run whole).
+            labels: { generateLabels: (chart: Chart) => Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({ ...item, text: fitLabel(item.text, charsIn(chart.width - 60)) })) },
+          },
+        },
       },
     };
     const methods = [...new Set(compared.flatMap((c) => c.phases.flatMap((x) => Object.values(x.operations).map((o) => o.percentileMethod))))];
