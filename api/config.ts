@@ -1,6 +1,14 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+/**
+ * Where local data lives by default: a checkout's own .local (run from source, whatever the working directory), and
+ * for an installed package (the server package's bundle, kit/packages.ts) the .local of the working directory, never
+ * a folder inside node_modules that the next install replaces.
+ */
+const LOCAL_DIR = import.meta.url.endsWith(".ts") ? fileURLToPath(new URL("../.local/", import.meta.url)) : join(process.cwd(), ".local");
 
 /** The service's environment, checked by a schema at start (fastify/demo's env plugin, done with TypeBox). */
 export const EnvSchema = Type.Object({
@@ -8,10 +16,10 @@ export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   /** Postgres; without it the embedded PGlite store in PGLITE_DIR is used. */
   DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
-  PGLITE_DIR: Type.String({ default: fileURLToPath(new URL("../.local/pglite", import.meta.url)) }),
+  PGLITE_DIR: Type.String({ default: join(LOCAL_DIR, "pglite") }),
   /** Bearer token for writes. Unset: the one kept in YCSB_LAB_TOKEN_FILE (generated there on first start). */
   YCSB_LAB_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
-  YCSB_LAB_TOKEN_FILE: Type.String({ default: fileURLToPath(new URL("../.local/write-token", import.meta.url)) }),
+  YCSB_LAB_TOKEN_FILE: Type.String({ default: join(LOCAL_DIR, "write-token") }),
   YCSB_LAB_PROTECT_READS: Type.Union([Type.Literal("0"), Type.Literal("1")], { default: "0" }),
   /**
    * With YCSB_LAB_PROTECT_READS=1, a token that may read but not write (viewers of a shared service): sent as

@@ -60,28 +60,36 @@ export async function bundleInstanceCli(entry = "instance-main.ts", external: st
   return Buffer.from(out.outputFiles[0]!.contents);
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * The files of an instance kit with these binding modules (none: the CLI and YCSB core only, as the CLI package
+ * carries them, kit/packages.ts).
+ */
+export async function instanceKitEntries(modules: readonly string[], log: (line: string) => void = () => {}): Promise<TarEntry[]> {
+  log(`kit: bundling the instance CLI`);
+  const cli = await bundleInstanceCli();
+  log(`kit: YCSB core${modules.length ? ` and the ${modules.join(", ")} binding` : ""} (Maven; cached after the first build)`);
+  const ycsb = await runSetupScript("fetch-ycsb.sh");
+  const bindings: TarEntry[] = [];
+  for (const module of modules) bindings.push(...jarsOf(await bindingClasspathDir(module), `java/bindings/${module}`));
+  const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version: packageVersion(), bindings: [...modules] };
+  return [
+    { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
+    { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+    ...jarsOf(join(ycsb, "core"), "java/ycsb/core"),
+    ...jarsOf(join(ycsb, "hdr-2.1.12"), "java/ycsb/hdr-2.1.12"),
+    ...bindings,
+  ];
 }
 
 /** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
 export async function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
   const log = o.log ?? (() => {});
-  const binding = ENGINE_BINDINGS[engine];
-  log(`kit: bundling the instance CLI`);
-  const cli = await bundleInstanceCli();
-  log(`kit: YCSB core and the ${binding.module} binding (Maven; cached after the first build)`);
-  const ycsb = await runSetupScript("fetch-ycsb.sh");
-  const bindingDir = await bindingClasspathDir(binding.module);
+  const entries = await instanceKitEntries([ENGINE_BINDINGS[engine].module], log);
   const version = packageVersion();
-  const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version, bindings: [binding.module] };
-  const entries: TarEntry[] = [
-    { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
-    { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-    ...jarsOf(join(ycsb, "core"), "java/ycsb/core"),
-    ...jarsOf(join(ycsb, "hdr-2.1.12"), "java/ycsb/hdr-2.1.12"),
-    ...jarsOf(bindingDir, `java/bindings/${binding.module}`),
-  ];
   const archive = gzipSync(tarArchive(entries), { level: 6 });
   const sha256 = createHash("sha256").update(archive).digest("hex");
   const outDir = o.outDir ?? join(REPO_ROOT, ".cache", "kits");
@@ -112,27 +120,13 @@ function packageDir(name: string): string {
  *   web/dist/                 the built dashboard (web/build.ts), served by the API (api/app.ts DASHBOARD_DIR)
  *   bin/migrations/, bin/schema.prisma      the committed Prisma migrations, applied at every start
  *   bin/node_modules/@prisma/schema-engine-wasm/   Prisma's schema engine (WebAssembly) that applies them
- *   bin/static/               the OpenAPI UI's assets
+ *   static/, bin/static/logo.svg   the OpenAPI UI's assets (where @fastify/swagger-ui looks from the bundle)
  * PostgreSQL only: the embedded PGlite store is not inside (the service's database is RDS).
  */
 export async function buildServiceKit(o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Omit<Kit, "engine"> & { engine: "dashboard" }> {
   const log = o.log ?? (() => {});
-  log("kit: bundling the service CLI (API, dashboard, instance commands)");
-  const cli = await bundleInstanceCli("service-main.ts", ["@electric-sql/pglite", "pglite-prisma-adapter", "esbuild"]);
-  const { buildDashboard, DIST_DIR } = await import("../web/build.js");
-  await buildDashboard({ minify: true });
+  const entries = await serviceKitEntries({ schemaEngineInside: true }, log);
   const version = packageVersion();
-  const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version, bindings: [] };
-  const engineDir = packageDir("@prisma/schema-engine-wasm");
-  const entries: TarEntry[] = [
-    { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
-    { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-    ...filesOf(DIST_DIR, "web/dist"),
-    ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
-    { path: "bin/schema.prisma", data: readFileSync(join(REPO_ROOT, "prisma", "schema.prisma")) },
-    ...["package.json", "schema_engine_bg.js", "schema_engine_bg.wasm"].map((f) => ({ path: `bin/node_modules/@prisma/schema-engine-wasm/${f}`, data: readFileSync(join(engineDir, f)) })),
-    ...filesOf(join(packageDir("@fastify/swagger-ui"), "static"), "bin/static"),
-  ];
   const archive = gzipSync(tarArchive(entries), { level: 6 });
   const sha256 = createHash("sha256").update(archive).digest("hex");
   const outDir = o.outDir ?? join(REPO_ROOT, ".cache", "kits");
@@ -142,3 +136,42 @@ export async function buildServiceKit(o: { outDir?: string; log?: (line: string)
   log(`kit: ${relative(process.cwd(), path) || path} (${(archive.length / 1048576).toFixed(1)} MiB, sha256 ${sha256.slice(0, 12)}...)`);
   return { engine: "dashboard", path, sha256, version, bytes: archive.length, files: entries.length };
 }
+
+/**
+ * The files of the dashboard kit; the server package (kit/packages.ts) has the same but gets Prisma's schema engine
+ * and PGlite as npm dependencies instead (`schemaEngineInside: false`).
+ */
+export async function serviceKitEntries(o: { schemaEngineInside: boolean; external?: readonly string[] }, log: (line: string) => void = () => {}): Promise<TarEntry[]> {
+  log("kit: bundling the service CLI (API, dashboard, instance commands)");
+  const cli = await bundleInstanceCli("service-main.ts", [...(o.external ?? SERVICE_EXTERNALS)]);
+  const { buildDashboard, DIST_DIR } = await import("../web/build.js");
+  await buildDashboard({ minify: true });
+  const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version: packageVersion(), bindings: [] };
+  const engineDir = packageDir("@prisma/schema-engine-wasm");
+  return [
+    { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
+    { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+    ...filesOf(DIST_DIR, "web/dist"),
+    ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
+    { path: "bin/schema.prisma", data: readFileSync(join(REPO_ROOT, "prisma", "schema.prisma")) },
+    ...(o.schemaEngineInside
+      ? ["package.json", "schema_engine_bg.js", "schema_engine_bg.wasm"].map((f) => ({ path: `bin/node_modules/@prisma/schema-engine-wasm/${f}`, data: readFileSync(join(engineDir, f)) }))
+      : []),
+    // @fastify/swagger-ui serves its assets from <its __dirname>/../static and reads its logo from
+    // <its __dirname>/static: in the bundle its __dirname is bin/.
+    ...filesOf(join(packageDir("@fastify/swagger-ui"), "static"), "static"),
+    { path: "bin/static/logo.svg", data: readFileSync(join(packageDir("@fastify/swagger-ui"), "static", "logo.svg")) },
+  ];
+}
+
+/**
+ * Left out of the service bundle: PGlite (files beside its module; the service's database is RDS, the server package
+ * declares it as a dependency) and esbuild (only a checkout rebuilds the dashboard).
+ */
+export const SERVICE_EXTERNALS = ["@electric-sql/pglite", "pglite-prisma-adapter", "esbuild"] as const;
+
+/** The version of an npm package this checkout installed (what a package built here depends on, exactly). */
+export function installedVersion(name: string): string {
+  return (JSON.parse(readFileSync(join(packageDir(name), "package.json"), "utf8")) as { version: string }).version;
+}
+
