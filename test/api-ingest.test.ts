@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { clientHistograms, mergeHdrLogs } from "../model/hdr/index.js";
-import { durability } from "../api/store/queries.js";
+import { durability } from "../api/store/queries/durability.js";
 import { auth, fixtureDocument, fixtureHdr, fixtureOutput, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 async function counts(db: Database) {

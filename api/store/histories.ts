@@ -2,7 +2,8 @@ import { findChangePoints, CHANGE_POINT_DEFAULTS } from "../../model/change-poin
 import { againstNoise, changeFrom, configurationId, configurationOf, historyOrder, type HistoryOrder, type RunConfiguration } from "../../model/history.js";
 import type { Db } from "../db/open.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";
-import { PEAK_FIELDS, runPeak, runWhere, type PeakPhase, type RunFilters } from "./queries.js";
+import { runWhere, type RunFilters } from "./queries/filters.js";
+import { PEAK_FIELDS, runPeak, type PeakPhase } from "./queries/runs.js";
 
 const HISTORY_RUN = {
   id: true,

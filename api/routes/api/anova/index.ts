@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
 import { AnovaResponse, ErrorResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
-import { anova } from "../../../store/queries.js";
+import { anova } from "../../../store/queries/anova.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
 import { CompareResponse, ErrorResponse } from "../../../../model/api-schemas.js";
-import { compareRuns } from "../../../store/queries.js";
+import { compareRuns } from "../../../store/queries/runs.js";
 import { phaseRows } from "../runs/index.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
 import { DurabilityResponse, ErrorResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
-import { durability } from "../../../store/queries.js";
+import { durability } from "../../../store/queries/durability.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

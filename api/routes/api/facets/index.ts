@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { FacetsResponse } from "../../../../model/api-schemas.js";
-import { facets } from "../../../store/queries.js";
+import { facets } from "../../../store/queries/landing.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
 import { ErrorResponse, RepeatabilityResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
-import { repeatability } from "../../../store/queries.js";
+import { repeatability } from "../../../store/queries/repeatability.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

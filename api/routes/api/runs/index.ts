@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
 import { ErrorResponse, FormatQuery, PhaseSeriesResponse, RunFiltersQuery, RunsPage, RunWithPhases } from "../../../../model/api-schemas.js";
-import { getRun, listRuns, phaseSeries } from "../../../store/queries.js";
+import { getRun, listRuns } from "../../../store/queries/runs.js";
+import { phaseSeries } from "../../../store/queries/series.js";
 import { deleteRun, quarantineRun } from "../../../store/run-admin.js";
 
 /** Pages reach at most this far: Postgres OFFSET beyond int4 went through the driver as a wrapped value and returned rows. */

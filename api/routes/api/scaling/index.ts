@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
 import { ErrorResponse, RunFiltersQuery, ScalingResponse } from "../../../../model/api-schemas.js";
-import { scaling } from "../../../store/queries.js";
+import { scaling } from "../../../store/queries/scaling.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

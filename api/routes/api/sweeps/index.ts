@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { toCsv } from "../../../csv.js";
 import { ErrorResponse, RunFiltersQuery, SweepsResponse } from "../../../../model/api-schemas.js";
-import { sweeps } from "../../../store/queries.js";
+import { sweeps } from "../../../store/queries/sweeps.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ErrorResponse, RunFiltersQuery, TimelineResponse } from "../../../../model/api-schemas.js";
-import { timeline } from "../../../store/queries.js";
+import { timeline } from "../../../store/queries/landing.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

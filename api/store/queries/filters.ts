@@ -1,0 +1,127 @@
+/** The read endpoints' filters, as Prisma conditions and as SQL, and the per-phase totals every aggregate view starts from. */
+import type { Include } from "../../../model/aggregate/index.js";
+import { LIMITS } from "../../../model/result-limits.js";
+import { Prisma } from "../../../prisma/generated/client.js";
+import type { Db } from "../../db/open.js";
+import { MEASURED_SOURCE } from "../ingest.js";
+import { storedNumber, storedPhaseThroughput, storedRuntime } from "../stored-values.js";
+
+/** Filters shared by the read endpoints (all optional, all exact matches except the date range). */
+export interface RunFilters {
+  engine?: string;
+  version?: string;
+  preset?: string;
+  nodes?: number;
+  workload?: string;
+  instanceType?: string;
+  scenario?: string;
+  source?: "measured" | "published";
+  from?: string;
+  to?: string;
+  /** GET /runs only: the run's worst verdict (model/aggregate/rules.ts worstVerdict, kept by ingest). */
+  verdict?: "valid" | "warning" | "invalid";
+  /** Aggregates over phases: "valid" (default) leaves out phases judged invalid and says how many; "all" counts them. */
+  include?: Include;
+  /** GET /runs only: quarantined runs listed too (default), left out, or only they. */
+  quarantined?: "include" | "exclude" | "only";
+}
+
+export function runWhere(f: RunFilters): Prisma.RunWhereInput {
+  return {
+    ...(f.engine ? { engine: f.engine } : {}),
+    ...(f.version ? { engineVersion: f.version } : {}),
+    ...(f.preset ? { preset: f.preset } : {}),
+    ...(f.nodes ? { nodes: f.nodes } : {}),
+    ...(f.scenario ? { scenario: f.scenario } : {}),
+    ...(f.instanceType ? { OR: [{ dataInstanceType: f.instanceType }, { clientInstanceType: f.instanceType }] } : {}),
+    // The measured source by its id: a filter through the sources relation made every listing scan all runs.
+    ...(f.source === "measured" ? { sourceId: MEASURED_SOURCE } : f.source ? { source: { kind: f.source } } : {}),
+    ...(f.workload ? { phases: { some: { workload: f.workload } } } : {}),
+    ...(f.from || f.to ? { startedAt: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lte: new Date(f.to) } : {}) } } : {}),
+    ...(f.verdict ? { verdict: f.verdict } : {}),
+    ...(f.quarantined === "exclude" ? { quarantinedAt: null } : f.quarantined === "only" ? { NOT: { quarantinedAt: null } } : {}),
+  };
+}
+
+/** One row per phase with the totals ingest keeps by the model's rules (scales to 100k client results). */
+export interface PhaseSummaryRow {
+  phaseId: number;
+  runId: string;
+  phase: string;
+  kind: string;
+  workload: string | null;
+  threadsPerClient: number;
+  clients: number;
+  clientsReported: number;
+  target: number | null;
+  /** The phase's repeat within its run (a plan's "-r<N>"); `runRepeat` the run's own. */
+  repeat: number;
+  runRepeat: number;
+  operationCount: number | null;
+  operationCountPer: string | null;
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  sourceKind: string;
+  sourceId: string;
+  citation: string | null;
+  referenceTable: string | null;
+  throughputOpsSec: number;
+  runtimeMs: number;
+  verdict: string;
+}
+
+export function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
+  const c: Prisma.Sql[] = [...extra];
+  if (f.engine) c.push(Prisma.sql`r.engine = ${f.engine}`);
+  if (f.version) c.push(Prisma.sql`r.engine_version = ${f.version}`);
+  if (f.preset) c.push(Prisma.sql`p.preset = ${f.preset}`);
+  if (f.nodes) c.push(Prisma.sql`r.nodes = ${f.nodes}`);
+  if (f.scenario) c.push(Prisma.sql`r.scenario = ${f.scenario}`);
+  if (f.instanceType) c.push(Prisma.sql`(r.data_instance_type = ${f.instanceType} OR r.client_instance_type = ${f.instanceType})`);
+  if (f.source) c.push(Prisma.sql`s.kind = ${f.source}`);
+  if (f.workload) c.push(Prisma.sql`p.workload = ${f.workload}`);
+  if (f.from) c.push(Prisma.sql`r.started_at >= ${new Date(f.from)}`);
+  if (f.to) c.push(Prisma.sql`r.started_at <= ${new Date(f.to)}`);
+  return c.length ? Prisma.sql`WHERE ${Prisma.join(c, " AND ")}` : Prisma.empty;
+}
+
+/**
+ * Phases whose stored totals are within the contract (model/result-limits.ts); any other (NaN or Infinity sums, zero
+ * clients, written by hand or by an older version) is left out of the aggregate views rather than failing them.
+ * NaN compares above every number in Postgres, so each upper bound excludes it too.
+ */
+export const SANE_PHASE = Prisma.sql`p.throughput_sum >= 0 AND p.throughput_sum <= ${LIMITS.throughputOpsSec * LIMITS.clients}
+  AND p.runtime_ms >= 0 AND p.runtime_ms <= ${LIMITS.runtimeMs} AND p.clients >= 1 AND p.threads_per_client >= 1`;
+
+/** A quarantined run (POST /runs/:id/quarantine) is in no aggregate. */
+export const NOT_QUARANTINED = Prisma.sql`r.quarantined_at IS NULL`;
+
+/** Measured phases (load and workload) with the totals ingest keeps: no scan of client_results here. */
+export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] = []): Promise<PhaseSummaryRow[]> {
+  const rows = await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
+           p.clients, p.target, p.repeat, r.repeat AS "runRepeat", p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer",
+           r.scenario, r.engine, r.engine_version AS "engineVersion", p.preset, r.nodes,
+           s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.reference_table AS "referenceTable",
+           p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported", p.runtime_ms AS "runtimeMs", p.verdict
+    FROM phases p
+    JOIN runs r ON r.id = p.run_id
+    JOIN sources s ON s.id = r.source_id
+    ${sqlFilters(f, [Prisma.sql`p.clients_reported > 0`, SANE_PHASE, NOT_QUARANTINED, ...extra])}
+    ORDER BY r.engine, r.nodes, p.run_id, p.index`;
+  return rows.map((r) => ({
+    ...r,
+    phaseId: Number(r.phaseId),
+    nodes: Number(r.nodes),
+    repeat: Number(r.repeat),
+    runRepeat: Number(r.runRepeat),
+    operationCount: r.operationCount === null ? null : Number(r.operationCount),
+    throughputOpsSec: storedPhaseThroughput(r.throughputOpsSec) ?? 0,
+    runtimeMs: storedRuntime(r.runtimeMs) ?? 0,
+    clientsReported: Number(r.clientsReported),
+    target: storedNumber(r.target, LIMITS.throughputOpsSec),
+  })) as unknown as PhaseSummaryRow[];
+}

@@ -1,0 +1,74 @@
+/** The landing's queries: the filters' values with their run counts (facets) and the runs' timeline. */
+import type { Db } from "../../db/open.js";
+import { type RunFilters, runWhere } from "./filters.js";
+import { PEAK_FIELDS, runPeak } from "./runs.js";
+
+/**
+ * The values each filter can take and how many runs have each, from a GROUP BY over runs (a few hundred rows for
+ * 100,000 runs) and the distinct workloads of phases: the dashboard's options, never a download of every run.
+ */
+export async function facets(db: Db) {
+  const [groups, workloads, sources] = await Promise.all([
+    db.$queryRaw<{ engine: string; version: string; preset: string; nodes: number; scenario: string; data: string; client: string; sourceId: string; kind: string; verdict: string; runs: number }[]>`
+      SELECT r.engine, r.engine_version AS version, r.preset, r.nodes, r.scenario, r.data_instance_type AS data, r.client_instance_type AS client,
+             r.source_id AS "sourceId", s.kind, r.verdict, count(*)::int AS runs
+      FROM runs r JOIN sources s ON s.id = r.source_id
+      GROUP BY r.engine, r.engine_version, r.preset, r.nodes, r.scenario, r.data_instance_type, r.client_instance_type, r.source_id, s.kind, r.verdict`,
+    // Phases, not runs, per workload: counting distinct runs made this the slowest part of the answer.
+    db.$queryRaw<{ workload: string; phases: number }[]>`
+      SELECT workload, count(*)::int AS phases FROM phases WHERE workload IS NOT NULL GROUP BY workload`,
+    db.source.findMany({ select: { id: true, kind: true, citation: true, seed: true } }),
+  ]);
+  const count = <K extends string | number>(pick: (g: (typeof groups)[number]) => K | K[]) => {
+    const m = new Map<K, number>();
+    for (const g of groups) for (const v of [pick(g)].flat() as K[]) m.set(v, (m.get(v) ?? 0) + Number(g.runs));
+    return [...m].map(([value, runs]) => ({ value, runs })).sort((a, b) => (typeof a.value === "number" ? (a.value as number) - (b.value as number) : String(a.value).localeCompare(String(b.value), "en", { numeric: true })));
+  };
+  const versions = new Map<string, { engine: string; value: string; runs: number }>();
+  for (const g of groups) {
+    const k = `${g.engine}\u0000${g.version}`;
+    const v = versions.get(k) ?? { engine: g.engine, value: g.version, runs: 0 };
+    v.runs += Number(g.runs);
+    versions.set(k, v);
+  }
+  const measured = groups.filter((g) => g.kind === "measured");
+  const total = (gs: typeof groups) => gs.reduce((a, g) => a + Number(g.runs), 0);
+  return {
+    runs: total(groups),
+    measured: total(measured),
+    published: total(groups.filter((g) => g.kind === "published")),
+    engines: count((g) => g.engine),
+    versions: [...versions.values()].sort((a, b) => a.engine.localeCompare(b.engine) || a.value.localeCompare(b.value, "en", { numeric: true })),
+    presets: count((g) => g.preset),
+    nodes: count((g) => Number(g.nodes)),
+    scenarios: count((g) => g.scenario),
+    scenarioPresets: [...new Set(groups.map((g) => g.scenario))].sort().map((scenario) => ({ scenario, presets: [...new Set(groups.filter((g) => g.scenario === scenario).map((g) => g.preset))].sort() })),
+    workloads: workloads.map((w) => ({ value: w.workload, phases: Number(w.phases) })).sort((a, b) => a.value.localeCompare(b.value)),
+    instanceTypes: count((g) => [...new Set([g.data, g.client])]),
+    verdicts: count((g) => g.verdict),
+    sources: sources
+      .map((s) => {
+        const of = groups.filter((g) => g.sourceId === s.id);
+        return { ...s, scenarios: [...new Set(of.map((g) => g.scenario))].sort(), runs: total(of) };
+      })
+      .filter((s) => s.runs > 0)
+      .sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+/**
+ * The latest measured runs matching the filters with their headline throughput (runPeak), newest first: `limit` of
+ * them and whether there are more (no count: counting every run is the slowest part of a listing).
+ */
+export async function timeline(db: Db, f: RunFilters, limit: number) {
+  const rows = await db.run.findMany({
+    where: runWhere({ ...f, source: "measured" }),
+    orderBy: [{ startedAt: "desc" }, { id: "asc" }],
+    take: limit + 1,
+    select: { id: true, engine: true, engineVersion: true, preset: true, nodes: true, scenario: true, verdict: true, startedAt: true, phases: { select: PEAK_FIELDS } },
+  });
+  return {
+    more: rows.length > limit,
+    runs: rows.slice(0, limit).map(({ phases, startedAt, ...r }) => ({ ...r, startedAt: startedAt.toISOString(), peak: runPeak(phases) })),
+  };
+}

@@ -1,0 +1,146 @@
+/** Runs as the runs list, a run's page and compare read them: each with its headline peak and its phases aggregated. */
+import { isComplete, aggregatePhase, worstVerdict, type ClientInput, type Include, type PhaseAggregate } from "../../../model/aggregate/index.js";
+import { LIMITS } from "../../../model/result-limits.js";
+import { Prisma } from "../../../prisma/generated/client.js";
+import type { Db } from "../../db/open.js";
+import { storedNumber, storedPhaseThroughput, storedReasons, storedRuntime, storedThroughput } from "../stored-values.js";
+import { type RunFilters, runWhere } from "./filters.js";
+import { atPeakOverRepeats, pushTo, storedOperation } from "./phase-groups.js";
+
+export async function listRuns(db: Db, f: RunFilters, page: { limit: number; offset: number }) {
+  const where = runWhere(f);
+  const [total, rows] = await Promise.all([
+    db.run.count({ where }),
+    db.run.findMany({
+      where,
+      orderBy: [{ startedAt: "desc" }, { id: "asc" }],
+      take: page.limit,
+      skip: page.offset,
+      include: {
+        source: true,
+        // The explorer's verdict reasons, workloads and headline throughput (the dashboard, issue 7).
+        phases: {
+          orderBy: { index: "asc" },
+          select: PEAK_FIELDS,
+        },
+      },
+    }),
+  ]);
+  // The verdicts' reasons in one query over the page, only where there are any (most clients have none): loading every
+  // client of every listed run to find them made a page of 1,000 runs several times slower.
+  const reasons = new Map<string, unknown[]>();
+  if (rows.length) {
+    const found = await db.$queryRaw<{ runId: string; reasons: unknown }[]>`
+      SELECT c.run_id AS "runId", v.reasons FROM client_results c
+      JOIN phases p ON p.id = c.phase_id JOIN validity_verdicts v ON v.client_result_id = c.id
+      WHERE c.run_id IN (${Prisma.join(rows.map((r) => r.id))}) AND v.reasons <> '[]'::jsonb
+      ORDER BY c.run_id, p.index, c.id`;
+    for (const r of found) pushTo(reasons, r.runId, r.reasons);
+  }
+  // The phase count from the phases loaded anyway: a relation _count grouped every phase of the database (seconds at 100,000 runs).
+  return { total, runs: rows.map((r) => ({ ...runSummary(r), phases: r.phases.length, verdict: r.verdict, ...runDetails(r.phases, reasons.get(r.id) ?? []) })) };
+}
+
+/** The reasons behind the run's verdicts, its workloads, and its headline throughput (runPeak). */
+function runDetails(phases: PeakPhase[], clientReasons: readonly unknown[]) {
+  const reasons = [...new Set(clientReasons.flatMap((r) => storedReasons(r)))];
+  const peak = runPeak(phases);
+  return {
+    reasons,
+    workloads: [...new Set(phases.flatMap((p) => (p.workload && p.kind !== "load" ? [p.workload] : [])))],
+    throughputOpsSec: peak?.throughput.mean ?? null,
+    peak,
+  };
+}
+
+/** The phase fields a run's headline needs (phases ordered by index). */
+export const PEAK_FIELDS = { name: true, index: true, kind: true, workload: true, throughputSum: true, clientsReported: true, clients: true, threadsPerClient: true, target: true, repeat: true, verdict: true } as const;
+export type PeakPhase = Prisma.PhaseGetPayload<{ select: typeof PEAK_FIELDS }>;
+
+/**
+ * A run's headline throughput: a workload (its first with a complete phase unless named), each repeat at its peak
+ * load level, the mean over repeats (the rules of every aggregate view, so the runs list and compare show the same
+ * number for a run). Invalid phases count here unless `include` is "valid": the runs list shows the verdict beside it.
+ */
+export function runPeak(phases: readonly PeakPhase[], workloadAsked?: string, include: Include = "all") {
+  const work = phases.filter((p) => p.kind === "workload").sort((a, b) => a.index - b.index);
+  const workload = workloadAsked ?? work.find((p) => isComplete(p))?.workload;
+  if (workload === undefined || workload === null) return null;
+  const ofWorkload = work.filter((p) => p.workload === workload).map((p) => ({ ...p, runId: "", throughputOpsSec: storedPhaseThroughput(p.throughputSum) ?? 0 }));
+  const { peaks, throughput } = atPeakOverRepeats(ofWorkload, include);
+  const first = peaks[0];
+  if (!first || throughput.mean === null) return null;
+  return { workload, phase: first.name, threads: first.threadsPerClient * first.clients, target: storedNumber(first.target, LIMITS.throughputOpsSec), throughput };
+}
+
+type RunRow = Prisma.RunGetPayload<{ include: { source: true } }>;
+function runSummary(r: RunRow) {
+  return {
+    id: r.id,
+    scenario: r.scenario,
+    engine: r.engine,
+    engineVersion: r.engineVersion,
+    preset: r.preset,
+    nodes: r.nodes,
+    instanceTypes: { data: r.dataInstanceType, client: r.clientInstanceType },
+    replication: r.replication,
+    repeat: r.repeat,
+    startedAt: r.startedAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    standIn: r.standIn,
+    source: { kind: r.source.kind, citation: r.source.citation, seed: r.source.seed, table: r.referenceTable },
+    quarantine: r.quarantinedAt ? { reason: r.quarantineReason ?? "", at: r.quarantinedAt.toISOString() } : null,
+  };
+}
+
+/** Loads the client results (with operations) of the given phases and aggregates each phase. */
+async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
+  const phases = await db.phase.findMany({
+    where,
+    orderBy: [{ runId: "asc" }, { index: "asc" }],
+    include: {
+      clientResults: {
+        select: {
+          clientIndex: true,
+          throughputOpsSec: true,
+          runtimeMs: true,
+          validity: { select: { verdict: true } },
+          operations: { select: { operation: true, count: true, avgUs: true, minUs: true, maxUs: true, percentilesUs: true, hdrHistogram: true } },
+        },
+      },
+    },
+  });
+  return phases.map((p) => {
+    // A client whose throughput or runtime is outside the contract is left out: its phase then reads as incomplete.
+    const clients: ClientInput[] = p.clientResults.flatMap((c) => {
+      const throughputOpsSec = storedThroughput(c.throughputOpsSec);
+      const runtimeMs = storedRuntime(c.runtimeMs);
+      if (throughputOpsSec === null || runtimeMs === null) return [];
+      return [{ clientIndex: c.clientIndex, throughputOpsSec, runtimeMs, operations: Object.fromEntries(c.operations.flatMap((o) => storedOperation(o))) }];
+    });
+    return {
+      runId: p.runId,
+      phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: storedNumber(p.target, LIMITS.throughputOpsSec), repeat: p.repeat, operationCount: p.operationCount },
+      verdict: worstVerdict(p.clientResults.map((c) => c.validity?.verdict)),
+      aggregate: aggregatePhase(clients, p.clients) as PhaseAggregate,
+    };
+  });
+}
+
+export async function getRun(db: Db, id: string) {
+  const run = await db.run.findUnique({ where: { id }, include: { source: true } });
+  if (!run) return null;
+  return { run: runSummary(run), phases: await phaseAggregates(db, { runId: id }) };
+}
+
+export async function compareRuns(db: Db, ids: readonly string[]) {
+  const runs = await db.run.findMany({ where: { id: { in: [...ids] } }, include: { source: true } });
+  const phases = await phaseAggregates(db, { runId: { in: [...ids] } });
+  return {
+    missing: ids.filter((id) => !runs.some((r) => r.id === id)),
+    runs: ids.flatMap((id) => {
+      const r = runs.find((x) => x.id === id);
+      return r ? [{ run: runSummary(r), phases: phases.filter((p) => p.runId === id) }] : [];
+    }),
+  };
+}

@@ -1,0 +1,72 @@
+/** GET /runs/:id/phases/:phase/series: one phase's status lines and latency histograms per client, for its charts. */
+import { mergeHistogramsOrNothing, millisecondBuckets, percentileSpectrum, type SpectrumPoint } from "../../../model/aggregate/index.js";
+import { LIMITS } from "../../../model/result-limits.js";
+import type { Db } from "../../db/open.js";
+import { storedBuckets, storedColumn, storedObject } from "../stored-values.js";
+import { pushTo } from "./phase-groups.js";
+
+/** The per-client detail of one phase the dashboard plots (issue 7): status lines and latency histogram buckets. */
+export async function phaseSeries(db: Db, runId: string, phase: string) {
+  const p = await db.phase.findUnique({
+    where: { runId_name: { runId, name: phase } },
+    select: {
+      name: true,
+      clients: true,
+      clientResults: {
+        orderBy: { clientIndex: "asc" },
+        select: { clientIndex: true, statusSeries: { select: { points: true } }, operations: { select: { operation: true, histogramBuckets: true, hdrHistogram: true } } },
+      },
+    },
+  });
+  if (!p) return null;
+  return {
+    runId,
+    phase: p.name,
+    clients: p.clientResults.map((c) => ({
+      clientIndex: c.clientIndex,
+      status: throughputColumns(c.statusSeries?.points),
+      histograms: Object.fromEntries(
+        c.operations.flatMap((o) => {
+          const buckets = storedBuckets(o.histogramBuckets);
+          return buckets ? [[o.operation, buckets]] : [];
+        }),
+      ),
+    })),
+    latency: phaseDistributions(p.clients, p.clientResults.map((c) => c.operations)),
+  };
+}
+
+/**
+ * The whole distribution of each operation from the clients' merged HDR histograms: only where every client of the
+ * phase has one (a partial merge would understate the tail), and labelled merged-hdr.
+ */
+function phaseDistributions(clients: number, byClient: { operation: string; hdrHistogram: string | null }[][]) {
+  const encoded = new Map<string, string[]>();
+  for (const ops of byClient) for (const o of ops) if (o.hdrHistogram) pushTo(encoded, o.operation, o.hdrHistogram);
+  const out: Record<string, { method: "merged-hdr"; clients: number; count: number; spectrum: SpectrumPoint[]; buckets: { bucket: string; count: number }[] }> = {};
+  for (const [operation, list] of encoded) {
+    if (list.length < clients || list.length < byClient.length) continue;
+    const h = mergeHistogramsOrNothing(list);
+    if (!h || h.totalCount === 0) continue;
+    out[operation] = { method: "merged-hdr", clients: list.length, count: h.totalCount, spectrum: percentileSpectrum(h), buckets: millisecondBuckets(h) };
+  }
+  return out;
+}
+
+/**
+ * status_series.points holds the result document's columnar statusSeries (model/status-series.ts); the dashboard
+ * needs two of its columns. Rows stored before the columnar contract hold an array of points: read those too.
+ */
+function throughputColumns(points: unknown): { elapsedSec: number[]; opsPerSec: (number | null)[] } {
+  const [elapsed, ops] = Array.isArray(points)
+    ? [storedColumn(points.map((p) => storedObject(p)?.elapsedSec), LIMITS.elapsedSec), storedColumn(points.map((p) => storedObject(p)?.opsPerSec), LIMITS.throughputOpsSec)]
+    : [storedColumn(storedObject(points)?.elapsedSec, LIMITS.elapsedSec), storedColumn(storedObject(points)?.opsPerSec, LIMITS.throughputOpsSec)];
+  // A line without its elapsed time cannot be placed: left out, with its throughput.
+  const out = { elapsedSec: [] as number[], opsPerSec: [] as (number | null)[] };
+  elapsed.forEach((t, i) => {
+    if (t === null) return;
+    out.elapsedSec.push(t);
+    out.opsPerSec.push(ops[i] ?? null);
+  });
+  return out;
+}
