@@ -1,0 +1,125 @@
+/** Scaling, durability, sweeps and repeatability, from the API's answers to the views' series and cells. */
+import type { Static } from "@sinclair/typebox";
+import type { DurabilityResponse, RepeatabilityResponse, ScalingResponse, SweepsResponse } from "../../../model/api-schemas.js";
+import { fetchFacets } from "./catalog.js";
+import { allInOrder, getJson } from "./http.js";
+import type { DurabilityCell, Facets, RepeatGroup, RunSource, ScalingSeries, SweepSeries } from "./types.js";
+
+const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
+
+/** The source of an aggregated series, as the API groups it: one study (its citation and seed) or measured runs, never a mix. */
+function sourceOf(sourceKind: string, sourceId: string, facets: Facets): RunSource {
+  if (sourceKind !== "published") return { kind: sourceKind };
+  const s = facets.sources.find((x) => x.id === sourceId);
+  return { kind: "published", ...(s?.citation ? { citation: s.citation } : {}), ...(s?.seed ? { seed: s.seed } : {}) };
+}
+
+const values = <T>(facet: readonly { value: T }[]): T[] => facet.map((f) => f.value);
+
+export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
+  const [body, facets] = await allInOrder([getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>, fetchFacets()]);
+  const series = body.series
+    // One node count is no scaling curve.
+    .filter((s) => s.points.length > 1)
+    .map((s) => ({
+      engine: s.engine,
+      workload: s.workload ?? "",
+      preset: s.preset,
+      scenario: s.scenario,
+      source: sourceOf(s.sourceKind, s.sourceId, facets),
+      points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec, ci: p.throughput.ci95 ? { low: p.throughput.ci95.low, high: p.throughput.ci95.high } : null, n: p.throughput.n })),
+      ideal: s.analysis.idealLinear,
+      steps: s.analysis.steps,
+      leftOut: s.leftOut,
+      scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
+    }));
+  return { series, workloads: values(facets.workloads), scenarios: values(facets.scenarios) };
+}
+
+export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; operations: string[] }> {
+  const [body, facets] = await allInOrder([getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>, fetchFacets()]);
+  const cells = body.rows.map((r) => ({
+    engine: r.engine,
+    preset: r.preset,
+    workload: r.workload ?? "",
+    nodes: r.nodes,
+    scenario: r.scenario,
+    source: sourceOf(r.sourceKind, r.sourceId, facets),
+    throughputOpsSec: r.throughputOpsSec,
+    ci: r.throughput.ci95 ? { low: r.throughput.ci95.low, high: r.throughput.ci95.high } : null,
+    n: r.throughput.n,
+    runs: r.runs,
+    peakThreads: r.peakThreads,
+    leftOut: r.leftOut,
+    p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
+    latency: Object.fromEntries(Object.entries(r.operations).map(([op, o]) => [op, { count: o.count, avgUs: o.avgUs }])),
+  }));
+  const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
+  return { cells, operations };
+}
+
+export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
+  const [body, facets] = await allInOrder([getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>, fetchFacets()]);
+  // A sweep needs more than one thread count.
+  const swept = body.series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1);
+  const ci = (c: { low: number; high: number } | null) => (c ? { low: c.low, high: c.high } : null);
+  const series = swept.map((s) => ({
+    engine: s.engine,
+    engineVersion: s.engineVersion,
+    workload: s.workload ?? "",
+    preset: s.preset,
+    nodes: s.nodes,
+    scenario: s.scenario,
+    operationCount: s.operationCount,
+    label: `${s.preset} ${s.nodes}n ${s.workload ?? ""}${s.operationCount === null ? "" : ` ${s.operationCount.toLocaleString("en-US")} ops`} (${s.runId})`,
+    source: sourceOf(s.sourceKind, s.sourceId, facets),
+    points: s.points.map((p) => {
+      const p99ByOp = Object.fromEntries(Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99Us === null ? [] : [[op, l.p99Us]])));
+      const p99s = Object.values(p99ByOp);
+      return {
+        threads: p.threads,
+        target: p.target,
+        phase: p.phase,
+        n: p.throughput.n,
+        throughputOpsSec: p.throughputOpsSec,
+        throughputCi: ci(p.throughput.ci95),
+        runtimeMs: p.runtimeMs,
+        runtimeCi: ci(p.runtime.ci95),
+        p99Us: p99s.length ? Math.max(...p99s) : null,
+        p99ByOp,
+      };
+    }),
+  }));
+  return {
+    series,
+    engines: values(facets.engines),
+    workloads: values(facets.workloads),
+    scenarios: values(facets.scenarios),
+  };
+}
+
+export async function fetchRepeatability(params: Record<string, string | undefined>): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
+  const [body, facets] = await allInOrder([getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>, fetchFacets()]);
+  const groups = body.groups.map((g) => {
+    return {
+      // Everything that tells two configurations apart: version and operation count too (5.0.4 and 5.0.5 are two rows).
+      label: [
+        `${g.engine} ${g.engineVersion} ${g.preset} ${g.nodes}n ${g.workload ?? g.phase}`,
+        `${g.threadsPerClient}×${g.clients} threads`,
+        g.target === null ? null : `target ${g.target}`,
+        g.operationCount === null ? null : `${g.operationCount.toLocaleString("en-US")} ops`,
+        g.scenario,
+      ]
+        .filter((x) => x !== null)
+        .join(" · "),
+      engine: g.engine,
+      source: sourceOf(g.sourceKind, g.sourceId, facets),
+      repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec })),
+      mean: g.throughput.mean,
+      stdDev: g.throughput.stdDev,
+      cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,
+      maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,
+    };
+  });
+  return { groups, scenarios: values(facets.scenarios), workloads: values(facets.workloads) };
+}
