@@ -120,6 +120,8 @@ interface RunSlot {
   operationCount?: number;
   maxExecutionTimeSec?: number;
   extra: Record<string, string>;
+  /** The scenario lists operation counts (seed 003): each slot's phases carry theirs in the name. */
+  tagged: boolean;
 }
 
 /** The suffix ("-r2") that names each repeat's phases in a plan of more than one repeat. */
@@ -154,66 +156,34 @@ export function perClientOperations(count: number, per: OperationCountPer, clien
  */
 export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}): Plan {
   const d = resolveDeployment(spec, choice);
+  const first = checkPlannable(spec, d);
+  const slots = runSlots(spec, d);
+  const { testRepeats, measurementRepeats } = repeatCounts(spec, choice);
+  const plan = new PhaseList(spec, d);
+  plan.loadDataSet("", 0, first.workload);
+  for (let testRepeat = 0; testRepeat < testRepeats; testRepeat++) {
+    if (testRepeat > 0) plan.resetBefore("repeat", `r${testRepeat}`, testRepeat, first.workload);
+    slots.forEach((slot, si) => plan.addSlot(slot, si > 0 ? slots[si - 1] : undefined, testRepeat, testRepeats, measurementRepeats));
+  }
+  assignInsertKeyRanges(plan.phases, d);
+  return { planVersion: PLAN_VERSION, scenario: spec.name, deployment: d, phases: plan.phases };
+}
+
+/** What a plan needs of a scenario beyond its deployment; the first workload (the one loaded for). */
+function checkPlannable(spec: PlannableScenario, d: Deployment): PlannableScenario["workloads"][number] {
   if (spec.presets?.length && !spec.presets.includes(d.preset)) {
     throw new ScenarioError("preset", `scenario "${spec.name}" covers preset(s) ${spec.presets.join(", ")}, not ${d.preset}`);
   }
   const per = spec.operationCountPer;
   if (per !== "client" && per !== "total") throw new ScenarioError("operationCountPer", `"client" or "total", got ${JSON.stringify(per)}`);
-  const phases: PlanPhase[] = [];
-  const add = (p: Omit<PlanPhase, "index">) => {
-    if (phases.some((q) => q.name === p.name)) throw new ScenarioError("workloads", `two phases would be named "${p.name}"`);
-    phases.push({ index: phases.length, ...p });
-  };
   const first = spec.workloads[0];
   if (!first) throw new ScenarioError("workloads", "name at least one workload");
   for (const t of spec.targets ?? []) if (!(t > 0)) throw new ScenarioError("targets", `targets must be > 0 ops/s, got ${t}`);
-  const scope = spec.repeatScope ?? "test";
-  const resets = spec.resets ?? {};
+  return first;
+}
 
-  const settle = spec.settle ? { waitForCompactions: spec.settle.waitForCompactions, minSec: spec.settle.minSec ?? 0 } : undefined;
-  const addSettle = (name: string, repeat: number, stepUp?: StepUpStep, serverPreset?: Preset) => {
-    if (settle || serverPreset) {
-      add({ name, kind: "settle", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, settle: settle ?? { waitForCompactions: false, minSec: 0 }, ...(serverPreset ? { serverPreset } : {}), ...(stepUp ? { stepUp } : {}) });
-    }
-  };
-  // A load under its own preset switches the server side afterwards where the engine can (seed 000, Cassandra).
-  const switchAfterLoad = d.loadPreset !== d.preset && SERVER_PRESET_SWITCH[d.engine] !== undefined;
-  const loadServerPreset = switchAfterLoad ? d.loadPreset : d.preset;
-
-  // Seed 001: "Insert count for each set of client instances was then calculated by distributing the record count".
-  const ranges = splitInserts(d.recordCount, d.clients);
-  /** The data set was just loaded and nothing measured on it since. */
-  let fresh = false;
-  const loadDataSet = (suffix: string, repeat: number, workload: string, stepUp?: StepUpStep) => {
-    const marker = stepUp ? { stepUp } : {};
-    // The schema is created by client 0 (seed 001's driver script prepared tables before loading).
-    add({ name: `prepare${suffix}`, kind: "prepare", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, ...marker });
-    add({
-      name: `load${suffix}`,
-      kind: "load",
-      clientsActive: "all",
-      workload,
-      preset: d.loadPreset,
-      // The server side in force while loading, recorded with the phase (the client side is ycsblab.preset).
-      properties: { ...baseProperties(spec, d, workload), ...clientProperties(d.engine, d.loadPreset), "ycsblab.serverPreset": loadServerPreset },
-      // CoreWorkload.init parses operationcount even for a load (YCSB 0.17.0 throws on a missing one).
-      perClient: ranges.map((r) => ({ insertstart: String(r.insertStart), insertcount: String(r.insertCount), operationcount: String(r.insertCount) })),
-      threadsPerClient: d.loadThreadsPerClient,
-      repeat,
-      ...marker,
-    });
-    addSettle(`settle-load${suffix}`, repeat, stepUp, switchAfterLoad ? d.preset : undefined);
-    fresh = true;
-  };
-  const resetBefore = (point: ResetPoint, name: string, repeat: number, workload: string, stepUp?: StepUpStep) => {
-    const r = resets[point];
-    if (!r || (r.wipeData && fresh)) return;
-    add({ name: `reset-${name}`, kind: "reset", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, reset: { ...r, point }, ...(stepUp ? { stepUp } : {}) });
-    if (r.wipeData) loadDataSet(`-${name}`, repeat, workload, stepUp);
-  };
-
-  loadDataSet("", 0, first.workload);
-
+/** The measured slots in order: each workload at each of its operation counts (scaled), checked to end. */
+function runSlots(spec: PlannableScenario, d: Deployment): RunSlot[] {
   const opCounts = spec.operationCounts?.map((n) => scaled(n, d.scale));
   const slots: RunSlot[] = [];
   for (const w of spec.workloads) {
@@ -223,86 +193,177 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
       if (operationCount === undefined && !w.maxExecutionTimeSec) {
         throw new ScenarioError(`workloads.${w.workload}`, "needs operationCount or maxExecutionTimeSec (else YCSB never stops)");
       }
-      slots.push({ workload: w.workload, operationCount, maxExecutionTimeSec: w.maxExecutionTimeSec, extra: w.properties ?? {} });
+      slots.push({ workload: w.workload, operationCount, maxExecutionTimeSec: w.maxExecutionTimeSec, extra: w.properties ?? {}, tagged: opCounts !== undefined });
     }
   }
-  const threadCounts = spec.threads.sweep ?? [d.threadsPerClient];
-  const targets: (number | undefined)[] = spec.targets?.length ? spec.targets : [undefined];
+  return slots;
+}
+
+/** Repeats of the whole test (each after the scenario's repeat reset) or of each measurement in place. */
+function repeatCounts(spec: PlannableScenario, choice: DeploymentChoice): { testRepeats: number; measurementRepeats: number } {
   const repeats = choice.repeats ?? spec.repeats;
   if (!Number.isInteger(repeats) || repeats < 1) throw new ScenarioError("repeats", `must be a whole number >= 1, got ${String(repeats)}`);
-  const testRepeats = scope === "test" ? repeats : 1;
-  const measurementRepeats = scope === "measurement" ? repeats : 1;
+  const scope = spec.repeatScope ?? "test";
+  return { testRepeats: scope === "test" ? repeats : 1, measurementRepeats: scope === "measurement" ? repeats : 1 };
+}
 
-  for (let testRepeat = 0; testRepeat < testRepeats; testRepeat++) {
+/** The phases of a plan as they are added, with what adding them depends on (whether the data is fresh). */
+class PhaseList {
+  readonly phases: PlanPhase[] = [];
+  /** The data set was just loaded and nothing measured on it since. */
+  private fresh = false;
+  private readonly settle: { waitForCompactions: boolean; minSec: number } | undefined;
+  /** A load under its own preset switches the server side afterwards where the engine can (seed 000, Cassandra). */
+  private readonly switchAfterLoad: boolean;
+  /** Seed 001: "Insert count for each set of client instances was then calculated by distributing the record count". */
+  private readonly ranges: InsertRange[];
+
+  constructor(
+    private readonly spec: PlannableScenario,
+    private readonly d: Deployment,
+  ) {
+    this.settle = spec.settle ? { waitForCompactions: spec.settle.waitForCompactions, minSec: spec.settle.minSec ?? 0 } : undefined;
+    this.switchAfterLoad = d.loadPreset !== d.preset && SERVER_PRESET_SWITCH[d.engine] !== undefined;
+    this.ranges = splitInserts(d.recordCount, d.clients);
+  }
+
+  add(p: Omit<PlanPhase, "index">): void {
+    if (this.phases.some((q) => q.name === p.name)) throw new ScenarioError("workloads", `two phases would be named "${p.name}"`);
+    this.phases.push({ index: this.phases.length, ...p });
+  }
+
+  addSettle(name: string, repeat: number, stepUp?: StepUpStep, serverPreset?: Preset): void {
+    if (!this.settle && !serverPreset) return;
+    this.add({ name, kind: "settle", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, settle: this.settle ?? { waitForCompactions: false, minSec: 0 }, ...(serverPreset ? { serverPreset } : {}), ...(stepUp ? { stepUp } : {}) });
+  }
+
+  /** Prepare (client 0 creates the schema, as seed 001's driver script did), load split over the clients, settle. */
+  loadDataSet(suffix: string, repeat: number, workload: string, stepUp?: StepUpStep): void {
+    const { spec, d } = this;
+    const marker = stepUp ? { stepUp } : {};
+    this.add({ name: `prepare${suffix}`, kind: "prepare", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, ...marker });
+    this.add({
+      name: `load${suffix}`,
+      kind: "load",
+      clientsActive: "all",
+      workload,
+      preset: d.loadPreset,
+      // The server side in force while loading, recorded with the phase (the client side is ycsblab.preset).
+      properties: { ...baseProperties(spec, d, workload), ...clientProperties(d.engine, d.loadPreset), "ycsblab.serverPreset": this.switchAfterLoad ? d.loadPreset : d.preset },
+      // CoreWorkload.init parses operationcount even for a load (YCSB 0.17.0 throws on a missing one).
+      perClient: this.ranges.map((r) => ({ insertstart: String(r.insertStart), insertcount: String(r.insertCount), operationcount: String(r.insertCount) })),
+      threadsPerClient: d.loadThreadsPerClient,
+      repeat,
+      ...marker,
+    });
+    this.addSettle(`settle-load${suffix}`, repeat, stepUp, this.switchAfterLoad ? d.preset : undefined);
+    this.fresh = true;
+  }
+
+  /** The reset the scenario names for this point, and a reload after a wipe; none right after a load. */
+  resetBefore(point: ResetPoint, name: string, repeat: number, workload: string, stepUp?: StepUpStep): void {
+    const r = this.spec.resets?.[point];
+    if (!r || (r.wipeData && this.fresh)) return;
+    this.add({ name: `reset-${name}`, kind: "reset", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, reset: { ...r, point }, ...(stepUp ? { stepUp } : {}) });
+    if (r.wipeData) this.loadDataSet(`-${name}`, repeat, workload, stepUp);
+  }
+
+  /** One slot of one test repeat: its resets and settle, then its step-up steps or its thread counts and targets. */
+  addSlot(slot: RunSlot, previous: RunSlot | undefined, testRepeat: number, testRepeats: number, measurementRepeats: number): void {
+    const { spec, d } = this;
     const r = repeatSuffix(testRepeat, testRepeats);
-    if (testRepeat > 0) resetBefore("repeat", `r${testRepeat}`, testRepeat, first.workload);
-    slots.forEach((slot, si) => {
-      const base = `${slot.workload}${opsTag(slot, opCounts)}`;
-      const newWorkload = si === 0 || slots[si - 1]!.workload !== slot.workload;
-      if (si > 0 && newWorkload) resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
-      else if (si === 0 && testRepeat > 0 && !resets.repeat) resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
-      resetBefore("operationCount", `${base}${r}`, testRepeat, slot.workload);
-      if ((si > 0 || testRepeat > 0) && !fresh) addSettle(`settle-${base}${r}`, testRepeat);
-      const props: Record<string, string> = {
-        ...baseProperties(spec, d, slot.workload),
-        ...slot.extra,
-        ...clientProperties(d.engine, d.preset),
-        operationcount: String(slot.operationCount ?? UNLIMITED_OPERATIONS),
-        ...(slot.maxExecutionTimeSec ? { maxexecutiontime: String(slot.maxExecutionTimeSec) } : {}),
-      };
-      const perClientOps = slot.operationCount === undefined ? undefined : perClientOperations(slot.operationCount, per, d.clients);
-      const perClient = (): Record<string, string>[] =>
-        Array.from({ length: d.clients }, (_, i) => (perClientOps ? { operationcount: String(perClientOps[i]) } : ({} as Record<string, string>)));
-      const counted = slot.operationCount === undefined ? {} : { operationCount: slot.operationCount, operationCountPer: per };
-      const common = { workload: slot.workload, preset: d.preset, clientsActive: "all" as const };
-      const measured = (name: string, repeat: number, threads: number, extra: Partial<PlanPhase> = {}) => {
-        add({ ...common, name, kind: "workload", properties: props, perClient: perClient(), threadsPerClient: threads, repeat, ...counted, maxExecutionTimeSec: slot.maxExecutionTimeSec, ...extra });
-        fresh = false;
-      };
-      const warmup = (name: string, repeat: number, threads: number, stepUp?: StepUpStep) => {
-        if (!spec.warmupSec) return;
-        add({
-          ...common,
-          name,
-          kind: "warmup",
-          properties: { ...props, operationcount: UNLIMITED_OPERATIONS, maxexecutiontime: String(spec.warmupSec) },
-          perClient: perClient().map(() => ({})),
-          threadsPerClient: threads,
-          repeat,
-          maxExecutionTimeSec: spec.warmupSec,
-          ...(stepUp ? { stepUp } : {}),
-          discard: true,
-        });
-        fresh = false;
-      };
-      if (spec.threads.stepUp) {
-        const su = spec.threads.stepUp;
-        const group = `${base}${r}`;
-        stepUpThreads(su).forEach((threads, step) => {
-          const stepUp = { group, step, minGainPct: su.minGainPct };
-          resetBefore("step", `${base}-step-t${threads}${r}`, testRepeat, slot.workload, stepUp);
-          warmup(`${base}-step-t${threads}-warmup${r}`, testRepeat, threads, stepUp);
-          measured(`${base}-step-t${threads}${r}`, testRepeat, threads, { stepUp });
-        });
-        return;
-      }
-      warmup(`${base}-warmup${r}`, testRepeat, threadCounts[0] ?? d.threadsPerClient);
-      for (const threads of threadCounts) {
-        for (const target of targets) {
-          const targetPerClient = target === undefined ? undefined : target / d.clients;
-          const tt = spec.threads.sweep ? `-t${threads}` : "";
-          const tg = target === undefined ? "" : `-target${target}`;
-          for (let m = 0; m < measurementRepeats; m++) {
-            const repeat = scope === "measurement" ? m : testRepeat;
-            const suffix = scope === "measurement" ? repeatSuffix(m, measurementRepeats) : r;
-            measured(`${base}${tt}${tg}${suffix}`, repeat, threads, target === undefined ? {} : { target, targetPerClient });
-          }
+    const base = `${slot.workload}${opsTag(slot)}`;
+    const resets = spec.resets ?? {};
+    if (previous && previous.workload !== slot.workload) this.resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
+    else if (!previous && testRepeat > 0 && !resets.repeat) this.resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
+    this.resetBefore("operationCount", `${base}${r}`, testRepeat, slot.workload);
+    if ((previous || testRepeat > 0) && !this.fresh) this.addSettle(`settle-${base}${r}`, testRepeat);
+    const measure = new SlotPhases(this, spec, d, slot);
+    if (spec.threads.stepUp) {
+      const su = spec.threads.stepUp;
+      stepUpThreads(su).forEach((threads, step) => {
+        const stepUp = { group: `${base}${r}`, step, minGainPct: su.minGainPct };
+        this.resetBefore("step", `${base}-step-t${threads}${r}`, testRepeat, slot.workload, stepUp);
+        measure.warmup(`${base}-step-t${threads}-warmup${r}`, testRepeat, threads, stepUp);
+        measure.measured(`${base}-step-t${threads}${r}`, testRepeat, threads, { stepUp });
+      });
+      return;
+    }
+    const threadCounts = spec.threads.sweep ?? [d.threadsPerClient];
+    const targets: (number | undefined)[] = spec.targets?.length ? spec.targets : [undefined];
+    const byMeasurement = (spec.repeatScope ?? "test") === "measurement";
+    measure.warmup(`${base}-warmup${r}`, testRepeat, threadCounts[0] ?? d.threadsPerClient);
+    for (const threads of threadCounts) {
+      for (const target of targets) {
+        const tt = spec.threads.sweep ? `-t${threads}` : "";
+        const tg = target === undefined ? "" : `-target${target}`;
+        for (let m = 0; m < measurementRepeats; m++) {
+          const repeat = byMeasurement ? m : testRepeat;
+          const suffix = byMeasurement ? repeatSuffix(m, measurementRepeats) : r;
+          measure.measured(`${base}${tt}${tg}${suffix}`, repeat, threads, target === undefined ? {} : { target, targetPerClient: target / d.clients });
         }
       }
-    });
+    }
   }
-  assignInsertKeyRanges(phases, d);
-  return { planVersion: PLAN_VERSION, scenario: spec.name, deployment: d, phases };
+
+  /** A measured phase happened: the data is no longer as loaded. */
+  measuredOn(): void {
+    this.fresh = false;
+  }
+}
+
+/** The measured and warm-up phases of one slot: its YCSB properties and each client's operation count. */
+class SlotPhases {
+  private readonly props: Record<string, string>;
+  private readonly perClientOps: number[] | undefined;
+  private readonly common: Pick<PlanPhase, "workload" | "preset" | "clientsActive">;
+  private readonly counted: Pick<PlanPhase, "operationCount" | "operationCountPer">;
+
+  constructor(
+    private readonly list: PhaseList,
+    private readonly spec: PlannableScenario,
+    private readonly d: Deployment,
+    private readonly slot: RunSlot,
+  ) {
+    this.props = {
+      ...baseProperties(spec, d, slot.workload),
+      ...slot.extra,
+      ...clientProperties(d.engine, d.preset),
+      operationcount: String(slot.operationCount ?? UNLIMITED_OPERATIONS),
+      ...(slot.maxExecutionTimeSec ? { maxexecutiontime: String(slot.maxExecutionTimeSec) } : {}),
+    };
+    this.perClientOps = slot.operationCount === undefined ? undefined : perClientOperations(slot.operationCount, spec.operationCountPer, d.clients);
+    this.common = { workload: slot.workload, preset: d.preset, clientsActive: "all" };
+    this.counted = slot.operationCount === undefined ? {} : { operationCount: slot.operationCount, operationCountPer: spec.operationCountPer };
+  }
+
+  private perClient(): Record<string, string>[] {
+    return Array.from({ length: this.d.clients }, (_, i) => (this.perClientOps ? { operationcount: String(this.perClientOps[i]) } : ({} as Record<string, string>)));
+  }
+
+  measured(name: string, repeat: number, threads: number, extra: Partial<PlanPhase> = {}): void {
+    this.list.add({ ...this.common, name, kind: "workload", properties: this.props, perClient: this.perClient(), threadsPerClient: threads, repeat, ...this.counted, maxExecutionTimeSec: this.slot.maxExecutionTimeSec, ...extra });
+    this.list.measuredOn();
+  }
+
+  /** The scenario's warm-up before a measurement: time-bounded, its result kept but discarded from aggregates. */
+  warmup(name: string, repeat: number, threads: number, stepUp?: StepUpStep): void {
+    const warmupSec = this.spec.warmupSec;
+    if (!warmupSec) return;
+    this.list.add({
+      ...this.common,
+      name,
+      kind: "warmup",
+      properties: { ...this.props, operationcount: UNLIMITED_OPERATIONS, maxexecutiontime: String(warmupSec) },
+      perClient: this.perClient().map(() => ({})),
+      threadsPerClient: threads,
+      repeat,
+      maxExecutionTimeSec: warmupSec,
+      ...(stepUp ? { stepUp } : {}),
+      discard: true,
+    });
+    this.list.measuredOn();
+  }
 }
 
 /**
@@ -352,8 +413,8 @@ export function insertKeyRange(phase: PlanPhase, clientIndex: number): { first: 
   return { first: recordcount + lane * clients + clientIndex, step: lanes * clients };
 }
 
-function opsTag(slot: RunSlot, opCounts: number[] | undefined): string {
-  return opCounts && slot.operationCount !== undefined ? `-ops${slot.operationCount}` : "";
+function opsTag(slot: RunSlot): string {
+  return slot.tagged && slot.operationCount !== undefined ? `-ops${slot.operationCount}` : "";
 }
 
 /** Everything one client passes to YCSB for a phase: shared properties, then its own (its own win). */
