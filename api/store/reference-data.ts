@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { documentHash, ingestDocuments, legacyDocumentHash, sourceIdOf } from "./ingest.js";
+import { documentHash, legacyDocumentHash } from "./document-hash.js";
+import { ingestDocuments, sourceIdOf } from "./ingest.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/open.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";

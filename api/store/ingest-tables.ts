@@ -1,0 +1,201 @@
+import { documentRepeats } from "../../model/aggregate/repeats.js";
+import { phaseWorkload } from "../../model/aggregate/rules.js";
+import { phasePreset } from "../../model/presets.js";
+import type { ResultDocument } from "../../model/result-document.js";
+import { Prisma } from "../../prisma/generated/client.js";
+
+/**
+ * The tables ingest writes, each declared once: its columns with their SQL types (for jsonb_to_recordset) and how a
+ * row is read from the documents. Ingest's hot path is one bulk statement per table per batch with one JSON
+ * parameter each: ~20x faster than row-by-row ORM inserts.
+ */
+export interface Table<C extends Record<string, string>> {
+  name: string;
+  /** Column name -> its SQL type in the recordset (the table's own type, or what casts to it). */
+  columns: C;
+}
+
+export type Row<T extends Table<Record<string, string>>> = { [K in keyof T["columns"]]: unknown };
+
+const table = <C extends Record<string, string>>(name: string, columns: C): Table<C> => ({ name, columns });
+
+/**
+ * INSERT INTO <table> (<columns>) SELECT <columns> FROM jsonb_to_recordset(<rows>) AS x(<columns with types>) <tail>:
+ * names and types come from the declarations above (never from input), the rows are one bound parameter.
+ */
+export function bulkInsert<T extends Table<Record<string, string>>>(t: T, rows: readonly Row<T>[], tail: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  const names = Object.keys(t.columns);
+  const cols = Prisma.raw(names.join(", "));
+  const typed = Prisma.raw(names.map((n) => `${n} ${t.columns[n]}`).join(", "));
+  return Prisma.sql`INSERT INTO ${Prisma.raw(t.name)} (${cols}) SELECT ${cols} FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${typed}) ${tail}`;
+}
+
+export const SOURCES = table("sources", { id: "text", kind: "text", citation: "text", seed: "text" });
+
+export const RUNS = table("runs", {
+  id: "text",
+  scenario: "text",
+  engine: "text",
+  engine_version: "text",
+  preset: "text",
+  nodes: "int",
+  data_instance_type: "text",
+  client_instance_type: "text",
+  storage: "text",
+  region: "text",
+  replication: "int",
+  ycsb_version: "text",
+  bindings_version: "text",
+  ycsb_lab_version: "text",
+  provenance: "jsonb",
+  repeat: "int",
+  started_at: "timestamp(3)",
+  finished_at: "timestamp(3)",
+  stand_in: "text",
+  source_id: "text",
+});
+
+export const PHASES = table("phases", {
+  run_id: "text",
+  name: "text",
+  index: "int",
+  kind: "text",
+  workload: "text",
+  properties: "jsonb",
+  threads_per_client: "int",
+  target: "float8",
+  clients: "int",
+  repeat: "int",
+  operation_count: "int",
+  operation_count_per: "text",
+  preset: "text",
+});
+
+export const CLIENT_RESULTS = table("client_results", {
+  phase_id: "int",
+  run_id: "text",
+  client_index: "int",
+  client_count: "int",
+  host: "text",
+  started_at: "timestamp(3)",
+  finished_at: "timestamp(3)",
+  runtime_ms: "float8",
+  throughput_ops_sec: "float8",
+  measurement_type: "text",
+  gc: "jsonb",
+  resources: "jsonb",
+  unknown_lines: "jsonb",
+  warnings: "jsonb",
+  document_hash: "text",
+});
+
+export const OPERATION_STATS = table("operation_stats", {
+  client_result_id: "int",
+  operation: "text",
+  count: "bigint",
+  avg_us: "float8",
+  min_us: "float8",
+  max_us: "float8",
+  percentiles_us: "jsonb",
+  returns: "jsonb",
+  histogram_buckets: "jsonb",
+  time_series: "jsonb",
+  extra: "jsonb",
+  hdr_histogram: "text",
+});
+
+export const STATUS_SERIES = table("status_series", { client_result_id: "int", points: "jsonb" });
+export const HDR_LOG_REFS = table("hdr_log_refs", { client_result_id: "int", operation: "text", uri: "text" });
+export const VALIDITY_VERDICTS = table("validity_verdicts", { client_result_id: "int", verdict: "text", reasons: "jsonb" });
+
+/** A run as ingest stores it: the document's run, its own repeat, and its source's id. */
+export type RunFacts = ResultDocument["run"] & { sourceId: string };
+
+export function runRow(r: RunFacts): Row<typeof RUNS> {
+  return {
+    id: r.id,
+    scenario: r.scenario,
+    engine: r.engine,
+    engine_version: r.engineVersion,
+    preset: r.preset,
+    nodes: r.nodes,
+    data_instance_type: r.instanceTypes.data,
+    client_instance_type: r.instanceTypes.client,
+    storage: r.storage ?? null,
+    region: r.region ?? null,
+    replication: r.replication,
+    ycsb_version: r.ycsbVersion,
+    bindings_version: r.bindingsVersion ?? null,
+    ycsb_lab_version: r.ycsbLabVersion,
+    provenance: r.provenance ?? null,
+    repeat: r.repeat,
+    // timestamp(3) columns hold UTC: normalise any offset first.
+    started_at: new Date(r.startedAt).toISOString(),
+    finished_at: r.finishedAt ? new Date(r.finishedAt).toISOString() : null,
+    stand_in: r.standIn ?? null,
+    source_id: r.sourceId,
+  };
+}
+
+/** A phase as stored: a load's workload is "load", the phase's repeat as documentRepeats reads it, its preset. */
+export type PhaseFacts = ResultDocument["phase"] & { runId: string; repeat: number; preset: string };
+
+export function phaseFactsOf(d: ResultDocument): PhaseFacts {
+  return { ...d.phase, workload: phaseWorkload(d.phase) ?? undefined, runId: d.run.id, repeat: documentRepeats(d).phase, preset: phasePreset(d.run.preset, d.phase.properties) };
+}
+
+export function phaseRow(p: PhaseFacts): Row<typeof PHASES> {
+  return {
+    run_id: p.runId,
+    name: p.name,
+    index: p.index,
+    kind: p.kind,
+    workload: p.workload ?? null,
+    properties: p.properties,
+    threads_per_client: p.threadsPerClient,
+    target: p.target ?? null,
+    clients: p.clients,
+    repeat: p.repeat,
+    operation_count: p.operationCount ?? null,
+    operation_count_per: p.operationCountPer ?? null,
+    preset: p.preset,
+  };
+}
+
+export function clientResultRow(d: ResultDocument, phaseId: number, documentHash: string): Row<typeof CLIENT_RESULTS> {
+  return {
+    phase_id: phaseId,
+    run_id: d.run.id,
+    client_index: d.client.index,
+    client_count: d.client.count,
+    host: d.client.host ?? null,
+    started_at: new Date(d.startedAt).toISOString(),
+    finished_at: new Date(d.finishedAt).toISOString(),
+    runtime_ms: d.result.overall.runtimeMs,
+    throughput_ops_sec: d.result.overall.throughputOpsSec,
+    measurement_type: d.result.measurementType,
+    gc: d.result.gc,
+    resources: d.resources,
+    unknown_lines: d.result.unknownLines,
+    warnings: d.result.warnings,
+    document_hash: documentHash,
+  };
+}
+
+/** One row per operation group, with its merged HDR histogram where the importer or the runner gave one. */
+export function operationRows(d: ResultDocument, clientResultId: number, hdr: Record<string, string>): Row<typeof OPERATION_STATS>[] {
+  return Object.entries(d.result.operations).map(([operation, o]) => ({
+    client_result_id: clientResultId,
+    operation,
+    count: o.count,
+    avg_us: o.avgUs,
+    min_us: o.minUs,
+    max_us: o.maxUs,
+    percentiles_us: o.percentilesUs,
+    returns: o.returns,
+    histogram_buckets: o.histogramBuckets ?? null,
+    time_series: o.timeSeries ?? null,
+    extra: o.extra ?? null,
+    hdr_histogram: hdr[operation] ?? null,
+  }));
+}
