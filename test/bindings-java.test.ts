@@ -8,7 +8,7 @@ import { REPO_ROOT } from "./runner-helpers.js";
 /** The Java bindings' own unit tests (JUnit 5 through Maven's surefire), run as part of `npm test`. */
 const run = promisify(execFile);
 const BINDINGS = join(REPO_ROOT, "runner", "bindings");
-const MODULES = ["common", "cassandra"];
+const MODULES = ["common", "cassandra", "mongodb", "hbase", "couchbase"];
 
 function reports(module: string): { name: string; tests: number; failures: number; errors: number }[] {
   const dir = join(BINDINGS, module, "target", "surefire-reports");

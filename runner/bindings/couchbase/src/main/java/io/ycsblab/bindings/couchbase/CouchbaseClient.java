@@ -23,7 +23,6 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 import site.ycsb.ByteIterator;
@@ -53,43 +52,21 @@ public class CouchbaseClient extends DB {
   private DurabilityLevel durability;
   private boolean n1qlScan;
 
-  /** Maps the property value to the SDK's level; names follow the Couchbase durability docs. */
-  static DurabilityLevel durabilityLevel(String value) throws DBException {
-    switch (value.trim()) {
-      case "none":
-        return DurabilityLevel.NONE;
-      case "majority":
-        return DurabilityLevel.MAJORITY;
-      case "majorityAndPersistToActive":
-        return DurabilityLevel.MAJORITY_AND_PERSIST_TO_ACTIVE;
-      case "persistToMajority":
-        return DurabilityLevel.PERSIST_TO_MAJORITY;
-      default:
-        throw new DBException("couchbase.durability must be none, majority, majorityAndPersistToActive or "
-            + "persistToMajority; got '" + value + "'");
-    }
-  }
-
   @Override
   public void init() throws DBException {
-    Properties props = getProperties();
-    durability = durabilityLevel(props.getProperty("couchbase.durability", "none"));
-    String scan = props.getProperty("couchbase.scan", "none");
-    if (!scan.equals("none") && !scan.equals("n1ql")) {
-      throw new DBException("couchbase.scan must be none or n1ql; got '" + scan + "'");
-    }
-    n1qlScan = scan.equals("n1ql");
+    CouchbaseSettings settings = CouchbaseSettings.from(getProperties());
+    durability = settings.durability();
+    n1qlScan = settings.n1qlScan();
     synchronized (LOCK) {
       references++;
       if (cluster != null) {
         return;
       }
-      String connectionString = props.getProperty("couchbase.connectionString", "couchbase://127.0.0.1");
-      bucketName = props.getProperty("couchbase.bucket", "ycsb");
-      long timeoutMs = Long.parseLong(props.getProperty("couchbase.kvTimeoutMs", "10000"));
+      String connectionString = settings.connectionString();
+      bucketName = settings.bucket();
+      long timeoutMs = settings.kvTimeoutMs();
       try {
-        cluster = Cluster.connect(connectionString, ClusterOptions.clusterOptions(
-            props.getProperty("couchbase.username", "Administrator"), props.getProperty("couchbase.password", "password"))
+        cluster = Cluster.connect(connectionString, ClusterOptions.clusterOptions(settings.username(), settings.password())
             .environment(env -> env.timeoutConfig(t -> t.kvTimeout(Duration.ofMillis(timeoutMs))
                 .kvDurableTimeout(Duration.ofMillis(Math.max(timeoutMs, 10000))))));
         Bucket bucket = cluster.bucket(bucketName);
@@ -106,7 +83,7 @@ public class CouchbaseClient extends DB {
         throw new DBException("couchbase binding: cannot open bucket '" + bucketName + "' at " + connectionString + ": " + e, e);
       }
       System.err.println("couchbase binding: " + connectionString + " bucket=" + bucketName + " durability=" + durability
-          + " scan=" + scan);
+          + " scan=" + (n1qlScan ? "n1ql" : "none"));
     }
   }
 

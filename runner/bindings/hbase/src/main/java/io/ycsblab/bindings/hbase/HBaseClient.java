@@ -3,7 +3,6 @@ package io.ycsblab.bindings.hbase;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 import org.apache.hadoop.conf.Configuration;
@@ -53,27 +52,17 @@ public class HBaseClient extends DB {
 
   @Override
   public void init() throws DBException {
-    Properties props = getProperties();
-    family = Bytes.toBytes(props.getProperty("columnfamily", "data"));
-    String durabilityName = props.getProperty("hbase.durability", "USE_DEFAULT").trim();
-    try {
-      durability = Durability.valueOf(durabilityName);
-    } catch (IllegalArgumentException e) {
-      throw new DBException("hbase.durability must be one of SKIP_WAL, ASYNC_WAL, SYNC_WAL, FSYNC_WAL, USE_DEFAULT; got '"
-          + durabilityName + "'");
-    }
-    useBufferedMutator = Boolean.parseBoolean(props.getProperty("hbase.usebufferedmutator", "false"));
+    HBaseSettings settings = HBaseSettings.from(getProperties());
+    family = Bytes.toBytes(settings.family());
+    durability = settings.durability();
+    useBufferedMutator = settings.useBufferedMutator();
     synchronized (LOCK) {
       references++;
       if (connection != null) {
         return;
       }
       Configuration conf = HBaseConfiguration.create();
-      for (String name : props.stringPropertyNames()) {
-        if (name.startsWith("hbase.") || name.startsWith("zookeeper.")) {
-          conf.set(name, props.getProperty(name));
-        }
-      }
+      settings.clientConfiguration().forEach(conf::set);
       try {
         connection = ConnectionFactory.createConnection(conf);
       } catch (IOException e) {

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 import org.bson.Document;
@@ -52,47 +51,23 @@ public class MongoDbClient extends DB {
 
   @Override
   public void init() throws DBException {
-    Properties props = getProperties();
-    batchSize = Integer.parseInt(props.getProperty("mongodb.batchsize", "1"));
-    if (batchSize < 1) {
-      throw new DBException("mongodb.batchsize must be >= 1, got " + batchSize);
-    }
+    MongoDbSettings settings = MongoDbSettings.from(getProperties());
+    batchSize = settings.batchSize();
     synchronized (LOCK) {
       references++;
       if (client != null) {
         return;
       }
-      String url = props.getProperty("mongodb.url", "mongodb://127.0.0.1:27017/ycsb");
-      ConnectionString connection = new ConnectionString(url);
-      WriteConcern writeConcern = writeConcern(props);
-      MongoClientSettings settings = MongoClientSettings.builder()
-          .applyConnectionString(connection)
+      WriteConcern writeConcern = settings.writeConcern();
+      MongoClientSettings clientSettings = MongoClientSettings.builder()
+          .applyConnectionString(new ConnectionString(settings.url()))
           .writeConcern(writeConcern)
           .build();
-      client = MongoClients.create(settings);
-      String dbName = connection.getDatabase() != null ? connection.getDatabase() : "ycsb";
-      database = client.getDatabase(dbName).withWriteConcern(writeConcern);
-      System.err.println("mongodb binding: " + url.replaceAll("//[^@/]*@", "//***@") + " database=" + dbName
+      client = MongoClients.create(clientSettings);
+      database = client.getDatabase(settings.database()).withWriteConcern(writeConcern);
+      System.err.println("mongodb binding: " + settings.maskedUrl() + " database=" + settings.database()
           + " writeConcern=" + writeConcern.asDocument().toJson() + " batchsize=" + batchSize);
     }
-  }
-
-  /** Write concern from mongodb.writeConcern.w / .j; absent means the server default (w:1). */
-  static WriteConcern writeConcern(Properties props) throws DBException {
-    String w = props.getProperty("mongodb.writeConcern.w", "1").trim();
-    String j = props.getProperty("mongodb.writeConcern.j", "false").trim();
-    WriteConcern concern;
-    if (w.matches("\\d+")) {
-      concern = new WriteConcern(Integer.parseInt(w));
-    } else if (w.equals("majority")) {
-      concern = WriteConcern.MAJORITY;
-    } else {
-      throw new DBException("mongodb.writeConcern.w must be a number or 'majority', got '" + w + "'");
-    }
-    if (!j.equals("true") && !j.equals("false")) {
-      throw new DBException("mongodb.writeConcern.j must be true or false, got '" + j + "'");
-    }
-    return concern.withJournal(Boolean.parseBoolean(j));
   }
 
   @Override
