@@ -45,62 +45,55 @@ function pack(dir: string, outDir: string): string {
   return join(outDir, out[0]!.filename);
 }
 
-const readme = (title: string, body: string) => Buffer.from(`# ${title}\n\n${body}\n\nPart of ycsb-lab: benchmark databases in the cloud with YCSB. See the project's README and docs/packages.md.\n`);
+/** A package folder: the bundle's files, its package.json and a short README; then packed. */
+function writePackage(o: { name: string; folder: string; outDir: string; entries: readonly TarEntry[]; manifest: Record<string, unknown>; readme: string; log: (line: string) => void }): BuiltPackage {
+  const dir = join(o.outDir, o.folder);
+  const readme = `# ${o.name}\n\n${o.readme}\n\nPart of ycsb-lab: benchmark databases in the cloud with YCSB. See the project's README and docs/packages.md.\n`;
+  writeTree(dir, [
+    ...o.entries,
+    { path: "package.json", data: Buffer.from(`${JSON.stringify({ name: o.name, ...COMMON, ...o.manifest }, null, 2)}\n`) },
+    { path: "README.md", data: Buffer.from(readme) },
+  ]);
+  o.log(`package: ${o.name} in ${dir}`);
+  return { name: o.name, dir, tarball: pack(dir, o.outDir) };
+}
 
 export async function buildCliPackage(outDir = PACKAGES_DIR, log: (line: string) => void = () => {}): Promise<BuiltPackage> {
-  const name = "@ycsb-lab/cli";
-  const dir = join(outDir, "cli");
-  const entries = await instanceKitEntries([], log);
-  const manifest = {
-    name,
-    ...COMMON,
-    description: "The ycsb-lab command line and lock-step runner: plan a scenario, run its phases, parse and merge YCSB output.",
-    bin: { "ycsb-lab": "bin/ycsb-lab.mjs" },
-    files: ["bin", "java", "kit.json", "README.md"],
-  };
-  writeTree(dir, [
-    ...entries,
-    { path: "package.json", data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-    {
-      path: "README.md",
-      data: readme(
-        name,
-        "`npx ycsb-lab --help`. Plans scenarios (`ycsb-lab plan`), parses YCSB output (`parse`), merges HDR logs (`merge`), shows a run's fleet (`status`), and runs a plan's phases (`run`, `boot`). YCSB 0.17.0's core is inside; an engine's binding comes with that engine's kit (`ycsb-lab kit` in the repository).",
-      ),
+  return writePackage({
+    name: "@ycsb-lab/cli",
+    folder: "cli",
+    outDir,
+    log,
+    entries: await instanceKitEntries([], log),
+    manifest: {
+      description: "The ycsb-lab command line and lock-step runner: plan a scenario, run its phases, parse and merge YCSB output.",
+      bin: { "ycsb-lab": "bin/ycsb-lab.mjs" },
+      files: ["bin", "java", "kit.json", "README.md"],
     },
-  ]);
-  log(`package: ${name} in ${dir}`);
-  return { name, dir, tarball: pack(dir, outDir) };
+    readme:
+      "`npx ycsb-lab --help`. Plans scenarios (`ycsb-lab plan`), parses YCSB output (`parse`), merges HDR logs (`merge`), shows a run's fleet (`status`), and runs a plan's phases (`run`, `boot`). YCSB 0.17.0's core is inside; an engine's binding comes with that engine's kit (`ycsb-lab kit` in the repository).",
+  });
 }
 
 export async function buildServerPackage(outDir = PACKAGES_DIR, log: (line: string) => void = () => {}): Promise<BuiltPackage> {
-  const name = "@ycsb-lab/server";
-  const dir = join(outDir, "server");
   // PGlite finds its WebAssembly and data files beside its module, so it stays a package; its Prisma adapter is bundled
   // (as a package it would pull in @prisma/client, 72 MB, as a peer the bundle does not need).
   const entries = await serviceKitEntries({ schemaEngineInside: false, external: ["@electric-sql/pglite", "esbuild"] }, log);
-  const dependencies = Object.fromEntries(["@electric-sql/pglite", "@prisma/schema-engine-wasm"].map((d) => [d, installedVersion(d)]));
-  const manifest = {
-    name,
-    ...COMMON,
-    description: "The ycsb-lab results service: the results API (Postgres or embedded PGlite) and the dashboard, built.",
-    bin: { "ycsb-lab-server": "bin/ycsb-lab.mjs" },
-    files: ["bin", "web", "static", "kit.json", "README.md"],
-    dependencies,
-  };
-  writeTree(dir, [
-    ...entries,
-    { path: "package.json", data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-    {
-      path: "README.md",
-      data: readme(
-        name,
-        "`npx ycsb-lab-server serve` serves the dashboard and the results API on 127.0.0.1:8080, with an embedded PGlite database in .local/pglite unless DATABASE_URL names a PostgreSQL server; `npx ycsb-lab-server serve --help` lists the settings. Also `export` and `import` of stored runs.",
-      ),
+  return writePackage({
+    name: "@ycsb-lab/server",
+    folder: "server",
+    outDir,
+    log,
+    entries,
+    manifest: {
+      description: "The ycsb-lab results service: the results API (Postgres or embedded PGlite) and the dashboard, built.",
+      bin: { "ycsb-lab-server": "bin/ycsb-lab.mjs" },
+      files: ["bin", "web", "static", "kit.json", "README.md"],
+      dependencies: Object.fromEntries(["@electric-sql/pglite", "@prisma/schema-engine-wasm"].map((d) => [d, installedVersion(d)])),
     },
-  ]);
-  log(`package: ${name} in ${dir}`);
-  return { name, dir, tarball: pack(dir, outDir) };
+    readme:
+      "`npx ycsb-lab-server serve` serves the dashboard and the results API on 127.0.0.1:8080, with an embedded PGlite database in .local/pglite unless DATABASE_URL names a PostgreSQL server; `npx ycsb-lab-server serve --help` lists the settings. Also `export` and `import` of stored runs.",
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
