@@ -161,29 +161,43 @@ tar -xzf "$YCSB_LAB_HOME/kit.tar.gz" -C "$YCSB_LAB_HOME/kit"
 }
 
 /**
+ * What ends the machine after a run of the boot command, as ExecStopPost sees it (systemd.exec(5): EXIT_CODE,
+ * EXIT_STATUS): done (0) or failed for good (78) powers off; anything else is restarted by Restart=on-failure.
+ * Not SuccessAction=/FailureAction=: systemd 252 (Debian 12) takes those when a restarting unit's process is killed,
+ * which powered off a client that systemd was about to restart (found in the OS rehearsal).
+ */
+const AFTER_BOOT = `#!/bin/bash
+case "\${EXIT_CODE:-}:\${EXIT_STATUS:-}" in
+  exited:0|exited:${EXIT_PERMANENT}) systemctl poweroff --no-block ;;
+esac
+`;
+
+/**
  * The service: restarted on failure (the boot resumes where it was), never after a permanent one (exit 78), every
  * process it started killed with it (KillMode=control-group: a restarted client never measures beside its previous
- * YCSB), and the machine powered off when the run's work is done or has failed for good.
+ * YCSB), and the machine powered off when the run's work is done, has failed for good, or keeps failing (the start
+ * limit: five starts in an hour).
  */
 function service(b: InstanceBoot): string {
   const instance = instanceName(b.role, b.index);
-  const actions = endsItself(b) ? "SuccessAction=poweroff\nFailureAction=poweroff\n" : "";
+  const ends = endsItself(b);
+  const afterBoot = ends ? `cat > "$YCSB_LAB_HOME/after-boot" <<'AFTER'\n${AFTER_BOOT}AFTER\nchmod 755 "$YCSB_LAB_HOME/after-boot"\n` : "";
   return `cat > "$YCSB_LAB_HOME/boot" <<'BOOT'
 #!/bin/bash
 ${bootCommand(b)}
 BOOT
 chmod 755 "$YCSB_LAB_HOME/boot"
-cat > /etc/systemd/system/${UNITS.service} <<UNIT
+${afterBoot}cat > /etc/systemd/system/${UNITS.service} <<UNIT
 [Unit]
 Description=ycsb-lab ${instance} of ${b.role === "dashboard" ? "service" : "run"} ${b.runId}
 After=network-online.target
 Wants=network-online.target
 StartLimitIntervalSec=3600
 StartLimitBurst=5
-${actions}[Service]
+${ends ? "StartLimitAction=poweroff\n" : ""}[Service]
 Environment=YCSB_LAB_HOME=$YCSB_LAB_HOME AWS_REGION=${b.region} AWS_DEFAULT_REGION=${b.region}
 ExecStart=$YCSB_LAB_HOME/boot
-Restart=on-failure
+${ends ? "ExecStopPost=$YCSB_LAB_HOME/after-boot\n" : ""}Restart=on-failure
 RestartSec=10
 RestartPreventExitStatus=${EXIT_PERMANENT}
 KillMode=control-group

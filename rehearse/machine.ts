@@ -43,6 +43,41 @@ export interface MachineOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Where the rehearsal mounts the unified cgroup hierarchy when this machine has none mounted (cgroup v1 hosts). */
+const UNIFIED_MOUNT = "/run/ycsb-lab-rehearsal/cgroup2";
+const CGROUP_PARENT = "ycsb-lab-rehearsal";
+
+/** The cgroup hierarchies nspawn places a container in: systemd's named v1 hierarchy, and the unified one. */
+function cgroupHierarchies(): string[] {
+  const mounts = readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" "));
+  const unified = mounts.find((m) => m[2] === "cgroup2")?.[1];
+  const named = mounts.find((m) => m[2] === "cgroup" && (m[3] ?? "").split(",").includes("name=systemd"))?.[1];
+  if (!unified) {
+    mkdirSync(UNIFIED_MOUNT, { recursive: true });
+    if (spawnSync("mountpoint", ["-q", UNIFIED_MOUNT]).status !== 0) sh("mount", ["-t", "cgroup2", "none", UNIFIED_MOUNT]);
+  }
+  return [unified ?? UNIFIED_MOUNT, ...(named ? [named] : [])];
+}
+
+/**
+ * A cgroup of its own for every container, in every hierarchy: nspawn splits the cgroup it starts in into payload/ and
+ * supervisor/, so containers started from one cgroup would share /payload/system.slice/<unit> and systemd in one
+ * container could neither see nor kill the processes of its own unit (found: a restarted client beside its old YCSB).
+ */
+function containerCgroups(machineName: string): string[] {
+  return cgroupHierarchies().map((h) => join(h, CGROUP_PARENT, machineName));
+}
+
+/** Removes a container's cgroups once it is gone (leaves first: a cgroup is removed with rmdir, empty). */
+function removeCgroups(dirs: string[]): void {
+  const remove = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) remove(join(dir, e.name));
+    spawnSync("rmdir", [dir]);
+  };
+  for (const d of dirs) remove(d);
+}
+
 function sh(cmd: string, args: string[]): string {
   const out = spawnSync(cmd, args, { encoding: "utf8" });
   if (out.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${(out.stderr || out.error?.message || "").trim()}`);
@@ -60,6 +95,7 @@ export class Machine {
   private readonly loops: string[] = [];
   private child?: ChildProcess;
   private exit?: Promise<number | null>;
+  private cgroups: string[] = [];
   /** When it booted and when its last process ended (ms since the epoch). */
   bootedAt?: number;
   endedAt?: number;
@@ -110,9 +146,12 @@ export class Machine {
       args.push(`--bind=${loop}:${disk.device}`);
     }
     for (const ro of this.o.readOnly) args.push(`--bind-ro=${ro.host}:${ro.guest}`);
+    this.cgroups = containerCgroups(this.o.machineName);
     const fd = openSync(this.consoleLog, "a");
+    // The shell moves itself into the container's own cgroups, then becomes nspawn.
+    const enter = 'for d in "$@"; do case "$d" in --) break;; esac; mkdir -p "$d"; echo $$ > "$d/cgroup.procs"; done; while [ "$1" != -- ]; do shift; done; shift; exec systemd-nspawn "$@"';
     try {
-      this.child = spawn("systemd-nspawn", args, { stdio: ["ignore", fd, fd] });
+      this.child = spawn("sh", ["-c", enter, "sh", ...this.cgroups, "--", ...args], { stdio: ["ignore", fd, fd] });
     } finally {
       closeSync(fd);
     }
@@ -200,6 +239,7 @@ export class Machine {
   detach(): void {
     if (mounted(this.merged)) spawnSync("umount", ["--lazy", this.merged]);
     for (const loop of this.loops.splice(0)) spawnSync("losetup", ["--detach", loop]);
+    if (!this.running) removeCgroups(this.cgroups);
   }
 
   tail(lines = 30): string {

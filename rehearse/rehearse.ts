@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AMI_DISTRIBUTIONS, DEBIAN_12, type AmiDistribution } from "../infra/ami.js";
@@ -23,7 +22,8 @@ import { auditCalls, type IamAudit } from "./iam-audit.js";
 import { probeRoles, type IamProbe } from "./iam-probes.js";
 import { loopbackUsable } from "./loopback.js";
 import { Machine, type SeamFile } from "./machine.js";
-import { keepAptDownloads, osImage } from "./os-image.js";
+import { checkMachineTools, keepAptDownloads, osImage } from "./os-image.js";
+import { NODE_VERSION } from "../infra/user-data.js";
 import { rehearsalCa } from "./rehearsal-ca.js";
 import { startRecordingProxy } from "./recording-proxy.js";
 import { startResultsService, type ResultsService } from "./results-service.js";
@@ -442,7 +442,11 @@ function findProblems(phases: PhaseOutcome[], statuses: Map<string, InstanceStat
   return problems;
 }
 
-/** Whether systemd-nspawn and friends are here (for callers that want to say so before starting). */
-export function canRehearse(): boolean {
-  return spawnSync("sh", ["-c", "command -v systemd-nspawn && command -v debootstrap"]).status === 0 && process.getuid?.() === 0;
+/** Builds what every rehearsal needs once (the image, the CA, the vendor files), so a first rehearsal starts at once. */
+export async function prepareRehearsal(log: (l: string) => void = () => {}): Promise<void> {
+  checkMachineTools();
+  const ca = rehearsalCa();
+  const image = await osImage(DEBIAN_12, ca.certificate, log);
+  await nodeDistribution(undefined, log);
+  log(`rehearsal ready: image ${image.rootfs}, Node.js ${NODE_VERSION} for the front`);
 }

@@ -126,7 +126,7 @@ async function buildCluster(name: string, args: DatabaseClusterArgs) {
 }
 
 describe("DatabaseCluster", () => {
-  it("launches one hardened instance per node from the looked-up Ubuntu AMI, with SSM and a scoped role", async () => {
+  it("launches one hardened instance per node from the looked-up Debian 12 AMI, with SSM and a scoped role", async () => {
     const { cluster, instances } = await buildCluster("cas", clusterArgs("cassandra", "balanced"));
     expect(instances).toHaveLength(3);
     expect(calls).toContain("aws:ec2/getAmi:getAmi");

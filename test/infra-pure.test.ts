@@ -194,13 +194,18 @@ describe("user-data: every failure ends the instance, the brake before any downl
   it("runs the boot as a unit whose control group dies with it, and powers off when the run's work ends or fails", () => {
     const ud = instanceUserData({ ...boot, role: "client" });
     expect(ud).toMatch(/^KillMode=control-group$/m);
-    expect(ud).toMatch(/^SuccessAction=poweroff\nFailureAction=poweroff$/m);
+    // Done (0) or failed for good (78) powers off from ExecStopPost; a restart loop hits the start limit's action.
+    // Not SuccessAction=/FailureAction=, which systemd 252 takes when a restarting unit's process is killed.
+    expect(ud).toMatch(/^ExecStopPost=\$YCSB_LAB_HOME\/after-boot$/m);
+    expect(ud).toMatch(/^  exited:0\|exited:78\) systemctl poweroff --no-block ;;$/m);
+    expect(ud).toMatch(/^StartLimitAction=poweroff$/m);
+    expect(ud).not.toMatch(/SuccessAction|FailureAction/);
     const kept = instanceUserData({ ...boot, role: "client", keepAfterRun: true });
-    expect(kept).not.toMatch(/SuccessAction|FailureAction|report failed "user-data failed at line \$1: \$2"\n  systemctl poweroff/);
+    expect(kept).not.toMatch(/after-boot|StartLimitAction|report failed "user-data failed at line \$1: \$2"\n  systemctl poweroff/);
     expect(kept).toContain("ycsb-lab-brake.timer");
-    // The team's dashboard serves until destroyed: no brake, no power-off on success.
+    // The team's dashboard serves until destroyed: no brake, no power-off when its service ends.
     const dashboard = instanceUserData({ ...boot, role: "dashboard", lifetime: undefined });
-    expect(dashboard).not.toMatch(/brake|SuccessAction|poweroff/);
+    expect(dashboard).not.toMatch(/brake|after-boot|poweroff/);
   });
 });
 

@@ -38,8 +38,9 @@ const ycsbJvms = (rehearsal: Rehearsal, instance: string) => rehearsal.instance(
 
 describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
   it("quickstart on 3 nodes and 2 clients: a killed client resumes with no second YCSB alive; a data node's machine killed mid-phase ends the run naming it", async () => {
-    const drill = { clientKilledAt: 0, jvmsBeforeKill: 0, jvmsAfterRestart: [] as number[], nodeKilledAt: 0 };
+    const drill = { clientKilledAt: 0, jvmsBeforeKill: 0, jvmsAfterRestart: [] as number[], seenTogether: [] as string[], nodeKilledAt: 0 };
     let sampler: NodeJS.Timeout | undefined;
+    let watchingB: NodeJS.Timeout | undefined;
     const result = await rehearse({
       stack: "quickstart",
       nodes: 3,
@@ -56,23 +57,31 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
             drill.jvmsBeforeKill = ycsbJvms(rehearsal, "client-1").length;
             process.kill(boot!.pid, "SIGKILL");
             // From then on, never two YCSB processes on the machine.
-            sampler = setInterval(() => drill.jvmsAfterRestart.push(ycsbJvms(rehearsal, "client-1").length), 500);
+            sampler = setInterval(() => {
+              const jvms = ycsbJvms(rehearsal, "client-1");
+              drill.jvmsAfterRestart.push(jvms.length);
+              if (jvms.length > 1) drill.seenTogether.push(jvms.map((j) => `${j.pid} ${j.command.slice(0, 120)}`).join(" | "));
+            }, 500);
           }, 4000);
         }
-        // Drill 2: node 2's whole machine dies (no word from it) a few seconds into workload B.
-        if (s.instance === "client-0" && s.stage === "running" && s.phase?.name === "b" && !drill.nodeKilledAt) {
-          setTimeout(() => {
+        // Drill 2: node 2's whole machine dies (no word from it) a few seconds into workload B, once both clients
+        // run its YCSB (a client's status says "running b" already at the barrier before it).
+        if (s.instance === "client-0" && s.stage === "running" && s.phase?.name === "b" && !watchingB) {
+          watchingB = setInterval(() => {
+            if (drill.nodeKilledAt || !["client-0", "client-1"].every((c) => ycsbJvms(rehearsal, c).length === 1)) return;
             drill.nodeKilledAt = Date.now();
-            rehearsal.instance("node-2").kill();
-          }, 3000);
+            setTimeout(() => rehearsal.instance("node-2").kill(), 3000);
+          }, 500);
         }
       },
     });
     started.push(result);
     if (sampler) clearInterval(sampler);
+    if (watchingB) clearInterval(watchingB);
     expect(drill.clientKilledAt).toBeGreaterThan(0);
     expect(drill.jvmsBeforeKill).toBe(1);
     expect(drill.jvmsAfterRestart.length).toBeGreaterThan(10);
+    expect(drill.seenTogether).toEqual([]);
     expect(Math.max(...drill.jvmsAfterRestart)).toBe(1);
     // The run ended early, naming the node, within two minutes of its death; every client stored what it measured.
     const end = JSON.parse(await read(result, runEndKey(result.runId))) as RunEnd;

@@ -165,3 +165,26 @@ describe("a failure before the kit ends the instance (OS rehearsal, failure inje
     expect(brake!.result.machines["client-0"]).toBe("powered off");
   }, 900_000);
 });
+
+describe("Ctrl-C of a rehearsal", () => {
+  it("stops every instance it booted (a clean shutdown), says so, and leaves no machine, mount or disk behind", async () => {
+    const { spawn } = await import("node:child_process");
+    const { REPO_ROOT } = await import("../runner/java-artifacts.js");
+    const child = spawn(process.execPath, [`${REPO_ROOT}/bin/ycsb-lab.js`, "rehearse", "--stack", "quickstart", "--clients", "2", "--loopback", "127.0.127"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    // Interrupted once all three machines run user-data.
+    const deadline = Date.now() + 600_000;
+    while ((err.match(/ booting: installing OS packages/g) ?? []).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(err).toMatch(/rehearse: interrupted \(Ctrl-C\): stopping 3 instance\(s\): node-0, client-0, client-1/);
+    expect(err).toMatch(/rehearse: interrupted \(Ctrl-C\): every instance stopped/);
+    const run = /rehearse quickstart: run (\S+),/.exec(err)![1]!;
+    const { execFileSync } = await import("node:child_process");
+    expect(execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes("systemd-nspawn") && l.includes(run))).toEqual([]);
+    expect(execFileSync("cat", ["/proc/mounts"], { encoding: "utf8" })).not.toContain(run);
+    expect(execFileSync("losetup", ["--list", "--noheadings", "--output", "BACK-FILE"], { encoding: "utf8" })).not.toContain(run);
+  }, 900_000);
+});
