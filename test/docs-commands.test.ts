@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -18,5 +18,22 @@ describe("docs/api.md", () => {
     // `ycsb-lab local run` and `npm start` store into file://results (cli/commands/local-run.ts).
     const written = `results/${resultKey("quickstart-cassandra-20261123T213448", 2, "a", 0)}`;
     for (const glob of globs) expect(written, glob).toMatch(globRegExp(glob));
+  });
+});
+
+describe("the documents' tables", () => {
+  const docs = ["README.md", "DESIGN.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  it.each(docs)("%s: every table row belongs to a table (no row stranded after a paragraph)", (file) => {
+    const lines = readFileSync(join(root, file), "utf8").split("\n");
+    let fenced = false;
+    const stranded: string[] = [];
+    lines.forEach((line, i) => {
+      if (line.startsWith("```")) fenced = !fenced;
+      if (fenced || !line.startsWith("|")) return;
+      const inTable = lines[i - 1]?.startsWith("|");
+      const startsTable = /^\|[-:| ]+\|$/.test(lines[i + 1] ?? "");
+      if (!inTable && !startsTable) stranded.push(`line ${i + 1}: ${line.slice(0, 60)}`);
+    });
+    expect(stranded).toEqual([]);
   });
 });
