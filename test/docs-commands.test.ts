@@ -37,3 +37,25 @@ describe("the documents' tables", () => {
     expect(stranded).toEqual([]);
   });
 });
+
+describe("the documents' headings", () => {
+  const docs = ["README.md", "DESIGN.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  it.each(docs)("%s: no heading twice, no section left empty", (file) => {
+    const lines = readFileSync(join(root, file), "utf8").split("\n");
+    let fenced = false;
+    const headings: Array<{ level: number; text: string; line: number }> = [];
+    lines.forEach((line, i) => {
+      if (line.startsWith("```")) fenced = !fenced;
+      const m = fenced ? null : /^(#{1,6}) (.+)$/.exec(line);
+      if (m) headings.push({ level: m[1]!.length, text: m[2]!.trim(), line: i });
+    });
+    const texts = headings.map((h) => h.text);
+    expect(texts.filter((t, i) => texts.indexOf(t) !== i)).toEqual([]);
+    // A heading followed, with nothing between, by one of the same or a higher level heads nothing.
+    const empty = headings.filter((h, i) => {
+      const next = headings[i + 1];
+      return next && next.level <= h.level && lines.slice(h.line + 1, next.line).every((l) => !l.trim());
+    });
+    expect(empty.map((h) => h.text)).toEqual([]);
+  });
+});
