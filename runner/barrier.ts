@@ -1,3 +1,4 @@
+import { parseArrival, type Arrival } from "../model/barrier-arrival.js";
 import { barrierDir, barrierKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
 import { RetryDeadlineError, withRetry } from "./retry.js";
@@ -8,15 +9,7 @@ import { endedEarly, readRunEnd } from "./run-end.js";
  * client finished before continuing). One object per client per barrier, then polling until all are there: this
  * needs no conditional writes, so it works on S3, on emulators and on a folder alike.
  */
-export interface Arrival {
-  client: number;
-  arrivedAt: string;
-  /** "aborted": the client gave up; peers stop at once instead of waiting for the timeout. */
-  status: "ready" | "aborted";
-  reason?: string;
-  /** Throughput this client reached per finished step-up phase (phase index -> ops/s), for run-time decisions. */
-  stepOutcomes: Record<string, number>;
-}
+export type { Arrival } from "../model/barrier-arrival.js";
 
 export class BarrierError extends Error {
   constructor(
@@ -81,8 +74,9 @@ export async function passBarrier(
     if (missing.length === 0 || poll % 4 === 0) {
       const arrivals = await Promise.all(
         [...present].filter((i) => i < o.clients).map(async (i) => {
-          const body = await retry(`read barrier of client ${i}`, () => store.get(barrierKey(runId, point.index, point.name, i)));
-          return body ? (JSON.parse(body.toString("utf8")) as Arrival) : undefined;
+          const peerKey = barrierKey(runId, point.index, point.name, i);
+          const body = await retry(`read barrier of client ${i}`, () => store.get(peerKey));
+          return body ? peerArrival(body.toString("utf8"), peerKey, i, where, missing) : undefined;
         }),
       );
       const aborted = arrivals.find((a) => a?.status === "aborted");
@@ -102,4 +96,16 @@ export async function passBarrier(
     }
     await new Promise((r) => setTimeout(r, Math.min(o.pollMs ?? 500, deadline() + 1)));
   }
+}
+
+/** A peer's arrival as read from the store: a malformed one stops the barrier naming its object and field. */
+function peerArrival(text: string, key: string, client: number, where: string, missing: number[]): Arrival {
+  let arrival: Arrival;
+  try {
+    arrival = parseArrival(text, key);
+  } catch (err) {
+    throw new BarrierError(`${where}: ${(err as Error).message}`, missing);
+  }
+  if (arrival.client !== client) throw new BarrierError(`${where}: ${key}: /client: is ${arrival.client}, the object is client ${client}'s`, missing);
+  return arrival;
 }

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { shellcheck } from "./support/shellcheck.js";
 import { addressing } from "../infra/addressing.js";
 import { checkFit, dataBytesPerNode } from "../infra/sizing.js";
 import { estimateCost } from "../infra/cost.js";
@@ -161,8 +162,7 @@ describe("user-data as EC2 runs it", () => {
     const file = join(tmp, `${role}.sh`);
     writeFileSync(file, ud);
     execFileSync("bash", ["-n", file]);
-    // shellcheck (Debian's package) exits non-zero on any finding, and prints it.
-    execFileSync("shellcheck", ["--severity=style", file], { encoding: "utf8" });
+    shellcheck(file);
   });
 });
 

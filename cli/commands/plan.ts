@@ -18,8 +18,9 @@ Options:
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
   --format F      table (default) | json
   -o, --out FILE  write the plan there instead of stdout
-  --cost          print what the deployment costs on AWS before anything exists: per hour (instances, EBS,
-                  public IPv4), for the whole run (estimated hours, S3 requests) and per day left running
+  --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour
+                  (instances, EBS, public IPv4), for the whole run (estimated hours, S3 requests) and per day
+                  left running
 `;
 
 /** Options shared by `plan` and `local run`: which cell of which scenario. */
@@ -83,7 +84,7 @@ export const command: Command = {
       const spec = await loadScenario(cell.scenario!);
       const { deploymentCost, renderCost } = await import("../../infra/deployment-cost.js");
       const c = deploymentCost(plan.deployment, spec.dataNode.storage, plan);
-      text = format === "json" ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${text}\n${renderCost(c, plan.deployment).join("\n")}\n`;
+      text = format === "json" ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${renderCost(c, plan.deployment).join("\n")}\n\n${text}`;
     }
     if (out) {
       const { writeFile } = await import("node:fs/promises");
