@@ -23,7 +23,7 @@ machine's kernel and network namespace (each binds its own 127.0.x.N); AWS's end
 CouchbaseMock for Couchbase where the engine cannot run here); credentials are the emulator's user for each role
 (EC2: the instance profile); kernel tuning the container may not write is listed as refused.
 What only AWS can prove: Nitro's device names and NVMe controller data, real throughput and latency, vendor
-mirrors, capacity and quotas (docs/infrastructure.md, "What the rehearsal proves").
+mirrors, capacity and quotas (see docs/infrastructure.md, "What the rehearsal proves, and what only AWS can").
 
 Needs root and Debian's debootstrap and systemd-container packages; the first rehearsal builds the image (about
 2 minutes, cached in .cache/os/), later ones start in seconds. --prepare builds the image, the CA and the
