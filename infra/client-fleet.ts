@@ -55,7 +55,8 @@ export class ClientFleet extends pulumi.ComponentResource {
   public readonly count: number;
   public readonly instanceIds: pulumi.Output<string>[];
   public readonly privateIps: string[];
-  public readonly roleArn: pulumi.Output<string>;
+  /** Each client's instance profile (one role each), by index. */
+  public readonly instanceProfileArns: pulumi.Output<string>[];
 
   constructor(name: string, args: ClientFleetArgs, opts?: pulumi.ComponentResourceOptions) {
     failOn("ClientFleet", checkClientFleetArgs(args));
@@ -66,14 +67,20 @@ export class ClientFleet extends pulumi.ComponentResource {
     const tags = { ...(args.tags ?? {}), "ycsb-lab:threads-per-client": String(args.threadsPerClient) };
     const ami = args.amiId ?? ubuntuLtsAmi(this);
     const identity = aws.getCallerIdentityOutput({}, p);
-    const profile = instanceRole(
-      `${name}-client`,
-      pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, ...layout, kitKey: kitKey(args.kit.sha256) }))),
-      tags,
-      this,
-    );
+    // One role per client: each writes only the keys it owns (its results, barrier arrivals and status).
+    const profileOf = (index: number) =>
+      instanceRole(
+        `${name}-client-${index}`,
+        pulumi
+          .all([args.resultsBucketName, identity.accountId])
+          .apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, runId: args.runId, ...layout, kitKey: kitKey(args.kit.sha256) }, index))),
+        tags,
+        this,
+      );
     const ips = args.clientIps.slice(0, count);
+    const profiles = ips.map((_, index) => profileOf(index));
     this.instanceIds = ips.map((ip, index) => {
+      const profile = profiles[index]!;
       const userData = pulumi
         .output(args.resultsBucketName)
         .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
@@ -99,7 +106,7 @@ export class ClientFleet extends pulumi.ComponentResource {
     });
     this.count = count;
     this.privateIps = ips;
-    this.roleArn = profile.arn;
+    this.instanceProfileArns = profiles.map((p) => p.arn);
     this.registerOutputs({ count: this.count, instanceIds: this.instanceIds, privateIps: this.privateIps });
   }
 }

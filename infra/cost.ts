@@ -75,14 +75,16 @@ export interface RunCostEstimate {
 /**
  * S3 requests of a run, estimated: per client and YCSB phase, its uploads (result, outputs, HDR logs, barrier,
  * status) and barrier polling (every 0.5 s, about 10 s of waiting assumed); every data node polls its command object
- * every 3 s.
+ * every 3 s, and while none is there each poll is a GET answered 403 and a LIST under the key (a role without an
+ * unconditional s3:ListBucket: runner/results-store-s3.ts), the LIST priced like a PUT.
  */
 export function estimateRunCost(hourly: CostEstimate, duration: RunDuration, plan: Plan): RunCostEstimate {
   const clients = plan.deployment.clients;
   const nodes = plan.deployment.nodes;
   const clientPhases = clients * plan.phases.filter((p) => p.kind === "load" || p.kind === "warmup" || p.kind === "workload").length;
-  const put = clientPhases * 10 + nodes * 10 + clientPhases * 20;
-  const get = clientPhases * (clients + 4) + Math.round(nodes * duration.hours * 1200);
+  const nodePolls = Math.round(nodes * duration.hours * 1200);
+  const put = clientPhases * 10 + nodes * 10 + clientPhases * 20 + nodePolls;
+  const get = clientPhases * (clients + 4) + nodePolls;
   const requestsUsd = (put / 1000) * S3_PUT_LIST_USD_PER_1000 + (get / 1000) * S3_GET_USD_PER_1000;
   return {
     hours: duration.hours,

@@ -98,7 +98,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     const profile = instanceRole(
       `${name}-node`,
       pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) =>
-        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, ...layout, kitKey: kitKey(args.kit.sha256) })),
+        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, runId: args.runId, ...layout, kitKey: kitKey(args.kit.sha256) })),
       ),
       tags,
       this,

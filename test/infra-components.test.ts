@@ -183,7 +183,7 @@ describe("DatabaseCluster", () => {
 });
 
 describe("ClientFleet", () => {
-  it("sizes the fleet from the data-node ratio and scopes its role to the run's prefix", async () => {
+  it("sizes the fleet from the data-node ratio and gives each client a role writing only the keys it owns", async () => {
     const fleet = new ClientFleet("fleet", {
       clients: { dataNodesPerClient: 3, dataNodes: 8 },
       clientIps: addressing(8, 3).clientIps,
@@ -201,9 +201,18 @@ describe("ClientFleet", () => {
     expect(fleet.count).toBe(3);
     const instances = ofType("aws:ec2/instance:Instance");
     expect(instances).toHaveLength(3);
-    const policy = JSON.parse(ofType("aws:iam/rolePolicy:RolePolicy")[0]!.inputs.policy);
+    const policies = ofType("aws:iam/rolePolicy:RolePolicy").map((p) => JSON.parse(p.inputs.policy));
+    expect(policies).toHaveLength(3);
+    expect(ofType("aws:iam/instanceProfile:InstanceProfile").map((p) => p.name)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
+    expect(instances.map((i) => i.inputs.iamInstanceProfile)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
+    const policy = policies[2];
     const writes = policy.Statement.filter((s: any) => s.Action.some((a: string) => /Put|Delete|Abort/.test(a)));
-    expect(writes.flatMap((s: any) => s.Resource)).toEqual(["arn:aws:s3:::results-bucket/runs/run-7/*"]);
+    expect(writes.flatMap((s: any) => s.Resource)).toEqual([
+      "arn:aws:s3:::results-bucket/runs/run-7/phases/*/client-2/*",
+      "arn:aws:s3:::results-bucket/runs/run-7/barriers/*/client-2.json",
+      "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.json",
+      "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.log",
+    ]);
     expect(policy.Statement.find((s: any) => s.Action.includes("s3:ListBucket")).Condition).toEqual({ StringLike: { "s3:prefix": ["runs/run-7/*"] } });
     // Only Session Manager's channel actions take "*" (they have no resource-level permissions); nothing else does.
     const wide = policy.Statement.filter((s: any) => s.Resource.includes("*"));

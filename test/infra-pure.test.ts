@@ -92,11 +92,16 @@ describe("cost", () => {
 });
 
 describe("policies and tags", () => {
-  it("the client policy grants writes only under the run prefix", () => {
+  it("a client's policy grants writes only to the keys it owns", () => {
     const l = runLayout("r1");
-    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", ...l, kitKey: kitKey("0".repeat(64)) });
+    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", runId: "r1", ...l, kitKey: kitKey("0".repeat(64)) }, 2);
     const writeResources = doc.Statement.filter((s) => s.Action.some((a) => a.startsWith("s3:Put"))).flatMap((s) => s.Resource);
-    expect(writeResources).toEqual(["arn:aws:s3:::b/runs/r1/*"]);
+    expect(writeResources).toEqual([
+      "arn:aws:s3:::b/runs/r1/phases/*/client-2/*",
+      "arn:aws:s3:::b/runs/r1/barriers/*/client-2.json",
+      "arn:aws:s3:::b/runs/r1/status/client-2.json",
+      "arn:aws:s3:::b/runs/r1/status/client-2.log",
+    ]);
   });
   it.each([
     [{ runId: "ok-1", owner: "me", expiry: "2030-01-01" }, []],
