@@ -101,7 +101,9 @@ export class ClientFleet extends pulumi.ComponentResource {
           tags: { ...tags, Name: `${name}-client-${index}`, "ycsb-lab:role": "client", "ycsb-lab:client-index": String(index) },
         },
         // A newer image never replaces a running client (the stack pins its AMI; infra/ami.ts).
-        { parent: this, ignoreChanges: ["ami"] },
+        // A new run (user-data) replaces the instance at its fixed address, which EC2 holds until the old one is terminated
+        // (EC2 user guide, "Private IPv4 addresses"): the old one goes first, or the launch fails InvalidIPAddress.InUse.
+        { parent: this, ignoreChanges: ["ami"], deleteBeforeReplace: true },
       ).id;
     });
     this.count = count;

@@ -128,7 +128,9 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           tags: { ...tags, Name: `${name}-node-${index}`, "ycsb-lab:role": index === 0 ? "leader" : "member" },
         },
         // A newer image never replaces a running node (the stack pins its AMI; infra/ami.ts).
-        { parent: this, ignoreChanges: ["ami"] },
+        // A new run (user-data) replaces the instance at its fixed address, which EC2 holds until the old one is terminated
+        // (EC2 user guide, "Private IPv4 addresses"): the old one goes first, or the launch fails InvalidIPAddress.InUse.
+        { parent: this, ignoreChanges: ["ami"], deleteBeforeReplace: true },
       );
       return instance.id;
     });
