@@ -18,6 +18,7 @@ import { zoneOfferingBoth } from "./availability-zone.js";
 import { clusterDescription } from "./cluster-description.js";
 import { kitKey } from "../model/results-layout.js";
 import { volumeLayout, type LogVolumeSpec, type VolumeLayout } from "./volumes.js";
+import { runLifetime, type RunLifetime } from "./lifetime.js";
 import { runLayout } from "./run-layout.js";
 import { checkFit } from "./sizing.js";
 import { checkRunTags, runTags } from "./tags.js";
@@ -31,10 +32,17 @@ export interface BenchmarkScenarioArgs {
   runId: string;
   /** Who owns (and pays for) the run: a tag. */
   owner: string;
-  /** ISO date (YYYY-MM-DD): a tag, and the end of that day (UTC) is when every instance terminates itself. */
-  expiry: string;
-  /** Every instance also terminates itself this many hours after it booted, if that comes before the expiry. @default none */
+  /**
+   * ISO date (YYYY-MM-DD): a tag, and the end of that day (UTC) is when every instance terminates itself. Refused when
+   * past or before the run's estimated end (infra/lifetime.ts). @default the day the maxHours deadline falls on
+   */
+  expiry?: string;
+  /** Every instance also terminates itself this many hours after it booted, if that comes before the expiry. @default twice the plan's estimated hours */
   maxHours?: number;
+  /** Keep the fleet running after the run's last barrier instead of shutting it down (to inspect it). @default false */
+  keepAfterRun?: boolean;
+  /** The time of this preview or up: the expiry is checked against it. @default now */
+  now?: Date;
   /** Clients on Spot capacity (cheaper; an interruption ends the run, marked incomplete). @default false */
   clientSpot?: boolean;
   /** Data nodes on Spot capacity: only when asked (an interruption loses the node). @default false */
@@ -92,6 +100,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
   constructor(name: string, args: BenchmarkScenarioArgs, opts?: pulumi.ComponentResourceOptions) {
     const plan = planScenario(args);
     super("ycsb-lab:index:BenchmarkScenario", name, {}, opts);
+    for (const warning of plan.warnings) void pulumi.log.warn(warning, this);
     const p = { parent: this };
     const { deployment: d, addresses, tags } = plan;
     const runtime = engineRuntime(d.engine);
@@ -132,7 +141,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         JSON.stringify(
           clusterDescription({
             ami: amiId,
-            lifetime: { expiry: args.expiry, ...(args.maxHours !== undefined ? { maxHours: args.maxHours } : {}) },
+            lifetime: plan.lifetime,
             runId: args.runId,
             ...(args.stack ? { stack: args.stack } : {}),
             deployment: d,
@@ -205,6 +214,10 @@ export interface ScenarioPlan {
   runCost: RunCostEstimate;
   /** What each data node attaches and mounts. */
   volumes: VolumeLayout;
+  /** When the fleet ends itself (infra/lifetime.ts), as cluster.json tells every instance. */
+  lifetime: RunLifetime;
+  /** What preview should say but not refuse (a far expiry). */
+  warnings: string[];
 }
 
 /**
@@ -223,9 +236,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     if (e instanceof ScenarioError) failOn("BenchmarkScenario", [{ field: e.field, message: e.message.replace(`${e.field}: `, "") }]);
     throw e;
   }
-  failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry }));
   failOn("BenchmarkScenario", checkLogVolume(args.logVolume));
-  if (args.maxHours !== undefined && !(Number.isFinite(args.maxHours) && args.maxHours > 0)) failOn("BenchmarkScenario", [{ field: "maxHours", message: `hours > 0, got ${args.maxHours}` }]);
   if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path) failOn("BenchmarkScenario", [{ field: "kit", message: "a built kit: { path, sha256, version } from `ycsb-lab kit build` (kit/build.ts)" }]);
   failOn("BenchmarkScenario", checkFit(d, spec.dataNode.storage));
   let addresses: Addressing;
@@ -236,7 +247,13 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     failOn("BenchmarkScenario", [{ field: field!, message: rest.join(": ") }]);
     throw e;
   }
-  const tags = runTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry });
+  // The run's brakes from its estimated hours (infra/lifetime.ts): an expiry before the run's end is refused here.
+  const log = args.logVolume ?? {};
+  const { hourly: cost, run: runCost } = deploymentCost(d, spec.dataNode.storage, runPlan, log);
+  const { lifetime, problems: lifetimeProblems, warnings } = runLifetime(args, runCost.hours, args.now ?? new Date());
+  failOn("BenchmarkScenario", lifetimeProblems);
+  failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry }));
+  const tags = runTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry });
   const cluster: ScenarioPlan["cluster"] = {
     engine: d.engine,
     version: ENGINE_VERSIONS[d.engine],
@@ -275,8 +292,6 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "" };
   failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
   failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
-  const log = args.logVolume ?? {};
   const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
-  const { hourly: cost, run: runCost } = deploymentCost(d, spec.dataNode.storage, runPlan, log);
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, volumes };
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, volumes, lifetime, warnings };
 }

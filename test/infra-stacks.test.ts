@@ -161,7 +161,7 @@ describe("reproducible runs", () => {
 describe("affordable by default", () => {
   it("every instance terminates itself at the run's lifetime; spot only where asked; clients join the cluster's placement group in a zone offering both types", async () => {
     const get = stackConfig("endpoint-2015");
-    const over: ConfigSource = (k) => ({ "ycsb-lab:maxHours": "12", "ycsb-lab:clientSpot": "true", "ycsb-lab:nodes": "2" })[k] ?? get(k);
+    const over: ConfigSource = (k) => ({ "ycsb-lab:maxHours": "120", "ycsb-lab:clientSpot": "true", "ycsb-lab:nodes": "2" })[k] ?? get(k);
     const out = stackProgram(over, "endpoint-2015", KIT, NOW);
     await value(out.resultsPrefix);
     await settle();
@@ -176,7 +176,8 @@ describe("affordable by default", () => {
     // The mocked region offers i4i.xlarge alone in us-east-1a: the run goes to us-east-1b, which offers both types.
     expect(new Set(ofType("aws:ec2/subnet:Subnet").map((s) => s.inputs.availabilityZone))).toEqual(new Set(["us-east-1b"]));
     const cluster = JSON.parse(ofType("aws:s3/bucketObjectv2:BucketObjectv2").find((o) => String(o.inputs.key).endsWith("cluster.json"))!.inputs.content);
-    expect(cluster.lifetime).toEqual({ expiry: get("ycsb-lab:expiry"), maxHours: 12 });
+    // No expiry in the stack file: the day the maxHours deadline falls on (NOW + 120 h).
+    expect(cluster.lifetime).toEqual({ expiry: "2026-11-28", maxHours: 120, keepAfterRun: false });
     expect(() => stackArgs((k) => (k === "ycsb-lab:maxHours" ? "-3" : get(k)), "s", KIT)).toThrow(/ycsb-lab:maxHours: hours > 0/);
     expect(() => stackArgs((k) => (k === "ycsb-lab:clientSpot" ? "yes" : get(k)), "s", KIT)).toThrow(/ycsb-lab:clientSpot: "true" or "false"/);
   });
