@@ -14,6 +14,7 @@ import { failOn } from "./errors.js";
 import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
 import { pinnedAmi } from "./ami.js";
+import { onDemandVcpuNeed, vcpuQuotaChecked, type VcpuNeed } from "./capacity.js";
 import { zoneOfferingBoth } from "./availability-zone.js";
 import { clusterDescription } from "./cluster-description.js";
 import { kitKey } from "../model/results-layout.js";
@@ -65,8 +66,22 @@ export interface BenchmarkScenarioArgs {
   mongoTopology?: MongoTopology;
   /** Use an existing results bucket instead of creating one. @default a new ResultsBucket */
   resultsBucketName?: pulumi.Input<string>;
-  /** Cluster placement group for the data nodes. @default true */
+  /**
+   * Cluster placement group for the data nodes, of one instance type as AWS advises (EC2 user guide, "Placement
+   * strategies": cluster). Clients stay out of it: they talk to the data nodes only, never to each other, in the same
+   * zone. @default true
+   */
   placementGroup?: boolean;
+  /**
+   * Reserve the data nodes' capacity in their placement group before any of them launches (an On-Demand Capacity
+   * Reservation, as the EC2 user guide's "Placement group rules and limitations" recommends for cluster groups): a
+   * zone without capacity then fails the up before anything runs, instead of part of the cluster waiting for the
+   * rest. The reservation is billed like the instances until its end (the run's maxHours) or `pulumi destroy`, used
+   * or not. @default false
+   */
+  reserveCapacity?: boolean;
+  /** Check at preview that the account's On-Demand vCPU quota (L-1216C47A) holds the stack (infra/capacity.ts). @default true */
+  checkVcpuQuota?: boolean;
   /** The commit log / journal volume, where the study put the log on a device of its own. @default 100 GiB gp3, its included IOPS and throughput */
   logVolume?: LogVolumeSpec;
   /**
@@ -114,7 +129,10 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         vpcCidr: addresses.vpcCidr,
         dataSubnetCidr: addresses.dataSubnetCidr,
         clientSubnetCidr: addresses.clientSubnetCidr,
-        availabilityZone: args.availabilityZone ?? zoneOfferingBoth([d.dataInstanceType, d.clientInstanceType], args.region, this),
+        // The zone waits for the quota check: nothing is placed in it while the account cannot hold the stack.
+        availabilityZone: pulumi
+          .all([args.availabilityZone ?? zoneOfferingBoth([d.dataInstanceType, d.clientInstanceType], args.region, this), args.checkVcpuQuota === false ? 0 : vcpuQuotaChecked(plan.vcpus, args.region, this)])
+          .apply(([zone]) => zone),
         tags,
       },
       p,
@@ -163,7 +181,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     );
     this.cluster = new DatabaseCluster(
       `${name}-db`,
-      { ...plan.cluster, amiId: ami, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName },
+      { ...plan.cluster, amiId: ami, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName, availabilityZone: this.network.availabilityZone },
       { parent: this, dependsOn: [kitObject, clusterObject] },
     );
     this.clients = new ClientFleet(
@@ -171,7 +189,6 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
       {
         ...plan.clients,
         amiId: ami,
-        ...(this.cluster.placementGroupName ? { placementGroupName: this.cluster.placementGroupName } : {}),
         subnetId: this.network.clientSubnetId,
         securityGroupId: this.network.clientSecurityGroupId,
         resultsBucketName: bucketName,
@@ -216,6 +233,8 @@ export interface ScenarioPlan {
   volumes: VolumeLayout;
   /** When the fleet ends itself (infra/lifetime.ts), as cluster.json tells every instance. */
   lifetime: RunLifetime;
+  /** The On-Demand vCPUs the stack needs at once (checked against the account's quota at preview). */
+  vcpus: VcpuNeed;
   /** What preview should say but not refuse (a far expiry). */
   warnings: string[];
 }
@@ -264,6 +283,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     loadPreset: d.loadPreset,
     replication: d.replication,
     placementGroup: args.placementGroup ?? true,
+    ...(args.reserveCapacity ? { capacityReservation: { endDate: new Date((args.now ?? new Date()).getTime() + (lifetime.maxHours + 1) * 3_600_000).toISOString() } } : {}),
     logVolume: d.ownLogDevice,
     ...(args.logVolume ? { logVolumeSpec: args.logVolume } : {}),
     ...(d.engine === "mongodb" ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") } : {}),
@@ -289,9 +309,10 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     ...(args.clientSpot ? { spot: true } : {}),
     tags,
   };
-  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "" };
+  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "", availabilityZone: "decided at deploy time" };
   failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
   failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
   const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, volumes, lifetime, warnings };
+  const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, volumes, lifetime, warnings, vcpus };
 }

@@ -35,6 +35,14 @@ export interface DatabaseClusterArgs {
   replication?: number;
   /** Launch the nodes in a cluster placement group (low, even latency between nodes). @default true */
   placementGroup?: boolean;
+  /**
+   * Reserve the nodes' On-Demand capacity in the placement group before they launch, until `endDate` (RFC 3339): the
+   * EC2 user guide's advice for cluster groups ("Placement group rules and limitations"). Billed like the instances
+   * until then, used or not. Needs placementGroup, availabilityZone and no Spot. @default none
+   */
+  capacityReservation?: { endDate: string };
+  /** The zone of the subnet (the reservation's zone). Required with capacityReservation. */
+  availabilityZone?: pulumi.Input<string>;
   /** Run data nodes on Spot capacity (an interruption ends the run: never the default for data). @default false */
   spot?: boolean;
   /** Put the commit log / journal on a gp3 volume of its own. @default the preset's choice (model/presets.ts) */
@@ -105,6 +113,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     );
     const placement = (args.placementGroup ?? true) ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p) : undefined;
 
+    const reservation = placement && args.capacityReservation ? reserveCapacity(name, args, placement, tags, this) : undefined;
     const volumes = volumeLayout(args.storage, args.logVolume ?? runtime.wantsLogVolume(args.preset), args.logVolumeSpec);
     this.instanceIds = args.nodeIps.map((ip, index) => {
       const userData = pulumi
@@ -120,6 +129,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           vpcSecurityGroupIds: [args.securityGroupId],
           iamInstanceProfile: profile.name,
           ...(placement ? { placementGroup: placement.name } : {}),
+          ...(reservation ? { capacityReservationSpecification: { capacityReservationTarget: { capacityReservationId: reservation.id } } } : {}),
           ...SAFE_INSTANCE_DEFAULTS,
           ...(args.spot ? SPOT_ONE_TIME : {}),
           ebsBlockDevices: volumes.ebs,
@@ -145,6 +155,26 @@ export class DatabaseCluster extends pulumi.ComponentResource {
   }
 }
 
+/** One reservation for every node, in the placement group: all of the capacity or a failed up before any launch. */
+function reserveCapacity(name: string, args: DatabaseClusterArgs, placement: aws.ec2.PlacementGroup, tags: Record<string, string>, parent: pulumi.Resource): aws.ec2.CapacityReservation {
+  return new aws.ec2.CapacityReservation(
+    `${name}-capacity`,
+    {
+      availabilityZone: args.availabilityZone!,
+      instanceCount: args.nodeIps.length,
+      instanceType: args.instanceType,
+      instancePlatform: "Linux/UNIX",
+      placementGroupArn: placement.arn,
+      // Only this cluster's instances, which name it, use the reservation.
+      instanceMatchCriteria: "targeted",
+      endDateType: "limited",
+      endDate: args.capacityReservation!.endDate,
+      tags,
+    },
+    { parent },
+  );
+}
+
 export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: string; message: string }> {
   const problems: Array<{ field: string; message: string }> = [];
   if (!isEngine(args.engine)) return [{ field: "engine", message: `unknown engine "${String(args.engine)}"` }];
@@ -161,6 +191,12 @@ export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: stri
   if (!isInteger(args.recordCount, 1)) problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
   if (!isInteger(args.fieldCount, 1)) problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
   problems.push(...checkLogVolume(args.logVolumeSpec));
+  if (args.capacityReservation) {
+    if (args.placementGroup === false) problems.push({ field: "capacityReservation", message: "reserves capacity in the placement group: needs placementGroup" });
+    if (args.spot) problems.push({ field: "capacityReservation", message: "an On-Demand Capacity Reservation cannot hold Spot instances" });
+    if (!args.availabilityZone) problems.push({ field: "availabilityZone", message: "the reservation's zone is required with capacityReservation" });
+    if (Number.isNaN(Date.parse(args.capacityReservation.endDate))) problems.push({ field: "capacityReservation.endDate", message: `an RFC 3339 time, got "${args.capacityReservation.endDate}"` });
+  }
   for (const message of engineRuntime(args.engine).checkServerSettings(args.serverSettings ?? {})) problems.push({ field: `serverSettings.${args.engine}`, message });
   try {
     problems.push(...checkStorage(args.storage, lookupType(args.instanceType, "instanceType")).map((x) => ({ ...x, field: x.field.replace(/^dataNode\./, "") })));

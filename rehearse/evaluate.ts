@@ -102,6 +102,9 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
             // A token for the stack's secret version; the rehearsal puts tokens of its own into the emulated secrets.
             return { randomPassword: "rehearsal-token-not-used-0123456789" };
+          case "aws:servicequotas/getServiceQuota:getServiceQuota":
+            // Capacity is what only AWS can show: the rehearsal's account holds any stack.
+            return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: 1_000_000, adjustable: true, globalQuota: false };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
           default:

@@ -159,6 +159,7 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     ...(flag("clientSpot") ? { clientSpot: true } : {}),
     ...(flag("dataNodeSpot") ? { dataNodeSpot: true } : {}),
     ...(flag("keepAfterRun") ? { keepAfterRun: true } : {}),
+    ...(flag("reserveCapacity") ? { reserveCapacity: true } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),
   };
 }

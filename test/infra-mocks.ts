@@ -15,6 +15,8 @@ export const calls: string[] = [];
 
 export const MOCK_AMI = "ami-0a1b2c3d4e5f67890";
 export const MOCK_ACCOUNT = "123456789012";
+/** The account's On-Demand standard vCPU quota (Service Quotas L-1216C47A) the mocked AWS answers; tests lower it. */
+export const quota = { vcpus: 5_000 };
 
 /** Mocks that record every resource and answer only the invokes infra makes; anything else throws. */
 export async function installMocks(): Promise<void> {
@@ -51,6 +53,8 @@ export async function installMocks(): Promise<void> {
             return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
             return { randomPassword: "mock-random-password-0123456789abcdefghij" };
+          case "aws:servicequotas/getServiceQuota:getServiceQuota":
+            return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: quota.vcpus, adjustable: true, globalQuota: false };
           default:
             throw new Error(`Mock not implemented: ${args.token}`);
         }

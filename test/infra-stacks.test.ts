@@ -159,7 +159,7 @@ describe("reproducible runs", () => {
 });
 
 describe("affordable by default", () => {
-  it("every instance terminates itself at the run's lifetime; spot only where asked; clients join the cluster's placement group in a zone offering both types", async () => {
+  it("every instance terminates itself at the run's lifetime; spot only where asked; the data nodes alone in their placement group, in a zone offering both types", async () => {
     const get = stackConfig("endpoint-2015");
     const over: ConfigSource = (k) => ({ "ycsb-lab:maxHours": "120", "ycsb-lab:clientSpot": "true", "ycsb-lab:nodes": "2" })[k] ?? get(k);
     const out = stackProgram(over, "endpoint-2015", KIT, NOW);
@@ -172,7 +172,10 @@ describe("affordable by default", () => {
     expect(clients.every((i) => i.inputs.instanceMarketOptions?.marketType === "spot")).toBe(true);
     expect(nodes.every((i) => i.inputs.instanceMarketOptions === undefined)).toBe(true);
     const pg = ofType("aws:ec2/placementGroup:PlacementGroup")[0]!;
-    expect([...nodes, ...clients].every((i) => i.inputs.placementGroup === pg.name)).toBe(true);
+    // One instance type per cluster placement group (EC2 user guide, "Placement strategies"): clients stay out of it.
+    expect(ofType("aws:ec2/placementGroup:PlacementGroup")).toHaveLength(1);
+    expect(nodes.every((i) => i.inputs.placementGroup === pg.name)).toBe(true);
+    expect(clients.every((i) => i.inputs.placementGroup === undefined)).toBe(true);
     // The mocked region offers i4i.xlarge alone in us-east-1a: the run goes to us-east-1b, which offers both types.
     expect(new Set(ofType("aws:ec2/subnet:Subnet").map((s) => s.inputs.availabilityZone))).toEqual(new Set(["us-east-1b"]));
     const cluster = JSON.parse(ofType("aws:s3/bucketObjectv2:BucketObjectv2").find((o) => String(o.inputs.key).endsWith("cluster.json"))!.inputs.content);
