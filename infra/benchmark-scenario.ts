@@ -7,8 +7,8 @@ import { checkScenario, resolveDeployment, ScenarioError, type Deployment, type 
 import { buildPlan, type Plan } from "../model/plan.js";
 import { addressing, type Addressing } from "./addressing.js";
 import { ClientFleet, checkClientFleetArgs, type ClientFleetArgs } from "./client-fleet.js";
-import type { CostEstimate, RunCostEstimate } from "./cost.js";
-import { deploymentCost } from "./deployment-cost.js";
+import type { CostEstimate, Egress, RunCostEstimate } from "./cost.js";
+import { deploymentCost, type DeploymentCost } from "./deployment-cost.js";
 import { DatabaseCluster, checkClusterArgs, checkLogVolume, type DatabaseClusterArgs } from "./database-cluster.js";
 import { failOn } from "./errors.js";
 import { BenchmarkNetwork } from "./network.js";
@@ -80,6 +80,12 @@ export interface BenchmarkScenarioArgs {
    * or not. @default false
    */
   reserveCapacity?: boolean;
+  /**
+   * How instances reach the internet for their downloads: a public IPv4 address each, or none and one NAT gateway
+   * (infra/network.ts). @default the cheaper of the two for the run's estimate (infra/deployment-cost.ts): NAT for
+   * a large fleet, public addresses for a small one
+   */
+  egress?: Egress;
   /** Check at preview that the account's On-Demand vCPU quota (L-1216C47A) holds the stack (infra/capacity.ts). @default true */
   checkVcpuQuota?: boolean;
   /** The commit log / journal volume, where the study put the log on a device of its own. @default 100 GiB gp3, its included IOPS and throughput */
@@ -129,6 +135,8 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         vpcCidr: addresses.vpcCidr,
         dataSubnetCidr: addresses.dataSubnetCidr,
         clientSubnetCidr: addresses.clientSubnetCidr,
+        publicSubnetCidr: addresses.publicSubnetCidr,
+        egress: plan.cost.egress,
         // The zone waits for the quota check: nothing is placed in it while the account cannot hold the stack.
         availabilityZone: pulumi
           .all([args.availabilityZone ?? zoneOfferingBoth([d.dataInstanceType, d.clientInstanceType], args.region, this), args.checkVcpuQuota === false ? 0 : vcpuQuotaChecked(plan.vcpus, args.region, this)])
@@ -229,6 +237,8 @@ export interface ScenarioPlan {
   cost: CostEstimate;
   /** The whole run: estimated hours, its cost, and what the fleet costs per day left running. */
   runCost: RunCostEstimate;
+  /** The egress not chosen, and the run's cost with it. */
+  otherEgress: DeploymentCost["otherEgress"];
   /** What each data node attaches and mounts. */
   volumes: VolumeLayout;
   /** When the fleet ends itself (infra/lifetime.ts), as cluster.json tells every instance. */
@@ -268,7 +278,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   }
   // The run's brakes from its estimated hours (infra/lifetime.ts): an expiry before the run's end is refused here.
   const log = args.logVolume ?? {};
-  const { hourly: cost, run: runCost } = deploymentCost(d, spec.dataNode.storage, runPlan, log);
+  const { hourly: cost, run: runCost, otherEgress } = deploymentCost(d, spec.dataNode.storage, runPlan, log, args.egress);
   const { lifetime, problems: lifetimeProblems, warnings } = runLifetime(args, runCost.hours, args.now ?? new Date());
   failOn("BenchmarkScenario", lifetimeProblems);
   failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry }));
@@ -314,5 +324,5 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
   const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
   const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, volumes, lifetime, warnings, vcpus };
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, otherEgress, volumes, lifetime, warnings, vcpus };
 }

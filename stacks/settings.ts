@@ -140,6 +140,8 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
   const maxHours = maxHoursText === undefined ? undefined : Number(maxHoursText);
   if (maxHours !== undefined && !(maxHours > 0)) throw new StackConfigError(`${NS}:maxHours`, `hours > 0, got "${maxHoursText}"`);
   const bucket = get(`${NS}:resultsBucket`);
+  const egress = get(`${NS}:egress`);
+  if (egress !== undefined && egress !== "nat" && egress !== "public-ip") throw new StackConfigError(`${NS}:egress`, `"nat" or "public-ip" (unset: the cheaper for the run), got "${egress}"`);
   const expiry = expiryFrom(get(`${NS}:expiry`), now);
   return {
     spec,
@@ -160,6 +162,7 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     ...(flag("dataNodeSpot") ? { dataNodeSpot: true } : {}),
     ...(flag("keepAfterRun") ? { keepAfterRun: true } : {}),
     ...(flag("reserveCapacity") ? { reserveCapacity: true } : {}),
+    ...(egress ? { egress: egress as "nat" | "public-ip" } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),
   };
 }

@@ -72,6 +72,29 @@ describe("BenchmarkNetwork", () => {
     expect(ingress.some((r) => r.fromPort <= 22 && r.toPort >= 22)).toBe(false);
   });
 
+  it("egress through a NAT gateway: no instance subnet hands out public addresses, the default route goes to the NAT", async () => {
+    const net = new BenchmarkNetwork("natnet", { region: "us-east-1", ports: engineRuntime("cassandra").ports, egress: "nat" });
+    await value(net.dataSecurityGroupId);
+    await settle();
+    const subnets = ofType("aws:ec2/subnet:Subnet");
+    expect(subnets.map((x) => [x.name, x.inputs.mapPublicIpOnLaunch])).toEqual([
+      ["natnet-public", false],
+      ["natnet-data", false],
+      ["natnet-client", false],
+    ]);
+    const [nat] = ofType("aws:ec2/natGateway:NatGateway");
+    expect(nat!.inputs).toMatchObject({ subnetId: "natnet-public-id", allocationId: "natnet-nat-ip-id" });
+    const instanceRoutes = recorded.find((r) => r.name === "natnet-routes")!;
+    expect(instanceRoutes.inputs.routes).toEqual([{ cidrBlock: "0.0.0.0/0", natGatewayId: "natnet-nat-id" }]);
+    // Public addresses by default (a small fleet: cheaper than the NAT gateway's hour).
+    reset();
+    const plain = new BenchmarkNetwork("plain", { region: "us-east-1", ports: engineRuntime("cassandra").ports });
+    await value(plain.dataSecurityGroupId);
+    await settle();
+    expect(ofType("aws:ec2/subnet:Subnet").every((x) => x.inputs.mapPublicIpOnLaunch === true)).toBe(true);
+    expect(ofType("aws:ec2/natGateway:NatGateway")).toEqual([]);
+  });
+
   it("rejects port 22 and a bad region before creating anything", () => {
     expect(() => new BenchmarkNetwork("bad", { region: "us-east-1", ports: { client: [{ from: 22, to: 22, description: "ssh" }], cluster: [] } })).toThrow(/ports: port 22/);
     expect(() => new BenchmarkNetwork("bad2", { region: "mars", ports: engineRuntime("hbase").ports })).toThrow(/region/);
