@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import type { Engine } from "../model/engine.js";
-import { KIT_MANIFEST, type KitManifest } from "../runner/kit-layout.js";
+import { KIT_MANIFEST, RDS_CA_BUNDLE, type KitManifest } from "../runner/kit-layout.js";
 import { bindingClasspathDir, runSetupScript } from "../runner/java-artifacts.js";
 import { tarArchive, type TarEntry } from "./tar.js";
 
@@ -154,6 +154,8 @@ export async function serviceKitEntries(o: { schemaEngineInside: boolean; extern
     ...filesOf(DIST_DIR, "web/dist"),
     ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
     { path: "bin/schema.prisma", data: readFileSync(join(REPO_ROOT, "prisma", "schema.prisma")) },
+    // RDS's CA bundle: the service verifies the database's certificate against it (cli/dashboard-boot.ts).
+    { path: RDS_CA_BUNDLE, data: readFileSync(join(REPO_ROOT, "kit", RDS_CA_BUNDLE)) },
     ...(o.schemaEngineInside
       ? ["package.json", "schema_engine_bg.js", "schema_engine_bg.wasm"].map((f) => ({ path: `bin/node_modules/@prisma/schema-engine-wasm/${f}`, data: readFileSync(join(engineDir, f)) }))
       : []),

@@ -82,7 +82,7 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
         if (state.name === undefined) state.name = args.name;
         // What AWS reports and the dashboard stack passes on: secret ARNs (partial ARNs, which Secrets Manager and
         // moto accept), the database's address and its managed master secret.
-        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name)}`;
+        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}rehearsal`)}`;
         if (args.type === "aws:rds/instance:Instance") {
           Object.assign(state, { address: `${args.name}.rehearsal.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.rehearsal.rds.amazonaws.com:5432` });
           state.masterUserSecrets = [{ secretArn: `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:rds!db-${args.name}`, secretStatus: "active" }];

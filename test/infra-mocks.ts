@@ -27,7 +27,8 @@ export async function installMocks(): Promise<void> {
         const state: Record<string, unknown> = { ...args.inputs, arn: `arn:aws:mock:::${args.name}` };
         if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${args.name}-bucket`;
         if (state.name === undefined) state.name = args.name;
-        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:${String(args.inputs.name)}-AbCdEf`;
+        // A secret named by prefix gets AWS's random suffix; one named in full, the six characters Secrets Manager adds.
+        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}20261123183000000001`)}-AbCdEf`;
         // RDS keeps the master password in a secret of its own (manageMasterUserPassword) and reports its ARN.
         if (args.type === "aws:rds/instance:Instance") {
           Object.assign(state, { address: `${args.name}.mock.us-east-1.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.mock.us-east-1.rds.amazonaws.com:5432` });

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type pg from "pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations } from "../../prisma/migrate.js";
@@ -11,8 +12,10 @@ import { fairlyQueued } from "./fair-queue.js";
 export type Db = InstanceType<typeof PrismaClient>;
 
 export interface DatabaseOptions {
-  /** A Postgres URL; without it an embedded PGlite is used. */
+  /** A Postgres URL; without it (and without `pool`) an embedded PGlite is used. */
   databaseUrl?: string;
+  /** A Postgres pool the caller made (the dashboard service's, whose password follows Secrets Manager). */
+  pool?: pg.Pool;
   /** PGlite data directory; "memory://" or undefined for an in-memory database. */
   pgliteDir?: string;
   /** Apply the committed migrations on open (default true). */
@@ -37,7 +40,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let factory: SqlMigrationAwareDriverAdapterFactory;
   let closePglite: (() => Promise<void>) | undefined;
   let dataDirLock: DataDirLock | undefined;
-  if (opts.databaseUrl) {
+  if (opts.pool) {
+    factory = new PrismaPg(opts.pool);
+  } else if (opts.databaseUrl) {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
@@ -80,12 +85,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const prisma = new PrismaClient({ adapter: factory });
   return {
     prisma,
-    kind: opts.databaseUrl ? "postgres" : "pglite",
+    kind: opts.databaseUrl || opts.pool ? "postgres" : "pglite",
     appliedMigrations,
     ...(dataDirLock ? { dataDirLock } : {}),
     async close() {
       await prisma.$disconnect();
       await closePglite?.();
+      await opts.pool?.end();
     },
   };
 }
