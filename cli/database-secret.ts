@@ -20,7 +20,8 @@ export const isAuthFailure = (err: unknown): boolean => AUTH_FAILURES.has(String
 /** A secret read through `read`, kept in memory, read again on demand but never more often than `minIntervalMs`. */
 export function databaseSecret(initial: string, read: () => Promise<string>, o: { minIntervalMs?: number; log?: (line: string) => void } = {}): DatabaseSecret {
   let current = initial;
-  let lastRead = Date.now();
+  // The first refusal always reads the secret again; later ones at most once per interval.
+  let lastRead = 0;
   let pending: Promise<boolean> | undefined;
   return {
     password: () => current,
