@@ -40,7 +40,7 @@ export interface BenchmarkScenarioArgs {
   expiry?: string;
   /** Every instance also terminates itself this many hours after it booted, if that comes before the expiry. @default twice the plan's estimated hours */
   maxHours?: number;
-  /** Keep the fleet running after the run's last barrier instead of shutting it down (to inspect it). @default false */
+  /** Keep the fleet running after the run's last barrier (or a failure) until the brake, to inspect it; by default it powers off. @default false */
   keepAfterRun?: boolean;
   /** The time of this preview or up: the expiry is checked against it. @default now */
   now?: Date;
@@ -91,7 +91,7 @@ export interface BenchmarkScenarioArgs {
   /** The commit log / journal volume, where the study put the log on a device of its own. @default 100 GiB gp3, its included IOPS and throughput */
   logVolume?: LogVolumeSpec;
   /**
-   * AMI id for every instance. @default the newest Ubuntu LTS from Canonical at the stack's first `up`, pinned for
+   * AMI id for every instance. @default the newest official Debian 12 image at the stack's first `up`, pinned for
    * later ones (infra/ami.ts pinnedAmi) and recorded in every result's provenance
    */
   amiId?: pulumi.Input<string>;
@@ -297,6 +297,8 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     logVolume: d.ownLogDevice,
     ...(args.logVolume ? { logVolumeSpec: args.logVolume } : {}),
     ...(d.engine === "mongodb" ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") } : {}),
+    lifetime: { expiry: lifetime.expiry, maxHours: lifetime.maxHours },
+    ...(lifetime.keepAfterRun ? { keepAfterRun: true } : {}),
     recordCount: d.recordCount,
     fieldCount: d.fieldCount,
     serverSettings: spec.serverSettings?.[d.engine] ?? {},
@@ -312,6 +314,8 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     clientIps: addresses.clientIps,
     instanceType: d.clientInstanceType,
     threadsPerClient: d.threadsPerClient,
+    lifetime: { expiry: lifetime.expiry, maxHours: lifetime.maxHours },
+    ...(lifetime.keepAfterRun ? { keepAfterRun: true } : {}),
     runId: args.runId,
     region: args.region,
     kit: { sha256: args.kit.sha256 },

@@ -39,7 +39,7 @@ function jarsOf(dir: string, into: string): TarEntry[] {
 
 /** The instance CLI as one ES module with its npm dependencies inside (esbuild, a development dependency). */
 export async function bundleInstanceCli(entry = "instance-main.ts", external: string[] = []): Promise<Buffer> {
-  const { build } = await import("esbuild");
+  const { build, stop } = await import("esbuild");
   const out = await build({
     entryPoints: [join(REPO_ROOT, "cli", entry)],
     external,
@@ -56,7 +56,7 @@ export async function bundleInstanceCli(entry = "instance-main.ts", external: st
       js: 'import { createRequire as __ycsbLabRequire } from "node:module"; import { fileURLToPath as __ycsbLabPath } from "node:url"; const require = __ycsbLabRequire(import.meta.url); const __filename = __ycsbLabPath(import.meta.url); const __dirname = __ycsbLabPath(new URL(".", import.meta.url));',
     },
     logLevel: "silent",
-  });
+  }).finally(() => stop());
   return Buffer.from(out.outputFiles[0]!.contents);
 }
 

@@ -34,6 +34,8 @@ export const readyMarkerKey = (runId: string): string => `${clusterPrefix(runId)
  * overwritten per command, so nodes poll a known key and need no list permission.
  */
 export const nodeCommandKey = (runId: string): string => `${clusterPrefix(runId)}command.json`;
+/** The run's end (model/instance-status.ts RunEnd): under cluster/, so data nodes, which read only there, see it. */
+export const runEndKey = (runId: string): string => `${clusterPrefix(runId)}end.json`;
 /** Each node's answer to command `id` (the reset phase's index). */
 export const nodeAckKey = (runId: string, id: number, node: number): string => `${clusterPrefix(runId)}acks/${id}/node-${node}.json`;
 export const statusPrefix = (runId: string): string => `${runPrefix(runId)}status/`;
@@ -58,8 +60,9 @@ export const barrierKey = (runId: string, index: number, name: string, client: n
 
 /**
  * The keys client `i` writes, as IAM resource patterns ("*" matches any characters): its own results, barrier
- * arrivals and status; client 0 also the run's manifest and the data nodes' command object. Nothing else of the run
- * (plan.json, cluster.json, the readiness marker, another client's objects) is a client's to write.
+ * arrivals and status, and the run's end (any client may end the run early, naming why); client 0 also the run's
+ * manifest and the data nodes' command object. Nothing else of the run (plan.json, cluster.json, the readiness
+ * marker, another client's objects) is a client's to write.
  */
 export function clientWriteKeys(runId: string, client: number): string[] {
   const run = runPrefix(runId);
@@ -68,6 +71,7 @@ export function clientWriteKeys(runId: string, client: number): string[] {
     `${run}barriers/*/client-${client}.json`,
     statusKey(runId, instanceOf("client", client)),
     statusLogKey(runId, instanceOf("client", client)),
+    runEndKey(runId),
     ...(client === 0 ? [manifestKey(runId), nodeCommandKey(runId)] : []),
   ];
 }

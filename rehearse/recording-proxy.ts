@@ -31,6 +31,15 @@ export interface RecordingProxy {
   stop: () => Promise<void>;
 }
 
+/**
+ * The call's path in S3's path style: a virtual-hosted request (Host `<bucket>.s3.<region>.amazonaws.com`, as the
+ * SDKs and user-data send it on AWS) names its bucket in the host, which the audit needs in the path.
+ */
+export function pathStyle(host: string, pathname: string): string {
+  const bucket = /^([a-z0-9][a-z0-9.-]*)\.s3(?:[.-][a-z0-9-]+)?\.amazonaws\.com(?::\d+)?$/.exec(host)?.[1];
+  return bucket ? `/${bucket}${pathname}` : pathname;
+}
+
 function accessKeyOf(req: IncomingMessage): string {
   const auth = String(req.headers.authorization ?? "");
   return /Credential=([^/,\s]+)\//.exec(auth)?.[1] ?? "";
@@ -58,7 +67,7 @@ export async function startRecordingProxy(target: string, semantics?: S3Semantic
     const amzTarget = req.headers["x-amz-target"] ? String(req.headers["x-amz-target"]) : undefined;
     const accessKeyId = accessKeyOf(req);
     const method = req.method ?? "GET";
-    const call: S3Call = { method, path: url.pathname, query: Object.fromEntries(url.searchParams) };
+    const call: S3Call = { method, path: pathStyle(String(req.headers.host ?? ""), url.pathname), query: Object.fromEntries(url.searchParams) };
     const policy = amzTarget ? undefined : semantics?.policyOf(accessKeyId);
     const chunks: Buffer[] = [];
     let kept = 0;

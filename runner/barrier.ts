@@ -1,6 +1,7 @@
 import { barrierDir, barrierKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
 import { RetryDeadlineError, withRetry } from "./retry.js";
+import { endedEarly, readRunEnd } from "./run-end.js";
 
 /**
  * Lock-step through the results store (seed 000: all clients run a workload in parallel, and all wait until every
@@ -30,6 +31,13 @@ export interface BarrierOptions {
   clients: number;
   timeoutMs: number;
   pollMs?: number;
+  /**
+   * A run-level problem that ends the wait at once (a data node failed or fell silent), asked with the run's end
+   * (runner/run-end.ts) every few polls: a barrier never waits out its timeout for a run that cannot go on.
+   */
+  runProblem?: () => Promise<string | undefined>;
+  /** Told about every 30 s while clients are missing (for the instance's status: who it waits for, since when). */
+  onWait?: (missing: number[], waitedMs: number) => void | Promise<void>;
 }
 
 /** Arrive at a barrier and wait for every client; returns all arrivals (index = client). */
@@ -58,7 +66,13 @@ export async function passBarrier(
   }
   if (me.status === "aborted") return [];
 
+  let toldAt = started;
   for (let poll = 0; ; poll++) {
+    if (poll % 4 === 0) {
+      // Health that cannot be read is no evidence of a failure: the wait goes on then.
+      const problem = endedEarly(await readRunEnd(store, runId).catch(() => undefined)) ?? (await o.runProblem?.().catch(() => undefined));
+      if (problem) throw new BarrierError(`${where}: ${problem}`, []);
+    }
     const keys = await retry(`list ${barrierDir(runId, point.index, point.name)}`, () =>
       store.list(barrierDir(runId, point.index, point.name)),
     );
@@ -74,6 +88,10 @@ export async function passBarrier(
       const aborted = arrivals.find((a) => a?.status === "aborted");
       if (aborted) throw new BarrierError(`${where}: client ${aborted.client} aborted the run: ${aborted.reason ?? "no reason given"}`, missing);
       if (missing.length === 0) return arrivals.filter((a): a is Arrival => !!a).sort((a, b) => a.client - b.client);
+    }
+    if (missing.length > 0 && Date.now() - toldAt >= 30_000) {
+      toldAt = Date.now();
+      await o.onWait?.(missing, Date.now() - started);
     }
     if (Date.now() - started > o.timeoutMs) {
       throw new BarrierError(

@@ -38,6 +38,7 @@ const clusterArgs = (engine: Engine, preset: Preset, over: Partial<DatabaseClust
   subnetId: "subnet-1",
   securityGroupId: "sg-1",
   resultsBucketName: "results-bucket",
+  lifetime: { expiry: "2026-12-31", maxHours: 12 },
   runId: "run-1",
   region: "us-east-1",
   kit: { sha256: KIT_SHA },
@@ -218,6 +219,7 @@ describe("ClientFleet", () => {
       runId: "run-7",
       region: "us-east-1",
       kit: { sha256: KIT_SHA },
+      lifetime: { expiry: "2026-12-31" },
     });
     await Promise.all(fleet.instanceIds.map(value));
     await settle();
@@ -235,6 +237,7 @@ describe("ClientFleet", () => {
       "arn:aws:s3:::results-bucket/runs/run-7/barriers/*/client-2.json",
       "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.json",
       "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.log",
+      "arn:aws:s3:::results-bucket/runs/run-7/cluster/end.json",
     ]);
     expect(policy.Statement.find((s: any) => s.Action.includes("s3:ListBucket")).Condition).toEqual({ StringLike: { "s3:prefix": ["runs/run-7/*"] } });
     // Only Session Manager's channel actions take "*" (they have no resource-level permissions); nothing else does.
@@ -264,6 +267,7 @@ describe("ClientFleet", () => {
           runId: "r",
           region: "us-east-1",
           kit: { sha256: "v0.1.0" },
+          lifetime: { expiry: "2026-12-31" },
         }),
     ).toThrow(/kit\.sha256/);
     expect(recorded).toEqual([]);
