@@ -283,7 +283,20 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   failOn("BenchmarkScenario", lifetimeProblems);
   failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry }));
   const tags = runTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry });
-  const cluster: ScenarioPlan["cluster"] = {
+  const cluster = clusterPlan(args, d, addresses, lifetime, tags);
+  const clients = clientPlan(args, d, addresses, lifetime, tags);
+  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "", availabilityZone: "decided at deploy time" };
+  failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
+  failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
+  const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
+  const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, otherEgress, volumes, lifetime, warnings, vcpus };
+}
+
+/** The DatabaseCluster's plain args of a planned scenario (its network and bucket come at deploy time). */
+function clusterPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["cluster"] {
+  const spec = args.spec;
+  return {
     engine: d.engine,
     version: ENGINE_VERSIONS[d.engine],
     nodeIps: addresses.dataNodeIps,
@@ -293,6 +306,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     loadPreset: d.loadPreset,
     replication: d.replication,
     placementGroup: args.placementGroup ?? true,
+    // The reservation ends an hour after the fleet's own deadline (instances boot a little after the up).
     ...(args.reserveCapacity ? { capacityReservation: { endDate: new Date((args.now ?? new Date()).getTime() + (lifetime.maxHours + 1) * 3_600_000).toISOString() } } : {}),
     logVolume: d.ownLogDevice,
     ...(args.logVolume ? { logVolumeSpec: args.logVolume } : {}),
@@ -309,7 +323,11 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     ...(args.dataNodeSpot ? { spot: true } : {}),
     tags,
   };
-  const clients: ScenarioPlan["clients"] = {
+}
+
+/** The ClientFleet's plain args of a planned scenario. */
+function clientPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["clients"] {
+  return {
     clients: { count: d.clients },
     clientIps: addresses.clientIps,
     instanceType: d.clientInstanceType,
@@ -323,10 +341,4 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     ...(args.clientSpot ? { spot: true } : {}),
     tags,
   };
-  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "", availabilityZone: "decided at deploy time" };
-  failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
-  failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
-  const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
-  const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, otherEgress, volumes, lifetime, warnings, vcpus };
 }
