@@ -256,7 +256,9 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   for (const s of p.swaps) log(`swap: ${s}`);
 
   const emulator = o.emulator ?? (await startEmulator(stack.region, log));
-  const proxy = await startRecordingProxy(emulator.endpoint);
+  // Every tracked principal's S3 calls are answered as S3 answers them under its policy (rehearse/s3-semantics.ts).
+  const roles = new Map<string, { role: string; policy: PolicyDocument }>();
+  const proxy = await startRecordingProxy(emulator.endpoint, { policyOf: (key) => roles.get(key)?.policy, scope: { region: stack.region, account: stack.account } });
   let front: Front | undefined;
   let metadata: MetadataService | undefined;
   let service: ResultsService | undefined;
@@ -286,7 +288,6 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   process.once("SIGTERM", onInterrupt);
   try {
     await createBucketWith(emulator, stack.bucket, stack.uploads);
-    const roles = new Map<string, { role: string; policy: PolicyDocument }>();
     const credentialsOf = new Map<string, Credentials>();
     for (const [role, policy] of stack.policies) {
       const c = await emulator.userFor(role, policy);

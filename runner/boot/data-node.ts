@@ -94,7 +94,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   const standIn = env.standInArtifacts ? standInFor(runtime, ctx) : undefined;
   if (!env.fsRoot) notes.push(...installOsPackages(runtime.osPackages ?? []));
   if (standIn) notes.push(`${env.standInArtifacts} serves instead of ${cluster.engine} ${cluster.version} (rehearsal)`);
-  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, { store: objects.store, leader: b.index === 0 })));
+  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, { store: objects.store, runId: objects.runId, leader: b.index === 0 })));
   const user = engineUser(env, runtime.runsAs ?? ENGINE_USER);
   const dirs = standIn ? standIn.directories(ctx, paths) : runtime.directories(ctx, paths);
   const own = () => {
