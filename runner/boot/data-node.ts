@@ -135,7 +135,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
 
     const ledger = new CommandLedger(env.home);
     for (;;) {
-      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal), death]);
+      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal, cluster.lifetime.keepAfterRun === true), death]);
       if (next.kind === "death") {
         await reporter.failed(`${next.how} while serving the run`, { title: "engine log", file: next.logFile });
         await engine.stop(10_000);
@@ -214,12 +214,12 @@ async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: Re
 
 type Next = { kind: "command"; command: NodeCommand } | { kind: "end"; end: RunEnd };
 
-/** The next command client 0 gives, or the run's end (after which the node stops serving). */
-async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal): Promise<Next> {
+/** The next command client 0 gives, or the run's end (after which the node stops serving, unless the stack keeps it). */
+async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal, keepAfterRun: boolean): Promise<Next> {
   while (!until.aborted) {
     const command = await objects.nodeCommand().catch(() => undefined);
     if (command && !ledger.has(command.id)) return { kind: "command", command };
-    const end = await objects.runEnd().catch(() => undefined);
+    const end = keepAfterRun ? undefined : await objects.runEnd().catch(() => undefined);
     if (end) return { kind: "end", end };
     await sleep(pollMs);
   }
