@@ -354,6 +354,9 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     }
     const statuses = await watchRun(o, p, rehearsal, started, log);
     const ends = await awaitPowerOff(machines, statuses, log, o.powerOffGraceMs);
+    // What the instances said last, after the clients (data nodes report "done" when they stop serving).
+    const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
+    for (const [name, s] of await objects.statuses().catch(() => new Map<string, InstanceStatus>())) statuses.set(name, s);
     let phases = await storedPhases(service, runId, plan);
     const importDeadline = Date.now() + 90_000;
     while (phases.some((x) => x.clientsStored < x.clients) && Date.now() < importDeadline) {
