@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import type { Engine } from "../model/engine.js";
-import { KIT_MANIFEST, type KitManifest } from "../runner/kit-layout.js";
+import { KIT_MANIFEST, RDS_CA_BUNDLE, type KitManifest } from "../runner/kit-layout.js";
 import { bindingClasspathDir, runSetupScript } from "../runner/java-artifacts.js";
 import { tarArchive, type TarEntry } from "./tar.js";
 
@@ -148,6 +148,8 @@ export async function serviceKitEntries(o: { external?: readonly string[] }, log
     { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
     ...filesOf(DIST_DIR, "web/dist"),
     ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
+    // RDS's CA bundle: the service verifies the database's certificate against it (cli/dashboard-boot.ts).
+    { path: RDS_CA_BUNDLE, data: readFileSync(join(REPO_ROOT, "kit", RDS_CA_BUNDLE)) },
     // @fastify/swagger-ui serves its assets from <its __dirname>/../static and reads its logo from
     // <its __dirname>/static: in the bundle its __dirname is bin/.
     ...filesOf(join(packageDir("@fastify/swagger-ui"), "static"), "static"),

@@ -256,7 +256,9 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   for (const s of p.swaps) log(`swap: ${s}`);
 
   const emulator = o.emulator ?? (await startEmulator(stack.region, log));
-  const proxy = await startRecordingProxy(emulator.endpoint);
+  // Every tracked principal's S3 calls are answered as S3 answers them under its policy (rehearse/s3-semantics.ts).
+  const roles = new Map<string, { role: string; policy: PolicyDocument }>();
+  const proxy = await startRecordingProxy(emulator.endpoint, { policyOf: (key) => roles.get(key)?.policy, scope: { region: stack.region, account: stack.account } });
   let front: Front | undefined;
   let metadata: MetadataService | undefined;
   let service: ResultsService | undefined;
@@ -286,7 +288,6 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   process.once("SIGTERM", onInterrupt);
   try {
     await createBucketWith(emulator, stack.bucket, stack.uploads);
-    const roles = new Map<string, { role: string; policy: PolicyDocument }>();
     const credentialsOf = new Map<string, Credentials>();
     for (const [role, policy] of stack.policies) {
       const c = await emulator.userFor(role, policy);
@@ -353,6 +354,9 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     }
     const statuses = await watchRun(o, p, rehearsal, started, log);
     const ends = await awaitPowerOff(machines, statuses, log, o.powerOffGraceMs);
+    // What the instances said last, after the clients (data nodes report "done" when they stop serving).
+    const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
+    for (const [name, s] of await objects.statuses().catch(() => new Map<string, InstanceStatus>())) statuses.set(name, s);
     let phases = await storedPhases(service, runId, plan);
     const importDeadline = Date.now() + 90_000;
     while (phases.some((x) => x.clientsStored < x.clients) && Date.now() < importDeadline) {
