@@ -1,4 +1,4 @@
-import type { Engine } from "../model/index.js";
+import { rebalanceNote, type Engine } from "../model/index.js";
 import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
 import { writeFile } from "node:fs/promises";
 import { describeReset, type EngineActions } from "./engine-actions.js";
@@ -69,6 +69,7 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
       if (!phase.settle?.waitForCompactions) done.push(`settled for ${minSec} s`);
       else if (engine !== "cassandra") done.push(`settled for ${minSec} s (no compaction check for local ${engine})`);
       else done.push(await waitForCassandraCompactions((await runningState(engine)).nodes.map((n) => n.address), log));
+      if (phase.settle?.waitForRebalance) done.push(rebalanceNote(engine));
       if (phase.serverPreset && engine === "cassandra") done.push(await switchCassandraDurableWrites((await runningState(engine)).nodes.map((n) => n.address), phase.serverPreset));
       return done.join("; ");
     },

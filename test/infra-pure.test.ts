@@ -17,7 +17,6 @@ import { checkLogVolume } from "../infra/database-cluster.js";
 import { buildPlan } from "../model/plan.js";
 import { DURATION_ASSUMPTIONS, estimateRunDuration } from "../model/plan-duration.js";
 import { baseRecordCount, ownLogDevice, type StorageSpec } from "../model/scenario.js";
-import { largestFittingScale } from "../model/ycsb-limits.js";
 import { kitKey } from "../model/results-layout.js";
 import { mongoProcesses, shardMembers } from "../engines/mongodb/topology.js";
 import { osTuning } from "../engines/os-tuning.js";
@@ -60,8 +59,8 @@ describe("sizing: every built-in scenario fits its default cell and node counts"
     for (const nodes of spec.nodeCounts) {
       if (nodes < spec.replication) continue;
       it(`${spec.name} at ${nodes} node(s)`, () => {
-        // At the largest scale YCSB 0.17.0 can count (seed 000 at 8+ nodes: model/ycsb-limits.ts).
-        const d = resolveDeployment(spec as never, { nodes, scale: largestFittingScale(baseRecordCount(spec as never, nodes)) });
+        // At full size: seed 000's 500M records per node at 32 nodes too (model/ycsb-limits.ts).
+        const d = resolveDeployment(spec as never, { nodes });
         expect(checkFit(d, spec.dataNode.storage as never)).toEqual([]);
       });
     }
@@ -169,11 +168,11 @@ describe("user-data as EC2 runs it", () => {
 describe("the whole run's cost, before anything exists", () => {
   it("endpoint-2015 at 32 nodes: about $407 a day left running (the issue's measure of a forgotten fleet)", () => {
     const spec = SCENARIOS["endpoint-2015"] as never;
-    // Scale 0.13: the largest data set YCSB 0.17.0 can count at 32 nodes (model/ycsb-limits.ts).
-    const plan = buildPlan(spec, { nodes: 32, scale: 0.13 });
+    // At full size: 16 billion records (model/ycsb-limits.ts).
+    const plan = buildPlan(spec, { nodes: 32 });
     const c = deploymentCost(plan.deployment, (SCENARIOS["endpoint-2015"] as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan);
     expect(c.run.usdPerDayIfLeftRunning).toBeCloseTo(406.7, 0);
-    // Three repeats of a load of 2.08 billion records and five workloads (operation counts scaled by 0.13 too).
+    // Three repeats of a load of 16 billion records and five workloads.
     expect(c.run.hours).toBeGreaterThan(10);
     expect(c.run.usd).toBeCloseTo(c.hourly.usdPerHour * c.run.hours + c.run.requests.usd, 1);
     expect(renderCost(c, plan.deployment).join("\n")).toMatch(/left running\s+\$406\.\d\d a day/);
