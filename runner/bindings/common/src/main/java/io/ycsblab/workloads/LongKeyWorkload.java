@@ -127,7 +127,8 @@ public class LongKeyWorkload extends CoreWorkload {
     String dbClass = p.getProperty(Client.DB_PROPERTY, "site.ycsb.BasicDB");
     warmUp.open(dbClass, p, threads);
     long ops = warmUp.run(db -> transaction(db, false), seconds, target > 0 ? target / threads : 0);
-    System.err.println("[ycsb-lab] warm-up: " + seconds + " s on " + threads + " thread(s) in this process, " + ops
+    String shown = seconds == Math.rint(seconds) ? String.valueOf((long) seconds) : String.valueOf(seconds);
+    System.err.println("[ycsb-lab] warm-up: " + shown + " s on " + threads + " thread(s) in this process, " + ops
         + " operation(s) (" + warmUp.failures() + " failed), not measured");
   }
 
