@@ -16,10 +16,11 @@ Options:
   --preset P      throughput | balanced | durable            (default: the scenario's)
   --clients N     client count (default: derived from the scenario)
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
-  --format F      table (default) | json
-  -o, --out FILE  write the plan there instead of stdout
+  --format F      table | json (default: table on stdout, json into -o's file)
+  -o, --out FILE  write the plan there instead of stdout: the JSON \`ycsb-lab run --plan FILE\` reads
   --cost          print what the deployment costs on AWS before anything exists: per hour (instances, EBS,
                   public IPv4), for the whole run (estimated hours, S3 requests) and per day left running
+                  (on stdout; with --format json and no -o, one JSON object holding plan and cost)
 `;
 
 /** Options shared by `plan` and `local run`: which cell of which scenario. */
@@ -75,20 +76,25 @@ export const command: Command = {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const { format = "table", out, cost, ...cell } = parsed.values;
+    const { out, cost, ...rest } = parsed.values;
+    // A plan file is for `ycsb-lab run --plan`: JSON unless a table is asked for.
+    const { format = out ? "json" : "table", ...cell } = rest;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
     const plan = await planFromOptions(cell);
-    let text = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
+    const planText = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
+    let costText = "";
     if (cost) {
       const spec = await loadScenario(cell.scenario!);
       const { deploymentCost, renderCost } = await import("../../infra/deployment-cost.js");
       const c = deploymentCost(plan.deployment, spec.dataNode.storage, plan);
-      text = format === "json" ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${text}\n${renderCost(c, plan.deployment).join("\n")}\n`;
+      // A plan file holds the plan alone (what `run --plan` reads); the cost goes to stdout beside it.
+      costText = format === "json" && !out ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${renderCost(c, plan.deployment).join("\n")}\n`;
     }
     if (out) {
       const { writeFile } = await import("node:fs/promises");
-      await writeFile(out, text);
-    } else process.stdout.write(text);
+      await writeFile(out, planText);
+      if (costText) process.stdout.write(costText);
+    } else process.stdout.write(costText && format === "json" ? costText : costText ? `${planText}\n${costText}` : planText);
     return 0;
   },
 };
