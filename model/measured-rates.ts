@@ -1,0 +1,48 @@
+import type { Engine } from "./engine.js";
+import type { Plan, PlanPhase } from "./plan.js";
+import type { Preset } from "./presets.js";
+
+/**
+ * Load rates measured on a real engine where an assumed rate would mislead an estimate: a durable load waits for
+ * its commit window on every write, so its rate is the window's, not the cluster's (model/plan-duration.ts).
+ */
+export interface MeasuredLoadRate {
+  scenario: string;
+  engine: Engine;
+  /** The preset the load ran under (its server side and client side). */
+  preset: Preset;
+  threadsPerClient: number;
+  /** The study's server settings it ran with, in words. */
+  server: string;
+  /** Inserts per second of one client. */
+  opsPerSec: number;
+  records: number;
+  measuredAt: string;
+  machine: string;
+  /** The script that measured it (and measures it again). */
+  script: string;
+}
+
+export const MEASURED_LOAD_RATES: readonly MeasuredLoadRate[] = [
+  {
+    // usa-2015-durability's durable cells reload 20M records at 8 threads before every step (seed 004 lines 56-60).
+    scenario: "usa-2015-durability",
+    engine: "cassandra",
+    preset: "durable",
+    threadsPerClient: 8,
+    server: "commitlog_sync group, 10 ms window (seed 004 lines 263-264)",
+    opsPerSec: 428,
+    records: 60_000,
+    measuredAt: "2026-11-24",
+    // 140.2 s for 60,000 inserts; the window and the disk's fsync, not the CPU, bound it (mean latency about 16-22 ms).
+    machine: "a 2-core AMD EPYC VM, 24 GiB, ext4, shared with other work (load average 12.4); Cassandra 5.0.4 from runner/local",
+    script: "bench/durable-load.ts",
+  },
+];
+
+/** The measured rate for a load phase of this plan, where one was measured for its cell and thread count. */
+export function measuredLoadRate(plan: Plan, phase: PlanPhase): MeasuredLoadRate | undefined {
+  if (phase.kind !== "load") return undefined;
+  const d = plan.deployment;
+  return MEASURED_LOAD_RATES.find((m) => m.scenario === plan.scenario && m.engine === d.engine && m.preset === (phase.preset ?? d.loadPreset) && m.threadsPerClient === phase.threadsPerClient);
+}
