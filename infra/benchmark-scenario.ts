@@ -35,6 +35,8 @@ export interface BenchmarkScenarioArgs {
   expiry: string;
   /** Every instance also terminates itself this many hours after it booted, if that comes before the expiry. @default none */
   maxHours?: number;
+  /** Keep the instances after the run (or a failure) until the brake, for inspection; by default they power off. @default false */
+  keepAfterRun?: boolean;
   /** Clients on Spot capacity (cheaper; an interruption ends the run, marked incomplete). @default false */
   clientSpot?: boolean;
   /** Data nodes on Spot capacity: only when asked (an interruption loses the node). @default false */
@@ -62,7 +64,7 @@ export interface BenchmarkScenarioArgs {
   /** The commit log / journal volume, where the study put the log on a device of its own. @default 100 GiB gp3, its included IOPS and throughput */
   logVolume?: LogVolumeSpec;
   /**
-   * AMI id for every instance. @default the newest Ubuntu LTS from Canonical at the stack's first `up`, pinned for
+   * AMI id for every instance. @default the newest official Debian 12 image at the stack's first `up`, pinned for
    * later ones (infra/ami.ts pinnedAmi) and recorded in every result's provenance
    */
   amiId?: pulumi.Input<string>;
@@ -250,6 +252,8 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     logVolume: d.ownLogDevice,
     ...(args.logVolume ? { logVolumeSpec: args.logVolume } : {}),
     ...(d.engine === "mongodb" ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") } : {}),
+    lifetime: { expiry: args.expiry, ...(args.maxHours !== undefined ? { maxHours: args.maxHours } : {}) },
+    ...(args.keepAfterRun ? { keepAfterRun: true } : {}),
     recordCount: d.recordCount,
     fieldCount: d.fieldCount,
     serverSettings: spec.serverSettings?.[d.engine] ?? {},
@@ -265,6 +269,8 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     clientIps: addresses.clientIps,
     instanceType: d.clientInstanceType,
     threadsPerClient: d.threadsPerClient,
+    lifetime: { expiry: args.expiry, ...(args.maxHours !== undefined ? { maxHours: args.maxHours } : {}) },
+    ...(args.keepAfterRun ? { keepAfterRun: true } : {}),
     runId: args.runId,
     region: args.region,
     kit: { sha256: args.kit.sha256 },

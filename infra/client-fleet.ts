@@ -1,7 +1,7 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
 import { instanceType as lookupType } from "../model/instance-types.js";
-import { ubuntuLtsAmi } from "./ami.js";
+import { distributionAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-role.js";
 import { clientPolicy } from "./policies.js";
@@ -40,11 +40,15 @@ export interface ClientFleetArgs {
    * from runs/<runId>/plan.json and cluster.json there (BenchmarkScenario uploads all three).
    */
   kit: { sha256: string };
+  /** When every client powers itself off whatever happens (the brake user-data arms first). Required, no default. */
+  lifetime: { expiry: string; maxHours?: number };
+  /** Keep the clients after the run (or a failure) until the brake, for inspection. @default false */
+  keepAfterRun?: boolean;
   /** Join this cluster placement group (the data nodes'): clients close to the cluster, as in the studies. @default none */
   placementGroupName?: pulumi.Input<string>;
   /** Run clients on Spot capacity (cheaper; an interruption ends the run, which is then marked incomplete). @default false */
   spot?: boolean;
-  /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
+  /** AMI id. @default the newest official Debian 12 image (aws.ec2.getAmi) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
@@ -64,7 +68,7 @@ export class ClientFleet extends pulumi.ComponentResource {
     const count = resolveClientCount(args.clients);
     const layout = runLayout(args.runId);
     const tags = { ...(args.tags ?? {}), "ycsb-lab:threads-per-client": String(args.threadsPerClient) };
-    const ami = args.amiId ?? ubuntuLtsAmi(this);
+    const ami = args.amiId ?? distributionAmi(this);
     const identity = aws.getCallerIdentityOutput({}, p);
     const profile = instanceRole(
       `${name}-client`,
@@ -76,7 +80,7 @@ export class ClientFleet extends pulumi.ComponentResource {
     this.instanceIds = ips.map((ip, index) => {
       const userData = pulumi
         .output(args.resultsBucketName)
-        .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
+        .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256, lifetime: args.lifetime, ...(args.keepAfterRun ? { keepAfterRun: true } : {}) }));
       return new aws.ec2.Instance(
         `${name}-client-${index}`,
         {

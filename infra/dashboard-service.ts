@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { serviceDescriptionKey, type ServiceDescription } from "../model/service-description.js";
 import { kitKey, statusPrefix } from "../model/results-layout.js";
 import { SERVICE_INSTANCE_USD_PER_HOUR, RDS_POSTGRES_USD_PER_HOUR } from "../model/service-prices.js";
-import { ubuntuLtsAmi } from "./ami.js";
+import { distributionAmi } from "./ami.js";
 import { estimateDashboardCost, type DashboardCostEstimate } from "./cost.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
@@ -66,7 +66,7 @@ export interface DashboardServiceArgs {
   loadBalancer?: DashboardLoadBalancerArgs;
   /** Reads need a token (a read token kept in Secrets Manager, or the write token). @default true with a load balancer, else false */
   protectReads?: boolean;
-  /** AMI id. @default the newest Ubuntu LTS from Canonical, never replaced by a newer one (ignoreChanges) */
+  /** AMI id. @default the newest official Debian 12 image, never replaced by a newer one (ignoreChanges) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
@@ -344,7 +344,7 @@ export class DashboardService extends pulumi.ComponentResource {
     const instance = new aws.ec2.Instance(
       `${name}-instance`,
       {
-        ami: args.amiId ?? ubuntuLtsAmi(this),
+        ami: args.amiId ?? distributionAmi(this),
         instanceType: plan.instanceType,
         subnetId: plan.egress === "nat" ? privateSubnets[0]!.id : publicSubnets[0]!.id,
         associatePublicIpAddress: plan.egress === "public-ip",

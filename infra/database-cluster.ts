@@ -6,7 +6,7 @@ import { isEngine, type Engine } from "../model/engine.js";
 import { instanceType as lookupType } from "../model/instance-types.js";
 import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
 import type { StorageSpec } from "../model/scenario.js";
-import { ubuntuLtsAmi } from "./ami.js";
+import { distributionAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-role.js";
 import { dataNodePolicy } from "./policies.js";
@@ -60,11 +60,15 @@ export interface DatabaseClusterArgs {
    * uploads it). Nodes boot from runs/<runId>/cluster.json, which BenchmarkScenario uploads too.
    */
   kit: { sha256: string };
+  /** When every node powers itself off whatever happens (the brake user-data arms first). Required, no default. */
+  lifetime: { expiry: string; maxHours?: number };
+  /** Keep the nodes after the run (or a failure) until the brake, for inspection. @default false */
+  keepAfterRun?: boolean;
   /** Run id: tags, S3 prefix `runs/<runId>/`, SSM path. Required, no default. */
   runId: string;
   /** AWS region of the provider, for SSM and S3 calls at boot. Required, no default. */
   region: string;
-  /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
+  /** AMI id. @default the newest official Debian 12 image (aws.ec2.getAmi) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
@@ -92,7 +96,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     const runtime = engineRuntime(args.engine);
     const tags = { ...(args.tags ?? {}), "ycsb-lab:engine": args.engine, "ycsb-lab:preset": args.preset };
     const layout = runLayout(args.runId);
-    const ami = args.amiId ?? ubuntuLtsAmi(this);
+    const ami = args.amiId ?? distributionAmi(this);
     const identity = aws.getCallerIdentityOutput({}, p);
 
     const profile = instanceRole(
@@ -109,7 +113,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     this.instanceIds = args.nodeIps.map((ip, index) => {
       const userData = pulumi
         .output(args.resultsBucketName)
-        .apply((bucket) => instanceUserData({ role: "data", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
+        .apply((bucket) => instanceUserData({ role: "data", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256, lifetime: args.lifetime, ...(args.keepAfterRun ? { keepAfterRun: true } : {}) }));
       const instance = new aws.ec2.Instance(
         `${name}-node-${index}`,
         {

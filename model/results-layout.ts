@@ -33,6 +33,8 @@ export const readyMarkerKey = (runId: string): string => `${clusterPrefix(runId)
  * overwritten per command, so nodes poll a known key and need no list permission.
  */
 export const nodeCommandKey = (runId: string): string => `${clusterPrefix(runId)}command.json`;
+/** The run's end (model/instance-status.ts RunEnd): under cluster/, so data nodes, which read only there, see it. */
+export const runEndKey = (runId: string): string => `${clusterPrefix(runId)}end.json`;
 /** Each node's answer to command `id` (the reset phase's index). */
 export const nodeAckKey = (runId: string, id: number, node: number): string => `${clusterPrefix(runId)}acks/${id}/node-${node}.json`;
 export const statusPrefix = (runId: string): string => `${runPrefix(runId)}status/`;

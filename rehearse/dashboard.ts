@@ -102,7 +102,7 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
     ctx.track(credentials, spec.roleName, policy);
     ctx.log(`dashboard: bucket ${stack.bucket}, secrets in the emulator's Secrets Manager, role ${spec.roleName} (importing ${ctx.bucket} only)`);
     const address = `${prefix}.50`;
-    const env = { ...instanceEnvironment({ credentials, endpoint: ctx.endpoint, region: stack.region, addressMap: "", awsCliDir: ctx.awsCliDir, maxHeapMb: 256 }), YCSB_LAB_LISTEN_ADDRESS: address };
+    const env = { ...instanceEnvironment({ credentials, endpoint: ctx.endpoint, region: stack.region, addressMap: "", awsCliDir: "", maxHeapMb: 256 }), YCSB_LAB_LISTEN_ADDRESS: address };
     instance = new RehearsedInstance(spec, root, env);
     instance.boot();
     ctx.log(`dashboard-0: user-data started (listening on ${address}:${port}), console ${instance.consoleLog}`);

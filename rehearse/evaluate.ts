@@ -23,6 +23,8 @@ export interface StackInstance {
   userData: string;
   /** The IAM role's name, whose inline policy the instance gets. */
   roleName: string;
+  /** The EBS volumes EC2 attaches (device name as given, size in GiB). */
+  ebs: Array<{ deviceName: string; sizeGiB: number }>;
 }
 
 export interface StackUpload {
@@ -92,7 +94,7 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
       call(args) {
         switch (args.token) {
           case "aws:ec2/getAmi:getAmi":
-            return { id: REHEARSAL_AMI, name: "rehearsal" };
+            return { id: REHEARSAL_AMI, name: `${String(args.inputs.filters?.[0]?.values?.[0] ?? "rehearsal").replace("*", "")}rehearsal` };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
             return { names: [`${region}a`, `${region}b`], zoneIds: ["az1", "az2"] };
           case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
@@ -142,7 +144,8 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
     const index = role === "client" ? Number(tags["ycsb-lab:client-index"]) : role === "dashboard" ? 0 : Number(/-node-(\d+)$/.exec(i.name)?.[1]);
     const roleName = roleOfProfile.get(String(i.inputs.iamInstanceProfile));
     if (!roleName) throw new Error(`rehearsal: instance ${i.name} has no instance profile the stack created`);
-    return { role, index, name: i.name, privateIp: String(i.inputs.privateIp), instanceType: String(i.inputs.instanceType), userData: String(i.inputs.userData), roleName };
+    const ebs = ((i.inputs.ebsBlockDevices ?? []) as Array<{ deviceName: string; volumeSize: number }>).map((v) => ({ deviceName: v.deviceName, sizeGiB: Number(v.volumeSize) }));
+    return { role, index, name: i.name, privateIp: String(i.inputs.privateIp), instanceType: String(i.inputs.instanceType), userData: String(i.inputs.userData), roleName, ebs };
   });
   instances.sort((a, b) => (a.role === b.role ? a.index - b.index : a.role === "data" ? -1 : 1));
   const uploads: StackUpload[] = await Promise.all(

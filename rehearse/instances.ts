@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { instanceName } from "../model/instance-status.js";
@@ -135,8 +135,3 @@ export function instanceEnvironment(o: {
   };
 }
 
-/** Whether a loopback address can be bound here (Linux routes all of 127.0.0.0/8 to lo). */
-export function loopbackUsable(address: string): boolean {
-  const r = spawnSync(process.execPath, ["-e", `require("net").createServer().listen(0, ${JSON.stringify(address)}, function () { this.close(); })`]);
-  return r.status === 0;
-}

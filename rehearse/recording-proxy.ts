@@ -13,6 +13,15 @@ export interface RecordedCall {
   status: number;
 }
 
+/**
+ * The call's path in S3's path style: a virtual-hosted request (Host `<bucket>.s3.<region>.amazonaws.com`, as the
+ * SDKs and user-data send it on AWS) names its bucket in the host, which the audit needs in the path.
+ */
+export function pathStyle(host: string, pathname: string): string {
+  const bucket = /^([a-z0-9][a-z0-9.-]*)\.s3(?:[.-][a-z0-9-]+)?\.amazonaws\.com(?::\d+)?$/.exec(host)?.[1];
+  return bucket ? `/${bucket}${pathname}` : pathname;
+}
+
 function accessKeyOf(req: IncomingMessage): string {
   const auth = String(req.headers.authorization ?? "");
   return /Credential=([^/,\s]+)\//.exec(auth)?.[1] ?? "";
@@ -36,7 +45,7 @@ export async function startRecordingProxy(target: string): Promise<{ endpoint: s
         calls.push({
           accessKeyId: accessKeyOf(req),
           method: req.method ?? "GET",
-          path: url.pathname,
+          path: pathStyle(String(req.headers.host ?? ""), url.pathname),
           query: Object.fromEntries(url.searchParams),
           ...(target ? { target, body: Buffer.concat(chunks).toString("utf8") } : {}),
           status: answer.statusCode ?? 0,

@@ -24,3 +24,8 @@ if ! command -v shellcheck >/dev/null; then
 fi
 step "PostgreSQL (started by the tests that need it, stopped at their end)"; scripts/setup-postgres.sh --install-only >/dev/null
 step "Chromium for the dashboard's browser tests"; scripts/setup-chromium.sh >/dev/null
+step "OS containers for rehearsals (debootstrap, systemd-nspawn; the Debian 12 image and the front's files, cached in .cache/os)"
+if ! command -v debootstrap >/dev/null || ! command -v systemd-nspawn >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap systemd-container >/dev/null
+fi
+npx tsx cli/main.ts rehearse --prepare >/dev/null

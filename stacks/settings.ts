@@ -144,6 +144,7 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     ...(Object.keys(logVolume).length > 0 ? { logVolume } : {}),
     ...(flag("clientSpot") ? { clientSpot: true } : {}),
     ...(flag("dataNodeSpot") ? { dataNodeSpot: true } : {}),
+    ...(flag("keepAfterRun") ? { keepAfterRun: true } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),
   };
 }

@@ -15,7 +15,6 @@ import { parseRunUrl } from "../runner/boot/run-objects.js";
 import { resolveGlobs } from "../runner/boot/processes.js";
 import { parseSha512File } from "../runner/boot/engine-install.js";
 import { renderFleetStatus } from "../cli/commands/status.js";
-import { calendarUtc, scheduleTermination, terminationTime } from "../runner/boot/lifetime.js";
 import { tarArchive } from "../kit/tar.js";
 import { cassandraRuntime } from "../engines/cassandra/runtime.js";
 import { nodeContextOf, type ProcessSpec } from "../engines/runtime.js";
@@ -119,25 +118,6 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
   });
 });
 
-describe("the run's lifetime (cost brake)", () => {
-  it("terminates at the end of the expiry day (UTC), or maxHours after the first boot when that is sooner", () => {
-    const boot = new Date("2026-12-30T10:00:00Z");
-    expect(terminationTime({ expiry: "2026-12-31" }, boot).toISOString()).toBe("2026-12-31T23:59:59.000Z");
-    expect(terminationTime({ expiry: "2026-12-31", maxHours: 6 }, boot).toISOString()).toBe("2026-12-30T16:00:00.000Z");
-    expect(terminationTime({ expiry: "2026-12-31", maxHours: 72 }, boot).toISOString()).toBe("2026-12-31T23:59:59.000Z");
-    expect(calendarUtc(new Date("2026-12-30T16:00:00Z"))).toBe("2026-12-30 16:00:00 UTC");
-  });
-  it("keeps the first boot's deadline across restarts; a rehearsal only says when", () => {
-    const home = mkdtempSync(join(tmpdir(), "lifetime-"));
-    const env = bootEnvironment({ YCSB_LAB_REHEARSAL: "1", YCSB_LAB_HOME: home });
-    const cluster = { lifetime: { expiry: "2030-01-01", maxHours: 2 } } as unknown as ClusterDescription;
-    const first = scheduleTermination(cluster, env, new Date("2026-11-23T10:00:00Z"));
-    expect(first).toMatch(/would terminate itself at 2026-11-23T12:00:00\.000Z \(expiry 2030-01-01, at most 2 h\)/);
-    // A restart an hour later: the deadline stays two hours after the first boot.
-    expect(scheduleTermination(cluster, env, new Date("2026-11-23T11:00:00Z"))).toContain("2026-11-23T12:00:00.000Z");
-  });
-});
-
 describe("Cassandra tokens chosen up front (parallel joins)", () => {
   it.each([1, 3, 32])("%i nodes x 16 vnodes: distinct tokens, every node owns exactly 1/N of the ring", (nodes) => {
     const all = Array.from({ length: nodes }, (_, i) => initialTokens(nodes, 16, i).map((t) => ({ t: BigInt(t), node: i })));
@@ -184,6 +164,18 @@ describe("small pieces of the boot path", () => {
     expect(lines[1]).toMatch(/^node-0\s+failed\s+10m\s+cassandra exited with code 1$/);
     expect(lines[2]).toMatch(/^node-1\s+no status/);
     expect(lines[3]).toMatch(/^client-0\s+running 3\/4\s+30s\s+a \(workload\)$/);
+  });
+  it("marks an instance whose heartbeat stopped, and says whom a client waits for at a barrier", () => {
+    const now = Date.parse("2026-11-23T12:00:00Z");
+    const lines = renderFleetStatus(
+      [
+        { instance: "node-0", role: "data", index: 0, stage: "ready", at: "2026-11-23T11:00:00Z", heartbeatAt: "2026-11-23T11:58:00Z" },
+        { instance: "client-0", role: "client", index: 0, stage: "running", at: "2026-11-23T11:59:00Z", heartbeatAt: "2026-11-23T11:59:50Z", phase: { position: 4, of: 5, name: "b" }, detail: "at the barrier before phase 4 (b): waiting 60 s for client(s) 1" },
+      ],
+      now,
+    );
+    expect(lines[1]).toMatch(/^node-0\s+ready\s+60m\s+SILENT for 120 s \(no heartbeat\): its machine may be gone/);
+    expect(lines[2]).toMatch(/b \(at the barrier before phase 4 \(b\): waiting 60 s for client\(s\) 1\)$/);
   });
   it("writes a tar that GNU tar unpacks, byte-for-byte the same for the same files in any order", () => {
     const files = [{ path: "bin/ycsb-lab.mjs", data: Buffer.from("console.log(1)\n"), executable: true }, { path: `java/${"x".repeat(120)}/long-name.jar`, data: Buffer.alloc(1500, 7) }, { path: "kit.json", data: Buffer.from("{}\n") }];

@@ -38,6 +38,7 @@ const clusterArgs = (engine: Engine, preset: Preset, over: Partial<DatabaseClust
   subnetId: "subnet-1",
   securityGroupId: "sg-1",
   resultsBucketName: "results-bucket",
+  lifetime: { expiry: "2026-12-31", maxHours: 12 },
   runId: "run-1",
   region: "us-east-1",
   kit: { sha256: KIT_SHA },
@@ -125,7 +126,7 @@ async function buildCluster(name: string, args: DatabaseClusterArgs) {
 }
 
 describe("DatabaseCluster", () => {
-  it("launches one hardened instance per node from the looked-up Ubuntu AMI, with SSM and a scoped role", async () => {
+  it("launches one hardened instance per node from the looked-up Debian 12 AMI, with SSM and a scoped role", async () => {
     const { cluster, instances } = await buildCluster("cas", clusterArgs("cassandra", "balanced"));
     expect(instances).toHaveLength(3);
     expect(calls).toContain("aws:ec2/getAmi:getAmi");
@@ -195,6 +196,7 @@ describe("ClientFleet", () => {
       runId: "run-7",
       region: "us-east-1",
       kit: { sha256: KIT_SHA },
+      lifetime: { expiry: "2026-12-31" },
     });
     await Promise.all(fleet.instanceIds.map(value));
     await settle();
@@ -232,6 +234,7 @@ describe("ClientFleet", () => {
           runId: "r",
           region: "us-east-1",
           kit: { sha256: "v0.1.0" },
+          lifetime: { expiry: "2026-12-31" },
         }),
     ).toThrow(/kit\.sha256/);
     expect(recorded).toEqual([]);

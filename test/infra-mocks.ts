@@ -38,7 +38,7 @@ export async function installMocks(): Promise<void> {
         calls.push(args.token);
         switch (args.token) {
           case "aws:ec2/getAmi:getAmi":
-            return { id: MOCK_AMI, name: "ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-20250601", ownerId: args.inputs.owners?.[0] };
+            return { id: MOCK_AMI, name: "debian-12-amd64-20260601-2150", ownerId: args.inputs.owners?.[0] };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
             return { names: ["us-east-1a", "us-east-1b"], zoneIds: ["use1-az1", "use1-az2"] };
           case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {

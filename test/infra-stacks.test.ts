@@ -76,7 +76,7 @@ describe("stacks/", () => {
     for (const r of tagged) expect(Object.keys(r.inputs.tags), r.name).toEqual(expect.arrayContaining(["ycsb-lab:scenario", "ycsb-lab:run-id", "ycsb-lab:owner", "ycsb-lab:expiry"]));
   });
 
-  it("datastax-2013 at 32 nodes: 11 clients of m5.xlarge (1 per 3 data nodes), 341 threads each (128 per data node)", async () => {
+  it("datastax-2013 at 32 nodes: 11 clients of m5.xlarge (1 per 3 data nodes), 372 threads each (128 per data node over 11 clients)", async () => {
     const out = stackProgram(stackConfig("datastax-2013"), "datastax-2013", KIT);
     await value(out.resultsPrefix);
     await settle();

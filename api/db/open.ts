@@ -3,8 +3,9 @@ import { dirname } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaClient } from "../../prisma/generated/client.js";
-import { applyMigrations } from "../../prisma/migrate.js";
+import { applyMigrations, pgliteSession, pgSession } from "../../prisma/migrate.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
 import { fairlyQueued } from "./fair-queue.js";
 
@@ -36,12 +37,15 @@ export interface Database {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let factory: SqlMigrationAwareDriverAdapterFactory;
   let closePglite: (() => Promise<void>) | undefined;
+  let migrate: () => Promise<string[]>;
   let dataDirLock: DataDirLock | undefined;
   if (opts.databaseUrl) {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
     factory = new PrismaPg({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5_000, statement_timeout: 60_000 });
+    const url = opts.databaseUrl;
+    migrate = () => migratePostgres(url);
   } else {
     const dir = opts.pgliteDir && opts.pgliteDir !== "memory://" ? opts.pgliteDir : undefined;
     if (dir) {
@@ -69,10 +73,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
     // Its one connection taken in turn by readers and writers (fair-queue.ts): a write never waits for every read queued.
     factory = new PrismaPGlite(fairlyQueued(pglite));
+    migrate = () => applyMigrations(pgliteSession(pglite));
   }
   let appliedMigrations: string[];
   try {
-    appliedMigrations = opts.migrate === false ? [] : await applyMigrations(factory);
+    appliedMigrations = opts.migrate === false ? [] : await migrate();
   } catch (e) {
     await closePglite?.();
     throw e;
@@ -88,4 +93,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await closePglite?.();
     },
   };
+}
+
+/** The committed migrations over one connection of its own (prisma/migrate.ts), closed once they are applied. */
+async function migratePostgres(connectionString: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return await applyMigrations(pgSession(client));
+  } finally {
+    await client.end();
+  }
 }

@@ -16,11 +16,11 @@ Options:
   --preset P      throughput | balanced | durable            (default: the scenario's)
   --clients N     client count (default: derived from the scenario)
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
-  --format F      table | json (default: table on stdout, json into -o's file)
-  -o, --out FILE  write the plan there instead of stdout: the JSON \`ycsb-lab run --plan FILE\` reads
-  --cost          print what the deployment costs on AWS before anything exists: per hour (instances, EBS,
-                  public IPv4), for the whole run (estimated hours, S3 requests) and per day left running
-                  (on stdout; with --format json and no -o, one JSON object holding plan and cost)
+  --format F      table | json (default: json for -o FILE.json, else table)
+  -o, --out FILE  write the plan there instead of stdout; FILE.json is the JSON \`ycsb-lab run --plan\` reads
+  --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour
+                  (instances, EBS, public IPv4), for the whole run (estimated hours, S3 requests) and per day
+                  left running (with a JSON plan file, on stdout: the file holds the plan alone)
 `;
 
 /** Options shared by `plan` and `local run`: which cell of which scenario. */
@@ -77,24 +77,27 @@ export const command: Command = {
       throw new UsageError((err as Error).message);
     }
     const { out, cost, ...rest } = parsed.values;
-    // A plan file is for `ycsb-lab run --plan`: JSON unless a table is asked for.
-    const { format = out ? "json" : "table", ...cell } = rest;
+    // A FILE.json is for `ycsb-lab run --plan`: JSON unless a table is asked for; any other file a table.
+    const { format = out?.endsWith(".json") ? "json" : "table", ...cell } = rest;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
     const plan = await planFromOptions(cell);
     const planText = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
-    let costText = "";
+    let costLines: string | undefined;
+    let costJson: string | undefined;
     if (cost) {
       const spec = await loadScenario(cell.scenario!);
       const { deploymentCost, renderCost } = await import("../../infra/deployment-cost.js");
       const c = deploymentCost(plan.deployment, spec.dataNode.storage, plan);
-      // A plan file holds the plan alone (what `run --plan` reads); the cost goes to stdout beside it.
-      costText = format === "json" && !out ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${renderCost(c, plan.deployment).join("\n")}\n`;
+      costLines = `${renderCost(c, plan.deployment).join("\n")}\n`;
+      costJson = `${JSON.stringify({ plan, cost: c }, null, 2)}\n`;
     }
+    // The cost above a table (a long plan does not push it off the screen); a JSON plan file holds the plan alone.
+    const text = format === "table" && costLines ? `${costLines}\n${planText}` : format === "json" && costJson && !out ? costJson : planText;
     if (out) {
       const { writeFile } = await import("node:fs/promises");
-      await writeFile(out, planText);
-      if (costText) process.stdout.write(costText);
-    } else process.stdout.write(costText && format === "json" ? costText : costText ? `${planText}\n${costText}` : planText);
+      await writeFile(out, text);
+      if (format === "json" && costLines) process.stdout.write(costLines);
+    } else process.stdout.write(text);
     return 0;
   },
 };

@@ -42,7 +42,7 @@ function aptInstall(what: string[]): void {
   if (out.status !== 0) throw new Error(`apt-get install ${what.join(" ")} failed (exit ${out.status}): ${`${out.stdout}\n${out.stderr}`.trim().split("\n").slice(-10).join("\n")}`);
 }
 
-/** The engine's Ubuntu packages beyond the JDK (instances only: a rehearsal uses this machine's). */
+/** The engine's Debian packages beyond the JDK (a boot run as a process on a development machine installs none). */
 export function installOsPackages(packages: string[]): string[] {
   if (packages.length === 0) return [];
   aptInstall(packages);
