@@ -150,7 +150,6 @@ const InstanceTypes = Type.Object({ data: Type.String(), client: Type.String() }
 
 export const ScalingSeriesSchema = Type.Object({
   engine: Type.String(),
-  engineVersion: Type.String(),
   workload: Type.Union([Type.String(), Type.Null()]),
   preset: Type.String(),
   scenario: Type.String(),

@@ -69,8 +69,11 @@ describe("the deployment identity every aggregate view groups by", () => {
     const real = deploymentIdentity(run);
     expect(deploymentIdentity({ ...run, standIn: "site.ycsb.BasicDB: no database" })).not.toEqual(real);
     expect(deploymentIdentity({ ...run, dataInstanceType: "local" })).not.toEqual(real);
-    expect(deploymentIdentity({ ...run, nodes: 3 }, ["nodes"])).toEqual(deploymentIdentity(run, ["nodes"]));
-    expect(deploymentIdentity({ ...run, nodes: 3 })).not.toEqual(real);
+    const bigger = { ...run, nodes: 3, engineVersion: "5.0.5" };
+    // A /scaling series spans sizes and versions; a stand-in or other machines never.
+    expect(deploymentIdentity(bigger, ["nodes", "engineVersion"])).toEqual(deploymentIdentity(run, ["nodes", "engineVersion"]));
+    expect(deploymentIdentity({ ...run, standIn: "FerretDB" }, ["nodes", "engineVersion"])).not.toEqual(deploymentIdentity(run, ["nodes", "engineVersion"]));
+    expect(deploymentIdentity(bigger)).not.toEqual(real);
   });
 });
 

@@ -31,8 +31,9 @@ export const DEPLOYMENT_FIELDS = ["scenario", "engine", "engineVersion", "preset
  * The identity of a measurement's deployment, as the one list every aggregate groups by (/scaling per series
  * `without` nodes, /durability per cell, /repeatability per configuration through configurationKey).
  */
-export function deploymentIdentity(p: DeploymentFacts, without: readonly (keyof DeploymentFacts)[] = []): unknown[] {
-  return DEPLOYMENT_FIELDS.filter((f) => !without.includes(f)).map((f) => (f === "nodes" ? Number(p.nodes) : f === "standIn" ? (p.standIn ?? null) : p[f]));
+export function deploymentIdentity<W extends keyof DeploymentFacts = never>(p: Omit<DeploymentFacts, W>, without: readonly W[] = []): unknown[] {
+  const facts = p as Partial<DeploymentFacts>;
+  return DEPLOYMENT_FIELDS.filter((f) => !(without as readonly string[]).includes(f)).map((f) => (f === "nodes" ? Number(facts.nodes) : f === "standIn" ? (facts.standIn ?? null) : facts[f]));
 }
 
 /** What a phase ran: two phases are repeats of one configuration when all of it agrees. */

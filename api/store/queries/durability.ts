@@ -6,8 +6,8 @@ import { type RunFilters, phaseSummaries } from "./filters.js";
 import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, clientOperations, groupBy, latencyOfPhases } from "./phase-groups.js";
 
 /**
- * Presets side by side per deployment (model/aggregate/repeats.ts deploymentIdentity: engine and version, cluster
- * size, scenario, source, stand-in, machines), workload and operation count. A cell is the mean over repeats at each
+ * Presets side by side per deployment (model/aggregate/repeats.ts deploymentIdentity: engine, cluster size,
+ * scenario, source, stand-in, machines; its versions together), workload and operation count. A cell is the mean over repeats at each
  * load level, at the level of the highest mean (seed 004's "maximum throughput"), with its CI and n; its latency comes
  * from that level's phases only (count-weighted mean; p99 from their merged HDR histograms, else the max of the
  * clients' own, labelled).
@@ -15,7 +15,8 @@ import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, clientOperations, groupBy,
 export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
   let leftOut = NO_LEFT_OUT;
-  const cells = groupBy(rows, (r) => [...deploymentIdentity(r), r.workload, r.operationCount])
+  // A cell spans the engine's versions, as a /scaling series does; /repeatability and /sweeps keep them apart.
+  const cells = groupBy(rows, (r) => [...deploymentIdentity(r, ["engineVersion"]), r.workload, r.operationCount])
     .map(({ rows: rs }) => ({ first: rs[0]!, phases: rs.length, ...atPeakOverRepeats(rs, f.include, rs[0]!.sourceId) }))
     .filter((c) => {
       leftOut = addLeftOut(leftOut, c.leftOut);

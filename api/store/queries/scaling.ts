@@ -9,7 +9,6 @@ import { NO_LEFT_OUT, atPeakOverRepeats, groupBy } from "./phase-groups.js";
 
 export interface ScalingSeries {
   engine: string;
-  engineVersion: string;
   workload: string | null;
   preset: string;
   scenario: string;
@@ -28,7 +27,6 @@ export interface ScalingSeries {
 
 interface ScalingGroup {
   engine: string;
-  engineVersion: string;
   workload: string | null;
   preset: string;
   scenario: string;
@@ -52,9 +50,9 @@ interface ScalingGroup {
 }
 
 /**
- * Throughput against nodes per deployment without its size (model/aggregate/repeats.ts deploymentIdentity: engine
- * and version, preset, scenario, source, stand-in, machines), workload (the load is workload "load") and operation
- * count: at each size the mean over repeats of each load level, at the level of the highest mean (seed 002 raised
+ * Throughput against nodes per deployment without its size and engine version (model/aggregate/repeats.ts
+ * deploymentIdentity: engine, preset, scenario, source, stand-in, machines), workload (the load is workload "load")
+ * and operation count: at each size the mean over repeats of each load level, at the level of the highest mean (seed 002 raised
  * threads until throughput stopped rising), with its CI and n. A published study's figures never merge with
  * another's or with measured runs, and carry the n the study printed.
  */
@@ -62,7 +60,7 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
   // One row per series and cluster size, its phases as arrays: SQL only groups (100,000 client results are some 10,000
   // phases); which phases count and which level is the peak are the model's rules, applied below.
   const groups = await db.$queryRaw<ScalingGroup[]>`
-    SELECT r.engine, r.engine_version AS "engineVersion", p.workload, p.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId",
+    SELECT r.engine, p.workload, p.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId",
            s.citation, r.stand_in AS "standIn", r.data_instance_type AS "dataInstanceType", r.client_instance_type AS "clientInstanceType",
            p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer", r.nodes,
            array_agg(p.run_id) AS "runIds", array_agg(p.repeat) AS repeats, array_agg(p.throughput_sum) AS throughputs,
@@ -72,10 +70,10 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
     JOIN runs r ON r.id = p.run_id
     JOIN sources s ON s.id = r.source_id
     ${sqlFilters(f, [Prisma.sql`p.kind IN ('workload', 'load')`, Prisma.sql`p.clients_reported > 0`, SANE_PHASE, NOT_QUARANTINED])}
-    GROUP BY r.engine, r.engine_version, p.workload, p.preset, r.scenario, s.kind, s.id, s.citation, r.stand_in, r.data_instance_type,
+    GROUP BY r.engine, p.workload, p.preset, r.scenario, s.kind, s.id, s.citation, r.stand_in, r.data_instance_type,
              r.client_instance_type, p.operation_count, p.operation_count_per, r.nodes`;
   let total = NO_LEFT_OUT;
-  const series = groupBy(groups, (g) => [...deploymentIdentity(g, ["nodes"]), g.workload, g.operationCount === null ? null : Number(g.operationCount), g.operationCountPer])
+  const series = groupBy(groups, (g) => [...deploymentIdentity(g, SERIES_SPANS), g.workload, g.operationCount === null ? null : Number(g.operationCount), g.operationCountPer])
     .sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
     .map(({ rows: gs }) => {
       const g0 = gs[0]!;
@@ -91,7 +89,6 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
       total = addLeftOut(total, leftOut);
       return {
         engine: g0.engine,
-        engineVersion: g0.engineVersion,
         workload: g0.workload,
         preset: g0.preset,
         scenario: g0.scenario,
@@ -110,6 +107,9 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
     .filter((s) => s.points.length > 0);
   return { series, leftOut: total };
 }
+
+/** What one series spans: its cluster sizes, and the engine's versions (as /durability's cells do). */
+const SERIES_SPANS = ["nodes", "engineVersion"] as const;
 
 /** The phases of one series at one size, as the model's rules read them. */
 function phasesOf(g: ScalingGroup) {
