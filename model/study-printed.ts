@@ -27,7 +27,11 @@ export const STUDY_PRINTED: Record<string, PrintedSetting[]> = {
     { field: "records.fieldCount", printed: 20, line: "seed 001 line 114" },
     { field: "requestDistribution", printed: "zipfian", line: "seed 001 line 114" },
     { field: "threads.perDataNode", printed: 128, line: "seed 001 line 118" },
-    { field: "threads.loadOverrides", printed: [{ engine: "mongodb", nodes: [32], perClient: 20, source: "seed 001 line 154" }], line: "seed 001 line 154" },
+    {
+      field: "threads.loadOverrides",
+      printed: [{ engine: "mongodb", nodes: [32], perClient: 20, source: "seed 001 line 154" }],
+      line: "seed 001 line 154",
+    },
     ...mix(["b", "a", "write-mostly", "read-latest", "f"], "operationCount", 900_000, "seed 001 line 114"),
     ...mix(["read-scan", "write-scan"], "maxExecutionTimeSec", 3600, "seed 001 line 114"),
     // "All other workloads were run without a time limit, instead using an operation count": the scans had none.
@@ -60,7 +64,11 @@ export const STUDY_PRINTED: Record<string, PrintedSetting[]> = {
     { field: "repeats", printed: 3, line: "seed 000 lines 41-43" },
   ],
   "lineate-2014": [
-    { field: "dataNode.instanceType", printed: "2x Xeon E5-2620 v2, 64 GB, SSD (bare metal)", line: "seed 002 lines 281-304" },
+    {
+      field: "dataNode.instanceType",
+      printed: "2x Xeon E5-2620 v2, 64 GB, SSD (bare metal)",
+      line: "seed 002 lines 281-304",
+    },
     { field: "clientNode.instanceType", printed: "Core i5-4440, 8 GB (bare metal)", line: "seed 002 lines 281-304" },
     { field: "nodeCounts", printed: [4, 6, 8], line: "seed 002 line 109" },
     { field: "clients", printed: { count: 32 }, line: "seed 002 line 109" },
@@ -75,7 +83,11 @@ export const STUDY_PRINTED: Record<string, PrintedSetting[]> = {
     { field: "repeats", printed: 2, line: "seed 002 lines 238-239" },
   ],
   "andor-parv-2019": [
-    { field: "dataNode.instanceType", printed: "Core i7-4770, 16 GB, 500 GB HDD (bare metal)", line: "seed 003 lines 234-239" },
+    {
+      field: "dataNode.instanceType",
+      printed: "Core i7-4770, 16 GB, 500 GB HDD (bare metal)",
+      line: "seed 003 lines 234-239",
+    },
     { field: "nodeCounts", printed: [1], line: "seed 003 lines 229-231" },
     { field: "clients", printed: { count: 1 }, line: "seed 003 lines 229-231" },
     { field: "records.total", printed: 4_000_000, line: "seed 003 line 242" },
@@ -86,13 +98,21 @@ export const STUDY_PRINTED: Record<string, PrintedSetting[]> = {
     { field: "repeats", printed: 3, line: "seed 003 lines 253-254" },
   ],
   "usa-2015-durability": [
-    { field: "dataNode.instanceType", printed: "2x Xeon X5675, 96 GB, 2x 960 GB SSD (bare metal)", line: "seed 004 lines 214-221" },
+    {
+      field: "dataNode.instanceType",
+      printed: "2x Xeon X5675, 96 GB, 2x 960 GB SSD (bare metal)",
+      line: "seed 004 lines 214-221",
+    },
     { field: "nodeCounts", printed: [1], line: "seed 004 line 54" },
     { field: "clients", printed: { count: 1 }, line: "seed 004 line 54" },
     { field: "records.total", printed: 20_000_000, line: "seed 004 line 279" },
     { field: "records.fieldCount", printed: 10, line: "seed 004 line 279" },
     { field: "requestDistribution", printed: "zipfian", line: "seed 004 line 281" },
-    { field: "properties", printed: { readallfields: "true", writeallfields: "false" }, line: "seed 004 lines 282-283" },
+    {
+      field: "properties",
+      printed: { readallfields: "true", writeallfields: "false" },
+      line: "seed 004 lines 282-283",
+    },
     ...mix(["a", "b"], "operationCount", 20_000_000, "seed 004 line 280"),
     // "In some configurations where running 20 million operations would be prohibitively slow".
     ...mix(["a", "b"], "maxExecutionTimeSec", "900 in some configurations", "seed 004 line 284"),
@@ -102,15 +122,15 @@ export const STUDY_PRINTED: Record<string, PrintedSetting[]> = {
   ],
 };
 
-/** The value at `path` in a scenario (`workloads.<id>` picks the workload of that id); undefined where there is none. */
+/** The value at `path` in a scenario (`workloads.<id>` picks the workload of that id); undefined where none is. */
 export function scenarioField(spec: ScenarioSpec, path: string): unknown {
   let at: unknown = spec;
   const parts = path.split(".");
   for (let i = 0; i < parts.length; i++) {
     const key = parts[i]!;
     if (at === undefined || at === null) return undefined;
-    if (i > 0 && parts[i - 1] === "workloads" && Array.isArray(at)) at = (at as { workload: string }[]).find((w) => w.workload === key);
-    else at = (at as Record<string, unknown>)[key];
+    const byWorkload = i > 0 && parts[i - 1] === "workloads" && Array.isArray(at);
+    at = byWorkload ? (at as { workload: string }[]).find((w) => w.workload === key) : (at as Record<string, unknown>)[key];
   }
   return at;
 }

@@ -9,10 +9,13 @@
 export const YCSB_MAX_COUNT = 2 ** 31 - 1;
 
 /** Why one client's YCSB count (`property` of a phase) cannot run under YCSB 0.17.0, or undefined when it can. */
-export function clientCountProblem(property: "operationcount" | "insertcount", count: number, remedy: string): string | undefined {
+export function clientCountProblem(
+  property: "operationcount" | "insertcount",
+  count: number,
+  remedy: string,
+): string | undefined {
   if (count <= YCSB_MAX_COUNT) return undefined;
-  return (
-    `one client's ${property} would be ${count.toLocaleString("en-US")}, past the ${YCSB_MAX_COUNT.toLocaleString("en-US")} ` +
-    `YCSB 0.17.0's Client reads it as (an int): ${remedy}`
-  );
+  const n = (x: number) => x.toLocaleString("en-US");
+  const limit = `past the ${n(YCSB_MAX_COUNT)} YCSB 0.17.0's Client reads it as (an int)`;
+  return `one client's ${property} would be ${n(count)}, ${limit}: ${remedy}`;
 }

@@ -33,12 +33,13 @@ final class Counts {
     long recordCount = records == 0 ? Integer.MAX_VALUE : records;
     long insertStart = whole(p, Workload.INSERT_START_PROPERTY, Workload.INSERT_START_PROPERTY_DEFAULT, 0);
     if (insertStart > recordCount) {
-      throw new WorkloadException(Workload.INSERT_START_PROPERTY + " " + insertStart + " is past recordcount " + recordCount);
+      throw new WorkloadException(
+          Workload.INSERT_START_PROPERTY + " " + insertStart + " is past recordcount " + recordCount);
     }
     long insertCount = whole(p, Workload.INSERT_COUNT_PROPERTY, String.valueOf(recordCount - insertStart), 0);
     if (insertStart + insertCount > recordCount) {
-      throw new WorkloadException(Workload.INSERT_START_PROPERTY + " " + insertStart + " + " + Workload.INSERT_COUNT_PROPERTY
-          + " " + insertCount + " is past recordcount " + recordCount);
+      throw new WorkloadException(Workload.INSERT_START_PROPERTY + " " + insertStart + " + "
+          + Workload.INSERT_COUNT_PROPERTY + " " + insertCount + " is past recordcount " + recordCount);
     }
     String operations = p.getProperty(Client.OPERATION_COUNT_PROPERTY, "0");
     long keySpaceOperations = whole(p, LongKeyWorkload.KEYSPACE_OPERATIONS, operations.isBlank() ? "0" : operations, 0);

@@ -64,7 +64,8 @@ public class LongKeyWorkload extends CoreWorkload {
     Counts counts = Counts.of(p);
     super.init(counts.withinInt(p));
     if (Boolean.parseBoolean(p.getProperty(DATA_INTEGRITY_PROPERTY, "false"))) {
-      throw new WorkloadException(getClass().getSimpleName() + " does not check data integrity: unset " + DATA_INTEGRITY_PROPERTY);
+      throw new WorkloadException(
+          getClass().getSimpleName() + " does not check data integrity: unset " + DATA_INTEGRITY_PROPERTY);
     }
     fieldNames = new ArrayList<>();
     String prefix = p.getProperty(FIELD_NAME_PREFIX, FIELD_NAME_PREFIX_DEFAULT);
