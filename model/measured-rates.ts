@@ -31,11 +31,12 @@ export const MEASURED_LOAD_RATES: readonly MeasuredLoadRate[] = [
     preset: "durable",
     threadsPerClient: 8,
     server: "commitlog_sync group, 10 ms window (seed 004 lines 263-264)",
-    opsPerSec: 428,
+    // Two loads of 60,000 records: 428 ops/s (140.2 s) and 448 ops/s (133.8 s); mean insert latency about 16-22 ms,
+    // the window and the disk's fsync, not the CPU, bound it.
+    opsPerSec: 438,
     records: 60_000,
     measuredAt: "2026-11-24",
-    // 140.2 s for 60,000 inserts; the window and the disk's fsync, not the CPU, bound it (mean latency about 16-22 ms).
-    machine: "a 2-core AMD EPYC VM, 24 GiB, ext4, shared with other work (load average 12.4)",
+    machine: "a 2-core AMD EPYC VM, 24 GiB, ext4, shared with other work (load average 12-16)",
     script: "bench/durable-load.ts",
   },
 ];
