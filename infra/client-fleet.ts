@@ -59,7 +59,8 @@ export class ClientFleet extends pulumi.ComponentResource {
   public readonly count: number;
   public readonly instanceIds: pulumi.Output<string>[];
   public readonly privateIps: string[];
-  public readonly roleArn: pulumi.Output<string>;
+  /** Each client's instance profile (one role each), by index. */
+  public readonly instanceProfileArns: pulumi.Output<string>[];
 
   constructor(name: string, args: ClientFleetArgs, opts?: pulumi.ComponentResourceOptions) {
     failOn("ClientFleet", checkClientFleetArgs(args));
@@ -70,14 +71,20 @@ export class ClientFleet extends pulumi.ComponentResource {
     const tags = { ...(args.tags ?? {}), "ycsb-lab:threads-per-client": String(args.threadsPerClient) };
     const ami = args.amiId ?? distributionAmi(this);
     const identity = aws.getCallerIdentityOutput({}, p);
-    const profile = instanceRole(
-      `${name}-client`,
-      pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, ...layout, kitKey: kitKey(args.kit.sha256) }))),
-      tags,
-      this,
-    );
+    // One role per client: each writes only the keys it owns (its results, barrier arrivals and status).
+    const profileOf = (index: number) =>
+      instanceRole(
+        `${name}-client-${index}`,
+        pulumi
+          .all([args.resultsBucketName, identity.accountId])
+          .apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, runId: args.runId, ...layout, kitKey: kitKey(args.kit.sha256) }, index))),
+        tags,
+        this,
+      );
     const ips = args.clientIps.slice(0, count);
+    const profiles = ips.map((_, index) => profileOf(index));
     this.instanceIds = ips.map((ip, index) => {
+      const profile = profiles[index]!;
       const userData = pulumi
         .output(args.resultsBucketName)
         .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256, lifetime: args.lifetime, ...(args.keepAfterRun ? { keepAfterRun: true } : {}) }));
@@ -98,12 +105,14 @@ export class ClientFleet extends pulumi.ComponentResource {
           tags: { ...tags, Name: `${name}-client-${index}`, "ycsb-lab:role": "client", "ycsb-lab:client-index": String(index) },
         },
         // A newer image never replaces a running client (the stack pins its AMI; infra/ami.ts).
-        { parent: this, ignoreChanges: ["ami"] },
+        // A new run (user-data) replaces the instance at its fixed address, which EC2 holds until the old one is terminated
+        // (EC2 user guide, "Private IPv4 addresses"): the old one goes first, or the launch fails InvalidIPAddress.InUse.
+        { parent: this, ignoreChanges: ["ami"], deleteBeforeReplace: true },
       ).id;
     });
     this.count = count;
     this.privateIps = ips;
-    this.roleArn = profile.arn;
+    this.instanceProfileArns = profiles.map((p) => p.arn);
     this.registerOutputs({ count: this.count, instanceIds: this.instanceIds, privateIps: this.privateIps });
   }
 }

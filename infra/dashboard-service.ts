@@ -70,6 +70,8 @@ export interface DashboardServiceArgs {
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
+  /** The time of this up: names the database's final snapshot (kept from the first up). @default now */
+  now?: Date;
 }
 
 /** Every decision of a DashboardService as plain values, checked before any resource exists. */
@@ -162,6 +164,11 @@ export function planDashboard(args: DashboardServiceArgs): DashboardPlan {
     tags,
     cost,
   };
+}
+
+/** RDS's final snapshot on delete, named by the creating up's time (RDS identifiers: letters, digits, hyphens). */
+export function finalSnapshotName(serviceId: string, at: Date): string {
+  return `${serviceId}-final-${at.toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-").toLowerCase()}`;
 }
 
 /**
@@ -277,12 +284,14 @@ export class DashboardService extends pulumi.ComponentResource {
         backupRetentionPeriod: plan.database.backupRetentionDays,
         deletionProtection: plan.database.deletionProtection,
         skipFinalSnapshot: false,
-        finalSnapshotIdentifier: `${plan.serviceId}-final`,
+        // One name per database created (ignoreChanges keeps the first up's): a second destroy never collides.
+        finalSnapshotIdentifier: finalSnapshotName(plan.serviceId, args.now ?? new Date()),
         copyTagsToSnapshot: true,
         autoMinorVersionUpgrade: true,
         tags,
       },
-      p,
+      // The snapshot's name is decided once, when the database is created.
+      { parent: this, ignoreChanges: ["finalSnapshotIdentifier"] },
     );
     const dbSecretArn = db.masterUserSecrets.apply((s) => {
       const arn = s?.[0]?.secretArn;
@@ -292,7 +301,13 @@ export class DashboardService extends pulumi.ComponentResource {
 
     // Tokens: generated once (ignoreChanges: a later up never rotates them under the runners' feet), kept in Secrets Manager.
     const tokenSecret = (kind: "write" | "read") => {
-      const secret = new aws.secretsmanager.Secret(`${name}-${kind}-token`, { name: `ycsb-lab/${plan.serviceId}/${kind}-token`, description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`, tags }, p);
+      // A name per deployment (namePrefix): a destroyed one waits out Secrets Manager's recovery window (7 to 30 days)
+      // under its own name, and the next up never collides with it.
+      const secret = new aws.secretsmanager.Secret(
+        `${name}-${kind}-token`,
+        { namePrefix: `ycsb-lab/${plan.serviceId}/${kind}-token-`, recoveryWindowInDays: 7, description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`, tags },
+        p,
+      );
       const value = aws.secretsmanager.getRandomPasswordOutput({ passwordLength: 40, excludePunctuation: true }, p).randomPassword;
       new aws.secretsmanager.SecretVersion(`${name}-${kind}-token-value`, { secretId: secret.id, secretString: pulumi.secret(value) }, { parent: this, ignoreChanges: ["secretString"] });
       return secret;
@@ -319,7 +334,7 @@ export class DashboardService extends pulumi.ComponentResource {
         writeTokenSecretArn: writeArn,
         protectReads: plan.protectReads,
         ...(readArn ? { readTokenSecretArn: readArn } : {}),
-        database: { host, port: dbPort, name: DATABASE_NAME, secretArn, sslMode: "require" },
+        database: { host, port: dbPort, name: DATABASE_NAME, secretArn, sslMode: "verify-full" },
       }));
     const serviceObject = new aws.s3.BucketObjectv2(
       `${name}-service`,

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import type { Engine } from "../model/engine.js";
-import { KIT_MANIFEST, type KitManifest } from "../runner/kit-layout.js";
+import { KIT_MANIFEST, RDS_CA_BUNDLE, type KitManifest } from "../runner/kit-layout.js";
 import { bindingClasspathDir, runSetupScript } from "../runner/java-artifacts.js";
 import { tarArchive, type TarEntry } from "./tar.js";
 
@@ -38,8 +38,11 @@ function jarsOf(dir: string, into: string): TarEntry[] {
 }
 
 /** The instance CLI as one ES module with its npm dependencies inside (esbuild, a development dependency). */
+let bundling = 0;
+
 export async function bundleInstanceCli(entry = "instance-main.ts", external: string[] = []): Promise<Buffer> {
   const { build, stop } = await import("esbuild");
+  bundling++;
   const out = await build({
     entryPoints: [join(REPO_ROOT, "cli", entry)],
     external,
@@ -56,7 +59,11 @@ export async function bundleInstanceCli(entry = "instance-main.ts", external: st
       js: 'import { createRequire as __ycsbLabRequire } from "node:module"; import { fileURLToPath as __ycsbLabPath } from "node:url"; const require = __ycsbLabRequire(import.meta.url); const __filename = __ycsbLabPath(import.meta.url); const __dirname = __ycsbLabPath(new URL(".", import.meta.url));',
     },
     logLevel: "silent",
-  }).finally(() => stop());
+    // esbuild's service is one child process per Node process: stopped when no bundle is being built any more, so it
+    // neither outlives the build nor dies under a build running beside this one (two rehearsals at once).
+  }).finally(() => {
+    if (--bundling === 0) void stop();
+  });
   return Buffer.from(out.outputFiles[0]!.contents);
 }
 
@@ -86,7 +93,19 @@ export async function instanceKitEntries(modules: readonly string[], log: (line:
 }
 
 /** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
-export async function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
+/** Kits being built in this process, by engine and folder: builds asked for at once share one (one Maven, one bundle). */
+const building = new Map<string, Promise<Kit>>();
+
+export function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
+  const key = `${engine}\0${o.outDir ?? ""}`;
+  const running = building.get(key);
+  if (running) return running;
+  const kit = buildKitOnce(engine, o).finally(() => building.delete(key));
+  building.set(key, kit);
+  return kit;
+}
+
+async function buildKitOnce(engine: Engine, o: { outDir?: string; log?: (line: string) => void }): Promise<Kit> {
   const log = o.log ?? (() => {});
   const entries = await instanceKitEntries([ENGINE_BINDINGS[engine].module], log);
   const version = packageVersion();
@@ -148,6 +167,8 @@ export async function serviceKitEntries(o: { external?: readonly string[] }, log
     { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
     ...filesOf(DIST_DIR, "web/dist"),
     ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
+    // RDS's CA bundle: the service verifies the database's certificate against it (cli/dashboard-boot.ts).
+    { path: RDS_CA_BUNDLE, data: readFileSync(join(REPO_ROOT, "kit", RDS_CA_BUNDLE)) },
     // @fastify/swagger-ui serves its assets from <its __dirname>/../static and reads its logo from
     // <its __dirname>/static: in the bundle its __dirname is bin/.
     ...filesOf(join(packageDir("@fastify/swagger-ui"), "static"), "static"),

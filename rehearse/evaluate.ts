@@ -84,7 +84,7 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
         if (state.name === undefined) state.name = args.name;
         // What AWS reports and the dashboard stack passes on: secret ARNs (partial ARNs, which Secrets Manager and
         // moto accept), the database's address and its managed master secret.
-        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name)}`;
+        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}rehearsal`)}`;
         if (args.type === "aws:rds/instance:Instance") {
           Object.assign(state, { address: `${args.name}.rehearsal.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.rehearsal.rds.amazonaws.com:5432` });
           state.masterUserSecrets = [{ secretArn: `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:rds!db-${args.name}`, secretStatus: "active" }];
@@ -104,6 +104,9 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
             // A token for the stack's secret version; the rehearsal puts tokens of its own into the emulated secrets.
             return { randomPassword: "rehearsal-token-not-used-0123456789" };
+          case "aws:servicequotas/getServiceQuota:getServiceQuota":
+            // Capacity is what only AWS can show: the rehearsal's account holds any stack.
+            return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: 1_000_000, adjustable: true, globalQuota: false };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
           default:

@@ -81,6 +81,25 @@ function bootEnvironment(spec: StackInstance, ctx: FleetContext, disks: ReturnTy
   return env;
 }
 
+/**
+ * A service's instance (the dashboard) as a machine beside the run's: its exact user-data, the seam, no disks. It is
+ * stopped with the rehearsal and never expected to power off by itself.
+ */
+export function serviceMachine(spec: StackInstance, o: { root: string; runId: string; image: OsImage; hosts: string; address: string; credentials: Credentials; bootEnvironment: Record<string, string> }): Machine {
+  const name = instanceName(spec.role, spec.index);
+  const tag = createHash("sha256").update(o.runId).digest("hex").slice(0, 6);
+  const files = seamFiles({
+    instanceId: instanceIdOf(o.runId, name),
+    hostname: `${name}-${tag}`,
+    address: o.address,
+    userData: spec.userData,
+    hosts: o.hosts,
+    credentials: o.credentials,
+    bootEnvironment: { YCSB_LAB_REHEARSAL: "1", NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", ...o.bootEnvironment },
+  });
+  return new Machine({ name, dir: join(o.root, name), image: o.image, machineName: `y${tag}-${name}`, files, readOnly: [], disks: [] });
+}
+
 /** One machine per instance of the evaluated stack, each with its exact user-data and the rehearsal's seam. */
 export function buildFleet(instances: StackInstance[], ctx: FleetContext): { machines: Machine[]; notes: string[] } {
   const tag = createHash("sha256").update(ctx.runId).digest("hex").slice(0, 6);

@@ -32,6 +32,8 @@ export interface Front {
   address: string;
   /** The /etc/hosts lines an instance needs to reach AWS and the vendors through the front. */
   hosts: string;
+  /** The same for an instance that also addresses other buckets (the dashboard service's own). */
+  hostsFor(buckets: string[]): string;
   /** Vendor URLs asked for that the rehearsal has no file for (what an instance would download on AWS). */
   unserved: string[];
   /** Every vendor URL served, with where its bytes came from. */
@@ -100,10 +102,11 @@ export async function startFront(o: FrontOptions): Promise<Front> {
     server.once("error", reject);
     server.listen(443, o.address, () => resolve());
   });
-  const names = [...awsHostNames(o.region, o.buckets), ...VENDOR_HOSTS];
+  const hostsFor = (buckets: string[]) => [...new Set([...awsHostNames(o.region, buckets), ...VENDOR_HOSTS])].map((n) => `${o.address} ${n}`).join("\n");
   return {
     address: o.address,
-    hosts: names.map((n) => `${o.address} ${n}`).join("\n"),
+    hosts: hostsFor(o.buckets),
+    hostsFor,
     unserved,
     served,
     setFault: (f) => {

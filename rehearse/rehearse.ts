@@ -14,8 +14,8 @@ import { stackKit } from "../stacks/kit.js";
 import { stackEngine, type ConfigSource } from "../stacks/settings.js";
 import { localArtifacts } from "./artifacts.js";
 import { createBucketWith, startEmulator, type Credentials, type Emulator } from "./emulator.js";
-import { evaluateStack, type EvaluatedStack } from "./evaluate.js";
-import { buildFleet, instanceIdOf } from "./fleet.js";
+import { evaluateStack, type EvaluatedStack, type StackInstance } from "./evaluate.js";
+import { buildFleet, instanceIdOf, serviceMachine } from "./fleet.js";
 import { startMetadataService, type MetadataService } from "./imds.js";
 import { startFront, type Front } from "./front.js";
 import { auditCalls, type IamAudit } from "./iam-audit.js";
@@ -85,6 +85,11 @@ export interface ResultsServiceContext {
   account: string;
   /** Calls signed with these credentials are audited against `policy`. */
   track(credentials: Credentials, role: string, policy: PolicyDocument): void;
+  /**
+   * Boots an instance of another stack (the dashboard service) as a machine of this rehearsal, reaching AWS through
+   * its front with `buckets` named in its /etc/hosts; stopped with the rehearsal, never expected to power off.
+   */
+  bootService(spec: StackInstance, o: { credentials: Credentials; buckets: string[]; address: string; bootEnvironment: Record<string, string> }): Machine;
   log(line: string): void;
 }
 
@@ -256,11 +261,15 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   for (const s of p.swaps) log(`swap: ${s}`);
 
   const emulator = o.emulator ?? (await startEmulator(stack.region, log));
-  const proxy = await startRecordingProxy(emulator.endpoint);
+  // Every tracked principal's S3 calls are answered as S3 answers them under its policy (rehearse/s3-semantics.ts).
+  const roles = new Map<string, { role: string; policy: PolicyDocument }>();
+  const proxy = await startRecordingProxy(emulator.endpoint, { policyOf: (key) => roles.get(key)?.policy, scope: { region: stack.region, account: stack.account } });
   let front: Front | undefined;
   let metadata: MetadataService | undefined;
   let service: ResultsService | undefined;
   const machines: Machine[] = [];
+  /** Machines of services booted beside the run (the dashboard): stopped with it, not part of the fleet's end. */
+  const services: Machine[] = [];
   let removeFiles = false;
   let stopped = false;
   const stopAll = async (why?: string) => {
@@ -268,7 +277,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     stopped = true;
     const up = machines.filter((m) => m.running);
     if (why && up.length) log(`rehearse: ${why}: stopping ${up.length} instance(s): ${up.map((m) => m.name).join(", ")}`);
-    await Promise.all(machines.map((m) => m.stop()));
+    await Promise.all([...machines, ...services].map((m) => m.stop()));
     const kept = await keepAptDownloads(image, machines.map((m) => m.upper)).catch(() => 0);
     if (kept) log(`apt: ${kept} downloaded package(s) kept for the next rehearsal`);
     await service?.stop();
@@ -277,7 +286,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     await proxy.stop();
     if (!o.emulator) await emulator.stop();
     // A good rehearsal leaves nothing behind; a failed one keeps every log for inspection.
-    if (removeFiles) for (const m of machines) m.remove();
+    if (removeFiles) for (const m of [...machines, ...services]) m.remove();
     if (removeFiles) rmSync(root, { recursive: true, force: true });
     if (why) log(`rehearse: ${why}: every instance stopped${removeFiles ? "" : `; folders kept in ${root}`}`);
   };
@@ -286,7 +295,6 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   process.once("SIGTERM", onInterrupt);
   try {
     await createBucketWith(emulator, stack.bucket, stack.uploads);
-    const roles = new Map<string, { role: string; policy: PolicyDocument }>();
     const credentialsOf = new Map<string, Credentials>();
     for (const [role, policy] of stack.policies) {
       const c = await emulator.userFor(role, policy);
@@ -300,14 +308,21 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     log(`S3 emulator: bucket ${stack.bucket} with the stack's uploads; ${credentialsOf.size} role(s) as IAM users with the stack's policies`);
     const probes = await probeRoles(emulator, { bucket: stack.bucket, runId, region: stack.region, account: stack.account, roles: [...stack.policies].map(([role, policy]) => ({ role, policy, credentials: credentialsOf.get(role)! })) });
     log(`IAM probes: ${probes.filter((x) => x.ok).length} of ${probes.length} as expected (another run's prefix and parameters denied, the run's own parameters readable)`);
+    front = await startFront({ address: `${p.prefix}.254`, awsUpstream: proxy.endpoint, region: stack.region, buckets: [stack.bucket], files: nodeFiles, ca });
+    log(`front on ${front.address}:443: AWS's endpoints and the vendors' hosts for the instances (TLS from the rehearsal's CA)`);
+    const theFront = front;
+    const bootService: ResultsServiceContext["bootService"] = (spec: StackInstance, so) => {
+      const m = serviceMachine(spec, { root, runId, image, hosts: theFront.hostsFor([stack.bucket, ...so.buckets]), address: so.address, credentials: so.credentials, bootEnvironment: so.bootEnvironment });
+      services.push(m);
+      m.boot();
+      return m;
+    };
     service = o.noResultsService
       ? noResultsService()
       : o.resultsService
-      ? await o.resultsService({ emulator, endpoint: proxy.endpoint, bucket: stack.bucket, region: stack.region, account: stack.account, track: (c, role, policy) => roles.set(c.accessKeyId, { role, policy }), log })
+      ? await o.resultsService({ emulator, endpoint: proxy.endpoint, bucket: stack.bucket, region: stack.region, account: stack.account, track: (c, role, policy) => roles.set(c.accessKeyId, { role, policy }), bootService, log })
       : await startResultsService({ dir: root, endpoint: proxy.endpoint, region: stack.region, bucket: stack.bucket, credentials: reader, ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}) });
     log(`results service on ${service.url} (importing from the bucket every 5 s)`);
-    front = await startFront({ address: `${p.prefix}.254`, awsUpstream: proxy.endpoint, region: stack.region, buckets: [stack.bucket], files: nodeFiles, ca });
-    log(`front on ${front.address}:443: AWS's endpoints and the vendors' hosts for the instances (TLS from the rehearsal's CA)`);
 
     metadata = await startMetadataService(`${p.prefix}.253`, stack.instances.map((i) => ({ name: instanceNameOf(i), instanceId: instanceIdOf(runId, instanceNameOf(i)) })));
     const storage = p.cluster?.storage ?? { data: { kind: "ebs" as const, device: "sdf" }, dataDir: "/data" };
@@ -353,6 +368,9 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     }
     const statuses = await watchRun(o, p, rehearsal, started, log);
     const ends = await awaitPowerOff(machines, statuses, log, o.powerOffGraceMs);
+    // What the instances said last, after the clients (data nodes report "done" when they stop serving).
+    const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
+    for (const [name, s] of await objects.statuses().catch(() => new Map<string, InstanceStatus>())) statuses.set(name, s);
     let phases = await storedPhases(service, runId, plan);
     const importDeadline = Date.now() + 90_000;
     while (phases.some((x) => x.clientsStored < x.clients) && Date.now() < importDeadline) {

@@ -8,7 +8,7 @@ import { clientResult, emptyOutput, type RunFacts } from "./client-result.js";
 import { describeReset, type EngineActions } from "./engine-actions.js";
 import { hdrLogKey, manifestKey, planKey, resultKey, runPrefix, stderrKey, stdoutKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
-import { DEFAULT_BACKOFF, type BackoffOptions } from "./retry.js";
+import { DEFAULT_BACKOFF, withRetry, type BackoffOptions } from "./retry.js";
 import { Spool, Uploader } from "./spool.js";
 import { judgePhase } from "./validity.js";
 import { parseYcsbOutput } from "./ycsb-output/index.js";
@@ -130,7 +130,9 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
   let phasesRun = 0;
   let phasesSkipped = 0;
 
-  if (clientIndex === 0) await spool.stage(planKey(runId), JSON.stringify(plan, null, 2));
+  // A stack uploads plan.json with the run, and a client may not rewrite it (infra/policies.ts); a local run's store
+  // gets it from client 0. Staged only when the store answers that it has none.
+  if (clientIndex === 0 && (await planMissing(store, runId, o.backoff ?? DEFAULT_BACKOFF))) await spool.stage(planKey(runId), JSON.stringify(plan, null, 2));
   uploader.kick();
 
   try {
@@ -278,6 +280,11 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   return output.overall.throughputOpsSec;
 }
 
+async function planMissing(store: ResultsStore, runId: string, backoff: BackoffOptions): Promise<boolean> {
+  const body = await withRetry("read plan.json", () => store.get(planKey(runId)), { ...backoff, deadlineMs: 60_000 }).catch(() => null);
+  return body === undefined;
+}
+
 /** Asks, every watchMs while YCSB runs, whether the run can go on; stops the phase when it cannot. */
 function watchPhase(o: ExecuteOptions): { signal: AbortSignal; done: () => void } {
   const controller = new AbortController();
@@ -321,7 +328,6 @@ async function writeManifest(store: ResultsStore, plan: Plan, runId: string, com
     })),
     objects,
   };
-  const { withRetry } = await import("./retry.js");
   await withRetry("write manifest", () => store.put(manifestKey(runId), JSON.stringify(manifest, null, 2), "application/json"), {
     ...(o.backoff ?? DEFAULT_BACKOFF),
     deadlineMs: o.flushTimeoutMs ?? 30 * 60_000,

@@ -22,10 +22,11 @@ import { initialTokens } from "../engines/cassandra/tokens.js";
 import { osTuning, tuningSteps } from "../engines/os-tuning.js";
 import { parse as parseYaml } from "yaml";
 
-const scope = { bucketName: "results", accountId: "123456789012", region: "us-east-1", ...runLayout("r1"), kitKey: kitKey("a".repeat(64)) };
+const scope = { bucketName: "results", accountId: "123456789012", region: "us-east-1", runId: "r1", ...runLayout("r1"), kitKey: kitKey("a".repeat(64)) };
 
 describe("IAM policy evaluation (what moto cannot judge: conditions)", () => {
-  const client = clientPolicy(scope);
+  const client = clientPolicy(scope, 0);
+  const client1 = clientPolicy(scope, 1);
   const node = dataNodePolicy(scope);
   it.each([
     ["client lists its run's barriers", client, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": "runs/r1/barriers/3-a/" } }, "allowed"],
@@ -38,7 +39,22 @@ describe("IAM policy evaluation (what moto cannot judge: conditions)", () => {
     ["node writes the ready marker", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/ready.json" }, "allowed"],
     ["node writes its status", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/node-3.json" }, "allowed"],
     ["node writes a client's status", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/client-0.json" }, "implicit-deny"],
-    ["node mirrors an engine download", node, { action: "s3:PutObject", resource: `arn:aws:s3:::results/artifacts/${"c".repeat(128)}/apache-cassandra-5.0.4-bin.tar.gz` }, "allowed"],
+    ["node mirrors an engine download for its run", node, { action: "s3:PutObject", resource: `arn:aws:s3:::results/artifacts/r1/${"c".repeat(128)}/apache-cassandra-5.0.4-bin.tar.gz` }, "allowed"],
+    ["node writes another run's mirror", node, { action: "s3:PutObject", resource: `arn:aws:s3:::results/artifacts/r2/${"c".repeat(128)}/apache-cassandra-5.0.4-bin.tar.gz` }, "implicit-deny"],
+    ["node lists its run's cluster objects (a missing marker answers 404)", node, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": "runs/r1/cluster/ready.json" } }, "allowed"],
+    ["node lists its run's mirror", node, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": `artifacts/r1/${"c".repeat(128)}/x.tar.gz` } }, "allowed"],
+    ["node lists the run's results", node, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": "runs/r1/phases/" } }, "implicit-deny"],
+    ["client 1 writes its own result", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/phases/2-a/client-1/result.json" }, "allowed"],
+    ["client 1 writes client 0's result", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/phases/2-a/client-0/result.json" }, "implicit-deny"],
+    ["client 1 writes client 10's barrier", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/barriers/3-a/client-10.json" }, "implicit-deny"],
+    ["client 1 rewrites plan.json", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/plan.json" }, "implicit-deny"],
+    ["client 0 rewrites cluster.json", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster.json" }, "implicit-deny"],
+    ["client 0 forges the leader's ready marker", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/ready.json" }, "implicit-deny"],
+    ["client 0 asks the nodes for a reset", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/command.json" }, "allowed"],
+    ["client 1 asks the nodes for a reset", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/command.json" }, "implicit-deny"],
+    ["client 0 writes the manifest", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/manifest.json" }, "allowed"],
+    ["client 1 writes its status", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/client-1.json" }, "allowed"],
+    ["client 1 writes a node's status", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/node-0.json" }, "implicit-deny"],
     ["node writes a result", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/phases/2-a/client-0/result.json" }, "implicit-deny"],
     ["node reads its run's secret", node, { action: "ssm:GetParameter", resource: "arn:aws:ssm:us-east-1:123456789012:parameter/ycsb-lab/r1/admin-password" }, "allowed"],
     ["node reads another run's secret", node, { action: "ssm:GetParameter", resource: "arn:aws:ssm:us-east-1:123456789012:parameter/ycsb-lab/r2/admin-password" }, "implicit-deny"],

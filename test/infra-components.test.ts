@@ -73,6 +73,29 @@ describe("BenchmarkNetwork", () => {
     expect(ingress.some((r) => r.fromPort <= 22 && r.toPort >= 22)).toBe(false);
   });
 
+  it("egress through a NAT gateway: no instance subnet hands out public addresses, the default route goes to the NAT", async () => {
+    const net = new BenchmarkNetwork("natnet", { region: "us-east-1", ports: engineRuntime("cassandra").ports, egress: "nat" });
+    await value(net.dataSecurityGroupId);
+    await settle();
+    const subnets = ofType("aws:ec2/subnet:Subnet");
+    expect(subnets.map((x) => [x.name, x.inputs.mapPublicIpOnLaunch])).toEqual([
+      ["natnet-public", false],
+      ["natnet-data", false],
+      ["natnet-client", false],
+    ]);
+    const [nat] = ofType("aws:ec2/natGateway:NatGateway");
+    expect(nat!.inputs).toMatchObject({ subnetId: "natnet-public-id", allocationId: "natnet-nat-ip-id" });
+    const instanceRoutes = recorded.find((r) => r.name === "natnet-routes")!;
+    expect(instanceRoutes.inputs.routes).toEqual([{ cidrBlock: "0.0.0.0/0", natGatewayId: "natnet-nat-id" }]);
+    // Public addresses by default (a small fleet: cheaper than the NAT gateway's hour).
+    reset();
+    const plain = new BenchmarkNetwork("plain", { region: "us-east-1", ports: engineRuntime("cassandra").ports });
+    await value(plain.dataSecurityGroupId);
+    await settle();
+    expect(ofType("aws:ec2/subnet:Subnet").every((x) => x.inputs.mapPublicIpOnLaunch === true)).toBe(true);
+    expect(ofType("aws:ec2/natGateway:NatGateway")).toEqual([]);
+  });
+
   it("rejects port 22 and a bad region before creating anything", () => {
     expect(() => new BenchmarkNetwork("bad", { region: "us-east-1", ports: { client: [{ from: 22, to: 22, description: "ssh" }], cluster: [] } })).toThrow(/ports: port 22/);
     expect(() => new BenchmarkNetwork("bad2", { region: "mars", ports: engineRuntime("hbase").ports })).toThrow(/region/);
@@ -184,7 +207,7 @@ describe("DatabaseCluster", () => {
 });
 
 describe("ClientFleet", () => {
-  it("sizes the fleet from the data-node ratio and scopes its role to the run's prefix", async () => {
+  it("sizes the fleet from the data-node ratio and gives each client a role writing only the keys it owns", async () => {
     const fleet = new ClientFleet("fleet", {
       clients: { dataNodesPerClient: 3, dataNodes: 8 },
       clientIps: addressing(8, 3).clientIps,
@@ -203,9 +226,19 @@ describe("ClientFleet", () => {
     expect(fleet.count).toBe(3);
     const instances = ofType("aws:ec2/instance:Instance");
     expect(instances).toHaveLength(3);
-    const policy = JSON.parse(ofType("aws:iam/rolePolicy:RolePolicy")[0]!.inputs.policy);
+    const policies = ofType("aws:iam/rolePolicy:RolePolicy").map((p) => JSON.parse(p.inputs.policy));
+    expect(policies).toHaveLength(3);
+    expect(ofType("aws:iam/instanceProfile:InstanceProfile").map((p) => p.name)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
+    expect(instances.map((i) => i.inputs.iamInstanceProfile)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
+    const policy = policies[2];
     const writes = policy.Statement.filter((s: any) => s.Action.some((a: string) => /Put|Delete|Abort/.test(a)));
-    expect(writes.flatMap((s: any) => s.Resource)).toEqual(["arn:aws:s3:::results-bucket/runs/run-7/*"]);
+    expect(writes.flatMap((s: any) => s.Resource)).toEqual([
+      "arn:aws:s3:::results-bucket/runs/run-7/phases/*/client-2/*",
+      "arn:aws:s3:::results-bucket/runs/run-7/barriers/*/client-2.json",
+      "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.json",
+      "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.log",
+      "arn:aws:s3:::results-bucket/runs/run-7/cluster/end.json",
+    ]);
     expect(policy.Statement.find((s: any) => s.Action.includes("s3:ListBucket")).Condition).toEqual({ StringLike: { "s3:prefix": ["runs/run-7/*"] } });
     // Only Session Manager's channel actions take "*" (they have no resource-level permissions); nothing else does.
     const wide = policy.Statement.filter((s: any) => s.Resource.includes("*"));

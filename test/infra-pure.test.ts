@@ -85,18 +85,26 @@ describe("instance types", () => {
 describe("cost", () => {
   it("sums instances and EBS by the hour", () => {
     const c = estimateCost({ dataNodes: 2, dataInstanceType: "m6i.large", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [{ type: "gp3", sizeGiB: 730 }], clientEbsGiB: 0 });
-    expect(c.breakdown).toEqual({ dataNodes: 0.192, clients: 0.085, ebs: 0.16, publicIpv4: 0.015 });
+    expect(c.breakdown).toEqual({ dataNodes: 0.192, clients: 0.085, ebs: 0.16, publicIpv4: 0.015, natGateway: 0 });
     expect(c.usdPerHour).toBe(0.452);
+    const nat = estimateCost({ dataNodes: 2, dataInstanceType: "m6i.large", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [{ type: "gp3", sizeGiB: 730 }], clientEbsGiB: 0, egress: "nat" });
+    expect(nat.breakdown).toMatchObject({ publicIpv4: 0.005, natGateway: 0.045 });
     expect(() => estimateCost({ dataNodes: 1, dataInstanceType: "m1.xlarge", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [], clientEbsGiB: 0 })).toThrow(/no price for "m1.xlarge"/);
   });
 });
 
 describe("policies and tags", () => {
-  it("the client policy grants writes only under the run prefix", () => {
+  it("a client's policy grants writes only to the keys it owns", () => {
     const l = runLayout("r1");
-    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", ...l, kitKey: kitKey("0".repeat(64)) });
+    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", runId: "r1", ...l, kitKey: kitKey("0".repeat(64)) }, 2);
     const writeResources = doc.Statement.filter((s) => s.Action.some((a) => a.startsWith("s3:Put"))).flatMap((s) => s.Resource);
-    expect(writeResources).toEqual(["arn:aws:s3:::b/runs/r1/*"]);
+    expect(writeResources).toEqual([
+      "arn:aws:s3:::b/runs/r1/phases/*/client-2/*",
+      "arn:aws:s3:::b/runs/r1/barriers/*/client-2.json",
+      "arn:aws:s3:::b/runs/r1/status/client-2.json",
+      "arn:aws:s3:::b/runs/r1/status/client-2.log",
+      "arn:aws:s3:::b/runs/r1/cluster/end.json",
+    ]);
   });
   it.each([
     [{ runId: "ok-1", owner: "me", expiry: "2030-01-01" }, []],
@@ -214,11 +222,24 @@ describe("the whole run's cost, before anything exists", () => {
     // At full size: 16 billion records (model/ycsb-limits.ts).
     const plan = buildPlan(spec, { nodes: 32 });
     const c = deploymentCost(plan.deployment, (SCENARIOS["endpoint-2015"] as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan);
-    expect(c.run.usdPerDayIfLeftRunning).toBeCloseTo(406.7, 0);
+    // 64 instances: one NAT gateway ($1.20 a day with its address) costs less than 64 public addresses ($7.68 a day).
+    expect(c.hourly.egress).toBe("nat");
+    expect(c.run.usdPerDayIfLeftRunning).toBeCloseTo(400.2, 0);
     // Three repeats of a load of 16 billion records and five workloads.
     expect(c.run.hours).toBeGreaterThan(10);
-    expect(c.run.usd).toBeCloseTo(c.hourly.usdPerHour * c.run.hours + c.run.requests.usd, 1);
-    expect(renderCost(c, plan.deployment).join("\n")).toMatch(/left running\s+\$406\.\d\d a day/);
+    expect(c.run.usd).toBeCloseTo(c.hourly.usdPerHour * c.run.hours + c.run.requests.usd + c.run.natProcessing.usd, 1);
+    expect(c.run.natProcessing.gb).toBe(64 * 0.5 + 1);
+    const text = renderCost(c, plan.deployment).join("\n");
+    expect(text).toMatch(/left running\s+\$400\.\d\d a day/);
+    expect(text).toMatch(/egress\s+nat \(with public-ip the run would cost \$[\d,.]+; ycsb-lab:egress chooses\)/);
+    expect(c.otherEgress.runUsd).toBeGreaterThan(c.run.usd);
+  });
+  it("a small fleet keeps its public addresses: cheaper than a NAT gateway's hour", () => {
+    const plan = buildPlan(SCENARIOS.quickstart as never, { nodes: 1 });
+    const c = deploymentCost(plan.deployment, (SCENARIOS.quickstart as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan);
+    expect(c.hourly.egress).toBe("public-ip");
+    expect(c.hourly.breakdown).toMatchObject({ publicIpv4: 0.01, natGateway: 0 });
+    expect(deploymentCost(plan.deployment, (SCENARIOS.quickstart as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan, {}, "nat").hourly.egress).toBe("nat");
   });
   it("a phase bounded by its time cap takes the cap; one bounded by operations takes them at the assumed rate per node", () => {
     const plan = buildPlan(SCENARIOS.quickstart as never, { nodes: 1 });

@@ -74,6 +74,30 @@ async function spotDrill(prefix: string): Promise<{ result: RehearsalResult; end
   return { result, end, noticeAt };
 }
 
+/**
+ * Ctrl-C of `ycsb-lab rehearse` once its three machines run user-data: it stops every machine it booted (a clean
+ * shutdown), says so, exits 130, and leaves no machine, mount or disk behind.
+ */
+async function interruptDrill(prefix: string): Promise<{ code: number | null; err: string; leftovers: string[] }> {
+  const { spawn, execFileSync } = await import("node:child_process");
+  const { REPO_ROOT } = await import("../runner/java-artifacts.js");
+  const child = spawn(process.execPath, [`${REPO_ROOT}/bin/ycsb-lab.js`, "rehearse", "--stack", "quickstart", "--clients", "2", "--loopback", prefix], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 600_000;
+  while ((err.match(/ booting: installing OS packages/g) ?? []).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+  child.kill("SIGINT");
+  const code = await exited;
+  const run = /rehearse quickstart: run (\S+),/.exec(err)?.[1] ?? "no run";
+  const leftovers = [
+    ...execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes("systemd-nspawn") && l.includes(run)),
+    ...execFileSync("cat", ["/proc/mounts"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(run)),
+    ...execFileSync("losetup", ["--list", "--noheadings", "--output", "BACK-FILE"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(run)),
+  ];
+  return { code, err, leftovers };
+}
+
 /** A unit that holds dpkg's lock for 40 s from early boot, as cloud-init's or unattended-upgrades' apt runs may. */
 const HOLD_DPKG_LOCK: SeamFile[] = [
   {
@@ -92,8 +116,8 @@ WantedBy=multi-user.target
 
 const failedStatus = (seen: InstanceStatus[]) => seen.find((s) => s.stage === "failed");
 
-describe("a failure before the kit ends the instance (OS rehearsal, failure injection)", () => {
-  it("bad Node.js checksum, unreachable mirror, dpkg lock held then a tampered kit, a denied S3 read, and the brake", async () => {
+describe("every failure ends the instance (OS rehearsal, failure injection), side by side", () => {
+  it("bad Node.js checksum, unreachable mirror, dpkg lock held then a tampered kit, a denied S3 read, the brake, a Spot notice, Ctrl-C", async () => {
     const drills: Drill[] = [
       {
         name: "node-checksum",
@@ -131,7 +155,12 @@ describe("a failure before the kit ends the instance (OS rehearsal, failure inje
       // A healthy client whose cluster never comes: the brake (maxHours 0.02 h = 72 s) powers it off.
       { name: "brake", options: { config: { "ycsb-lab:maxHours": "0.02" } } },
     ];
-    const [outcomes, spot] = await Promise.all([Promise.all(drills.map((d, i) => runDrill(d, `127.0.${120 + i}`))), spotDrill("127.0.126")]);
+    const [outcomes, spot, interrupted] = await Promise.all([Promise.all(drills.map((d, i) => runDrill(d, `127.0.${120 + i}`))), spotDrill("127.0.126"), interruptDrill("127.0.127")]);
+    // Ctrl-C: every machine stopped, said so, nothing left behind.
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.err).toMatch(/rehearse: interrupted \(Ctrl-C\): stopping 3 instance\(s\): node-0, client-0, client-1/);
+    expect(interrupted.err).toMatch(/rehearse: interrupted \(Ctrl-C\): every instance stopped/);
+    expect(interrupted.leftovers).toEqual([]);
     const [checksum, apt, lock, denied, brake] = outcomes;
     // A Spot interruption notice on client 1 mid-phase ends the run (incomplete) within two minutes; the fleet powers off.
     expect(spot.end.complete).toBe(false);
@@ -163,28 +192,5 @@ describe("a failure before the kit ends the instance (OS rehearsal, failure inje
     expect(machine.endedAt! - machine.bootedAt!).toBeGreaterThan(70_000);
     expect(brake!.seen.at(-1)?.stage).toBe("waiting");
     expect(brake!.result.machines["client-0"]).toBe("powered off");
-  }, 900_000);
-});
-
-describe("Ctrl-C of a rehearsal", () => {
-  it("stops every instance it booted (a clean shutdown), says so, and leaves no machine, mount or disk behind", async () => {
-    const { spawn } = await import("node:child_process");
-    const { REPO_ROOT } = await import("../runner/java-artifacts.js");
-    const child = spawn(process.execPath, [`${REPO_ROOT}/bin/ycsb-lab.js`, "rehearse", "--stack", "quickstart", "--clients", "2", "--loopback", "127.0.127"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let err = "";
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    // Interrupted once all three machines run user-data.
-    const deadline = Date.now() + 600_000;
-    while ((err.match(/ booting: installing OS packages/g) ?? []).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
-    child.kill("SIGINT");
-    expect(await exited).toBe(130);
-    expect(err).toMatch(/rehearse: interrupted \(Ctrl-C\): stopping 3 instance\(s\): node-0, client-0, client-1/);
-    expect(err).toMatch(/rehearse: interrupted \(Ctrl-C\): every instance stopped/);
-    const run = /rehearse quickstart: run (\S+),/.exec(err)![1]!;
-    const { execFileSync } = await import("node:child_process");
-    expect(execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes("systemd-nspawn") && l.includes(run))).toEqual([]);
-    expect(execFileSync("cat", ["/proc/mounts"], { encoding: "utf8" })).not.toContain(run);
-    expect(execFileSync("losetup", ["--list", "--noheadings", "--output", "BACK-FILE"], { encoding: "utf8" })).not.toContain(run);
   }, 900_000);
 });

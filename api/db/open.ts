@@ -12,8 +12,10 @@ import { fairlyQueued } from "./fair-queue.js";
 export type Db = InstanceType<typeof PrismaClient>;
 
 export interface DatabaseOptions {
-  /** A Postgres URL; without it an embedded PGlite is used. */
+  /** A Postgres URL; without it (and without `pool`) an embedded PGlite is used. */
   databaseUrl?: string;
+  /** A Postgres pool the caller made (the dashboard service's, whose password follows Secrets Manager). */
+  pool?: pg.Pool;
   /** PGlite data directory; "memory://" or undefined for an in-memory database. */
   pgliteDir?: string;
   /** Apply the committed migrations on open (default true). */
@@ -39,7 +41,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let closePglite: (() => Promise<void>) | undefined;
   let migrate: () => Promise<string[]>;
   let dataDirLock: DataDirLock | undefined;
-  if (opts.databaseUrl) {
+  if (opts.pool) {
+    const pool = opts.pool;
+    factory = new PrismaPg(pool);
+    migrate = async () => {
+      const client = await pool.connect();
+      try {
+        return await applyMigrations(pgSession(client));
+      } finally {
+        client.release();
+      }
+    };
+  } else if (opts.databaseUrl) {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
@@ -85,12 +98,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const prisma = new PrismaClient({ adapter: factory });
   return {
     prisma,
-    kind: opts.databaseUrl ? "postgres" : "pglite",
+    kind: opts.databaseUrl || opts.pool ? "postgres" : "pglite",
     appliedMigrations,
     ...(dataDirLock ? { dataDirLock } : {}),
     async close() {
       await prisma.$disconnect();
       await closePglite?.();
+      await opts.pool?.end();
     },
   };
 }

@@ -18,9 +18,15 @@ Options:
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
   --format F      table | json (default: json for -o FILE.json, else table)
   -o, --out FILE  write the plan there instead of stdout; FILE.json is the JSON \`ycsb-lab run --plan\` reads
-  --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour
-                  (instances, EBS, public IPv4), for the whole run (estimated hours, S3 requests) and per day
-                  left running (with a JSON plan file, on stdout: the file holds the plan alone)
+  --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour (instances, EBS,
+                  egress), for the whole run (estimated hours, S3 requests) and per day left running (with a JSON
+                  plan file, on stdout: the file holds the plan alone)
+  --deployer-policy
+                  print the least-privilege IAM policy (JSON) of whoever runs pulumi up / destroy of the
+                  scenario's stack, instead of the plan (--region, --account and --stack scope it)
+  --region R      with --deployer-policy: the stack's region (default us-east-1)
+  --account A     with --deployer-policy: the AWS account id (default *: any)
+  --stack S       with --deployer-policy: the Pulumi stack's name (default: the scenario's)
 `;
 
 /** Options shared by `plan` and `local run`: which cell of which scenario. */
@@ -72,15 +78,27 @@ export const command: Command = {
   async run(args) {
     let parsed;
     try {
-      parsed = parseArgs({ args, options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" } }, strict: true });
+      parsed = parseArgs({
+        args,
+        options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" }, "deployer-policy": { type: "boolean" }, region: { type: "string" }, account: { type: "string" }, stack: { type: "string" } },
+        strict: true,
+      });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const { out, cost, ...rest } = parsed.values;
+    const { out, cost, "deployer-policy": deployer, region, account, stack, ...rest } = parsed.values;
     // A FILE.json is for `ycsb-lab run --plan`: JSON unless a table is asked for; any other file a table.
     const { format = out?.endsWith(".json") ? "json" : "table", ...cell } = rest;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
     const plan = await planFromOptions(cell);
+    if (deployer) {
+      if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) throw new UsageError(`--region: an AWS region like "us-east-1", got "${region}"`);
+      if (account !== undefined && !/^\d{12}$/.test(account)) throw new UsageError(`--account: a 12-digit AWS account id, got "${account}"`);
+      const { deployerPolicy } = await import("../../infra/deployer-policy.js");
+      const policy = deployerPolicy({ account: account ?? "*", region: region ?? "us-east-1", name: plan.scenario, stack: stack ?? plan.scenario });
+      process.stdout.write(`${JSON.stringify(policy, null, 2)}\n`);
+      return 0;
+    }
     const planText = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
     let costLines: string | undefined;
     let costJson: string | undefined;

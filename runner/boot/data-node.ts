@@ -94,7 +94,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   const standIn = env.standInArtifacts ? standInFor(runtime, ctx) : undefined;
   if (!env.fsRoot) notes.push(...installOsPackages(runtime.osPackages ?? []));
   if (standIn) notes.push(`${env.standInArtifacts} serves instead of ${cluster.engine} ${cluster.version} (rehearsal)`);
-  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, { store: objects.store, leader: b.index === 0 })));
+  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, { store: objects.store, runId: objects.runId, leader: b.index === 0 })));
   const user = engineUser(env, runtime.runsAs ?? ENGINE_USER);
   const dirs = standIn ? standIn.directories(ctx, paths) : runtime.directories(ctx, paths);
   const own = () => {
@@ -135,7 +135,7 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
 
     const ledger = new CommandLedger(env.home);
     for (;;) {
-      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal), death]);
+      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal, cluster.lifetime.keepAfterRun === true), death]);
       if (next.kind === "death") {
         await reporter.failed(`${next.how} while serving the run`, { title: "engine log", file: next.logFile });
         await engine.stop(10_000);
@@ -201,9 +201,7 @@ async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: Re
     const marker = await b.objects.readyMarker();
     if (marker && (afterCommand === undefined || marker.afterCommand === afterCommand)) return;
     if (poll % 5 === 0) {
-      // The leader's failure or the run's end ends the wait: this node has nothing to join.
-      const leader = (await b.objects.statuses().catch(() => undefined))?.get("node-0");
-      if (leader?.stage === "failed") throw permanent(`the leader (node 0) failed: ${leader.detail ?? "no reason given"}`);
+      // The run's end ends the wait (the clients end it when the leader fails): this node has nothing to join.
       const end = await b.objects.runEnd().catch(() => undefined);
       if (end) throw permanent(`the run ended before the cluster was ready: ${end.reason ?? "complete"}`);
     }
@@ -214,12 +212,12 @@ async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: Re
 
 type Next = { kind: "command"; command: NodeCommand } | { kind: "end"; end: RunEnd };
 
-/** The next command client 0 gives, or the run's end (after which the node stops serving). */
-async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal): Promise<Next> {
+/** The next command client 0 gives, or the run's end (after which the node stops serving, unless the stack keeps it). */
+async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal, keepAfterRun: boolean): Promise<Next> {
   while (!until.aborted) {
     const command = await objects.nodeCommand().catch(() => undefined);
     if (command && !ledger.has(command.id)) return { kind: "command", command };
-    const end = await objects.runEnd().catch(() => undefined);
+    const end = keepAfterRun ? undefined : await objects.runEnd().catch(() => undefined);
     if (end) return { kind: "end", end };
     await sleep(pollMs);
   }
