@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildPlan, scenario } from "../model/index.js";
 import { runYcsbPhase } from "../runner/ycsb-phase.js";
-import { ycsbSetup } from "../runner/ycsb-setup.js";
+import { basicDbSetup } from "../runner/ycsb-setup.js";
 
 const seconds = Number(process.argv[2] ?? "20");
 const threads = Number(process.argv[3] ?? "2");
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     last = sample;
   }, 250);
   const result = await runYcsbPhase({
-    setup: ycsbSetup({ db: "basic" }),
+    setup: await basicDbSetup(),
     phase,
     clientIndex: 0,
     workDir: work,

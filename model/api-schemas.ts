@@ -40,8 +40,8 @@ const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union(
 const NumOrNull = Nullable(Type.Number());
 
 /**
- * A run's headline: its first workload at its peak load level, each repeat at its own peak, the mean over repeats
- * (model/aggregate/rules.ts peakPerRepeat, overRepeats): the same number the compare view shows for the run.
+ * A run's headline: its first workload at its peak load level, the mean over repeats at each level and the level of
+ * the highest mean (model/aggregate/rules.ts peakLevelOverRepeats): the same number the compare view shows for the run.
  */
 export const RunPeakSchema = Type.Object({
   workload: Type.String(),
@@ -144,6 +144,10 @@ export const LeftOutSchema = Type.Object(
   { description: "phases left out of the aggregate" },
 );
 
+/** The stand-in that served instead of the engine and the machines: measurements of another never share a series. */
+const StandIn = Type.Union([Type.String(), Type.Null()], { description: "the stand-in that served instead of the engine (site.ycsb.BasicDB, FerretDB, CouchbaseMock), or null" });
+const InstanceTypes = Type.Object({ data: Type.String(), client: Type.String() }, { description: "the machines (\"local\" for a run on one machine)" });
+
 export const ScalingSeriesSchema = Type.Object({
   engine: Type.String(),
   workload: Type.Union([Type.String(), Type.Null()]),
@@ -152,12 +156,14 @@ export const ScalingSeriesSchema = Type.Object({
   sourceKind: Type.String(),
   sourceId: Type.String({ description: "one series per source: a published study's figures never merge with another's" }),
   citation: Type.Union([Type.String(), Type.Null()]),
+  standIn: StandIn,
+  instanceTypes: InstanceTypes,
   operationCount: Type.Union([Type.Integer(), Type.Null()], { description: "the scenario's operation count (seed 003: one series per count)" }),
   operationCountPer: Type.Union([Type.String(), Type.Null()], { description: "client or total: how the scenario stated the count" }),
   points: Type.Array(
     Type.Object({
       nodes: Type.Integer(),
-      throughputOpsSec: Type.Number({ description: "mean over repeats of each repeat's peak phase" }),
+      throughputOpsSec: Type.Number({ description: "mean over repeats at the load level of the highest mean" }),
       throughput: OverRepeatsSchema,
       runs: Type.Integer(),
       phases: Type.Integer({ description: "phases counted" }),
@@ -187,10 +193,12 @@ export const DurabilityRow = Type.Object({
   sourceKind: Type.String(),
   sourceId: Type.String(),
   citation: Type.Union([Type.String(), Type.Null()]),
+  standIn: StandIn,
+  instanceTypes: InstanceTypes,
   phases: Type.Integer({ description: "workload phases of the cell's runs, every load level" }),
-  runs: Type.Integer({ description: "runs whose repeats were counted, each repeat at its peak phase" }),
-  peakThreads: Type.Array(Type.Integer(), { description: "total client threads of the repeats' peak phases" }),
-  throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over repeats of each repeat's highest phase throughput (seed 004: maximum throughput)" }),
+  runs: Type.Integer({ description: "runs whose repeats were counted at the peak load level" }),
+  peakThreads: Type.Array(Type.Integer(), { description: "total client threads of the peak load level" }),
+  throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over repeats at the load level of the highest mean (seed 004: maximum throughput)" }),
   throughput: OverRepeatsSchema,
   leftOut: LeftOutSchema,
   operations: Type.Record(
@@ -216,6 +224,8 @@ export const SweepSeries = Type.Object({
   operationCountPer: Type.Union([Type.String(), Type.Null()]),
   sourceKind: Type.String(),
   sourceId: Type.String({ description: "the source: measured, or one published study" }),
+  standIn: StandIn,
+  instanceTypes: InstanceTypes,
   engineVersion: Type.String(),
   leftOut: LeftOutSchema,
   points: Type.Array(
@@ -249,6 +259,8 @@ export const RepeatGroupSchema = Type.Object({
   operationCount: Type.Union([Type.Integer(), Type.Null()]),
   sourceKind: Type.String(),
   sourceId: Type.String({ description: "the source: measured, or one published study" }),
+  standIn: StandIn,
+  instanceTypes: InstanceTypes,
   runs: Type.Array(Type.String()),
   repeats: Type.Array(
     Type.Object({ runId: Type.String(), phase: Type.String(), runRepeat: Type.Integer(), repeat: Type.Integer(), throughputOpsSec: Type.Number(), verdict: Type.String() }),

@@ -13,3 +13,5 @@ export * from "./status-series.js";
 export * from "./throughput-dips.js";
 export * from "./plan-duration.js";
 export * from "./ycsb-limits.js";
+export * from "./settle.js";
+export * from "./study-printed.js";

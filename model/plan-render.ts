@@ -64,7 +64,11 @@ function note(p: PlanPhase): string {
     const asked = [p.reset.wipeData ? "wipe data" : "", p.reset.restartServer ? "restart server" : "", p.reset.dropCaches ? "drop caches" : ""].filter(Boolean).join(", ");
     parts.push(`${asked} (${p.reset.source})`);
   }
-  if (p.settle) parts.push(p.settle.waitForCompactions ? "wait for compactions" : `wait ${p.settle.minSec}s`);
+  if (p.settle) {
+    const waits = [p.settle.waitForCompactions ? "wait for compactions" : "", p.settle.waitForRebalance ? "wait for rebalancing" : ""].filter(Boolean);
+    parts.push(waits.length ? waits.join(", ") : `wait ${p.settle.minSec}s`);
+  }
+  if (p.warmupSec) parts.push(`warm-up ${p.warmupSec}s in this YCSB process, unmeasured`);
   if (p.discard) parts.push("discarded");
   if (p.stepUp) {
     parts.push(

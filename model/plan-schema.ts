@@ -52,6 +52,7 @@ export const DeploymentSchema = Type.Object({
   clientInstanceType: Type.String(),
   study: StudySchema,
   ownLogDevice: Type.Boolean(),
+  presetNote: Type.Optional(Type.String()),
 });
 
 export const PlanPhaseSchema = Type.Object({
@@ -69,8 +70,9 @@ export const PlanPhaseSchema = Type.Object({
   operationCount: Type.Optional(Count),
   operationCountPer: Type.Optional(oneOf(["client", "total"] as const)),
   maxExecutionTimeSec: Type.Optional(Positive),
+  warmupSec: Type.Optional(Positive),
   repeat: Count,
-  settle: Type.Optional(Type.Object({ waitForCompactions: Type.Boolean(), minSec: Type.Number({ minimum: 0 }) })),
+  settle: Type.Optional(Type.Object({ waitForCompactions: Type.Boolean(), waitForRebalance: Type.Optional(Type.Boolean()), minSec: Type.Number({ minimum: 0 }) })),
   serverPreset: Type.Optional(PresetSchema),
   reset: Type.Optional(
     Type.Object({

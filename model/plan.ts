@@ -1,6 +1,7 @@
 import { clientProperties, SERVER_PRESET_SWITCH, type Preset } from "./presets.js";
 import { resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type OperationCountPer, type ResetPoint, type ResetSpec, type ScenarioSpec } from "./scenario.js";
-import { CLIENT_KEY_RANGE, workload as workloadById } from "./workloads.js";
+import { CLIENT_KEY_RANGE_WORKLOAD, PROJECT_WORKLOAD, workload as workloadById } from "./workloads.js";
+import { clientCountProblem, YCSB_MAX_COUNT } from "./ycsb-limits.js";
 import { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
 
 export { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
@@ -14,6 +15,7 @@ export const PLAN_VERSION = 1 as const;
 
 export type { OperationCountPer } from "./scenario.js";
 
+/** "warmup": a warm-up in a YCSB process of its own, as plans made before the warm-up moved into the measured phase. */
 export type PlanPhaseKind = "prepare" | "load" | "settle" | "reset" | "warmup" | "workload";
 
 /** A phase of a step-up group: run only while the previous step raised total throughput (seeds 002, 004). */
@@ -41,7 +43,7 @@ export interface PlanPhase {
   properties: Record<string, string>;
   /**
    * Per-client YCSB properties, index = client index (load: insertstart/insertcount; runs: operationcount and, for
-   * run-phase inserts, the client's own key range: model/workloads.ts CLIENT_KEY_RANGE).
+   * run-phase inserts, the client's own key range: model/workloads.ts PROJECT_WORKLOAD).
    */
   perClient: Record<string, string>[];
   threadsPerClient: number;
@@ -53,9 +55,17 @@ export interface PlanPhase {
   operationCount?: number;
   operationCountPer?: OperationCountPer;
   maxExecutionTimeSec?: number;
+  /**
+   * A warm-up in this phase's own YCSB process before it measures (ycsblab.warmup.seconds): unmeasured, on the
+   * connections the measurement then uses; maxexecutiontime counts from its end (seed 002: 1 minute).
+   */
+  warmupSec?: number;
   repeat: number;
-  /** Settle: engine-specific wait (seed 000 waited for compactions to finish). */
-  settle?: { waitForCompactions: boolean; minSec: number };
+  /**
+   * Settle: engine-specific wait (seed 000 waited for compactions to finish; seed 002 for the database "to finish
+   * rebalancing" after a load: model/settle.ts says what each engine has to wait for).
+   */
+  settle?: { waitForCompactions: boolean; waitForRebalance?: boolean; minSec: number };
   /**
    * Settle after a load made under its own preset: the server side of this preset takes over here (model/presets.ts
    * SERVER_PRESET_SWITCH), so the load was really non-durable on the server and the workloads are durable.
@@ -86,7 +96,8 @@ export type PlannableScenario = ScenarioSpec & PlanExtras;
 
 /**
  * The operation count of a phase bounded by maxexecutiontime only. YCSB 0.17.0 runs no operation at all with
- * operationcount=0 (measured), and parses the count as an int, so: the largest round count below 2^31.
+ * operationcount=0 (measured), and parses the count as an int, so: the largest round count below 2^31. The key
+ * space is not sized for it (PROJECT_WORKLOAD.keySpaceOperations is 0 in such a phase).
  */
 export const UNLIMITED_OPERATIONS = "2000000000";
 
@@ -109,6 +120,9 @@ function baseProperties(spec: PlannableScenario, d: Deployment, workloadId: stri
   // Seed 001: the scenario's distribution, except "latest" workloads keep theirs ("zipfian (latest for D)").
   if (spec.requestDistribution && props.requestdistribution !== "latest") props.requestdistribution = spec.requestDistribution;
   Object.assign(props, spec.properties ?? {});
+  // Every phase runs the project's CoreWorkload extension: counts and keys past 2^31 (model/workloads.ts).
+  props.workload = PROJECT_WORKLOAD.workloadClass;
+  if (d.presetNote) props["ycsblab.presetNote"] = d.presetNote;
   props.recordcount = String(d.recordCount);
   props.fieldcount = String(d.fieldCount);
   props.fieldlength = String(d.fieldLengthBytes);
@@ -193,10 +207,21 @@ function runSlots(spec: PlannableScenario, d: Deployment): RunSlot[] {
       if (operationCount === undefined && !w.maxExecutionTimeSec) {
         throw new ScenarioError(`workloads.${w.workload}`, "needs operationCount or maxExecutionTimeSec (else YCSB never stops)");
       }
+      checkOperationCount(spec, d, w.workload, operationCount);
       slots.push({ workload: w.workload, operationCount, maxExecutionTimeSec: w.maxExecutionTimeSec, extra: w.properties ?? {}, tagged: opCounts !== undefined });
     }
   }
   return slots;
+}
+
+/** A stated count past an int is stored nowhere (the result column is int4); a client's share past it stops YCSB. */
+function checkOperationCount(spec: PlannableScenario, d: Deployment, workload: string, count: number | undefined): void {
+  if (count === undefined) return;
+  const field = `workloads.${workload}.operationCount`;
+  if (count > YCSB_MAX_COUNT) throw new ScenarioError(field, `${count} is past ${YCSB_MAX_COUNT}, the largest operation count a result stores`);
+  const share = Math.max(...perClientOperations(count, spec.operationCountPer, d.clients));
+  const problem = clientCountProblem("operationcount", share, "lower the count or the scale");
+  if (problem) throw new ScenarioError(field, problem);
 }
 
 /** Repeats of the whole test (each after the scenario's repeat reset) or of each measurement in place. */
@@ -212,7 +237,7 @@ class PhaseList {
   readonly phases: PlanPhase[] = [];
   /** The data set was just loaded and nothing measured on it since. */
   private fresh = false;
-  private readonly settle: { waitForCompactions: boolean; minSec: number } | undefined;
+  private readonly settle: PlanPhase["settle"];
   /** A load under its own preset switches the server side afterwards where the engine can (seed 000, Cassandra). */
   private readonly switchAfterLoad: boolean;
   /** Seed 001: "Insert count for each set of client instances was then calculated by distributing the record count". */
@@ -222,7 +247,9 @@ class PhaseList {
     private readonly spec: PlannableScenario,
     private readonly d: Deployment,
   ) {
-    this.settle = spec.settle ? { waitForCompactions: spec.settle.waitForCompactions, minSec: spec.settle.minSec ?? 0 } : undefined;
+    this.settle = spec.settle
+      ? { waitForCompactions: spec.settle.waitForCompactions, ...(spec.settle.waitForRebalance ? { waitForRebalance: true } : {}), minSec: spec.settle.minSec ?? 0 }
+      : undefined;
     this.switchAfterLoad = d.loadPreset !== d.preset && SERVER_PRESET_SWITCH[d.engine] !== undefined;
     this.ranges = splitInserts(d.recordCount, d.clients);
   }
@@ -284,7 +311,6 @@ class PhaseList {
       stepUpThreads(su).forEach((threads, step) => {
         const stepUp = { group: `${base}${r}`, step, minGainPct: su.minGainPct };
         this.resetBefore("step", `${base}-step-t${threads}${r}`, testRepeat, slot.workload, stepUp);
-        measure.warmup(`${base}-step-t${threads}-warmup${r}`, testRepeat, threads, stepUp);
         measure.measured(`${base}-step-t${threads}${r}`, testRepeat, threads, { stepUp });
       });
       return;
@@ -292,7 +318,6 @@ class PhaseList {
     const threadCounts = spec.threads.sweep ?? [d.threadsPerClient];
     const targets: (number | undefined)[] = spec.targets?.length ? spec.targets : [undefined];
     const byMeasurement = (spec.repeatScope ?? "test") === "measurement";
-    measure.warmup(`${base}-warmup${r}`, testRepeat, threadCounts[0] ?? d.threadsPerClient);
     for (const threads of threadCounts) {
       for (const target of targets) {
         const tt = spec.threads.sweep ? `-t${threads}` : "";
@@ -312,29 +337,41 @@ class PhaseList {
   }
 }
 
-/** The measured and warm-up phases of one slot: its YCSB properties and each client's operation count. */
+/**
+ * The measured phases of one slot: their YCSB properties and each client's operation count. The scenario's warm-up
+ * runs inside each measured phase's YCSB process (seed 002: "Warm-up for 1 minute", then "Run the current load for
+ * 5 minutes" with the same clients), not in a process of its own whose connections and JIT the measurement loses.
+ */
 class SlotPhases {
   private readonly props: Record<string, string>;
   private readonly perClientOps: number[] | undefined;
   private readonly common: Pick<PlanPhase, "workload" | "preset" | "clientsActive">;
-  private readonly counted: Pick<PlanPhase, "operationCount" | "operationCountPer">;
+  private readonly counted: Pick<PlanPhase, "operationCount" | "operationCountPer" | "warmupSec">;
 
   constructor(
     private readonly list: PhaseList,
-    private readonly spec: PlannableScenario,
+    spec: PlannableScenario,
     private readonly d: Deployment,
     private readonly slot: RunSlot,
   ) {
+    const warmupSec = spec.warmupSec;
     this.props = {
       ...baseProperties(spec, d, slot.workload),
       ...slot.extra,
       ...clientProperties(d.engine, d.preset),
       operationcount: String(slot.operationCount ?? UNLIMITED_OPERATIONS),
+      // A phase bounded by time only expects no inserts of a count: YCSB would size its zipfian key space for the
+      // sentinel count and redraw nearly every key (seed 001's scans: "without an operation count" is its reading).
+      ...(slot.operationCount === undefined ? { [PROJECT_WORKLOAD.keySpaceOperations]: "0" } : {}),
       ...(slot.maxExecutionTimeSec ? { maxexecutiontime: String(slot.maxExecutionTimeSec) } : {}),
+      ...(warmupSec ? { [PROJECT_WORKLOAD.warmupSeconds]: String(warmupSec) } : {}),
     };
     this.perClientOps = slot.operationCount === undefined ? undefined : perClientOperations(slot.operationCount, spec.operationCountPer, d.clients);
     this.common = { workload: slot.workload, preset: d.preset, clientsActive: "all" };
-    this.counted = slot.operationCount === undefined ? {} : { operationCount: slot.operationCount, operationCountPer: spec.operationCountPer };
+    this.counted = {
+      ...(slot.operationCount === undefined ? {} : { operationCount: slot.operationCount, operationCountPer: spec.operationCountPer }),
+      ...(warmupSec ? { warmupSec } : {}),
+    };
   }
 
   private perClient(): Record<string, string>[] {
@@ -345,33 +382,14 @@ class SlotPhases {
     this.list.add({ ...this.common, name, kind: "workload", properties: this.props, perClient: this.perClient(), threadsPerClient: threads, repeat, ...this.counted, maxExecutionTimeSec: this.slot.maxExecutionTimeSec, ...extra });
     this.list.measuredOn();
   }
-
-  /** The scenario's warm-up before a measurement: time-bounded, its result kept but discarded from aggregates. */
-  warmup(name: string, repeat: number, threads: number, stepUp?: StepUpStep): void {
-    const warmupSec = this.spec.warmupSec;
-    if (!warmupSec) return;
-    this.list.add({
-      ...this.common,
-      name,
-      kind: "warmup",
-      properties: { ...this.props, operationcount: UNLIMITED_OPERATIONS, maxexecutiontime: String(warmupSec) },
-      perClient: this.perClient().map(() => ({})),
-      threadsPerClient: threads,
-      repeat,
-      maxExecutionTimeSec: warmupSec,
-      ...(stepUp ? { stepUp } : {}),
-      discard: true,
-    });
-    this.list.measuredOn();
-  }
 }
 
 /**
  * Run-phase inserts in a key range of each client's own. YCSB 0.17.0 starts every client's run-phase insert keys
  * at recordcount, so several clients, or several insert workloads after one load, insert the same keys (overwrites
- * in Cassandra/HBase/Couchbase, duplicate-key errors in MongoDB). Where that would happen, the phase runs the
- * project's CoreWorkload extension (runner/bindings common, CLIENT_KEY_RANGE) with its lane among the insert
- * phases since the last load and each client's index: disjoint keys for every client of every phase.
+ * in Cassandra/HBase/Couchbase, duplicate-key errors in MongoDB). Where that would happen, the phase tells the
+ * project's workload class (PROJECT_WORKLOAD) its lane among the insert phases since the last load and each
+ * client's index: disjoint keys for every client of every phase.
  */
 function assignInsertKeyRanges(phases: PlanPhase[], d: Deployment): void {
   let segment: PlanPhase[] = [];
@@ -381,12 +399,11 @@ function assignInsertKeyRanges(phases: PlanPhase[], d: Deployment): void {
       inserting.forEach((p, lane) => {
         p.properties = {
           ...p.properties,
-          workload: CLIENT_KEY_RANGE.workloadClass,
-          [CLIENT_KEY_RANGE.clients]: String(d.clients),
-          [CLIENT_KEY_RANGE.lane]: String(lane),
-          [CLIENT_KEY_RANGE.lanes]: String(inserting.length),
+          [PROJECT_WORKLOAD.clients]: String(d.clients),
+          [PROJECT_WORKLOAD.lane]: String(lane),
+          [PROJECT_WORKLOAD.lanes]: String(inserting.length),
         };
-        p.perClient = p.perClient.map((c, i) => ({ ...c, [CLIENT_KEY_RANGE.client]: String(i) }));
+        p.perClient = p.perClient.map((c, i) => ({ ...c, [PROJECT_WORKLOAD.client]: String(i) }));
       });
     }
     segment = [];
@@ -400,16 +417,17 @@ function assignInsertKeyRanges(phases: PlanPhase[], d: Deployment): void {
 
 /**
  * The key numbers a client's run-phase inserts use (before YCSB hashes them into key names): the first and the
- * step between two; undefined where the phase inserts nothing or YCSB's own CoreWorkload runs (one client, one
- * insert phase: from recordcount on, one by one).
+ * step between two; undefined where the phase inserts nothing. Without insert ranges (one client, one insert
+ * phase) they run from recordcount on, one by one, as in YCSB.
  */
 export function insertKeyRange(phase: PlanPhase, clientIndex: number): { first: number; step: number } | undefined {
   if (Number(phase.properties.insertproportion ?? "0") <= 0 || phase.kind === "load") return undefined;
   const recordcount = Number(phase.properties.recordcount);
-  if (phase.properties.workload !== CLIENT_KEY_RANGE.workloadClass) return { first: recordcount, step: 1 };
-  const clients = Number(phase.properties[CLIENT_KEY_RANGE.clients]);
-  const lane = Number(phase.properties[CLIENT_KEY_RANGE.lane]);
-  const lanes = Number(phase.properties[CLIENT_KEY_RANGE.lanes]);
+  const ranged = phase.properties.workload === PROJECT_WORKLOAD.workloadClass || phase.properties.workload === CLIENT_KEY_RANGE_WORKLOAD;
+  if (!ranged || phase.properties[PROJECT_WORKLOAD.clients] === undefined) return { first: recordcount, step: 1 };
+  const clients = Number(phase.properties[PROJECT_WORKLOAD.clients]);
+  const lane = Number(phase.properties[PROJECT_WORKLOAD.lane]);
+  const lanes = Number(phase.properties[PROJECT_WORKLOAD.lanes]);
   return { first: recordcount + lane * clients + clientIndex, step: lanes * clients };
 }
 

@@ -1,7 +1,7 @@
 import { ENGINES, isEngine, type Engine } from "./engine.js";
 import { DURABILITY_PRESETS, isPreset, presetFor, PRESETS, type CassandraServerSide, type Preset, type Source } from "./presets.js";
 import { isWorkloadId } from "./workloads.js";
-import { recordCountProblem } from "./ycsb-limits.js";
+import { clientCountProblem, YCSB_MAX_COUNT } from "./ycsb-limits.js";
 
 /**
  * A scenario is a study: which engines, node counts and presets it covers, on which machines, with which data and
@@ -74,6 +74,23 @@ export interface StudyServerSide {
 export interface Departure {
   what: string;
   why: string;
+  /**
+   * The scenario fields (paths such as "records.perNode" or "workloads.write-scan.maxExecutionTimeSec") whose value
+   * differs from what the paper printed because of this departure (model/study-printed.ts; a test holds every such
+   * field to a row).
+   */
+  fields?: string[];
+}
+
+/**
+ * The presets a study ran one engine with (the first is the cell's default), with the line that says so; `offered`
+ * are presets the study never set for it that a deployment may still choose: its results say so (Deployment
+ * presetNote, recorded in every phase as ycsblab.presetNote).
+ */
+export interface EnginePresets {
+  presets: Preset[];
+  source: string;
+  offered?: Preset[];
 }
 
 export interface ScenarioWorkload {
@@ -93,6 +110,8 @@ export interface ThreadSpec {
   perClient?: number;
   /** Threads per client during the load phase (seed 000: 40). */
   loadPerClient?: number;
+  /** Load threads per client a study set for one engine at some sizes (seed 001: MongoDB at 32 nodes, 20). */
+  loadOverrides?: { engine: Engine; nodes: number[]; perClient: number; source: string }[];
   /** A thread sweep: each workload runs at each of these thread counts per client (seed 003: 1..512). */
   sweep?: number[];
   /** Step up threads per client until throughput stops rising (seeds 002, 004). */
@@ -132,8 +151,11 @@ export interface ScenarioSpec {
   properties?: Record<string, string>;
   /** Warm-up before each measured step, discarded (seed 002: 1 minute). */
   warmupSec?: number;
-  /** Wait for the engine to settle after load and between workloads (seed 000: no pending compactions). */
-  settle?: { waitForCompactions: boolean; minSec?: number };
+  /**
+   * Wait for the engine to settle after load and between workloads (seed 000: no pending compactions; seed 002: "Wait
+   * for the database to finish rebalancing" after each load).
+   */
+  settle?: { waitForCompactions: boolean; waitForRebalance?: boolean; minSec?: number };
   /** Repeat each workload run (seed 000: 3 runs on different days; seed 003: 3 repeats). */
   repeats: number;
   /**
@@ -158,7 +180,7 @@ export interface ScenarioSpec {
    * default (seed 002: Cassandra with its commit log disabled, Couchbase on its defaults; seed 004: Couchbase had
    * "no equivalent" balanced option).
    */
-  enginePresets?: Partial<Record<Engine, { presets: Preset[]; source: string }>>;
+  enginePresets?: Partial<Record<Engine, EnginePresets>>;
   /** A study's own values of a preset's server side (seed 004: LCS, a 10 ms batch window; seed 000: 2 ms). */
   presetServer?: { cassandra?: Partial<Record<Preset, CassandraRefinement>> };
   /** The HBase pre-split the study printed (seed 001). */
@@ -214,6 +236,8 @@ export interface Deployment {
   study: StudyServerSide;
   /** The commit log / journal on a device of its own (scenario.logDevice, else the preset's choice). */
   ownLogDevice: boolean;
+  /** Set when the preset is one the study never ran this engine with (EnginePresets.offered), saying so. */
+  presetNote?: string;
 }
 
 export class ScenarioError extends Error {
@@ -258,9 +282,10 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
   const preset = choice.preset ?? own?.presets[0] ?? spec.defaults.preset;
   if (!isPreset(preset)) throw new ScenarioError("preset", `unknown preset "${String(preset)}" (known: ${PRESETS.join(", ")})`);
   if (!DURABILITY_PRESETS[engine][preset]) throw new ScenarioError("preset", `engine ${engine} has no preset "${preset}"`);
-  if (own && !own.presets.includes(preset)) {
+  if (own && !own.presets.includes(preset) && !own.offered?.includes(preset)) {
     throw new ScenarioError("preset", `scenario "${spec.name}" ran ${engine} with ${own.presets.join(", ")} only, not ${preset} (${own.source})`);
   }
+  const presetNote = own && !own.presets.includes(preset) ? unstudiedPresetNote(spec.name, engine, preset, own) : undefined;
   const nodes = choice.nodes ?? spec.defaults.nodes;
   if (!Number.isInteger(nodes) || nodes < 1) throw new ScenarioError("nodes", `must be a whole number >= 1, got ${String(nodes)}`);
   const scale = choice.scale ?? 1;
@@ -270,8 +295,10 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
   const baseRecords = baseRecordCount(spec, nodes);
   if (baseRecords < 1) throw new ScenarioError("records", "set records.perNode or records.total");
   const recordCount = scaled(baseRecords, scale);
-  const tooMany = recordCountProblem(recordCount, baseRecords);
-  if (tooMany) throw new ScenarioError("scale", `scenario "${spec.name}" at ${nodes} node(s) and scale ${scale}: ${tooMany}`);
+  // Each client loads its share: YCSB's Client reads that count as an int (model/ycsb-limits.ts).
+  const loadShare = Math.ceil(recordCount / clients);
+  const tooMany = clientCountProblem("insertcount", loadShare, `use at least ${Math.ceil(recordCount / YCSB_MAX_COUNT)} clients`);
+  if (tooMany) throw new ScenarioError("clients", `scenario "${spec.name}" at ${nodes} node(s) with ${clients} client(s): ${tooMany}`);
   if (spec.replication > nodes) {
     throw new ScenarioError("replication", `replication ${spec.replication} needs at least as many nodes (got ${nodes})`);
   }
@@ -291,13 +318,24 @@ export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice =
     fieldCount: spec.records.fieldCount,
     fieldLengthBytes: spec.records.fieldLengthBytes,
     threadsPerClient: Math.max(1, threadsPerClient),
-    loadThreadsPerClient: Math.max(1, t.loadPerClient ?? threadsPerClient),
+    loadThreadsPerClient: Math.max(1, loadOverride(t, engine, nodes) ?? t.loadPerClient ?? threadsPerClient),
     scale,
     dataInstanceType: spec.dataNode.instanceType,
     clientInstanceType: spec.clientNode.instanceType,
     study: studyServerSide(spec, engine, preset),
     ownLogDevice: ownLogDevice(spec, engine, preset),
+    ...(presetNote ? { presetNote } : {}),
   };
+}
+
+/** The load threads per client a study set for this engine at this size (ThreadSpec.loadOverrides), if any. */
+function loadOverride(t: ThreadSpec, engine: Engine, nodes: number): number | undefined {
+  return t.loadOverrides?.find((o) => o.engine === engine && o.nodes.includes(nodes))?.perClient;
+}
+
+/** What a result says of a preset the study never ran the engine with. */
+function unstudiedPresetNote(scenario: string, engine: Engine, preset: Preset, own: EnginePresets): string {
+  return `${scenario} ran ${engine} with ${own.presets.join(", ")}, not ${preset}: ${preset} is ycsb-lab's choice here (${own.source})`;
 }
 
 /** Whether the commit log / journal gets a device of its own in this cell (ScenarioSpec.logDevice). */

@@ -148,15 +148,24 @@ export function operationMix(w: Workload): Record<string, number> {
 }
 
 /**
- * The project's CoreWorkload extension for run-phase inserts (runner/bindings common,
- * io.ycsblab.workloads.ClientKeyRangeWorkload). It changes one thing: a key number at or above recordcount (a
- * run-phase insert, and the reads, updates and scans YCSB then aims at it) becomes
- *   recordcount + ((k - recordcount) * lanes + lane) * clients + client
- * so each client of each insert phase since the last load writes keys of its own. Loaded keys, the operation mix,
- * the distributions and everything else stay YCSB 0.17.0's CoreWorkload.
+ * The workload class every phase of a plan runs: the project's CoreWorkload extension (runner/bindings common,
+ * io.ycsblab.workloads.LongKeyWorkload), YCSB 0.17.0's CoreWorkload over the whole long key range. It changes:
+ * - counts and key numbers are longs: `insertcount` has no int default, loads and key choices past 2^31 records
+ *   stay on the data set's keys (YCSB's own narrows them to ints);
+ * - the zipfian key space expects inserts from `keySpaceOperations` operations (default: `operationcount`); a phase
+ *   bounded by time only passes 0 (seed 001's scans ran "without an operation count"), not the sentinel count;
+ * - a key number k at or above recordcount (a run-phase insert, and the reads YCSB then aims at it) becomes
+ *     recordcount + ((k - recordcount) * lanes + lane) * clients + client
+ *   so each client of each insert phase since the last load writes keys of its own;
+ * - `warmupSeconds`: a warm-up inside the measuring process, unmeasured, on the connections the measurement then
+ *   uses (seed 002: "Warm-up for 1 minute", then the run, with the same clients).
+ * The operation mix, the distributions, key hashing and everything else stay YCSB 0.17.0's CoreWorkload.
  */
-export const CLIENT_KEY_RANGE = {
-  workloadClass: "io.ycsblab.workloads.ClientKeyRangeWorkload",
+export const PROJECT_WORKLOAD = {
+  workloadClass: "io.ycsblab.workloads.LongKeyWorkload",
+  /** Operations the zipfian key space expects inserts from ("0" for a phase bounded by time only). */
+  keySpaceOperations: "ycsblab.keyspace.operationcount",
+  warmupSeconds: "ycsblab.warmup.seconds",
   /** This client's index, 0..clients-1 (per client). */
   client: "ycsblab.insertrange.client",
   clients: "ycsblab.insertrange.clients",
@@ -164,3 +173,11 @@ export const CLIENT_KEY_RANGE = {
   lane: "ycsblab.insertrange.lane",
   lanes: "ycsblab.insertrange.lanes",
 } as const;
+
+/** The class name plans written before LongKeyWorkload gave the per-client insert ranges (the same class now). */
+export const CLIENT_KEY_RANGE_WORKLOAD = "io.ycsblab.workloads.ClientKeyRangeWorkload";
+
+/** Whether a phase's workload class is one of the project's (its jar must be on YCSB's classpath). */
+export function isProjectWorkload(workloadClass: string | undefined): boolean {
+  return workloadClass === PROJECT_WORKLOAD.workloadClass || workloadClass === CLIENT_KEY_RANGE_WORKLOAD;
+}

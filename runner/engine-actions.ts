@@ -33,7 +33,8 @@ export function passiveActions(note: string): EngineActions {
       const sec = phase.settle?.minSec ?? 0;
       if (sec > 0) await sleep(sec * 1000);
       const server = phase.serverPreset ? `; server side of preset ${phase.serverPreset} not applied: ${note}` : "";
-      return `settled for ${sec} s (${phase.settle?.waitForCompactions ? `compaction wait: ${note}` : "no compaction wait asked"})${server}`;
+      const rebalance = phase.settle?.waitForRebalance ? `; rebalance wait: ${note}` : "";
+      return `settled for ${sec} s (${phase.settle?.waitForCompactions ? `compaction wait: ${note}` : "no compaction wait asked"})${server}${rebalance}`;
     },
     async reset(phase) {
       // Nothing here can reach the servers: say what was asked and not done, so the manifest shows it.

@@ -72,7 +72,8 @@ export async function runYcsbPhase(o: PhaseProcessOptions): Promise<PhaseProcess
   let killer: NodeJS.Timeout | undefined;
   let killedReason: string | undefined;
   if (o.phase.maxExecutionTimeSec) {
-    const limitMs = (o.phase.maxExecutionTimeSec + (o.graceSec ?? 120)) * 1000;
+    // The cap counts from the end of a warm-up inside the process (model/plan.ts warmupSec).
+    const limitMs = (o.phase.maxExecutionTimeSec + (o.phase.warmupSec ?? 0) + (o.graceSec ?? 120)) * 1000;
     killer = setTimeout(() => {
       killedReason = `YCSB overran its ${o.phase.maxExecutionTimeSec} s time cap by ${o.graceSec ?? 120} s and was killed`;
       void proc.kill("SIGKILL");

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bindingClasspathDir } from "./java-artifacts.js";
 import { currentKit, kitYcsbDir } from "./kit-layout.js";
 import type { YcsbSetup } from "./ycsb-invocation.js";
 import { ycsbClasspath } from "./ycsb-process.js";
@@ -28,4 +29,13 @@ export function ycsbSetup(a: { db: string; classpath?: string[]; properties?: Re
     properties: { ...(db === "site.ycsb.BasicDB" ? { "basicdb.verbose": "false" } : {}), ...(a.properties ?? {}) },
     statusIntervalSec: a.statusIntervalSec ?? 1,
   };
+}
+
+/**
+ * YCSB against site.ycsb.BasicDB (no database), with the project's workload class on the classpath: every phase of a
+ * plan runs it (model/workloads.ts PROJECT_WORKLOAD), and BasicDB brings no binding jar that would hold it.
+ */
+export async function basicDbSetup(a: Omit<Parameters<typeof ycsbSetup>[0], "db"> = {}): Promise<YcsbSetup> {
+  const common = join(await bindingClasspathDir("common"), "*");
+  return ycsbSetup({ ...a, db: "basic", classpath: [...(a.classpath ?? []), common] });
 }

@@ -7,6 +7,7 @@ import { analyseScaling } from "../model/aggregate/scaling.js";
 import { ingestDocuments } from "../api/store/ingest.js";
 import { checkSeedFile, loadReferenceData, publishedDocuments, readSeedFile, SEEDS, type Cell, type SeedFile } from "../api/store/reference-data.js";
 import { fixtureDocument, ROOT, testConfig } from "./api-helpers.js";
+import { scenario, type Engine } from "../model/index.js";
 
 /** Tables per seed: every published table of the five seeds' texts. */
 const TABLES: Record<string, number> = { "000": 11, "001": 12, "002": 5, "003": 9, "004": 6 };
@@ -284,7 +285,8 @@ describe("published runs in the API", () => {
     expect(scalingSeries.map((x) => x.operationCount).sort((a, b) => a - b)).toEqual([1_000, 10_000, 100_000, 1_000_000]);
     for (const x of scalingSeries) {
       expect(x.points).toHaveLength(1);
-      expect(x.points[0]).toMatchObject({ nodes: 1, runs: 1, throughput: { n: 1 } });
+      // Each figure is the mean of seed 003's three repeats (lines 305-308): n as printed, its spread not printed.
+      expect(x.points[0]).toMatchObject({ nodes: 1, runs: 1, throughput: { n: 3, stdDev: null, ci95: null } });
       // The peak of the count's own table: operations / the shortest mean runtime of its ten thread counts.
       const t = tables.find((tt) => (tt.derive as { operations?: number }).operations === x.operationCount)!;
       const fastest = Math.min(...t.rows.map((r) => r[2] as number));
@@ -309,9 +311,14 @@ describe("published runs in the API", () => {
         expect(x.points.map((p) => [p.nodes, p.throughputOpsSec])).toEqual(table.rows.map((row) => [row[0], row[col]]));
       }
     }
-    // Seed 000's workloads stay durable (lines 161-163): only its load ran non-durably (lines 216-217).
+    // Seed 000's workloads run each engine as printed: Cassandra durable (lines 525-526), the others on their defaults
+    // (lines 530-626); only its load ran non-durably (lines 216-217). Every point is the mean of 3 runs (lines 204-207).
     const b = await app.inject({ url: "/api/v1/scaling?source=published&scenario=endpoint-2015&workload=b" });
-    expect(new Set((b.json().series as { preset: string }[]).map((x) => x.preset))).toEqual(new Set(["durable"]));
+    const presets = Object.fromEntries((b.json().series as { engine: string; preset: string }[]).map((x) => [x.engine, x.preset]));
+    expect(presets).toEqual({ cassandra: "durable", hbase: "balanced", mongodb: "balanced", couchbase: "throughput" });
+    const spec = scenario("endpoint-2015");
+    for (const [engine, preset] of Object.entries(presets)) expect(spec.enginePresets?.[engine as Engine]?.presets[0]).toBe(preset);
+    for (const x of b.json().series as { points: { throughput: { n: number } }[] }[]) for (const p of x.points) expect(p.throughput.n).toBe(3);
   });
 
   it("the latency tables of seeds 000, 001 and 002 are reference series per engine, in microseconds", async () => {

@@ -6,6 +6,8 @@ import { buildPlan, scenario, type Plan, type PlanPhase, type ResultDocument } f
 import { clientResult } from "../runner/client-result.js";
 import { auth, fixtureOutput, testConfig } from "./api-helpers.js";
 
+const STAND_IN_LOCAL = { standIn: "site.ycsb.BasicDB: no database", machine: "local" };
+
 /**
  * A plan's repeats are phases of one run (seeds 000/001 ran each test 3 times, 002 twice, 003 each test 3 times):
  * the documents the runner writes for them are stored, and read back over repeats.
@@ -16,13 +18,13 @@ function threeRepeatPlan(scenarioName = "api-repeats"): Plan {
 }
 
 /** The runner's document of one client in one phase, around a real client's parsed output of a workload A run. */
-function runnerDocument(plan: Plan, phase: PlanPhase, client: 0 | 1, runId: string, throughputOpsSec?: number): ResultDocument {
+function runnerDocument(plan: Plan, phase: PlanPhase, client: 0 | 1, runId: string, throughputOpsSec?: number, where: { standIn?: string; machine?: string } = STAND_IN_LOCAL): ResultDocument {
   const output = structuredClone(fixtureOutput("hdr-v2", client));
   if (throughputOpsSec !== undefined) output.overall.throughputOpsSec = throughputOpsSec;
   return clientResult({
     plan,
     phase,
-    run: { runId, startedAt: "2026-12-01T10:00:00.000Z", ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database", machine: "local" },
+    run: { runId, startedAt: "2026-12-01T10:00:00.000Z", ycsbLabVersion: "test", ...where },
     clientIndex: client,
     properties: { ...phase.properties, ...phase.perClient[client] },
     startedAt: "2026-12-01T10:00:01.000Z",
@@ -251,5 +253,87 @@ describe("seed 003's ANOVA served for a measured sweep", () => {
     const spread = [0, 7, -5].reduce((s, v) => s + (v - 2 / 3) ** 2, 0);
     expect(a.threadsLevels.rows[3].sumSq).toBeCloseTo(20 * spread, 6);
     expect(a.threadsLevels.rows[0].significance).toBe("***");
+  });
+});
+
+describe("a stand-in is not the engine: its runs are their own configuration in every view", () => {
+  let db: Database;
+  let app: FastifyInstance;
+  const scenarioName = "api-stand-in";
+  beforeAll(async () => {
+    db = await openDatabase({});
+    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+    // The same plan run twice: on the engine on the scenario's instances (1000, 2000, 3000 ops/s), and rehearsed on
+    // site.ycsb.BasicDB on this machine (2,500 ops/s each repeat).
+    const plan = threeRepeatPlan(scenarioName);
+    const work = plan.phases.filter((p) => p.kind === "workload");
+    const docs = [
+      ...work.flatMap((p) => ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "engine-run", [1000, 2000, 3000][p.repeat]! / 2, {}))),
+      ...work.flatMap((p) => ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "rehearsal-run", 1250))),
+    ];
+    const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
+    expect(r.statusCode, r.body).toBe(201);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+  const get = async (url: string) => {
+    const r = await app.inject({ url });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json();
+  };
+  const byStandIn = <T extends { standIn: string | null }>(xs: T[]) => Object.fromEntries(xs.map((x) => [x.standIn ?? "engine", x]));
+
+  it("/scaling draws two series, each with its stand-in and machines, never one mean of both", async () => {
+    const { series } = await get(`/api/v1/scaling?scenario=${scenarioName}&workload=a`);
+    expect(series).toHaveLength(2);
+    const s = byStandIn(series as { standIn: string | null; instanceTypes: object; points: { throughputOpsSec: number; throughput: { n: number } }[] }[]);
+    expect(s.engine).toMatchObject({ instanceTypes: { data: "m6i.large", client: "c6i.large" }, points: [{ throughputOpsSec: 2000, throughput: { n: 3 } }] });
+    expect(s["site.ycsb.BasicDB: no database"]).toMatchObject({ instanceTypes: { data: "local", client: "local" }, points: [{ throughputOpsSec: 2500, throughput: { n: 3 } }] });
+  });
+
+  it("/durability and /repeatability keep them apart too", async () => {
+    const { rows } = await get(`/api/v1/durability?scenario=${scenarioName}`);
+    expect(rows).toHaveLength(2);
+    const cells = byStandIn(rows as { standIn: string | null; throughputOpsSec: number; throughput: { n: number } }[]);
+    expect(cells.engine).toMatchObject({ throughputOpsSec: 2000, throughput: { n: 3 } });
+    expect(cells["site.ycsb.BasicDB: no database"]).toMatchObject({ throughputOpsSec: 2500, throughput: { n: 3 } });
+    const { groups } = await get(`/api/v1/repeatability?scenario=${scenarioName}`);
+    expect(groups).toHaveLength(2);
+    const g = byStandIn(groups as { standIn: string | null; runs: string[]; throughput: { n: number; mean: number } }[]);
+    expect(g.engine).toMatchObject({ runs: ["engine-run"], throughput: { n: 3, mean: 2000 } });
+    expect(g["site.ycsb.BasicDB: no database"]).toMatchObject({ runs: ["rehearsal-run"], throughput: { n: 3, mean: 2500 } });
+  });
+});
+
+describe("seed 003's rule for back-to-back repeats: the mean per thread count first, then the level", () => {
+  let db: Database;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    db = await openDatabase({});
+    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+    const plan = buildPlan(scenario("andor-parv-2019"), { engine: "cassandra", scale: 0.001 });
+    // 128, 256 and 512 threads within 1-2 % of each other, each repeat's best at another level (seed 003 Tables 1-8).
+    const top: Record<number, number[]> = { 128: [1000, 1020, 990], 256: [1010, 990, 1015], 512: [995, 1005, 1000] };
+    const phases = plan.phases.filter((p) => p.kind === "workload" && p.workload === "a" && p.operationCount === 1);
+    const docs = phases.map((p) => runnerDocument(plan, p, 0, "seed003-rule", top[p.threadsPerClient]?.[p.repeat] ?? 100 * Math.log2(p.threadsPerClient + 1)));
+    const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
+    expect(r.statusCode, r.body).toBe(201);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+
+  it("/scaling and /durability report 256 threads' mean (1005), not the mean of each repeat's best (1015)", async () => {
+    const s = await app.inject({ url: "/api/v1/scaling?scenario=andor-parv-2019&workload=a" });
+    expect(s.statusCode, s.body).toBe(200);
+    const [point] = s.json().series[0].points;
+    expect(point.throughputOpsSec).toBeCloseTo(1005, 9);
+    expect(point.throughput.n).toBe(3);
+    const d = await app.inject({ url: "/api/v1/durability?scenario=andor-parv-2019&workload=a" });
+    expect(d.json().rows[0]).toMatchObject({ peakThreads: [256], throughput: { n: 3 } });
+    expect(d.json().rows[0].throughputOpsSec).toBeCloseTo(1005, 9);
   });
 });

@@ -16,7 +16,7 @@ import { buildPlan, scenario } from "../model/index.js";
 import { passiveActions } from "../runner/engine-actions.js";
 import { executePlan } from "../runner/execute.js";
 import { S3Store } from "../runner/results-store-s3.js";
-import { ycsbSetup } from "../runner/ycsb-setup.js";
+import { basicDbSetup } from "../runner/ycsb-setup.js";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -170,7 +170,7 @@ describe("POST /ingest/s3 against moto", () => {
       const plan = buildPlan(spec);
       const store = new S3Store(bucket, "repeats/2026", { endpoint });
       const outcome = await executePlan({
-        plan, runId: "s3-repeats-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: ycsbSetup({ db: "basic" }),
+        plan, runId: "s3-repeats-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: await basicDbSetup(),
         actions: passiveActions("none (site.ycsb.BasicDB)"), barrierTimeoutMs: 60_000, ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database",
       });
       expect(outcome.complete).toBe(true);

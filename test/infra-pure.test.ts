@@ -18,7 +18,6 @@ import { checkLogVolume } from "../infra/database-cluster.js";
 import { buildPlan } from "../model/plan.js";
 import { DURATION_ASSUMPTIONS, estimateRunDuration } from "../model/plan-duration.js";
 import { baseRecordCount, ownLogDevice, type StorageSpec } from "../model/scenario.js";
-import { largestFittingScale } from "../model/ycsb-limits.js";
 import { kitKey } from "../model/results-layout.js";
 import { mongoProcesses, shardMembers } from "../engines/mongodb/topology.js";
 import { osTuning } from "../engines/os-tuning.js";
@@ -61,8 +60,8 @@ describe("sizing: every built-in scenario fits its default cell and node counts"
     for (const nodes of spec.nodeCounts) {
       if (nodes < spec.replication) continue;
       it(`${spec.name} at ${nodes} node(s)`, () => {
-        // At the largest scale YCSB 0.17.0 can count (seed 000 at 8+ nodes: model/ycsb-limits.ts).
-        const d = resolveDeployment(spec as never, { nodes, scale: largestFittingScale(baseRecordCount(spec as never, nodes)) });
+        // At full size: seed 000's 500M records per node at 32 nodes too (model/ycsb-limits.ts).
+        const d = resolveDeployment(spec as never, { nodes });
         expect(checkFit(d, spec.dataNode.storage as never)).toEqual([]);
       });
     }
@@ -220,13 +219,13 @@ describe("user-data: every failure ends the instance, the brake before any downl
 describe("the whole run's cost, before anything exists", () => {
   it("endpoint-2015 at 32 nodes: about $407 a day left running (the issue's measure of a forgotten fleet)", () => {
     const spec = SCENARIOS["endpoint-2015"] as never;
-    // Scale 0.13: the largest data set YCSB 0.17.0 can count at 32 nodes (model/ycsb-limits.ts).
-    const plan = buildPlan(spec, { nodes: 32, scale: 0.13 });
+    // At full size: 16 billion records (model/ycsb-limits.ts).
+    const plan = buildPlan(spec, { nodes: 32 });
     const c = deploymentCost(plan.deployment, (SCENARIOS["endpoint-2015"] as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan);
     // 64 instances: one NAT gateway ($1.20 a day with its address) costs less than 64 public addresses ($7.68 a day).
     expect(c.hourly.egress).toBe("nat");
     expect(c.run.usdPerDayIfLeftRunning).toBeCloseTo(400.2, 0);
-    // Three repeats of a load of 2.08 billion records and five workloads (operation counts scaled by 0.13 too).
+    // Three repeats of a load of 16 billion records and five workloads.
     expect(c.run.hours).toBeGreaterThan(10);
     expect(c.run.usd).toBeCloseTo(c.hourly.usdPerHour * c.run.hours + c.run.requests.usd + c.run.natProcessing.usd, 1);
     expect(c.run.natProcessing.gb).toBe(64 * 0.5 + 1);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { SCENARIOS, checkScenario, resolveDeployment, scenario, scenarioPresets, largestFittingScale, YCSB_MAX_COUNT, type ScenarioSpec } from "../model/index.js";
+import { SCENARIOS, buildPlan, checkScenario, resolveDeployment, scenario, scenarioPresets, YCSB_MAX_COUNT, type ScenarioSpec } from "../model/index.js";
 
 describe("built-in scenarios", () => {
   test.each(Object.keys(SCENARIOS))("%s passes its own checks and resolves its default deployment", (name) => {
@@ -24,19 +24,72 @@ describe("built-in scenarios", () => {
   });
 
   test("endpoint-2015 loads with 40 threads per client and the non-durable preset, then runs durable (seed 000)", () => {
-    const d = resolveDeployment(scenario("endpoint-2015"), { nodes: 4, engine: "couchbase" });
+    const d = resolveDeployment(scenario("endpoint-2015"), { nodes: 4, engine: "cassandra" });
     expect(d).toMatchObject({ clients: 4, threadsPerClient: 256, loadThreadsPerClient: 40, preset: "durable", loadPreset: "throughput" });
     expect(d.recordCount).toBe(2_000_000_000);
+    expect(d.presetNote).toBeUndefined();
   });
 
-  test("a data set YCSB 0.17.0 cannot count is refused before anything runs, naming the scale that fits", () => {
-    // Seed 000's 500M records per node: 4 billion at 8 nodes, past YCSB's 32-bit counts (model/ycsb-limits.ts).
-    expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 8 })).toThrow(/scale: .*4,000,000,000 records exceed YCSB 0\.17\.0's 2,147,483,647.*use scale 0\.53 or less/);
-    expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 32, scale: 0.14 })).toThrow(/use scale 0\.13 or less/);
-    expect(resolveDeployment(scenario("endpoint-2015"), { nodes: 8, scale: 0.53 }).recordCount).toBe(2_120_000_000);
-    expect(resolveDeployment(scenario("endpoint-2015"), { nodes: 32, scale: 0.13 }).recordCount).toBe(2_080_000_000);
-    expect(largestFittingScale(YCSB_MAX_COUNT)).toBe(1);
-    expect(largestFittingScale(YCSB_MAX_COUNT + 1)).toBe(0.99);
+  test("endpoint-2015's other engines run the settings seed 000 printed for them (none: their defaults)", () => {
+    const presets = Object.fromEntries((["cassandra", "hbase", "mongodb", "couchbase"] as const).map((e) => [e, resolveDeployment(scenario("endpoint-2015"), { engine: e }).preset]));
+    expect(presets).toEqual({ cassandra: "durable", hbase: "balanced", mongodb: "balanced", couchbase: "throughput" });
+    // Durable is still on offer for them, and every phase of such a run says the paper never set it.
+    const d = resolveDeployment(scenario("endpoint-2015"), { engine: "hbase", preset: "durable" });
+    expect(d.presetNote).toMatch(/^endpoint-2015 ran hbase with balanced, not durable: durable is ycsb-lab's choice here \(seed 000 lines 562-626/);
+    const plan = buildPlan(scenario("endpoint-2015"), { engine: "hbase", preset: "durable", nodes: 2 });
+    expect(plan.phases.filter((p) => p.kind === "workload" || p.kind === "load").every((p) => p.properties["ycsblab.presetNote"] === d.presetNote)).toBe(true);
+    expect(buildPlan(scenario("endpoint-2015"), { engine: "hbase", nodes: 2 }).phases.some((p) => p.properties["ycsblab.presetNote"])).toBe(false);
+    expect(() => resolveDeployment(scenario("endpoint-2015"), { engine: "cassandra", preset: "balanced" })).toThrow(/ran cassandra with durable only/);
+  });
+
+  test("seed 001's MongoDB loads 32 nodes with 20 threads per client (line 154); other cells keep 128 per data node", () => {
+    expect(resolveDeployment(scenario("datastax-2013"), { engine: "mongodb", nodes: 32 }).loadThreadsPerClient).toBe(20);
+    expect(resolveDeployment(scenario("datastax-2013"), { engine: "mongodb", nodes: 16 }).loadThreadsPerClient).toBe(341);
+    expect(resolveDeployment(scenario("datastax-2013"), { engine: "cassandra", nodes: 32 }).loadThreadsPerClient).toBe(372);
+  });
+
+  test("seed 000 runs 500 million records per node at every size, 16 billion at 32 nodes (no 2^31 refusal)", () => {
+    for (const nodes of [8, 16, 32]) {
+      const plan = buildPlan(scenario("endpoint-2015"), { nodes });
+      expect(plan.deployment).toMatchObject({ scale: 1, recordCount: 500_000_000 * nodes });
+      const load = plan.phases.find((p) => p.kind === "load")!;
+      // Each client loads its own 500M, within the int YCSB's Client reads a load's insertcount as.
+      expect(new Set(load.perClient.map((c) => c.insertcount))).toEqual(new Set(["500000000"]));
+      expect(Number(load.perClient.at(-1)!.insertstart)).toBe(500_000_000 * (nodes - 1));
+    }
+  });
+
+  test("every cell of every built-in study plans at scale 1: each engine, each of its presets, each node count", () => {
+    const refused: string[] = [];
+    let cells = 0;
+    for (const spec of Object.values(SCENARIOS)) {
+      for (const engine of spec.engines) {
+        for (const preset of scenarioPresets(spec, engine)) {
+          for (const nodes of spec.nodeCounts) {
+            cells++;
+            try {
+              const { deployment } = buildPlan(spec, { engine, preset, nodes });
+              if (deployment.scale !== 1) refused.push(`${spec.name} ${engine} ${preset} ${nodes}: scale ${deployment.scale}`);
+            } catch (e) {
+              refused.push(`${spec.name} ${engine} ${preset} ${nodes}: ${(e as Error).message}`);
+            }
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    // quickstart's 3 presets on every engine and node count, and every study's cells (seed 000 alone: 4 engines x 6 sizes).
+    expect(cells).toBeGreaterThanOrEqual(24);
+  });
+
+  test("what YCSB 0.17.0 still counts in ints is refused, naming the field: a client's load share and operation count", () => {
+    // One client loading 16 billion records: its insertcount is past 2^31 - 1.
+    expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 32, clients: 1 })).toThrow(/clients: .*insertcount would be 16,000,000,000, past the 2,147,483,647 .*use at least 8 clients/);
+    expect(resolveDeployment(scenario("endpoint-2015"), { nodes: 32, clients: 8 }).recordCount).toBe(16_000_000_000);
+    const big = { ...scenario("quickstart"), workloads: [{ workload: "a", operationCount: YCSB_MAX_COUNT + 1 }], operationCountPer: "client" as const };
+    expect(() => buildPlan(big)).toThrow(/workloads\.a\.operationCount: 2147483648 is past 2147483647/);
+    const perClient = { ...scenario("quickstart"), workloads: [{ workload: "a", operationCount: 2_000_000_000 }], operationCountPer: "client" as const };
+    expect(buildPlan(perClient).phases.find((p) => p.kind === "workload")!.perClient[0]!.operationcount).toBe("2000000000");
   });
 
   test("scale makes a cheap trial of the same scenario", () => {

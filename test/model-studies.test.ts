@@ -5,7 +5,8 @@ import { cassandraSchemaStatements } from "../engines/cassandra/schema.js";
 import { usertableSpec } from "../engines/hbase/cluster-config.js";
 import { hbaseTableSpec, hexStringSplitPoints } from "../engines/hbase/schema.js";
 import type { NodeContext } from "../engines/node-context.js";
-import { resolveDeployment, scenario, ScenarioError } from "../model/index.js";
+import { isDeepStrictEqual } from "node:util";
+import { resolveDeployment, scenario, scenarioField, ScenarioError, SCENARIOS, STUDY_PRINTED } from "../model/index.js";
 import { schemaToolArgs } from "../runner/boot/formation/hbase.js";
 
 /** Each scenario runs its engines as its study did: presets per engine, the study's own server values, its pre-split. */
@@ -79,9 +80,44 @@ describe("docs/runner.md's scenario table", () => {
       expect((s.departures as readonly unknown[]).length, s.name).toBeGreaterThan(0);
       for (const d of s.departures as readonly { what: string; why: string }[]) {
         expect(readme, `${s.name}: ${d.what}`).toContain(`| ${s.name} (${seed}) | ${d.what} | ${d.why} |`);
+        // Each row stands on the paper's line it departs from.
+        expect(d.what, `${s.name}: ${d.what}`).toMatch(/\blines? \d+|\bappendix [A-C]\b/);
         rows++;
       }
     }
     expect(readme.match(/^\| [a-z0-9-]+ \(\d{3}\) \|/gm)).toHaveLength(rows);
+  });
+
+  it("every scenario field that differs from what its paper printed has a departure naming it (model/study-printed.ts)", () => {
+    let differing = 0;
+    for (const [name, printed] of Object.entries(STUDY_PRINTED)) {
+      const spec = scenario(name);
+      const named = (spec.departures ?? []).flatMap((d) => d.fields ?? []);
+      for (const p of printed) {
+        const value = scenarioField(spec, p.field);
+        if (isDeepStrictEqual(value, p.printed)) continue;
+        differing++;
+        expect(named, `${name}: ${p.field} is ${JSON.stringify(value)}, the paper printed ${JSON.stringify(p.printed)} (${p.line})`).toContain(p.field);
+      }
+      // A departure names only fields the paper printed otherwise.
+      for (const field of named) {
+        const p = printed.find((x) => x.field === field);
+        expect(p, `${name}: departure names ${field}, which model/study-printed.ts has no printed value for`).toBeDefined();
+        expect(isDeepStrictEqual(scenarioField(spec, field), p!.printed), `${name}: ${field} is as printed`).toBe(false);
+      }
+    }
+    // Every seeded scenario is transcribed; instance types, windows and caps differ today.
+    const seeded = Object.values(SCENARIOS).filter((s) => (s.sources as readonly { seed?: string }[]).some((x) => x.seed)).map((s) => s.name);
+    expect(Object.keys(STUDY_PRINTED).sort()).toEqual([...seeded].sort());
+    expect(differing).toBeGreaterThanOrEqual(12);
+  });
+
+  it("a scenario value that differs from its paper without a departure is caught", () => {
+    const spec = { ...scenario("usa-2015-durability"), departures: [] };
+    const cap = STUDY_PRINTED["usa-2015-durability"]!.find((p) => p.field === "workloads.a.maxExecutionTimeSec")!;
+    expect(scenarioField(spec, cap.field)).toBe(900);
+    expect(isDeepStrictEqual(scenarioField(spec, cap.field), cap.printed)).toBe(false);
+    expect(scenarioField(scenario("datastax-2013"), "workloads.write-scan.maxExecutionTimeSec")).toBe(3600);
+    expect(scenarioField(scenario("datastax-2013"), "workloads.nope.maxExecutionTimeSec")).toBeUndefined();
   });
 });

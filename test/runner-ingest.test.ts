@@ -12,7 +12,7 @@ import { passiveActions } from "../runner/engine-actions.js";
 import { executePlan } from "../runner/execute.js";
 import { ingestRun } from "../runner/ingest.js";
 import { FolderStore } from "../runner/results-store.js";
-import { ycsbSetup } from "../runner/ycsb-setup.js";
+import { basicDbSetup } from "../runner/ycsb-setup.js";
 import { testConfig, TOKEN } from "./api-helpers.js";
 import { REPO_ROOT } from "./runner-helpers.js";
 
@@ -42,7 +42,7 @@ describe("runner -> results API", () => {
     const plan = buildPlan(spec);
     const store = new FolderStore(join(dir, "store"));
     const outcome = await executePlan({
-      plan, runId: "ingest-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: ycsbSetup({ db: "basic" }),
+      plan, runId: "ingest-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: await basicDbSetup(),
       actions: passiveActions("none"), barrierTimeoutMs: 60_000, ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database",
     });
     expect(outcome.complete).toBe(true);
@@ -58,7 +58,7 @@ describe("runner -> results API", () => {
     const plan = buildPlan(spec);
     const store = new FolderStore(join(dir, "store-repeats"));
     const outcome = await executePlan({
-      plan, runId: "posted-repeats-1", clientIndex: 0, store, spoolDir: join(dir, "spool-repeats"), ycsb: ycsbSetup({ db: "basic" }),
+      plan, runId: "posted-repeats-1", clientIndex: 0, store, spoolDir: join(dir, "spool-repeats"), ycsb: await basicDbSetup(),
       actions: passiveActions("none"), barrierTimeoutMs: 60_000, ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database",
     });
     expect(outcome.complete).toBe(true);

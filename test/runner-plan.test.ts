@@ -93,20 +93,22 @@ describe("plan: built-in scenarios", () => {
       expect(after).toMatchObject({ kind: "settle", serverPreset: "durable" });
     }
     // HBase's durability is a region-server setting: its durable server side holds from the start, and the record says it.
-    const hbase = buildPlan(scenario("endpoint-2015"), { nodes: 2, engine: "hbase" });
+    const hbase = buildPlan(scenario("endpoint-2015"), { nodes: 2, engine: "hbase", preset: "durable" });
     expect(hbase.phases.find((p) => p.kind === "load")!.properties["ycsblab.serverPreset"]).toBe("durable");
     expect(hbase.phases.some((p) => p.serverPreset)).toBe(false);
     // A scenario loading under its run's preset switches nothing.
     expect(buildPlan(scenario("quickstart"), {}).phases.some((p) => p.serverPreset)).toBe(false);
   });
 
-  it("lineate-2014: warm-up before each step, steps doubling threads, decided at run time", () => {
+  it("lineate-2014: each step warms up in its own measuring process, steps doubling threads, decided at run time", () => {
     const plan = buildPlan(scenario("lineate-2014"), { scale: 0.01 });
     const group = plan.phases.filter((p) => p.stepUp?.group === "b-r0");
-    // Each step: clear the caches, warm up 1 minute, run 5 minutes (seed 002 steps 3 to 6).
-    expect(group.map((p) => `${p.kind}:${p.threadsPerClient}`).slice(0, 6)).toEqual(["reset:1", "warmup:4", "workload:4", "reset:1", "warmup:8", "workload:8"]);
+    // Each step: clear the caches, then one YCSB process warming up 1 minute and running 5 (seed 002 steps 3 to 6).
+    expect(group.map((p) => `${p.kind}:${p.threadsPerClient}`).slice(0, 4)).toEqual(["reset:1", "workload:4", "reset:1", "workload:8"]);
+    expect(plan.phases.some((p) => p.kind === "warmup")).toBe(false);
     expect(group.filter((p) => p.kind === "reset").every((p) => p.reset?.dropCaches && !p.reset.wipeData)).toBe(true);
-    expect(group.filter((p) => p.kind === "warmup").every((p) => p.discard && p.maxExecutionTimeSec === 60)).toBe(true);
+    const steps = group.filter((p) => p.kind === "workload");
+    expect(steps.every((p) => p.warmupSec === 60 && p.properties["ycsblab.warmup.seconds"] === "60" && p.maxExecutionTimeSec === 300)).toBe(true);
     expect(group.filter((p) => p.kind === "workload").map((p) => p.threadsPerClient)).toEqual([4, 8, 16, 32, 64, 128, 256, 512]);
     expect(plan.deployment.recordCount).toBe(200_000);
   });
@@ -115,9 +117,10 @@ describe("plan: built-in scenarios", () => {
     const endpoint = buildPlan(scenario("endpoint-2015"), { nodes: 4 });
     const b = endpoint.phases.find((p) => p.workload === "b" && p.kind === "workload")!;
     expect(b.perClient.map((c) => Number(c.operationcount))).toEqual(Array(4).fill(9_000_000));
-    // At 32 nodes the data set only fits YCSB's 32-bit counts at scale 0.13 (model/ycsb-limits.ts), which scales the
-    // operation counts too; at full scale 32 clients would run 9M each:
-    const total = 32 * 9_000_000;
+    // At 32 nodes and full size, 32 clients run 9M each:
+    const at32 = buildPlan(scenario("endpoint-2015"), { nodes: 32 }).phases.find((p) => p.workload === "b" && p.kind === "workload")!;
+    const total = at32.perClient.reduce((s, c) => s + Number(c.operationcount), 0);
+    expect(total).toBe(32 * 9_000_000);
     // At seed 000's published 32-node Cassandra read-mostly 227,292.80 ops/s: 1,267 s, about 21 minutes (40 s if split).
     expect(total / 227_292.8 / 60).toBeCloseTo(21.1, 1);
     const datastax = buildPlan(scenario("datastax-2013"), { nodes: 32 });
@@ -127,6 +130,24 @@ describe("plan: built-in scenarios", () => {
     expect((11 * 900_000) / 215_271.59).toBeCloseTo(46, 0);
     // A scenario stating a total still splits it.
     expect(buildPlan({ ...scenario("quickstart"), operationCountPer: "total" }, { clients: 3 }).phases.find((p) => p.kind === "workload")!.perClient.map((c) => c.operationcount)).toEqual(["3333", "3333", "3334"]);
+  });
+
+  it("lineate-2014: every load is followed by a wait for the database to finish rebalancing (seed 002 step 2)", () => {
+    const plan = buildPlan(scenario("lineate-2014"), { scale: 0.01, engine: "mongodb" });
+    const loads = plan.phases.filter((p) => p.kind === "load");
+    expect(loads.length).toBeGreaterThan(1);
+    for (const load of loads) expect(plan.phases[load.index + 1]).toMatchObject({ kind: "settle", settle: { waitForRebalance: true } });
+  });
+
+  it("every phase runs the project's LongKeyWorkload; a phase bounded by time only sizes no key space for its sentinel count", () => {
+    const plan = buildPlan(scenario("datastax-2013"), { nodes: 32, scale: 0.01 });
+    const ycsb = plan.phases.filter((p) => p.kind === "load" || p.kind === "workload");
+    expect(new Set(ycsb.map((p) => p.properties.workload))).toEqual(new Set(["io.ycsblab.workloads.LongKeyWorkload"]));
+    // Seed 001's scans: 1 h cap, no operation count ("All other workloads were run ... using an operation count").
+    const writeScan = plan.phases.find((p) => p.workload === "write-scan")!;
+    expect(writeScan.properties).toMatchObject({ operationcount: UNLIMITED_OPERATIONS, "ycsblab.keyspace.operationcount": "0", insertproportion: "0.25" });
+    // A counted phase sizes it as YCSB does, from its operationcount.
+    expect(plan.phases.find((p) => p.workload === "read-latest")!.properties["ycsblab.keyspace.operationcount"]).toBeUndefined();
   });
 
   it("resets are phases: seeds 000/001 start each repeat empty and restarted, then prepare and load again", () => {

@@ -8,7 +8,7 @@ import { buildPlan, scenario, type PlanPhase } from "../model/index.js";
 import type { EngineActions } from "../runner/engine-actions.js";
 import { dryRunLines, executePlan } from "../runner/execute.js";
 import { FolderStore } from "../runner/results-store.js";
-import { ycsbSetup } from "../runner/ycsb-setup.js";
+import { basicDbSetup, ycsbSetup } from "../runner/ycsb-setup.js";
 import { REPO_ROOT } from "./runner-helpers.js";
 
 /**
@@ -44,7 +44,7 @@ describe("runner: resets", () => {
     };
     const store = new FolderStore(join(dir, "store"));
     const outcome = await executePlan({
-      plan, runId: "resets-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: ycsbSetup({ db: "basic" }),
+      plan, runId: "resets-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: await basicDbSetup(),
       actions, barrierTimeoutMs: 60_000, ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database",
     });
     expect(outcome.complete).toBe(true);

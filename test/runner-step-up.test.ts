@@ -8,7 +8,7 @@ import { buildPlan, decideStep, scenario, type ResultDocument } from "../model/i
 import { passiveActions } from "../runner/engine-actions.js";
 import { executePlan } from "../runner/execute.js";
 import { FolderStore } from "../runner/results-store.js";
-import { ycsbSetup } from "../runner/ycsb-setup.js";
+import { basicDbSetup } from "../runner/ycsb-setup.js";
 import { REPO_ROOT } from "./runner-helpers.js";
 
 /** Step-up with real YCSB (BasicDB): the successors of a step are decided at run time, identically on both clients. */
@@ -36,6 +36,7 @@ describe("step-up at run time", () => {
     expect(steps.map((p) => p.threadsPerClient)).toEqual([1, 2, 4, 8]);
     const store = new FolderStore(join(dir, "store"));
     const logs: string[][] = [[], []];
+    const ycsb = await basicDbSetup();
     const outcomes = await Promise.all(
       [0, 1].map((c) =>
         executePlan({
@@ -44,7 +45,7 @@ describe("step-up at run time", () => {
           clientIndex: c,
           store,
           spoolDir: join(dir, `spool-${c}`),
-          ycsb: ycsbSetup({ db: "basic" }),
+          ycsb,
           actions: passiveActions("none"),
           barrierTimeoutMs: 60_000,
           ycsbLabVersion: "test",

@@ -117,7 +117,7 @@ describe("dashboard in Chromium against the API", () => {
     const { page } = session;
     await open("?view=scaling&workload=a", "scaling");
     const s = await drawnSeries(page, "scaling");
-    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (measured)"))!;
+    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (stand-in)"))!;
     const expected = ["web-scale-n2", "web-scale-n4", "web-scale-n8"].map((id) => seed.documents.find((d) => d.run.id === id)!);
     expect((hbase.data as Pt[]).map((p) => p.x)).toEqual([2, 4, 8]);
     (hbase.data as Pt[]).forEach((p, i) => expect(p.y).toBeCloseTo(expected[i]!.result.overall.throughputOpsSec, 6));
@@ -141,30 +141,30 @@ describe("dashboard in Chromium against the API", () => {
     const couchbasePublished = withPublished.datasets.find((d) => d.label.startsWith("couchbase: United Software Associates"))!;
     // Couchbase has no balanced configuration in seed 004: no bar there.
     expect(couchbasePublished.data).toEqual([3, null, 203]);
-    expect(withPublished.datasets.some((d) => d.label.includes("(measured)"))).toBe(false);
+    expect(withPublished.datasets.some((d) => d.label.includes("(stand-in)"))).toBe(false);
     // The measured runs' scenario is the default: the one with the most presets and runs.
     await open("?view=durability&workload=a&op=UPDATE", "durability");
     expect(await page.locator('select[data-filter="scenario"]').inputValue()).toBe("web-test");
     const t = await drawnSeries(page, "durability-throughput");
     expect(t.labels).toEqual(["throughput", "balanced", "durable"]);
-    const couchbase = t.datasets.find((d) => d.label === "couchbase (measured)")!;
+    const couchbase = t.datasets.find((d) => d.label === "couchbase (stand-in)")!;
     const tp = (id: string) => seed.documents.find((d) => d.run.id === id)!.result.overall.throughputOpsSec;
     expect(couchbase.data.map(Number).map((v) => Math.round(v))).toEqual(["web-dur-throughput", "web-dur-balanced", "web-dur-durable"].map((id) => Math.round(tp(id))));
     const p99 = await drawnSeries(page, "durability-p99");
-    const cb = p99.datasets.find((d) => d.label === "couchbase (measured)")!;
+    const cb = p99.datasets.find((d) => d.label === "couchbase (stand-in)")!;
     const p99Of = (id: string) => seed.documents.find((d) => d.run.id === id)!.result.operations.UPDATE!.percentilesUs["99"]! / 1000;
     expect(cb.data).toEqual(["web-dur-throughput", "web-dur-balanced", "web-dur-durable"].map(p99Of));
     // Cassandra balanced at 1 node is the thread sweep web-sweep-a: the bar is its peak phase, not the sweep's mean.
     const sweepPeak = Math.max(...seed.sweep.map((f) => f.output.overall.throughputOpsSec));
-    const cassandra = t.datasets.find((d) => d.label === "cassandra (measured)")!;
+    const cassandra = t.datasets.find((d) => d.label === "cassandra (stand-in)")!;
     expect(Number(cassandra.data[1])).toBeCloseTo(sweepPeak, 6);
     const atPeak = seed.sweep.find((f) => f.output.overall.throughputOpsSec === sweepPeak)!.output.operations.UPDATE!.percentilesUs["99"]! / 1000;
-    expect(p99.datasets.find((d) => d.label === "cassandra (measured)")!.data[1]).toBe(atPeak);
+    expect(p99.datasets.find((d) => d.label === "cassandra (stand-in)")!.data[1]).toBe(atPeak);
     expect(await page.locator('select[data-filter="nodes"]').inputValue()).toBe("1");
     // Without a workload in the URL the view shows workload A, never bars of several workloads mixed.
     await open("?view=durability", "durability");
     expect(await page.locator('select[data-filter="workload"]').inputValue()).toBe("a");
-    expect((await drawnSeries(page, "durability-throughput")).datasets.find((d) => d.label === "couchbase (measured)")!.data.map(Number).map(Math.round)).toEqual(
+    expect((await drawnSeries(page, "durability-throughput")).datasets.find((d) => d.label === "couchbase (stand-in)")!.data.map(Number).map(Math.round)).toEqual(
       couchbase.data.map(Number).map(Math.round),
     );
     await open("?view=durability&workload=a&op=UPDATE", "durability");

@@ -48,7 +48,7 @@ describe("dashboard views a team decides from, in Chromium", () => {
     await ready("durability", `scenario=${DURABILITY_SCENARIO}`);
     // Only this scenario's runs: the couchbase runs of web-test are another comparison.
     const peak = await drawnSeries(page, "durability-throughput");
-    expect(peak.datasets.map((d) => d.label)).toEqual(["cassandra (measured)"]);
+    expect(peak.datasets.map((d) => d.label)).toEqual(["cassandra (stand-in)"]);
     const best = (threads: number[]) => Math.max(...threads.map((t) => throughputOf(`web/sweep-a/t${t}`)));
     expect(peak.datasets[0]!.data.map(Number)).toEqual([best([4, 8, 16, 32]), best([4, 8, 16, 32]), best([4, 8, 16])].map((v) => expect.closeTo(v, 6) as unknown as number));
     // The threads of each preset's peak are shown: durable never ran 32 threads.
@@ -59,7 +59,7 @@ describe("dashboard views a team decides from, in Chromium", () => {
     // Equal load: the highest thread count every preset ran (16), the same for all three, named on the chart.
     expect(await page.locator('select[data-filter="load"]').inputValue()).toBe("16");
     const equal = await drawnSeries(page, "durability-equal-throughput");
-    expect(equal.datasets.map((d) => d.label)).toEqual(["cassandra (measured) at 16 threads"]);
+    expect(equal.datasets.map((d) => d.label)).toEqual(["cassandra (stand-in) at 16 threads"]);
     expect(equal.datasets[0]!.data).toEqual([16, 16, 16].map((t) => throughputOf(`web/sweep-a/t${t}`)));
     expect(await page.locator('figure[data-chart-id="durability-equal-throughput"] .chart-title').textContent()).toContain("equal load (16 threads)");
     await page.selectOption('select[data-filter="load"]', "4");
@@ -72,7 +72,7 @@ describe("dashboard views a team decides from, in Chromium", () => {
     const { page } = session;
     await open("?view=scaling&workload=a&scenario=web-test", "scaling");
     const s = await drawnSeries(page, "scaling");
-    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (measured)"))!;
+    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (stand-in)"))!;
     const ys = (hbase.data as Pt[]).map((p) => p.y);
     const row = page.locator(`tr[data-series="${hbase.label}"]`);
     // 2, 4 and 8 nodes: no seed 002 score (it needs 4→6 and 4→8), the efficiency of each step from 2 nodes instead.
@@ -205,7 +205,7 @@ describe("dashboard views a team decides from, in Chromium", () => {
     // Scaling: hbase at 4 nodes is now the mean of the pinned run and one at 1.2x: +10 % against the baseline.
     await open("?view=scaling&workload=a&scenario=web-test", "scaling");
     const s = await drawnSeries(page, "scaling");
-    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (measured)"))!;
+    const hbase = s.datasets.find((d) => d.label.startsWith("hbase (stand-in)"))!;
     const base4 = throughputOf("web/sweep-a/t8");
     const cross = s.datasets.find((d) => d.label === `baseline ${scaling.pinned}`)!;
     expect(cross.data).toEqual([{ x: 4, y: expect.closeTo(base4, 6) }]);

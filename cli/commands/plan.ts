@@ -16,10 +16,11 @@ Options:
   --preset P      throughput | balanced | durable            (default: the scenario's)
   --clients N     client count (default: derived from the scenario)
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
-  --format F      table (default) | json
-  -o, --out FILE  write the plan there instead of stdout
+  --format F      table | json (default: json for -o FILE.json, else table)
+  -o, --out FILE  write the plan there instead of stdout; FILE.json is the JSON \`ycsb-lab run --plan\` reads
   --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour (instances, EBS,
-                  egress), for the whole run (estimated hours, S3 requests) and per day left running
+                  egress), for the whole run (estimated hours, S3 requests) and per day left running (with a JSON
+                  plan file, on stdout: the file holds the plan alone)
   --deployer-policy
                   print the least-privilege IAM policy (JSON) of whoever runs pulumi up / destroy of the
                   scenario's stack, instead of the plan (--region, --account and --stack scope it)
@@ -85,7 +86,9 @@ export const command: Command = {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const { format = "table", out, cost, "deployer-policy": deployer, region, account, stack, ...cell } = parsed.values;
+    const { out, cost, "deployer-policy": deployer, region, account, stack, ...rest } = parsed.values;
+    // A FILE.json is for `ycsb-lab run --plan`: JSON unless a table is asked for; any other file a table.
+    const { format = out?.endsWith(".json") ? "json" : "table", ...cell } = rest;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
     const plan = await planFromOptions(cell);
     if (deployer) {
@@ -96,16 +99,22 @@ export const command: Command = {
       process.stdout.write(`${JSON.stringify(policy, null, 2)}\n`);
       return 0;
     }
-    let text = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
+    const planText = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
+    let costLines: string | undefined;
+    let costJson: string | undefined;
     if (cost) {
       const spec = await loadScenario(cell.scenario!);
       const { deploymentCost, renderCost } = await import("../../infra/deployment-cost.js");
       const c = deploymentCost(plan.deployment, spec.dataNode.storage, plan);
-      text = format === "json" ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${renderCost(c, plan.deployment).join("\n")}\n\n${text}`;
+      costLines = `${renderCost(c, plan.deployment).join("\n")}\n`;
+      costJson = `${JSON.stringify({ plan, cost: c }, null, 2)}\n`;
     }
+    // The cost above a table (a long plan does not push it off the screen); a JSON plan file holds the plan alone.
+    const text = format === "table" && costLines ? `${costLines}\n${planText}` : format === "json" && costJson && !out ? costJson : planText;
     if (out) {
       const { writeFile } = await import("node:fs/promises");
       await writeFile(out, text);
+      if (format === "json" && costLines) process.stdout.write(costLines);
     } else process.stdout.write(text);
     return 0;
   },

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { CLIENT_KEY_RANGE, isEngine, type Plan } from "../../model/index.js";
+import { isEngine, isProjectWorkload, type Plan } from "../../model/index.js";
 import { parsePlan } from "../../model/plan-schema.js";
 import { bindingClasspathDir } from "../../runner/java-artifacts.js";
 import { passiveActions } from "../../runner/engine-actions.js";
@@ -100,9 +100,9 @@ export const command: Command = {
     }
     if (clientIndex >= plan.deployment.clients) throw new UsageError(`--client-index ${clientIndex}: the plan has clients 0..${plan.deployment.clients - 1}`);
     const classpath = values.classpath?.split(":").filter(Boolean) ?? [];
-    // Run-phase inserts in per-client key ranges use the project's workload class (runner/bindings common): every
-    // binding's classpath holds it; a run without a database (BasicDB) gets the common module's.
-    if (DB_ALIASES[values.db] && plan.phases.some((p) => p.properties.workload === CLIENT_KEY_RANGE.workloadClass)) {
+    // Plans run the project's workload class (runner/bindings common): every binding's classpath holds it; a run
+    // without a database (BasicDB) gets the common module's.
+    if (DB_ALIASES[values.db] && plan.phases.some((p) => isProjectWorkload(p.properties.workload))) {
       classpath.push(join(await bindingClasspathDir("common"), "*"));
     }
     const ycsb = ycsbSetup({ db: values.db, classpath, properties, ycsbDir: values["ycsb-dir"] });

@@ -7,14 +7,37 @@ import { phaseNameWithoutRepeat, REPEAT_SUFFIX } from "../plan.js";
  */
 export const PER_REPEAT_PROPERTIES: readonly string[] = ["hdrhistogram.output.path", "insertstart", "insertcount", "operationcount"];
 
-/** What a phase ran: two phases are repeats of one configuration when all of it agrees. */
-export interface ConfiguredPhase {
+/**
+ * The deployment a measurement ran on: scenario, engine and version, preset, cluster size, source, the stand-in that
+ * served instead of the engine (site.ycsb.BasicDB, FerretDB, CouchbaseMock) and the machines. Measurements that
+ * differ in any of it are never averaged as repeats of one configuration nor drawn as one series: a rehearsal on a
+ * stand-in or on this machine is not the engine on its instances.
+ */
+export interface DeploymentFacts {
   scenario: string;
   engine: string;
   engineVersion: string;
   preset: string;
   nodes: number;
   sourceId: string;
+  standIn: string | null;
+  dataInstanceType: string;
+  clientInstanceType: string;
+}
+
+export const DEPLOYMENT_FIELDS = ["scenario", "engine", "engineVersion", "preset", "nodes", "sourceId", "standIn", "dataInstanceType", "clientInstanceType"] as const;
+
+/**
+ * The identity of a measurement's deployment, as the one list every aggregate groups by (/scaling per series
+ * `without` nodes, /durability per cell, /repeatability per configuration through configurationKey).
+ */
+export function deploymentIdentity<W extends keyof DeploymentFacts = never>(p: Omit<DeploymentFacts, W>, without: readonly W[] = []): unknown[] {
+  const facts = p as Partial<DeploymentFacts>;
+  return DEPLOYMENT_FIELDS.filter((f) => !(without as readonly string[]).includes(f)).map((f) => (f === "nodes" ? Number(facts.nodes) : f === "standIn" ? (facts.standIn ?? null) : facts[f]));
+}
+
+/** What a phase ran: two phases are repeats of one configuration when all of it agrees. */
+export interface ConfiguredPhase extends DeploymentFacts {
   workload: string | null;
   phase: string;
   threadsPerClient: number;
@@ -24,28 +47,16 @@ export interface ConfiguredPhase {
 }
 
 /**
- * The identity of a phase's configuration: everything above but the repeat suffix of its name and the per-repeat
- * properties. Seed 003's published runs at 1k, 10k, 100k and 1M operations have the same threads and workload but
- * are four configurations (operation count is a factor of its ANOVA), never four repeats of one.
+ * The identity of a phase's configuration: its deployment (deploymentIdentity), then everything above but the repeat
+ * suffix of its name and the per-repeat properties. Seed 003's published runs at 1k, 10k, 100k and 1M operations
+ * have the same threads and workload but are four configurations (operation count is a factor of its ANOVA), never
+ * four repeats of one.
  */
 export function configurationKey(p: ConfiguredPhase): string {
   const properties = Object.entries(p.properties)
     .filter(([k]) => !PER_REPEAT_PROPERTIES.includes(k))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([
-    p.scenario,
-    p.engine,
-    p.engineVersion,
-    p.preset,
-    Number(p.nodes),
-    p.sourceId,
-    p.workload,
-    phaseNameWithoutRepeat(p.phase),
-    p.threadsPerClient,
-    p.clients,
-    p.target,
-    properties,
-  ]);
+  return JSON.stringify([...deploymentIdentity(p), p.workload, phaseNameWithoutRepeat(p.phase), p.threadsPerClient, p.clients, p.target, properties]);
 }
 
 /**

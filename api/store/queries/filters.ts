@@ -64,6 +64,10 @@ export interface PhaseSummaryRow {
   engineVersion: string;
   preset: string;
   nodes: number;
+  /** The stand-in that served instead of the engine, and the machines: part of a configuration's identity. */
+  standIn: string | null;
+  dataInstanceType: string;
+  clientInstanceType: string;
   sourceKind: string;
   sourceId: string;
   citation: string | null;
@@ -104,7 +108,8 @@ export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] 
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
            p.clients, p.target, p.repeat, r.repeat AS "runRepeat", p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer",
-           r.scenario, r.engine, r.engine_version AS "engineVersion", p.preset, r.nodes,
+           r.scenario, r.engine, r.engine_version AS "engineVersion", p.preset, r.nodes, r.stand_in AS "standIn",
+           r.data_instance_type AS "dataInstanceType", r.client_instance_type AS "clientInstanceType",
            s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.reference_table AS "referenceTable",
            p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported", p.runtime_ms AS "runtimeMs", p.verdict
     FROM phases p

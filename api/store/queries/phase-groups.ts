@@ -1,5 +1,5 @@
 /** Grouping phases into configurations and repeats, each repeat at its peak, and the clients' operation groups merged per phase. */
-import { aggregateOperation, configurationKey, overRepeats, peakPerRepeat, selectPhases, type ClientOperationInput, type CountablePhase, type RepeatedPhase, type Include, type LeftOut } from "../../../model/aggregate/index.js";
+import { aggregateOperation, configurationKey, overRepeatsOf, peakLevelOverRepeats, selectPhases, type ClientOperationInput, type CountablePhase, type LevelledPhase, type Include, type LeftOut } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/open.js";
 import { storedCount, storedLatency, storedObject, storedPercentiles } from "../stored-values.js";
@@ -49,13 +49,14 @@ export function groupBy<T>(rows: readonly T[], key: (r: T) => unknown[]): { key:
 export const NO_LEFT_OUT: LeftOut = { invalid: 0, incomplete: 0 };
 
 /**
- * A configuration's result over its repeats: the phases counted (model/aggregate/rules.ts selectPhases), each repeat
- * at its peak load level (peakPerRepeat), and the mean with its 95% CI and n over those repeats. Never the best.
+ * A configuration's result over its repeats: the phases counted (model/aggregate/rules.ts selectPhases), the mean over
+ * repeats at each load level and the level of the highest mean (peakLevelOverRepeats: `peaks` are that level's
+ * phases), with its 95% CI and n; a published figure carries the n its study printed (overRepeatsOf). Never the best.
  */
-export function atPeakOverRepeats<T extends CountablePhase & RepeatedPhase>(phases: readonly T[], include: Include | undefined) {
+export function atPeakOverRepeats<T extends CountablePhase & LevelledPhase>(phases: readonly T[], include: Include | undefined, sourceId = "") {
   const { counted, leftOut } = selectPhases(phases, include);
-  const peaks = peakPerRepeat(counted);
-  return { counted, leftOut, peaks, throughput: overRepeats(peaks.map((p) => p.throughputOpsSec)) };
+  const peaks = peakLevelOverRepeats(counted).level;
+  return { counted, leftOut, peaks, throughput: overRepeatsOf(sourceId, peaks.map((p) => p.throughputOpsSec)) };
 }
 
 /**

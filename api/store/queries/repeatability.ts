@@ -22,6 +22,9 @@ export interface RepeatGroup {
   operationCount: number | null;
   sourceKind: string;
   sourceId: string;
+  /** The stand-in that served instead of the engine, if any, and the machines (part of the configuration). */
+  standIn: string | null;
+  instanceTypes: { data: string; client: string };
   runs: string[];
   /** Each repeat: its run, its phase and what it achieved, in run then phase order. */
   repeats: { runId: string; phase: string; runRepeat: number; repeat: number; throughputOpsSec: number; verdict: string }[];
@@ -30,8 +33,9 @@ export interface RepeatGroup {
 }
 
 /**
- * Repeats of one configuration (model/aggregate/repeats.ts: same deployment, source, workload, load level and YCSB
- * properties): phases of runs that differ only in their repeat index, or repeat phases of one run ("-r<N>").
+ * Repeats of one configuration (model/aggregate/repeats.ts configurationKey: same deployment, source, stand-in,
+ * machines, workload, load level and YCSB properties): phases of runs that differ only in their repeat index, or
+ * repeat phases of one run ("-r<N>").
  */
 export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: RepeatGroup[]; leftOut: LeftOut }> {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
@@ -59,6 +63,8 @@ export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: Re
         operationCount: first.operationCount,
         sourceKind: first.sourceKind,
         sourceId: first.sourceId,
+        standIn: first.standIn ?? null,
+        instanceTypes: { data: first.dataInstanceType, client: first.clientInstanceType },
         runs: [...new Set(counted.map((r) => r.runId))],
         repeats,
         throughput: repeatStatistics(repeats.map((r) => r.throughputOpsSec)),

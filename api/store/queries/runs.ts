@@ -58,9 +58,9 @@ export const PEAK_FIELDS = { name: true, index: true, kind: true, workload: true
 export type PeakPhase = Prisma.PhaseGetPayload<{ select: typeof PEAK_FIELDS }>;
 
 /**
- * A run's headline throughput: a workload (its first with a complete phase unless named), each repeat at its peak
- * load level, the mean over repeats (the rules of every aggregate view, so the runs list and compare show the same
- * number for a run). Invalid phases count here unless `include` is "valid": the runs list shows the verdict beside it.
+ * A run's headline throughput: a workload (its first with a complete phase unless named), the mean over repeats at
+ * its peak load level (the rules of every aggregate view, so the runs list and compare show the same number for a
+ * run). Invalid phases count here unless `include` is "valid": the runs list shows the verdict beside it.
  */
 export function runPeak(phases: readonly PeakPhase[], workloadAsked?: string, include: Include = "all") {
   const work = phases.filter((p) => p.kind === "workload").sort((a, b) => a.index - b.index);

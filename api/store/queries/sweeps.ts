@@ -1,5 +1,5 @@
 /** GET /sweeps: throughput, runtime and latency against total client threads, one series per configuration. */
-import { addLeftOut, overRepeats, selectPhases } from "../../../model/aggregate/index.js";
+import { addLeftOut, deploymentIdentity, overRepeats, selectPhases } from "../../../model/aggregate/index.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/open.js";
@@ -8,8 +8,8 @@ import { MERGE_LIMIT, NO_LEFT_OUT, clientOperations, configurations, groupBy, la
 
 /**
  * Throughput, runtime and latency against total threads (threads per client x clients), one series per
- * configuration but its load level: scenario, engine and version, preset, nodes, source, workload, clients and
- * operation count (seed 003's 1k..1M operations are four series, never one line). A point is one configuration's
+ * configuration but its load level: its deployment (model/aggregate/repeats.ts deploymentIdentity: scenario, engine
+ * and version, preset, nodes, source, stand-in, machines), workload, clients and operation count (seed 003's 1k..1M operations are four series, never one line). A point is one configuration's
  * repeats (a run's "-r<N>" phases and other runs of it): throughput and runtime as mean, CI and n over the repeats
  * counted, latency from all their clients.
  */
@@ -19,7 +19,7 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const points = configurations(rows, properties).map((ps) => ({ ps, ...selectPhases(ps, f.include) }));
   const ops = await clientOperations(db, points.flatMap((p) => p.counted.map((r) => r.phaseId)), mergeLimit);
   let leftOut = NO_LEFT_OUT;
-  const series = groupBy(points, ({ ps: [r] }) => [r!.scenario, r!.engine, r!.engineVersion, r!.preset, r!.nodes, r!.sourceKind, r!.sourceId, r!.workload, r!.clients, r!.operationCount, r!.operationCountPer]).map(({ rows: levels }) => {
+  const series = groupBy(points, ({ ps: [r] }) => [...deploymentIdentity(r!), r!.workload, r!.clients, r!.operationCount, r!.operationCountPer]).map(({ rows: levels }) => {
     const first = levels[0]!.ps[0]!;
     let seriesLeftOut = NO_LEFT_OUT;
     const counted = levels.filter((l) => {
@@ -39,6 +39,8 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
       operationCountPer: first.operationCountPer,
       sourceKind: first.sourceKind,
       sourceId: first.sourceId,
+      standIn: first.standIn ?? null,
+      instanceTypes: { data: first.dataInstanceType, client: first.clientInstanceType },
       engineVersion: first.engineVersion,
       leftOut: seriesLeftOut,
       points: counted

@@ -7,9 +7,12 @@ import type { DurabilityCell, Facets, RepeatGroup, RunSource, ScalingSeries, Swe
 
 const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
-/** The source of an aggregated series, as the API groups it: one study (its citation and seed) or measured runs, never a mix. */
-function sourceOf(sourceKind: string, sourceId: string, facets: Facets): RunSource {
-  if (sourceKind !== "published") return { kind: sourceKind };
+/**
+ * The source of an aggregated series, as the API groups it: one study (its citation and seed) or measured runs, never
+ * a mix; measured on a stand-in or on the engine, never a mix either (model/aggregate/repeats.ts deploymentIdentity).
+ */
+function sourceOf(sourceKind: string, sourceId: string, facets: Facets, standIn?: string | null): RunSource {
+  if (sourceKind !== "published") return { kind: sourceKind, ...(standIn ? { standIn } : {}) };
   const s = facets.sources.find((x) => x.id === sourceId);
   return { kind: "published", ...(s?.citation ? { citation: s.citation } : {}), ...(s?.seed ? { seed: s.seed } : {}) };
 }
@@ -26,7 +29,7 @@ export async function fetchScaling(params: Record<string, string | undefined>): 
       workload: s.workload ?? "",
       preset: s.preset,
       scenario: s.scenario,
-      source: sourceOf(s.sourceKind, s.sourceId, facets),
+      source: sourceOf(s.sourceKind, s.sourceId, facets, s.standIn),
       points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec, ci: p.throughput.ci95 ? { low: p.throughput.ci95.low, high: p.throughput.ci95.high } : null, n: p.throughput.n })),
       ideal: s.analysis.idealLinear,
       steps: s.analysis.steps,
@@ -44,7 +47,7 @@ export async function fetchDurability(params: Record<string, string | undefined>
     workload: r.workload ?? "",
     nodes: r.nodes,
     scenario: r.scenario,
-    source: sourceOf(r.sourceKind, r.sourceId, facets),
+    source: sourceOf(r.sourceKind, r.sourceId, facets, r.standIn),
     throughputOpsSec: r.throughputOpsSec,
     ci: r.throughput.ci95 ? { low: r.throughput.ci95.low, high: r.throughput.ci95.high } : null,
     n: r.throughput.n,
@@ -72,7 +75,7 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
     scenario: s.scenario,
     operationCount: s.operationCount,
     label: `${s.preset} ${s.nodes}n ${s.workload ?? ""}${s.operationCount === null ? "" : ` ${s.operationCount.toLocaleString("en-US")} ops`} (${s.runId})`,
-    source: sourceOf(s.sourceKind, s.sourceId, facets),
+    source: sourceOf(s.sourceKind, s.sourceId, facets, s.standIn),
     points: s.points.map((p) => {
       const p99ByOp = Object.fromEntries(Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99Us === null ? [] : [[op, l.p99Us]])));
       const p99s = Object.values(p99ByOp);
@@ -113,7 +116,7 @@ export async function fetchRepeatability(params: Record<string, string | undefin
         .filter((x) => x !== null)
         .join(" · "),
       engine: g.engine,
-      source: sourceOf(g.sourceKind, g.sourceId, facets),
+      source: sourceOf(g.sourceKind, g.sourceId, facets, g.standIn),
       repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec })),
       mean: g.throughput.mean,
       stdDev: g.throughput.stdDev,

@@ -9,6 +9,8 @@ export interface RunSource {
   kind: "measured" | "published" | string;
   citation?: string;
   seed?: string;
+  /** Measured on a stand-in instead of the engine (site.ycsb.BasicDB, FerretDB, CouchbaseMock): drawn as such. */
+  standIn?: string;
 }
 
 export interface RunRow {

@@ -4,9 +4,12 @@ import { BASELINE_COLOUR, engineColour, seriesLook } from "../palette.js";
 import { el, formatNumber } from "../ui.js";
 import { changeFrom, type BaselinePeak } from "../../../model/history.js";
 
-/** "cassandra (measured)" or "cassandra: End Point Corporation 2015 (seed 000)": published series always carry their citation. */
+/**
+ * "cassandra (measured)", "cassandra (stand-in)" (measured on site.ycsb.BasicDB, FerretDB or CouchbaseMock, never
+ * drawn as the engine) or "cassandra: End Point Corporation 2015 (seed 000)": published series carry their citation.
+ */
 export function seriesLabel(name: string, source: RunSource): string {
-  if (source.kind !== "published") return `${name} (measured)`;
+  if (source.kind !== "published") return `${name} (${source.standIn ? "stand-in" : "measured"})`;
   return `${name}: ${source.citation ? shortCitation(source.citation, source.seed) : `seed ${source.seed ?? "?"}`}`;
 }
 

@@ -4,7 +4,7 @@
  * a reference run (the configuration's baseline when it is among them, else the first) against the run-to-run noise.
  */
 import { Chart, type ChartConfiguration, type Scale } from "chart.js";
-import { overRepeats, peakPerRepeat, selectPhases, type OverRepeats } from "../../../model/aggregate/rules.js";
+import { overRepeats, peakLevelOverRepeats, selectPhases, type OverRepeats } from "../../../model/aggregate/rules.js";
 import { againstNoise } from "../../../model/history.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { allInOrder, fetchBaselines, fetchCompare, type PhaseView, type RunDetail } from "../api.js";
@@ -23,12 +23,12 @@ export const COMPARE_PERCENTILES = ["50", "95", "99", "99.9", "99.99"] as const;
 function runLabel(d: RunDetail): string {
   const r = d.run;
   const src = r.source.kind === "published" ? ` [${r.source.citation ? shortCitation(r.source.citation, r.source.seed) : "published"}]` : "";
-  return `${r.engine} ${r.engineVersion} ${r.preset} ${r.nodes}n (${r.id})${src}`;
+  return `${r.engine} ${r.engineVersion} ${r.preset} ${r.nodes}n (${r.id})${src}${r.standIn ? " [stand-in]" : ""}`;
 }
 
 /**
- * The phases of a run compared: of one workload, each repeat at its peak load level (the rule of every view, so the
- * runs list and compare show one number for a run), or each repeat at the level named.
+ * The phases of a run compared: of one workload, the repeats at the load level of the highest mean (the rule of every
+ * view, so the runs list and compare show one number for a run), or each repeat at the level named.
  */
 export function comparedPhases(d: RunDetail, workload: string | undefined, level: string | undefined): PhaseView[] {
   const work = d.phases.filter((p) => p.kind === "workload");
@@ -36,7 +36,7 @@ export function comparedPhases(d: RunDetail, workload: string | undefined, level
   const ofWorkload = work.filter((p) => (p.workload ?? p.name) === w || p.name === w);
   if (level) return ofWorkload.filter((p) => phaseNameWithoutRepeat(p.name) === level);
   const { counted } = selectPhases(ofWorkload, "all");
-  return peakPerRepeat(counted);
+  return peakLevelOverRepeats(counted).level;
 }
 
 const latencyMs = (p: PhaseView, op: string, percentile: string): number | null => {
