@@ -25,8 +25,11 @@ export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_OUT = join(REPO_ROOT, ".cache", "kits");
 
 /** The instance CLI as one ES module with its npm dependencies inside (esbuild, a development dependency). */
+let bundling = 0;
+
 export async function bundleInstanceCli(entry = "instance-main.ts", external: string[] = []): Promise<Buffer> {
   const { build, stop } = await import("esbuild");
+  bundling++;
   const out = await build({
     entryPoints: [join(REPO_ROOT, "cli", entry)],
     external,
@@ -43,7 +46,11 @@ export async function bundleInstanceCli(entry = "instance-main.ts", external: st
       js: 'import { createRequire as __ycsbLabRequire } from "node:module"; import { fileURLToPath as __ycsbLabPath } from "node:url"; const require = __ycsbLabRequire(import.meta.url); const __filename = __ycsbLabPath(import.meta.url); const __dirname = __ycsbLabPath(new URL(".", import.meta.url));',
     },
     logLevel: "silent",
-  }).finally(() => stop());
+    // esbuild's service is one child process per Node process: stopped when no bundle is being built any more, so it
+    // neither outlives the build nor dies under a build running beside this one (two rehearsals at once).
+  }).finally(() => {
+    if (--bundling === 0) void stop();
+  });
   return Buffer.from(out.outputFiles[0]!.contents);
 }
 
@@ -66,7 +73,19 @@ export async function checkoutKitParts(modules: readonly string[], log: (line: s
 }
 
 /** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
-export async function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
+/** Kits being built in this process, by engine and folder: builds asked for at once share one (one Maven, one bundle). */
+const building = new Map<string, Promise<Kit>>();
+
+export function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
+  const key = `${engine}\0${o.outDir ?? ""}`;
+  const running = building.get(key);
+  if (running) return running;
+  const kit = buildKitOnce(engine, o).finally(() => building.delete(key));
+  building.set(key, kit);
+  return kit;
+}
+
+async function buildKitOnce(engine: Engine, o: { outDir?: string; log?: (line: string) => void }): Promise<Kit> {
   const log = o.log ?? (() => {});
   const parts = await checkoutKitParts([ENGINE_BINDINGS[engine].module], log);
   const written = writeKitArchive(engine, instanceKitFiles(parts), o.outDir ?? DEFAULT_OUT, log);
