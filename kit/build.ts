@@ -72,10 +72,10 @@ export async function checkoutKitParts(modules: readonly string[], log: (line: s
   return { cli, version: packageVersion(), ycsbCore: jarsIn(join(ycsb, "core")), hdr: jarsIn(join(ycsb, "hdr-2.1.12")), bindings };
 }
 
-/** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
 /** Kits being built in this process, by engine and folder: builds asked for at once share one (one Maven, one bundle). */
 const building = new Map<string, Promise<Kit>>();
 
+/** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
 export function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
   const key = `${engine}\0${o.outDir ?? ""}`;
   const running = building.get(key);
