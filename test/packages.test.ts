@@ -68,7 +68,12 @@ describe("@ycsb-lab/cli: the command line and runner, from its tarball", () => {
   it("carries every part of a kit but the drivers: the instance CLI, each binding's own jar, the drivers' pins", () => {
     const parts = join(dir, "node_modules", "@ycsb-lab", "cli", "kit-parts");
     expect(existsSync(join(parts, "ycsb-lab.mjs"))).toBe(true);
-    for (const m of ["cassandra", "mongodb", "couchbase", "hbase"]) expect(readdirSync(join(parts, "bindings", m))).toEqual([expect.stringMatching(new RegExp(`^ycsb-lab-binding-${m}-.*\\.jar$`))]);
+    // Our jars only (the module's, and common's where the module uses it); the drivers come by their pins.
+    for (const m of ["cassandra", "mongodb", "couchbase", "hbase"]) {
+      const jars = readdirSync(join(parts, "bindings", m)).map((f) => f.replace(/-[\d.]+(-SNAPSHOT)?\.jar$/, ""));
+      expect(jars).toContain(`ycsb-lab-binding-${m}`);
+      expect(jars.filter((j) => j !== `ycsb-lab-binding-${m}` && j !== "ycsb-lab-binding-common")).toEqual([]);
+    }
     const pins = JSON.parse(readFileSync(join(parts, "driver-pins.json"), "utf8")) as { modules: Record<string, unknown[]> };
     expect(Object.keys(pins.modules).sort()).toEqual(["cassandra", "couchbase", "hbase", "mongodb"]);
   });
