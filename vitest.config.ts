@@ -19,6 +19,7 @@ export const INTEGRATION_FILES = [
   "test/cassandra-local.test.ts",
   "test/cassandra-study.test.ts",
   "test/cli-*.test.ts",
+  "test/consumer-example.test.ts",
   "test/couchbase-mock.test.ts",
   "test/db-scripts.test.ts",
   "test/hbase-minicluster.test.ts",
