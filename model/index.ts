@@ -7,6 +7,8 @@ export * from "./scenario.js";
 export * from "./scenarios.js";
 export * from "./plan.js";
 export * from "./plan-step-up.js";
+export * from "./capacity-search.js";
+export * from "./capacity-step.js";
 export * from "./plan-render.js";
 export * from "./instance-types.js";
 export * from "./status-series.js";
