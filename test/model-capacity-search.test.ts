@@ -12,6 +12,10 @@ import {
 import { stepMeasurement } from "../model/capacity-step.js";
 import { createHistogram, encodeHistogram } from "../model/hdr/index.js";
 import type { ResultDocument } from "../model/result-document.js";
+import { buildPlan, scenario } from "../model/index.js";
+import { PlanSchema, schemaProblems } from "../model/plan-schema.js";
+
+const planProblems = (plan: unknown) => schemaProblems(PlanSchema, plan);
 
 const SLO = { operations: ["READ"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 };
 
@@ -127,5 +131,25 @@ describe("capacity step: the fleet's merged measurement", () => {
     expect(m.operations.READ!.intendedMs).toBeCloseTo(30, 0);
     expect(m.operations.READ!.opMs).toBeCloseTo(1, 1);
     expect(m.operations["Intended-READ"]).toBeUndefined();
+  });
+});
+
+describe("capacity search in a plan", () => {
+  const base = { ...scenario("quickstart"), workloads: [{ workload: "b", maxExecutionTimeSec: 60 }] };
+  const search: CapacitySearch = { slo: { operations: ["READ", "UPDATE"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 }, fractions: [0.5, 0.75, 0.9, 1.05], maxSteps: 6 };
+  it("lists the candidate steps as open-loop phases measuring intended latency, with the search on each", () => {
+    const plan = buildPlan({ ...base, capacity: search });
+    const steps = plan.phases.filter((p) => p.capacity);
+    expect(steps.map((p) => [p.name, p.capacity!.step, p.capacity!.group])).toEqual(Array.from({ length: 6 }, (_, i) => [`b-cap${i}`, i, "b-cap"]));
+    for (const p of steps) {
+      expect(p.properties["measurement.interval"]).toBe("both");
+      expect(p.capacity!.search).toEqual(search);
+      expect(p.target).toBeUndefined();
+    }
+    expect(planProblems(plan)).toEqual([]);
+  });
+  it("refuses a search beside a thread step-up, sweep or fixed targets, and a bad SLO, naming the field", () => {
+    expect(() => buildPlan({ ...base, capacity: search, targets: [100] })).toThrow(/capacity: a capacity search sets the target itself/);
+    expect(() => buildPlan({ ...base, capacity: { ...search, slo: { ...search.slo, limitMs: 0 } } })).toThrow(/capacity\.slo\.limitMs: must be > 0 ms/);
   });
 });
