@@ -231,7 +231,7 @@ export const SCENARIOS = {
       { what: "the 2 repeats repeat the whole sequence (reload, every step) (lines 238-239)", why: "the paper repeated 'the final configuration' without saying more" },
       { what: "Couchbase's memcached threads, reader/writer threads, compaction off and read optimisation (lines 459-477) are not set", why: "they are Couchbase 2.5 diag/eval settings with no Couchbase 7 equivalent in the product yet" },
       { what: "clearing the caches (line 84) needs root on the data nodes", why: "where the runner cannot (a local run), the reset says so in the run's manifest" },
-      { what: "the wait for the database 'to finish rebalancing' after each load (line 82) does not query MongoDB's balancer", why: "a load moves no Cassandra token range and no Couchbase vBucket; MongoDB's balancer may still move chunks, which the runner cannot see yet (model/settle.ts)" },
+      { what: "the wait for the database 'to finish rebalancing' after each load (line 82) polls only MongoDB's balancer (balancerCollectionStatus until usertable is compliant, at most 1 h, then measures anyway)", why: "a load moves no Cassandra token range and no Couchbase vBucket; MongoDB's balancer may still move chunks (model/settle.ts, runner/mongodb-balancer.ts)" },
     ],
     // Seed 002 appendix C, MongoDB 1: "Place journal, log and data files on separate storage devices".
     logDevice: { presets: { mongodb: ["throughput", "balanced", "durable"] }, source: 'seed 002 appendix C, MongoDB-specific parameters 1: "Place journal, log and data files on separate storage devices"' },

@@ -11,8 +11,9 @@ export const REBALANCE_AFTER_LOAD: Record<Engine, { moves: boolean; note: string
   couchbase: { moves: false, note: "couchbase moves no vBucket after a load: nothing to rebalance" },
   // HBase splits and balances regions on its own; the runner does not ask the master yet.
   hbase: { moves: true, note: "hbase may still split and move regions: its balancer is not queried" },
-  // The balancer migrates chunks after a load (MongoDB docs, "Sharded Cluster Balancer"); not queried yet.
-  mongodb: { moves: true, note: "mongodb's balancer may still move chunks: it is not queried" },
+  // The balancer migrates chunks after a load (MongoDB docs, "Sharded Cluster Balancer"): the settle polls
+  // balancerCollectionStatus until usertable is compliant (runner/mongodb-balancer.ts).
+  mongodb: { moves: true, note: "mongodb's balancer may still move chunks: waits until it reports usertable balanced" },
 };
 
 /** The line a settle phase adds for a rebalance wait. */

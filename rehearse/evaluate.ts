@@ -71,7 +71,16 @@ export async function settleRegistrations(registered: () => number): Promise<voi
 
 const outputValue = <T>(o: pulumi.Input<T>) => new Promise<T>((resolve) => pulumi.output(o).apply((v) => resolve(v as T)));
 
-export async function evaluateStack(stack: string, get: ConfigSource, kit: StackKit): Promise<EvaluatedStack> {
+/** The evaluation running in this process: Pulumi's mocks are one global state, so evaluations take turns. */
+let turn: Promise<unknown> = Promise.resolve();
+
+export function evaluateStack(stack: string, get: ConfigSource, kit: StackKit): Promise<EvaluatedStack> {
+  const mine = turn.then(() => evaluateAlone(stack, get, kit));
+  turn = mine.catch(() => undefined);
+  return mine;
+}
+
+async function evaluateAlone(stack: string, get: ConfigSource, kit: StackKit): Promise<EvaluatedStack> {
   const recorded: RecordedResource[] = [];
   const region = get("aws:region") ?? "us-east-1";
   await pulumi.runtime.setMocks(

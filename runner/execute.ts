@@ -41,6 +41,12 @@ export interface ExecuteOptions {
   onYcsbStart?: (pid: number, phase: PlanPhase) => void;
   /** What the deployment knows went wrong in the cluster (e.g. a data node reported failed); asked at each phase's end. */
   clusterProblems?: () => Promise<string[]>;
+  /**
+   * After a phase in which operations failed: the cluster's problems once every data node has been heard from since
+   * `since`, or has fallen silent (runner/boot/cluster-health.ts rollCall). A machine that dies here resets its
+   * connections at once, so YCSB can finish a short phase on errors long before the node's silence counts as stale.
+   */
+  clusterRollCall?: (since: Date) => Promise<string[]>;
   /** Called as each phase begins (position 1..n among the plan's phases), before its barrier. */
   onPhase?: (phase: PlanPhase, position: number, of: number) => void | Promise<void>;
   /**
@@ -223,6 +229,9 @@ function capacityPhase(phase: PlanPhase, role: NonNullable<PlanPhase["capacity"]
   return target === undefined ? { ...phase, capacity } : { ...phase, capacity, target, targetPerClient: target / clients };
 }
 
+/** Validity codes that mean operations failed, so the cluster is asked whether a node died (clusterRollCall). */
+const OPERATIONS_FAILED = new Set(["errors", "ycsb-failed", "ycsb-exit", "no-operations", "load-incomplete"]);
+
 /** Run YCSB for one phase, judge it and stage everything; returns the client's throughput. */
 async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, phase: PlanPhase, log: (l: string) => void): Promise<number> {
   const at = [o.runId, phase.index, phase.name, o.clientIndex] as const;
@@ -250,17 +259,18 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     output = emptyOutput(failure);
   }
   const insertCount = phase.kind === "load" ? Number(phase.perClient[o.clientIndex]?.insertcount) : undefined;
-  const validity = judgePhase({
-    kind: phase.kind as "load" | "warmup" | "workload",
-    output,
-    exitCode: proc.exitCode,
-    failure,
-    targetPerClient: phase.targetPerClient,
-    insertCount,
-    resources: proc.resources,
-    // Health that cannot be read is no evidence of a failure: the phase stands on its own measurements then.
-    clusterProblems: (await o.clusterProblems?.().catch(() => [])) ?? [],
-  });
+  const judge = (clusterProblems: string[]) =>
+    judgePhase({ kind: phase.kind as "load" | "warmup" | "workload", output, exitCode: proc.exitCode, failure, targetPerClient: phase.targetPerClient, insertCount, resources: proc.resources, clusterProblems });
+  // Health that cannot be read is no evidence of a failure: the phase stands on its own measurements then.
+  let validity = judge((await o.clusterProblems?.().catch(() => [])) ?? []);
+  let lostNode: string | undefined;
+  if (o.clusterRollCall && validity.reasons.some((r) => OPERATIONS_FAILED.has(r.code)) && !validity.reasons.some((r) => r.code === "cluster-node-failed")) {
+    const problems = await o.clusterRollCall(new Date(proc.finishedAt)).catch(() => []);
+    if (problems.length) {
+      validity = judge(problems);
+      lostNode = problems[0];
+    }
+  }
   const hdrLogs = proc.hdrFiles.map((f) => ({ operation: basename(f, ".hdr"), uri: hdrLogKey(...at, basename(f, ".hdr")) }));
   const hdrBytes = await Promise.all(proc.hdrFiles.map((f) => readFile(f)));
   // The document carries this client's histograms, so percentiles merge across clients however it is ingested.
@@ -300,6 +310,7 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   );
   // Stopped mid-phase: what it measured is stored (invalid, with its reason); the run ends here, naming the cause.
   if (watch.signal.aborted) throw new BarrierError(`phase ${phase.index} (${phase.name}): ${String(watch.signal.reason)}`, []);
+  if (lostNode) throw new BarrierError(`phase ${phase.index} (${phase.name}): ${lostNode}`, []);
   return output.overall.throughputOpsSec;
 }
 

@@ -1,7 +1,8 @@
-import { rebalanceNote, type Engine } from "../model/index.js";
+import type { Engine } from "../model/index.js";
 import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
 import { writeFile } from "node:fs/promises";
 import { describeReset, type EngineActions } from "./engine-actions.js";
+import { rebalanceWait } from "./mongodb-balancer.js";
 import { switchCassandraDurableWrites, waitForCassandraCompactions } from "./cassandra-compactions.js";
 import { queryCql } from "./local/cassandra-cql.js";
 import { engineDir, readState, type LocalEngineState } from "./local/engine.js";
@@ -69,7 +70,11 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
       if (!phase.settle?.waitForCompactions) done.push(`settled for ${minSec} s`);
       else if (engine !== "cassandra") done.push(`settled for ${minSec} s (no compaction check for local ${engine})`);
       else done.push(await waitForCassandraCompactions((await runningState(engine)).nodes.map((n) => n.address), log));
-      if (phase.settle?.waitForRebalance) done.push(rebalanceNote(engine));
+      if (phase.settle?.waitForRebalance) {
+        const routers = async () => (await loadLocalEngine(engine)).connectionProperties(await runningState(engine));
+        const url = engine === "mongodb" ? (await routers())["mongodb.url"] : undefined;
+        done.push(await rebalanceWait(engine, url, log));
+      }
       if (phase.serverPreset && engine === "cassandra") done.push(await switchCassandraDurableWrites((await runningState(engine)).nodes.map((n) => n.address), phase.serverPreset));
       return done.join("; ");
     },

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InstanceStatus } from "../model/instance-status.js";
 import { BarrierError, passBarrier } from "../runner/barrier.js";
-import { clusterTroubles } from "../runner/boot/cluster-health.js";
+import { clusterTroubles, rollCall } from "../runner/boot/cluster-health.js";
 import { attachmentName, fstabLine, instanceStoreFromLsblk, raidCommand } from "../runner/boot/os-setup.js";
 import { metadataEndpoint } from "../runner/boot/spot-watch.js";
 import { FolderStore } from "../runner/results-store.js";
@@ -74,6 +74,14 @@ describe("a client's view of the cluster's health", () => {
       "data node 1 has been silent for 90 s (last seen ready at 2026-11-24T10:00:30.000Z): its machine is gone",
       "data node 2 failed at 2026-11-24T10:00:00.000Z: cassandra exited with code 1",
     ]);
+  });
+  it("the roll call after failed operations waits for nodes not heard from since the phase ended, or names the silent", () => {
+    const phaseEnd = new Date("2026-11-24T10:01:45.000Z");
+    const answered = rollCall([node(0, { heartbeatAt: "2026-11-24T10:01:50.000Z" }), node(1, { heartbeatAt: "2026-11-24T10:01:40.000Z" })], phaseEnd, now);
+    expect(answered).toEqual({ troubles: [], waitingFor: [1] });
+    const silent = rollCall([node(0, { heartbeatAt: "2026-11-24T10:01:50.000Z" }), node(1, { heartbeatAt: "2026-11-24T10:01:00.000Z" })], phaseEnd, now);
+    expect(silent.troubles).toEqual(["data node 1 has been silent for 60 s (last seen ready at 2026-11-24T10:01:00.000Z): its machine is gone"]);
+    expect(rollCall([node(0, { heartbeatAt: "2026-11-24T10:01:50.000Z" })], phaseEnd, now)).toEqual({ troubles: [], waitingFor: [] });
   });
   it("a node done after the run is not silent", () => {
     expect(clusterTroubles([node(0, { stage: "done" })], now)).toEqual([]);

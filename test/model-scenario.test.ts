@@ -59,6 +59,29 @@ describe("built-in scenarios", () => {
     }
   });
 
+  test("every cell of every built-in study plans at scale 1: each engine, each of its presets, each node count", () => {
+    const refused: string[] = [];
+    let cells = 0;
+    for (const spec of Object.values(SCENARIOS)) {
+      for (const engine of spec.engines) {
+        for (const preset of scenarioPresets(spec, engine)) {
+          for (const nodes of spec.nodeCounts) {
+            cells++;
+            try {
+              const { deployment } = buildPlan(spec, { engine, preset, nodes });
+              if (deployment.scale !== 1) refused.push(`${spec.name} ${engine} ${preset} ${nodes}: scale ${deployment.scale}`);
+            } catch (e) {
+              refused.push(`${spec.name} ${engine} ${preset} ${nodes}: ${(e as Error).message}`);
+            }
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    // quickstart's 3 presets on every engine and node count, and every study's cells (seed 000 alone: 4 engines x 6 sizes).
+    expect(cells).toBeGreaterThanOrEqual(24);
+  });
+
   test("what YCSB 0.17.0 still counts in ints is refused, naming the field: a client's load share and operation count", () => {
     // One client loading 16 billion records: its insertcount is past 2^31 - 1.
     expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 32, clients: 1 })).toThrow(/clients: .*insertcount would be 16,000,000,000, past the 2,147,483,647 .*use at least 8 clients/);

@@ -6,6 +6,7 @@ import { ycsbKey } from "../engines/ycsb-keys.js";
 import { MONGODB_COLLECTION, MONGODB_DATABASE } from "../engines/mongodb/schema.js";
 import { mongodbLocalEngine } from "../runner/local/mongodb.js";
 import { readState, type LocalEngineState } from "../runner/local/engine.js";
+import { rebalanceWait } from "../runner/mongodb-balancer.js";
 import { deterministicValue, expectCleanWorkloadA, returnCount, runYcsb, testLocalDir, ycsbClasspath } from "./support/engine-ycsb.js";
 
 // Real YCSB 0.17.0 + our MongoDB binding against FerretDB (the MongoDB stand-in), checked through an independent driver.
@@ -84,6 +85,12 @@ describe("mongodb binding on the FerretDB stand-in", () => {
     });
     expectCleanWorkloadA(output, OPERATIONS);
     expect(await collection().countDocuments()).toBe(RECORDS);
+  });
+
+  it("a rebalance wait (seed 002 step 2) asks the stand-in for its balancer and is told there is none", async () => {
+    const url = mongodbLocalEngine.connectionProperties(state)["mongodb.url"]!;
+    const note = await rebalanceWait("mongodb", url);
+    expect(note).toMatch(/^rebalance wait: no balancer answers balancerCollectionStatus \(.+\): nothing to wait for$/);
   });
 
   it("stops only its own FerretDB and reports it gone", async () => {

@@ -70,7 +70,7 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
           watchingB = setInterval(() => {
             if (drill.nodeKilledAt || !["client-0", "client-1"].every((c) => ycsbJvms(rehearsal, c).length === 1)) return;
             drill.nodeKilledAt = Date.now();
-            setTimeout(() => rehearsal.instance("node-2").kill(), 3000);
+            setTimeout(() => rehearsal.instance("node-2").kill(), 1000);
           }, 500);
         }
       },
@@ -146,7 +146,9 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
     for (const node of [0, 1]) {
       const ack = JSON.parse(await read(result, `runs/${result.runId}/cluster/acks/${reset.index}/node-${node}.json`)) as { ok: boolean; done: string[] };
       expect(ack.ok).toBe(true);
-      expect(ack.done.join("; ")).toMatch(/engine stopped; data wiped .*; page cache not dropped: .*; engine started again/);
+      // Seed 001 used new instances per test: no cache drop was asked (model/scenarios.ts), so none is reported.
+      expect(ack.done.join("; ")).toMatch(/^engine stopped; data wiped \(\d+ folder\(s\)\); engine started again \(cassandra pid \d+\)/);
+      expect(ack.done.join("; ")).not.toMatch(/page cache/);
     }
     // The load ran with the throughput preset's client side, the workloads with the durable one (seed 000).
     const load = JSON.parse(await read(result, resultKey(result.runId, 1, "load", 0))) as { phase: { properties: Record<string, string> } };

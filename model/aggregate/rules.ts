@@ -138,6 +138,7 @@ export function peakLevelOverRepeats<T extends LevelledPhase>(phases: readonly T
  */
 export const PUBLISHED_MEAN_OF: Record<string, { n: number; source: string }> = {
   "000": { n: 3, source: 'seed 000 lines 204-207: "the average was calculated for the three sets of results"' },
+  // Seed 001 prints one figure per cell and does not say how it combined the 3 runs; as seed 000 did, a mean.
   "001": { n: 3, source: 'seed 001 line 49: "End Point performed each test 3 times on 3 different days"' },
   "003": { n: 3, source: "seed 003 lines 305-308: a total runtime average for each combination of three repeats" },
 };

@@ -19,3 +19,16 @@ export function clusterTroubles(statuses: Iterable<InstanceStatus>, now: Date): 
   }
   return out;
 }
+
+/**
+ * The roll call after a phase in which operations failed (pure): the troubles once known, else the working data
+ * nodes not heard from since the phase ended. A node alive rewrites its heartbeat every HEARTBEAT_SECONDS, so the
+ * caller asks again until `waitingFor` is empty (the cluster answered) or a trouble appears (a node fell silent).
+ */
+export function rollCall(statuses: Iterable<InstanceStatus>, since: Date, now: Date): { troubles: string[]; waitingFor: number[] } {
+  const all = [...statuses];
+  const troubles = clusterTroubles(all, now);
+  if (troubles.length) return { troubles, waitingFor: [] };
+  const waitingFor = all.filter((s) => s.role === "data" && WORKING.has(s.stage) && Date.parse(s.heartbeatAt ?? s.at) < since.getTime()).map((s) => s.index);
+  return { troubles, waitingFor };
+}

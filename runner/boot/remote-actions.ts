@@ -1,7 +1,7 @@
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { ReadyMarker } from "../../model/instance-status.js";
 import type { Plan, PlanPhase } from "../../model/plan.js";
-import { rebalanceNote } from "../../model/settle.js";
+import { rebalanceWait } from "../mongodb-balancer.js";
 import { switchCassandraDurableWrites, waitForCassandraCompactions } from "../cassandra-compactions.js";
 import { describeReset, type EngineActions } from "../engine-actions.js";
 import type { RunObjects } from "./run-objects.js";
@@ -36,7 +36,9 @@ export function remoteActions(o: {
       if (!phase.settle?.waitForCompactions) done.push(`settled for ${sec} s`);
       else if (o.cluster.engine !== "cassandra") done.push(`settled for ${sec} s (no compaction check for ${o.cluster.engine})`);
       else done.push(await waitForCassandraCompactions(hosts(), o.log));
-      if (phase.settle?.waitForRebalance) done.push(rebalanceNote(o.cluster.engine));
+      if (phase.settle?.waitForRebalance) {
+        done.push(await rebalanceWait(o.cluster.engine, o.marker().connection["mongodb.url"], o.log));
+      }
       // After a load under its own preset, the server side of the run's preset takes over (model/plan.ts serverPreset).
       if (phase.serverPreset && o.cluster.engine === "cassandra") done.push(await switchCassandraDurableWrites(hosts(), phase.serverPreset));
       return done.join("; ");
