@@ -158,7 +158,7 @@ cd /
 tar -xJf /tmp/${nodeTar} -C /usr/local --strip-components=1
 report booting "fetching the kit"
 s3 get ${q(`s3://${b.bucket}/${kitKey(b.kitSha256)}`)} "$YCSB_LAB_HOME/kit.tar.gz"
-echo "${b.kitSha256}  $YCSB_LAB_HOME/kit.tar.gz" | sha256sum -c --quiet
+sha256sum -c --quiet <<< "${b.kitSha256}  $YCSB_LAB_HOME/kit.tar.gz"
 rm -rf "$YCSB_LAB_HOME/kit"
 mkdir -p "$YCSB_LAB_HOME/kit"
 tar -xzf "$YCSB_LAB_HOME/kit.tar.gz" -C "$YCSB_LAB_HOME/kit"
