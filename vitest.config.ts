@@ -31,6 +31,7 @@ export const INTEGRATION_FILES = [
   "test/packages.test.ts",
   "test/parser-cli.test.ts",
   "test/rehearse-*.test.ts",
+  "test/runner-capacity.test.ts",
   "test/runner-cassandra.test.ts",
   "test/runner-ingest.test.ts",
   "test/runner-insert-keys.test.ts",
