@@ -13,8 +13,8 @@ import { rehearse, type Rehearsal, type RehearsalResult, type RehearseOptions } 
 // machine powered off. The drills run side by side, each with its own emulator, front and loopback /24.
 const started: RehearsalResult[] = [];
 afterAll(async () => {
-  for (const r of started) await r.stop();
-});
+  await Promise.all(started.map((r) => r.stop()));
+}, 600_000);
 
 interface Drill {
   name: string;
@@ -210,7 +210,8 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
     expect(readFileSync(machine.path("/etc/systemd/system/ycsb-lab-brake.timer"), "utf8")).toMatch(/^OnCalendar=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m);
     expect(failedStatus(brake!.seen)).toBeUndefined();
     expect(machine.endedAt! - machine.bootedAt!).toBeGreaterThan(70_000);
-    expect(brake!.seen.at(-1)?.stage).toBe("waiting");
+    // Whatever the machine was doing then (still installing on a busy host, or waiting for its cluster).
+    expect(["booting", "installed", "waiting"]).toContain(brake!.seen.at(-1)?.stage);
     expect(brake!.result.machines["client-0"]).toBe("powered off");
   }, 1_080_000);
 });
