@@ -3,7 +3,9 @@ import * as pulumi from "@pulumi/pulumi";
 
 /**
  * The availability zone of a run: the first (in name order) that offers both the data nodes' and the clients'
- * instance types, so a cluster placement group can hold them all. Pure part: `zoneOffering`.
+ * instance types, so the data nodes' placement group and the clients' subnet share one zone (no cross-zone traffic
+ * between clients and nodes). Zone names map to different physical zones per account, so name order says nothing of
+ * capacity: a capacity failure is answered by `ycsb-lab:availabilityZone` or `reserveCapacity`. Pure part: `zoneOffering`.
  */
 export function zoneOffering(offerings: Array<{ location: string; instanceType: string }>, types: string[]): string | undefined {
   const zones = new Map<string, Set<string>>();
