@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { documentRepeats } from "../../model/aggregate/repeats.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";
 import { documentHash, legacyDocumentHash } from "./document-hash.js";
 import {
@@ -25,6 +24,8 @@ import {
   type RunFacts,
 } from "./ingest-tables.js";
 import { keepTotals, type Tx } from "./phase-totals.js";
+import { refreshAggregates } from "./aggregates/refresh.js";
+import { sourceIdOf } from "./sources.js";
 
 /** What happened to one document: stored now, already stored identically, or a different document under its key. */
 export type IngestStatus = "created" | "duplicate" | "conflict";
@@ -64,14 +65,7 @@ export interface IngestExtras {
   hdrHistograms?: Record<string, string>;
 }
 
-/** The one source of every measured run. */
-export const MEASURED_SOURCE = "measured";
-
-export function sourceIdOf(doc: ResultDocument): string {
-  const s = doc.run.source;
-  if (s.kind === "measured") return MEASURED_SOURCE;
-  return `published:${s.seed ?? createHash("sha256").update(s.citation).digest("hex").slice(0, 16)}`;
-}
+export { MEASURED_SOURCE, sourceIdOf } from "./sources.js";
 
 const lz4Support = new WeakMap<Db, Promise<boolean>>();
 /** Whether the server was built with lz4 (Debian's Postgres is; PGlite is not): asked once per client. */
@@ -127,6 +121,7 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       const clients = await storeClientResults(tx, docs, phaseId);
       await storeClientDetails(tx, docs, extras, clients.created);
       await keepTotals(tx, clients.touchedPhases);
+      await refreshAggregates(tx, clients.touchedPhases);
       // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
       if (clients.created.size > 0) await bumpDataVersion(tx);
       return outcomesOf(tx, docs, clients);
@@ -171,7 +166,7 @@ async function storePhases(tx: Tx, docs: readonly ResultDocument[]): Promise<Map
   for (const d of docs) {
     const k = phaseKey(d.run.id, d.phase.name);
     const first = phases.get(k);
-    const phase = phaseFactsOf(d);
+    const phase = phaseFactsOf(d, sourceIdOf(d));
     if (!first) phases.set(k, phase);
     else for (const f of PHASE_IDENTITY) if (phaseFact(first, f) !== phaseFact(phase, f)) throw new PhaseConflictError(d.run.id, d.phase.name, f, phaseFact(first, f), phaseFact(phase, f));
   }
