@@ -240,22 +240,28 @@ async function storeClientDetails(tx: Tx, docs: readonly ResultDocument[], extra
   if (verdicts.length) await tx.$executeRaw(bulkInsert(VALIDITY_VERDICTS, verdicts));
 }
 
-/** Each document's outcome. Not created: its key is stored already; identical content is a duplicate, anything else a conflict. */
+/**
+ * Each document's outcome. Not created: its key is stored already; identical content is a duplicate, anything else a
+ * conflict. The stored keys are looked up with one join over the batch's keys (as the inserts are made), so a client's
+ * retry of an acknowledged batch costs what its first POST did, whatever its size.
+ */
 async function outcomesOf(tx: Tx, docs: readonly ResultDocument[], { created, hashes, firstOfKey }: StoredClients): Promise<IngestOutcome[]> {
   const notCreated = docs.map((_, i) => i).filter((i) => !created.has(i));
-  const existing = notCreated.length
-    ? await tx.clientResult.findMany({
-        where: { OR: notCreated.map((i) => ({ runId: docs[i]!.run.id, clientIndex: docs[i]!.client.index, phase: { name: docs[i]!.phase.name } })) },
-        select: { runId: true, clientIndex: true, documentHash: true, phase: { select: { name: true } } },
-      })
+  const keys = notCreated.map((i) => ({ i, run_id: docs[i]!.run.id, name: docs[i]!.phase.name, client_index: docs[i]!.client.index }));
+  const existing = keys.length
+    ? await tx.$queryRaw<{ i: number; hash: string }[]>`
+        SELECT x.i, c.document_hash AS hash
+        FROM jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) AS x(i int, run_id text, name text, client_index int)
+        JOIN phases p ON p.run_id = x.run_id AND p.name = x.name
+        JOIN client_results c ON c.phase_id = p.id AND c.client_index = x.client_index`
     : [];
-  const existingHash = new Map(existing.map((e) => [keyOf(e.runId, e.phase.name, e.clientIndex), e.documentHash]));
+  const existingHash = new Map(existing.map((e) => [Number(e.i), e.hash]));
   return docs.map((d, i) => {
     const base = { runId: d.run.id, phase: d.phase.name, clientIndex: d.client.index };
     if (created.has(i)) return { ...base, status: "created" as const };
-    const key = keyOf(d.run.id, d.phase.name, d.client.index);
-    const stored = existingHash.get(key) ?? hashes[firstOfKey.get(key)!];
-    const same = stored === hashes[i] || (existingHash.has(key) && stored === legacyDocumentHash(d));
+    // What is stored under its key (by an earlier document of this batch, or before it), else the batch's first of its key.
+    const stored = existingHash.get(i) ?? hashes[firstOfKey.get(keyOf(d.run.id, d.phase.name, d.client.index))!];
+    const same = stored === hashes[i] || (existingHash.has(i) && stored === legacyDocumentHash(d));
     return { ...base, status: same ? ("duplicate" as const) : ("conflict" as const) };
   });
 }
