@@ -61,6 +61,8 @@ export interface AppConfig {
   trustProxy?: boolean | number | string[];
   /** Answers of read routes kept until the next write (api/plugins/app/response-cache.ts). Default true. */
   responseCache?: boolean;
+  /** Answers computed at once (api/plugins/app/compute-gate.ts); default by store (COMPUTE_SLOTS). */
+  computeSlots?: number;
   /** Whole-request deadline (headers and body), ms; headers alone get a third of it. Default 60 s. */
   requestTimeoutMs?: number;
   s3: { endpoint?: string; region: string; poll?: S3Poll };

@@ -1,8 +1,10 @@
 import { documentRepeats } from "../../model/aggregate/repeats.js";
+import { normalizeIdentifiers } from "../../model/identifiers.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
-import { bumpDataVersion, noteWrite } from "./data-version.js";
+import { noteWrite, recordWrite } from "./data-version.js";
+import { touchedByDocuments, type Touched } from "./touched.js";
 import { documentHash, legacyDocumentHash } from "./document-hash.js";
 import {
   bulkInsert,
@@ -103,13 +105,17 @@ export interface IngestOptions {
  * phase + client index) and INSERT ... ON CONFLICT DO NOTHING decide, never a check-then-insert, so the same
  * document sent twice or by two processes at once is stored once.
  */
-export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[] = [], options: IngestOptions = {}): Promise<IngestOutcome[]> {
-  if (docs.length === 0) return [];
+export async function ingestDocuments(db: Db, given: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[] = [], options: IngestOptions = {}): Promise<IngestOutcome[]> {
+  if (given.length === 0) return [];
+  // Names stored in Unicode NFC, whichever way the documents came (model/identifiers.ts): one phase, one key.
+  const docs = given.map(normalizeIdentifiers);
   if (!options.allowPublished) {
     const published = docs.find((d) => d.run.source.kind === "published");
     if (published) throw new Error(`run ${published.run.id}: published figures are stored only by the reference loader`);
   }
   const lz4 = await hasLz4(db);
+  // What this write touched (the runs of the documents it stores now): the cached answers it can change go.
+  const touched: Touched = { runs: [] };
   const outcomes = await db.$transaction(
     async (tx) => {
       // The status series (the largest jsonb of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
@@ -122,13 +128,14 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       await storeClientDetails(tx, docs, extras, clients.created);
       await keepTotals(tx, clients.touchedPhases);
       await refreshAggregates(tx, clients.touchedPhases);
+      touched.runs = touchedByDocuments([...clients.created.keys()].map((i) => docs[i]!), (d) => d.run.source.kind);
       // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
-      if (clients.created.size > 0) await bumpDataVersion(tx);
+      if (clients.created.size > 0) await recordWrite(tx, touched);
       return outcomesOf(tx, docs, clients);
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
-  if (outcomes.some((o) => o.status === "created")) noteWrite(db);
+  if (touched.runs.length > 0) noteWrite(db, touched);
   return outcomes;
 }
 

@@ -1,6 +1,8 @@
 import type { Db } from "../db/client.js";
 import { aroundRunChange } from "./aggregates/refresh.js";
-import { bumpDataVersion, noteWrite } from "./data-version.js";
+import { noteWrite, recordWrite } from "./data-version.js";
+import type { Touched } from "./touched.js";
+import { touchedRuns } from "./touched-runs.js";
 
 /** What a token holder may do to a stored run besides adding to it: quarantine it (with a reason), lift that, delete it. */
 export type RunAdminOutcome =
@@ -18,12 +20,13 @@ export async function quarantineRun(db: Db, id: string, reason: string | null): 
   if (!run) return { status: "missing" };
   if (run.source.kind === "published") return { status: "published" };
   const at = reason === null ? null : new Date();
-  // The run leaves (or rejoins) every aggregate: the groups of its phases are recomputed in the same transaction.
+  // The run leaves (or rejoins) every aggregate: the groups of its phases are marked for recomputing in the same transaction.
+  const touched: Touched = { runs: await touchedRuns(db, [id]) };
   await db.$transaction(async (tx) => {
     await aroundRunChange(tx, [id], () => tx.run.update({ where: { id }, data: { quarantineReason: reason, quarantinedAt: at } }));
-    await bumpDataVersion(tx);
+    await recordWrite(tx, touched);
   });
-  noteWrite(db);
+  noteWrite(db, touched);
   return { status: "done", id, quarantine: reason === null ? null : { reason, at: at!.toISOString() } };
 }
 
@@ -33,11 +36,12 @@ export async function deleteRun(db: Db, id: string): Promise<{ status: "done"; i
   if (!run) return { status: "missing" };
   if (run.source.kind === "published") return { status: "published" };
   const clientResults = await db.clientResult.count({ where: { runId: id } });
+  const touched: Touched = { runs: await touchedRuns(db, [id]) };
   const { count } = await db.$transaction(async (tx) => {
     const out = await aroundRunChange(tx, [id], () => tx.run.deleteMany({ where: { id, source: { kind: { not: "published" } } } }));
-    await bumpDataVersion(tx);
+    await recordWrite(tx, touched);
     return out;
   });
-  noteWrite(db);
+  noteWrite(db, touched);
   return count === 0 ? { status: "missing" } : { status: "done", id, clientResults };
 }
