@@ -6,14 +6,15 @@ import type { FieldError } from "../model/result-validation.js";
 import { identifierProblem, nfc } from "../model/identifiers.js";
 import { textProblems } from "../model/result-checks.js";
 
-/** A 400 naming every offending field (JSON pointer into the request part). */
+/** A 400 (or another 4xx: a 409 conflict) naming every offending field (JSON pointer into the request part). */
 export class FieldValidationError extends Error {
-  readonly statusCode = 400;
   constructor(
     readonly part: string,
     readonly fields: FieldError[],
+    readonly statusCode = 400,
+    message?: string,
   ) {
-    super(`invalid ${part}: ${fields.map((f) => `${f.path} ${f.message}`).join("; ")}`);
+    super(message ?? `invalid ${part}: ${fields.map((f) => `${f.path} ${f.message}`).join("; ")}`);
   }
 }
 

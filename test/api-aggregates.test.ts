@@ -92,13 +92,13 @@ describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s"
 
   it("a quarantined run leaves the kept rows, a released one rejoins them, a deleted one is gone from them", async () => {
     const before = await sweeps(db.prisma, { engine: "cassandra", nodes: 1 });
-    expect((await quarantineRun(db.prisma, "agg-cassandra-1-r0", "disk full")).status).toBe("done");
+    expect((await quarantineRun(db.prisma, "agg-cassandra-1-r0", "disk full", "test")).status).toBe("done");
     const quarantined = await sweeps(db.prisma, { engine: "cassandra", nodes: 1 });
     expect(quarantined.series[0]!.points.map((p) => p.throughput.n)).toEqual([2, 2, 2]);
     await expectKeptEqualsComputed();
-    expect((await quarantineRun(db.prisma, "agg-cassandra-1-r0", null)).status).toBe("done");
+    expect((await quarantineRun(db.prisma, "agg-cassandra-1-r0", null, "test")).status).toBe("done");
     expect(await sweeps(db.prisma, { engine: "cassandra", nodes: 1 })).toEqual(before);
-    expect((await deleteRun(db.prisma, "agg-hbase-3-r2")).status).toBe("done");
+    expect((await deleteRun(db.prisma, "agg-hbase-3-r2", "test")).status).toBe("done");
     expect((await scaling(db.prisma, { engine: "hbase" })).leftOut).toEqual({ invalid: 0, incomplete: 0 });
     await expectKeptEqualsComputed();
   });

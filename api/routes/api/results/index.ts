@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { normalizeIdentifiers } from "../../../../model/identifiers.js";
 import { ResultDocumentSchema, type ResultDocument } from "../../../../model/result-document.js";
 import { checkAgainst, documentProblems, HistogramBudget, type FieldError } from "../../../../model/result-validation.js";
-import { ingestDocuments, PhaseConflictError, RunConflictError } from "../../../store/ingest.js";
+import { FactConflictError, ingestDocuments } from "../../../store/ingest.js";
 import { ErrorResponse } from "../../../../model/api-schemas.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "../../../validation.js";
 
@@ -79,7 +79,13 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const created = count("created");
         return reply.code(created > 0 ? 201 : 200).send({ created, duplicates: count("duplicate"), conflicts: count("conflict"), results });
       } catch (e) {
-        if (e instanceof RunConflictError || e instanceof PhaseConflictError) throw app.httpErrors.conflict(e.message);
+        // 409 naming the document and the fact (and, inside one batch, the document it disagrees with).
+        if (e instanceof FactConflictError) {
+          const at = (i: number) => (Array.isArray(req.body) ? `/${i}` : "");
+          const fields = [{ path: `${at(e.docIndex)}${e.pointer}`, message: e.message }];
+          if (e.otherIndex !== null) fields.push({ path: `${at(e.otherIndex)}${e.pointer}`, message: "the document it disagrees with" });
+          throw new FieldValidationError("body", fields, 409, e.message);
+        }
         throw e;
       }
     },
