@@ -1,4 +1,5 @@
 import { buildApp } from "./build.js";
+import type { Database } from "./db/open.js";
 import { configFromEnv, loadEnv, type Env } from "./config.js";
 import { exposureWarnings } from "./exposure.js";
 import { loadOrCreateToken } from "./token-file.js";
@@ -7,7 +8,7 @@ import { loadOrCreateToken } from "./token-file.js";
  * Listens; everything else is the app plugin. Returns the running instance (the serve command stops it on signals),
  * where it listens, the write token and where it came from, and warnings an operator should see.
  */
-export async function startServer(envOverrides: Partial<Record<keyof Env, string>> = {}) {
+export async function startServer(envOverrides: Partial<Record<keyof Env, string>> = {}, opts: { database?: Database } = {}) {
   const env = loadEnv({ ...process.env, ...envOverrides });
   const config = configFromEnv(env);
   let tokenFrom: "YCSB_LAB_TOKEN" | "file" | "new file" = "YCSB_LAB_TOKEN";
@@ -17,7 +18,8 @@ export async function startServer(envOverrides: Partial<Record<keyof Env, string
     config.token = kept.token;
     tokenFrom = kept.created ? "new file" : "file";
   }
-  const app = await buildApp(config, { logLevel: env.LOG_LEVEL });
+  // A database the caller opened (the dashboard service's, over its secret-backed pool) replaces DATABASE_URL's.
+  const app = await buildApp(config, { logLevel: env.LOG_LEVEL, ...(opts.database ? { database: opts.database } : {}) });
   const address = await app.listen({ host: env.HOST, port: env.PORT });
   // The PGlite directory's lock says where its owner serves: `ycsb-lab ingest` writes through this API then.
   app.database.dataDirLock?.announce(address);

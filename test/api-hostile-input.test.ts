@@ -218,7 +218,7 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
     });
 
     it("a method a path does not take is a 405 with Allow, not a 404", async () => {
-      const r = await app.inject({ method: "TRACE", url: "/api/v1/runs" });
+      const r = await app.inject({ method: "TRACE" as "GET", url: "/api/v1/runs" });
       expect(r.statusCode).toBe(405);
       expect(r.headers.allow).toBe("GET");
       expect((await app.inject({ method: "PUT", url: "/api/v1/results" })).headers.allow).toBe("POST");

@@ -17,7 +17,7 @@ Start, inspect and stop real database servers on this machine (state in .local/e
   ycsb-lab local down [--engine <engine>]
       Stop the engine's nodes (all running engines when --engine is omitted).
 
-  ycsb-lab local run --engine <engine> [--scenario S] [--clients 1|2]   (see the README, "The runner")
+  ycsb-lab local run --engine <engine> [--scenario S] [--clients 1|2]   (see docs/runner.md, "The local main job")
       Bring the engine up, run the scenario's plan in lock-step, store results under ./results.
 
 Engines: ${localEngineNames().join(", ")}    Presets: ${PRESETS.join(", ")}

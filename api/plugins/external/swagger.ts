@@ -22,7 +22,7 @@ export default fp(async (app) => {
       info: { title: "ycsb-lab results API", version: "1", description: "YCSB results: ingest, runs, comparisons, scaling, durability, sweeps, repeatability." },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     },
-    transformObject: ({ openapiObject }) => optionalBodies(openapiObject),
+    transformObject: (document) => ("openapiObject" in document ? optionalBodies(document.openapiObject) : document.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
 }, { name: "swagger" });
