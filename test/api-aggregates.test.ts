@@ -115,3 +115,89 @@ describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s"
     expect(await Promise.all([sweeps(db.prisma, {}), durability(db.prisma, {}), scaling(db.prisma, {}), repeatability(db.prisma, { include: "all" })])).toEqual(before);
   });
 });
+
+/**
+ * One engine, preset and size measured four ways (issue 23's deployment identity): on a stand-in, on a stand-in of
+ * another engine version, on the engine itself, and on other machines. Repeat 0 peaks at 4 threads, repeats 1 and 2
+ * at 8 (means 667 and 900 ops/s per level): the level of the highest mean is 8 threads, not each repeat's best.
+ */
+function deployments(): ResultDocument[] {
+  const variants = [
+    { id: "stand-in", version: "5.0.4", standIn: "site.ycsb.BasicDB", data: "i4i.xlarge" },
+    { id: "stand-in-next", version: "5.0.5", standIn: "site.ycsb.BasicDB", data: "i4i.xlarge" },
+    { id: "engine", version: "5.0.4", standIn: undefined, data: "i4i.xlarge" },
+    { id: "other-machines", version: "5.0.4", standIn: "site.ycsb.BasicDB", data: "m6i.large" },
+  ];
+  const perLevel: Record<number, number[]> = { 4: [1000, 500, 500], 8: [900, 900, 900] };
+  const docs: ResultDocument[] = [];
+  for (const v of variants) {
+    for (const repeat of [0, 1, 2]) {
+      [4, 8].forEach((threads, i) => {
+        for (const client of [0, 1] as const) {
+          const d = fixtureDocument({ runId: `dep-${v.id}-r${repeat}`, nodes: 1, repeat, client, threads, phaseName: `a-t${threads}`, phaseIndex: i, scenario: "deployments" });
+          d.run.engineVersion = v.version;
+          d.run.standIn = v.standIn;
+          d.run.instanceTypes = { ...d.run.instanceTypes, data: v.data };
+          // Each client half of the phase's throughput, its runtime scaled to match the same operations.
+          const f = perLevel[threads]![repeat]! / 2 / d.result.overall.throughputOpsSec;
+          d.result.overall = { runtimeMs: d.result.overall.runtimeMs / f, throughputOpsSec: d.result.overall.throughputOpsSec * f };
+          docs.push(d);
+        }
+      });
+    }
+  }
+  return docs;
+}
+
+describe("kept groups are keyed by the deployment: stand-in and machines apart, engine versions spanned by peaks only", () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openDatabase({});
+    const docs = deployments();
+    for (let i = 0; i < docs.length; i += 20) await ingestDocuments(db.prisma, docs.slice(i, i + 20));
+    await settleAggregates(db.prisma);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  const computed = (f: RunFilters): RunFilters => ({ ...f, from: "1970-01-01T00:00:00.000Z" });
+
+  it("one configuration per deployment and load level, one peak group per deployment but its version", async () => {
+    // 4 deployments x 2 thread counts; the two versions of the stand-in share a peak group.
+    expect(await db.prisma.configurationAggregate.count()).toBe(8);
+    expect(await db.prisma.peakAggregate.count()).toBe(3);
+    const peaks = await db.prisma.peakAggregate.findMany({ orderBy: [{ standIn: "asc" }, { dataInstanceType: "asc" }] });
+    expect(peaks.map((p) => [p.standIn, p.dataInstanceType, p.clientInstanceType])).toEqual([
+      ["site.ycsb.BasicDB", "i4i.xlarge", "c7i.xlarge"],
+      ["site.ycsb.BasicDB", "m6i.large", "c7i.xlarge"],
+      [null, "i4i.xlarge", "c7i.xlarge"],
+    ]);
+  });
+
+  it("the views read them as computing from the phases would, an instance type filter included", async () => {
+    for (const f of [{}, { include: "all" }, { instanceType: "m6i.large" }, { instanceType: "c7i.xlarge" }, { version: "5.0.5" }] as RunFilters[]) {
+      expect(await sweeps(db.prisma, f), JSON.stringify(f)).toEqual(await sweeps(db.prisma, computed(f)));
+      expect(await durability(db.prisma, f), JSON.stringify(f)).toEqual(await durability(db.prisma, computed(f)));
+      expect(await scaling(db.prisma, f), JSON.stringify(f)).toEqual(await scaling(db.prisma, computed(f)));
+      expect(await repeatability(db.prisma, f), JSON.stringify(f)).toEqual(await repeatability(db.prisma, computed(f)));
+    }
+    expect((await sweeps(db.prisma, {})).series).toHaveLength(4);
+    expect((await scaling(db.prisma, {})).series).toHaveLength(3);
+    const other = await durability(db.prisma, { instanceType: "m6i.large" });
+    expect(other.rows.map((r) => [r.standIn, r.instanceTypes])).toEqual([["site.ycsb.BasicDB", { data: "m6i.large", client: "c7i.xlarge" }]]);
+  });
+
+  it("a kept cell is the mean over repeats at the level of the highest mean, over the versions it spans", async () => {
+    const { rows } = await durability(db.prisma, {});
+    const engine = rows.find((r) => r.standIn === null)!;
+    // Each repeat's best averaged would be (1000 + 900 + 900) / 3; the level of the highest mean is 8 threads.
+    expect(engine.throughput.n).toBe(3);
+    expect(engine.throughput.mean).toBeCloseTo(900, 6);
+    expect(engine.peakThreads).toEqual([16]);
+    const standIn = rows.find((r) => r.standIn !== null && r.instanceTypes.data === "i4i.xlarge")!;
+    expect(standIn).toMatchObject({ runs: 6, throughput: { n: 6 } });
+    expect(standIn.throughput.mean).toBeCloseTo(900, 6);
+    const { groups } = await repeatability(db.prisma, { version: "5.0.5" });
+    expect(groups.map((g) => [g.engineVersion, g.threadsPerClient, g.throughput.n])).toEqual([["5.0.5", 4, 3], ["5.0.5", 8, 3]]);
+  });
+});
