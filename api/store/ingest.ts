@@ -171,14 +171,15 @@ interface StoredRun {
   started_at: Date;
   finished_at: Date | null;
   stand_in: string | null;
-  source_kind: string;
-  source_citation: string | null;
-  source_seed: string | null;
+  source_id: string;
 }
 
-/** A stored run's facts, as runFacts states a document's (model/shared-facts.ts). */
+/**
+ * A stored run's facts, as runFacts states a document's (model/shared-facts.ts). A run stores only its source's id
+ * (a study by its seed): the citation is the source row's, written by whichever run or reference load came first,
+ * so the source compares by id.
+ */
 function storedRunFacts(r: StoredRun): Facts {
-  const source = { kind: r.source_kind, ...(r.source_citation !== null ? { citation: r.source_citation } : {}), ...(r.source_seed !== null ? { seed: r.source_seed } : {}) };
   return {
     "/run/scenario": r.scenario,
     "/run/engine": r.engine,
@@ -198,7 +199,7 @@ function storedRunFacts(r: StoredRun): Facts {
     "/run/startedAt": new Date(r.started_at).getTime(),
     "/run/finishedAt": r.finished_at === null ? null : new Date(r.finished_at).getTime(),
     "/run/standIn": r.stand_in,
-    "/run/source": sortedJson(source),
+    "/run/source": r.source_id,
   };
 }
 
@@ -257,11 +258,11 @@ async function storeRuns(tx: Tx, docs: readonly ResultDocument[]): Promise<void>
   const stored = await tx.$queryRaw<StoredRun[]>`
     SELECT r.id, r.scenario, r.engine, r.engine_version, r.preset, r.nodes, r.data_instance_type, r.client_instance_type, r.storage, r.region,
            r.replication, r.ycsb_version, r.bindings_version, r.ycsb_lab_version, r.provenance, r.repeat, r.started_at, r.finished_at, r.stand_in,
-           s.kind AS source_kind, s.citation AS source_citation, s.seed AS source_seed
-    FROM runs r JOIN sources s ON s.id = r.source_id WHERE r.id = ANY(${[...first.keys()]}::text[])`;
+           r.source_id
+    FROM runs r WHERE r.id = ANY(${[...first.keys()]}::text[])`;
   for (const row of stored) {
     const i = first.get(row.id)!;
-    const [difference] = factDifferences(storedRunFacts(row), runFacts(docs[i]!));
+    const [difference] = factDifferences(storedRunFacts(row), { ...runFacts(docs[i]!), "/run/source": sourceIdOf(docs[i]!) });
     if (difference) throw new RunConflictError(row.id, i, difference[0], difference[1], difference[2], null);
   }
 }
