@@ -1,4 +1,4 @@
-/** Grouping phases into configurations and repeats, each repeat at its peak, and the clients' operation groups merged per phase. */
+/** Grouping phases into configurations and repeats, the peak load level over repeats, and the operation groups kept per phase. */
 import { configurationKey, overRepeatsOf, peakLevelOverRepeats, selectPhases, type ClientOperationInput, type CountablePhase, type Include, type LeftOut, type LevelledPhase, type PhaseOperationPart } from "../../../model/aggregate/index.js";
 import { storedCount, storedLatency, storedObject, storedPercentiles } from "../stored-values.js";
 import type { PhaseSummaryRow, Queryable } from "./filters.js";
