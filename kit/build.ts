@@ -1,41 +1,28 @@
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import type { Engine } from "../model/engine.js";
-import { KIT_MANIFEST, RDS_CA_BUNDLE, type KitManifest } from "../runner/kit-layout.js";
+import { RDS_CA_BUNDLE } from "../runner/kit-layout.js";
 import { bindingClasspathDir, runSetupScript } from "../runner/java-artifacts.js";
-import { tarArchive, type TarEntry } from "./tar.js";
+import { instanceKitFiles, jarsIn, kitManifestEntry, writeKitArchive, type InstanceKitParts, type Kit } from "./assemble.js";
+import type { TarEntry } from "./tar.js";
+
+export type { Kit } from "./assemble.js";
 
 /**
  * The kit: what every instance of a run runs, shipped by the stack that launched it (DESIGN.md "One boot path").
- * One archive per engine, named by its SHA-256:
+ * One archive per engine, named by its SHA-256 (kit/assemble.ts lays it out and writes it):
  *   bin/ycsb-lab.mjs          the instance CLI (cli/instance-main.ts) bundled with its runtime dependencies
  *   kit.json                  name, version, bindings inside
  *   java/ycsb/{core,hdr-2.1.12}/*.jar   YCSB 0.17.0 core and HdrHistogram 2.1.12 (Maven Central)
  *   java/bindings/<module>/*.jar        our binding of the engine and its driver (runner/bindings, Maven)
  * Node.js and Java come from the OS packages; nothing is cloned, installed from npm or built on an instance.
+ * This file builds it from a checkout; the @ycsb-lab/cli package builds the same archive from its own files
+ * (kit/from-package.ts).
  */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
-
-export interface Kit {
-  engine: Engine;
-  /** The archive (.tar.gz) on this machine. */
-  path: string;
-  sha256: string;
-  version: string;
-  bytes: number;
-  files: number;
-}
-
-function jarsOf(dir: string, into: string): TarEntry[] {
-  if (!existsSync(dir)) throw new Error(`kit: ${dir} does not exist`);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".jar"))
-    .map((f) => ({ path: `${into}/${f}`, data: readFileSync(join(dir, f)) }));
-}
+const DEFAULT_OUT = join(REPO_ROOT, ".cache", "kits");
 
 /** The instance CLI as one ES module with its npm dependencies inside (esbuild, a development dependency). */
 let bundling = 0;
@@ -72,30 +59,23 @@ export function packageVersion(): string {
 }
 
 /**
- * The files of an instance kit with these binding modules (none: the CLI and YCSB core only, as the CLI package
- * carries them, kit/packages.ts).
+ * The parts of an instance kit with these binding modules, from this checkout: the bundled CLI, YCSB core
+ * (scripts/fetch-ycsb.sh) and each binding's classpath folder (scripts/build-bindings.sh, Maven).
  */
-export async function instanceKitEntries(modules: readonly string[], log: (line: string) => void = () => {}): Promise<TarEntry[]> {
+export async function checkoutKitParts(modules: readonly string[], log: (line: string) => void = () => {}): Promise<InstanceKitParts> {
   log(`kit: bundling the instance CLI`);
   const cli = await bundleInstanceCli();
   log(`kit: YCSB core${modules.length ? ` and the ${modules.join(", ")} binding` : ""} (Maven; cached after the first build)`);
   const ycsb = await runSetupScript("fetch-ycsb.sh");
-  const bindings: TarEntry[] = [];
-  for (const module of modules) bindings.push(...jarsOf(await bindingClasspathDir(module), `java/bindings/${module}`));
-  const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version: packageVersion(), bindings: [...modules] };
-  return [
-    { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
-    { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
-    ...jarsOf(join(ycsb, "core"), "java/ycsb/core"),
-    ...jarsOf(join(ycsb, "hdr-2.1.12"), "java/ycsb/hdr-2.1.12"),
-    ...bindings,
-  ];
+  const bindings = [];
+  for (const module of modules) bindings.push({ module, jars: jarsIn(await bindingClasspathDir(module)) });
+  return { cli, version: packageVersion(), ycsbCore: jarsIn(join(ycsb, "core")), hdr: jarsIn(join(ycsb, "hdr-2.1.12")), bindings };
 }
 
-/** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
 /** Kits being built in this process, by engine and folder: builds asked for at once share one (one Maven, one bundle). */
 const building = new Map<string, Promise<Kit>>();
 
+/** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
 export function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
   const key = `${engine}\0${o.outDir ?? ""}`;
   const running = building.get(key);
@@ -107,16 +87,9 @@ export function buildKit(engine: Engine, o: { outDir?: string; log?: (line: stri
 
 async function buildKitOnce(engine: Engine, o: { outDir?: string; log?: (line: string) => void }): Promise<Kit> {
   const log = o.log ?? (() => {});
-  const entries = await instanceKitEntries([ENGINE_BINDINGS[engine].module], log);
-  const version = packageVersion();
-  const archive = gzipSync(tarArchive(entries), { level: 6 });
-  const sha256 = createHash("sha256").update(archive).digest("hex");
-  const outDir = o.outDir ?? join(REPO_ROOT, ".cache", "kits");
-  mkdirSync(outDir, { recursive: true });
-  const path = join(outDir, `ycsb-lab-kit-${engine}-${sha256.slice(0, 12)}.tar.gz`);
-  if (!existsSync(path) || statSync(path).size !== archive.length) writeFileSync(path, archive);
-  log(`kit: ${relative(process.cwd(), path) || path} (${(archive.length / 1048576).toFixed(1)} MiB, sha256 ${sha256.slice(0, 12)}...)`);
-  return { engine, path, sha256, version, bytes: archive.length, files: entries.length };
+  const parts = await checkoutKitParts([ENGINE_BINDINGS[engine].module], log);
+  const written = writeKitArchive(engine, instanceKitFiles(parts), o.outDir ?? DEFAULT_OUT, log);
+  return { engine, ...written, version: parts.version };
 }
 
 /** Every file under `dir` (recursively) as tar entries under `into`. */
@@ -143,16 +116,8 @@ function packageDir(name: string): string {
  */
 export async function buildServiceKit(o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Omit<Kit, "engine"> & { engine: "dashboard" }> {
   const log = o.log ?? (() => {});
-  const entries = await serviceKitEntries({}, log);
-  const version = packageVersion();
-  const archive = gzipSync(tarArchive(entries), { level: 6 });
-  const sha256 = createHash("sha256").update(archive).digest("hex");
-  const outDir = o.outDir ?? join(REPO_ROOT, ".cache", "kits");
-  mkdirSync(outDir, { recursive: true });
-  const path = join(outDir, `ycsb-lab-kit-dashboard-${sha256.slice(0, 12)}.tar.gz`);
-  if (!existsSync(path) || statSync(path).size !== archive.length) writeFileSync(path, archive);
-  log(`kit: ${relative(process.cwd(), path) || path} (${(archive.length / 1048576).toFixed(1)} MiB, sha256 ${sha256.slice(0, 12)}...)`);
-  return { engine: "dashboard", path, sha256, version, bytes: archive.length, files: entries.length };
+  const written = writeKitArchive("dashboard", await serviceKitEntries({}, log), o.outDir ?? DEFAULT_OUT, log);
+  return { engine: "dashboard", ...written, version: packageVersion() };
 }
 
 /** The files of the dashboard kit; the server package (kit/packages.ts) has the same with PGlite beside it. */
@@ -161,10 +126,9 @@ export async function serviceKitEntries(o: { external?: readonly string[] }, log
   const cli = await bundleInstanceCli("service-main.ts", [...(o.external ?? SERVICE_EXTERNALS)]);
   const { buildDashboard, DIST_DIR } = await import("../web/build.js");
   await buildDashboard({ minify: true });
-  const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version: packageVersion(), bindings: [] };
   return [
     { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
-    { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+    kitManifestEntry(packageVersion(), []),
     ...filesOf(DIST_DIR, "web/dist"),
     ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
     // RDS's CA bundle: the service verifies the database's certificate against it (cli/dashboard-boot.ts).

@@ -2,14 +2,20 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { installedVersion, instanceKitEntries, packageVersion, REPO_ROOT, serviceKitEntries } from "./build.js";
+import { ENGINE_BINDINGS } from "../engines/bindings.js";
+import { ENGINES } from "../model/engine.js";
+import { kitManifestEntry, type NamedFile } from "./assemble.js";
+import { bundleInstanceCli, checkoutKitParts, installedVersion, packageVersion, REPO_ROOT, serviceKitEntries } from "./build.js";
+import { isOwnJar, pinProblems, readDriverPins } from "./driver-pins.js";
+import { KIT_PARTS } from "./from-package.js";
 import type { TarEntry } from "./tar.js";
 
 /**
  * The packages per audience (docs/packages.md), each installing only what it runs:
  * - `ycsb-lab` (the repository's own package.json): Pulumi components and the model, for infra repositories;
- * - `@ycsb-lab/cli`: the instance CLI of the kit (plan, run, boot, status, merge, parse) as one bundle with YCSB
- *   core's jars, no npm dependency;
+ * - `@ycsb-lab/cli`: the instance CLI of the kit (plan, run, boot, status, merge, parse) and `kit build` as one
+ *   bundle with YCSB core's jars and every other part of a kit but the drivers, which `kit build` downloads by
+ *   their pinned SHA-256 (kit/from-package.ts); no npm dependency;
  * - `@ycsb-lab/server`: the results API and the dashboard built at pack time (the dashboard kit's bundle), with the
  *   one package it loads from files as a dependency: PGlite.
  * Bundles rather than workspaces: the kit already bundles the CLI for instances that have no npm, and a bundle
@@ -40,9 +46,18 @@ function writeTree(dir: string, entries: readonly TarEntry[]): void {
   }
 }
 
-function pack(dir: string, outDir: string): string {
-  const out = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", outDir], { cwd: dir, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } })) as { filename: string }[];
+function pack(dir: string, outDir: string, extra: string[] = []): string {
+  const args = ["pack", "--json", "--pack-destination", outDir, ...extra];
+  const out = JSON.parse(execFileSync("npm", args, { cwd: dir, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } })) as { filename: string }[];
   return join(outDir, out[0]!.filename);
+}
+
+/** The library (`ycsb-lab`, this repository's package.json): dist/ built by tsup, then `npm pack` as npm publishes it. */
+export function buildLibraryPackage(outDir = PACKAGES_DIR, log: (line: string) => void = () => {}): BuiltPackage {
+  // prepare (tsup) is what npm pack runs; run it apart so a build error shows as one, then pack without scripts.
+  log("package: ycsb-lab (tsup)");
+  execFileSync("npx", ["tsup"], { cwd: REPO_ROOT, stdio: "pipe" });
+  return { name: "ycsb-lab", dir: REPO_ROOT, tarball: pack(REPO_ROOT, outDir, ["--ignore-scripts"]) };
 }
 
 /** A package folder: the bundle's files, its package.json and a short README; then packed. */
@@ -58,20 +73,45 @@ function writePackage(o: { name: string; folder: string; outDir: string; entries
   return { name: o.name, dir, tarball: pack(dir, o.outDir) };
 }
 
+/**
+ * What `kit build` of the package needs beyond the package's own runtime: the instance CLI every kit carries, our
+ * binding jars and the drivers' pins. Refuses a checkout whose built drivers are not the pinned ones: the package's
+ * kits would then differ from the checkout's.
+ */
+async function cliKitParts(log: (line: string) => void): Promise<{ runtime: TarEntry[]; parts: TarEntry[] }> {
+  const modules = ENGINES.map((e) => ENGINE_BINDINGS[e].module);
+  const kit = await checkoutKitParts(modules, log);
+  const pins = readDriverPins();
+  const problems = kit.bindings.flatMap((b) => pinProblems(b.module, b.jars, pins));
+  if (problems.length) throw new Error(`packages: the built bindings are not the pinned ones (run npx tsx kit/pin-drivers.ts and review):\n  ${problems.join("\n  ")}`);
+  const under = (into: string, files: readonly NamedFile[]) => files.map((f) => ({ path: `${into}/${f.name}`, data: f.data }));
+  const pinned = { modules: Object.fromEntries(modules.map((m) => [m, pins.modules[m] ?? []])) };
+  return {
+    runtime: [kitManifestEntry(kit.version, []), ...under("java/ycsb/core", kit.ycsbCore), ...under("java/ycsb/hdr-2.1.12", kit.hdr)],
+    parts: [
+      { path: `${KIT_PARTS}/ycsb-lab.mjs`, data: kit.cli },
+      { path: `${KIT_PARTS}/driver-pins.json`, data: Buffer.from(`${JSON.stringify(pinned, null, 2)}\n`) },
+      ...kit.bindings.flatMap((b) => under(`${KIT_PARTS}/bindings/${b.module}`, b.jars.filter((j) => isOwnJar(j.name)))),
+    ],
+  };
+}
+
 export async function buildCliPackage(outDir = PACKAGES_DIR, log: (line: string) => void = () => {}): Promise<BuiltPackage> {
+  const { runtime, parts } = await cliKitParts(log);
+  log("kit: bundling the package CLI (the instance commands and kit build)");
   return writePackage({
     name: "@ycsb-lab/cli",
     folder: "cli",
     outDir,
     log,
-    entries: await instanceKitEntries([], log),
+    entries: [{ path: "bin/ycsb-lab.mjs", data: await bundleInstanceCli("package-main.ts"), executable: true }, ...runtime, ...parts],
     manifest: {
-      description: "The ycsb-lab command line and lock-step runner: plan a scenario, run its phases, parse and merge YCSB output.",
+      description: "The ycsb-lab command line and lock-step runner: plan a scenario, run its phases, parse and merge YCSB output, build the kit a stack ships.",
       bin: { "ycsb-lab": "bin/ycsb-lab.mjs" },
-      files: ["bin", "java", "kit.json", "README.md"],
+      files: ["bin", "java", KIT_PARTS, "kit.json", "README.md"],
     },
     readme:
-      "`npx ycsb-lab --help`. Plans scenarios (`ycsb-lab plan`), parses YCSB output (`parse`), merges HDR logs (`merge`), shows a run's fleet (`status`), and runs a plan's phases (`run`, `boot`). YCSB 0.17.0's core is inside; an engine's binding comes with that engine's kit (`ycsb-lab kit` in the repository).",
+      "`npx ycsb-lab --help`. Plans scenarios (`ycsb-lab plan`), parses YCSB output (`parse`), merges HDR logs (`merge`), shows a run's fleet (`status`), runs a plan's phases (`run`, `boot`), and builds the kit a `BenchmarkScenario` ships to its instances (`ycsb-lab kit build --engine E`: our binding's drivers come from Maven Central, each checked against the SHA-256 pinned here). YCSB 0.17.0's core is inside.",
   });
 }
 
@@ -99,9 +139,8 @@ export async function buildServerPackage(outDir = PACKAGES_DIR, log: (line: stri
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const log = (line: string) => console.log(line);
   mkdirSync(PACKAGES_DIR, { recursive: true });
-  for (const build of [buildCliPackage, buildServerPackage]) {
+  for (const build of [buildLibraryPackage, buildCliPackage, buildServerPackage]) {
     const p = await build(PACKAGES_DIR, log);
     log(`packed: ${p.tarball}`);
   }
-  log("the library package: npm pack in the repository (ycsb-lab, built by tsup)");
 }

@@ -44,6 +44,8 @@ export const InstanceStatusSchema = Type.Object(
     stage: literalUnion(INSTANCE_STAGES),
     /** When this stage was reached (ISO). */
     at: Type.String(),
+    /** When the instance's boot began (its first stage): the start model/run-cost.ts bills from. */
+    bootedAt: Type.Optional(Type.String()),
     /** One line on what happens or, when failed, why. */
     detail: Type.Optional(Type.String({ maxLength: 4000 })),
     /** Client: the phase it runs (1-based position among the plan's phases). */

@@ -1,5 +1,6 @@
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { CapacityStepSchema } from "./capacity-schema.js";
 import { ENGINES } from "./engine.js";
 import { PLAN_VERSION, type Plan, type PlanPhase } from "./plan.js";
 import { PRESETS } from "./presets.js";
@@ -84,6 +85,7 @@ export const PlanPhaseSchema = Type.Object({
     }),
   ),
   stepUp: Type.Optional(Type.Object({ group: Type.String(), step: Count, minGainPct: Type.Number() })),
+  capacity: Type.Optional(CapacityStepSchema),
   discard: Type.Optional(Type.Boolean()),
 });
 

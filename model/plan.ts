@@ -3,6 +3,7 @@ import { resolveDeployment, ScenarioError, type Deployment, type DeploymentChoic
 import { CLIENT_KEY_RANGE_WORKLOAD, PROJECT_WORKLOAD, workload as workloadById } from "./workloads.js";
 import { clientCountProblem, YCSB_MAX_COUNT } from "./ycsb-limits.js";
 import { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
+import { searchProblems, type CapacitySearch, type StepRole } from "./capacity-search.js";
 
 export { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
 
@@ -26,6 +27,16 @@ export interface StepUpStep {
   step: number;
   /** The next step runs only if this step's total throughput beat the best so far by at least this much. */
   minGainPct: number;
+}
+
+/** A candidate step of a capacity search: whether it runs, and at which total target, is decided at run time. */
+export interface CapacityStep {
+  /** Phases of one search share this id; steps are tried in plan order. */
+  group: string;
+  step: number;
+  search: CapacitySearch;
+  /** Set at run time, as the step was decided (absent in a plan). */
+  role?: StepRole;
 }
 
 export interface PlanPhase {
@@ -75,6 +86,7 @@ export interface PlanPhase {
   reset?: ResetSpec & { point: ResetPoint };
   /** Set on the warm-up of a step too: it is skipped with its step. */
   stepUp?: StepUpStep;
+  capacity?: CapacityStep;
   /** Result kept but excluded from aggregates (warm-up). */
   discard?: boolean;
 }
@@ -90,6 +102,8 @@ export interface Plan {
 export interface PlanExtras {
   /** Target sweep: each workload run at each total target (ops/s over all clients). */
   targets?: number[];
+  /** A capacity search under a latency SLO in place of the thread counts and targets (model/capacity-search.ts). */
+  capacity?: CapacitySearch;
 }
 
 export type PlannableScenario = ScenarioSpec & PlanExtras;
@@ -193,6 +207,13 @@ function checkPlannable(spec: PlannableScenario, d: Deployment): PlannableScenar
   const first = spec.workloads[0];
   if (!first) throw new ScenarioError("workloads", "name at least one workload");
   for (const t of spec.targets ?? []) if (!(t > 0)) throw new ScenarioError("targets", `targets must be > 0 ops/s, got ${t}`);
+  if (spec.capacity) {
+    const problem = searchProblems(spec.capacity)[0];
+    if (problem) throw new ScenarioError("capacity", problem);
+    if (spec.threads.stepUp || spec.threads.sweep || spec.targets?.length) {
+      throw new ScenarioError("capacity", "a capacity search sets the target itself: drop threads.stepUp, threads.sweep and targets");
+    }
+  }
   return first;
 }
 
@@ -315,6 +336,12 @@ class PhaseList {
       });
       return;
     }
+    if (spec.capacity) {
+      for (let step = 0; step < spec.capacity.maxSteps; step++) {
+        measure.capacityStep(`${base}-cap${step}${r}`, testRepeat, d.threadsPerClient, { group: `${base}-cap${r}`, step, search: spec.capacity });
+      }
+      return;
+    }
     const threadCounts = spec.threads.sweep ?? [d.threadsPerClient];
     const targets: (number | undefined)[] = spec.targets?.length ? spec.targets : [undefined];
     const byMeasurement = (spec.repeatScope ?? "test") === "measurement";
@@ -381,6 +408,11 @@ class SlotPhases {
   measured(name: string, repeat: number, threads: number, extra: Partial<PlanPhase> = {}): void {
     this.list.add({ ...this.common, name, kind: "workload", properties: this.props, perClient: this.perClient(), threadsPerClient: threads, repeat, ...this.counted, maxExecutionTimeSec: this.slot.maxExecutionTimeSec, ...extra });
     this.list.measuredOn();
+  }
+
+  /** A capacity step: open loop, with intended latency measured beside the service time (YCSB measurement.interval). */
+  capacityStep(name: string, repeat: number, threads: number, capacity: CapacityStep): void {
+    this.measured(name, repeat, threads, { capacity, properties: { ...this.props, "measurement.interval": "both" } });
   }
 }
 

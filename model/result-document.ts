@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { CapacityStepSchema } from "./capacity-schema.js";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
 import { dateTimeOptions, LIMITS } from "./result-limits.js";
@@ -233,6 +234,8 @@ export const PhaseSchema = Type.Object(
      */
     operationCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })),
     operationCountPer: Type.Optional(Type.Union([Type.Literal("client"), Type.Literal("total")])),
+    /** A capacity search's step (model/capacity-search.ts): its search, and its role as decided. Additive to schema 1. */
+    capacity: Type.Optional(CapacityStepSchema),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@
  *   <prefix>/runs/<runId>/cluster/ready.json                   (the leader data node, once formed)
  *   <prefix>/runs/<runId>/status/<instance>.json (+ .log)     (every instance: its boot stage, its log tail on failure)
  *   <prefix>/runs/<runId>/barriers/<index>-<name>/client-<i>.json  (the clients' lock-step)
+ *   <prefix>/runs/<runId>/capacity/<index>-<name>.json          (client 0: a capacity step's decided target)
  *   <prefix>/runs/<runId>/manifest.json
  *   <prefix>/runs/<runId>/phases/<phaseIndex>-<phaseName>/client-<i>/result.json (+ stdout.txt, stderr.txt, hdr/*.hdr)
  *   <prefix>/kits/<sha256>.tar.gz                              (what instances run, by content hash; shared by runs)
@@ -54,6 +55,8 @@ export const artifactsPrefix = (runId: string): string => `${ARTIFACTS_PREFIX}${
 export const artifactKey = (runId: string, digest: string, name: string): string => `${artifactsPrefix(runId)}${digest}/${name}`;
 /** The leader's progress on that download (bytes so far, or a failure), so the others wait while it moves. */
 export const artifactProgressKey = (runId: string, digest: string, name: string): string => `${artifactKey(runId, digest, name)}.progress.json`;
+/** The next target of a capacity search (runner/capacity-decision.ts): client 0 writes it, every client reads it. */
+export const capacityDecisionKey = (runId: string, index: number, name: string): string => `${runPrefix(runId)}capacity/${index}-${name}.json`;
 /** One object per client per barrier (runner/barrier.ts). */
 export const barrierDir = (runId: string, index: number, name: string): string => `${runPrefix(runId)}barriers/${index}-${name}/`;
 export const barrierKey = (runId: string, index: number, name: string, client: number): string => `${barrierDir(runId, index, name)}client-${client}.json`;
@@ -72,7 +75,7 @@ export function clientWriteKeys(runId: string, client: number): string[] {
     statusKey(runId, instanceOf("client", client)),
     statusLogKey(runId, instanceOf("client", client)),
     runEndKey(runId),
-    ...(client === 0 ? [manifestKey(runId), nodeCommandKey(runId)] : []),
+    ...(client === 0 ? [manifestKey(runId), nodeCommandKey(runId), `${run}capacity/*`] : []),
   ];
 }
 

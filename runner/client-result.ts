@@ -72,6 +72,7 @@ export function clientResult(a: {
       ...(a.phase.target !== undefined ? { target: a.phase.target } : {}),
       clients: d.clients,
       repeat: a.phase.repeat,
+      ...(a.phase.capacity ? { capacity: a.phase.capacity } : {}),
       ...(a.phase.operationCount !== undefined ? { operationCount: a.phase.operationCount, operationCountPer: a.phase.operationCountPer ?? "total" } : {}),
     },
     client: { index: a.clientIndex, count: d.clients, ...(a.run.host ? { host: a.run.host } : {}) },

@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { decideStep, isActive, stepPhases, validateResultDocument, type Plan, type PlanPhase } from "../model/index.js";
 import { clientHistograms } from "../model/hdr/index.js";
 import { BarrierError, passBarrier, type Arrival } from "./barrier.js";
+import { capacityDecision } from "./capacity-decision.js";
 import { clientResult, emptyOutput, type RunFacts } from "./client-result.js";
 import { describeReset, type EngineActions } from "./engine-actions.js";
 import { hdrLogKey, manifestKey, planKey, resultKey, runPrefix, stderrKey, stdoutKey } from "./keys.js";
@@ -161,6 +162,20 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
           continue;
         }
       }
+      let measured = phase;
+      if (phase.capacity) {
+        const decision = await capacityDecision({ store, runId, plan, clientIndex, timeoutMs: o.barrierTimeoutMs }, phase).catch((err: Error) => {
+          throw new BarrierError(`phase ${phase.index} (${phase.name}): ${err.message}`, []);
+        });
+        if (!decision.run) {
+          log(`phase ${phase.index} ${phase.name}: skipped, capacity search done: ${decision.reason}`);
+          await spool.finish(phase.index, { name: phase.name, outcome: "skipped", reason: decision.reason, finishedAt: new Date().toISOString() });
+          phasesSkipped++;
+          continue;
+        }
+        measured = capacityPhase(phase, decision.role!, decision.target, clients);
+        log(`phase ${phase.index} ${phase.name}: capacity step ${phase.capacity.step} (${decision.role}), target ${decision.target ?? "none"} ops/s`);
+      }
       if (!isActive(phase, clientIndex)) {
         await spool.finish(phase.index, { name: phase.name, outcome: "idle", finishedAt: new Date().toISOString() });
         continue;
@@ -173,9 +188,11 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
         phasesRun++;
         continue;
       }
-      const throughput = await runMeasuredPhase(o, spool, run, phase, log);
+      const throughput = await runMeasuredPhase(o, spool, run, measured, log);
       await spool.finish(phase.index, { name: phase.name, outcome: "ran", throughputOpsSec: throughput, finishedAt: new Date().toISOString() });
       uploader.kick();
+      // Client 0 judges the step on every client's stored result before the next one starts.
+      if (phase.capacity) await uploader.flush(o.flushTimeoutMs ?? 30 * 60_000);
       phasesRun++;
     }
     // Every client's objects are in the store before it reports at the end: the manifest then lists them all.
@@ -204,6 +221,12 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
     uploader.stop();
     return { complete: false, reason, phasesRun, phasesSkipped };
   }
+}
+
+/** A capacity step as decided: the total target split over the clients, and the step's role for the result. */
+function capacityPhase(phase: PlanPhase, role: NonNullable<PlanPhase["capacity"]>["role"], target: number | undefined, clients: number): PlanPhase {
+  const capacity = { ...phase.capacity!, role };
+  return target === undefined ? { ...phase, capacity } : { ...phase, capacity, target, targetPerClient: target / clients };
 }
 
 /** Validity codes that mean operations failed, so the cluster is asked whether a node died (clusterRollCall). */

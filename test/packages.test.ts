@@ -55,7 +55,7 @@ describe("@ycsb-lab/cli: the command line and runner, from its tarball", () => {
   it("`ycsb-lab --help` lists the instance commands, and `plan` plans a built-in scenario", () => {
     const help = ycsbLab("--help");
     expect(help).toMatch(/^ycsb-lab: benchmark databases in the cloud with YCSB/);
-    for (const c of ["plan", "run", "boot", "status", "merge", "parse"]) expect(help).toMatch(new RegExp(`^  ${c} `, "m"));
+    for (const c of ["plan", "run", "boot", "status", "merge", "parse", "kit"]) expect(help).toMatch(new RegExp(`^  ${c} `, "m"));
     const plan = JSON.parse(ycsbLab("plan", "--scenario", "quickstart", "--format", "json")) as { scenario: string; phases: { kind: string }[] };
     expect(plan.scenario).toBe("quickstart");
     expect(plan.phases.map((p) => p.kind)).toContain("load");
@@ -63,6 +63,19 @@ describe("@ycsb-lab/cli: the command line and runner, from its tarball", () => {
 
   it("carries YCSB 0.17.0's core, where the runner finds it", () => {
     expect(existsSync(join(dir, "node_modules", "@ycsb-lab", "cli", "java", "ycsb", "core", "core-0.17.0.jar"))).toBe(true);
+  });
+
+  it("carries every part of a kit but the drivers: the instance CLI, each binding's own jar, the drivers' pins", () => {
+    const parts = join(dir, "node_modules", "@ycsb-lab", "cli", "kit-parts");
+    expect(existsSync(join(parts, "ycsb-lab.mjs"))).toBe(true);
+    // Our jars only (the module's, and common's where the module uses it); the drivers come by their pins.
+    for (const m of ["cassandra", "mongodb", "couchbase", "hbase"]) {
+      const jars = readdirSync(join(parts, "bindings", m)).map((f) => f.replace(/-[\d.]+(-SNAPSHOT)?\.jar$/, ""));
+      expect(jars).toContain(`ycsb-lab-binding-${m}`);
+      expect(jars.filter((j) => j !== `ycsb-lab-binding-${m}` && j !== "ycsb-lab-binding-common")).toEqual([]);
+    }
+    const pins = JSON.parse(readFileSync(join(parts, "driver-pins.json"), "utf8")) as { modules: Record<string, unknown[]> };
+    expect(Object.keys(pins.modules).sort()).toEqual(["cassandra", "couchbase", "hbase", "mongodb"]);
   });
 });
 

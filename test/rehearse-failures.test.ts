@@ -85,8 +85,13 @@ async function interruptDrill(prefix: string): Promise<{ code: number | null; er
   let err = "";
   child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const deadline = Date.now() + 600_000;
+  // The command builds its own kit first (a Maven build on a fresh machine), so the wait is the test's own limit.
+  const deadline = Date.now() + 780_000;
   while ((err.match(/ booting: installing OS packages/g) ?? []).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+  if ((err.match(/ booting: installing OS packages/g) ?? []).length < 3) {
+    child.kill("SIGKILL");
+    throw new Error(`rehearse never had its three machines installing OS packages; it said:\n${err.slice(-3000)}`);
+  }
   child.kill("SIGINT");
   const code = await exited;
   const run = /rehearse quickstart: run (\S+),/.exec(err)?.[1] ?? "no run";
@@ -207,5 +212,5 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
     expect(machine.endedAt! - machine.bootedAt!).toBeGreaterThan(70_000);
     expect(brake!.seen.at(-1)?.stage).toBe("waiting");
     expect(brake!.result.machines["client-0"]).toBe("powered off");
-  }, 900_000);
+  }, 1_080_000);
 });

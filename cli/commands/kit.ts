@@ -8,6 +8,8 @@ Builds the kit a stack ships to its instances: the instance CLI bundled with its
 HdrHistogram and our binding of the engine, as one archive named by its SHA-256 (the stack uploads it to
 kits/<sha256>.tar.gz in the results bucket; instances fetch it from there). The same sources give the same
 archive, so an unchanged kit is never uploaded twice. Needs Java 17 and Maven the first time (the bindings).
+Without a checkout, \`ycsb-lab kit build\` of the @ycsb-lab/cli package makes the same archive
+(see docs/packages.md, "A kit from the package").
 
 Options:
   --engine E     cassandra, mongodb, couchbase or hbase

@@ -20,6 +20,8 @@ export function tailOf(file: string, lines = 80): string {
 export class Reporter {
   readonly instance: string;
   private last?: InstanceStatus;
+  /** The boot's start, on every status: what the run's realized cost bills from (model/run-cost.ts). */
+  private readonly bootedAt = new Date().toISOString();
 
   constructor(
     private readonly objects: RunObjects,
@@ -49,6 +51,7 @@ export class Reporter {
       index: this.index,
       stage,
       at: new Date().toISOString(),
+      bootedAt: this.bootedAt,
       ...(detail ? { detail: detail.slice(0, 4000) } : {}),
       ...(phase ? { phase } : {}),
       ...this.extra,
@@ -62,7 +65,7 @@ export class Reporter {
   async failed(reason: string, also?: { title: string; file: string }): Promise<void> {
     this.log(`failed: ${reason}`);
     const tail = [tailOf(this.logFile), ...(also ? [`--- ${also.title} (${also.file}) ---`, tailOf(also.file)] : [])].join("\n");
-    const status: InstanceStatus = { instance: this.instance, role: this.role, index: this.index, stage: "failed", at: new Date().toISOString(), detail: reason.slice(0, 4000), logTail: true, ...this.extra };
+    const status: InstanceStatus = { instance: this.instance, role: this.role, index: this.index, stage: "failed", at: new Date().toISOString(), bootedAt: this.bootedAt, detail: reason.slice(0, 4000), logTail: true, ...this.extra };
     this.last = status;
     await Promise.all([
       this.objects.putLogTail(this.instance, `${tail}\n`).catch((err: Error) => this.log(`log tail not written: ${err.message}`)),

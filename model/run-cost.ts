@@ -1,0 +1,114 @@
+import {
+  EBS_GP3_USD_PER_GB_MONTH,
+  EBS_IO2_USD_PER_GB_MONTH,
+  HOURS_PER_MONTH,
+  INSTANCE_TYPES,
+  PRICE_SOURCE,
+  PRICES_AS_OF,
+  PUBLIC_IPV4_USD_PER_HOUR,
+  S3_GET_USD_PER_1000,
+  S3_PUT_LIST_USD_PER_1000,
+} from "./instance-types.js";
+import type { InstanceStatus } from "./instance-status.js";
+
+/**
+ * What a run cost, from the instances' own start and end (their boot status markers, model/instance-status.ts), at
+ * the on-demand prices of model/instance-types.ts (one table, its date and source). EC2 Linux and EBS bill per second
+ * with a 60 s minimum per instance (https://aws.amazon.com/ec2/pricing/on-demand/, "Per Second Billing").
+ */
+export const MINIMUM_BILLED_SECONDS = 60;
+
+/** A run on this machine rents nothing: its figures carry no price, and say so. */
+export const LOCAL_RUN_NO_PRICE = "local run: no instance was rented, so no price (prices apply to runs on AWS)";
+
+export interface Volume {
+  type: "gp3" | "io2";
+  sizeGiB: number;
+}
+
+/** What one instance of a role is: its type, its volumes, whether it holds a public IPv4 address. */
+export interface RoleShape {
+  instanceType: string;
+  volumes: Volume[];
+  publicIpv4: boolean;
+}
+
+export interface InstanceSpan {
+  instance: string;
+  role: "data" | "client";
+  startedAt: string;
+  endedAt: string;
+}
+
+export interface RealizedCost {
+  usd: number;
+  /** The configuration under test (data nodes, their volumes and addresses), USD per hour. */
+  configurationUsdPerHour: number;
+  /** The whole fleet (clients too), USD per hour. */
+  fleetUsdPerHour: number;
+  instances: { instance: string; role: "data" | "client"; billedHours: number; usdPerHour: number; usd: number }[];
+  requests: { put: number; get: number; usd: number };
+  pricesAsOf: string;
+  source: string;
+}
+
+/**
+ * Each instance's span from its markers: from its boot (`bootedAt`, the first stage) to its last word (the later of
+ * its last stage and its heartbeat). Instances that never wrote a marker cannot be priced: the error names them.
+ */
+export function instanceSpans(statuses: readonly InstanceStatus[]): InstanceSpan[] {
+  return statuses
+    .filter((s) => s.role === "data" || s.role === "client")
+    .map((s) => {
+      if (!s.bootedAt) throw new Error(`status of ${s.instance}: no bootedAt, so its start is unknown and it cannot be priced`);
+      const last = [s.at, s.heartbeatAt].filter((t): t is string => !!t).sort().at(-1)!;
+      return { instance: s.instance, role: s.role as "data" | "client", startedAt: s.bootedAt, endedAt: last };
+    });
+}
+
+/** USD per hour of one instance of a shape: the instance, its volumes (GB-month over 730 h), its address. */
+export function shapeUsdPerHour(shape: RoleShape): number {
+  const price = INSTANCE_TYPES[shape.instanceType]?.usdPerHour;
+  if (price === undefined) throw new Error(`instanceType: no price for "${shape.instanceType}" in model/instance-types.ts`);
+  const gbMonth = (v: Volume) => v.sizeGiB * (v.type === "io2" ? EBS_IO2_USD_PER_GB_MONTH : EBS_GP3_USD_PER_GB_MONTH);
+  const volumes = shape.volumes.reduce((a, v) => a + gbMonth(v), 0) / HOURS_PER_MONTH;
+  return price + volumes + (shape.publicIpv4 ? PUBLIC_IPV4_USD_PER_HOUR : 0);
+}
+
+/** The run's realized cost: every instance billed from its start to its end, plus the S3 requests it made. */
+export function realizedCost(
+  spans: readonly InstanceSpan[],
+  shapes: { data: RoleShape; client: RoleShape; dataNodes: number; clients: number },
+  requests: { put: number; get: number } = { put: 0, get: 0 },
+): RealizedCost {
+  const hourly = { data: shapeUsdPerHour(shapes.data), client: shapeUsdPerHour(shapes.client) };
+  const instances = spans.map((s) => {
+    const seconds = (Date.parse(s.endedAt) - Date.parse(s.startedAt)) / 1000;
+    if (!(seconds >= 0)) throw new Error(`${s.instance}: ends (${s.endedAt}) before it starts (${s.startedAt})`);
+    const billedHours = Math.max(seconds, MINIMUM_BILLED_SECONDS) / 3600;
+    return { instance: s.instance, role: s.role, billedHours, usdPerHour: hourly[s.role], usd: billedHours * hourly[s.role] };
+  });
+  const requestsUsd = (requests.put / 1000) * S3_PUT_LIST_USD_PER_1000 + (requests.get / 1000) * S3_GET_USD_PER_1000;
+  return {
+    usd: instances.reduce((a, i) => a + i.usd, 0) + requestsUsd,
+    configurationUsdPerHour: shapes.dataNodes * hourly.data,
+    fleetUsdPerHour: shapes.dataNodes * hourly.data + shapes.clients * hourly.client,
+    instances,
+    requests: { ...requests, usd: requestsUsd },
+    pricesAsOf: PRICES_AS_OF,
+    source: PRICE_SOURCE,
+  };
+}
+
+export interface PricePerformance {
+  /** Sustainable ops/s for each dollar-hour of the configuration under test. */
+  opsPerSecPerUsdHour: number;
+  /** Dollars per million operations at the sustainable throughput. */
+  usdPerMillionOps: number;
+}
+
+/** Price-performance at a sustainable throughput; undefined when nothing was sustained or nothing was priced. */
+export function pricePerformance(sustainableOpsSec: number, usdPerHour: number): PricePerformance | undefined {
+  if (!(sustainableOpsSec > 0) || !(usdPerHour > 0)) return undefined;
+  return { opsPerSecPerUsdHour: sustainableOpsSec / usdPerHour, usdPerMillionOps: (usdPerHour / (sustainableOpsSec * 3600)) * 1e6 };
+}

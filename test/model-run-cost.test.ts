@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { InstanceStatus } from "../model/instance-status.js";
+import { instanceSpans, pricePerformance, realizedCost, shapeUsdPerHour } from "../model/run-cost.js";
+
+const status = (instance: string, bootedAt: string, at: string, heartbeatAt?: string): InstanceStatus => ({
+  instance,
+  role: instance.startsWith("node") ? "data" : "client",
+  index: Number(instance.split("-")[1]),
+  stage: "done",
+  at,
+  bootedAt,
+  ...(heartbeatAt ? { heartbeatAt } : {}),
+});
+
+describe("realized cost from the instances' markers", () => {
+  const data = { instanceType: "m6i.large", volumes: [{ type: "gp3" as const, sizeGiB: 30 }, { type: "gp3" as const, sizeGiB: 100 }], publicIpv4: true };
+  const client = { instanceType: "c6i.large", volumes: [{ type: "gp3" as const, sizeGiB: 30 }], publicIpv4: true };
+
+  it("bills each instance from its boot to its last word, at least 60 s, against a hand computation", () => {
+    const spans = instanceSpans([
+      status("node-0", "2026-01-01T10:00:00Z", "2026-01-01T11:00:00Z"),
+      // The heartbeat is later than the stage: the instance was still there.
+      status("node-1", "2026-01-01T10:00:00Z", "2026-01-01T10:30:00Z", "2026-01-01T11:30:00Z"),
+      status("client-0", "2026-01-01T10:05:00Z", "2026-01-01T10:05:20Z"),
+    ]);
+    const cost = realizedCost(spans, { data, client, dataNodes: 2, clients: 1 }, { put: 2000, get: 10_000 });
+    // By hand: m6i.large 0.096 + 130 GiB x 0.08 / 730 + 0.005 IPv4 = 0.115246575 $/h; c6i.large 0.085 + 30 x 0.08 / 730 + 0.005.
+    const dataHour = 0.096 + (130 * 0.08) / 730 + 0.005;
+    const clientHour = 0.085 + (30 * 0.08) / 730 + 0.005;
+    expect(cost.instances.map((i) => i.billedHours)).toEqual([1, 1.5, 60 / 3600]);
+    const requests = 2 * 0.005 + 10 * 0.0004;
+    expect(cost.usd).toBeCloseTo(dataHour * 2.5 + clientHour / 60 + requests, 9);
+    expect(cost.configurationUsdPerHour).toBeCloseTo(2 * dataHour, 9);
+    expect(cost.fleetUsdPerHour).toBeCloseTo(2 * dataHour + clientHour, 9);
+    expect(cost.pricesAsOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(cost.source).toMatch(/aws\.amazon\.com/);
+  });
+
+  it("names an instance without a boot time, and an unknown instance type", () => {
+    const { bootedAt: _, ...noBoot } = status("node-0", "x", "2026-01-01T10:00:00Z");
+    expect(() => instanceSpans([noBoot as InstanceStatus])).toThrow(/node-0: no bootedAt/);
+    expect(() => shapeUsdPerHour({ ...data, instanceType: "z9.huge" })).toThrow(/no price for "z9.huge"/);
+  });
+
+  it("gives ops/s per dollar-hour and dollars per million operations at the sustainable throughput", () => {
+    const pp = pricePerformance(10_000, 0.36)!;
+    expect(pp.opsPerSecPerUsdHour).toBeCloseTo(27_777.78, 1);
+    // 10,000 ops/s is 36 M operations an hour for $0.36: $0.01 per million.
+    expect(pp.usdPerMillionOps).toBeCloseTo(0.01, 9);
+    expect(pricePerformance(0, 0.36)).toBeUndefined();
+    expect(pricePerformance(100, 0)).toBeUndefined();
+  });
+});
