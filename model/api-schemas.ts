@@ -2,7 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { INCLUDE_VALUES } from "./aggregate/rules.js";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
-import { LIMITS } from "./result-limits.js";
+import { dateTimeOptions, LIMITS } from "./result-limits.js";
 
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -18,8 +18,8 @@ export const RunFiltersQuery = Type.Object({
   instanceType: Type.Optional(Type.String({ maxLength: 100 })),
   scenario: Type.Optional(Type.String({ maxLength: 200 })),
   source: Type.Optional(Type.Union([Type.Literal("measured"), Type.Literal("published")])),
-  from: Type.Optional(Type.String({ format: "date-time", description: "runs started at or after" })),
-  to: Type.Optional(Type.String({ format: "date-time", description: "runs started at or before" })),
+  from: Type.Optional(Type.String(dateTimeOptions("runs started at or after"))),
+  to: Type.Optional(Type.String(dateTimeOptions("runs started at or before"))),
   include: Type.Optional(
     Type.Union([Type.Literal(INCLUDE_VALUES[0]), Type.Literal(INCLUDE_VALUES[1])], {
       description: "aggregates: valid (default) leaves out phases judged invalid and says how many (leftOut); all counts them too",
@@ -189,6 +189,7 @@ export const DurabilityRow = Type.Object({
   preset: Type.String(),
   nodes: Type.Integer({ description: "data nodes: presets are compared at one cluster size" }),
   operationCount: Type.Union([Type.Integer(), Type.Null()]),
+  operationCountPer: Type.Union([Type.String(), Type.Null()], { description: "client or total: how the scenario stated the count" }),
   scenario: Type.String(),
   sourceKind: Type.String(),
   sourceId: Type.String(),
@@ -473,3 +474,18 @@ export const BaselinesResponse = Type.Object({
 });
 
 export const PinResponse = Type.Object({ configurationId: Type.String(), runId: Type.String(), replaced: Type.Union([Type.String(), Type.Null()]) });
+
+/** GET /runs/:id/audit: every action on the run by a token holder, oldest first (kept after a delete). */
+export const RunAuditResponse = Type.Object({
+  runId: Type.String(),
+  exists: Type.Boolean({ description: "false once the run is deleted" }),
+  entries: Type.Array(
+    Type.Object({
+      action: Type.Union([Type.Literal("quarantine"), Type.Literal("release"), Type.Literal("delete")]),
+      actor: Type.String({ description: "the name of the write token that acted" }),
+      at: Type.String(),
+      reason: Type.Union([Type.String(), Type.Null()], { description: "free text: isolate it where it is shown (it may hold bidirectional controls)" }),
+      previous: Type.Unknown({ description: "the run's state before: its quarantine, and for a delete its facts and how many phases and results it held" }),
+    }),
+  ),
+});

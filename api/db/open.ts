@@ -6,10 +6,13 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import pg from "pg";
 import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations, pgliteSession, pgSession } from "../../prisma/migrate.js";
+import { rebuildAggregates } from "../store/aggregates/rebuild.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
-import { fairlyQueued } from "./fair-queue.js";
+import { FairQueue, fairlyQueued } from "./fair-queue.js";
 
-export type Db = InstanceType<typeof PrismaClient>;
+import type { Db } from "./client.js";
+
+export type { Db };
 
 export interface DatabaseOptions {
   /** A Postgres URL; without it (and without `pool`) an embedded PGlite is used. */
@@ -32,6 +35,11 @@ export interface Database {
   appliedMigrations: string[];
   /** A PGlite directory's lock, held until close (data-dir-lock.ts): `announce` it where this process serves. */
   dataDirLock?: DataDirLock;
+  /**
+   * Whether the database answers, for /health, without waiting behind the views' queries: Postgres on a connection of
+   * its own (the pool's may all be busy computing answers), PGlite by its one connection working or a probe first in line.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,9 +49,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let closePglite: (() => Promise<void>) | undefined;
   let migrate: () => Promise<string[]>;
   let dataDirLock: DataDirLock | undefined;
+  let ping: () => Promise<void>;
+  let closeHealth: (() => Promise<void>) | undefined;
   if (opts.pool) {
     const pool = opts.pool;
     factory = new PrismaPg(pool);
+    // The caller's pool is the only one (its password follows Secrets Manager): /health asks it, within its deadline.
+    ping = async () => void (await pool.query("SELECT 1"));
     migrate = async () => {
       const client = await pool.connect();
       try {
@@ -57,6 +69,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
     factory = new PrismaPg({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5_000, statement_timeout: 60_000 });
+    const health = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, connectionTimeoutMillis: 2_000, statement_timeout: 2_000, idleTimeoutMillis: 0 });
+    // An idle connection the server drops (a restart) is replaced at the next ping; the error is that ping's, not the process's.
+    health.on("error", () => {});
+    ping = async () => void (await health.query("SELECT 1"));
+    closeHealth = () => health.end();
     const url = opts.databaseUrl;
     migrate = () => migratePostgres(url);
   } else {
@@ -85,24 +102,40 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       }
     };
     // Its one connection taken in turn by readers and writers (fair-queue.ts): a write never waits for every read queued.
-    factory = new PrismaPGlite(fairlyQueued(pglite));
+    const queue = new FairQueue();
+    factory = new PrismaPGlite(fairlyQueued(pglite, queue));
+    ping = () => queue.alive(() => pglite.query("SELECT 1"), 2_000);
     migrate = () => applyMigrations(pgliteSession(pglite));
   }
   let appliedMigrations: string[];
   try {
     appliedMigrations = opts.migrate === false ? [] : await migrate();
   } catch (e) {
+    await closeHealth?.();
     await closePglite?.();
     throw e;
   }
   const prisma = new PrismaClient({ adapter: factory });
+  if (opts.migrate !== false) {
+    try {
+      // Aggregates of rows stored before them, or by older rules (api/store/aggregates/rebuild.ts): once per version.
+      await rebuildAggregates(prisma);
+    } catch (e) {
+      await prisma.$disconnect();
+      await closeHealth?.();
+      await closePglite?.();
+      throw e;
+    }
+  }
   return {
     prisma,
     kind: opts.databaseUrl || opts.pool ? "postgres" : "pglite",
     appliedMigrations,
     ...(dataDirLock ? { dataDirLock } : {}),
+    ping,
     async close() {
       await prisma.$disconnect();
+      await closeHealth?.();
       await closePglite?.();
       await opts.pool?.end();
     },

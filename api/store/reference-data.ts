@@ -3,8 +3,9 @@ import { fileURLToPath } from "node:url";
 import { documentHash, legacyDocumentHash } from "./document-hash.js";
 import { ingestDocuments, sourceIdOf } from "./ingest.js";
 import { Prisma } from "../../prisma/generated/client.js";
-import type { Db } from "../db/open.js";
-import { bumpDataVersion, noteWrite } from "./data-version.js";
+import type { Db } from "../db/client.js";
+import { aroundRunChange } from "./aggregates/refresh.js";
+import { noteWrite, recordWrite } from "./data-version.js";
 import { isEngine, type Engine } from "../../model/engine.js";
 import { PRESET_PROPERTY, PRESETS, type Preset } from "../../model/presets.js";
 import { ResultDocumentSchema, SCHEMA_VERSION, type ResultDocument } from "../../model/result-document.js";
@@ -267,8 +268,8 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
     await db.source.update({ where: { id: `published:${seed}` }, data: { title: f.citation.title, authors: f.citation.authors ?? f.citation.organization ?? null, year: f.citation.year } }).catch(() => {});
   }
   // Tables, titles and replaced runs are what the views show too: cached answers go.
-  await bumpDataVersion(db);
-  noteWrite(db);
+  await recordWrite(db, { runs: [], everything: true });
+  noteWrite(db, { runs: [], everything: true });
   return report;
 }
 
@@ -285,6 +286,7 @@ async function removeStalePublishedRuns(db: Db, docs: readonly ResultDocument[])
   const current = new Set(docs.flatMap((d) => [documentHash(d), legacyDocumentHash(d)]));
   const stored = await db.clientResult.findMany({ where: { phase: { run: { sourceId } } }, select: { documentHash: true } });
   if (stored.length === 0 || (stored.length === docs.length && stored.every((s) => current.has(s.documentHash)))) return 0;
-  const { count } = await db.run.deleteMany({ where: { sourceId } });
+  const runs = await db.run.findMany({ where: { sourceId }, select: { id: true } });
+  const { count } = await db.$transaction((tx) => aroundRunChange(tx, runs.map((r) => r.id), () => tx.run.deleteMany({ where: { sourceId } })), { timeout: 120_000 });
   return count;
 }

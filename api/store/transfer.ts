@@ -1,7 +1,9 @@
 import { Value } from "@sinclair/typebox/value";
 import { TRANSFER_FORMAT, TRANSFER_LINE_KINDS, type TransferLine as CheckedLine } from "../../model/transfer-format.js";
-import type { Db } from "../db/open.js";
-import { bumpDataVersion, noteWrite } from "./data-version.js";
+import type { Db } from "../db/client.js";
+import { noteWrite, recordWrite } from "./data-version.js";
+import { phaseGroupIds, type GroupedPhase } from "./aggregates/keys.js";
+import { refreshAggregates } from "./aggregates/refresh.js";
 
 /**
  * Moving a store's contents to another store (`ycsb-lab export` / `ycsb-lab import`): the laptop's embedded PGlite to
@@ -203,13 +205,13 @@ export async function importStore(db: Db, source: ExportSource, checked: Checked
           throw new TransferInputError(`line ${n}: the ${line.kind} could not be stored, nothing was written: ${said}`);
         });
       }
-      if (Object.values(report).some((k) => k.created > 0)) await bumpDataVersion(tx);
+      if (Object.values(report).some((k) => k.created > 0)) await recordWrite(tx, { runs: [], everything: true });
       return report;
     },
     // One transaction however long the file: Prisma's interactive transactions end after 5 s unless told otherwise.
     { timeout: 24 * 3600_000, maxWait: 60_000 },
   );
-  if (Object.values(report).some((k) => k.created > 0)) noteWrite(db);
+  if (Object.values(report).some((k) => k.created > 0)) noteWrite(db, { runs: [], everything: true });
   return report;
 }
 
@@ -256,6 +258,7 @@ async function importLine(db: Tx, l: CheckedLine, report: ImportReport): Promise
 
 /** A run with its phases, client results and their rows, as the store holds them. */
 async function importRun(tx: Tx, r: Obj): Promise<void> {
+  const phaseIds: number[] = [];
   await tx.run.create({
     data: {
       id: r.id,
@@ -305,8 +308,10 @@ async function importRun(tx: Tx, r: Obj): Promise<void> {
         clientsReported: p.clientsReported,
         runtimeMs: p.runtimeMs,
         verdict: p.verdict,
+        ...phaseGroupIds({ ...r, ...p, sourceId: r.sourceId, standIn: r.standIn ?? null, target: p.target ?? null, operationCount: p.operationCount ?? null, operationCountPer: p.operationCountPer ?? null } as GroupedPhase),
       },
     });
+    phaseIds.push(phase.id);
     for (const c of p.clientResults as Obj[]) {
       await tx.clientResult.create({
         data: {
@@ -348,4 +353,6 @@ async function importRun(tx: Tx, r: Obj): Promise<void> {
       });
     }
   }
+  // The aggregates the views read (api/store/aggregates): the imported run's phases and their groups.
+  await refreshAggregates(tx, phaseIds);
 }

@@ -1,11 +1,13 @@
 /** GET /scaling: throughput against nodes per series, with the ideal-linear line and seed 002's score. */
-import { addLeftOut, analyseScaling, deploymentIdentity, type LeftOut, type OverRepeats, type ScalingAnalysis } from "../../../model/aggregate/index.js";
-import { LIMITS } from "../../../model/result-limits.js";
+import { addLeftOut, analyseScaling, deploymentIdentity, peakKey, type LeftOut, type OverRepeats, type ScalingAnalysis } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
-import { storedNumber, storedPhaseThroughput } from "../stored-values.js";
-import { NOT_QUARANTINED, type RunFilters, SANE_PHASE, sqlFilters } from "./filters.js";
-import { NO_LEFT_OUT, atPeakOverRepeats, groupBy } from "./phase-groups.js";
+import type { Db } from "../../db/client.js";
+import { settleAggregates } from "../aggregates/settle.js";
+import { storedPeakSummary } from "../aggregates/stored-summaries.js";
+import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
+import { type RunFilters, phaseSummaries } from "./filters.js";
+import { groupWhere, summaryColumn } from "./group-rows.js";
+import { NO_LEFT_OUT, groupBy } from "./phase-groups.js";
 
 export interface ScalingSeries {
   engine: string;
@@ -25,6 +27,7 @@ export interface ScalingSeries {
   analysis: ScalingAnalysis;
 }
 
+/** One cluster size of a series: a peak group (model/aggregate/groups.ts peakKey). */
 interface ScalingGroup {
   engine: string;
   workload: string | null;
@@ -39,50 +42,30 @@ interface ScalingGroup {
   operationCount: number | null;
   operationCountPer: string | null;
   nodes: number;
-  runIds: string[];
-  repeats: number[];
-  throughputs: number[];
-  reported: number[];
-  clients: number[];
-  threads: number[];
-  targets: (number | null)[];
-  verdicts: string[];
+  summary: PeakSummary;
 }
 
 /**
  * Throughput against nodes per deployment without its size and engine version (model/aggregate/repeats.ts
  * deploymentIdentity: engine, preset, scenario, source, stand-in, machines), workload (the load is workload "load")
- * and operation count: at each size the mean over repeats of each load level, at the level of the highest mean (seed 002 raised
- * threads until throughput stopped rising), with its CI and n. A published study's figures never merge with
- * another's or with measured runs, and carry the n the study printed.
+ * and operation count. A point is one peak group (model/aggregate/groups.ts peakKey): the mean over repeats of each
+ * load level, at the level of the highest mean (seed 002 raised threads until throughput stopped rising), with its CI
+ * and n. A published study's figures never merge with another's or with measured runs, and carry the n the study
+ * printed. Read from the peak groups ingest keeps, unless a filter cuts through them.
  */
 export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingSeries[]; leftOut: LeftOut }> {
-  // One row per series and cluster size, its phases as arrays: SQL only groups (100,000 client results are some 10,000
-  // phases); which phases count and which level is the peak are the model's rules, applied below.
-  const groups = await db.$queryRaw<ScalingGroup[]>`
-    SELECT r.engine, p.workload, p.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId",
-           s.citation, r.stand_in AS "standIn", r.data_instance_type AS "dataInstanceType", r.client_instance_type AS "clientInstanceType",
-           p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer", r.nodes,
-           array_agg(p.run_id) AS "runIds", array_agg(p.repeat) AS repeats, array_agg(p.throughput_sum) AS throughputs,
-           array_agg(p.clients_reported) AS reported, array_agg(p.clients) AS clients, array_agg(p.threads_per_client) AS threads,
-           array_agg(p.target) AS targets, array_agg(p.verdict) AS verdicts
-    FROM phases p
-    JOIN runs r ON r.id = p.run_id
-    JOIN sources s ON s.id = r.source_id
-    ${sqlFilters(f, [Prisma.sql`p.kind IN ('workload', 'load')`, Prisma.sql`p.clients_reported > 0`, SANE_PHASE, NOT_QUARANTINED])}
-    GROUP BY r.engine, p.workload, p.preset, r.scenario, s.kind, s.id, s.citation, r.stand_in, r.data_instance_type,
-             r.client_instance_type, p.operation_count, p.operation_count_per, r.nodes`;
+  const where = groupWhere(f, "peak");
+  const groups = where ? await keptGroups(db, f, where) : await computedGroups(db, f);
   let total = NO_LEFT_OUT;
-  const series = groupBy(groups, (g) => [...deploymentIdentity(g, SERIES_SPANS), g.workload, g.operationCount === null ? null : Number(g.operationCount), g.operationCountPer])
+  const series = groupBy(groups, (g) => [...deploymentIdentity(g, SERIES_SPANS), g.workload, g.operationCount, g.operationCountPer])
     .sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
     .map(({ rows: gs }) => {
       const g0 = gs[0]!;
       let leftOut = NO_LEFT_OUT;
       const points = gs
-        .map((g) => {
-          const agg = atPeakOverRepeats(phasesOf(g), f.include, g.sourceId);
-          leftOut = addLeftOut(leftOut, agg.leftOut);
-          return { nodes: Number(g.nodes), throughputOpsSec: agg.throughput.mean, throughput: agg.throughput, runs: new Set(agg.peaks.map((p) => p.runId)).size, phases: agg.counted.length, leftOut: agg.leftOut };
+        .map(({ nodes, summary: s }) => {
+          leftOut = addLeftOut(leftOut, s.leftOut);
+          return { nodes, throughputOpsSec: s.throughput.mean, throughput: s.throughput, runs: s.runs, phases: s.counted, leftOut: s.leftOut };
         })
         .filter((p): p is typeof p & { throughputOpsSec: number } => p.throughputOpsSec !== null)
         .sort((a, b) => a.nodes - b.nodes);
@@ -97,7 +80,7 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
         citation: g0.citation,
         standIn: g0.standIn ?? null,
         instanceTypes: { data: g0.dataInstanceType, client: g0.clientInstanceType },
-        operationCount: g0.operationCount === null ? null : Number(g0.operationCount),
+        operationCount: g0.operationCount,
         operationCountPer: g0.operationCountPer,
         points,
         leftOut,
@@ -111,16 +94,37 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
 /** What one series spans: its cluster sizes, and the engine's versions (as /durability's cells do). */
 const SERIES_SPANS = ["nodes", "engineVersion"] as const;
 
-/** The phases of one series at one size, as the model's rules read them. */
-function phasesOf(g: ScalingGroup) {
-  return g.runIds.map((runId, i) => ({
-    runId,
-    repeat: Number(g.repeats[i]),
-    throughputOpsSec: storedPhaseThroughput(g.throughputs[i]) ?? 0,
-    clientsReported: Number(g.reported[i]),
-    clients: Number(g.clients[i]),
-    threadsPerClient: Number(g.threads[i]),
-    target: storedNumber(g.targets[i], LIMITS.throughputOpsSec),
-    verdict: String(g.verdicts[i]),
-  }));
+async function keptGroups(db: Db, f: RunFilters, where: Prisma.Sql): Promise<ScalingGroup[]> {
+  await settleAggregates(db);
+  const rows = await db.$queryRaw<ScalingGroup[]>`
+    SELECT g.engine, g.workload, g.preset, g.scenario, g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.citation,
+           g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
+           g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.nodes, ${summaryColumn(f)} AS summary
+    FROM peak_aggregates g WHERE g.kind IN ('workload', 'load') ${where}`;
+  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), operationCount: r.operationCount === null ? null : Number(r.operationCount), summary: storedPeakSummary(r.summary) }));
+}
+
+/** The same groups from the phases (a filter cuts through peak groups); no latency (scaling shows none). */
+async function computedGroups(db: Db, f: RunFilters): Promise<ScalingGroup[]> {
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
+  const groups = groupBy(rows, (r) => [peakKey(r)]).map((g) => g.rows);
+  return groups.map((rs) => {
+    const r = rs[0]!;
+    return {
+      engine: r.engine,
+      workload: r.workload,
+      preset: r.preset,
+      scenario: r.scenario,
+      sourceKind: r.sourceKind,
+      sourceId: r.sourceId,
+      citation: r.citation,
+      standIn: r.standIn ?? null,
+      dataInstanceType: r.dataInstanceType,
+      clientInstanceType: r.clientInstanceType,
+      operationCount: r.operationCount,
+      operationCountPer: r.operationCountPer,
+      nodes: r.nodes,
+      summary: peakSummary(rs, f.include ?? "valid", new Map()),
+    };
+  });
 }

@@ -1,6 +1,6 @@
 /** Runs as the views read them: a page of runs, a run's detail and phase series, compare, the landing timeline. */
 import type { Static } from "@sinclair/typebox";
-import type { CompareResponse, PhaseResult, PhaseSeriesResponse, RunsPage, RunSummary, RunWithPhases, TimelineResponse } from "../../../model/api-schemas.js";
+import type { CompareResponse, PhaseResult, PhaseSeriesResponse, RunsPage, RunSummary, RunWithPhases, TimelineResponse, RunAuditResponse } from "../../../model/api-schemas.js";
 import { getJson } from "./http.js";
 import type { OperationAggregate, PhaseSeries, PhaseView, RunDetail, RunRow, RunSource, Timeline } from "./types.js";
 
@@ -85,6 +85,15 @@ export async function fetchTimeline(filters: Record<string, string | undefined>)
 
 export async function fetchRunDetail(id: string): Promise<RunDetail> {
   return runDetail((await getJson(`/runs/${encodeURIComponent(id)}`)) as Static<typeof RunWithPhases>);
+}
+
+/** Who quarantined, released or deleted a run, when and why (GET /runs/:id/audit); empty when nobody did. */
+export async function fetchRunAudit(id: string): Promise<Static<typeof RunAuditResponse>["entries"]> {
+  try {
+    return ((await getJson(`/runs/${encodeURIComponent(id)}/audit`)) as Static<typeof RunAuditResponse>).entries;
+  } catch {
+    return [];
+  }
 }
 
 export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {
