@@ -102,7 +102,8 @@ describe("the dashboard service when RDS rotates its database password", () => {
     const answers: number[] = [];
     for (let i = 0; i < 5; i++) answers.push((await fetch(`${url}/health`)).status);
     expect(answers).toEqual([200, 200, 200, 200, 200]);
-    const runs = await fetch(`${url}/api/v1/runs?rotation=1`);
+    // A query no answer is cached for (the API refuses parameters it does not know): it reaches the database.
+    const runs = await fetch(`${url}/api/v1/runs?limit=7`);
     expect(runs.status).toBe(200);
   });
 });
