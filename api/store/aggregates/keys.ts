@@ -1,20 +1,11 @@
 /** Which configuration and peak group a phase belongs to, as ids (model/aggregate/groups.ts keys, hashed). */
 import { configurationGroupKey, peakKey } from "../../../model/aggregate/groups.js";
+import type { DeploymentFacts } from "../../../model/aggregate/repeats.js";
 import { groupIdOf } from "./group-id.js";
 
 /** A phase as stored with its run's facts: what its groups' keys read (ingest and the rebuild read the same). */
-export interface GroupedPhase {
+export interface GroupedPhase extends DeploymentFacts {
   kind: string;
-  scenario: string;
-  engine: string;
-  engineVersion: string;
-  preset: string;
-  nodes: number;
-  sourceId: string;
-  /** The stand-in that served instead of the engine, and the machines: part of every group's identity. */
-  standIn: string | null;
-  dataInstanceType: string;
-  clientInstanceType: string;
   workload: string | null;
   name: string;
   threadsPerClient: number;
