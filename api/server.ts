@@ -3,11 +3,16 @@ import { configFromEnv, loadEnv, type Env } from "./config.js";
 import { exposureWarnings } from "./exposure.js";
 import { loadOrCreateToken } from "./token-file.js";
 
+export interface StartOptions {
+  /** Runs after the database is open and before the port is bound (start and serve --load-reference load the seeds here). */
+  beforeListen?: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>;
+}
+
 /**
  * Listens; everything else is the app plugin. Returns the running instance (the serve command stops it on signals),
  * where it listens, the write token and where it came from, and warnings an operator should see.
  */
-export async function startServer(envOverrides: Partial<Record<keyof Env, string>> = {}) {
+export async function startServer(envOverrides: Partial<Record<keyof Env, string>> = {}, options: StartOptions = {}) {
   const env = loadEnv({ ...process.env, ...envOverrides });
   const config = configFromEnv(env);
   let tokenFrom: "YCSB_LAB_TOKEN" | "file" | "new file" = "YCSB_LAB_TOKEN";
@@ -18,6 +23,15 @@ export async function startServer(envOverrides: Partial<Record<keyof Env, string
     tokenFrom = kept.created ? "new file" : "file";
   }
   const app = await buildApp(config, { logLevel: env.LOG_LEVEL });
+  // What must be stored before anyone is answered (the seeds' tables): no view answers empty meanwhile.
+  if (options.beforeListen) {
+    try {
+      await options.beforeListen(app);
+    } catch (e) {
+      await app.close();
+      throw e;
+    }
+  }
   const address = await app.listen({ host: env.HOST, port: env.PORT });
   // The PGlite directory's lock says where its owner serves: `ycsb-lab ingest` writes through this API then.
   app.database.dataDirLock?.announce(address);
