@@ -3,7 +3,7 @@ import { addLeftOut } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/open.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, clientOperations, groupBy, latencyOfPhases } from "./phase-groups.js";
+import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, clientOperations, groupBy, latencyOfPhases, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 /**
  * Presets side by side per engine, workload, operation count and cluster size. A cell is each repeat at its peak
@@ -21,6 +21,7 @@ export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT
       return c.peaks.length > 0;
     });
   const ops = await clientOperations(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)), mergeLimit);
+  const reasons = await phaseReasons(db, cells.flatMap((c) => c.peaks));
   const out = cells.map(({ key, phases, peaks, throughput, leftOut: cellLeftOut }) => {
     const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes, operationCount] = key;
     return {
@@ -39,6 +40,8 @@ export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT
       throughputOpsSec: throughput.mean,
       throughput,
       leftOut: cellLeftOut,
+      // The verdict of the phases the cell's value stands on (its peaks), with their reasons.
+      ...pointVerdict(peaks, reasons),
       // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
       operations: latencyOfPhases(peaks, ops),
     };

@@ -1,8 +1,8 @@
 /** Grouping phases into configurations and repeats, each repeat at its peak, and the clients' operation groups merged per phase. */
-import { aggregateOperation, configurationKey, overRepeats, peakPerRepeat, selectPhases, type ClientOperationInput, type CountablePhase, type RepeatedPhase, type Include, type LeftOut } from "../../../model/aggregate/index.js";
+import { aggregateOperation, configurationKey, overRepeats, peakPerRepeat, selectPhases, worstVerdict, type ClientOperationInput, type CountablePhase, type RepeatedPhase, type Include, type LeftOut } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/open.js";
-import { storedCount, storedLatency, storedObject, storedPercentiles } from "../stored-values.js";
+import { storedCount, storedLatency, storedObject, storedPercentiles, storedReasons } from "../stored-values.js";
 import type { PhaseSummaryRow } from "./filters.js";
 
 /** One stored operation group as the aggregation reads it; a group without a count in range is left out. */
@@ -102,4 +102,28 @@ export async function phaseProperties(db: Db, rows: readonly PhaseSummaryRow[]):
 /** The repeats of one configuration (model/aggregate/repeats.ts configurationKey), in the order the rows came. */
 export function configurations(rows: readonly PhaseSummaryRow[], properties: Map<number, Record<string, unknown>>) {
   return groupBy(rows, (r) => [configurationKey({ ...r, properties: properties.get(r.phaseId) ?? {} })]).map((g) => g.rows);
+}
+
+/** At most this many distinct reasons per point: a chart's hover names why, the runs list has every one. */
+const REASONS_SHOWN = 5;
+
+/**
+ * The reasons behind the verdicts of phases judged warning or invalid, by phase id, in one query (valid phases have
+ * none to say, so most answers read nothing): what the views show on hover beside a hollow marker.
+ */
+export async function phaseReasons(db: Db, phases: readonly { phaseId: number; verdict: string }[]): Promise<Map<number, string[]>> {
+  const ids = [...new Set(phases.filter((p) => p.verdict !== "valid").map((p) => Number(p.phaseId)))];
+  const out = new Map<number, string[]>();
+  if (ids.length === 0) return out;
+  const rows = await db.$queryRaw<{ phaseId: number; reasons: unknown }[]>`
+    SELECT c.phase_id AS "phaseId", v.reasons FROM client_results c JOIN validity_verdicts v ON v.client_result_id = c.id
+    WHERE c.phase_id = ANY(${ids}::int[]) AND v.reasons <> '[]'::jsonb ORDER BY c.phase_id, c.client_index`;
+  for (const r of rows) for (const reason of storedReasons(r.reasons)) pushTo(out, Number(r.phaseId), reason);
+  return out;
+}
+
+/** The verdict of a drawn point (the worst of the phases it counts) and their distinct reasons. */
+export function pointVerdict(phases: readonly { phaseId: number; verdict: string }[], reasons: Map<number, string[]>): { verdict: string; reasons: string[] } {
+  const all = [...new Set(phases.flatMap((p) => reasons.get(Number(p.phaseId)) ?? []))];
+  return { verdict: worstVerdict(phases.map((p) => p.verdict)), reasons: all.slice(0, REASONS_SHOWN) };
 }

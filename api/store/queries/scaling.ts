@@ -4,7 +4,7 @@ import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/open.js";
 import { storedPhaseThroughput } from "../stored-values.js";
 import { NOT_QUARANTINED, type RunFilters, SANE_PHASE, sqlFilters } from "./filters.js";
-import { NO_LEFT_OUT, atPeakOverRepeats, groupBy } from "./phase-groups.js";
+import { NO_LEFT_OUT, atPeakOverRepeats, groupBy, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 export interface ScalingSeries {
   engine: string;
@@ -16,7 +16,7 @@ export interface ScalingSeries {
   citation: string | null;
   operationCount: number | null;
   operationCountPer: string | null;
-  points: { nodes: number; throughputOpsSec: number; throughput: OverRepeats; runs: number; phases: number; leftOut: LeftOut }[];
+  points: { nodes: number; throughputOpsSec: number; throughput: OverRepeats; runs: number; phases: number; leftOut: LeftOut; verdict: string; reasons: string[] }[];
   leftOut: LeftOut;
   analysis: ScalingAnalysis;
 }
@@ -30,11 +30,11 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
   // One row per series and cluster size, its phases as arrays: SQL only groups (100,000 client results are some 10,000
   // phases); which phases count and each repeat's peak are the model's rules, applied below.
   const groups = await db.$queryRaw<
-    { engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; sourceId: string; citation: string | null; operationCount: number | null; operationCountPer: string | null; nodes: number; runIds: string[]; repeats: number[]; throughputs: number[]; reported: number[]; clients: number[]; verdicts: string[] }[]
+    { engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; sourceId: string; citation: string | null; operationCount: number | null; operationCountPer: string | null; nodes: number; phaseIds: number[]; runIds: string[]; repeats: number[]; throughputs: number[]; reported: number[]; clients: number[]; verdicts: string[] }[]
   >`
     SELECT r.engine, p.workload, p.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId", s.citation,
            p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer", r.nodes,
-           array_agg(p.run_id) AS "runIds", array_agg(p.repeat) AS repeats, array_agg(p.throughput_sum) AS throughputs,
+           array_agg(p.id) AS "phaseIds", array_agg(p.run_id) AS "runIds", array_agg(p.repeat) AS repeats, array_agg(p.throughput_sum) AS throughputs,
            array_agg(p.clients_reported) AS reported, array_agg(p.clients) AS clients, array_agg(p.verdict) AS verdicts
     FROM phases p
     JOIN runs r ON r.id = p.run_id
@@ -50,6 +50,7 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
       const points = gs
         .map((g) => {
           const phases = g.runIds.map((runId, i) => ({
+            phaseId: Number(g.phaseIds[i]),
             runId,
             repeat: Number(g.repeats[i]),
             throughputOpsSec: storedPhaseThroughput(g.throughputs[i]) ?? 0,
@@ -59,7 +60,8 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
           }));
           const agg = atPeakOverRepeats(phases, f.include);
           leftOut = addLeftOut(leftOut, agg.leftOut);
-          return { nodes: Number(g.nodes), throughputOpsSec: agg.throughput.mean, throughput: agg.throughput, runs: new Set(agg.peaks.map((p) => p.runId)).size, phases: agg.counted.length, leftOut: agg.leftOut };
+          // The verdict drawn with the point is its peaks' (the phases its value stands on).
+          return { nodes: Number(g.nodes), throughputOpsSec: agg.throughput.mean, throughput: agg.throughput, runs: new Set(agg.peaks.map((p) => p.runId)).size, phases: agg.counted.length, leftOut: agg.leftOut, peaks: agg.peaks };
         })
         .filter((p): p is typeof p & { throughputOpsSec: number } => p.throughputOpsSec !== null)
         .sort((a, b) => a.nodes - b.nodes);
@@ -67,5 +69,9 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
       return { engine, workload, preset, scenario, sourceKind, sourceId, citation, operationCount, operationCountPer, points, leftOut, analysis: analyseScaling(points) };
     })
     .filter((s) => s.points.length > 0);
-  return { series, leftOut: total };
+  const reasons = await phaseReasons(db, series.flatMap((s) => s.points.flatMap((p) => p.peaks)));
+  return {
+    series: series.map((s) => ({ ...s, points: s.points.map(({ peaks, ...p }) => ({ ...p, ...pointVerdict(peaks, reasons) })) })),
+    leftOut: total,
+  };
 }

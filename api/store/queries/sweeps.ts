@@ -4,7 +4,7 @@ import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/open.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, clientOperations, configurations, groupBy, latencyOfPhases, phaseProperties } from "./phase-groups.js";
+import { MERGE_LIMIT, NO_LEFT_OUT, clientOperations, configurations, groupBy, latencyOfPhases, phaseProperties, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 /**
  * Throughput, runtime and latency against total threads (threads per client x clients), one series per
@@ -18,6 +18,7 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const properties = await phaseProperties(db, rows);
   const points = configurations(rows, properties).map((ps) => ({ ps, ...selectPhases(ps, f.include) }));
   const ops = await clientOperations(db, points.flatMap((p) => p.counted.map((r) => r.phaseId)), mergeLimit);
+  const reasons = await phaseReasons(db, points.flatMap((p) => p.counted));
   let leftOut = NO_LEFT_OUT;
   const series = groupBy(points, ({ ps: [r] }) => [r!.scenario, r!.engine, r!.engineVersion, r!.preset, r!.nodes, r!.sourceKind, r!.sourceId, r!.workload, r!.clients, r!.operationCount, r!.operationCountPer]).map(({ rows: levels }) => {
     const first = levels[0]!.ps[0]!;
@@ -56,6 +57,7 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
             runtimeMs: runtime.mean,
             runtime,
             leftOut: pointLeftOut,
+            ...pointVerdict(cs, reasons),
             latency: latencyOfPhases(cs, ops),
           };
         })
