@@ -4,6 +4,7 @@ import type { DurabilityResponse, RepeatabilityResponse, ScalingResponse, Sweeps
 import { fetchFacets } from "./catalog.js";
 import { allInOrder, getJson } from "./http.js";
 import type { DurabilityCell, Facets, RepeatGroup, RunSource, ScalingSeries, SweepSeries } from "./types.js";
+import type { PointVerdict } from "../verdicts.js";
 
 const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
@@ -16,27 +17,29 @@ function sourceOf(sourceKind: string, sourceId: string, facets: Facets): RunSour
 
 const values = <T>(facet: readonly { value: T }[]): T[] => facet.map((f) => f.value);
 
-export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
+/** A point's verdict as the API states it (older answers without one read as valid). */
+const verdictOf = (p: { verdict?: string; reasons?: string[] }): PointVerdict => ({ verdict: p.verdict ?? "valid", reasons: p.reasons ?? [] });
+
+/** Scaling series; `single`: those measured at one node count only (no curve: said, not silently dropped). */
+export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; single: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
   const [body, facets] = await allInOrder([getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>, fetchFacets()]);
-  const series = body.series
-    // One node count is no scaling curve.
-    .filter((s) => s.points.length > 1)
-    .map((s) => ({
+  const all = body.series.map((s) => ({
       engine: s.engine,
       workload: s.workload ?? "",
       preset: s.preset,
       scenario: s.scenario,
       source: sourceOf(s.sourceKind, s.sourceId, facets),
-      points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec, ci: p.throughput.ci95 ? { low: p.throughput.ci95.low, high: p.throughput.ci95.high } : null, n: p.throughput.n })),
+      points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec, ci: p.throughput.ci95 ? { low: p.throughput.ci95.low, high: p.throughput.ci95.high } : null, n: p.throughput.n, verdict: verdictOf(p) })),
       ideal: s.analysis.idealLinear,
       steps: s.analysis.steps,
       leftOut: s.leftOut,
       scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
     }));
-  return { series, workloads: values(facets.workloads), scenarios: values(facets.scenarios) };
+  // One node count is no scaling curve.
+  return { series: all.filter((s) => s.points.length > 1), single: all.filter((s) => s.points.length === 1), workloads: values(facets.workloads), scenarios: values(facets.scenarios) };
 }
 
-export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; operations: string[] }> {
+export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; operations: string[]; leftOut: { invalid: number; incomplete: number } }> {
   const [body, facets] = await allInOrder([getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>, fetchFacets()]);
   const cells = body.rows.map((r) => ({
     engine: r.engine,
@@ -51,17 +54,22 @@ export async function fetchDurability(params: Record<string, string | undefined>
     runs: r.runs,
     peakThreads: r.peakThreads,
     leftOut: r.leftOut,
+    verdict: verdictOf(r),
     p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
     latency: Object.fromEntries(Object.entries(r.operations).map(([op, o]) => [op, { count: o.count, avgUs: o.avgUs }])),
   }));
   const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
-  return { cells, operations };
+  // Every phase left out, a cell's only ones too (a cell of invalid phases only has no row to say it).
+  return { cells, operations, leftOut: body.leftOut };
 }
 
-export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
+/**
+ * Load levels per configuration. `series`: sweeps (more than one thread count); `levels`: every configuration's levels,
+ * a single one too (a run at one thread count is a load every preset of it shares: durability's equal load).
+ */
+export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; levels: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
   const [body, facets] = await allInOrder([getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>, fetchFacets()]);
-  // A sweep needs more than one thread count.
-  const swept = body.series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1);
+  const swept = body.series;
   const ci = (c: { low: number; high: number } | null) => (c ? { low: c.low, high: c.high } : null);
   const series = swept.map((s) => ({
     engine: s.engine,
@@ -87,11 +95,14 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
         runtimeCi: ci(p.runtime.ci95),
         p99Us: p99s.length ? Math.max(...p99s) : null,
         p99ByOp,
+        verdict: verdictOf(p),
       };
     }),
   }));
   return {
-    series,
+    // A sweep needs more than one thread count.
+    series: series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1),
+    levels: series,
     engines: values(facets.engines),
     workloads: values(facets.workloads),
     scenarios: values(facets.scenarios),
@@ -114,8 +125,9 @@ export async function fetchRepeatability(params: Record<string, string | undefin
         .join(" · "),
       engine: g.engine,
       source: sourceOf(g.sourceKind, g.sourceId, facets),
-      repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec })),
+      repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec, verdict: r.verdict })),
       mean: g.throughput.mean,
+      ci: g.throughput.ci95,
       stdDev: g.throughput.stdDev,
       cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,
       maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,

@@ -3,6 +3,7 @@ import type { Static } from "@sinclair/typebox";
 import type { AnovaResponse, BaselinesResponse, FacetsResponse, ReferenceTablesResponse, RegressionsResponse } from "../../../model/api-schemas.js";
 import { publishedMs } from "../analysis.js";
 import { getJson, oncePerPage } from "./http.js";
+import { fetchRunPage } from "./runs.js";
 import type { Anova, ReferenceTable, Regressions, RunSource } from "./types.js";
 
 /** The values every filter can take (GET /facets), once per page load: no view downloads the runs for its options. */
@@ -61,4 +62,10 @@ export const fetchPublishedLatency = oncePerPage(async (): Promise<PublishedLate
     }
   }
   return cells;
+});
+
+/** Scenarios in the order of their newest measured run (the latest 50 runs): the scenario a view opens on. */
+export const fetchRecentScenarios = oncePerPage(async (): Promise<string[]> => {
+  const { runs } = await fetchRunPage({ source: "measured" }, 0, 50);
+  return [...new Set(runs.map((r) => r.scenario))];
 });

@@ -42,6 +42,8 @@ function runRow(r: RawRunSummary): RunRow {
     workloads: r.workloads ?? [],
     throughputOpsSec: r.throughputOpsSec ?? null,
     peak: r.peak ?? null,
+    records: r.records ?? null,
+    finishedAt: r.finishedAt,
   };
 }
 
@@ -62,6 +64,7 @@ function phaseView(p: RawPhaseResult): PhaseView {
     runtimeMs: p.aggregate.runtimeMs,
     operations,
     verdict: p.verdict,
+    reasons: p.reasons ?? [],
     runId: p.runId,
     repeat: p.phase.repeat,
     target: p.phase.target,

@@ -4,16 +4,33 @@
  */
 import type { ChartConfiguration } from "chart.js";
 import { configurationLabel } from "../../../model/history.js";
+import { detectableChange, historyNoise, OTAVA_DIFFERENCE, outlierRuns } from "../../../model/change-point-power.js";
 import { allInOrder, fetchFacets, fetchRegressions, type Regressions } from "../api.js";
 import { toCsv } from "../csv.js";
 import { BASELINE_COLOUR, DIP_COLOUR, engineColour, seriesLook } from "../palette.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import type { View, ViewContext } from "../view.js";
-import { axisTitle } from "./common.js";
+import { hollowPoints, verdictNote } from "../verdicts.js";
+import { axisTitle, percentText } from "./common.js";
 
 /** Charts drawn at most: the histories with changes first. */
 const MAX_CHARTS = 12;
+/** Past this many runs a history is drawn as dots without a joining line (8,300 joined points were a block of colour). */
+const JOINED_RUNS = 200;
+
+/** What a history can show: its noise, the smallest change it would flag (model/change-point-power.ts), its outliers. */
+export function historyPower(h: History) {
+  const values = h.runs.map((r) => r.throughput.mean ?? 0);
+  const noise = historyNoise(values, h.changes);
+  return { noise, detectable: noise === null ? null : detectableChange(values.length, noise), outliers: outlierRuns(values, h.changes) };
+}
+
+/** "would show a change of ±4.8 % or more (40 runs, noise 3.0 %)", or why it cannot. */
+export function powerText(h: History, power: ReturnType<typeof historyPower>): string {
+  if (power.detectable === null) return `${h.runs.length} runs: too few to find a change (3 on each side at least)`;
+  return `would flag a change of ±${percentText(power.detectable, 1)} or more in 4 cases of 5 (${h.runs.length} runs, noise ${percentText(power.noise, 1)})`;
+}
 
 type History = Regressions["histories"][number];
 
@@ -26,8 +43,24 @@ function historyChart(ctx: ViewContext, h: History, i: number, scale: string | u
   const look = seriesLook(engineColour(h.configuration.engine, i), false);
   const marks = h.changes.map((c) => ({ x: c.index - 0.5, y: (c.meanBefore + c.meanAfter) / 2, text: `${c.fromVersion} → ${c.toVersion}: ${pct(c.change)}` }));
   const baseline = h.baseline?.throughputOpsSec ?? null;
+  const power = historyPower(h);
+  const dense = h.runs.length > JOINED_RUNS;
+  const verdicts = h.runs.map((r) => ({ verdict: r.verdict, reasons: r.verdict === "valid" ? [] : [`run ${r.id} (the runs table lists why)`] }));
   const datasets: Record<string, unknown>[] = [
-    { label: `${h.configuration.engine} runs`, data: points, ...look, showLine: true, borderWidth: 1.5, errorBars: h.runs.map((r) => (r.throughput.ci95 ? { low: r.throughput.ci95.low, high: r.throughput.ci95.high } : null)) },
+    {
+      label: `${h.configuration.engine} runs`,
+      data: points,
+      ...look,
+      ...hollowPoints(look.backgroundColor, verdicts),
+      showLine: !dense,
+      pointRadius: dense ? 1.5 : look.pointRadius,
+      borderWidth: 1.5,
+      errorBars: dense ? undefined : h.runs.map((r) => (r.throughput.ci95 ? { low: r.throughput.ci95.low, high: r.throughput.ci95.high } : null)),
+    },
+    // Runs far from their segment (modified z > 3.5): marked, still counted, so one odd run is seen and not hidden.
+    ...(power.outliers.length
+      ? [{ label: `outlier run${power.outliers.length === 1 ? "" : "s"} (${power.outliers.length})`, data: power.outliers.map((k) => points[k]!), borderColor: DIP_COLOUR, backgroundColor: "#ffffff", pointStyle: "circle", pointRadius: 9, borderWidth: 2, showLine: false }]
+      : []),
     ...h.changes.map((c) => ({
       label: `${c.kind} at run ${c.index + 1}: ${c.fromVersion} → ${c.toVersion}, ${pct(c.change)}`,
       data: [
@@ -88,9 +121,12 @@ function historyChart(ctx: ViewContext, h: History, i: number, scale: string | u
     title: label,
     config: config as unknown as ChartConfiguration,
     csv: () => toCsv(["run", "engine_version", "started", "throughput_ops_sec", "change_from_baseline"], h.runs.map((r) => [r.id, r.engineVersion, r.startedAt, r.throughput.mean, r.changeFromBaseline])),
-    note: h.changes.length
-      ? `Changes: ${marks.map((m) => m.text).join("; ")}.${baseline === null ? "" : ` Dashed black: the baseline run ${h.baseline!.runId}.`}`
-      : `No change point.${baseline === null ? "" : ` Dashed black: the baseline run ${h.baseline!.runId}.`}`,
+    note:
+      (h.changes.length ? `Changes: ${marks.map((m) => m.text).join("; ")}. ` : "No change point found. ") +
+      `This history ${powerText(h, power)}.` +
+      (power.outliers.length ? ` Ringed: ${power.outliers.length} outlier run(s), far from their segment (kept in the test).` : "") +
+      (baseline === null ? "" : ` Dashed black: the baseline run ${h.baseline!.runId}.`) +
+      verdictNote(verdicts),
   });
 }
 
@@ -121,7 +157,8 @@ export const regressionsView: View = {
     histories.slice(0, MAX_CHARTS).forEach((h, i) => historyChart(ctx, h, i, p.scale));
     const changes = histories.flatMap((h) => h.changes.map((c) => ({ h, c })));
     ctx.details.append(
-      el("p", { class: "note" }, `${out.method}. ${histories.length} histories, ${changes.length} change point(s)${histories.length > MAX_CHARTS ? `; the first ${MAX_CHARTS} drawn` : ""}.`),
+      el("p", { class: "note", "data-method": "" }, `${out.method}. ${OTAVA_DIFFERENCE} ${histories.length} histories, ${changes.length} change point(s)${histories.length > MAX_CHARTS ? `; the first ${MAX_CHARTS} drawn` : ""}.`),
+      powerTable(histories),
       el(
         "table",
         { class: "changes" },
@@ -149,3 +186,26 @@ export const regressionsView: View = {
     );
   },
 };
+
+/** Per history: runs, noise, the smallest change it would flag, change points and outliers. */
+function powerTable(histories: readonly History[]): HTMLElement {
+  const rows = histories.map((h) => {
+    const power = historyPower(h);
+    return el(
+      "tr",
+      { "data-history": `${h.configurationId}|${h.workload}` },
+      el("td", {}, `${configurationLabel(h.configuration)} · ${h.workload}`),
+      el("td", { class: "num" }, String(h.runs.length)),
+      el("td", { class: "num" }, percentText(power.noise, 1)),
+      el("td", { class: "num", "data-detectable": String(power.detectable ?? "") }, power.detectable === null ? "too few runs" : `±${percentText(power.detectable, 1)}`),
+      el("td", { class: "num" }, String(h.changes.length)),
+      el("td", { "data-outliers": power.outliers.map((k) => h.runs[k]!.id).join(",") }, power.outliers.map((k) => h.runs[k]!.id).join(", ") || "–"),
+    );
+  });
+  return el(
+    "table",
+    { class: "power" },
+    el("thead", {}, el("tr", {}, ...["history", "runs", "noise (sd / mean)", "smallest change it would flag", "change points", "outlier runs"].map((t) => el("th", {}, t)))),
+    el("tbody", {}, ...rows),
+  );
+}

@@ -4,7 +4,8 @@ import { fetchRepeatability } from "../api.js";
 import { toCsv } from "../csv.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import type { View } from "../view.js";
-import { axisTitle, lookFor, seriesLabel } from "./common.js";
+import { hollowPoints, verdictNote } from "../verdicts.js";
+import { axisTitle, fittedLegend, looksFor, seriesLabel } from "./common.js";
 
 export const repeatabilityView: View = {
   title: "Repeatability",
@@ -24,6 +25,7 @@ export const repeatabilityView: View = {
       return;
     }
     const labels = groups.map((g) => g.label);
+    const looks = looksFor(groups);
     const config = {
       type: "scatter",
       data: {
@@ -32,12 +34,14 @@ export const repeatabilityView: View = {
           ...groups.map((g, i) => ({
             label: seriesLabel(g.label, g.source),
             data: g.repeats.map((r) => ({ x: labels[i]!, y: r.throughputOpsSec })),
-            ...lookFor(g.engine, g.source, i),
+            ...looks[i]!,
+            ...hollowPoints(looks[i]!.backgroundColor, g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] }))),
             pointRadius: 5,
           })),
           {
-            label: "mean",
+            label: "mean, whiskers its 95% CI",
             data: groups.map((g, i) => ({ x: labels[i]!, y: g.mean })),
+            errorBars: groups.map((g) => (g.ci ? { low: g.ci.low, high: g.ci.high } : null)),
             borderColor: "#000",
             backgroundColor: "#000",
             pointStyle: "line" as const,
@@ -54,7 +58,7 @@ export const repeatabilityView: View = {
           x: { type: "category", labels, offset: true, ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 }, title: axisTitle("configuration") },
           y: { title: axisTitle("throughput (ops/s)") },
         },
-        plugins: { legend: { display: groups.length <= 12, position: "bottom" } },
+        plugins: { legend: { ...fittedLegend(), display: groups.length <= 12 } },
       },
     };
     ctx.chart({
@@ -62,9 +66,9 @@ export const repeatabilityView: View = {
       title: "Throughput of each repeat",
       config: config as unknown as ChartConfiguration,
       csv: () => toCsv(["configuration", "repeat", "run", "phase", "throughput_ops_sec"], groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.phase, r.throughputOpsSec]))),
-      note: "Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats.",
+      note: "Black bars: each configuration's mean with its 95% CI over the repeats. Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats." + verdictNote(groups.flatMap((g) => g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })))),
     });
-    const head = el("tr", {}, ...["configuration", "repeats", "mean (ops/s)", "std dev", "CV", "max difference"].map((h) => el("th", {}, h)));
+    const head = el("tr", {}, ...["configuration", "repeats", "mean (ops/s)", "95% CI", "std dev", "CV", "max difference", "verdicts"].map((h) => el("th", {}, h)));
     const rows = groups.map((g) =>
       el(
         "tr",
@@ -72,9 +76,11 @@ export const repeatabilityView: View = {
         el("td", {}, seriesLabel(g.label, g.source)),
         el("td", { class: "num" }, String(g.repeats.length)),
         el("td", { class: "num" }, formatNumber(g.mean)),
+        el("td", { class: "num", "data-ci": g.ci ? `${g.ci.low}:${g.ci.high}` : "" }, g.ci ? `${formatNumber(g.ci.low)} – ${formatNumber(g.ci.high)}` : "–"),
         el("td", { class: "num" }, formatNumber(g.stdDev)),
         el("td", { class: "num" }, `${formatNumber(g.cvPct, 2)} %`),
         el("td", { class: "num" }, `${formatNumber(g.maxDiffPct, 2)} %`),
+        el("td", { class: "verdict" }, [...new Set(g.repeats.map((r) => r.verdict))].join(", ")),
       ),
     );
     ctx.details.append(el("table", { class: "repeats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
