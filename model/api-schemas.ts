@@ -187,6 +187,7 @@ export const DurabilityRow = Type.Object({
   preset: Type.String(),
   nodes: Type.Integer({ description: "data nodes: presets are compared at one cluster size" }),
   operationCount: Type.Union([Type.Integer(), Type.Null()]),
+  operationCountPer: Type.Union([Type.String(), Type.Null()], { description: "client or total: how the scenario stated the count" }),
   scenario: Type.String(),
   sourceKind: Type.String(),
   sourceId: Type.String(),

@@ -5,10 +5,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations } from "../../prisma/migrate.js";
+import { rebuildAggregates } from "../store/aggregates/rebuild.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
 import { fairlyQueued } from "./fair-queue.js";
 
-export type Db = InstanceType<typeof PrismaClient>;
+import type { Db } from "./client.js";
+
+export type { Db };
 
 export interface DatabaseOptions {
   /** A Postgres URL; without it an embedded PGlite is used. */
@@ -78,6 +81,16 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     throw e;
   }
   const prisma = new PrismaClient({ adapter: factory });
+  if (opts.migrate !== false) {
+    try {
+      // Aggregates of rows stored before them, or by older rules (api/store/aggregates/rebuild.ts): once per version.
+      await rebuildAggregates(prisma);
+    } catch (e) {
+      await prisma.$disconnect();
+      await closePglite?.();
+      throw e;
+    }
+  }
   return {
     prisma,
     kind: opts.databaseUrl ? "postgres" : "pglite",

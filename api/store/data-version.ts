@@ -1,4 +1,4 @@
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
 
 /**
  * The version of what the read views show (DESIGN.md: caching with invalidation at ingest). Every write moves it in

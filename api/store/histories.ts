@@ -1,6 +1,6 @@
 import { findChangePoints, CHANGE_POINT_DEFAULTS } from "../../model/change-points.js";
 import { againstNoise, changeFrom, configurationId, configurationOf, historyOrder, type HistoryOrder, type RunConfiguration } from "../../model/history.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";
 import { runWhere, type RunFilters } from "./queries/filters.js";
 import { PEAK_FIELDS, runPeak, type PeakPhase } from "./queries/runs.js";

@@ -3,6 +3,7 @@ import { phaseWorkload } from "../../model/aggregate/rules.js";
 import { phasePreset } from "../../model/presets.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
+import { phaseGroupIds } from "./aggregates/keys.js";
 
 /**
  * The tables ingest writes, each declared once: its columns with their SQL types (for jsonb_to_recordset) and how a
@@ -17,7 +18,7 @@ export interface Table<C extends Record<string, string>> {
 
 export type Row<T extends Table<Record<string, string>>> = { [K in keyof T["columns"]]: unknown };
 
-const table = <C extends Record<string, string>>(name: string, columns: C): Table<C> => ({ name, columns });
+export const table = <C extends Record<string, string>>(name: string, columns: C): Table<C> => ({ name, columns });
 
 /**
  * INSERT INTO <table> (<columns>) SELECT <columns> FROM jsonb_to_recordset(<rows>) AS x(<columns with types>) <tail>:
@@ -69,6 +70,8 @@ export const PHASES = table("phases", {
   operation_count: "int",
   operation_count_per: "text",
   preset: "text",
+  configuration_id: "text",
+  peak_id: "text",
 });
 
 export const CLIENT_RESULTS = table("client_results", {
@@ -138,10 +141,23 @@ export function runRow(r: RunFacts): Row<typeof RUNS> {
 }
 
 /** A phase as stored: a load's workload is "load", the phase's repeat as documentRepeats reads it, its preset. */
-export type PhaseFacts = ResultDocument["phase"] & { runId: string; repeat: number; preset: string };
+export type PhaseFacts = ResultDocument["phase"] & { runId: string; repeat: number; preset: string; configurationId: string | null; peakId: string | null };
 
-export function phaseFactsOf(d: ResultDocument): PhaseFacts {
-  return { ...d.phase, workload: phaseWorkload(d.phase) ?? undefined, runId: d.run.id, repeat: documentRepeats(d).phase, preset: phasePreset(d.run.preset, d.phase.properties) };
+/** A document's phase as stored, with the groups ingest keeps it in (its run's source id given). */
+export function phaseFactsOf(d: ResultDocument, sourceId: string): PhaseFacts {
+  const workload = phaseWorkload(d.phase);
+  const preset = phasePreset(d.run.preset, d.phase.properties);
+  const groups = phaseGroupIds({
+    ...d.phase,
+    ...d.run,
+    preset,
+    sourceId,
+    workload,
+    target: d.phase.target ?? null,
+    operationCount: d.phase.operationCount ?? null,
+    operationCountPer: d.phase.operationCountPer ?? null,
+  });
+  return { ...d.phase, workload: workload ?? undefined, runId: d.run.id, repeat: documentRepeats(d).phase, preset, ...groups };
 }
 
 export function phaseRow(p: PhaseFacts): Row<typeof PHASES> {
@@ -159,6 +175,8 @@ export function phaseRow(p: PhaseFacts): Row<typeof PHASES> {
     operation_count: p.operationCount ?? null,
     operation_count_per: p.operationCountPer ?? null,
     preset: p.preset,
+    configuration_id: p.configurationId,
+    peak_id: p.peakId,
   };
 }
 

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { documentRepeats } from "../../model/aggregate/repeats.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";
 import { documentHash, legacyDocumentHash } from "./document-hash.js";
 import {
@@ -25,6 +24,8 @@ import {
   type RunFacts,
 } from "./ingest-tables.js";
 import { keepTotals, type Tx } from "./phase-totals.js";
+import { refreshAggregates } from "./aggregates/refresh.js";
+import { sourceIdOf } from "./sources.js";
 
 /** What happened to one document: stored now, already stored identically, or a different document under its key. */
 export type IngestStatus = "created" | "duplicate" | "conflict";
@@ -64,14 +65,7 @@ export interface IngestExtras {
   hdrHistograms?: Record<string, string>;
 }
 
-/** The one source of every measured run. */
-export const MEASURED_SOURCE = "measured";
-
-export function sourceIdOf(doc: ResultDocument): string {
-  const s = doc.run.source;
-  if (s.kind === "measured") return MEASURED_SOURCE;
-  return `published:${s.seed ?? createHash("sha256").update(s.citation).digest("hex").slice(0, 16)}`;
-}
+export { MEASURED_SOURCE, sourceIdOf } from "./sources.js";
 
 const lz4Support = new WeakMap<Db, Promise<boolean>>();
 /** Whether the server was built with lz4 (Debian's Postgres is; PGlite is not): asked once per client. */
@@ -128,6 +122,7 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       await storeClientDetails(tx, docs, extras, clients.created);
       await keepTotals(tx, clients.touchedPhases);
       await keepRunEnds(tx, docs, clients.created);
+      await refreshAggregates(tx, clients.touchedPhases);
       // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
       if (clients.created.size > 0) await bumpDataVersion(tx);
       return outcomesOf(tx, docs, clients);
@@ -172,7 +167,7 @@ async function storePhases(tx: Tx, docs: readonly ResultDocument[]): Promise<Map
   for (const d of docs) {
     const k = phaseKey(d.run.id, d.phase.name);
     const first = phases.get(k);
-    const phase = phaseFactsOf(d);
+    const phase = phaseFactsOf(d, sourceIdOf(d));
     if (!first) phases.set(k, phase);
     else for (const f of PHASE_IDENTITY) if (phaseFact(first, f) !== phaseFact(phase, f)) throw new PhaseConflictError(d.run.id, d.phase.name, f, phaseFact(first, f), phaseFact(phase, f));
   }
@@ -266,22 +261,28 @@ async function keepRunEnds(tx: Tx, docs: readonly ResultDocument[], created: Map
     WHERE r.id = x.id AND (r.finished_at IS NULL OR r.finished_at < x.finished)`;
 }
 
-/** Each document's outcome. Not created: its key is stored already; identical content is a duplicate, anything else a conflict. */
+/**
+ * Each document's outcome. Not created: its key is stored already; identical content is a duplicate, anything else a
+ * conflict. The stored keys are looked up with one join over the batch's keys (as the inserts are made), so a client's
+ * retry of an acknowledged batch costs what its first POST did, whatever its size.
+ */
 async function outcomesOf(tx: Tx, docs: readonly ResultDocument[], { created, hashes, firstOfKey }: StoredClients): Promise<IngestOutcome[]> {
   const notCreated = docs.map((_, i) => i).filter((i) => !created.has(i));
-  const existing = notCreated.length
-    ? await tx.clientResult.findMany({
-        where: { OR: notCreated.map((i) => ({ runId: docs[i]!.run.id, clientIndex: docs[i]!.client.index, phase: { name: docs[i]!.phase.name } })) },
-        select: { runId: true, clientIndex: true, documentHash: true, phase: { select: { name: true } } },
-      })
+  const keys = notCreated.map((i) => ({ i, run_id: docs[i]!.run.id, name: docs[i]!.phase.name, client_index: docs[i]!.client.index }));
+  const existing = keys.length
+    ? await tx.$queryRaw<{ i: number; hash: string }[]>`
+        SELECT x.i, c.document_hash AS hash
+        FROM jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) AS x(i int, run_id text, name text, client_index int)
+        JOIN phases p ON p.run_id = x.run_id AND p.name = x.name
+        JOIN client_results c ON c.phase_id = p.id AND c.client_index = x.client_index`
     : [];
-  const existingHash = new Map(existing.map((e) => [keyOf(e.runId, e.phase.name, e.clientIndex), e.documentHash]));
+  const existingHash = new Map(existing.map((e) => [Number(e.i), e.hash]));
   return docs.map((d, i) => {
     const base = { runId: d.run.id, phase: d.phase.name, clientIndex: d.client.index };
     if (created.has(i)) return { ...base, status: "created" as const };
-    const key = keyOf(d.run.id, d.phase.name, d.client.index);
-    const stored = existingHash.get(key) ?? hashes[firstOfKey.get(key)!];
-    const same = stored === hashes[i] || (existingHash.has(key) && stored === legacyDocumentHash(d));
+    // What is stored under its key (by an earlier document of this batch, or before it), else the batch's first of its key.
+    const stored = existingHash.get(i) ?? hashes[firstOfKey.get(keyOf(d.run.id, d.phase.name, d.client.index))!];
+    const same = stored === hashes[i] || (existingHash.has(i) && stored === legacyDocumentHash(d));
     return { ...base, status: same ? ("duplicate" as const) : ("conflict" as const) };
   });
 }

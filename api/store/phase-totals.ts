@@ -1,7 +1,7 @@
 /** The per-phase totals ingest keeps for the read side, and each run's worst verdict. */
 import { clientsReported, lessSevere, phaseRuntimeMs, phaseThroughput, worstVerdict } from "../../model/aggregate/rules.js";
 import { Prisma } from "../../prisma/generated/client.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 

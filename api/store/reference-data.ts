@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import { documentHash, legacyDocumentHash } from "./document-hash.js";
 import { ingestDocuments, sourceIdOf } from "./ingest.js";
 import { Prisma } from "../../prisma/generated/client.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
+import { aroundRunChange } from "./aggregates/refresh.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";
 import { isEngine, type Engine } from "../../model/engine.js";
 import { PRESET_PROPERTY, PRESETS, type Preset } from "../../model/presets.js";
@@ -285,6 +286,7 @@ async function removeStalePublishedRuns(db: Db, docs: readonly ResultDocument[])
   const current = new Set(docs.flatMap((d) => [documentHash(d), legacyDocumentHash(d)]));
   const stored = await db.clientResult.findMany({ where: { phase: { run: { sourceId } } }, select: { documentHash: true } });
   if (stored.length === 0 || (stored.length === docs.length && stored.every((s) => current.has(s.documentHash)))) return 0;
-  const { count } = await db.run.deleteMany({ where: { sourceId } });
+  const runs = await db.run.findMany({ where: { sourceId }, select: { id: true } });
+  const { count } = await db.$transaction((tx) => aroundRunChange(tx, runs.map((r) => r.id), () => tx.run.deleteMany({ where: { sourceId } })), { timeout: 120_000 });
   return count;
 }

@@ -1,4 +1,5 @@
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
+import { aroundRunChange } from "./aggregates/refresh.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";
 
 /** What a token holder may do to a stored run besides adding to it: quarantine it (with a reason), lift that, delete it. */
@@ -17,7 +18,11 @@ export async function quarantineRun(db: Db, id: string, reason: string | null): 
   if (!run) return { status: "missing" };
   if (run.source.kind === "published") return { status: "published" };
   const at = reason === null ? null : new Date();
-  await db.$transaction([db.run.update({ where: { id }, data: { quarantineReason: reason, quarantinedAt: at } }), bumpDataVersion(db)]);
+  // The run leaves (or rejoins) every aggregate: the groups of its phases are recomputed in the same transaction.
+  await db.$transaction(async (tx) => {
+    await aroundRunChange(tx, [id], () => tx.run.update({ where: { id }, data: { quarantineReason: reason, quarantinedAt: at } }));
+    await bumpDataVersion(tx);
+  });
   noteWrite(db);
   return { status: "done", id, quarantine: reason === null ? null : { reason, at: at!.toISOString() } };
 }
@@ -28,7 +33,11 @@ export async function deleteRun(db: Db, id: string): Promise<{ status: "done"; i
   if (!run) return { status: "missing" };
   if (run.source.kind === "published") return { status: "published" };
   const clientResults = await db.clientResult.count({ where: { runId: id } });
-  const [{ count }] = await db.$transaction([db.run.deleteMany({ where: { id, source: { kind: { not: "published" } } } }), bumpDataVersion(db)]);
+  const { count } = await db.$transaction(async (tx) => {
+    const out = await aroundRunChange(tx, [id], () => tx.run.deleteMany({ where: { id, source: { kind: { not: "published" } } } }));
+    await bumpDataVersion(tx);
+    return out;
+  });
   noteWrite(db);
   return count === 0 ? { status: "missing" } : { status: "done", id, clientResults };
 }

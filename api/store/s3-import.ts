@@ -3,7 +3,7 @@ import { clientHistograms } from "../../model/hdr/client-histograms.js";
 import { ResultDocumentSchema, type ResultDocument } from "../../model/result-document.js";
 import { checkAgainst, type FieldError } from "../../model/result-validation.js";
 import { parseResultsKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
 import { ingestDocuments, PhaseConflictError, RunConflictError, type IngestExtras, type IngestOutcome } from "./ingest.js";
 
 export interface S3ImportRequest {

@@ -1,5 +1,7 @@
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
 import { bumpDataVersion, noteWrite } from "./data-version.js";
+import { phaseGroupIds, type GroupedPhase } from "./aggregates/keys.js";
+import { refreshAggregates } from "./aggregates/refresh.js";
 
 /**
  * Moving a store's contents to another store (`ycsb-lab export` / `ycsb-lab import`): the laptop's embedded PGlite to
@@ -184,6 +186,7 @@ export async function importStore(db: Db, lines: TransferLine[]): Promise<Import
             createdAt: date(r.createdAt)!,
           },
         });
+        const phaseIds: number[] = [];
         for (const p of r.phases as Obj[]) {
           const phase = await tx.phase.create({
             data: {
@@ -204,8 +207,10 @@ export async function importStore(db: Db, lines: TransferLine[]): Promise<Import
               clientsReported: p.clientsReported,
               runtimeMs: p.runtimeMs,
               verdict: p.verdict,
+              ...phaseGroupIds({ ...r, ...p, sourceId: r.sourceId, target: p.target ?? null, operationCount: p.operationCount ?? null, operationCountPer: p.operationCountPer ?? null } as GroupedPhase),
             },
           });
+          phaseIds.push(phase.id);
           for (const c of p.clientResults as Obj[]) {
             await tx.clientResult.create({
               data: {
@@ -247,6 +252,8 @@ export async function importStore(db: Db, lines: TransferLine[]): Promise<Import
             });
           }
         }
+        // The aggregates the views read (api/store/aggregates): the imported run's phases and their groups.
+        await refreshAggregates(tx, phaseIds);
         await bumpDataVersion(tx);
       });
       report.runs.created++;

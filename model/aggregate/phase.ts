@@ -101,6 +101,11 @@ export function mergeHistogramsOrNothing(encoded: readonly string[]): JsHistogra
 }
 
 export function aggregateOperation(inputs: readonly ClientOperationInput[], percentiles = REPORTED_PERCENTILES): OperationAggregate {
+  return aggregateOperationWithHistogram(inputs, percentiles).aggregate;
+}
+
+/** aggregateOperation, and the merged histogram it read its percentiles from (undefined unless merged-hdr). */
+export function aggregateOperationWithHistogram(inputs: readonly ClientOperationInput[], percentiles = REPORTED_PERCENTILES): { aggregate: OperationAggregate; merged: JsHistogram | undefined } {
   const count = inputs.reduce((a, o) => a + o.count, 0);
   const withAvg = inputs.filter((o) => o.avgUs !== null && o.count > 0);
   const avgUs = count > 0 && withAvg.length === inputs.filter((o) => o.count > 0).length
@@ -121,15 +126,20 @@ export function aggregateOperation(inputs: readonly ClientOperationInput[], perc
   if (merged) {
     const percentilesUs: Record<string, number | null> = {};
     for (const p of percentiles) percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
-    return { ...base, percentilesUs, percentileMethod: "merged-hdr" };
+    return { aggregate: { ...base, percentilesUs, percentileMethod: "merged-hdr" }, merged };
   }
+  return { aggregate: { ...base, percentilesUs: maxOfClientPercentiles(inputs), percentileMethod: inputs.length === 1 ? "single-client" : "max-of-clients" }, merged: undefined };
+}
+
+/** Each percentile the clients printed, as the max over them (an upper bound of the phase's); null unless all printed it. */
+export function maxOfClientPercentiles(inputs: readonly Pick<ClientOperationInput, "percentilesUs">[]): Record<string, number | null> {
   const keys = [...new Set(inputs.flatMap((o) => Object.keys(o.percentilesUs)))].sort((a, b) => Number(a) - Number(b));
   const percentilesUs: Record<string, number | null> = {};
   for (const k of keys) {
     const vs = inputs.map((o) => o.percentilesUs[k]).filter((v): v is number => v !== undefined);
     percentilesUs[k] = vs.length === inputs.length && vs.length ? Math.max(...vs) : null;
   }
-  return { ...base, percentilesUs, percentileMethod: inputs.length === 1 ? "single-client" : "max-of-clients" };
+  return percentilesUs;
 }
 
 export function aggregatePhase(clients: readonly ClientInput[], expectedClients: number): PhaseAggregate {
@@ -146,4 +156,43 @@ export function aggregatePhase(clients: readonly ClientInput[], expectedClients:
     runtimeMs: phaseRuntimeMs(clients),
     operations,
   };
+}
+
+/**
+ * One operation group of a phase as ingest keeps it (the phase's clients aggregated, `aggregateOperation`): what a
+ * view combines over several phases, with the clients' histograms merged where every client had one.
+ */
+export interface PhaseOperationPart {
+  count: number;
+  avgUs: number | null;
+  /** The max of the phase's clients' printed percentiles (null where one did not print it): the fallback's input. */
+  clientPercentilesUs: Record<string, number | null>;
+  /** Clients of the phase that printed the group. */
+  clients: number;
+  hdrHistogram: string | null;
+}
+
+/**
+ * Several phases' groups as one, by the rules aggregateOperation applies to clients: counts summed, the count-weighted
+ * mean, percentiles from the merged histograms when every phase has one (merging merged histograms is merging the
+ * clients'), else the max of the phases' own (itself the max of their clients'), labelled by how many clients.
+ */
+export function combineOperationParts(parts: readonly PhaseOperationPart[], percentiles: readonly number[] = [99]) {
+  const count = parts.reduce((a, o) => a + o.count, 0);
+  const counted = parts.filter((o) => o.count > 0);
+  const avgUs = count > 0 && counted.every((o) => o.avgUs !== null) ? counted.reduce((a, o) => a + o.avgUs! * o.count, 0) / count : null;
+  const clients = parts.reduce((a, o) => a + o.clients, 0);
+  const histograms = parts.map((o) => o.hdrHistogram).filter((h): h is string => typeof h === "string" && h.length > 0);
+  const merged = parts.length > 0 && histograms.length === parts.length ? mergeHistogramsOrNothing(histograms) : undefined;
+  const percentilesUs: Record<string, number | null> = {};
+  if (merged) {
+    for (const p of percentiles) percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
+    return { count, avgUs, percentilesUs, percentileMethod: "merged-hdr" as PercentileMethod };
+  }
+  for (const p of percentiles) {
+    const k = percentileKey(p);
+    const vs = parts.map((o) => o.clientPercentilesUs[k]).filter((v): v is number => typeof v === "number");
+    percentilesUs[k] = vs.length === parts.length && vs.length ? Math.max(...vs) : null;
+  }
+  return { count, avgUs, percentilesUs, percentileMethod: (clients === 1 ? "single-client" : "max-of-clients") as PercentileMethod };
 }

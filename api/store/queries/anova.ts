@@ -2,7 +2,7 @@
 import { addLeftOut, selectPhases, type LeftOut } from "../../../model/aggregate/index.js";
 import { cellOf, twoWayAnova, type AnovaTable, type CellSummary } from "../../../model/anova.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
+import type { Db } from "../../db/client.js";
 import { type PhaseSummaryRow, type RunFilters, phaseSummaries } from "./filters.js";
 import { NO_LEFT_OUT, groupBy, phaseProperties } from "./phase-groups.js";
 

@@ -1,50 +1,78 @@
 /** GET /durability: the presets side by side, each at its peak, with the latency of those peak phases. */
-import { addLeftOut } from "../../../model/aggregate/index.js";
+import { addLeftOut, type LeftOut } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
+import type { Db } from "../../db/client.js";
+import { storedPeakSummary } from "../aggregates/stored-summaries.js";
+import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, clientOperations, groupBy, latencyOfPhases, phaseReasons, pointVerdict } from "./phase-groups.js";
+import { byKeys, groupWhere, summaryColumn } from "./group-rows.js";
+import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, groupBy, phaseOperationParts, phaseReasons, pointVerdict } from "./phase-groups.js";
+
+/** A cell: one peak group (model/aggregate/groups.ts peakKey) of workload phases. */
+interface Cell {
+  engine: string;
+  workload: string | null;
+  preset: string;
+  nodes: number;
+  operationCount: number | null;
+  operationCountPer: string | null;
+  scenario: string;
+  sourceKind: string;
+  sourceId: string;
+  citation: string | null;
+  phases: number;
+  summary: PeakSummary;
+}
 
 /**
  * Presets side by side per engine, workload, operation count and cluster size. A cell is each repeat at its peak
  * phase (highest throughput over its thread and target steps: seed 004's "maximum throughput"), then the mean over
  * repeats with its CI and n; its latency comes from those peak phases only (count-weighted mean; p99 from their
- * merged HDR histograms, else the max of the clients' own, labelled).
+ * merged HDR histograms, else the max of the clients' own, labelled). Read from the peak groups ingest keeps, unless
+ * a filter cuts through them.
  */
 export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
-  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
-  let leftOut = NO_LEFT_OUT;
-  const cells = groupBy(rows, (r) => [r.engine, r.workload, r.scenario, r.sourceKind, r.sourceId, r.citation, r.preset, r.nodes, r.operationCount])
-    .map(({ key, rows: rs }) => ({ key: key as [string, string | null, string, string, string, string | null, string, number, number | null], phases: rs.length, ...atPeakOverRepeats(rs, f.include) }))
+  const where = groupWhere(f, "peak");
+  const cells = where ? await keptCells(db, f, where) : await computedCells(db, f, mergeLimit);
+  const reasons = await phaseReasons(db, cells.flatMap((c) => (c.summary.runs > 0 ? c.summary.suspect : [])));
+  let leftOut: LeftOut = NO_LEFT_OUT;
+  const rows = cells
     .filter((c) => {
-      leftOut = addLeftOut(leftOut, c.leftOut);
-      return c.peaks.length > 0;
-    });
-  const ops = await clientOperations(db, cells.flatMap((c) => c.peaks.map((r) => r.phaseId)), mergeLimit);
-  const reasons = await phaseReasons(db, cells.flatMap((c) => c.peaks));
-  const out = cells.map(({ key, phases, peaks, throughput, leftOut: cellLeftOut }) => {
-    const [engine, workload, scenario, sourceKind, sourceId, citation, preset, nodes, operationCount] = key;
-    return {
-      engine,
-      workload,
-      preset,
-      nodes,
-      operationCount,
-      scenario,
-      sourceKind,
-      sourceId,
-      citation,
-      phases,
-      runs: new Set(peaks.map((r) => r.runId)).size,
-      peakThreads: [...new Set(peaks.map((r) => r.threadsPerClient * r.clients))].sort((a, b) => a - b),
-      throughputOpsSec: throughput.mean,
-      throughput,
-      leftOut: cellLeftOut,
-      // The verdict of the phases the cell's value stands on (its peaks), with their reasons.
-      ...pointVerdict(peaks, reasons),
+      leftOut = addLeftOut(leftOut, c.summary.leftOut);
+      return c.summary.runs > 0;
+    })
+    .sort(byKeys((c) => [c.engine, c.nodes, c.scenario, c.sourceId, c.workload, c.preset, c.operationCount, c.operationCountPer]))
+    .map(({ summary: s, ...c }) => ({
+      ...c,
+      runs: s.runs,
+      peakThreads: s.peakThreads,
+      throughputOpsSec: s.throughput.mean,
+      throughput: s.throughput,
+      leftOut: s.leftOut,
+      // The verdict of the peak phases the cell stands on, with their reasons.
+      ...pointVerdict(s, reasons),
       // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
-      operations: latencyOfPhases(peaks, ops),
-    };
+      operations: s.latency,
+    }));
+  return { rows, leftOut };
+}
+
+async function keptCells(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Cell[]> {
+  const rows = await db.$queryRaw<Cell[]>`
+    SELECT g.engine, g.workload, g.preset, g.nodes, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer",
+           g.scenario, g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.citation, g.phases, ${summaryColumn(f)} AS summary
+    FROM peak_aggregates g WHERE g.kind = 'workload' ${where}`;
+  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), phases: Number(r.phases), operationCount: r.operationCount === null ? null : Number(r.operationCount), summary: storedPeakSummary(r.summary) }));
+}
+
+/** The same cells from the phases (a filter cuts through peak groups): the summaries ingest would keep. */
+async function computedCells(db: Db, f: RunFilters, mergeLimit: number): Promise<Cell[]> {
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
+  const groups = groupBy(rows, (r) => [r.engine, r.workload, r.scenario, r.sourceId, r.preset, r.nodes, r.operationCount, r.operationCountPer]).map((g) => g.rows);
+  const include = f.include ?? "valid";
+  const ops = await phaseOperationParts(db, groups.flatMap((rs) => atPeakOverRepeats(rs, include).peaks.map((p) => p.phaseId)), mergeLimit);
+  return groups.map((rs) => {
+    const r = rs[0]!;
+    return { engine: r.engine, workload: r.workload, preset: r.preset, nodes: r.nodes, operationCount: r.operationCount, operationCountPer: r.operationCountPer, scenario: r.scenario, sourceKind: r.sourceKind, sourceId: r.sourceId, citation: r.citation, phases: rs.length, summary: peakSummary(rs, include, ops) };
   });
-  return { rows: out, leftOut };
 }

@@ -2,8 +2,8 @@
 import type { Include } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
-import { MEASURED_SOURCE } from "../ingest.js";
+import type { Db } from "../../db/client.js";
+import { MEASURED_SOURCE } from "../sources.js";
 import { storedNumber, storedPhaseThroughput, storedRuntime } from "../stored-values.js";
 
 /** Filters shared by the read endpoints (all optional, all exact matches except the date range). */
@@ -71,7 +71,13 @@ export interface PhaseSummaryRow {
   throughputOpsSec: number;
   runtimeMs: number;
   verdict: string;
+  /** The groups ingest keeps the phase in (model/aggregate/groups.ts): null for a warm-up. */
+  configurationId: string | null;
+  peakId: string | null;
 }
+
+/** Anything that runs a raw query: the client, or a transaction of it. */
+export type Queryable = Pick<Db, "$queryRaw">;
 
 export function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
   const c: Prisma.Sql[] = [...extra];
@@ -100,13 +106,14 @@ export const SANE_PHASE = Prisma.sql`p.throughput_sum >= 0 AND p.throughput_sum 
 export const NOT_QUARANTINED = Prisma.sql`r.quarantined_at IS NULL`;
 
 /** Measured phases (load and workload) with the totals ingest keeps: no scan of client_results here. */
-export async function phaseSummaries(db: Db, f: RunFilters, extra: Prisma.Sql[] = []): Promise<PhaseSummaryRow[]> {
+export async function phaseSummaries(db: Queryable, f: RunFilters, extra: Prisma.Sql[] = []): Promise<PhaseSummaryRow[]> {
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
            p.clients, p.target, p.repeat, r.repeat AS "runRepeat", p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer",
            r.scenario, r.engine, r.engine_version AS "engineVersion", p.preset, r.nodes,
            s.kind AS "sourceKind", s.id AS "sourceId", s.citation, r.reference_table AS "referenceTable",
-           p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported", p.runtime_ms AS "runtimeMs", p.verdict
+           p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported", p.runtime_ms AS "runtimeMs", p.verdict,
+           p.configuration_id AS "configurationId", p.peak_id AS "peakId"
     FROM phases p
     JOIN runs r ON r.id = p.run_id
     JOIN sources s ON s.id = r.source_id

@@ -1,5 +1,5 @@
 /** The landing's queries: the filters' values with their run counts (facets) and the runs' timeline. */
-import type { Db } from "../../db/open.js";
+import type { Db } from "../../db/client.js";
 import { type RunFilters, runWhere } from "./filters.js";
 import { PEAK_FIELDS, runPeak } from "./runs.js";
 

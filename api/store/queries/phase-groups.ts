@@ -1,9 +1,7 @@
 /** Grouping phases into configurations and repeats, each repeat at its peak, and the clients' operation groups merged per phase. */
-import { aggregateOperation, configurationKey, overRepeats, peakPerRepeat, selectPhases, worstVerdict, type ClientOperationInput, type CountablePhase, type RepeatedPhase, type Include, type LeftOut } from "../../../model/aggregate/index.js";
-import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
+import { configurationKey, overRepeats, peakPerRepeat, selectPhases, type ClientOperationInput, type CountablePhase, type Include, type LeftOut, type PhaseOperationPart, type RepeatedPhase } from "../../../model/aggregate/index.js";
 import { storedCount, storedLatency, storedObject, storedPercentiles, storedReasons } from "../stored-values.js";
-import type { PhaseSummaryRow } from "./filters.js";
+import type { PhaseSummaryRow, Queryable } from "./filters.js";
 
 /** One stored operation group as the aggregation reads it; a group without a count in range is left out. */
 export function storedOperation(o: { operation: string; count: unknown; avgUs: unknown; minUs: unknown; maxUs: unknown; percentilesUs: unknown; hdrHistogram?: string | null }): [string, ClientOperationInput][] {
@@ -11,19 +9,6 @@ export function storedOperation(o: { operation: string; count: unknown; avgUs: u
   if (count === null) return [];
   const hdrHistogram = typeof o.hdrHistogram === "string" && o.hdrHistogram.length > 0 ? o.hdrHistogram : null;
   return [[o.operation, { count, avgUs: storedLatency(o.avgUs), minUs: storedLatency(o.minUs), maxUs: storedLatency(o.maxUs), percentilesUs: storedPercentiles(o.percentilesUs), hdrHistogram }]];
-}
-
-/** Count, count-weighted mean, and p99 from the clients' merged HDR histograms (else the max of theirs, labelled). */
-function latencyOf(inputs: readonly ClientOperationInput[]) {
-  const a = aggregateOperation(inputs, [99]);
-  return { count: a.count, avgUs: a.avgUs, p99Us: a.percentilesUs["99"] ?? null, p99Method: a.percentileMethod };
-}
-
-/** latencyOf each operation over every client of these phases (repeats pooled). */
-export function latencyOfPhases(phases: readonly { phaseId: number }[], ops: Map<number, (ClientOperationInput & { operation: string })[]>) {
-  const byOperation = new Map<string, ClientOperationInput[]>();
-  for (const p of phases) for (const o of ops.get(Number(p.phaseId)) ?? []) pushTo(byOperation, o.operation, o);
-  return Object.fromEntries([...byOperation].map(([op, inputs]) => [op, latencyOf(inputs)]));
 }
 
 /** Appends to the list under a key (in place: grouping thousands of rows must not copy each list again). */
@@ -59,29 +44,44 @@ export function atPeakOverRepeats<T extends CountablePhase & RepeatedPhase>(phas
 }
 
 /**
- * Merging decodes every histogram: past this many client operation groups in one answer (a query over a whole
- * database), percentiles fall back to the max of the clients' own, labelled max-of-clients, so an unfiltered
- * /sweeps or /durability stays fast. A filtered view (one engine, scenario or run set) stays well under it.
+ * Merging decodes every histogram: past this many phase operation groups in one answer (or one group ingest keeps),
+ * percentiles fall back to the max of the phases' own, labelled max-of-clients, so a view over a whole database stays
+ * fast. A filtered view (one engine, scenario or run set) stays well under it.
  */
 export const MERGE_LIMIT = 5_000;
 
-/** Each client's operation groups of these phases by phase, with their HDR histograms unless more than MERGE_LIMIT. */
-export async function clientOperations(db: Db, phaseIds: readonly number[], mergeLimit: number): Promise<Map<number, (ClientOperationInput & { operation: string })[]>> {
-  const out = new Map<number, (ClientOperationInput & { operation: string })[]>();
+/** Each phase's operation groups as ingest keeps them, by phase id. */
+export type OperationParts = Map<number, (PhaseOperationPart & { operation: string })[]>;
+
+/**
+ * The operation groups ingest keeps per phase (phase_operations), by phase, with their merged HDR histograms unless
+ * more than `mergeLimit` groups are read. Ids go as one array parameter (a bind parameter each failed past 32,767).
+ */
+export async function phaseOperationParts(db: Queryable, phaseIds: readonly number[], mergeLimit: number): Promise<OperationParts> {
+  const out: OperationParts = new Map();
   if (phaseIds.length === 0) return out;
-  const rows = await db.$queryRaw<{ id: number; phaseId: number; operation: string; count: number; avgUs: number | null; minUs: number | null; maxUs: number | null; percentilesUs: Record<string, number> }[]>`
-    SELECT o.id, c.phase_id AS "phaseId", o.operation, o.count::float8 AS count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs",
-           jsonb_build_object('99', o.percentiles_us->'99') AS "percentilesUs"
-    FROM client_results c JOIN operation_stats o ON o.client_result_id = c.id
-    WHERE c.phase_id = ANY(${[...phaseIds]}::int[])`;
-  const histograms = new Map<number, string>();
+  const rows = await db.$queryRaw<{ phaseId: number; operation: string; count: number; avgUs: number | null; p99: unknown; clients: number }[]>`
+    SELECT phase_id AS "phaseId", operation, count, avg_us AS "avgUs", client_percentiles_us->'99' AS p99, clients
+    FROM phase_operations WHERE phase_id = ANY(${[...phaseIds]}::int[])`;
+  const histograms = new Map<string, string>();
   if (rows.length > 0 && rows.length <= mergeLimit) {
-    const hs = await db.$queryRaw<{ id: number; h: string }[]>`
-      SELECT id, hdr_histogram AS h FROM operation_stats WHERE hdr_histogram IS NOT NULL AND id IN (${Prisma.join(rows.map((r) => r.id))})`;
-    for (const h of hs) histograms.set(Number(h.id), h.h);
+    const hs = await db.$queryRaw<{ phaseId: number; operation: string; h: string }[]>`
+      SELECT phase_id AS "phaseId", operation, hdr_histogram AS h FROM phase_operations
+      WHERE hdr_histogram IS NOT NULL AND phase_id = ANY(${[...phaseIds]}::int[])`;
+    for (const h of hs) histograms.set(`${h.phaseId}\u0000${h.operation}`, h.h);
   }
   for (const r of rows) {
-    for (const [operation, o] of storedOperation({ ...r, hdrHistogram: histograms.get(Number(r.id)) ?? null })) pushTo(out, Number(r.phaseId), { ...o, operation });
+    const count = storedCount(r.count);
+    if (count === null) continue;
+    const p99 = storedLatency(r.p99);
+    pushTo(out, Number(r.phaseId), {
+      operation: r.operation,
+      count,
+      avgUs: storedLatency(r.avgUs),
+      clientPercentilesUs: p99 === null ? {} : { "99": p99 },
+      clients: Number(r.clients),
+      hdrHistogram: histograms.get(`${r.phaseId}\u0000${r.operation}`) ?? null,
+    });
   }
   return out;
 }
@@ -90,7 +90,7 @@ export async function clientOperations(db: Db, phaseIds: readonly number[], merg
  * The YCSB properties of these phases, for configurationKey (model/aggregate/repeats.ts). Ids go as one array
  * parameter: a bind parameter each stopped working past 32,767 (a view over 100,000 runs failed).
  */
-export async function phaseProperties(db: Db, rows: readonly PhaseSummaryRow[]): Promise<Map<number, Record<string, unknown>>> {
+export async function phaseProperties(db: Queryable, rows: readonly PhaseSummaryRow[]): Promise<Map<number, Record<string, unknown>>> {
   const properties = new Map<number, Record<string, unknown>>();
   if (rows.length === 0) return properties;
   const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
@@ -104,15 +104,12 @@ export function configurations(rows: readonly PhaseSummaryRow[], properties: Map
   return groupBy(rows, (r) => [configurationKey({ ...r, properties: properties.get(r.phaseId) ?? {} })]).map((g) => g.rows);
 }
 
-/** At most this many distinct reasons per point: a chart's hover names why, the runs list has every one. */
-const REASONS_SHOWN = 5;
-
 /**
- * The reasons behind the verdicts of phases judged warning or invalid, by phase id, in one query (valid phases have
- * none to say, so most answers read nothing): what the views show on hover beside a hollow marker.
+ * The reasons behind the verdicts of these phases (those a summary kept as not judged valid), by phase id, in one
+ * query: what the views show on hover beside a hollow marker or a hatched bar.
  */
-export async function phaseReasons(db: Db, phases: readonly { phaseId: number; verdict: string }[]): Promise<Map<number, string[]>> {
-  const ids = [...new Set(phases.filter((p) => p.verdict !== "valid").map((p) => Number(p.phaseId)))];
+export async function phaseReasons(db: Queryable, phaseIds: readonly number[]): Promise<Map<number, string[]>> {
+  const ids = [...new Set(phaseIds.map(Number))];
   const out = new Map<number, string[]>();
   if (ids.length === 0) return out;
   const rows = await db.$queryRaw<{ phaseId: number; reasons: unknown }[]>`
@@ -122,8 +119,10 @@ export async function phaseReasons(db: Db, phases: readonly { phaseId: number; v
   return out;
 }
 
-/** The verdict of a drawn point (the worst of the phases it counts) and their distinct reasons. */
-export function pointVerdict(phases: readonly { phaseId: number; verdict: string }[], reasons: Map<number, string[]>): { verdict: string; reasons: string[] } {
-  const all = [...new Set(phases.flatMap((p) => reasons.get(Number(p.phaseId)) ?? []))];
-  return { verdict: worstVerdict(phases.map((p) => p.verdict)), reasons: all.slice(0, REASONS_SHOWN) };
+/** At most this many distinct reasons per drawn value: a hover names why, the runs list has every one. */
+const REASONS_SHOWN = 5;
+
+/** A drawn value's verdict (kept with its summary) and the distinct reasons of its suspect phases. */
+export function pointVerdict(s: { verdict: string; suspect: readonly number[] }, reasons: ReadonlyMap<number, string[]>): { verdict: string; reasons: string[] } {
+  return { verdict: s.verdict, reasons: [...new Set(s.suspect.flatMap((id) => reasons.get(Number(id)) ?? []))].slice(0, REASONS_SHOWN) };
 }

@@ -1,10 +1,13 @@
 /** GET /repeatability: each configuration's repeats with their mean, spread and confidence interval. */
-import { addLeftOut, selectPhases, type LeftOut } from "../../../model/aggregate/index.js";
-import { repeatStatistics, type RepeatStatistics } from "../../../model/statistics.js";
+import { addLeftOut, type LeftOut } from "../../../model/aggregate/index.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
+import type { RepeatStatistics } from "../../../model/statistics.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
+import type { Db } from "../../db/client.js";
+import { storedRepeatsSummary } from "../aggregates/stored-summaries.js";
+import { configurationSummary, type ConfigurationSummary, type RepeatEntry } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
+import { byKeys, groupWhere } from "./group-rows.js";
 import { NO_LEFT_OUT, configurations, phaseProperties } from "./phase-groups.js";
 
 export interface RepeatGroup {
@@ -24,47 +27,63 @@ export interface RepeatGroup {
   sourceId: string;
   runs: string[];
   /** Each repeat: its run, its phase and what it achieved, in run then phase order. */
-  repeats: { runId: string; phase: string; runRepeat: number; repeat: number; throughputOpsSec: number; verdict: string }[];
+  repeats: RepeatEntry[];
   throughput: RepeatStatistics;
   leftOut: LeftOut;
 }
 
+type Configuration = Omit<RepeatGroup, "runs" | "repeats" | "throughput" | "leftOut"> & { firstRunId: string; summary: Pick<ConfigurationSummary, "repeats" | "statistics" | "leftOut"> };
+
 /**
  * Repeats of one configuration (model/aggregate/repeats.ts: same deployment, source, workload, load level and YCSB
- * properties): phases of runs that differ only in their repeat index, or repeat phases of one run ("-r<N>").
+ * properties): phases of runs that differ only in their repeat index, or repeat phases of one run ("-r<N>"). Read from
+ * the configurations ingest keeps, unless a filter cuts through them.
  */
 export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: RepeatGroup[]; leftOut: LeftOut }> {
-  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
+  const where = groupWhere(f, "configuration");
+  const all = where ? await keptConfigurations(db, f, where) : await computedConfigurations(db, f);
   let leftOut = NO_LEFT_OUT;
-  const groups = configurations(rows, await phaseProperties(db, rows)).flatMap((rs) => {
-    const { counted, leftOut: groupLeftOut } = selectPhases(rs, f.include);
-    leftOut = addLeftOut(leftOut, groupLeftOut);
-    if (counted.length < 2) return [];
-    const first = counted[0]!;
-    const repeats = counted
-      .map((r) => ({ runId: r.runId, phase: r.phase, runRepeat: r.runRepeat, repeat: r.repeat, throughputOpsSec: r.throughputOpsSec, verdict: r.verdict }))
-      .sort((a, b) => a.runRepeat - b.runRepeat || a.runId.localeCompare(b.runId) || a.repeat - b.repeat);
-    return [
-      {
-        scenario: first.scenario,
-        engine: first.engine,
-        engineVersion: first.engineVersion,
-        preset: first.preset,
-        nodes: first.nodes,
-        workload: first.workload,
-        phase: phaseNameWithoutRepeat(first.phase),
-        threadsPerClient: first.threadsPerClient,
-        clients: first.clients,
-        target: first.target,
-        operationCount: first.operationCount,
-        sourceKind: first.sourceKind,
-        sourceId: first.sourceId,
-        runs: [...new Set(counted.map((r) => r.runId))],
-        repeats,
-        throughput: repeatStatistics(repeats.map((r) => r.throughputOpsSec)),
-        leftOut: groupLeftOut,
-      },
-    ];
-  });
+  const groups = all
+    .filter((c) => {
+      leftOut = addLeftOut(leftOut, c.summary.leftOut);
+      return c.summary.repeats.length >= 2;
+    })
+    .sort(byKeys((c) => [c.engine, c.nodes, c.firstRunId, c.scenario, c.engineVersion, c.phase, c.threadsPerClient * c.clients, c.target]))
+    .map(({ summary: s, firstRunId: _first, ...c }) => ({ ...c, runs: [...new Set(s.repeats.map((r) => r.runId))], repeats: s.repeats, throughput: s.statistics, leftOut: s.leftOut }));
   return { groups, leftOut };
+}
+
+async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Configuration[]> {
+  const column = Prisma.raw(f.include === "all" ? "g.summary_all" : "g.summary_valid");
+  const rows = await db.$queryRaw<Configuration[]>`
+    SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.workload, g.phase, g.threads_per_client AS "threadsPerClient",
+           g.clients, g.target, g.operation_count AS "operationCount", g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.first_run_id AS "firstRunId",
+           jsonb_build_object('repeats', ${column}->'repeats', 'statistics', ${column}->'statistics', 'leftOut', ${column}->'leftOut') AS summary
+    FROM configuration_aggregates g WHERE g.kind IN ('workload', 'load') ${where}`;
+  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), operationCount: r.operationCount === null ? null : Number(r.operationCount), summary: storedRepeatsSummary(r.summary) }));
+}
+
+/** The same configurations from the phases (a filter cuts through them): the summaries ingest would keep. */
+async function computedConfigurations(db: Db, f: RunFilters): Promise<Configuration[]> {
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
+  return configurations(rows, await phaseProperties(db, rows)).map((ps) => {
+    const r = ps[0]!;
+    return {
+      scenario: r.scenario,
+      engine: r.engine,
+      engineVersion: r.engineVersion,
+      preset: r.preset,
+      nodes: r.nodes,
+      workload: r.workload,
+      phase: phaseNameWithoutRepeat(r.phase),
+      threadsPerClient: r.threadsPerClient,
+      clients: r.clients,
+      target: r.target,
+      operationCount: r.operationCount,
+      sourceKind: r.sourceKind,
+      sourceId: r.sourceId,
+      firstRunId: r.runId,
+      summary: configurationSummary(ps, f.include ?? "valid", new Map()),
+    };
+  });
 }

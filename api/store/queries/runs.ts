@@ -2,10 +2,10 @@
 import { isComplete, aggregatePhase, worstVerdict, type ClientInput, type Include, type PhaseAggregate } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
-import { storedNumber, storedObject, storedPhaseThroughput, storedReasons, storedRuntime, storedThroughput } from "../stored-values.js";
+import type { Db } from "../../db/client.js";
+import { storedCount, storedLatency, storedNumber, storedObject, storedPhaseThroughput, storedReasons, storedRuntime, storedThroughput } from "../stored-values.js";
 import { type RunFilters, runWhere } from "./filters.js";
-import { atPeakOverRepeats, pushTo, storedOperation } from "./phase-groups.js";
+import { atPeakOverRepeats, pushTo } from "./phase-groups.js";
 
 export async function listRuns(db: Db, f: RunFilters, page: { limit: number; offset: number }) {
   const where = runWhere(f);
@@ -101,21 +101,17 @@ function runSummary(r: RunRow) {
   };
 }
 
-/** Loads the client results (with operations) of the given phases and aggregates each phase. */
+/**
+ * Each phase of the given runs aggregated over its clients: throughput, runtime and completeness from the clients within
+ * the contract, the operation groups as ingest keeps them (phase_operations: no client histogram is read here).
+ */
 async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
   const phases = await db.phase.findMany({
     where,
     orderBy: [{ runId: "asc" }, { index: "asc" }],
     include: {
-      clientResults: {
-        select: {
-          clientIndex: true,
-          throughputOpsSec: true,
-          runtimeMs: true,
-          validity: { select: { verdict: true, reasons: true } },
-          operations: { select: { operation: true, count: true, avgUs: true, minUs: true, maxUs: true, percentilesUs: true, hdrHistogram: true } },
-        },
-      },
+      clientResults: { select: { clientIndex: true, throughputOpsSec: true, runtimeMs: true, validity: { select: { verdict: true, reasons: true } } } },
+      operations: { orderBy: { operation: "asc" } },
     },
   });
   return phases.map((p) => {
@@ -124,16 +120,17 @@ async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
       const throughputOpsSec = storedThroughput(c.throughputOpsSec);
       const runtimeMs = storedRuntime(c.runtimeMs);
       if (throughputOpsSec === null || runtimeMs === null) return [];
-      return [{ clientIndex: c.clientIndex, throughputOpsSec, runtimeMs, operations: Object.fromEntries(c.operations.flatMap((o) => storedOperation(o))) }];
+      return [{ clientIndex: c.clientIndex, throughputOpsSec, runtimeMs, operations: {} }];
     });
     const records = Number(storedObject(p.properties)?.recordcount);
+    const aggregate = aggregatePhase(clients, p.clients);
     return {
       runId: p.runId,
       records: Number.isFinite(records) && records > 0 ? records : null,
       phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: storedNumber(p.target, LIMITS.throughputOpsSec), repeat: p.repeat, operationCount: p.operationCount },
       verdict: worstVerdict(p.clientResults.map((c) => c.validity?.verdict)),
       reasons: [...new Set(p.clientResults.flatMap((c) => storedReasons(c.validity?.reasons)))],
-      aggregate: aggregatePhase(clients, p.clients) as PhaseAggregate,
+      aggregate: { ...aggregate, operations: Object.fromEntries(p.operations.map((o) => [o.operation, storedPhaseOperation(o)])) } as PhaseAggregate,
     };
   });
 }
@@ -145,6 +142,22 @@ function recordsOf(phases: readonly { records: number | null }[]): number | null
 }
 
 const withoutRecords = <T extends { records: number | null }>({ records: _records, ...p }: T) => p;
+
+/** A kept operation group as the contract's aggregate (a value outside it reads as unknown). */
+function storedPhaseOperation(o: { count: number; avgUs: number | null; minUs: number | null; maxUs: number | null; percentilesUs: unknown; percentileMethod: string; averageOfClientAveragesUs: number | null }) {
+  const percentilesUs: Record<string, number | null> = {};
+  for (const [k, v] of Object.entries(storedObject(o.percentilesUs) ?? {})) percentilesUs[k] = storedLatency(v);
+  const method = (["merged-hdr", "single-client", "max-of-clients"] as const).find((m) => m === o.percentileMethod) ?? "max-of-clients";
+  return {
+    count: storedCount(o.count) ?? 0,
+    avgUs: storedLatency(o.avgUs),
+    minUs: storedLatency(o.minUs),
+    maxUs: storedLatency(o.maxUs),
+    percentilesUs,
+    percentileMethod: method,
+    averageOfClientAveragesUs: storedLatency(o.averageOfClientAveragesUs),
+  };
+}
 
 export async function getRun(db: Db, id: string) {
   const run = await db.run.findUnique({ where: { id }, include: { source: true } });

@@ -1,10 +1,12 @@
 /** GET /scaling: throughput against nodes per series, with the ideal-linear line and seed 002's score. */
 import { addLeftOut, analyseScaling, type LeftOut, type OverRepeats, type ScalingAnalysis } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
-import { storedPhaseThroughput } from "../stored-values.js";
-import { NOT_QUARANTINED, type RunFilters, SANE_PHASE, sqlFilters } from "./filters.js";
-import { NO_LEFT_OUT, atPeakOverRepeats, groupBy, phaseReasons, pointVerdict } from "./phase-groups.js";
+import type { Db } from "../../db/client.js";
+import { storedPeakSummary } from "../aggregates/stored-summaries.js";
+import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
+import { type RunFilters, phaseSummaries } from "./filters.js";
+import { groupWhere, summaryColumn } from "./group-rows.js";
+import { NO_LEFT_OUT, groupBy, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 export interface ScalingSeries {
   engine: string;
@@ -21,47 +23,42 @@ export interface ScalingSeries {
   analysis: ScalingAnalysis;
 }
 
+/** One cluster size of a series: a peak group (model/aggregate/groups.ts peakKey). */
+interface ScalingGroup {
+  engine: string;
+  workload: string | null;
+  preset: string;
+  scenario: string;
+  sourceKind: string;
+  sourceId: string;
+  citation: string | null;
+  operationCount: number | null;
+  operationCountPer: string | null;
+  nodes: number;
+  summary: PeakSummary;
+}
+
 /**
  * Throughput against nodes per engine, workload (the load is workload "load"), preset, operation count and source:
  * each repeat at its peak complete phase (seed 002 raised threads until throughput stopped rising), then the mean
  * over repeats with its CI and n. A published study's figures never merge with another's or with measured runs.
+ * Read from the peak groups ingest keeps, unless a filter cuts through them.
  */
 export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingSeries[]; leftOut: LeftOut }> {
-  // One row per series and cluster size, its phases as arrays: SQL only groups (100,000 client results are some 10,000
-  // phases); which phases count and each repeat's peak are the model's rules, applied below.
-  const groups = await db.$queryRaw<
-    { engine: string; workload: string | null; preset: string; scenario: string; sourceKind: string; sourceId: string; citation: string | null; operationCount: number | null; operationCountPer: string | null; nodes: number; phaseIds: number[]; runIds: string[]; repeats: number[]; throughputs: number[]; reported: number[]; clients: number[]; verdicts: string[] }[]
-  >`
-    SELECT r.engine, p.workload, p.preset, r.scenario, s.kind AS "sourceKind", s.id AS "sourceId", s.citation,
-           p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer", r.nodes,
-           array_agg(p.id) AS "phaseIds", array_agg(p.run_id) AS "runIds", array_agg(p.repeat) AS repeats, array_agg(p.throughput_sum) AS throughputs,
-           array_agg(p.clients_reported) AS reported, array_agg(p.clients) AS clients, array_agg(p.verdict) AS verdicts
-    FROM phases p
-    JOIN runs r ON r.id = p.run_id
-    JOIN sources s ON s.id = r.source_id
-    ${sqlFilters(f, [Prisma.sql`p.kind IN ('workload', 'load')`, Prisma.sql`p.clients_reported > 0`, SANE_PHASE, NOT_QUARANTINED])}
-    GROUP BY r.engine, p.workload, p.preset, r.scenario, s.kind, s.id, s.citation, p.operation_count, p.operation_count_per, r.nodes`;
+  const where = groupWhere(f, "peak");
+  const groups = where ? await keptGroups(db, f, where) : await computedGroups(db, f);
+  // The reasons of the peaks not judged valid (kept by id with each summary): one query, none when all are valid.
+  const reasons = await phaseReasons(db, groups.flatMap((g) => g.summary.suspect));
   let total = NO_LEFT_OUT;
-  const series = groupBy(groups, (g) => [g.engine, g.workload, g.preset, g.scenario, g.sourceKind, g.sourceId, g.citation, g.operationCount === null ? null : Number(g.operationCount), g.operationCountPer])
+  const series = groupBy(groups, (g) => [g.engine, g.workload, g.preset, g.scenario, g.sourceKind, g.sourceId, g.citation, g.operationCount, g.operationCountPer])
     .sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
-    .map(({ key, rows: gs }) => {
-      const [engine, workload, preset, scenario, sourceKind, sourceId, citation, operationCount, operationCountPer] = key as [string, string | null, string, string, string, string, string | null, number | null, string | null];
+    .map(({ rows: gs }) => {
+      const { engine, workload, preset, scenario, sourceKind, sourceId, citation, operationCount, operationCountPer } = gs[0]!;
       let leftOut = NO_LEFT_OUT;
       const points = gs
-        .map((g) => {
-          const phases = g.runIds.map((runId, i) => ({
-            phaseId: Number(g.phaseIds[i]),
-            runId,
-            repeat: Number(g.repeats[i]),
-            throughputOpsSec: storedPhaseThroughput(g.throughputs[i]) ?? 0,
-            clientsReported: Number(g.reported[i]),
-            clients: Number(g.clients[i]),
-            verdict: String(g.verdicts[i]),
-          }));
-          const agg = atPeakOverRepeats(phases, f.include);
-          leftOut = addLeftOut(leftOut, agg.leftOut);
-          // The verdict drawn with the point is its peaks' (the phases its value stands on).
-          return { nodes: Number(g.nodes), throughputOpsSec: agg.throughput.mean, throughput: agg.throughput, runs: new Set(agg.peaks.map((p) => p.runId)).size, phases: agg.counted.length, leftOut: agg.leftOut, peaks: agg.peaks };
+        .map(({ nodes, summary: s }) => {
+          leftOut = addLeftOut(leftOut, s.leftOut);
+          return { nodes, throughputOpsSec: s.throughput.mean, throughput: s.throughput, runs: s.runs, phases: s.counted, leftOut: s.leftOut, ...pointVerdict(s, reasons) };
         })
         .filter((p): p is typeof p & { throughputOpsSec: number } => p.throughputOpsSec !== null)
         .sort((a, b) => a.nodes - b.nodes);
@@ -69,9 +66,23 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
       return { engine, workload, preset, scenario, sourceKind, sourceId, citation, operationCount, operationCountPer, points, leftOut, analysis: analyseScaling(points) };
     })
     .filter((s) => s.points.length > 0);
-  const reasons = await phaseReasons(db, series.flatMap((s) => s.points.flatMap((p) => p.peaks)));
-  return {
-    series: series.map((s) => ({ ...s, points: s.points.map(({ peaks, ...p }) => ({ ...p, ...pointVerdict(peaks, reasons) })) })),
-    leftOut: total,
-  };
+  return { series, leftOut: total };
+}
+
+async function keptGroups(db: Db, f: RunFilters, where: Prisma.Sql): Promise<ScalingGroup[]> {
+  const rows = await db.$queryRaw<ScalingGroup[]>`
+    SELECT g.engine, g.workload, g.preset, g.scenario, g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.citation,
+           g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.nodes, ${summaryColumn(f)} AS summary
+    FROM peak_aggregates g WHERE g.kind IN ('workload', 'load') ${where}`;
+  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), operationCount: r.operationCount === null ? null : Number(r.operationCount), summary: storedPeakSummary(r.summary) }));
+}
+
+/** The same groups from the phases (a filter cuts through peak groups); no latency (scaling shows none). */
+async function computedGroups(db: Db, f: RunFilters): Promise<ScalingGroup[]> {
+  const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
+  const groups = groupBy(rows, (r) => [r.kind, r.engine, r.workload, r.scenario, r.sourceId, r.preset, r.nodes, r.operationCount, r.operationCountPer]).map((g) => g.rows);
+  return groups.map((rs) => {
+    const r = rs[0]!;
+    return { engine: r.engine, workload: r.workload, preset: r.preset, scenario: r.scenario, sourceKind: r.sourceKind, sourceId: r.sourceId, citation: r.citation, operationCount: r.operationCount, operationCountPer: r.operationCountPer, nodes: r.nodes, summary: peakSummary(rs, f.include ?? "valid", new Map()) };
+  });
 }

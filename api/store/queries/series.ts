@@ -1,9 +1,8 @@
 /** GET /runs/:id/phases/:phase/series: one phase's status lines and latency histograms per client, for its charts. */
 import { mergeHistogramsOrNothing, millisecondBuckets, percentileSpectrum, type SpectrumPoint } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
-import type { Db } from "../../db/open.js";
+import type { Db } from "../../db/client.js";
 import { storedBuckets, storedColumn, storedObject } from "../stored-values.js";
-import { pushTo } from "./phase-groups.js";
 
 /** The per-client detail of one phase the dashboard plots (issue 7): status lines and latency histogram buckets. */
 export async function phaseSeries(db: Db, runId: string, phase: string) {
@@ -14,8 +13,9 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
       clients: true,
       clientResults: {
         orderBy: { clientIndex: "asc" },
-        select: { clientIndex: true, statusSeries: { select: { points: true } }, operations: { select: { operation: true, histogramBuckets: true, hdrHistogram: true } } },
+        select: { clientIndex: true, statusSeries: { select: { points: true } }, operations: { select: { operation: true, histogramBuckets: true } } },
       },
+      operations: { select: { operation: true, clients: true, hdrHistogram: true }, orderBy: { operation: "asc" } },
     },
   });
   if (!p) return null;
@@ -32,23 +32,21 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
         }),
       ),
     })),
-    latency: phaseDistributions(p.clients, p.clientResults.map((c) => c.operations)),
+    latency: phaseDistributions(Math.max(p.clients, p.clientResults.length), p.operations),
   };
 }
 
 /**
- * The whole distribution of each operation from the clients' merged HDR histograms: only where every client of the
- * phase has one (a partial merge would understate the tail), and labelled merged-hdr.
+ * The whole distribution of each operation from the clients' merged HDR histograms (kept by ingest per phase): only
+ * where every client of the phase has one (a partial merge would understate the tail), and labelled merged-hdr.
  */
-function phaseDistributions(clients: number, byClient: { operation: string; hdrHistogram: string | null }[][]) {
-  const encoded = new Map<string, string[]>();
-  for (const ops of byClient) for (const o of ops) if (o.hdrHistogram) pushTo(encoded, o.operation, o.hdrHistogram);
+function phaseDistributions(clients: number, operations: { operation: string; clients: number; hdrHistogram: string | null }[]) {
   const out: Record<string, { method: "merged-hdr"; clients: number; count: number; spectrum: SpectrumPoint[]; buckets: { bucket: string; count: number }[] }> = {};
-  for (const [operation, list] of encoded) {
-    if (list.length < clients || list.length < byClient.length) continue;
-    const h = mergeHistogramsOrNothing(list);
+  for (const o of operations) {
+    if (!o.hdrHistogram || o.clients < clients) continue;
+    const h = mergeHistogramsOrNothing([o.hdrHistogram]);
     if (!h || h.totalCount === 0) continue;
-    out[operation] = { method: "merged-hdr", clients: list.length, count: h.totalCount, spectrum: percentileSpectrum(h), buckets: millisecondBuckets(h) };
+    out[o.operation] = { method: "merged-hdr", clients: o.clients, count: h.totalCount, spectrum: percentileSpectrum(h), buckets: millisecondBuckets(h) };
   }
   return out;
 }

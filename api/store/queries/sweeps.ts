@@ -1,36 +1,79 @@
 /** GET /sweeps: throughput, runtime and latency against total client threads, one series per configuration. */
-import { addLeftOut, overRepeats, selectPhases } from "../../../model/aggregate/index.js";
+import { addLeftOut, selectPhases, type LeftOut } from "../../../model/aggregate/index.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { Prisma } from "../../../prisma/generated/client.js";
-import type { Db } from "../../db/open.js";
+import type { Db } from "../../db/client.js";
+import { storedConfigurationSummary } from "../aggregates/stored-summaries.js";
+import { configurationSummary, type ConfigurationSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, clientOperations, configurations, groupBy, latencyOfPhases, phaseProperties, phaseReasons, pointVerdict } from "./phase-groups.js";
+import { byKeys, groupWhere, summaryColumn } from "./group-rows.js";
+import { MERGE_LIMIT, NO_LEFT_OUT, configurations, groupBy, phaseOperationParts, phaseProperties, phaseReasons, pointVerdict } from "./phase-groups.js";
+
+/** One load level of a sweep: a configuration, as kept by ingest or computed from its phases. */
+interface SweepLevel {
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  sourceKind: string;
+  sourceId: string;
+  workload: string | null;
+  clients: number;
+  operationCount: number | null;
+  operationCountPer: string | null;
+  phase: string;
+  threadsPerClient: number;
+  target: number | null;
+  runs: string[];
+  summary: ConfigurationSummary;
+}
 
 /**
  * Throughput, runtime and latency against total threads (threads per client x clients), one series per
  * configuration but its load level: scenario, engine and version, preset, nodes, source, workload, clients and
  * operation count (seed 003's 1k..1M operations are four series, never one line). A point is one configuration's
  * repeats (a run's "-r<N>" phases and other runs of it): throughput and runtime as mean, CI and n over the repeats
- * counted, latency from all their clients.
+ * counted, latency from all their clients. Read from the configurations ingest keeps, unless a filter cuts through them.
  */
 export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
+  const where = groupWhere(f, "configuration");
+  const levels = where ? await keptLevels(db, f, where) : await computedLevels(db, f, mergeLimit);
+  return assemble(levels, await phaseReasons(db, levels.flatMap((l) => (l.summary.throughput.n > 0 ? l.summary.suspect : []))));
+}
+
+async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<SweepLevel[]> {
+  const rows = await db.$queryRaw<(Omit<SweepLevel, "target"> & { target: number | null })[]>`
+    SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.source_kind AS "sourceKind", g.source_id AS "sourceId",
+           g.workload, g.clients, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.phase,
+           g.threads_per_client AS "threadsPerClient", g.target, g.runs, ${summaryColumn(f)} AS summary
+    FROM configuration_aggregates g WHERE g.kind = 'workload' ${where}`;
+  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), operationCount: r.operationCount === null ? null : Number(r.operationCount), runs: Array.isArray(r.runs) ? r.runs.map(String) : [], summary: storedConfigurationSummary(r.summary) }));
+}
+
+/** The same levels from the phases (a filter cuts through configurations): the summaries ingest would keep. */
+async function computedLevels(db: Db, f: RunFilters, mergeLimit: number): Promise<SweepLevel[]> {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
-  const properties = await phaseProperties(db, rows);
-  const points = configurations(rows, properties).map((ps) => ({ ps, ...selectPhases(ps, f.include) }));
-  const ops = await clientOperations(db, points.flatMap((p) => p.counted.map((r) => r.phaseId)), mergeLimit);
-  const reasons = await phaseReasons(db, points.flatMap((p) => p.counted));
-  let leftOut = NO_LEFT_OUT;
-  const series = groupBy(points, ({ ps: [r] }) => [r!.scenario, r!.engine, r!.engineVersion, r!.preset, r!.nodes, r!.sourceKind, r!.sourceId, r!.workload, r!.clients, r!.operationCount, r!.operationCountPer]).map(({ rows: levels }) => {
-    const first = levels[0]!.ps[0]!;
-    let seriesLeftOut = NO_LEFT_OUT;
-    const counted = levels.filter((l) => {
-      seriesLeftOut = addLeftOut(seriesLeftOut, l.leftOut);
-      return l.counted.length > 0;
-    });
+  const levels = configurations(rows, await phaseProperties(db, rows));
+  const ops = await phaseOperationParts(db, levels.flatMap((ps) => selectPhases(ps, f.include).counted.map((p) => p.phaseId)), mergeLimit);
+  return levels.map((ps) => {
+    const r = ps[0]!;
+    return { ...r, phase: phaseNameWithoutRepeat(r.phase), runs: [...new Set(ps.map((p) => p.runId))], summary: configurationSummary(ps, f.include ?? "valid", ops) };
+  });
+}
+
+function assemble(levels: readonly SweepLevel[], reasons: ReadonlyMap<number, string[]>) {
+  let leftOut: LeftOut = NO_LEFT_OUT;
+  const key = (l: SweepLevel) => [l.scenario, l.engine, l.engineVersion, l.preset, l.nodes, l.sourceKind, l.sourceId, l.workload, l.clients, l.operationCount, l.operationCountPer];
+  const series = groupBy(levels, key).map(({ rows }) => {
+    const first = rows[0]!;
+    const runs = [...new Set(rows.flatMap((l) => l.runs))].sort();
+    let seriesLeftOut: LeftOut = NO_LEFT_OUT;
+    for (const l of rows) seriesLeftOut = addLeftOut(seriesLeftOut, l.summary.leftOut);
     leftOut = addLeftOut(leftOut, seriesLeftOut);
     return {
-      runId: first.runId,
-      runs: [...new Set(levels.flatMap((l) => l.ps.map((p) => p.runId)))],
+      runId: runs[0]!,
+      runs,
       scenario: first.scenario,
       engine: first.engine,
       preset: first.preset,
@@ -42,27 +85,25 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
       sourceId: first.sourceId,
       engineVersion: first.engineVersion,
       leftOut: seriesLeftOut,
-      points: counted
-        .map(({ ps, counted: cs, leftOut: pointLeftOut }) => {
-          const throughput = overRepeats(cs.map((p) => p.throughputOpsSec));
-          const runtime = overRepeats(cs.map((p) => p.runtimeMs));
-          return {
-            phase: phaseNameWithoutRepeat(ps[0]!.phase),
-            phases: cs.map((p) => p.phase),
-            threads: ps[0]!.threadsPerClient * ps[0]!.clients,
-            target: ps[0]!.target,
-            complete: pointLeftOut.incomplete === 0,
-            throughputOpsSec: throughput.mean!,
-            throughput,
-            runtimeMs: runtime.mean,
-            runtime,
-            leftOut: pointLeftOut,
-            ...pointVerdict(cs, reasons),
-            latency: latencyOfPhases(cs, ops),
-          };
-        })
+      points: rows
+        .filter((l) => l.summary.throughput.n > 0)
+        .map(({ phase, threadsPerClient, clients, target, summary: s }) => ({
+          phase,
+          phases: s.phases,
+          threads: threadsPerClient * clients,
+          target,
+          complete: s.leftOut.incomplete === 0,
+          throughputOpsSec: s.throughput.mean!,
+          throughput: s.throughput,
+          runtimeMs: s.runtime.mean,
+          runtime: s.runtime,
+          leftOut: s.leftOut,
+          ...pointVerdict(s, reasons),
+          latency: s.latency,
+        }))
         .sort((a, b) => a.threads - b.threads || (a.target ?? 0) - (b.target ?? 0)),
     };
   });
-  return { series: series.filter((s) => s.points.length > 0), leftOut };
+  const ordered = series.filter((s) => s.points.length > 0).sort(byKeys((s) => [s.engine, s.nodes, s.runId, s.scenario, s.engineVersion, s.preset, s.sourceId, s.workload, s.operationCount]));
+  return { series: ordered, leftOut };
 }

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../api/db/open.js";
+import { rebuildAggregates } from "../api/store/aggregates/rebuild.js";
+import { ingestDocuments } from "../api/store/ingest.js";
+import { durability } from "../api/store/queries/durability.js";
+import type { RunFilters } from "../api/store/queries/filters.js";
+import { repeatability } from "../api/store/queries/repeatability.js";
+import { scaling } from "../api/store/queries/scaling.js";
+import { sweeps } from "../api/store/queries/sweeps.js";
+import { deleteRun, quarantineRun } from "../api/store/run-admin.js";
+import { clientHistograms } from "../model/hdr/index.js";
+import type { ResultDocument } from "../model/result-document.js";
+import { fixtureDocument, fixtureHdr, freshPostgresDatabase } from "./api-helpers.js";
+
+const histograms = (c: 0 | 1) => clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) })));
+
+/**
+ * Runs of a thread sweep (4, 8, 16 threads x 2 clients) over engines, cluster sizes and repeats, with real YCSB output
+ * and histograms; one repeat's phase judged invalid, one phase missing a client, one run with its own repeat index.
+ */
+function dataset(): ResultDocument[] {
+  const docs: ResultDocument[] = [];
+  for (const engine of ["cassandra", "hbase"] as const) {
+    for (const nodes of [1, 3]) {
+      for (const repeat of [0, 1, 2]) {
+        const runId = `agg-${engine}-${nodes}-r${repeat}`;
+        [4, 8, 16].forEach((threads, i) => {
+          for (const client of [0, 1] as const) {
+            if (engine === "hbase" && nodes === 3 && repeat === 2 && threads === 16 && client === 1) continue; // incomplete
+            const d = fixtureDocument({ runId, engine, nodes, repeat, client, threads, phaseName: `a-t${threads}`, phaseIndex: i, scenario: "aggregates" });
+            // Real output at other load levels: the same operations in less time as threads and nodes grow.
+            const f = (1 + i / 4) * nodes * (1 + repeat / 50);
+            d.result.overall = { runtimeMs: d.result.overall.runtimeMs / f, throughputOpsSec: d.result.overall.throughputOpsSec * f };
+            if (engine === "cassandra") d.hdrHistograms = histograms(client);
+            if (engine === "cassandra" && nodes === 3 && repeat === 1 && threads === 8) d.validity = { verdict: "invalid", reasons: [{ code: "failed-operations", message: "2% of operations failed" }] };
+            docs.push(d);
+          }
+        });
+      }
+    }
+  }
+  return docs;
+}
+
+describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s", (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    const url = kind === "postgres" ? await freshPostgresDatabase("api_aggregates") : undefined;
+    db = await openDatabase(url ? { databaseUrl: url } : {});
+    // In several batches, so groups are recomputed as their phases arrive.
+    const docs = dataset();
+    for (let i = 0; i < docs.length; i += 17) await ingestDocuments(db.prisma, docs.slice(i, i + 17));
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  // A date range cuts through the kept groups: the views then compute from the phases. From 1970 it leaves out nothing.
+  const computed = (f: RunFilters): RunFilters => ({ ...f, from: "1970-01-01T00:00:00.000Z" });
+  const filters: RunFilters[] = [{}, { include: "all" }, { engine: "cassandra" }, { scenario: "aggregates", nodes: 3, include: "all" }, { workload: "a", preset: "balanced" }];
+
+  async function expectKeptEqualsComputed() {
+    for (const f of filters) {
+      expect(await sweeps(db.prisma, f), JSON.stringify(f)).toEqual(await sweeps(db.prisma, computed(f)));
+      expect(await durability(db.prisma, f), JSON.stringify(f)).toEqual(await durability(db.prisma, computed(f)));
+      expect(await scaling(db.prisma, f), JSON.stringify(f)).toEqual(await scaling(db.prisma, computed(f)));
+      expect(await repeatability(db.prisma, f), JSON.stringify(f)).toEqual(await repeatability(db.prisma, computed(f)));
+    }
+  }
+
+  it("keeps one row per configuration and per peak group, and the views read them as computing from the phases would", async () => {
+    // 2 engines x 2 sizes x 3 thread counts; 2 x 2 peak groups.
+    expect(await db.prisma.configurationAggregate.count()).toBe(12);
+    expect(await db.prisma.peakAggregate.count()).toBe(4);
+    await expectKeptEqualsComputed();
+    const s = await sweeps(db.prisma, { engine: "cassandra", nodes: 3 });
+    // Total threads: 16 per client x 2 clients.
+    const point = s.series[0]!.points.find((p) => p.threads === 32)!;
+    expect(point.throughput.n).toBe(3);
+    expect(point.latency.READ!.p99Method).toBe("merged-hdr");
+    // The invalid phase is left out by default and counted with include=all.
+    expect(s.series[0]!.points.find((p) => p.threads === 16)!.throughput.n).toBe(2);
+    expect(s.leftOut).toEqual({ invalid: 1, incomplete: 0 });
+    const hbase = await scaling(db.prisma, { engine: "hbase" });
+    expect(hbase.leftOut).toEqual({ invalid: 0, incomplete: 1 });
+  });
+
+  it("a quarantined run leaves the kept rows, a released one rejoins them, a deleted one is gone from them", async () => {
+    const before = await sweeps(db.prisma, { engine: "cassandra", nodes: 1 });
+    expect((await quarantineRun(db.prisma, "agg-cassandra-1-r0", "disk full")).status).toBe("done");
+    const quarantined = await sweeps(db.prisma, { engine: "cassandra", nodes: 1 });
+    expect(quarantined.series[0]!.points.map((p) => p.throughput.n)).toEqual([2, 2, 2]);
+    await expectKeptEqualsComputed();
+    expect((await quarantineRun(db.prisma, "agg-cassandra-1-r0", null)).status).toBe("done");
+    expect(await sweeps(db.prisma, { engine: "cassandra", nodes: 1 })).toEqual(before);
+    expect((await deleteRun(db.prisma, "agg-hbase-3-r2")).status).toBe("done");
+    expect((await scaling(db.prisma, { engine: "hbase" })).leftOut).toEqual({ invalid: 0, incomplete: 0 });
+    await expectKeptEqualsComputed();
+  });
+
+  it("rebuilds every kept row when a store written before them (or by older rules) is opened", async () => {
+    const before = await Promise.all([sweeps(db.prisma, {}), durability(db.prisma, {}), scaling(db.prisma, {}), repeatability(db.prisma, { include: "all" })]);
+    await db.prisma.$executeRawUnsafe("DELETE FROM phase_operations");
+    await db.prisma.$executeRawUnsafe("DELETE FROM configuration_aggregates");
+    await db.prisma.$executeRawUnsafe("DELETE FROM peak_aggregates");
+    await db.prisma.$executeRawUnsafe("UPDATE phases SET configuration_id = NULL, peak_id = NULL");
+    await db.prisma.$executeRawUnsafe("DELETE FROM aggregate_versions");
+    expect(await rebuildAggregates(db.prisma)).toEqual(["phase-operations", "groups"]);
+    expect(await rebuildAggregates(db.prisma)).toEqual([]);
+    expect(await Promise.all([sweeps(db.prisma, {}), durability(db.prisma, {}), scaling(db.prisma, {}), repeatability(db.prisma, { include: "all" })])).toEqual(before);
+  });
+});
