@@ -257,7 +257,7 @@ describe("dashboard in Chromium against the API", () => {
 
   it("repeatability: every repeat's throughput and the spread", async () => {
     const { page } = session;
-    await open("?view=repeatability", "repeatability");
+    await open("?view=repeatability&engine=mongodb", "repeatability");
     const r = await drawnSeries(page, "repeatability");
     const group = r.datasets.find((d) => d.label.startsWith("mongodb ") && d.label.includes(" balanced 2n a · 4×2 threads"))!;
     const perRun = ["web-repeat-r0", "web-repeat-r1"].map((id) => seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));

@@ -4,7 +4,7 @@ import type { AnovaResponse, BaselinesResponse, FacetsResponse, ReferenceTablesR
 import { publishedMs } from "../analysis.js";
 import { getJson, oncePerPage } from "./http.js";
 import { fetchRunPage } from "./runs.js";
-import type { Anova, ReferenceTable, Regressions, RunSource } from "./types.js";
+import type { Anova, ReferenceTable, Regressions, RunRow, RunSource } from "./types.js";
 
 /** The values every filter can take (GET /facets), once per page load: no view downloads the runs for its options. */
 export const fetchFacets = oncePerPage(async () => (await getJson("/facets")) as Static<typeof FacetsResponse>);
@@ -64,8 +64,10 @@ export const fetchPublishedLatency = oncePerPage(async (): Promise<PublishedLate
   return cells;
 });
 
+/** The latest 50 measured runs, once per page load: what a view opens on (their scenarios, the newest configuration). */
+export const fetchRecentRuns = oncePerPage(async (): Promise<RunRow[]> => (await fetchRunPage({ source: "measured" }, 0, 50)).runs);
+
 /** Scenarios in the order of their newest measured run (the latest 50 runs): the scenario a view opens on. */
-export const fetchRecentScenarios = oncePerPage(async (): Promise<string[]> => {
-  const { runs } = await fetchRunPage({ source: "measured" }, 0, 50);
-  return [...new Set(runs.map((r) => r.scenario))];
-});
+export async function fetchRecentScenarios(): Promise<string[]> {
+  return [...new Set((await fetchRecentRuns()).map((r) => r.scenario))];
+}

@@ -1,6 +1,7 @@
 /** Repeatability: the same configuration run again, throughput of every repeat and its spread. */
 import type { ChartConfiguration } from "chart.js";
-import { fetchRepeatability } from "../api.js";
+import { allInOrder, fetchFacets, fetchRecentRuns, fetchRepeatability } from "../api.js";
+import { ALL } from "../defaults.js";
 import { toCsv } from "../csv.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import type { View } from "../view.js";
@@ -11,13 +12,22 @@ export const repeatabilityView: View = {
   title: "Repeatability",
   async render(ctx) {
     const p = ctx.state.params;
-    const { groups, scenarios, workloads } = await fetchRepeatability({ scenario: p.scenario, workload: p.workload, engine: p.engine });
+    // With no filter named, the newest measured run's scenario, engine and preset: a question one chart answers.
+    const named = ["scenario", "workload", "engine", "preset"].some((k) => p[k] !== undefined);
+    const newest = named ? undefined : (await fetchRecentRuns())[0];
+    const pick = (k: "scenario" | "engine" | "preset") => (p[k] === ALL ? undefined : (p[k] ?? newest?.[k]));
+    const f = { scenario: pick("scenario"), engine: pick("engine"), preset: pick("preset"), workload: p.workload };
+    const [{ groups, scenarios, workloads }, facets] = await allInOrder([fetchRepeatability(f), fetchFacets()]);
+    const select = (name: "scenario" | "engine" | "preset" | "workload", options: string[]) =>
+      filterSelect(name, name, options, f[name], (v) => ctx.setParams({ [name]: v === "" ? ALL : v }), "any");
     ctx.controls.append(
       el(
         "form",
         { class: "filters" },
-        filterSelect("scenario", "scenario", scenarios, p.scenario, (v) => ctx.setParams({ scenario: v })),
-        filterSelect("workload", "workload", workloads, p.workload, (v) => ctx.setParams({ workload: v })),
+        select("scenario", scenarios),
+        select("engine", facets.engines.map((e) => e.value)),
+        select("preset", facets.presets.map((e) => e.value)),
+        select("workload", workloads),
       ),
     );
     if (groups.length === 0) {

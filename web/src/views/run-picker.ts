@@ -4,11 +4,14 @@ import { el, filterInput, filterSelect, message } from "../ui.js";
 import type { ViewContext } from "../view.js";
 
 /** A select stays usable with a few hundred options; the filters narrow it and the id box reaches any run. */
-const MAX_OPTIONS = 500;
+const MAX_OPTIONS = 200;
 
 export async function pickRunAndPhase(ctx: ViewContext): Promise<{ detail: RunDetail; phase: PhaseView; series: PhaseSeries } | null> {
   const p = ctx.state.params;
   // The latest measured runs of the scenario and engine chosen as options (one page from the API); any run by its id.
+  // A run the URL names is read beside the list, not after it: the chart waits on the run, not on the options.
+  const named = p.run ? fetchRunDetail(p.run) : null;
+  named?.catch(() => undefined);
   const [{ runs, total }, facets] = await allInOrder([fetchRunPage({ source: "measured", scenario: p.scenario, engine: p.engine }, 0, MAX_OPTIONS), fetchFacets()]);
   const runId = p.run ?? runs[0]?.id;
   const form = el("form", { class: "filters" });
@@ -25,7 +28,7 @@ export async function pickRunAndPhase(ctx: ViewContext): Promise<{ detail: RunDe
     ctx.controls.append(message("No run stored yet: ingest one (POST /api/v1/results) and reload."));
     return null;
   }
-  const detail = await fetchRunDetail(runId);
+  const detail = await (named ?? fetchRunDetail(runId));
   const phases = detail.phases;
   const phase = phases.find((x) => x.name === p.phase) ?? phases.find((x) => x.kind === "workload") ?? phases[0];
   form.append(filterSelect("phase", "phase", phases.map((x) => x.name), phase?.name, (v) => ctx.setParams({ phase: v, op: undefined }), null));
