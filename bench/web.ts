@@ -76,7 +76,11 @@ function manyRuns(template: ResultDocument, from: number, to: number): ResultDoc
         finishedAt: undefined,
       },
       // Faster with more nodes: the same operations in less time (throughput x runtime stays the operations counted).
-      result: { ...output, statusSeries: emptyStatusSeries(), overall: scaled(output.overall, nodes * (0.8 + ((i * 7919) % 400) / 1000)) },
+      result: {
+        ...output,
+        statusSeries: emptyStatusSeries(),
+        overall: scaled(output.overall, nodes * (0.8 + ((i * 7919) % 400) / 1000)),
+      },
     } as ResultDocument;
   });
 }
@@ -86,7 +90,8 @@ function scaled(overall: { runtimeMs: number; throughputOpsSec: number }, factor
 }
 
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
-const name = (v: (typeof VIEWS)[number]) => (v.view === "study" ? `study ${new URLSearchParams(v.search).get("seed")}` : v.view);
+const name = (v: (typeof VIEWS)[number]) =>
+  v.view === "study" ? `study ${new URLSearchParams(v.search).get("seed")}` : v.view;
 
 /** Every view's first chart, each timed once; a view that draws nothing says why. */
 async function timeEveryView(page: Page, base: string): Promise<(number | string)[]> {
@@ -115,7 +120,9 @@ try {
   await timeEveryView(session.page, api.base); // warm-up: JIT, caches
   const base = await timeEveryView(session.page, api.base);
   console.log(`baseline, ${seed.runIds.length + 6} measured runs and the seeds' published ones:`);
-  VIEWS.forEach((v, i) => console.log(`  ${name(v).padEnd(14)} ${typeof base[i] === "number" ? fmt(base[i] as number) : base[i]}`));
+  VIEWS.forEach((v, i) =>
+    console.log(`  ${name(v).padEnd(14)} ${typeof base[i] === "number" ? fmt(base[i] as number) : base[i]}`),
+  );
   for (const size of SIZES) {
     const t0 = performance.now();
     for (let i = stored; i < size; i += BATCH) {
@@ -128,16 +135,22 @@ try {
         process.stderr.write(`  ${(i + BATCH).toLocaleString("en-US")} runs stored, ${fmt(performance.now() - t0)}\n`);
       }
     }
-    console.log(`stored ${(size - stored).toLocaleString("en-US")} more runs in ${fmt(performance.now() - t0)} (direct store, batches of ${BATCH})`);
+    console.log(
+      `stored ${(size - stored).toLocaleString("en-US")} more runs in ${fmt(performance.now() - t0)} (direct store, batches of ${BATCH})`,
+    );
     stored = size;
     // The first view after a write computes every answer; the second may be served from caches: both are printed.
     const cold = await timeEveryView(session.page, api.base);
     const warm = await timeEveryView(session.page, api.base);
     await screenshot(session.page, `bench-${size}-study-002`);
-    console.log(`${(size + seed.runIds.length).toLocaleString("en-US")} measured runs, first chart of each view: right after the write / again (baseline)`);
+    console.log(
+      `${(size + seed.runIds.length).toLocaleString("en-US")} measured runs, first chart of each view: right after the write / again (baseline)`,
+    );
     VIEWS.forEach((v, i) => {
       const show = (x: number | string | undefined) => (typeof x === "number" ? fmt(x) : String(x));
-      console.log(`  ${name(v).padEnd(14)} ${show(cold[i]).padStart(9)} / ${show(warm[i]).padStart(9)}   (${show(base[i])})`);
+      console.log(
+        `  ${name(v).padEnd(14)} ${show(cold[i]).padStart(9)} / ${show(warm[i]).padStart(9)}   (${show(base[i])})`,
+      );
     });
   }
   if (session.errors.length) console.log(`browser errors: ${session.errors.join(" | ")}`);

@@ -28,13 +28,17 @@ export interface BenchmarkContext {
 
 /** Runs another `ycsb-lab` subcommand as a child process with the same Node flags (tsx loader included). */
 export function ycsbLab(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], { stdio: ["ignore", "inherit", "inherit"], env });
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env,
+  });
   return new Promise((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 }
 
 /** The benchmark's last line: stopped by Ctrl-C, done (with where its runs are shown), or failed. Pure. */
 export function benchmarkOutcome(o: { interrupted: boolean; failed: number; url: string; scenario: string }): string {
-  if (o.interrupted) return "benchmark: stopped by Ctrl-C; runs that finished before it are stored, and the server stops";
+  if (o.interrupted)
+    return "benchmark: stopped by Ctrl-C; runs that finished before it are stored, and the server stops";
   if (o.failed !== 0) return "benchmark: a run failed (see above); the dashboard keeps serving";
   return `benchmark: done; its runs beside the study's published figures: ${studyPageUrl(o.url, o.scenario)}`;
 }
@@ -51,8 +55,12 @@ export async function runVerdicts(db: Db, runId: string): Promise<PhaseVerdict[]
     const p = phases.get(c.phase.name) ?? { phase: c.phase.name, index: c.phase.index, verdict: "valid", reasons: [] };
     const v = c.validity?.verdict ?? "valid";
     if (rank(v) > rank(p.verdict)) p.verdict = v;
-    const reasons = Array.isArray(c.validity?.reasons) ? (c.validity.reasons as { code?: unknown; message?: unknown }[]) : [];
-    for (const r of reasons) if (typeof r.code === "string" && typeof r.message === "string") p.reasons.push({ code: r.code, message: r.message });
+    const reasons = Array.isArray(c.validity?.reasons)
+      ? (c.validity.reasons as { code?: unknown; message?: unknown }[])
+      : [];
+    for (const r of reasons)
+      if (typeof r.code === "string" && typeof r.message === "string")
+        p.reasons.push({ code: r.code, message: r.message });
     phases.set(c.phase.name, p);
   }
   return [...phases.values()].sort((a, b) => a.index - b.index);
@@ -68,16 +76,27 @@ export async function runBenchmark(plan: BenchmarkPlan, ctx: BenchmarkContext): 
     if (ctx.interrupted()) break;
     // A preset is server-side configuration: the engine restarts under the next one.
     const running = await readState(plan.engine as never);
-    if (running && preset !== undefined && running.preset !== preset) await ycsbLab(["local", "down", "--engine", plan.engine], childEnv);
+    if (running && preset !== undefined && running.preset !== preset)
+      await ycsbLab(["local", "down", "--engine", plan.engine], childEnv);
     const runId = `${plan.scenario.replace(/\.(ya?ml|json)$/, "").replace(/[^A-Za-z0-9-]/g, "-")}-${plan.engine}${preset ? `-${preset}` : ""}-${stamp()}`;
     const code = await ycsbLab(
       [
-        "local", "run", "--engine", plan.engine, "--scenario", plan.scenario, "--run-id", runId,
+        "local",
+        "run",
+        "--engine",
+        plan.engine,
+        "--scenario",
+        plan.scenario,
+        "--run-id",
+        runId,
         ...(preset ? ["--preset", preset] : []),
         ...(plan.scale ? ["--scale", plan.scale] : []),
         ...(plan.threads ? ["--threads", plan.threads] : []),
         ...(plan.target ? ["--target", plan.target] : []),
-        "--clients", plan.clients, "--ingest", ctx.url,
+        "--clients",
+        plan.clients,
+        "--ingest",
+        ctx.url,
       ],
       childEnv,
     );
@@ -87,7 +106,11 @@ export async function runBenchmark(plan: BenchmarkPlan, ctx: BenchmarkContext): 
       continue;
     }
     if (noticed || ctx.interrupted()) continue;
-    const notice = clientBoundNotice(await runVerdicts(ctx.db, runId), { cores: availableParallelism(), engine: plan.engine, scenario: plan.scenario });
+    const notice = clientBoundNotice(await runVerdicts(ctx.db, runId), {
+      cores: availableParallelism(),
+      engine: plan.engine,
+      scenario: plan.scenario,
+    });
     if (notice) {
       ctx.say(notice);
       noticed = true;

@@ -35,10 +35,15 @@ function cpuOf(message: string): number | null {
  * Said once, after the first run with a client-bound phase: how many phases, what it means on this machine and how
  * to get a valid run. Null when no phase was client-bound.
  */
-export function clientBoundNotice(phases: readonly PhaseVerdict[], o: { cores: number; engine: string; scenario: string }): string | null {
+export function clientBoundNotice(
+  phases: readonly PhaseVerdict[],
+  o: { cores: number; engine: string; scenario: string },
+): string | null {
   const bound = phases.filter((p) => p.reasons.some((r) => r.code === "client-bound"));
   if (bound.length === 0) return null;
-  const cpus = bound.flatMap((p) => p.reasons.filter((r) => r.code === "client-bound").map((r) => cpuOf(r.message))).filter((c): c is number => c !== null);
+  const cpus = bound
+    .flatMap((p) => p.reasons.filter((r) => r.code === "client-bound").map((r) => cpuOf(r.message)))
+    .filter((c): c is number => c !== null);
   const cpu = cpus.length ? ` (CPU up to ${Math.max(...cpus).toFixed(0)} %)` : "";
   return [
     `benchmark: ${bound.length} of ${phases.length} phase(s) came back warning (client-bound)${cpu}: YCSB, ${o.engine} and the dashboard share this machine's ${o.cores} core(s),`,

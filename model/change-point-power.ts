@@ -52,7 +52,10 @@ function median(xs: readonly number[]): number {
 /** The history's segments between its change points, as [from, to) index ranges. */
 export function segments(n: number, changes: readonly Pick<ChangePoint, "index">[]): [number, number][] {
   const cuts = [0, ...changes.map((c) => c.index).sort((a, b) => a - b), n];
-  return cuts.slice(1).map((to, i) => [cuts[i]!, to] as [number, number]).filter(([a, b]) => b > a);
+  return cuts
+    .slice(1)
+    .map((to, i) => [cuts[i]!, to] as [number, number])
+    .filter(([a, b]) => b > a);
 }
 
 /** Relative noise: the standard deviation pooled within segments (what the t-test sees), over the mean of all runs. */
@@ -93,7 +96,12 @@ export function outlierRuns(values: readonly number[], changes: readonly Pick<Ch
 }
 
 /** What the detector did on 200 seeded histories of 20 + 20 runs at 3 % noise (test/model-change-point-power.test.ts). */
-export const DETECTOR_FIGURES = { histories: 200, noiseOnlyFlagged: 0, fivePercentFound: 121, threePercentFound: 15 } as const;
+export const DETECTOR_FIGURES = {
+  histories: 200,
+  noiseOnlyFlagged: 0,
+  fivePercentFound: 121,
+  threePercentFound: 15,
+} as const;
 
 /** How the detector departs from Apache Otava's defaults, in words the regressions page prints under its method. */
 export const OTAVA_DIFFERENCE =

@@ -36,14 +36,18 @@ export function localCell(spec: PlannableScenario, o: LocalCellOptions): Plannab
   if (!Number.isInteger(o.threadsPerClient) || o.threadsPerClient < 1) {
     throw new Error(`local cell: threads per client must be a whole number >= 1, got ${String(o.threadsPerClient)}`);
   }
-  if (o.targetOpsSec !== undefined && !(o.targetOpsSec > 0)) throw new Error(`local cell: target must be > 0 ops/s, got ${String(o.targetOpsSec)}`);
+  if (o.targetOpsSec !== undefined && !(o.targetOpsSec > 0))
+    throw new Error(`local cell: target must be > 0 ops/s, got ${String(o.targetOpsSec)}`);
   const stepped = spec.threads.stepUp !== undefined || spec.threads.sweep !== undefined;
   // A reset between thread steps belongs to the steps: one thread count has none.
-  const resets = Object.fromEntries(Object.entries(spec.resets ?? {}).filter(([point]) => point !== "step")) as Partial<Record<ResetPoint, ResetSpec>>;
+  const resets = Object.fromEntries(Object.entries(spec.resets ?? {}).filter(([point]) => point !== "step")) as Partial<
+    Record<ResetPoint, ResetSpec>
+  >;
   const departures: Departure[] = [
     ...(spec.departures ?? []),
     {
-      what: `run on one machine at scale ${o.scale}: ${o.threadsPerClient} thread(s) per client${o.targetOpsSec ? ` at a target of ${o.targetOpsSec} ops/s` : ""}` +
+      what:
+        `run on one machine at scale ${o.scale}: ${o.threadsPerClient} thread(s) per client${o.targetOpsSec ? ` at a target of ${o.targetOpsSec} ops/s` : ""}` +
         `${stepped ? ", not the study's thread steps" : ""}`,
       why: "YCSB, the database and the dashboard share this machine's cores: fewer threads and a target keep the client from being the limit",
     },

@@ -20,7 +20,10 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const out = join(root, "test/fixtures/local-benchmark");
 const work = mkdtempSync(join(tmpdir(), "ycsb-lab-local-benchmark-"));
 const cli = (args: string[]) => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "cli/main.ts"), ...args], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "cli/main.ts"), ...args], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (r.status !== 0 && args[1] !== "down") throw new Error(`ycsb-lab ${args.join(" ")} exited with ${r.status}`);
 };
 
@@ -32,8 +35,24 @@ try {
   for (const preset of presets) {
     cli(["local", "down", "--engine", b.engine]);
     cli([
-      "local", "run", "--engine", b.engine, "--scenario", b.scenario, "--preset", preset, "--scale", String(b.scale),
-      "--threads", String(b.threadsPerClient), "--target", String(b.targetOpsSec), "--results", `file://${work}`, "--run-id", `local-first-${preset}`,
+      "local",
+      "run",
+      "--engine",
+      b.engine,
+      "--scenario",
+      b.scenario,
+      "--preset",
+      preset,
+      "--scale",
+      String(b.scale),
+      "--threads",
+      String(b.threadsPerClient),
+      "--target",
+      String(b.targetOpsSec),
+      "--results",
+      `file://${work}`,
+      "--run-id",
+      `local-first-${preset}`,
     ]);
   }
 } finally {

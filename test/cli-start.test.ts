@@ -11,14 +11,35 @@ const PORT = 18926;
 
 /** `ycsb-lab start --no-benchmark` on its own data directory, its stderr collected. */
 function start(dir: string) {
-  const child = spawn(process.execPath, ["--import", TSX_IMPORT, join(REPO_ROOT, "cli", "main.ts"), "start", "--no-benchmark", "--host", HOST, "--port", String(PORT)], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "pglite"), YCSB_LAB_TOKEN_FILE: join(dir, "write-token") },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      TSX_IMPORT,
+      join(REPO_ROOT, "cli", "main.ts"),
+      "start",
+      "--no-benchmark",
+      "--host",
+      HOST,
+      "--port",
+      String(PORT),
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        LOG_LEVEL: "warn",
+        PGLITE_DIR: join(dir, "pglite"),
+        YCSB_LAB_TOKEN_FILE: join(dir, "write-token"),
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
-  const exit = new Promise<number | null>((r) => child.once("exit", (code, signal) => r(code ?? (signal ? 128 : null))));
+  const exit = new Promise<number | null>((r) =>
+    child.once("exit", (code, signal) => r(code ?? (signal ? 128 : null))),
+  );
   return { child, exit, stderr: () => stderr };
 }
 
@@ -43,14 +64,20 @@ describe("npm start: views wait for the seeds, Ctrl-C always says what it stops 
     expect(existsSync(lockPathOf(join(dir, "pglite")))).toBe(true);
     p.child.kill("SIGINT");
     expect(await p.exit).toBe(0);
-    expect(p.stderr()).toContain("stopping (SIGINT): the benchmark's processes end, then the dashboard and its database close");
+    expect(p.stderr()).toContain(
+      "stopping (SIGINT): the benchmark's processes end, then the dashboard and its database close",
+    );
     expect(p.stderr()).toContain("stopped: the dashboard and its database are closed");
     expect(existsSync(lockPathOf(join(dir, "pglite")))).toBe(false);
   }, 300_000);
 
   it("a second Ctrl-C while stopping exits at once, said, with the lock released", async () => {
     const p = start(dir);
-    await waitFor("the dashboard line", 240_000, () => p.stderr().includes("dashboard: http://") || p.child.exitCode !== null);
+    await waitFor(
+      "the dashboard line",
+      240_000,
+      () => p.stderr().includes("dashboard: http://") || p.child.exitCode !== null,
+    );
     p.child.kill("SIGINT");
     await new Promise((r) => setTimeout(r, 5));
     p.child.kill("SIGINT");

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DETECTOR_FIGURES, detectableChange, historyNoise, outlierRuns, tCritical } from "../model/change-point-power.js";
+import {
+  DETECTOR_FIGURES,
+  detectableChange,
+  historyNoise,
+  outlierRuns,
+  tCritical,
+} from "../model/change-point-power.js";
 import { findChangePoints } from "../model/change-points.js";
 import { seededRandom as random } from "./support/seeded-random.js";
 
@@ -13,7 +19,14 @@ function noisy(levels: readonly [number, number][], relativeSd: number, seed: nu
 function flagged(n: number, noise: number, step: number, histories = 200): number {
   let found = 0;
   for (let i = 0; i < histories; i++) {
-    const series = noisy([[n / 2, 10_000], [n / 2, 10_000 * (1 - step)]], noise, 5000 + i);
+    const series = noisy(
+      [
+        [n / 2, 10_000],
+        [n / 2, 10_000 * (1 - step)],
+      ],
+      noise,
+      5000 + i,
+    );
     if (findChangePoints(series).length > 0) found++;
   }
   return found;
@@ -30,7 +43,12 @@ describe("what a history can show: the smallest detectable change, its noise, it
     // 40 runs at 3 % noise: a step near 5 % (the Bonferroni factor over 35 splits puts the bar above Otava's).
     expect(step).toBeGreaterThan(0.045);
     expect(step).toBeLessThan(0.06);
-    for (const [n, noise] of [[20, 0.03], [40, 0.03], [80, 0.02], [200, 0.03]] as const) {
+    for (const [n, noise] of [
+      [20, 0.03],
+      [40, 0.03],
+      [80, 0.02],
+      [200, 0.03],
+    ] as const) {
       const d = detectableChange(n, noise)!;
       expect(flagged(n, noise, d), `${n} runs at ${noise}`).toBeGreaterThanOrEqual(150);
       expect(flagged(n, noise, d), `${n} runs at ${noise}`).toBeLessThanOrEqual(185);
@@ -42,9 +60,16 @@ describe("what a history can show: the smallest detectable change, its noise, it
 
   it("the figures the method text prints are this detector's (20 + 20 runs, 3 % noise, found at the step ±1)", () => {
     const atStep = (step: number) =>
-      Array.from({ length: DETECTOR_FIGURES.histories }, (_, i) => noisy([[20, 10_000], [20, 10_000 * (1 - step)]], 0.03, 5000 + i)).filter((s) =>
-        findChangePoints(s).some((c) => (step === 0 ? true : Math.abs(c.index - 20) <= 1)),
-      ).length;
+      Array.from({ length: DETECTOR_FIGURES.histories }, (_, i) =>
+        noisy(
+          [
+            [20, 10_000],
+            [20, 10_000 * (1 - step)],
+          ],
+          0.03,
+          5000 + i,
+        ),
+      ).filter((s) => findChangePoints(s).some((c) => (step === 0 ? true : Math.abs(c.index - 20) <= 1))).length;
     expect({ noise: atStep(0), five: atStep(0.05), three: atStep(0.03) }).toEqual({
       noise: DETECTOR_FIGURES.noiseOnlyFlagged,
       five: DETECTOR_FIGURES.fivePercentFound,
@@ -59,7 +84,14 @@ describe("what a history can show: the smallest detectable change, its noise, it
   });
 
   it("noise is pooled within the segments, so a step is not noise", () => {
-    const series = noisy([[20, 10_000], [20, 8_000]], 0.02, 7);
+    const series = noisy(
+      [
+        [20, 10_000],
+        [20, 8_000],
+      ],
+      0.02,
+      7,
+    );
     const changes = findChangePoints(series);
     expect(changes.map((c) => c.index)).toEqual([20]);
     expect(historyNoise(series, changes)!).toBeGreaterThan(0.015);
@@ -68,7 +100,14 @@ describe("what a history can show: the smallest detectable change, its noise, it
   });
 
   it("a single outlier run is marked in its segment, and a step is not an outlier", () => {
-    const series = noisy([[20, 10_000], [20, 9_000]], 0.01, 9);
+    const series = noisy(
+      [
+        [20, 10_000],
+        [20, 9_000],
+      ],
+      0.01,
+      9,
+    );
     series[31] = 6_000;
     const changes = findChangePoints(series);
     expect(changes.map((c) => c.index)).toEqual([20]);

@@ -35,15 +35,37 @@ export function localBenchmarkDocuments(): ResultDocument[] {
 
 function scaled(f: FixtureOutput, factor: number): FixtureOutput {
   const overall = f.output.overall;
-  return { ...f, output: { ...f.output, overall: { ...overall, runtimeMs: overall.runtimeMs / factor, throughputOpsSec: overall.throughputOpsSec * factor } } };
+  return {
+    ...f,
+    output: {
+      ...f.output,
+      overall: {
+        ...overall,
+        runtimeMs: overall.runtimeMs / factor,
+        throughputOpsSec: overall.throughputOpsSec * factor,
+      },
+    },
+  };
 }
 
-function history(scenario: string, runs: number, factorOf: (i: number, gauss: () => number) => number, seed: number): ResultDocument[] {
+function history(
+  scenario: string,
+  runs: number,
+  factorOf: (i: number, gauss: () => number) => number,
+  seed: number,
+): ResultDocument[] {
   const t16 = readFixture("web/sweep-a/t16");
   const r = random(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
   return Array.from({ length: runs }, (_, i) =>
-    documentsFor({ id: `${scenario}-${String(i).padStart(3, "0")}`, engine: "hbase", preset: "durable", nodes: 3, phases: [{ workload: "b", clients: [scaled(t16, factorOf(i, gauss))] }], day: 100 + i / 10 }).map((d) => ({ ...d, run: { ...d.run, scenario } })),
+    documentsFor({
+      id: `${scenario}-${String(i).padStart(3, "0")}`,
+      engine: "hbase",
+      preset: "durable",
+      nodes: 3,
+      phases: [{ workload: "b", clients: [scaled(t16, factorOf(i, gauss))] }],
+      day: 100 + i / 10,
+    }).map((d) => ({ ...d, run: { ...d.run, scenario } })),
   ).flat();
 }
 
@@ -54,5 +76,10 @@ export function longHistoryDocuments(): ResultDocument[] {
 
 /** 14 runs at 1 % noise, one of them at 70 %: an outlier, not a change. */
 export function outlierHistoryDocuments(): ResultDocument[] {
-  return history(OUTLIER_SCENARIO, OUTLIER.runs, (i, g) => (i === OUTLIER.at ? OUTLIER.factor : 1) * (1 + 0.01 * g()), 37);
+  return history(
+    OUTLIER_SCENARIO,
+    OUTLIER.runs,
+    (i, g) => (i === OUTLIER.at ? OUTLIER.factor : 1) * (1 + 0.01 * g()),
+    37,
+  );
 }

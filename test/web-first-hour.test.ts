@@ -6,7 +6,16 @@ import { decadesSpanned } from "../web/src/scales.js";
 import { decideDocuments } from "./web-decide-seed.js";
 import { startApi, type RunningApi } from "./web-api.js";
 import { chartAxis, openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
-import { LOCAL_SCENARIO, LONG_RUNS, LONG_SCENARIO, OUTLIER, OUTLIER_SCENARIO, localBenchmarkDocuments, longHistoryDocuments, outlierHistoryDocuments } from "./web-first-hour-seed.js";
+import {
+  LOCAL_SCENARIO,
+  LONG_RUNS,
+  LONG_SCENARIO,
+  OUTLIER,
+  OUTLIER_SCENARIO,
+  localBenchmarkDocuments,
+  longHistoryDocuments,
+  outlierHistoryDocuments,
+} from "./web-first-hour-seed.js";
 import { publishedDocuments, seedDocuments } from "./web-seed.js";
 
 type Pt = { x: number | string; y: number | null };
@@ -24,14 +33,20 @@ interface Drawn {
   verdicts: string[];
 }
 
-async function drawn(page: Page, id: string): Promise<{ datasets: Drawn[]; legend: { text: string; width: number }[]; chartWidth: number; title: string }> {
+async function drawn(
+  page: Page,
+  id: string,
+): Promise<{ datasets: Drawn[]; legend: { text: string; width: number }[]; chartWidth: number; title: string }> {
   return page.evaluate((chartId) => {
     const chart = window.__charts[chartId];
     if (!chart) throw new Error(`no chart ${chartId}; charts: ${Object.keys(window.__charts).join(", ")}`);
     const fill = (v: unknown) => (typeof v === "string" ? v : v && typeof v === "object" ? "pattern" : String(v));
     const list = (v: unknown) => (Array.isArray(v) ? v.map(fill) : v === undefined ? [] : [fill(v)]);
     const g = chart.ctx;
-    const legend = (chart.legend?.legendItems ?? []).map((item) => ({ text: item.text, width: g.measureText(item.text).width }));
+    const legend = (chart.legend?.legendItems ?? []).map((item) => ({
+      text: item.text,
+      width: g.measureText(item.text).width,
+    }));
     const figure = document.querySelector(`figure[data-chart-id="${chartId}"] .chart-title`);
     return {
       chartWidth: chart.width,
@@ -55,7 +70,8 @@ async function drawn(page: Page, id: string): Promise<{ datasets: Drawn[]; legen
   }, id);
 }
 
-const measuredSeries = (d: Drawn) => !d.label.startsWith("ideal linear") && !d.label.startsWith("baseline ") && !d.label.startsWith("knee:");
+const measuredSeries = (d: Drawn) =>
+  !d.label.startsWith("ideal linear") && !d.label.startsWith("baseline ") && !d.label.startsWith("knee:");
 
 // What a newcomer is shown first (npm start's benchmark, every view's default), in Chromium against the real API with
 // every seed's published data, the browser tests' runs and a real run of the first benchmark stored.
@@ -68,7 +84,13 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     api = await startApi();
     await loadReferenceData(api.database.prisma);
     await api.ingestPublished(publishedDocuments());
-    await api.ingest([...seedDocuments().documents, ...decideDocuments().documents, ...local, ...outlierHistoryDocuments(), ...longHistoryDocuments()]);
+    await api.ingest([
+      ...seedDocuments().documents,
+      ...decideDocuments().documents,
+      ...local,
+      ...outlierHistoryDocuments(),
+      ...longHistoryDocuments(),
+    ]);
     session = await openBrowser();
   }, 600_000);
   afterAll(async () => {
@@ -90,12 +112,18 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     const cassandra = peaks.datasets.find((d) => d.label.startsWith("cassandra"))!;
     expect(cassandra.verdicts).toEqual(["warning", "warning", "warning"]);
     expect(cassandra.fills).toEqual(["pattern", "pattern", "pattern"]);
-    expect(await page.locator('figure[data-chart-id="durability-throughput"] .chart-note').textContent()).toMatch(/Hollow markers and hatched bars .*client-bound/);
-    expect(await page.locator('tr[data-cell="cassandra|balanced"] td.verdict').textContent()).toMatch(/warning: .*client CPU averaged/);
+    expect(await page.locator('figure[data-chart-id="durability-throughput"] .chart-note').textContent()).toMatch(
+      /Hollow markers and hatched bars .*client-bound/,
+    );
+    expect(await page.locator('tr[data-cell="cassandra|balanced"] td.verdict').textContent()).toMatch(
+      /warning: .*client CPU averaged/,
+    );
     // One repeat each: a preset "faster" than another is not stated as a result.
     const differences = page.locator("table.differences tr[data-difference]");
     expect(await differences.count()).toBe(2);
-    for (const v of await differences.evaluateAll((trs) => trs.map((t) => [t.getAttribute("data-verdict"), t.textContent]))) {
+    for (const v of await differences.evaluateAll((trs) =>
+      trs.map((t) => [t.getAttribute("data-verdict"), t.textContent]),
+    )) {
       expect(v[0]).toBe("noise unknown");
       expect(v[1]).toMatch(/one repeat each.*may be noise.*not judged valid/);
     }
@@ -118,7 +146,9 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     // p99 is on a log axis only where it spans more than a decade (it spanned a tenth of one).
     const p99 = await drawn(page, "durability-p99");
     const values = p99.datasets.flatMap((d) => d.data as unknown as (number | null)[]);
-    expect((await chartAxis(page, "durability-p99", "y")).type).toBe(decadesSpanned(values) > 1 ? "logarithmic" : "linear");
+    expect((await chartAxis(page, "durability-p99", "y")).type).toBe(
+      decadesSpanned(values) > 1 ? "logarithmic" : "linear",
+    );
     await screenshot(page, "first-hour-durability");
   });
 
@@ -126,10 +156,16 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     const { page } = session;
     await open("?view=study&seed=004", "study");
     const rows = page.locator("table.measured tr[data-measured-run]");
-    expect((await rows.evaluateAll((trs) => trs.map((t) => t.getAttribute("data-measured-run")))).sort()).toEqual(["local-first-balanced", "local-first-durable", "local-first-throughput"]);
+    expect((await rows.evaluateAll((trs) => trs.map((t) => t.getAttribute("data-measured-run")))).sort()).toEqual([
+      "local-first-balanced",
+      "local-first-durable",
+      "local-first-throughput",
+    ]);
     const first = page.locator('tr[data-measured-run="local-first-balanced"]');
     expect(await first.textContent()).toContain("scale 0.0005 (10,000 of 20,000,000 records)");
-    expect(await first.textContent()).toContain("this one machine (database, client and dashboard together); the paper: 2x Xeon X5675");
+    expect(await first.textContent()).toContain(
+      "this one machine (database, client and dashboard together); the paper: 2x Xeon X5675",
+    );
     expect(await first.textContent()).toContain("4 threads at 300 ops/s");
     expect(await first.textContent()).toMatch(/cassandra 5\.0\.\d+(?! \(stand-in)/);
     const chart = await drawn(page, "study-004-p99-a-UPDATE");
@@ -140,9 +176,13 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     await screenshot(page, "first-hour-study-004");
     // Scaling names what it cannot draw instead of dropping it; compare says what makes a local run unlike a published cell.
     await open(`?view=scaling&scenario=${LOCAL_SCENARIO}`, "scaling");
-    expect(await page.locator(".message").first().textContent()).toMatch(/ran at one cluster size only .*cassandra \(measured\) durable \(usa-2015-durability, 1 node\)/);
+    expect(await page.locator(".message").first().textContent()).toMatch(
+      /ran at one cluster size only .*cassandra \(measured\) durable \(usa-2015-durability, 1 node\)/,
+    );
     await open("?view=compare&runs=local-first-balanced,seed001-cassandra-n1", "compare");
-    expect(await page.locator('[data-caution="setups"]').textContent()).toMatch(/unequal loads: 4 at 300 ops\/s vs 1 threads.*unequal data sets: 10,000 vs not stated records.*different machines: local vs m1\.xlarge.*published figures beside measured runs/);
+    expect(await page.locator('[data-caution="setups"]').textContent()).toMatch(
+      /unequal loads: 4 at 300 ops\/s vs 1 threads.*unequal data sets: 10,000 vs not stated records.*different machines: local vs m1\.xlarge.*published figures beside measured runs/,
+    );
   });
 
   it("every view opens on a question it can answer: a handful of series, no two alike, legends that fit, ticks at the counts run", async () => {
@@ -164,11 +204,17 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     const all = await drawn(page, "scaling");
     const cassandra = all.datasets.filter((d) => measuredSeries(d) && d.label.startsWith("cassandra:"));
     expect(cassandra.length).toBeGreaterThanOrEqual(3);
-    expect(new Set(cassandra.map((d) => `${d.borderColor}|${d.borderDash}|${d.pointStyle}`)).size).toBe(cassandra.length);
-    expect(await page.locator("td[data-efficiency]").allTextContents()).not.toContainEqual(expect.stringMatching(/-0 %/));
+    expect(new Set(cassandra.map((d) => `${d.borderColor}|${d.borderDash}|${d.pointStyle}`)).size).toBe(
+      cassandra.length,
+    );
+    expect(await page.locator("td[data-efficiency]").allTextContents()).not.toContainEqual(
+      expect.stringMatching(/-0 %/),
+    );
     await open("?view=sweeps", "sweeps");
     const sweeps = await check("sweeps-throughput", 8);
-    const threads = [...new Set(sweeps.datasets.filter(measuredSeries).flatMap((d) => d.data.map((q) => Number(q.x))))].sort((a, b) => a - b);
+    const threads = [
+      ...new Set(sweeps.datasets.filter(measuredSeries).flatMap((d) => d.data.map((q) => Number(q.x)))),
+    ].sort((a, b) => a - b);
     const ticks = await page.evaluate(() => window.__charts["sweeps-throughput"]!.scales.x!.ticks.map((t) => t.value));
     expect(ticks).toEqual(threads);
     await screenshot(page, "first-hour-sweeps");
@@ -189,7 +235,10 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
       const ids = await page.evaluate(() => Object.keys(window.__charts));
       for (const id of ids) {
         for (const d of (await drawn(page, id)).datasets.filter((x) => /measured/.test(x.label))) {
-          expect(d.data.some((q) => (typeof q === "number" ? true : q !== null && (q as Pt).y !== null)), `${seed} ${id} "${d.label}"`).toBe(true);
+          expect(
+            d.data.some((q) => (typeof q === "number" ? true : q !== null && (q as Pt).y !== null)),
+            `${seed} ${id} "${d.label}"`,
+          ).toBe(true);
         }
       }
     }
@@ -202,9 +251,15 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     expect(c.title).toBe("Throughput of 1 measured run");
     const x = await chartAxis(page, "runs-throughput", "x");
     expect(x.max - x.min).toBeLessThan(86_400_000);
-    const body = (await (await fetch(`${api.base}/api/v1/runs?scenario=${LOCAL_SCENARIO}`)).json()) as { runs: { id: string; finishedAt: string | null }[] };
+    const body = (await (await fetch(`${api.base}/api/v1/runs?scenario=${LOCAL_SCENARIO}`)).json()) as {
+      runs: { id: string; finishedAt: string | null }[];
+    };
     for (const r of body.runs) {
-      const last = local.filter((d) => d.run.id === r.id).map((d) => d.finishedAt).sort().pop()!;
+      const last = local
+        .filter((d) => d.run.id === r.id)
+        .map((d) => d.finishedAt)
+        .sort()
+        .pop()!;
       expect(r.finishedAt, r.id).toBe(new Date(last).toISOString());
     }
   });
@@ -223,12 +278,23 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     const { page } = session;
     await open("?view=runs", "runs");
     const mongodb = (await drawn(page, "runs-throughput")).datasets.find((d) => d.label === "mongodb (measured)")!;
-    const ids = await page.evaluate(() => (window.__charts["runs-throughput"]!.data.datasets.find((d) => d.label === "mongodb (measured)")!.data as unknown as { id: string }[]).map((p) => p.id));
+    const ids = await page.evaluate(() =>
+      (
+        window.__charts["runs-throughput"]!.data.datasets.find((d) => d.label === "mongodb (measured)")!
+          .data as unknown as { id: string }[]
+      ).map((p) => p.id),
+    );
     expect(mongodb.pointFills[ids.indexOf("web-failed-a")]).toBe("#ffffff");
     // Every form control has an accessible name (axe-core's "label" rule: 78-100 unnamed checkboxes before).
     const unnamed = await page.evaluate(() =>
       Array.from(document.querySelectorAll("input, select, textarea"))
-        .filter((e) => !e.getAttribute("aria-label") && !e.getAttribute("aria-labelledby") && !e.closest("label") && !(e.id && document.querySelector(`label[for="${e.id}"]`)))
+        .filter(
+          (e) =>
+            !e.getAttribute("aria-label") &&
+            !e.getAttribute("aria-labelledby") &&
+            !e.closest("label") &&
+            !(e.id && document.querySelector(`label[for="${e.id}"]`)),
+        )
         .map((e) => e.outerHTML.slice(0, 80)),
     );
     expect(unnamed).toEqual([]);
@@ -236,16 +302,22 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     await open("?view=compare&runs=web-failed-a,web-histogram-a", "compare");
     expect(await page.locator('select[data-filter="ref"]').inputValue()).toBe("web-histogram-a");
     expect(await page.locator("table.diff thead").textContent()).toContain("web-failed-a (invalid)");
-    expect(await page.locator('td[data-run="web-failed-a"][data-metric="throughput (ops/s)"][data-verdict]').textContent()).toMatch(/not a valid measurement/);
+    expect(
+      await page.locator('td[data-run="web-failed-a"][data-metric="throughput (ops/s)"][data-verdict]').textContent(),
+    ).toMatch(/not a valid measurement/);
     // Each run at its own peak (32, 16, 4 threads) is an unequal load: in the title, which the PNG keeps.
     await open("?view=compare&runs=web-dur-throughput,web-dur-balanced,web-dur-durable", "compare");
     expect((await drawn(page, "compare-throughput")).title).toContain("unequal loads: 32 vs 16 vs 4");
     // Durability says what it left out.
     await open("?view=durability&scenario=web-test&workload=a", "durability");
-    expect(await page.locator('figure[data-chart-id="durability-throughput"] .chart-note').textContent()).toMatch(/Left out: 1 phase\(s\) judged invalid/);
+    expect(await page.locator('figure[data-chart-id="durability-throughput"] .chart-note').textContent()).toMatch(
+      /Left out: 1 phase\(s\) judged invalid/,
+    );
     // Scaling's legend names the preset; its CSV has n and the CI.
     await open("?view=scaling&scenario=web-test&workload=a", "scaling");
-    expect((await drawn(page, "scaling")).datasets.filter(measuredSeries).map((d) => d.label)).toContainEqual(expect.stringMatching(/^hbase \(measured\) · balanced/));
+    expect((await drawn(page, "scaling")).datasets.filter(measuredSeries).map((d) => d.label)).toContainEqual(
+      expect.stringMatching(/^hbase \(measured\) · balanced/),
+    );
     const download = page.waitForEvent("download");
     await page.click('figure[data-chart-id="scaling"] button[data-export="csv"]');
     const csv = readFileSync((await (await download).path())!, "utf8");
@@ -260,14 +332,31 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     await open("?view=compare&runs=web-repeat-r0,web-repeat-r1,web-noise-ref", "compare");
     const bars = await drawn(page, "compare-throughput");
     expect(bars.datasets[0]!.data).toHaveLength(2);
-    expect(await page.locator('td[data-run="web-noise-ref"][data-metric="throughput (ops/s)"][data-verdict]').getAttribute("data-verdict")).not.toBe("noise unknown");
+    expect(
+      await page
+        .locator('td[data-run="web-noise-ref"][data-metric="throughput (ops/s)"][data-verdict]')
+        .getAttribute("data-verdict"),
+    ).not.toBe("noise unknown");
     await open(`?view=latency&scenario=${LOCAL_SCENARIO}`, "latency");
-    expect(await page.locator('select[data-filter="run"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).sort())).toEqual(["local-first-balanced", "local-first-durable", "local-first-throughput"]);
+    expect(
+      await page
+        .locator('select[data-filter="run"] option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).sort()),
+    ).toEqual(["local-first-balanced", "local-first-durable", "local-first-throughput"]);
     await page.fill('input[data-filter="find"]', "web-histogram-a");
     await page.press('input[data-filter="find"]', "Enter");
-    await page.waitForFunction(() => location.search.includes("run=web-histogram-a") && document.body.dataset.ready === `latency${location.search}`);
+    await page.waitForFunction(
+      () =>
+        location.search.includes("run=web-histogram-a") && document.body.dataset.ready === `latency${location.search}`,
+    );
     const docs = readFileSync(new URL("../docs/api.md", import.meta.url), "utf8");
-    for (const route of ["| GET | `/regressions`", "| GET | `/baselines`", "| PUT | `/baselines/:runId`", "| DELETE | `/baselines/:runId`"]) expect(docs).toContain(route);
+    for (const route of [
+      "| GET | `/regressions`",
+      "| GET | `/baselines`",
+      "| PUT | `/baselines/:runId`",
+      "| DELETE | `/baselines/:runId`",
+    ])
+      expect(docs).toContain(route);
   });
 
   it("study pages read like the papers: sizes as categories, the paper's workload names, legends that fit, bars from zero", async () => {
@@ -278,12 +367,17 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
       return { type: s.type, labels: (s as unknown as { getLabels(): string[] }).getLabels() };
     });
     expect(axis).toEqual({ type: "category", labels: ["1", "2", "4", "8", "16", "32"] });
-    expect(await page.locator('figure[data-chart-id="study-001-throughput-b"] .chart-title').textContent()).toContain("Read-mostly Workload");
+    expect(await page.locator('figure[data-chart-id="study-001-throughput-b"] .chart-title').textContent()).toContain(
+      "Read-mostly Workload",
+    );
     await open("?view=study&seed=002", "study");
     for (const id of await page.evaluate(() => Object.keys(window.__charts))) {
       const c = await drawn(page, id);
       for (const item of c.legend) expect(item.width, `${id} "${item.text}"`).toBeLessThanOrEqual(c.chartWidth);
-      expect(c.legend.every((l) => /^(cassandra|couchbase|mongodb|hbase)/.test(l.text)), `${id}: ${c.legend.map((l) => l.text).join("; ")}`).toBe(true);
+      expect(
+        c.legend.every((l) => /^(cassandra|couchbase|mongodb|hbase)/.test(l.text)),
+        `${id}: ${c.legend.map((l) => l.text).join("; ")}`,
+      ).toBe(true);
     }
     // Couchbase an order of magnitude above Cassandra and MongoDB: a log axis, so they are not drawn on top of each other.
     expect((await chartAxis(page, "study-002-throughput-a", "y")).type).toBe("logarithmic");
@@ -300,9 +394,13 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     await open(`?view=regressions&scenario=${OUTLIER_SCENARIO}`, "regressions");
     const row = page.locator("table.power tbody tr").first();
     expect(Number(await row.locator("td[data-detectable]").getAttribute("data-detectable"))).toBeGreaterThan(0);
-    expect(await row.locator("td[data-outliers]").getAttribute("data-outliers")).toBe(`${OUTLIER_SCENARIO}-${String(OUTLIER.at).padStart(3, "0")}`);
+    expect(await row.locator("td[data-outliers]").getAttribute("data-outliers")).toBe(
+      `${OUTLIER_SCENARIO}-${String(OUTLIER.at).padStart(3, "0")}`,
+    );
     expect(await page.locator("p[data-method]").textContent()).toMatch(/Apache Otava .*Bonferroni/);
-    expect(await page.locator('figure[data-chart-id="regressions-0"] .chart-note').textContent()).toMatch(/would flag a change of ±[\d.]+ % or more/);
+    expect(await page.locator('figure[data-chart-id="regressions-0"] .chart-note').textContent()).toMatch(
+      /would flag a change of ±[\d.]+ % or more/,
+    );
     const marks = (await drawn(page, "regressions-0")).datasets.find((d) => d.label.startsWith("outlier run"))!;
     expect(marks.data).toHaveLength(1);
     await screenshot(page, "first-hour-regressions");

@@ -41,24 +41,38 @@ function benchmarkPlan(values: Record<string, string | boolean | undefined>, eng
   const first = named === undefined;
   const scale = str("scale") ?? (first ? String(FIRST_BENCHMARK.scale) : undefined);
   const threads = str("threads") ?? (first ? String(FIRST_BENCHMARK.threadsPerClient) : undefined);
-  const target = str("target") ?? (first && str("threads") === undefined ? String(FIRST_BENCHMARK.targetOpsSec) : undefined);
-  if (scale !== undefined && !(Number(scale) > 0 && Number(scale) <= 1)) throw new UsageError(`--scale must be in (0, 1], got "${scale}"`);
-  if (threads !== undefined && !(/^\d+$/.test(threads) && Number(threads) >= 1)) throw new UsageError(`--threads: a whole number >= 1, got "${threads}"`);
+  const target =
+    str("target") ?? (first && str("threads") === undefined ? String(FIRST_BENCHMARK.targetOpsSec) : undefined);
+  if (scale !== undefined && !(Number(scale) > 0 && Number(scale) <= 1))
+    throw new UsageError(`--scale must be in (0, 1], got "${scale}"`);
+  if (threads !== undefined && !(/^\d+$/.test(threads) && Number(threads) >= 1))
+    throw new UsageError(`--threads: a whole number >= 1, got "${threads}"`);
   if (target !== undefined && !(Number(target) > 0)) throw new UsageError(`--target: ops/s > 0, got "${target}"`);
-  if (target !== undefined && threads === undefined) throw new UsageError("--target needs --threads (a target rate goes with a fixed thread count)");
+  if (target !== undefined && threads === undefined)
+    throw new UsageError("--target needs --threads (a target rate goes with a fixed thread count)");
   // An unknown scenario or preset fails before anything starts.
   const spec = /\.(ya?ml|json)$/.test(scenario) ? null : findScenario(scenario);
-  const asked = str("preset")?.split(",").map((p) => p.trim());
-  for (const p of asked ?? []) if (!isPreset(p)) throw new UsageError(`--preset: unknown preset "${p}" (known: ${PRESETS.join(", ")})`);
+  const asked = str("preset")
+    ?.split(",")
+    .map((p) => p.trim());
+  for (const p of asked ?? [])
+    if (!isPreset(p)) throw new UsageError(`--preset: unknown preset "${p}" (known: ${PRESETS.join(", ")})`);
   // A scenario file's presets are its runner's business: without --preset it runs its default one.
-  const presets: (string | undefined)[] = asked ?? (spec && isEngine(engine) ? scenarioPresets(spec, engine) : [undefined]);
+  const presets: (string | undefined)[] =
+    asked ?? (spec && isEngine(engine) ? scenarioPresets(spec, engine) : [undefined]);
   return { engine, scenario, presets, clients: str("clients") ?? "1", scale, threads, target };
 }
 
 /** "usa-2015-durability at scale 0.0005, 4 threads at 300 ops/s": what the benchmark runs, in one line. */
 function describeCell(b: ReturnType<typeof benchmarkPlan>): string {
   const named = b.presets.filter((p): p is string => p !== undefined);
-  const how = [b.scale ? `scale ${b.scale}` : null, b.threads ? `${b.threads} thread(s) per client` : null, b.target ? `at ${b.target} ops/s` : null].filter(Boolean).join(", ");
+  const how = [
+    b.scale ? `scale ${b.scale}` : null,
+    b.threads ? `${b.threads} thread(s) per client` : null,
+    b.target ? `at ${b.target} ops/s` : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
   return `${b.scenario} on a local ${b.engine}${how ? ` (${how})` : ""}${named.length ? ` under ${named.join(", ")}, one run each` : ""}`;
 }
 
@@ -89,7 +103,8 @@ export const command: Command = {
       throw new UsageError((e as Error).message);
     }
     if (!isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
-    if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number, got "${values.port}"`);
+    if (values.port !== undefined && !/^\d+$/.test(values.port))
+      throw new UsageError(`--port must be a number, got "${values.port}"`);
     const bench = benchmarkPlan(values, values.engine);
 
     // First-run downloads (YCSB, Cassandra, the bindings' Maven build) say what they fetch, here and in the benchmark.
@@ -105,11 +120,16 @@ export const command: Command = {
     // (or debug) brings the request log back. The seeds' tables are stored before the port opens: no view answers
     // without them meanwhile.
     const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer(
-      { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) },
+      {
+        LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+        ...(values.host ? { HOST: values.host } : {}),
+        ...(values.port ? { PORT: values.port } : {}),
+      },
       { beforeListen: async (a) => void (replaced = (await loadReferenceData(a.db)).replaced) },
     );
     const stop = stopOnSignals(app, say);
-    if (replaced > 0) say(`published runs: ${replaced} stored from an older transcription of the seeds, replaced by the current one`);
+    if (replaced > 0)
+      say(`published runs: ${replaced} stored from an older transcription of the seeds, replaced by the current one`);
     say(`dashboard: ${url}/   (API: ${url}/api/v1, OpenAPI: ${url}/docs, database: ${app.database.kind})`);
     say("the seeds' published results are loaded; Ctrl-C stops the server");
     say(writeTokenLine(token, tokenFrom, tokenFile));
@@ -124,7 +144,8 @@ export const command: Command = {
       });
       const failed = await runBenchmark(bench, { url, token, db: app.db, say, interrupted: stop.interrupted });
       say(benchmarkOutcome({ interrupted: stop.interrupted(), failed, url, scenario: bench.scenario }));
-      if (!values["keep-engine"]) await ycsbLab(["local", "down", "--engine", bench.engine], { ...process.env, YCSB_LAB_TOKEN: token });
+      if (!values["keep-engine"])
+        await ycsbLab(["local", "down", "--engine", bench.engine], { ...process.env, YCSB_LAB_TOKEN: token });
     }
     await stop.stopped;
     return 0;

@@ -148,7 +148,9 @@ export function exportImage(chart: Chart, title: string, caption: string, note =
   g.drawImage(source, pad, 2 * pad + titlePx + captionPx);
   g.fillStyle = "#555555";
   g.font = `${captionPx}px ${EXPORT_FONT}`;
-  noteLines.forEach((line, i) => g.fillText(line, pad, 2 * pad + titlePx + captionPx + source.height + i * Math.round(captionPx * 1.35)));
+  noteLines.forEach((line, i) =>
+    g.fillText(line, pad, 2 * pad + titlePx + captionPx + source.height + i * Math.round(captionPx * 1.35)),
+  );
   return out.toDataURL("image/png");
 }
 
@@ -247,7 +249,8 @@ function describe(figure: HTMLElement, spec: ChartSpec): void {
   // Published series carry long citations, one legend line each at most widths: every one stays visible.
   const datasets = spec.config.data.datasets.length;
   const extra = Math.max(0, datasets - LEGEND_LINES_IN_BASE_HEIGHT) * LEGEND_LINE_PX;
-  (figure.querySelector(".chart-box") as HTMLElement).style.height = `${BASE_HEIGHT_PX + Math.min(extra, MAX_EXTRA_LEGEND_LINES * LEGEND_LINE_PX)}px`;
+  (figure.querySelector(".chart-box") as HTMLElement).style.height =
+    `${BASE_HEIGHT_PX + Math.min(extra, MAX_EXTRA_LEGEND_LINES * LEGEND_LINE_PX)}px`;
 }
 
 const chartType = (spec: ChartSpec): unknown => (spec.config as { type?: unknown }).type;

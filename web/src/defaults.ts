@@ -20,7 +20,11 @@ export function citationYear(citation: string | null | undefined): number | null
  * The scenario to open on among those the view can draw: the newest measured one (scenarios in the order of their
  * newest measured run), else the newest study (by its citation's year), else the first by name.
  */
-export function defaultScenario(drawable: readonly string[], newestMeasured: readonly string[], yearOf: (scenario: string) => number | null): string | undefined {
+export function defaultScenario(
+  drawable: readonly string[],
+  newestMeasured: readonly string[],
+  yearOf: (scenario: string) => number | null,
+): string | undefined {
   const can = new Set(drawable);
   const measured = newestMeasured.find((s) => can.has(s));
   if (measured) return measured;
@@ -30,7 +34,7 @@ export function defaultScenario(drawable: readonly string[], newestMeasured: rea
 /** The workload to open on: A (the update-heavy 50/50 every study ran), else the first in order. */
 export function defaultWorkload(workloads: readonly string[]): string | undefined {
   const sorted = [...new Set(workloads)].filter((w) => w !== "").sort();
-  return sorted.includes("a") ? "a" : sorted.find((w) => w !== "load") ?? sorted[0];
+  return sorted.includes("a") ? "a" : (sorted.find((w) => w !== "load") ?? sorted[0]);
 }
 
 /** A filter's value: what the URL says ("all" for every value), else the default. */

@@ -41,7 +41,13 @@ export interface SeriesLook {
 /** Measured series are solid circles; published ones dashed triangles, so an overlay is never mistaken for ours. */
 export function seriesLook(colour: string, published: boolean): SeriesLook {
   return published
-    ? { borderColor: colour, backgroundColor: `${colour}66`, borderDash: [6, 4], pointStyle: "triangle", pointRadius: 5 }
+    ? {
+        borderColor: colour,
+        backgroundColor: `${colour}66`,
+        borderDash: [6, 4],
+        pointStyle: "triangle",
+        pointRadius: 5,
+      }
     : { borderColor: colour, backgroundColor: `${colour}cc`, pointStyle: "circle", pointRadius: 3 };
 }
 
@@ -50,7 +56,13 @@ export function indexedLook(index: number): SeriesLook {
   const round = Math.floor(index / SERIES_COLOURS.length) % ROUND_STYLES.length;
   const colour = seriesColour(index);
   const dash = ROUND_DASHES[round];
-  return { borderColor: colour, backgroundColor: `${colour}cc`, pointStyle: ROUND_STYLES[round]!, pointRadius: 4, ...(dash ? { borderDash: dash } : {}) };
+  return {
+    borderColor: colour,
+    backgroundColor: `${colour}cc`,
+    pointStyle: ROUND_STYLES[round]!,
+    pointRadius: 4,
+    ...(dash ? { borderDash: dash } : {}),
+  };
 }
 
 export const KNEE_COLOUR = "#E69F00";
@@ -66,7 +78,11 @@ const MARKERS: Record<"measured" | "published", PointStyle[]> = {
 /** Dashes after every marker of a colour was used: measured series solid first, published ones dashed (never solid). */
 const DASHES: Record<"measured" | "published", (number[] | undefined)[]> = {
   measured: [undefined, [2, 2], [10, 3, 2, 3]],
-  published: [[6, 4], [12, 4], [3, 6]],
+  published: [
+    [6, 4],
+    [12, 4],
+    [3, 6],
+  ],
 };
 
 /**

@@ -28,7 +28,10 @@ export function scaleChoice(param: string | undefined): ScaleChoice {
 }
 
 /** The axis type for these values: what the URL asks, else log when they span more than a decade. */
-export function axisType(choice: ScaleChoice, values: readonly (number | null | undefined)[]): "logarithmic" | "linear" {
+export function axisType(
+  choice: ScaleChoice,
+  values: readonly (number | null | undefined)[],
+): "logarithmic" | "linear" {
   if (choice === "log") return "logarithmic";
   if (choice === "linear") return "linear";
   return decadesSpanned(values) > Math.log10(LOG_SPAN_RATIO) ? "logarithmic" : "linear";

@@ -1,6 +1,14 @@
 /** The types the views use: the API's TypeBox schemas where the shape is the API's own, mapped shapes otherwise. */
 import type { Static } from "@sinclair/typebox";
-import type { AnovaResponse, BaselinesResponse, FacetsResponse, ReferenceTablesResponse, RegressionsResponse, RunPeakSchema, TimelineResponse } from "../../../model/api-schemas.js";
+import type {
+  AnovaResponse,
+  BaselinesResponse,
+  FacetsResponse,
+  ReferenceTablesResponse,
+  RegressionsResponse,
+  RunPeakSchema,
+  TimelineResponse,
+} from "../../../model/api-schemas.js";
 import type { Validity } from "../../../model/result-document.js";
 import type { PointVerdict } from "../verdicts.js";
 
@@ -113,7 +121,13 @@ export interface ScalingSeries {
   scenario: string;
   source: RunSource;
   /** Mean over repeats of each repeat's peak, with its 95% CI (null for one repeat) and n, and the peaks' verdict. */
-  points: { nodes: number; throughputOpsSec: number; ci: { low: number; high: number } | null; n: number; verdict: PointVerdict }[];
+  points: {
+    nodes: number;
+    throughputOpsSec: number;
+    ci: { low: number; high: number } | null;
+    n: number;
+    verdict: PointVerdict;
+  }[];
   ideal: { nodes: number; throughputOpsSec: number }[];
   /** Each 1 -> k step: throughput gain over the smallest cluster divided by the linear gain (1 = linear). */
   steps: { fromNodes: number; toNodes: number; efficiency: number }[];

@@ -46,8 +46,13 @@ export function msLabel(us: number | null | undefined): number | null {
  * A table cell with a value's change against its configuration's pinned baseline: data-baseline holds the fraction
  * (-0.12 = 12 % lower), "self" on the baseline's own row, "none" without a baseline.
  */
-export function baselineCell(base: BaselinePeak | undefined, value: number | null | undefined, self = false): HTMLTableCellElement {
-  if (!base) return el("td", { class: "num", "data-baseline": "none", title: "no baseline pinned for this configuration" }, "–");
+export function baselineCell(
+  base: BaselinePeak | undefined,
+  value: number | null | undefined,
+  self = false,
+): HTMLTableCellElement {
+  if (!base)
+    return el("td", { class: "num", "data-baseline": "none", title: "no baseline pinned for this configuration" }, "–");
   if (self) return el("td", { class: "num baseline", "data-baseline": "self" }, "baseline");
   const change = changeFrom(base.throughputOpsSec, value);
   const title = `against ${base.runId} (${base.engineVersion}): ${formatNumber(base.throughputOpsSec)} ops/s at ${base.threads} threads`;
@@ -77,7 +82,9 @@ export function baselineMarks(label: string, data: { x: number; y: number }[], l
 
 /** The looks of a chart's series, no two alike (palette.ts distinctLooks): the engine's colour, published or measured. */
 export function looksFor(series: readonly { engine: string; source: RunSource }[]): SeriesLook[] {
-  return distinctLooks(series.map((s, i) => ({ colour: engineColour(s.engine, i), published: s.source.kind === "published" })));
+  return distinctLooks(
+    series.map((s, i) => ({ colour: engineColour(s.engine, i), published: s.source.kind === "published" })),
+  );
 }
 
 /**
@@ -89,7 +96,9 @@ export function fittedLegend(filter?: (text: string) => boolean) {
     position: "bottom" as const,
     labels: {
       generateLabels: (chart: Chart) =>
-        Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({ ...item, text: fitLabel(item.text, charsIn(chart.width - 60)) })),
+        Chart.defaults.plugins.legend.labels
+          .generateLabels(chart)
+          .map((item) => ({ ...item, text: fitLabel(item.text, charsIn(chart.width - 60)) })),
       ...(filter ? { filter: (item: { text: string }) => filter(item.text) } : {}),
     },
   };

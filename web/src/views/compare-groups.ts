@@ -34,20 +34,38 @@ export function comparedPhases(d: RunDetail, workload: string | undefined, level
 /** What two runs must share to be repeats of one configuration (a stand-in or another scale is another thing measured). */
 export function repeatIdentity(d: RunDetail): string {
   const r = d.run;
-  return JSON.stringify([r.scenario, r.engine, r.engineVersion, r.preset, r.nodes, r.dataInstanceType, r.clientInstanceType, r.standIn ?? null, r.source.kind, r.source.seed ?? null, r.records]);
+  return JSON.stringify([
+    r.scenario,
+    r.engine,
+    r.engineVersion,
+    r.preset,
+    r.nodes,
+    r.dataInstanceType,
+    r.clientInstanceType,
+    r.standIn ?? null,
+    r.source.kind,
+    r.source.seed ?? null,
+    r.records,
+  ]);
 }
 
 /**
  * Entries in the order asked: runs of one identity with distinct run.repeat indexes are one entry (stored repeats);
  * runs of one identity with the same index stay apart (two runs of a deployment someone wants to tell apart).
  */
-export function compareEntries(details: readonly RunDetail[], workload: string | undefined, level: string | undefined, pool: boolean): CompareEntry[] {
+export function compareEntries(
+  details: readonly RunDetail[],
+  workload: string | undefined,
+  level: string | undefined,
+  pool: boolean,
+): CompareEntry[] {
   const groups = new Map<string, RunDetail[]>();
   for (const d of details) {
     const key = repeatIdentity(d);
     groups.set(key, [...(groups.get(key) ?? []), d]);
   }
-  const pooled = (list: RunDetail[]) => pool && list.length > 1 && new Set(list.map((d) => d.run.repeat)).size === list.length;
+  const pooled = (list: RunDetail[]) =>
+    pool && list.length > 1 && new Set(list.map((d) => d.run.repeat)).size === list.length;
   const entries: CompareEntry[] = [];
   const seen = new Set<string>();
   for (const d of details) {
@@ -56,13 +74,25 @@ export function compareEntries(details: readonly RunDetail[], workload: string |
     if (seen.has(members[0]!.run.id)) continue;
     seen.add(members[0]!.run.id);
     const phases = members.flatMap((m) => comparedPhases(m, workload, level));
-    entries.push({ id: members[0]!.run.id, runs: members, phases, verdict: { verdict: worstVerdict(phases.map((p) => p.verdict)), reasons: [...new Set(phases.flatMap((p) => p.reasons))] } });
+    entries.push({
+      id: members[0]!.run.id,
+      runs: members,
+      phases,
+      verdict: {
+        verdict: worstVerdict(phases.map((p) => p.verdict)),
+        reasons: [...new Set(phases.flatMap((p) => p.reasons))],
+      },
+    });
   }
   return entries;
 }
 
 /** The reference: the one asked for, else the baseline's entry, else the first not judged invalid, else the first. */
-export function referenceEntry(entries: readonly CompareEntry[], ref: string | undefined, baselineIds: ReadonlySet<string>): CompareEntry {
+export function referenceEntry(
+  entries: readonly CompareEntry[],
+  ref: string | undefined,
+  baselineIds: ReadonlySet<string>,
+): CompareEntry {
   const byRun = (id: string) => entries.find((e) => e.runs.some((r) => r.run.id === id));
   const asked = ref ? byRun(ref) : undefined;
   if (asked) return asked;
@@ -72,7 +102,11 @@ export function referenceEntry(entries: readonly CompareEntry[], ref: string | u
 
 /** The total client threads (and target) of each entry's compared phases, "16" or "8 at 300 ops/s". */
 export function entryLoad(e: CompareEntry): string {
-  const loads = [...new Set(e.phases.map((p) => `${p.threadsPerClient * p.clients}${p.target === null ? "" : ` at ${p.target} ops/s`}`))];
+  const loads = [
+    ...new Set(
+      e.phases.map((p) => `${p.threadsPerClient * p.clients}${p.target === null ? "" : ` at ${p.target} ops/s`}`),
+    ),
+  ];
   return loads.join(" / ") || "–";
 }
 
@@ -88,11 +122,15 @@ export function unequalSetups(entries: readonly CompareEntry[]): string[] {
   };
   const loads = differ(entryLoad);
   if (loads) out.push(`unequal loads: ${loads.map((l) => `${l}${/\d$/.test(l) ? " threads" : ""}`).join(" vs ")}`);
-  const records = differ((e) => (e.runs[0]!.run.records === null ? "not stated" : e.runs[0]!.run.records!.toLocaleString("en-US")));
+  const records = differ((e) =>
+    e.runs[0]!.run.records === null ? "not stated" : e.runs[0]!.run.records!.toLocaleString("en-US"),
+  );
   if (records) out.push(`unequal data sets: ${records.join(" vs ")} records`);
   const machines = differ((e) => e.runs[0]!.run.dataInstanceType);
   if (machines) out.push(`different machines: ${machines.join(" vs ")}`);
-  const sources = differ((e) => (e.runs[0]!.run.source.kind === "published" ? `published (seed ${e.runs[0]!.run.source.seed ?? "?"})` : "measured"));
+  const sources = differ((e) =>
+    e.runs[0]!.run.source.kind === "published" ? `published (seed ${e.runs[0]!.run.source.seed ?? "?"})` : "measured",
+  );
   if (sources) out.push(`published figures beside measured runs: ${sources.join(" vs ")}`);
   const standIns = differ((e) => e.runs[0]!.run.standIn ?? "the engine itself");
   if (standIns) out.push(`stand-ins: ${standIns.join(" vs ")}`);

@@ -25,8 +25,14 @@ export const repeatabilityView: View = {
         "form",
         { class: "filters" },
         select("scenario", scenarios),
-        select("engine", facets.engines.map((e) => e.value)),
-        select("preset", facets.presets.map((e) => e.value)),
+        select(
+          "engine",
+          facets.engines.map((e) => e.value),
+        ),
+        select(
+          "preset",
+          facets.presets.map((e) => e.value),
+        ),
         select("workload", workloads),
       ),
     );
@@ -45,7 +51,10 @@ export const repeatabilityView: View = {
             label: seriesLabel(g.label, g.source),
             data: g.repeats.map((r) => ({ x: labels[i]!, y: r.throughputOpsSec })),
             ...looks[i]!,
-            ...hollowPoints(looks[i]!.backgroundColor, g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] }))),
+            ...hollowPoints(
+              looks[i]!.backgroundColor,
+              g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })),
+            ),
             pointRadius: 5,
           })),
           {
@@ -65,7 +74,13 @@ export const repeatabilityView: View = {
         maintainAspectRatio: false,
         scales: {
           // One tick per configuration, every one labelled (a linear axis with a tick callback drew none).
-          x: { type: "category", labels, offset: true, ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 }, title: axisTitle("configuration") },
+          x: {
+            type: "category",
+            labels,
+            offset: true,
+            ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 },
+            title: axisTitle("configuration"),
+          },
           y: { title: axisTitle("throughput (ops/s)") },
         },
         plugins: { legend: { ...fittedLegend(), display: groups.length <= 12 } },
@@ -75,10 +90,22 @@ export const repeatabilityView: View = {
       id: "repeatability",
       title: "Throughput of each repeat",
       config: config as unknown as ChartConfiguration,
-      csv: () => toCsv(["configuration", "repeat", "run", "phase", "throughput_ops_sec"], groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.phase, r.throughputOpsSec]))),
-      note: "Black bars: each configuration's mean with its 95% CI over the repeats. Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats." + verdictNote(groups.flatMap((g) => g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })))),
+      csv: () =>
+        toCsv(
+          ["configuration", "repeat", "run", "phase", "throughput_ops_sec"],
+          groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.phase, r.throughputOpsSec])),
+        ),
+      note:
+        "Black bars: each configuration's mean with its 95% CI over the repeats. Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats." +
+        verdictNote(groups.flatMap((g) => g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })))),
     });
-    const head = el("tr", {}, ...["configuration", "repeats", "mean (ops/s)", "95% CI", "std dev", "CV", "max difference", "verdicts"].map((h) => el("th", {}, h)));
+    const head = el(
+      "tr",
+      {},
+      ...["configuration", "repeats", "mean (ops/s)", "95% CI", "std dev", "CV", "max difference", "verdicts"].map(
+        (h) => el("th", {}, h),
+      ),
+    );
     const rows = groups.map((g) =>
       el(
         "tr",
@@ -86,7 +113,11 @@ export const repeatabilityView: View = {
         el("td", {}, seriesLabel(g.label, g.source)),
         el("td", { class: "num" }, String(g.repeats.length)),
         el("td", { class: "num" }, formatNumber(g.mean)),
-        el("td", { class: "num", "data-ci": g.ci ? `${g.ci.low}:${g.ci.high}` : "" }, g.ci ? `${formatNumber(g.ci.low)} – ${formatNumber(g.ci.high)}` : "–"),
+        el(
+          "td",
+          { class: "num", "data-ci": g.ci ? `${g.ci.low}:${g.ci.high}` : "" },
+          g.ci ? `${formatNumber(g.ci.low)} – ${formatNumber(g.ci.high)}` : "–",
+        ),
         el("td", { class: "num" }, formatNumber(g.stdDev)),
         el("td", { class: "num" }, `${formatNumber(g.cvPct, 2)} %`),
         el("td", { class: "num" }, `${formatNumber(g.maxDiffPct, 2)} %`),

@@ -4,7 +4,20 @@
  */
 import type { ChartConfiguration } from "chart.js";
 import { baselineFor, configurationId } from "../../../model/history.js";
-import { allInOrder, fetchBaselines, fetchFacets, fetchPublishedLatency, fetchRunPage, fetchTimeline, RUN_FILTERS, type Baselines, type Facets, type PublishedLatencyCell, type RunRow, type Timeline } from "../api.js";
+import {
+  allInOrder,
+  fetchBaselines,
+  fetchFacets,
+  fetchPublishedLatency,
+  fetchRunPage,
+  fetchTimeline,
+  RUN_FILTERS,
+  type Baselines,
+  type Facets,
+  type PublishedLatencyCell,
+  type RunRow,
+  type Timeline,
+} from "../api.js";
 import { toCsv } from "../csv.js";
 import { engineColour, seriesLook } from "../palette.js";
 import { hollowPoints, verdictNote } from "../verdicts.js";
@@ -48,14 +61,24 @@ const counted = <T extends string | number>(facet: readonly { value: T; runs: nu
  * are the studies' years): each study has its own page.
  */
 function timelineChart(t: Timeline, scale: string | undefined, reasons: ReadonlyMap<string, string[]> = new Map()) {
-  const byEngine = new Map<string, { x: number; y: number; id: string; verdict: { verdict: string; reasons: string[] } }[]>();
+  const byEngine = new Map<
+    string,
+    { x: number; y: number; id: string; verdict: { verdict: string; reasons: string[] } }[]
+  >();
   for (const r of t.runs) {
     if (r.peak?.throughput.mean === null || r.peak === null) continue;
     const list = byEngine.get(r.engine) ?? [];
-    list.push({ x: Date.parse(r.startedAt), y: r.peak.throughput.mean, id: r.id, verdict: { verdict: r.verdict, reasons: reasons.get(r.id) ?? [] } });
+    list.push({
+      x: Date.parse(r.startedAt),
+      y: r.peak.throughput.mean,
+      id: r.id,
+      verdict: { verdict: r.verdict, reasons: reasons.get(r.id) ?? [] },
+    });
     byEngine.set(r.engine, list);
   }
-  const series = [...byEngine].sort(([a], [b]) => a.localeCompare(b)).map(([engine, points], i) => ({ engine, points: points.sort((a, b) => a.x - b.x), i }));
+  const series = [...byEngine]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([engine, points], i) => ({ engine, points: points.sort((a, b) => a.x - b.x), i }));
   const ys = series.flatMap((s) => s.points.map((p) => p.y));
   const range = timeAxisRange(series.flatMap((s) => s.points.map((p) => p.x)));
   const span = range.max - range.min;
@@ -65,19 +88,37 @@ function timelineChart(t: Timeline, scale: string | undefined, reasons: Readonly
       datasets: series.map((s) => {
         const look = seriesLook(engineColour(s.engine, s.i), false);
         // A run whose worst verdict is warning or invalid is hollow: the number is drawn, not stated as a result.
-        return { label: `${s.engine} (measured)`, data: s.points, ...look, ...hollowPoints(look.backgroundColor, s.points.map((p) => p.verdict)), pointRadius: s.points.length > 2000 ? 1.5 : 4 };
+        return {
+          label: `${s.engine} (measured)`,
+          data: s.points,
+          ...look,
+          ...hollowPoints(
+            look.backgroundColor,
+            s.points.map((p) => p.verdict),
+          ),
+          pointRadius: s.points.length > 2000 ? 1.5 : 4,
+        };
       }),
     },
     options: {
       ...DENSE,
       maintainAspectRatio: false,
       scales: {
-        x: { type: "linear", ...range, title: axisTitle("run started (UTC)"), ticks: { callback: (v) => dateLabel(Number(v), span), maxTicksLimit: 6 } },
+        x: {
+          type: "linear",
+          ...range,
+          title: axisTitle("run started (UTC)"),
+          ticks: { callback: (v) => dateLabel(Number(v), span), maxTicksLimit: 6 },
+        },
         y: { type: axisType(scaleChoice(scale), ys), title: axisTitle("peak throughput (ops/s, all clients)") },
       },
       plugins: {
         legend: { position: "bottom" },
-        tooltip: { callbacks: { label: (item) => `${(item.raw as { id: string }).id}: ${formatNumber((item.raw as { y: number }).y)} ops/s` } },
+        tooltip: {
+          callbacks: {
+            label: (item) => `${(item.raw as { id: string }).id}: ${formatNumber((item.raw as { y: number }).y)} ops/s`,
+          },
+        },
       },
     },
   };
@@ -86,7 +127,11 @@ function timelineChart(t: Timeline, scale: string | undefined, reasons: Readonly
     id: "runs-throughput",
     title: `Throughput of ${shown}`,
     config: config as ChartConfiguration,
-    csv: () => toCsv(["run", "engine", "started", "throughput_ops_sec"], series.flatMap((s) => s.points.map((p) => [p.id, s.engine, new Date(p.x).toISOString(), p.y]))),
+    csv: () =>
+      toCsv(
+        ["run", "engine", "started", "throughput_ops_sec"],
+        series.flatMap((s) => s.points.map((p) => [p.id, s.engine, new Date(p.x).toISOString(), p.y])),
+      ),
     note:
       "Each run's first workload at its peak load level, mean over its repeats. The studies' published figures are on their study pages." +
       verdictNote(series.flatMap((s) => s.points.map((p) => p.verdict))),
@@ -110,17 +155,33 @@ function throughputCell(r: RunRow): HTMLTableCellElement {
   const p = r.peak;
   const ci = p?.throughput.ci95 ? ` ± ${formatNumber(p.throughput.ci95.halfWidth)}` : "";
   const td = el("td", { class: "num" }, `${formatNumber(r.throughputOpsSec)}${ci}`);
-  if (p) td.title = `workload ${p.workload}, peak phase ${p.phase} (${p.threads} threads${p.target === null ? "" : `, target ${p.target}`}), n = ${p.throughput.n}`;
+  if (p)
+    td.title = `workload ${p.workload}, peak phase ${p.phase} (${p.threads} threads${p.target === null ? "" : `, target ${p.target}`}), n = ${p.throughput.n}`;
   return td;
 }
 
 /** The run against its configuration's pinned baseline (same workload at its peak): the change in percent. */
 function runBaselineCell(r: RunRow, baselines: Baselines["baselines"]): HTMLTableCellElement {
-  const c = { scenario: r.scenario, engine: r.engine, preset: r.preset, nodes: r.nodes, instanceType: r.dataInstanceType };
+  const c = {
+    scenario: r.scenario,
+    engine: r.engine,
+    preset: r.preset,
+    nodes: r.nodes,
+    instanceType: r.dataInstanceType,
+  };
   const base = baselineFor(baselines, c, r.peak?.workload);
   const pinned = baselines.find((x) => x.configurationId === configurationId(c));
   if (pinned?.runId === r.id) return el("td", { class: "num baseline", "data-baseline": "self" }, "baseline");
-  if (pinned && !base) return el("td", { class: "num", "data-baseline": "", title: `against ${pinned.runId}: no peak of workload ${r.peak?.workload ?? "–"} there` }, "–");
+  if (pinned && !base)
+    return el(
+      "td",
+      {
+        class: "num",
+        "data-baseline": "",
+        title: `against ${pinned.runId}: no peak of workload ${r.peak?.workload ?? "–"} there`,
+      },
+      "–",
+    );
   return baselineCell(base, r.throughputOpsSec);
 }
 
@@ -138,7 +199,13 @@ function runLinks(ctx: ViewContext, r: RunRow): HTMLTableCellElement {
   };
   if (r.source.kind === "published") {
     const seed = r.source.seed;
-    return el("td", { class: "links" }, seed ? go(el("a", { href: `?view=study&seed=${seed}`, "data-open": "study" }, "study page"), "study", { seed }) : null);
+    return el(
+      "td",
+      { class: "links" },
+      seed
+        ? go(el("a", { href: `?view=study&seed=${seed}`, "data-open": "study" }, "study page"), "study", { seed })
+        : null,
+    );
   }
   const id = encodeURIComponent(r.id);
   return el(
@@ -146,7 +213,9 @@ function runLinks(ctx: ViewContext, r: RunRow): HTMLTableCellElement {
     { class: "links" },
     go(el("a", { href: `?view=latency&run=${id}`, "data-open": "latency" }, "latency"), "latency", { run: r.id }),
     " ",
-    go(el("a", { href: `?view=timeseries&run=${id}`, "data-open": "timeseries" }, "time series"), "timeseries", { run: r.id }),
+    go(el("a", { href: `?view=timeseries&run=${id}`, "data-open": "timeseries" }, "time series"), "timeseries", {
+      run: r.id,
+    }),
   );
 }
 
@@ -155,11 +224,31 @@ function runLinks(ctx: ViewContext, r: RunRow): HTMLTableCellElement {
  * tables are listed as rows of their own, engine and preset each, with a link to the study page, so the study is in
  * Runs too. Shown on the first page when the filters allow published results.
  */
-export function publishedTableRows(cells: readonly PublishedLatencyCell[], f: Record<string, string | undefined>): { key: string; scenario: string; engine: string; preset: string; nodes: number; workloads: string[]; seed: string; citation: string; operations: string[] }[] {
+export function publishedTableRows(
+  cells: readonly PublishedLatencyCell[],
+  f: Record<string, string | undefined>,
+): {
+  key: string;
+  scenario: string;
+  engine: string;
+  preset: string;
+  nodes: number;
+  workloads: string[];
+  seed: string;
+  citation: string;
+  operations: string[];
+}[] {
   if (f.source === "measured" || f.verdict || f.version || f.instanceType || f.from || f.to) return [];
   const groups = new Map<string, PublishedLatencyCell[]>();
   for (const c of cells) {
-    if ((f.scenario && c.scenario !== f.scenario) || (f.engine && c.engine !== f.engine) || (f.preset && c.preset !== f.preset) || (f.nodes && String(c.nodes) !== f.nodes) || (f.workload && c.workload !== f.workload)) continue;
+    if (
+      (f.scenario && c.scenario !== f.scenario) ||
+      (f.engine && c.engine !== f.engine) ||
+      (f.preset && c.preset !== f.preset) ||
+      (f.nodes && String(c.nodes) !== f.nodes) ||
+      (f.workload && c.workload !== f.workload)
+    )
+      continue;
     const key = `${c.scenario}|${c.engine}|${c.preset}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
@@ -204,14 +293,35 @@ function publishedTableRow(ctx: ViewContext, t: ReturnType<typeof publishedTable
   );
 }
 
-function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page: number, baselines: Baselines["baselines"], tables: ReturnType<typeof publishedTableRows> = []): HTMLElement {
+function runTable(
+  ctx: ViewContext,
+  rows: readonly RunRow[],
+  total: number,
+  page: number,
+  baselines: Baselines["baselines"],
+  tables: ReturnType<typeof publishedTableRows> = [],
+): HTMLElement {
   const selected = new Set(listParam(ctx.state.params.selected));
   const head = el(
     "tr",
     {},
-    ...["", "run", "engine", "version", "preset", "nodes", "instance", "scenario", "workloads", "peak throughput (ops/s)", "vs baseline", "started", "source", "verdict", ""].map((h) =>
-      el("th", {}, h),
-    ),
+    ...[
+      "",
+      "run",
+      "engine",
+      "version",
+      "preset",
+      "nodes",
+      "instance",
+      "scenario",
+      "workloads",
+      "peak throughput (ops/s)",
+      "vs baseline",
+      "started",
+      "source",
+      "verdict",
+      "",
+    ].map((h) => el("th", {}, h)),
   );
   const body = el("tbody");
   for (const r of rows) {
@@ -229,7 +339,12 @@ function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page
         { "data-run-id": r.id, class: r.source.kind },
         el("td", {}, box),
         el("td", { class: "mono" }, r.id),
-        el("td", {}, r.engine, r.standIn ? el("span", { class: "stand-in", title: `stand-in: ${r.standIn}` }, " *") : null),
+        el(
+          "td",
+          {},
+          r.engine,
+          r.standIn ? el("span", { class: "stand-in", title: `stand-in: ${r.standIn}` }, " *") : null,
+        ),
         el("td", {}, r.engineVersion),
         el("td", {}, r.preset),
         el("td", { class: "num" }, String(r.nodes)),
@@ -239,7 +354,11 @@ function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page
         throughputCell(r),
         runBaselineCell(r, baselines),
         el("td", {}, r.startedAt.slice(0, 16).replace("T", " ")),
-        el("td", { title: r.source.citation ?? "" }, r.source.kind === "published" ? `published (seed ${r.source.seed ?? "?"})` : "measured"),
+        el(
+          "td",
+          { title: r.source.citation ?? "" },
+          r.source.kind === "published" ? `published (seed ${r.source.seed ?? "?"})` : "measured",
+        ),
         verdictCell(r),
         links,
       ),
@@ -254,11 +373,20 @@ function runTable(ctx: ViewContext, rows: readonly RunRow[], total: number, page
   next.disabled = page >= pages - 1;
   prev.addEventListener("click", () => ctx.setParams({ page: page - 1 > 0 ? String(page - 1) : undefined }));
   next.addEventListener("click", () => ctx.setParams({ page: String(page + 1) }));
-  pager.append(prev, ` page ${page + 1} of ${pages} (${plural(total, "run")}${tables.length ? ` and ${tables.length} published table row(s)` : ""}) `, next);
+  pager.append(
+    prev,
+    ` page ${page + 1} of ${pages} (${plural(total, "run")}${tables.length ? ` and ${tables.length} published table row(s)` : ""}) `,
+    next,
+  );
   const compare = el("button", { type: "button", "data-action": "compare" }, `Compare selected (${selected.size})`);
   compare.disabled = selected.size < 1;
   compare.addEventListener("click", () => ctx.open("compare", { runs: [...selected].join(",") }));
-  return el("div", {}, el("div", { class: "toolbar" }, compare, pager), el("table", { class: "runs", id: "runs-table" }, el("thead", {}, head), body));
+  return el(
+    "div",
+    {},
+    el("div", { class: "toolbar" }, compare, pager),
+    el("table", { class: "runs", id: "runs-table" }, el("thead", {}, head), body),
+  );
 }
 
 export const runsView: View = {
@@ -276,10 +404,16 @@ export const runsView: View = {
     // chart needs only the latest runs; the filter options and the page of the table follow.
     const timeline = filters.source === "published" ? null : await fetchTimeline(timelineFilters);
     if (timeline && timeline.runs.length > 0) ctx.chart(timelineChart(timeline, p.scale));
-    const [facets, { total, runs }, { baselines }, latencyTables] = await allInOrder([fetchFacets(), fetchRunPage(filters, page * PAGE_SIZE, PAGE_SIZE), fetchBaselines(), fetchPublishedLatency()]);
+    const [facets, { total, runs }, { baselines }, latencyTables] = await allInOrder([
+      fetchFacets(),
+      fetchRunPage(filters, page * PAGE_SIZE, PAGE_SIZE),
+      fetchBaselines(),
+      fetchPublishedLatency(),
+    ]);
     const tables = publishedTableRows(latencyTables, filters);
     // The reasons of the runs on this page, on hover of their hollow points too.
-    if (timeline && timeline.runs.some((r) => r.verdict !== "valid")) ctx.chart(timelineChart(timeline, p.scale, new Map(runs.map((r) => [r.id, r.reasons]))));
+    if (timeline && timeline.runs.some((r) => r.verdict !== "valid"))
+      ctx.chart(timelineChart(timeline, p.scale, new Map(runs.map((r) => [r.id, r.reasons]))));
     const set = (name: string) => (value: string) => ctx.setParams({ [name]: value, page: undefined });
     ctx.controls.append(
       el(
@@ -290,7 +424,13 @@ export const runsView: View = {
         filterSelect("preset", "preset", counted(facets.presets), p.preset, set("preset")),
         filterSelect("nodes", "nodes", counted(facets.nodes), p.nodes, set("nodes")),
         filterSelect("workload", "workload", values(facets.workloads), p.workload, set("workload")),
-        filterSelect("instanceType", "instance type", counted(facets.instanceTypes), p.instanceType, set("instanceType")),
+        filterSelect(
+          "instanceType",
+          "instance type",
+          counted(facets.instanceTypes),
+          p.instanceType,
+          set("instanceType"),
+        ),
         filterSelect("scenario", "scenario", counted(facets.scenarios), p.scenario, set("scenario")),
         filterSelect("source", "source", ["measured", "published"], p.source, set("source")),
         filterSelect("verdict", "verdict", VERDICT_OPTIONS, p.verdict, set("verdict")),
@@ -299,11 +439,18 @@ export const runsView: View = {
         scaleControl(p.scale, (v) => ctx.setParams({ scale: v })),
       ),
     );
-    if (facets.measured === 0) ctx.controls.append(message("No measured run yet: `npm start` runs a local benchmark and ingests it. The studies' published figures are on their study pages."));
+    if (facets.measured === 0)
+      ctx.controls.append(
+        message(
+          "No measured run yet: `npm start` runs a local benchmark and ingests it. The studies' published figures are on their study pages.",
+        ),
+      );
     if (total === 0 && tables.length === 0) {
       ctx.controls.append(message("No run matches these filters."));
       return;
     }
-    ctx.details.append(runTable(ctx, runs, total, Math.max(0, Math.min(page, Math.ceil(total / PAGE_SIZE) - 1)), baselines, tables));
+    ctx.details.append(
+      runTable(ctx, runs, total, Math.max(0, Math.min(page, Math.ceil(total / PAGE_SIZE) - 1)), baselines, tables),
+    );
   },
 };

@@ -14,12 +14,20 @@ export function scaleText(spec: ScenarioSpec | undefined, r: Pick<RunRow, "recor
   if (!spec || r.records === null) return "records not stated";
   const s = scaleOf(spec, r.nodes, r.records);
   const full = spec.records.total ?? (spec.records.perNode ?? 0) * r.nodes;
-  return s === null ? "–" : `scale ${Number(s.toPrecision(2))} (${formatNumber(r.records)} of ${formatNumber(full)} records)`;
+  return s === null
+    ? "–"
+    : `scale ${Number(s.toPrecision(2))} (${formatNumber(r.records)} of ${formatNumber(full)} records)`;
 }
 
 /** "local machine (the paper: 2x Xeon X5675 …)" or "i4i.4xlarge (the paper: …)". */
-export function machineText(spec: ScenarioSpec | undefined, r: Pick<RunRow, "dataInstanceType" | "clientInstanceType">): string {
-  const here = r.dataInstanceType === "local" ? "this one machine (database, client and dashboard together)" : `${r.dataInstanceType} data, ${r.clientInstanceType} client`;
+export function machineText(
+  spec: ScenarioSpec | undefined,
+  r: Pick<RunRow, "dataInstanceType" | "clientInstanceType">,
+): string {
+  const here =
+    r.dataInstanceType === "local"
+      ? "this one machine (database, client and dashboard together)"
+      : `${r.dataInstanceType} data, ${r.clientInstanceType} client`;
   const paper = spec?.dataNode.original ?? spec?.dataNode.instanceType;
   return paper ? `${here}; the paper: ${paper}` : here;
 }
@@ -51,7 +59,11 @@ export function measuredRunsTable(spec: ScenarioSpec | undefined, runs: readonly
       el("td", { "data-scale": String(r.records ?? "") }, scaleText(spec, r)),
       el("td", {}, machineText(spec, r)),
       el("td", {}, loadText(r)),
-      el("td", { class: `verdict ${r.verdict}`, "data-verdict": r.verdict, title: r.reasons.join("\n") }, `${r.verdict}${r.reasons.length ? `: ${r.reasons.slice(0, 3).join("; ")}` : ""}`),
+      el(
+        "td",
+        { class: `verdict ${r.verdict}`, "data-verdict": r.verdict, title: r.reasons.join("\n") },
+        `${r.verdict}${r.reasons.length ? `: ${r.reasons.slice(0, 3).join("; ")}` : ""}`,
+      ),
       el("td", {}, r.startedAt.slice(0, 16).replace("T", " ")),
       el("td", {}, r.finishedAt ? r.finishedAt.slice(0, 16).replace("T", " ") : "–"),
     ),
@@ -66,6 +78,11 @@ export function measuredRunsTable(spec: ScenarioSpec | undefined, runs: readonly
       "Drawn beside the paper's figures as solid series. Read each at its scale and on its machine: a run at a small scale on one machine " +
         "shares its cores between YCSB and the database, its numbers are that machine's; the study's own stack (stacks/) runs it at the paper's size.",
     ),
-    el("table", { class: "measured" }, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), el("tbody", {}, ...rows)),
+    el(
+      "table",
+      { class: "measured" },
+      el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))),
+      el("tbody", {}, ...rows),
+    ),
   );
 }
