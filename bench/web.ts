@@ -99,6 +99,7 @@ async function timeEveryView(page: Page, base: string): Promise<(number | string
   for (const v of VIEWS) {
     try {
       out.push(await timeToFirstChart(page, `${base}/${v.search}`, v.view, v.chart));
+      process.stderr.write(`  ${name(v)}: ${fmt(out[out.length - 1] as number)}\n`);
     } catch (e) {
       out.push(`no chart (${(e as Error).message.split("\n")[0]})`);
     }
