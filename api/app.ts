@@ -1,12 +1,14 @@
 import { STATUS_CODES } from "node:http";
+import { Type } from "@sinclair/typebox";
 import { fileURLToPath } from "node:url";
-import type { FastifyError, FastifyPluginAsync } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyPluginAsync } from "fastify";
 import fp from "fastify-plugin";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/open.js";
 import { isDatabaseOutage } from "./db/outage.js";
 import auth from "./plugins/app/auth.js";
 import database from "./plugins/app/database.js";
+import computeGate from "./plugins/app/compute-gate.js";
 import responseCache from "./plugins/app/response-cache.js";
 import s3 from "./plugins/app/s3.js";
 import helmet from "./plugins/external/helmet.js";
@@ -28,6 +30,7 @@ import scaling from "./routes/api/scaling/index.js";
 import sweeps from "./routes/api/sweeps/index.js";
 import timeline from "./routes/api/timeline/index.js";
 import dashboard from "./plugins/app/dashboard.js";
+import { duplicateKey } from "./json-strict.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "./validation.js";
 
 /**
@@ -47,6 +50,7 @@ export const API_PREFIX = "/api/v1";
 /** The whole service as one plugin (fastify/demo): server.ts only listens. */
 const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   fastify.setValidatorCompiler(typeboxValidatorCompiler);
+  strictJson(fastify);
 
   await fastify.register(sensible);
   await fastify.register(helmet);
@@ -56,12 +60,13 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   await fastify.register(auth, { config: opts.config });
   await fastify.register(s3, { config: opts.config });
   await fastify.register(responseCache, { config: opts.config, prefix: API_PREFIX });
+  await fastify.register(computeGate, { config: opts.config, prefix: API_PREFIX });
 
   // The one error handler: 4xx say what is wrong (and which fields), 5xx are logged with context and hidden.
   fastify.setErrorHandler((err: FastifyError | FieldValidationError, req, reply) => {
     const status = err.statusCode ?? 500;
     if (err instanceof FieldValidationError) {
-      return reply.code(400).send({ statusCode: 400, error: "Bad Request", message: err.message, fields: err.fields });
+      return reply.code(err.statusCode).send({ statusCode: err.statusCode, error: STATUS_CODES[err.statusCode] ?? "Error", message: err.message, fields: err.fields });
     }
     if (isDatabaseOutage(err)) {
       // The database is down or unreachable: a client may try again (the service itself needs no restart).
@@ -80,7 +85,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   fastify.get("/health", { schema: { hide: true } }, async (_req, reply) => {
     const kind = fastify.database.kind;
     try {
-      await withDeadline(fastify.db.$queryRaw`SELECT 1`, 2_000);
+      await withDeadline(fastify.database.ping(), 2_000);
       return { ok: true, database: kind };
     } catch (err) {
       fastify.log.warn({ err: (err as Error).message }, "health: database unavailable");
@@ -90,6 +95,11 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
 
   await fastify.register(
     async (api) => {
+      // Every route's query is closed (api/validation.ts): one that takes no parameters refuses any, naming it.
+      api.addHook("onRoute", (route) => {
+        route.schema ??= {};
+        route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
+      });
       await api.register(results, { prefix: "/results" });
       await api.register(ingest, { prefix: "/ingest" });
       await api.register(runs, { prefix: "/runs" });
@@ -117,6 +127,29 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   }
   await fastify.register(dashboard, { root: DASHBOARD_DIR });
 };
+
+/**
+ * JSON bodies read strictly: UTF-8 only (RFC 8259 §8.1; a body declared UTF-16 was read as UTF-8 and stored garbled:
+ * 415), and a repeated key is a 400 naming it (json-strict.ts); then Fastify's own parser, which refuses __proto__ and
+ * constructor poisoning.
+ */
+function strictJson(fastify: FastifyInstance): void {
+  const parse = fastify.getDefaultJsonParser("error", "error");
+  fastify.removeContentTypeParser("application/json");
+  fastify.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+      const err = Object.assign(new Error(`charset ${charset} is not supported: send JSON as UTF-8 (RFC 8259 section 8.1)`), { statusCode: 415 });
+      return done(err, undefined);
+    }
+    const duplicate = duplicateKey(body as string);
+    if (duplicate) {
+      const message = `duplicate key ${JSON.stringify(duplicate.key)}: an object names each key once (a parser would keep one of them silently)`;
+      return done(new FieldValidationError("body", [{ path: duplicate.path, message }]), undefined);
+    }
+    parse(req, body as string, done);
+  });
+}
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

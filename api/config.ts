@@ -20,6 +20,10 @@ export const EnvSchema = Type.Object({
   /** Bearer token for writes. Unset: the one kept in YCSB_LAB_TOKEN_FILE (generated there on first start). */
   YCSB_LAB_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   YCSB_LAB_TOKEN_FILE: Type.String({ default: join(LOCAL_DIR, "write-token") }),
+  /** The write token's name: who the audit of a run says quarantined or deleted it (GET /runs/:id/audit). */
+  YCSB_LAB_TOKEN_NAME: Type.String({ default: "write-token", minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9._@-]+$" }),
+  /** More write tokens, each named for the audit: "alice=<token>,ci=<token>" (tokens of at least 16 characters). */
+  YCSB_LAB_TOKENS: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9._@-]+=[^,=\\s]{16,}(,[A-Za-z0-9._@-]+=[^,=\\s]{16,})*$" })),
   YCSB_LAB_PROTECT_READS: Type.Union([Type.Literal("0"), Type.Literal("1")], { default: "0" }),
   /**
    * With YCSB_LAB_PROTECT_READS=1, a token that may read but not write (viewers of a shared service): sent as
@@ -52,6 +56,10 @@ export interface AppConfig {
   databaseUrl?: string;
   pgliteDir?: string;
   token?: string;
+  /** The write token's name in the audit (YCSB_LAB_TOKEN_NAME, default "write-token"). */
+  tokenName?: string;
+  /** Further write tokens with their names (YCSB_LAB_TOKENS). */
+  namedTokens?: { name: string; token: string }[];
   protectReads: boolean;
   /** Accepted for reads besides the write token (YCSB_LAB_READ_TOKEN). */
   readToken?: string;
@@ -61,6 +69,8 @@ export interface AppConfig {
   trustProxy?: boolean | number | string[];
   /** Answers of read routes kept until the next write (api/plugins/app/response-cache.ts). Default true. */
   responseCache?: boolean;
+  /** Answers computed at once (api/plugins/app/compute-gate.ts); default by store (COMPUTE_SLOTS). */
+  computeSlots?: number;
   /** Whole-request deadline (headers and body), ms; headers alone get a third of it. Default 60 s. */
   requestTimeoutMs?: number;
   s3: { endpoint?: string; region: string; poll?: S3Poll };
@@ -91,6 +101,8 @@ export function configFromEnv(env: Env): AppConfig {
   return {
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR }),
     ...(env.YCSB_LAB_TOKEN ? { token: env.YCSB_LAB_TOKEN } : {}),
+    tokenName: env.YCSB_LAB_TOKEN_NAME,
+    ...(env.YCSB_LAB_TOKENS ? { namedTokens: env.YCSB_LAB_TOKENS.split(",").map((p) => ({ name: p.slice(0, p.indexOf("=")), token: p.slice(p.indexOf("=") + 1) })) } : {}),
     protectReads: env.YCSB_LAB_PROTECT_READS === "1",
     ...(env.YCSB_LAB_READ_TOKEN ? { readToken: env.YCSB_LAB_READ_TOKEN } : {}),
     bodyLimit: env.BODY_LIMIT_BYTES,

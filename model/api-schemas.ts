@@ -470,3 +470,18 @@ export const BaselinesResponse = Type.Object({
 });
 
 export const PinResponse = Type.Object({ configurationId: Type.String(), runId: Type.String(), replaced: Type.Union([Type.String(), Type.Null()]) });
+
+/** GET /runs/:id/audit: every action on the run by a token holder, oldest first (kept after a delete). */
+export const RunAuditResponse = Type.Object({
+  runId: Type.String(),
+  exists: Type.Boolean({ description: "false once the run is deleted" }),
+  entries: Type.Array(
+    Type.Object({
+      action: Type.Union([Type.Literal("quarantine"), Type.Literal("release"), Type.Literal("delete")]),
+      actor: Type.String({ description: "the name of the write token that acted" }),
+      at: Type.String(),
+      reason: Type.Union([Type.String(), Type.Null()], { description: "free text: isolate it where it is shown (it may hold bidirectional controls)" }),
+      previous: Type.Unknown({ description: "the run's state before: its quarantine, and for a delete its facts and how many phases and results it held" }),
+    }),
+  ),
+});

@@ -1,4 +1,6 @@
-import { checkHistogram } from "./hdr/histogram.js";
+import type { JsHistogram } from "hdr-histogram-js";
+import { decodeHistogramMeasured, valuesAtRanks } from "./hdr/histogram.js";
+import { identifierProblem, nfc } from "./identifiers.js";
 import type { ResultDocument } from "./result-document.js";
 import { LIMITS } from "./result-limits.js";
 
@@ -19,6 +21,8 @@ const pointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no "u" flag).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Why a string cannot be stored as given (Postgres text and jsonb take no U+0000 and no lone surrogate), or null. */
 function textProblem(s: string): string | null {
@@ -57,10 +61,19 @@ export function textProblems(doc: unknown): FieldError[] {
           problems.push({ path: `${here()}/${pointer(k.slice(0, 40))}...`.replace(/^\/\//, "/"), message: `key name of ${k.length} characters, at most ${LIMITS.keyLength}` });
           continue;
         }
-        const p = textProblem(k);
+        const p = textProblem(k) ?? identifierProblem(k);
         if (p) {
           problems.push({ path: here(k), message: `key ${p}` });
           continue;
+        }
+        if (!ASCII.test(k)) {
+          // Two keys that render the same are one name (model/identifiers.ts): the second is refused, not merged.
+          const n = nfc(k);
+          const same = Object.keys(v).find((other) => other !== k && nfc(other) === n);
+          if (same !== undefined && same < k) {
+            problems.push({ path: here(k), message: `key is ${JSON.stringify(same)} once normalized (Unicode NFC): two names that render the same` });
+            continue;
+          }
         }
         const child = (v as Record<string, unknown>)[k];
         if (typeof child === "string" || (child !== null && typeof child === "object")) {
@@ -151,21 +164,63 @@ export class HistogramBudget {
   }
 }
 
-/** Every histogram must decode within bounds: one that does not would fail each later query of its phase, not this ingest. */
-export function histogramProblems(histograms: Record<string, string>, budget: HistogramBudget = new HistogramBudget()): FieldError[] {
+/**
+ * Every histogram must decode within bounds (one that does not would fail each later query of its phase, not this
+ * ingest), be of an operation group the document printed, and agree with what YCSB printed for it: YCSB records each
+ * group in its own histogram (a failed READ in READ-FAILED, a NOT_FOUND one in READ-NOT_FOUND, the intended-time
+ * measurement in Intended-READ, each with its own Operations line), and prints the group's Operations count and
+ * percentiles from that histogram. So its total count must equal the group's count, and each printed percentile must
+ * be the histogram's, within one recording of the percentile's rank and one bucket (HdrHistogram 2.1.4, which YCSB
+ * 0.17.0 ships, rounds the rank to nearest where later versions round up; their p99.9 differ by a bucket or more).
+ */
+export function histogramProblems(histograms: Record<string, string>, budget: HistogramBudget = new HistogramBudget(), operations?: ResultDocument["result"]["operations"]): FieldError[] {
   const problems: FieldError[] = [];
   for (const [operation, encoded] of Object.entries(histograms)) {
     const at = `/hdrHistograms/${pointer(operation)}`;
     budget.histograms++;
     const over = budget.exhausted();
     if (over) return [...problems, { path: at, message: `not decoded: ${over}; send fewer documents per request` }];
+    const group = operations?.[operation];
+    if (operations && !group) {
+      problems.push({ path: at, message: `no operation group ${operation} in /result/operations: a histogram is only of an operation the document ran` });
+      continue;
+    }
+    let h: JsHistogram;
     try {
-      const { inflatedBytes, totalCount } = checkHistogram(encoded);
-      budget.inflatedBytes += inflatedBytes;
-      if (totalCount > LIMITS.count) problems.push({ path: at, message: `total count ${totalCount} is beyond ${LIMITS.count}` });
+      const decoded = decodeHistogramMeasured(encoded);
+      budget.inflatedBytes += decoded.inflatedBytes;
+      h = decoded.histogram;
     } catch (err) {
       problems.push({ path: at, message: `not an HDR histogram: ${(err as Error).message}` });
+      continue;
     }
+    if (h.totalCount > LIMITS.count) problems.push({ path: at, message: `total count ${h.totalCount} is beyond ${LIMITS.count}` });
+    else if (group) problems.push(...histogramAgreement(h, group, operation, at));
   }
+  return problems;
+}
+
+/** A histogram against the group YCSB printed from it: the same count, the same percentiles (HDR's precision). */
+function histogramAgreement(h: JsHistogram, group: ResultDocument["result"]["operations"][string], operation: string, at: string): FieldError[] {
+  const groupAt = `/result/operations/${pointer(operation)}`;
+  if (h.totalCount !== group.count) {
+    return [{ path: at, message: `holds ${h.totalCount} recordings, but ${groupAt}/count is ${group.count}: YCSB prints a group's count from its own histogram` }];
+  }
+  if (h.totalCount === 0) return [];
+  const printed = Object.entries(group.percentilesUs).filter(([k]) => PERCENTILE_KEY.test(k) && Number(k) > 0 && Number(k) <= 100);
+  const n = h.totalCount;
+  const ranks = printed.flatMap(([k]) => {
+    const exact = (Number(k) / 100) * n;
+    return [Math.max(1, Math.floor(exact) - 1), Math.min(n, Math.ceil(exact) + 1)];
+  });
+  const values = valuesAtRanks(h, ranks);
+  const problems: FieldError[] = [];
+  printed.forEach(([k, value], i) => {
+    const lo = h.lowestEquivalentValue(values[2 * i]!);
+    const hi = h.highestEquivalentValue(values[2 * i + 1]!);
+    if (value < lo || value > hi) {
+      problems.push({ path: at, message: `p${k} is ${lo}..${hi} µs in the histogram, but ${groupAt}/percentilesUs/${pointer(k)} printed ${value}: the histogram is not the one YCSB printed from` });
+    }
+  });
   return problems;
 }

@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { consistencyProblems, histogramProblems, HistogramBudget, textProblems, type FieldError } from "./result-checks.js";
 import { ClientOutputSchema, ResultDocumentSchema, type ClientOutput, type ResultDocument } from "./result-document.js";
+import { identifierFieldProblems, normalizeIdentifiers } from "./identifiers.js";
 import { statusSeriesProblems } from "./status-series.js";
 
 /**
@@ -36,16 +37,17 @@ export function checkAgainst(schema: TSchema, value: unknown, options: CheckOpti
  * columns of equal length, internal consistency (result-checks.ts), histograms that decode within bounds.
  */
 export function documentProblems(doc: ResultDocument, options: CheckOptions = {}): FieldError[] {
-  const text = textProblems(doc);
-  if (text.length) return text;
+  const text = [...textProblems(doc), ...identifierFieldProblems(doc)];
+  if (text.length) return text.slice(0, 20);
   return [
     ...consistencyProblems(doc, options),
     ...statusSeriesProblems(doc.result.statusSeries, "/result/statusSeries"),
-    ...histogramProblems(doc.hdrHistograms ?? {}, options.histogramBudget ?? new HistogramBudget()),
+    ...histogramProblems(doc.hdrHistograms ?? {}, options.histogramBudget ?? new HistogramBudget(), doc.result.operations),
   ].slice(0, 20);
 }
 
+/** A document that passed, as it is stored: its names in Unicode NFC (model/identifiers.ts). */
 export function validateResultDocument(value: unknown, options: CheckOptions = {}): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {
   const errors = checkAgainst(ResultDocumentSchema, value, options);
-  return errors.length === 0 ? { ok: true, value: value as ResultDocument } : { ok: false, errors };
+  return errors.length === 0 ? { ok: true, value: normalizeIdentifiers(value as ResultDocument) } : { ok: false, errors };
 }

@@ -90,3 +90,17 @@ export function relativeToPrefix(prefix: string | undefined, key: string): strin
   if (!p) return key;
   return key.startsWith(`${p}/`) ? key.slice(p.length + 1) : undefined;
 }
+
+/** The run's own objects that are not results: the plan, the cluster's, the instances' status, the barriers. */
+const RUN_LAYOUT = /^runs\/[^/]+\/(plan\.json|cluster\.json|cluster\/.+|status\/.+|barriers\/.+)$/;
+
+/**
+ * What an importer makes of a key under the prefix: one of the results it reads (`parseResultsKey`), one of the run's
+ * other objects (`layout`: read by others, nothing to import), or a key the layout does not know (`unknown`, e.g.
+ * ".../result.json/", "...//result.json", ".../RESULT.JSON"), which an importer reports rather than passes over.
+ */
+export function classifyKey(relativeKey: string): ResultsObject | { kind: "layout" } | { kind: "unknown" } {
+  const parsed = parseResultsKey(relativeKey);
+  if (parsed) return parsed;
+  return RUN_LAYOUT.test(relativeKey) ? { kind: "layout" } : { kind: "unknown" };
+}

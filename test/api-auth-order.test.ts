@@ -70,13 +70,15 @@ describe("authentication before the body, bounded decoding", () => {
     const greedy = envelope(Buffer.concat([v2Header(5, 2 ** 52, 1), Buffer.from([2])]));
     const docs = [0, 1].map((c) => ({
       ...fixtureDocument({ runId: "bounded", client: c as 0 | 1 }),
-      hdrHistograms: c === 0 ? { READ: bomb } : Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`OP${i}`, greedy])),
+      // Client 1: a greedy histogram of an operation it ran, and 50 of operations it never ran (refused undecoded).
+      hdrHistograms: c === 0 ? { READ: bomb } : { UPDATE: greedy, ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`OP${i}`, greedy])) },
     }));
     const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
     expect(r.statusCode, r.body.slice(0, 500)).toBe(400);
     const fields = r.json().fields as { path: string; message: string }[];
     expect(fields.find((f) => f.path === "/0/hdrHistograms/READ")?.message).toMatch(/inflates to more than \d+ bytes/);
-    expect(fields.find((f) => f.path === "/1/hdrHistograms/OP0")?.message).toMatch(/needs \d+ buckets, more than 1048576/);
+    expect(fields.find((f) => f.path === "/1/hdrHistograms/UPDATE")?.message).toMatch(/needs \d+ buckets, more than 1048576/);
+    expect(fields.find((f) => f.path === "/1/hdrHistograms/OP0")?.message).toMatch(/no operation group OP0/);
     expect(await db.prisma.clientResult.count()).toBe(0);
     // The service still answers.
     expect((await app.inject({ url: "/health" })).statusCode).toBe(200);

@@ -35,11 +35,34 @@ describe.each(["pglite", "postgres"] as const)("response cache on %s", (kind) =>
     expect(revalidated.statusCode).toBe(304);
   });
 
+  it("a write drops only the answers it can change: its runs' pages and the views whose filters select its runs", async () => {
+    const cacheOf = async (url: string) => (await app.inject({ url })).headers["x-cache"];
+    const kept = ["/api/v1/runs/cache-1", "/api/v1/scaling?scenario=another-scenario", "/api/v1/sweeps?engine=hbase", "/api/v1/reference?seed=003", "/api/v1/durability?from=2030-01-01T00:00:00Z"];
+    const dropped = ["/api/v1/runs", "/api/v1/scaling?scenario=api-test", "/api/v1/sweeps?engine=cassandra&workload=a", "/api/v1/facets"];
+    for (const url of [...kept, ...dropped]) await app.inject({ url });
+    for (const url of [...kept, ...dropped]) expect(await cacheOf(url), url).toBe("hit");
+    const w = await post(app, fixtureDocument({ runId: "cache-3" }));
+    expect(w.statusCode, w.body).toBe(201);
+    for (const url of kept) expect(await cacheOf(url), url).toBe("hit");
+    for (const url of dropped) expect(await cacheOf(url), url).toBe("miss");
+    // The hand edit of cache-1 (another run than the write's) is still not seen: its page was kept.
+    expect((await app.inject({ url: "/api/v1/runs/cache-1" })).json().run.scenario).not.toBe("edited-by-hand");
+    expect((await app.inject({ method: "DELETE", url: "/api/v1/runs/cache-3", headers: auth })).statusCode).toBe(200);
+  });
+
+  it("equivalent queries with their parameters in another order (or spelled in NFD) are one answer", async () => {
+    expect((await app.inject({ url: "/api/v1/scaling?engine=cassandra&preset=balanced&nodes=3" })).headers["x-cache"]).toBe("miss");
+    expect((await app.inject({ url: "/api/v1/scaling?nodes=3&preset=balanced&engine=cassandra" })).headers["x-cache"]).toBe("hit");
+    expect((await app.inject({ url: `/api/v1/sweeps?scenario=${encodeURIComponent("café")}` })).headers["x-cache"]).toBe("miss");
+    expect((await app.inject({ url: `/api/v1/sweeps?scenario=${encodeURIComponent("cafe\u0301")}` })).headers["x-cache"]).toBe("hit");
+  });
+
   it("every write is seen by the next read: ingest, quarantine, delete, reference load", async () => {
     const before = await total(app);
     expect((await post(app, fixtureDocument({ runId: "cache-2" }))).statusCode).toBe(201);
     expect(await total(app)).toBe(before + 1);
-    // The hand edit above is seen now too: the answer was computed again.
+    // A write to cache-1 itself: the hand edit above is seen now, its page was computed again.
+    expect((await post(app, fixtureDocument({ runId: "cache-1", scenario: "edited-by-hand", phaseName: "b-t8", phaseIndex: 3 }))).statusCode).toBe(201);
     expect((await app.inject({ url: "/api/v1/runs/cache-1" })).json().run.scenario).toBe("edited-by-hand");
 
     await app.inject({ method: "POST", url: "/api/v1/runs/cache-2/quarantine", payload: { reason: "cache test" }, headers: auth });

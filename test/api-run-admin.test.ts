@@ -5,6 +5,8 @@ import { openDatabase, type Database } from "../api/db/open.js";
 import { loadReferenceData } from "../api/store/reference-data.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
+const ALICE = "alice-token-0123456789abcdef";
+
 // A token holder can take a bad run out of the views: quarantine (listed with its reason, in no aggregate) or delete.
 describe.each(["pglite", "postgres"] as const)("quarantine and delete of runs on %s", (kind) => {
   let db: Database;
@@ -13,7 +15,7 @@ describe.each(["pglite", "postgres"] as const)("quarantine and delete of runs on
   beforeAll(async () => {
     const url = kind === "postgres" ? await freshPostgresDatabase("api_run_admin") : undefined;
     db = await openDatabase(url ? { databaseUrl: url } : {});
-    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+    app = await buildApp(testConfig({ namedTokens: [{ name: "alice", token: ALICE }] }), { database: db, logLevel: "silent" });
     await loadReferenceData(db.prisma, ["002"]);
     for (const [id, nodes, repeat] of [["keep-3", 3, 0], ["keep-3b", 3, 1], ["bad-6", 6, 0]] as const) {
       const docs = ([0, 1] as const).map((c) => fixtureDocument({ runId: id, client: c, nodes, repeat, scenario: "admin" }));
@@ -61,6 +63,31 @@ describe.each(["pglite", "postgres"] as const)("quarantine and delete of runs on
     expect((await app.inject({ url: "/api/v1/runs/bad-6" })).statusCode).toBe(404);
     expect(await nodesIn()).toEqual([3]);
     expect((await app.inject({ method: "DELETE", url: "/api/v1/runs/bad-6", headers: auth })).statusCode).toBe(404);
+  });
+
+  it("quarantine, its second reason, release and delete are audited: who (the token's name), when, why, the state before", async () => {
+    const asAlice = { authorization: `Bearer ${ALICE}` };
+    const q = (reason: string, headers: Record<string, string>) => app.inject({ method: "POST", url: "/api/v1/runs/keep-3b/quarantine", payload: { reason }, headers });
+    expect((await q("client 1 saturated", asAlice)).statusCode).toBe(200);
+    // Quarantining again replaces the reason and time the run shows, and the audit keeps the first.
+    expect((await q("\u202eclient 0 also\u202c", auth)).statusCode).toBe(200);
+    expect((await app.inject({ method: "DELETE", url: "/api/v1/runs/keep-3b/quarantine", headers: asAlice })).statusCode).toBe(200);
+    expect((await app.inject({ method: "DELETE", url: "/api/v1/runs/keep-3b", headers: auth })).statusCode).toBe(200);
+    const r = await app.inject({ url: "/api/v1/runs/keep-3b/audit" });
+    expect(r.statusCode, r.body).toBe(200);
+    const { exists, entries } = r.json() as { exists: boolean; entries: { action: string; actor: string; at: string; reason: string | null; previous: Record<string, unknown> }[] };
+    expect(exists).toBe(false);
+    expect(entries.map((e) => [e.action, e.actor, e.reason])).toEqual([
+      ["quarantine", "alice", "client 1 saturated"],
+      ["quarantine", "write-token", "\u202eclient 0 also\u202c"],
+      ["release", "alice", null],
+      ["delete", "write-token", null],
+    ]);
+    expect(entries[0]!.previous).toEqual({ quarantine: null });
+    expect((entries[1]!.previous.quarantine as { reason: string }).reason).toBe("client 1 saturated");
+    expect(entries[3]!.previous).toMatchObject({ scenario: "admin", engine: "cassandra", nodes: 3, quarantine: null, phases: 1, clientResults: 2 });
+    for (const e of entries) expect(Date.parse(e.at)).not.toBeNaN();
+    expect((await app.inject({ url: "/api/v1/runs/never-stored/audit" })).statusCode).toBe(404);
   });
 
   it("published runs change only through the reference loader", async () => {

@@ -45,7 +45,7 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     const ingested = await ingestDocuments(laptop.prisma, docs);
     expect(ingested.every((o) => o.status === "created")).toBe(true);
     await loadReferenceData(laptop.prisma);
-    await quarantineRun(laptop.prisma, "laptop-b", "client 1 saturated");
+    await quarantineRun(laptop.prisma, "laptop-b", "client 1 saturated", "test");
     expect((await pinBaseline(laptop.prisma, "laptop-a", "before the upgrade")).status).toBe("done");
     await laptop.close();
     databaseUrl = await freshPostgresDatabase("transfer");

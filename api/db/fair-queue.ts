@@ -8,12 +8,23 @@
 export type Lane = "read" | "write";
 
 export class FairQueue {
-  private readonly waiting: Record<Lane, (() => void)[]> = { read: [], write: [] };
+  private readonly waiting: Record<Lane | "urgent", (() => void)[]> = { read: [], write: [], urgent: [] };
   private busy = false;
   private last: Lane = "write";
+  /** When the task running now started (undefined when idle): a busy connection is a live one. */
+  private startedAt: number | undefined;
+
+  /**
+   * Whether the connection answers (/health): busy on a task that started within `withinMs` (it is working), else a
+   * probe taken before every waiting read and write, so it waits for the task running and no other.
+   */
+  async alive(probe: () => Promise<unknown>, withinMs: number): Promise<void> {
+    if (this.startedAt !== undefined && Date.now() - this.startedAt < withinMs) return;
+    await this.run("urgent", probe);
+  }
 
   /** Runs `task` when its turn comes; one task at a time. */
-  run<T>(lane: Lane, task: () => Promise<T>): Promise<T> {
+  run<T>(lane: Lane | "urgent", task: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         let p: Promise<T>;
@@ -35,12 +46,22 @@ export class FairQueue {
   }
 
   private next(idle = false): void {
-    if (!idle) this.busy = false;
+    if (!idle) {
+      this.busy = false;
+      this.startedAt = undefined;
+    }
     if (this.busy) return;
+    if (this.waiting.urgent.length > 0) {
+      this.busy = true;
+      this.startedAt = Date.now();
+      this.waiting.urgent.shift()!();
+      return;
+    }
     const other: Lane = this.last === "read" ? "write" : "read";
     const lane: Lane | undefined = this.waiting[other].length > 0 ? other : this.waiting[this.last].length > 0 ? this.last : undefined;
     if (!lane) return;
     this.busy = true;
+    this.startedAt = Date.now();
     this.last = lane;
     this.waiting[lane].shift()!();
   }

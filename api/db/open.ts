@@ -7,7 +7,8 @@ import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations } from "../../prisma/migrate.js";
 import { rebuildAggregates } from "../store/aggregates/rebuild.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
-import { fairlyQueued } from "./fair-queue.js";
+import pg from "pg";
+import { FairQueue, fairlyQueued } from "./fair-queue.js";
 
 import type { Db } from "./client.js";
 
@@ -32,6 +33,11 @@ export interface Database {
   appliedMigrations: string[];
   /** A PGlite directory's lock, held until close (data-dir-lock.ts): `announce` it where this process serves. */
   dataDirLock?: DataDirLock;
+  /**
+   * Whether the database answers, for /health, without waiting behind the views' queries: Postgres on a connection of
+   * its own (the pool's may all be busy computing answers), PGlite by its one connection working or a probe first in line.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,11 +46,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let factory: SqlMigrationAwareDriverAdapterFactory;
   let closePglite: (() => Promise<void>) | undefined;
   let dataDirLock: DataDirLock | undefined;
+  let ping: () => Promise<void>;
+  let closeHealth: (() => Promise<void>) | undefined;
   if (opts.databaseUrl) {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
     factory = new PrismaPg({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5_000, statement_timeout: 60_000 });
+    const health = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, connectionTimeoutMillis: 2_000, statement_timeout: 2_000, idleTimeoutMillis: 0 });
+    // An idle connection the server drops (a restart) is replaced at the next ping; the error is that ping's, not the process's.
+    health.on("error", () => {});
+    ping = async () => void (await health.query("SELECT 1"));
+    closeHealth = () => health.end();
   } else {
     const dir = opts.pgliteDir && opts.pgliteDir !== "memory://" ? opts.pgliteDir : undefined;
     if (dir) {
@@ -71,12 +84,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       }
     };
     // Its one connection taken in turn by readers and writers (fair-queue.ts): a write never waits for every read queued.
-    factory = new PrismaPGlite(fairlyQueued(pglite));
+    const queue = new FairQueue();
+    factory = new PrismaPGlite(fairlyQueued(pglite, queue));
+    ping = () => queue.alive(() => pglite.query("SELECT 1"), 2_000);
   }
   let appliedMigrations: string[];
   try {
     appliedMigrations = opts.migrate === false ? [] : await applyMigrations(factory);
   } catch (e) {
+    await closeHealth?.();
     await closePglite?.();
     throw e;
   }
@@ -87,6 +103,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await rebuildAggregates(prisma);
     } catch (e) {
       await prisma.$disconnect();
+      await closeHealth?.();
       await closePglite?.();
       throw e;
     }
@@ -96,8 +113,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     kind: opts.databaseUrl ? "postgres" : "pglite",
     appliedMigrations,
     ...(dataDirLock ? { dataDirLock } : {}),
+    ping,
     async close() {
       await prisma.$disconnect();
+      await closeHealth?.();
       await closePglite?.();
     },
   };

@@ -1,7 +1,11 @@
 import { findChangePoints, CHANGE_POINT_DEFAULTS } from "../../model/change-points.js";
 import { againstNoise, changeFrom, configurationId, configurationOf, historyOrder, type HistoryOrder, type RunConfiguration } from "../../model/history.js";
 import type { Db } from "../db/client.js";
-import { bumpDataVersion, noteWrite } from "./data-version.js";
+import { noteWrite, recordWrite } from "./data-version.js";
+import type { Touched } from "./touched.js";
+
+/** A pin or unpin changes the baselines and the regressions measured against them. */
+const BASELINES: Touched = { runs: [], baselines: true };
 import { runWhere, type RunFilters } from "./queries/filters.js";
 import { PEAK_FIELDS, runPeak, type PeakPhase } from "./queries/runs.js";
 
@@ -130,16 +134,16 @@ export async function pinBaseline(db: Db, runId: string, note: string | null): P
   await db.$transaction([
     db.baseline.deleteMany({ where: { OR: [{ configuration: id }, { runId }] } }),
     db.baseline.create({ data: { configuration: id, runId, note } }),
-    bumpDataVersion(db),
+    recordWrite(db, BASELINES),
   ]);
-  noteWrite(db);
+  noteWrite(db, BASELINES);
   return { status: "done", configurationId: id, runId, replaced: before && before.runId !== runId ? before.runId : null };
 }
 
 export async function unpinBaseline(db: Db, runId: string): Promise<PinOutcome> {
   const b = await db.baseline.findUnique({ where: { runId }, select: { configuration: true } });
   if (!b) return (await db.run.count({ where: { id: runId } })) ? { status: "not-baseline" } : { status: "missing" };
-  await db.$transaction([db.baseline.delete({ where: { runId } }), bumpDataVersion(db)]);
-  noteWrite(db);
+  await db.$transaction([db.baseline.delete({ where: { runId } }), recordWrite(db, BASELINES)]);
+  noteWrite(db, BASELINES);
   return { status: "done", configurationId: b.configuration, runId, replaced: null };
 }

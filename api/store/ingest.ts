@@ -1,8 +1,11 @@
 import { documentRepeats } from "../../model/aggregate/repeats.js";
+import { normalizeIdentifiers } from "../../model/identifiers.js";
+import { factDifferences, phaseFacts, runFacts, showFact, sortedJson, type Facts } from "../../model/shared-facts.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
-import { bumpDataVersion, noteWrite } from "./data-version.js";
+import { noteWrite, recordWrite } from "./data-version.js";
+import { touchedByDocuments, type Touched } from "./touched.js";
 import { documentHash, legacyDocumentHash } from "./document-hash.js";
 import {
   bulkInsert,
@@ -37,26 +40,46 @@ export interface IngestOutcome {
   status: IngestStatus;
 }
 
-/** A run id reused with other run facts: refused, nothing written. */
-export class RunConflictError extends Error {
+/**
+ * A document whose run-level (or phase-level) facts differ from what is stored under its run (or phase), or from an
+ * earlier document of the same batch (`otherIndex`): refused, nothing written. `docIndex` and `pointer` name the fact.
+ */
+export class FactConflictError extends Error {
   constructor(
-    readonly runId: string,
-    readonly field: string,
+    readonly docIndex: number,
+    readonly pointer: string,
+    message: string,
+    readonly otherIndex: number | null,
   ) {
-    super(`run ${runId} is already stored with a different ${field}`);
+    super(`${message} (nothing stored)`);
   }
 }
 
-/** A phase already stored (or earlier in the batch) with other facts: its clients would be merged into nonsense. */
-export class PhaseConflictError extends Error {
-  constructor(
-    readonly runId: string,
-    readonly phase: string,
-    readonly field: string,
-    readonly stored: unknown,
-    readonly given: unknown,
-  ) {
-    super(`phase ${phase} of run ${runId} is already stored with ${field} ${JSON.stringify(stored)}; this document says ${JSON.stringify(given)}`);
+export class RunConflictError extends FactConflictError {
+  constructor(runId: string, docIndex: number, pointer: string, before: unknown, given: unknown, otherIndex: number | null) {
+    const field = pointer.replace(/^\/run\//, "");
+    super(
+      docIndex,
+      pointer,
+      otherIndex === null
+        ? `run ${runId} is stored with ${field} ${showFact(pointer, before)}; this document says ${showFact(pointer, given)}: every document of a run states its facts alike`
+        : `documents ${otherIndex} and ${docIndex} of this batch disagree on run ${runId}'s ${field} (${showFact(pointer, before)} and ${showFact(pointer, given)}): every document of a run states its facts alike`,
+      otherIndex,
+    );
+  }
+}
+
+export class PhaseConflictError extends FactConflictError {
+  constructor(runId: string, phase: string, docIndex: number, pointer: string, before: unknown, given: unknown, otherIndex: number | null) {
+    const field = pointer.replace(/^\/phase\//, "");
+    super(
+      docIndex,
+      pointer,
+      otherIndex === null
+        ? `phase ${phase} of run ${runId} is stored with ${field} ${showFact(pointer, before)}; this document says ${showFact(pointer, given)}: every client of a phase ran it alike`
+        : `documents ${otherIndex} and ${docIndex} of this batch disagree on phase ${phase} of run ${runId}'s ${field} (${showFact(pointer, before)} and ${showFact(pointer, given)}): every client of a phase ran it alike`,
+      otherIndex,
+    );
   }
 }
 
@@ -82,17 +105,6 @@ function hasLz4(db: Db): Promise<boolean> {
 
 const keyOf = (runId: string, phase: string, client: number) => `${runId}\u0000${phase}\u0000${client}`;
 
-/**
- * Fields that identify what a run measured: a second document of the run must agree on them. `repeat` is the run's
- * own repeat (documentRepeats): a plan's repeats are phases of one run and never make its documents disagree.
- */
-const RUN_IDENTITY = ["scenario", "engine", "preset", "nodes", "engineVersion", "repeat"] as const;
-
-/** What every client of one phase ran: a second document of the phase must agree on them (their sum is the phase's). */
-const PHASE_IDENTITY = ["index", "kind", "workload", "threadsPerClient", "target", "clients", "repeat", "operationCount"] as const;
-type PhaseIdentity = Pick<ResultDocument["phase"], (typeof PHASE_IDENTITY)[number]>;
-const phaseFact = (p: Partial<PhaseIdentity>, f: (typeof PHASE_IDENTITY)[number]) => p[f] ?? null;
-
 export interface IngestOptions {
   /** Only the reference loader (prisma/reference) stores published figures. */
   allowPublished?: boolean;
@@ -103,13 +115,17 @@ export interface IngestOptions {
  * phase + client index) and INSERT ... ON CONFLICT DO NOTHING decide, never a check-then-insert, so the same
  * document sent twice or by two processes at once is stored once.
  */
-export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[] = [], options: IngestOptions = {}): Promise<IngestOutcome[]> {
-  if (docs.length === 0) return [];
+export async function ingestDocuments(db: Db, given: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[] = [], options: IngestOptions = {}): Promise<IngestOutcome[]> {
+  if (given.length === 0) return [];
+  // Names stored in Unicode NFC, whichever way the documents came (model/identifiers.ts): one phase, one key.
+  const docs = given.map(normalizeIdentifiers);
   if (!options.allowPublished) {
     const published = docs.find((d) => d.run.source.kind === "published");
     if (published) throw new Error(`run ${published.run.id}: published figures are stored only by the reference loader`);
   }
   const lz4 = await hasLz4(db);
+  // What this write touched (the runs of the documents it stores now): the cached answers it can change go.
+  const touched: Touched = { runs: [] };
   const outcomes = await db.$transaction(
     async (tx) => {
       // The status series (the largest jsonb of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
@@ -123,17 +139,99 @@ export async function ingestDocuments(db: Db, docs: readonly ResultDocument[], e
       await keepTotals(tx, clients.touchedPhases);
       await keepRunEnds(tx, docs, clients.created);
       await refreshAggregates(tx, clients.touchedPhases);
+      touched.runs = touchedByDocuments([...clients.created.keys()].map((i) => docs[i]!), (d) => d.run.source.kind);
       // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
-      if (clients.created.size > 0) await bumpDataVersion(tx);
+      if (clients.created.size > 0) await recordWrite(tx, touched);
       return outcomesOf(tx, docs, clients);
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
-  if (outcomes.some((o) => o.status === "created")) noteWrite(db);
+  if (touched.runs.length > 0) noteWrite(db, touched);
   return outcomes;
 }
 
 const phaseKey = (runId: string, phase: string) => `${runId}\u0000${phase}`;
+
+interface StoredRun {
+  id: string;
+  scenario: string;
+  engine: string;
+  engine_version: string;
+  preset: string;
+  nodes: number;
+  data_instance_type: string;
+  client_instance_type: string;
+  storage: string | null;
+  region: string | null;
+  replication: number;
+  ycsb_version: string;
+  bindings_version: string | null;
+  ycsb_lab_version: string;
+  provenance: unknown;
+  repeat: number;
+  started_at: Date;
+  finished_at: Date | null;
+  stand_in: string | null;
+  source_kind: string;
+  source_citation: string | null;
+  source_seed: string | null;
+}
+
+/** A stored run's facts, as runFacts states a document's (model/shared-facts.ts). */
+function storedRunFacts(r: StoredRun): Facts {
+  const source = { kind: r.source_kind, ...(r.source_citation !== null ? { citation: r.source_citation } : {}), ...(r.source_seed !== null ? { seed: r.source_seed } : {}) };
+  return {
+    "/run/scenario": r.scenario,
+    "/run/engine": r.engine,
+    "/run/engineVersion": r.engine_version,
+    "/run/preset": r.preset,
+    "/run/nodes": Number(r.nodes),
+    "/run/instanceTypes/data": r.data_instance_type,
+    "/run/instanceTypes/client": r.client_instance_type,
+    "/run/storage": r.storage,
+    "/run/region": r.region,
+    "/run/replication": Number(r.replication),
+    "/run/ycsbVersion": r.ycsb_version,
+    "/run/bindingsVersion": r.bindings_version,
+    "/run/ycsbLabVersion": r.ycsb_lab_version,
+    "/run/provenance": sortedJson(r.provenance),
+    "/run/repeat": Number(r.repeat),
+    "/run/startedAt": new Date(r.started_at).getTime(),
+    "/run/finishedAt": r.finished_at === null ? null : new Date(r.finished_at).getTime(),
+    "/run/standIn": r.stand_in,
+    "/run/source": sortedJson(source),
+  };
+}
+
+interface StoredPhase {
+  id: number;
+  run_id: string;
+  name: string;
+  index: number;
+  kind: string;
+  workload: string | null;
+  threads_per_client: number;
+  target: number | null;
+  clients: number;
+  repeat: number;
+  operation_count: number | null;
+  operation_count_per: string | null;
+}
+
+function storedPhaseFacts(p: StoredPhase): Facts {
+  const n = (v: unknown) => (v === null ? null : Number(v));
+  return {
+    "/phase/index": Number(p.index),
+    "/phase/kind": p.kind,
+    "/phase/workload": p.workload,
+    "/phase/threadsPerClient": Number(p.threads_per_client),
+    "/phase/target": n(p.target),
+    "/phase/clients": Number(p.clients),
+    "/phase/repeat": Number(p.repeat),
+    "/phase/operationCount": n(p.operation_count),
+    "/phase/operationCountPer": p.operation_count_per,
+  };
+}
 
 async function storeSources(tx: Tx, docs: readonly ResultDocument[]): Promise<void> {
   const sources = new Map<string, Row<typeof SOURCES>>();
@@ -144,46 +242,57 @@ async function storeSources(tx: Tx, docs: readonly ResultDocument[]): Promise<vo
   await tx.$executeRaw(bulkInsert(SOURCES, [...sources.values()], Prisma.sql`ON CONFLICT (id) DO NOTHING`));
 }
 
-/** The batch's runs, new ones stored; a run whose identity differs from what is stored (or earlier in the batch) is refused. */
+/** The batch's runs, new ones stored; a document whose run facts differ from what is stored, or from the batch's first document of its run, is refused. */
 async function storeRuns(tx: Tx, docs: readonly ResultDocument[]): Promise<void> {
-  const runs = new Map<string, RunFacts>();
-  for (const d of docs) if (!runs.has(d.run.id)) runs.set(d.run.id, { ...d.run, repeat: documentRepeats(d).run, sourceId: sourceIdOf(d) });
-  await tx.$executeRaw(bulkInsert(RUNS, [...runs.values()].map(runRow), Prisma.sql`ON CONFLICT (id) DO NOTHING`));
-  const stored = await tx.run.findMany({ where: { id: { in: [...runs.keys()] } }, select: { id: true, scenario: true, engine: true, preset: true, nodes: true, engineVersion: true, repeat: true } });
-  for (const s of stored) {
-    const r = runs.get(s.id)!;
-    for (const f of RUN_IDENTITY) if (s[f] !== r[f]) throw new RunConflictError(s.id, f);
-  }
-  for (const d of docs) {
-    const r = runs.get(d.run.id)!;
-    const run = { ...d.run, repeat: documentRepeats(d).run };
-    for (const f of RUN_IDENTITY) if (run[f] !== r[f]) throw new RunConflictError(d.run.id, f);
+  const first = new Map<string, number>();
+  docs.forEach((d, i) => {
+    const j = first.get(d.run.id);
+    if (j === undefined) first.set(d.run.id, i);
+    else {
+      const [difference] = factDifferences(runFacts(docs[j]!), runFacts(d));
+      if (difference) throw new RunConflictError(d.run.id, i, difference[0], difference[1], difference[2], j);
+    }
+  });
+  const runs = [...first.values()].map((i) => docs[i]!);
+  await tx.$executeRaw(bulkInsert(RUNS, runs.map((d) => runRow({ ...d.run, repeat: documentRepeats(d).run, sourceId: sourceIdOf(d) })), Prisma.sql`ON CONFLICT (id) DO NOTHING`));
+  const stored = await tx.$queryRaw<StoredRun[]>`
+    SELECT r.id, r.scenario, r.engine, r.engine_version, r.preset, r.nodes, r.data_instance_type, r.client_instance_type, r.storage, r.region,
+           r.replication, r.ycsb_version, r.bindings_version, r.ycsb_lab_version, r.provenance, r.repeat, r.started_at, r.finished_at, r.stand_in,
+           s.kind AS source_kind, s.citation AS source_citation, s.seed AS source_seed
+    FROM runs r JOIN sources s ON s.id = r.source_id WHERE r.id = ANY(${[...first.keys()]}::text[])`;
+  for (const row of stored) {
+    const i = first.get(row.id)!;
+    const [difference] = factDifferences(storedRunFacts(row), runFacts(docs[i]!));
+    if (difference) throw new RunConflictError(row.id, i, difference[0], difference[1], difference[2], null);
   }
 }
 
 /** The batch's phases, new ones stored, each checked against what is stored; their ids by run and phase name. */
 async function storePhases(tx: Tx, docs: readonly ResultDocument[]): Promise<Map<string, number>> {
   const phases = new Map<string, PhaseFacts>();
-  for (const d of docs) {
+  const first = new Map<string, number>();
+  docs.forEach((d, i) => {
     const k = phaseKey(d.run.id, d.phase.name);
-    const first = phases.get(k);
-    const phase = phaseFactsOf(d, sourceIdOf(d));
-    if (!first) phases.set(k, phase);
-    else for (const f of PHASE_IDENTITY) if (phaseFact(first, f) !== phaseFact(phase, f)) throw new PhaseConflictError(d.run.id, d.phase.name, f, phaseFact(first, f), phaseFact(phase, f));
-  }
+    const j = first.get(k);
+    if (j === undefined) {
+      first.set(k, i);
+      phases.set(k, phaseFactsOf(d, sourceIdOf(d)));
+      return;
+    }
+    const [difference] = factDifferences(phaseFacts(docs[j]!), phaseFacts(d));
+    if (difference) throw new PhaseConflictError(d.run.id, d.phase.name, i, difference[0], difference[1], difference[2], j);
+  });
   const rows = [...phases.values()].map(phaseRow);
   await tx.$executeRaw(bulkInsert(PHASES, rows, Prisma.sql`ON CONFLICT (run_id, name) DO NOTHING`));
-  const stored = await tx.$queryRaw<({ id: number; run_id: string; name: string } & PhaseIdentity)[]>`
-    SELECT p.id, p.run_id, p.name, p.index, p.kind, p.workload, p.threads_per_client AS "threadsPerClient", p.target, p.clients, p.repeat,
-           p.operation_count AS "operationCount" FROM phases p
+  const stored = await tx.$queryRaw<StoredPhase[]>`
+    SELECT p.id, p.run_id, p.name, p.index, p.kind, p.workload, p.threads_per_client, p.target, p.clients, p.repeat,
+           p.operation_count, p.operation_count_per FROM phases p
     JOIN jsonb_to_recordset(${JSON.stringify(rows.map((p) => ({ run_id: p.run_id, name: p.name })))}::jsonb) AS x(run_id text, name text)
       ON p.run_id = x.run_id AND p.name = x.name`;
-  for (const s of stored) {
-    const given = phases.get(phaseKey(s.run_id, s.name))!;
-    for (const f of PHASE_IDENTITY) {
-      const a = phaseFact(s, f);
-      if ((typeof a === "bigint" ? Number(a) : a) !== phaseFact(given, f)) throw new PhaseConflictError(s.run_id, s.name, f, a, phaseFact(given, f));
-    }
+  for (const row of stored) {
+    const i = first.get(phaseKey(row.run_id, row.name))!;
+    const [difference] = factDifferences(storedPhaseFacts(row), phaseFacts(docs[i]!));
+    if (difference) throw new PhaseConflictError(row.run_id, row.name, i, difference[0], difference[1], difference[2], null);
   }
   return new Map(stored.map((p) => [phaseKey(p.run_id, p.name), Number(p.id)]));
 }

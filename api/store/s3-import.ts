@@ -1,8 +1,9 @@
 import { GetObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
 import { clientHistograms } from "../../model/hdr/client-histograms.js";
 import { ResultDocumentSchema, type ResultDocument } from "../../model/result-document.js";
-import { checkAgainst, type FieldError } from "../../model/result-validation.js";
-import { parseResultsKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
+import { histogramProblems } from "../../model/result-checks.js";
+import { checkAgainst, HistogramBudget, type FieldError } from "../../model/result-validation.js";
+import { classifyKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
 import type { Db } from "../db/client.js";
 import { ingestDocuments, PhaseConflictError, RunConflictError, type IngestExtras, type IngestOutcome } from "./ingest.js";
 
@@ -26,6 +27,8 @@ export interface S3ImportReport {
   conflicts: { key: string; message?: string }[];
   /** Objects that are no result (not JSON, not the contract, an HDR log that does not decode), each named by key. */
   invalid: { key: string; errors: FieldError[] }[];
+  /** Objects under the prefix the results layout does not know (".../result.json/", ".../RESULT.JSON"): not imported. */
+  skipped: { key: string; reason: string }[];
   runs: string[];
 }
 
@@ -72,7 +75,7 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
   const maxBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
   const root = withPrefix(req.prefix, req.runId ? runPrefix(req.runId) : "runs/");
   const listed = await listAll(s3, req.bucket, root);
-  const report: S3ImportReport = { scanned: listed.length, imported: 0, unchanged: 0, created: 0, duplicates: 0, conflicts: [], invalid: [], runs: [] };
+  const report: S3ImportReport = { scanned: listed.length, imported: 0, unchanged: 0, created: 0, duplicates: 0, conflicts: [], invalid: [], skipped: [], runs: [] };
   const invalid = async (obj: Listed, errors: FieldError[]) => {
     report.invalid.push({ key: obj.key, errors });
     await recordImport(db, req.bucket, obj, "invalid", 0, errors.map((e) => `${e.path} ${e.message}`).join("; ").slice(0, 2000));
@@ -80,14 +83,18 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
   const tooLarge = (obj: Listed): FieldError[] => (obj.size > maxBytes ? [{ path: "/", message: `object of ${obj.size} bytes is over the import limit of ${maxBytes} bytes` }] : []);
 
   const hdrByClient = new Map<string, (Listed & { operation: string })[]>();
-  const results: (Listed & { clientKey: string; runId: string })[] = [];
+  const results: (Listed & { clientKey: string; runId: string; phaseIndex: number; phaseName: string; clientIndex: number })[] = [];
   for (const o of listed) {
     const rel = relativeToPrefix(req.prefix, o.key);
-    const parsed = rel === undefined ? undefined : parseResultsKey(rel);
-    if (!parsed || parsed.kind === "manifest" || parsed.kind === "stdout" || parsed.kind === "stderr") continue;
+    const parsed = rel === undefined ? ({ kind: "unknown" } as const) : classifyKey(rel);
+    if (parsed.kind === "unknown") {
+      report.skipped.push({ key: o.key, reason: `not a key of the results layout (${RESULT_LAYOUT}): not imported` });
+      continue;
+    }
+    if (parsed.kind === "layout" || parsed.kind === "manifest" || parsed.kind === "stdout" || parsed.kind === "stderr") continue;
     const clientKey = `${parsed.runId}/${parsed.phaseIndex}-${parsed.phaseName}/${parsed.clientIndex}`;
     if (parsed.kind === "hdr") hdrByClient.set(clientKey, [...(hdrByClient.get(clientKey) ?? []), { ...o, operation: parsed.operation }]);
-    else results.push({ ...o, clientKey, runId: parsed.runId });
+    else results.push({ ...o, clientKey, runId: parsed.runId, phaseIndex: parsed.phaseIndex, phaseName: parsed.phaseName, clientIndex: parsed.clientIndex });
   }
 
   const seen = await db.s3Import.findMany({ where: { bucket: req.bucket, key: { in: results.map((r) => r.key) } }, select: { key: true, etag: true } });
@@ -117,6 +124,12 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
         await invalid(obj, errors);
         continue;
       }
+      // Whoever may write one run's prefix must not store results under another run, phase or client.
+      const misplaced = keyDisagreements(obj, doc as ResultDocument);
+      if (misplaced.length) {
+        await invalid(obj, misplaced);
+        continue;
+      }
       // Documents of this runner carry each operation's histogram; older ones get it merged from their hdrLogs here,
       // log by log: one that does not decode loses its operation's histogram, not the result.
       const logs = hdrByClient.get(obj.clientKey) ?? [];
@@ -128,11 +141,17 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
             await invalid(l, tooLarge(l));
             continue;
           }
+          let merged: Record<string, string>;
           try {
-            Object.assign(hdrHistograms, clientHistograms([{ operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key }]));
+            merged = clientHistograms([{ operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key }]);
           } catch (e) {
             await invalid(l, [{ path: "/", message: `HDR log does not decode: ${(e as Error).message}` }]);
+            continue;
           }
+          // The contract's rule for a histogram (model/result-checks.ts): of a group the document printed, and agreeing with it.
+          const disagree = histogramProblems(merged, new HistogramBudget(), (doc as ResultDocument).result.operations);
+          if (disagree.length) await invalid(l, disagree);
+          else Object.assign(hdrHistograms, merged);
         }
       }
       docs.push(doc as ResultDocument);
@@ -142,6 +161,21 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
     await ingestBatch(db, req.bucket, docs, extras, keys, report);
   }
   return report;
+}
+
+const RESULT_LAYOUT = "runs/<run>/phases/<index>-<name>/client-<i>/result.json and hdr/<OP>.hdr beside it";
+
+/** Where the key and the document under it name different runs, phases or clients: each field that differs. */
+function keyDisagreements(key: { runId: string; phaseIndex: number; phaseName: string; clientIndex: number }, doc: ResultDocument): FieldError[] {
+  const differs: FieldError[] = [];
+  const says = (path: string, what: string, inKey: unknown, inDoc: unknown) => {
+    if (inKey !== inDoc) differs.push({ path, message: `the key names ${what} ${JSON.stringify(inKey)}, the document ${JSON.stringify(inDoc)}: a result is imported only under its own run, phase and client` });
+  };
+  says("/run/id", "run", key.runId, doc.run.id);
+  says("/phase/index", "phase index", key.phaseIndex, doc.phase.index);
+  says("/phase/name", "phase", key.phaseName.normalize("NFC"), doc.phase.name.normalize("NFC"));
+  says("/client/index", "client", key.clientIndex, doc.client.index);
+  return differs;
 }
 
 /**

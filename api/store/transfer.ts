@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.js";
-import { bumpDataVersion, noteWrite } from "./data-version.js";
+import { noteWrite, recordWrite } from "./data-version.js";
 import { phaseGroupIds, type GroupedPhase } from "./aggregates/keys.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
 
@@ -254,7 +254,7 @@ export async function importStore(db: Db, lines: TransferLine[]): Promise<Import
         }
         // The aggregates the views read (api/store/aggregates): the imported run's phases and their groups.
         await refreshAggregates(tx, phaseIds);
-        await bumpDataVersion(tx);
+        await recordWrite(tx, { runs: [], everything: true });
       });
       report.runs.created++;
       wrote = true;
@@ -269,8 +269,8 @@ export async function importStore(db: Db, lines: TransferLine[]): Promise<Import
     }
   }
   if (wrote) {
-    await bumpDataVersion(db);
-    noteWrite(db);
+    await recordWrite(db, { runs: [], everything: true });
+    noteWrite(db, { runs: [], everything: true });
   }
   return report;
 }

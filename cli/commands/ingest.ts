@@ -65,7 +65,15 @@ export const command: Command = {
       const { dataDirOwner } = await import("../../api/db/data-dir-lock.js");
       const owner = dataDirOwner(config.pgliteDir);
       if (owner) {
-        if (!owner.url) throw new InputError(`${config.pgliteDir} is owned by ${owner.command} (pid ${owner.pid}), which does not serve yet: try again when it listens`);
+        if (!owner.url) {
+          // A server starting up listens in a moment; another ingest (or export, import) serves no API to write through.
+          const serving = /\b(serve|start)\b/.test(owner.command);
+          throw new InputError(
+            serving
+              ? `${config.pgliteDir} is owned by ${owner.command} (pid ${owner.pid}), which does not listen yet: try again in a moment`
+              : `${config.pgliteDir} is being written by ${owner.command} (pid ${owner.pid} on ${owner.host}), which serves no API to write through: run this again once it has finished`,
+          );
+        }
         const { loadOrCreateToken } = await import("../../api/token-file.js");
         const token = config.token ?? (await loadOrCreateToken(env.YCSB_LAB_TOKEN_FILE)).token;
         return throughServer(owner.url, token, docs, s3, values.reference === true);

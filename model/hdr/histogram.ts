@@ -51,3 +51,25 @@ export function checkHistogram(base64: string): { inflatedBytes: number; totalCo
   const totalCount = addPayloadCounts(payload, { countsArrayLength: countsArrayLength(payload), addToCountAtIndex: () => {} });
   return { inflatedBytes: payload.bytes.length, totalCount };
 }
+
+/** Decodes one compressed base64 histogram and says how large it inflated (to bound a request's work): one inflate. */
+export function decodeHistogramMeasured(base64: string): { histogram: JsHistogram; inflatedBytes: number } {
+  const payload = inflatePayload(base64);
+  const histogram = createHistogram(payload, payload.highestTrackableValue);
+  addPayloadCounts(payload, histogram);
+  histogram.establishInternalTackingValues();
+  return { histogram, inflatedBytes: payload.bytes.length };
+}
+
+/** The values recorded at these ranks (1-based, ascending order of rank): one pass over the counts. */
+export function valuesAtRanks(h: JsHistogram, ranks: readonly number[]): number[] {
+  const order = ranks.map((r, i) => ({ r, i })).sort((a, b) => a.r - b.r);
+  const out = new Array<number>(ranks.length).fill(h.maxValue);
+  let k = 0;
+  let cumulative = 0;
+  for (let i = 0; i < h.countsArrayLength && k < order.length; i++) {
+    cumulative += h.getCountAtIndex(i);
+    while (k < order.length && cumulative >= order[k]!.r) out[order[k++]!.i] = h.valueFromIndex(i);
+  }
+  return out;
+}

@@ -4,6 +4,10 @@ import fp from "fastify-plugin";
 import type { AppConfig } from "../../config.js";
 
 declare module "fastify" {
+  interface FastifyRequest {
+    /** The name of the write token the request carried (set by requireToken). */
+    tokenName?: string;
+  }
   interface FastifyInstance {
     /** onRequest hook of writes: a valid bearer token or 401, before the body is read. */
     requireToken: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -30,10 +34,18 @@ function readCredentialMatches(header: string | undefined, tokens: string[]): bo
   return tokens.some((t) => tokenMatches(`Bearer ${password}`, t));
 }
 
+/** The write tokens, each with its name (what the audit records as who acted). */
+export function writeTokens(config: AppConfig): { name: string; token: string }[] {
+  return [...(config.token ? [{ name: config.tokenName ?? "write-token", token: config.token }] : []), ...(config.namedTokens ?? [])];
+}
+
 export default fp<{ config: AppConfig }>(async (app, { config }) => {
+  const tokens = writeTokens(config);
   const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
-    // No token configured means writes are closed, never open.
-    if (!config.token || !tokenMatches(req.headers.authorization, config.token)) {
+    // No token configured means writes are closed, never open. Every token is compared, so the time does not say which.
+    const matched = tokens.filter((t) => tokenMatches(req.headers.authorization, t.token));
+    if (matched.length > 0) req.tokenName = matched[0]!.name;
+    if (matched.length === 0) {
       reply.header("www-authenticate", 'Bearer realm="ycsb-lab"');
       // The body was never read: close the connection rather than drain what an unauthenticated client still sends.
       if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) reply.header("connection", "close");
@@ -43,8 +55,8 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
   app.decorate("requireToken", requireToken);
   app.decorate("readAccess", async (req: FastifyRequest, reply: FastifyReply) => {
     if (!config.protectReads) return;
-    const tokens = [config.token, config.readToken].filter((t): t is string => !!t);
-    if (!readCredentialMatches(req.headers.authorization, tokens)) {
+    const readable = [...tokens.map((t) => t.token), ...(config.readToken ? [config.readToken] : [])];
+    if (!readCredentialMatches(req.headers.authorization, readable)) {
       // Basic first: a browser opening the dashboard asks its user for the read token and sends it with every fetch.
       reply.header("www-authenticate", 'Basic realm="ycsb-lab", charset="UTF-8"');
       throw app.httpErrors.unauthorized("reads need a token (Authorization: Bearer <read or write token>, or Basic with the token as password)");

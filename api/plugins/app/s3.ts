@@ -28,7 +28,7 @@ export default fp<{ config: AppConfig }>(async (app, { config }) => {
         for (const source of [{ bucket: poll.bucket, prefix: poll.prefix }, ...(poll.more ?? [])]) {
           try {
             const r = await importFromS3(app.db, s3, source, { maxObjectBytes: config.bodyLimit });
-            if (r.imported || r.invalid.length) app.log.info({ bucket: source.bucket, imported: r.imported, invalid: r.invalid.length, runs: r.runs }, "s3 poll");
+            if (r.imported || r.invalid.length || r.skipped.length) app.log.info({ bucket: source.bucket, imported: r.imported, invalid: r.invalid.length, skipped: r.skipped.map((k) => k.key).slice(0, 20), runs: r.runs }, "s3 poll");
           } catch (err) {
             app.log.error({ err, bucket: source.bucket }, "s3 poll failed");
           }

@@ -60,6 +60,7 @@ async function rebuildGroups(tx: Writer): Promise<void> {
     await tx.$executeRaw`UPDATE phases SET configuration_id = x.c, peak_id = x.p
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id int, c text, p text) WHERE phases.id = x.id`;
   }
+  await tx.$executeRaw`DELETE FROM dirty_groups`;
   await tx.$executeRaw`DELETE FROM configuration_aggregates`;
   await tx.$executeRaw`DELETE FROM peak_aggregates`;
   const configurations = [...new Set(ids.flatMap((x) => (x.configurationId ? [x.configurationId] : [])))].sort();

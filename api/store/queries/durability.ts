@@ -2,6 +2,7 @@
 import { addLeftOut, type LeftOut } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { settleAggregates } from "../aggregates/settle.js";
 import { storedPeakSummary } from "../aggregates/stored-summaries.js";
 import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
@@ -58,6 +59,7 @@ export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT
 }
 
 async function keptCells(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Cell[]> {
+  await settleAggregates(db);
   const rows = await db.$queryRaw<Cell[]>`
     SELECT g.engine, g.workload, g.preset, g.nodes, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer",
            g.scenario, g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.citation, g.phases, ${summaryColumn(f)} AS summary

@@ -4,6 +4,7 @@ import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import type { RepeatStatistics } from "../../../model/statistics.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { settleAggregates } from "../aggregates/settle.js";
 import { storedRepeatsSummary } from "../aggregates/stored-summaries.js";
 import { configurationSummary, type ConfigurationSummary, type RepeatEntry } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
@@ -54,6 +55,7 @@ export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: Re
 }
 
 async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Configuration[]> {
+  await settleAggregates(db);
   const column = Prisma.raw(f.include === "all" ? "g.summary_all" : "g.summary_valid");
   const rows = await db.$queryRaw<Configuration[]>`
     SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.workload, g.phase, g.threads_per_client AS "threadsPerClient",

@@ -2,6 +2,7 @@
 import { addLeftOut, analyseScaling, type LeftOut, type OverRepeats, type ScalingAnalysis } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { settleAggregates } from "../aggregates/settle.js";
 import { storedPeakSummary } from "../aggregates/stored-summaries.js";
 import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
@@ -70,6 +71,7 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
 }
 
 async function keptGroups(db: Db, f: RunFilters, where: Prisma.Sql): Promise<ScalingGroup[]> {
+  await settleAggregates(db);
   const rows = await db.$queryRaw<ScalingGroup[]>`
     SELECT g.engine, g.workload, g.preset, g.scenario, g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.citation,
            g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.nodes, ${summaryColumn(f)} AS summary

@@ -3,6 +3,7 @@ import { addLeftOut, selectPhases, type LeftOut } from "../../../model/aggregate
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { settleAggregates } from "../aggregates/settle.js";
 import { storedConfigurationSummary } from "../aggregates/stored-summaries.js";
 import { configurationSummary, type ConfigurationSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
@@ -43,6 +44,7 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
 }
 
 async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<SweepLevel[]> {
+  await settleAggregates(db);
   const rows = await db.$queryRaw<(Omit<SweepLevel, "target"> & { target: number | null })[]>`
     SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.source_kind AS "sourceKind", g.source_id AS "sourceId",
            g.workload, g.clients, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.phase,

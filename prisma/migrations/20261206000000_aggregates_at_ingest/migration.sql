@@ -77,6 +77,12 @@ CREATE TABLE "peak_aggregates" (
 CREATE INDEX "peak_aggregates_scenario_idx" ON "peak_aggregates"("scenario");
 CREATE INDEX "peak_aggregates_engine_idx" ON "peak_aggregates"("engine");
 
+-- Groups a write changed ("c:<configuration id>", "p:<peak id>"): recomputed once, whatever the number of writes
+-- that touched them, before the next view reads them or within a second (api/store/aggregates/settle.ts).
+CREATE TABLE "dirty_groups" (
+  "id" TEXT NOT NULL PRIMARY KEY
+);
+
 -- Which version of each aggregate the rows were computed by: a store opened by a newer version rebuilds them.
 CREATE TABLE "aggregate_versions" (
   "name" TEXT NOT NULL PRIMARY KEY,

@@ -8,6 +8,7 @@ import type {
   RunSummary,
   RunWithPhases,
   TimelineResponse,
+  RunAuditResponse,
 } from "../../../model/api-schemas.js";
 import { getJson } from "./http.js";
 import type { OperationAggregate, PhaseSeries, PhaseView, RunDetail, RunRow, RunSource, Timeline } from "./types.js";
@@ -112,6 +113,15 @@ export async function fetchTimeline(filters: Record<string, string | undefined>)
 
 export async function fetchRunDetail(id: string): Promise<RunDetail> {
   return runDetail((await getJson(`/runs/${encodeURIComponent(id)}`)) as Static<typeof RunWithPhases>);
+}
+
+/** Who quarantined, released or deleted a run, when and why (GET /runs/:id/audit); empty when nobody did. */
+export async function fetchRunAudit(id: string): Promise<Static<typeof RunAuditResponse>["entries"]> {
+  try {
+    return ((await getJson(`/runs/${encodeURIComponent(id)}/audit`)) as Static<typeof RunAuditResponse>).entries;
+  } catch {
+    return [];
+  }
 }
 
 export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {

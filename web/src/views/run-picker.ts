@@ -3,6 +3,7 @@ import {
   allInOrder,
   fetchFacets,
   fetchPhaseSeries,
+  fetchRunAudit,
   fetchRunPage,
   fetchRunDetail,
   type PhaseSeries,
@@ -58,7 +59,8 @@ export async function pickRunAndPhase(
     ctx.controls.append(message("No run stored yet: ingest one (POST /api/v1/results) and reload."));
     return null;
   }
-  const detail = await (named ?? fetchRunDetail(runId));
+  const [detail, audit] = await Promise.all([named ?? fetchRunDetail(runId), fetchRunAudit(runId)]);
+  if (audit.length) ctx.controls.append(auditNote(audit));
   const phases = detail.phases;
   const phase = phases.find((x) => x.name === p.phase) ?? phases.find((x) => x.kind === "workload") ?? phases[0];
   form.append(
@@ -76,4 +78,17 @@ export async function pickRunAndPhase(
     return null;
   }
   return { detail, phase, series: await fetchPhaseSeries(detail.run.id, phase.name) };
+}
+
+/**
+ * The run's audit, one line per action (quarantined, released, deleted: who, when, why). A reason is free text and may
+ * hold bidirectional controls: each sits in its own <bdi>, so it cannot reorder the text around it.
+ */
+function auditNote(entries: Awaited<ReturnType<typeof fetchRunAudit>>): HTMLElement {
+  const done = { quarantine: "quarantined", release: "released", delete: "deleted" } as const;
+  return el(
+    "ul",
+    { class: "message info audit", "aria-label": "audit" },
+    ...entries.map((e) => el("li", {}, `${done[e.action]} by `, el("bdi", {}, e.actor), ` at ${e.at.replace("T", " ").slice(0, 19)} UTC`, ...(e.reason ? [": ", el("bdi", {}, e.reason)] : []))),
+  );
 }

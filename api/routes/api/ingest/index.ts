@@ -21,6 +21,7 @@ const S3ImportResponse = Type.Object({
   duplicates: Type.Integer(),
   conflicts: Type.Array(Type.Object({ key: Type.String(), message: Type.Optional(Type.String()) })),
   invalid: Type.Array(Type.Object({ key: Type.String(), errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })) })),
+  skipped: Type.Array(Type.Object({ key: Type.String(), reason: Type.String() }), { description: "objects under the prefix the results layout does not know: not imported" }),
   runs: Type.Array(Type.String()),
 });
 

@@ -1,11 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { normalizeIdentifiers } from "../../../../model/identifiers.js";
 import { ResultDocumentSchema, type ResultDocument } from "../../../../model/result-document.js";
 import { checkAgainst, documentProblems, HistogramBudget, type FieldError } from "../../../../model/result-validation.js";
-import { ingestDocuments, PhaseConflictError, RunConflictError } from "../../../store/ingest.js";
+import { FactConflictError, ingestDocuments } from "../../../store/ingest.js";
 import { ErrorResponse } from "../../../../model/api-schemas.js";
-import { FieldValidationError } from "../../../validation.js";
+import { FieldValidationError, typeboxValidatorCompiler } from "../../../validation.js";
 
 export const MAX_BATCH = 1000;
 
@@ -44,6 +45,11 @@ export function checkResultsBody(body: unknown): FieldError[] {
   return errors.slice(0, 20);
 }
 
+/** A checked body as it is stored: every document's names in Unicode NFC (model/identifiers.ts). */
+export function normalizeResultsBody(body: unknown): unknown {
+  return Array.isArray(body) ? body.map(normalizeIdentifiers) : normalizeIdentifiers(body);
+}
+
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     "/",
@@ -56,11 +62,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Union([ResultDocumentSchema, Type.Array(ResultDocumentSchema, { minItems: 1, maxItems: MAX_BATCH })]),
         response: { 200: IngestResponse, 201: IngestResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse },
       },
-      // Field-by-field errors for batches (a union's error would not name the field).
-      validatorCompiler: () => (data: unknown) => {
-        const errors = checkResultsBody(data);
-        return errors.length ? { error: new FieldValidationError("body", errors) } : { value: data };
-      },
+      // Field-by-field errors for batches (a union's error would not name the field); the query as every route's.
+      validatorCompiler: (route) =>
+        route.httpPart !== "body"
+          ? typeboxValidatorCompiler(route as unknown as Parameters<typeof typeboxValidatorCompiler>[0])
+          : (data: unknown) => {
+              const errors = checkResultsBody(data);
+              return errors.length ? { error: new FieldValidationError("body", errors) } : { value: normalizeResultsBody(data) };
+            },
     },
     async (req, reply) => {
       const docs = (Array.isArray(req.body) ? req.body : [req.body]) as ResultDocument[];
@@ -70,7 +79,13 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const created = count("created");
         return reply.code(created > 0 ? 201 : 200).send({ created, duplicates: count("duplicate"), conflicts: count("conflict"), results });
       } catch (e) {
-        if (e instanceof RunConflictError || e instanceof PhaseConflictError) throw app.httpErrors.conflict(e.message);
+        // 409 naming the document and the fact (and, inside one batch, the document it disagrees with).
+        if (e instanceof FactConflictError) {
+          const at = (i: number) => (Array.isArray(req.body) ? `/${i}` : "");
+          const fields = [{ path: `${at(e.docIndex)}${e.pointer}`, message: e.message }];
+          if (e.otherIndex !== null) fields.push({ path: `${at(e.otherIndex)}${e.pointer}`, message: "the document it disagrees with" });
+          throw new FieldValidationError("body", fields, 409, e.message);
+        }
         throw e;
       }
     },

@@ -2,10 +2,10 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { jsonOrCsv } from "../../../responses.js";
 import { flatten, toCsv } from "../../../csv.js";
-import { ErrorResponse, FormatQuery, PhaseSeriesResponse, RunFiltersQuery, RunsPage, RunWithPhases } from "../../../../model/api-schemas.js";
+import { ErrorResponse, FormatQuery, PhaseSeriesResponse, RunAuditResponse, RunFiltersQuery, RunsPage, RunWithPhases } from "../../../../model/api-schemas.js";
 import { getRun, listRuns } from "../../../store/queries/runs.js";
 import { phaseSeries } from "../../../store/queries/series.js";
-import { deleteRun, quarantineRun } from "../../../store/run-admin.js";
+import { deleteRun, quarantineRun, runAudit } from "../../../store/run-admin.js";
 
 /** Pages reach at most this far: Postgres OFFSET beyond int4 went through the driver as a wrapped value and returned rows. */
 const MAX_OFFSET = 2 ** 31 - 1;
@@ -73,7 +73,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const { id } = req.params;
-      const out = await quarantineRun(app.db, id, req.body.reason);
+      const out = await quarantineRun(app.db, id, req.body.reason, req.tokenName ?? "write-token");
       if (out.status !== "done") throw refused(id, out);
       return { id: out.id, quarantine: out.quarantine };
     },
@@ -93,7 +93,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const { id } = req.params;
-      const out = await quarantineRun(app.db, id, null);
+      const out = await quarantineRun(app.db, id, null, req.tokenName ?? "write-token");
       if (out.status !== "done") throw refused(id, out);
       return { id: out.id, quarantine: null };
     },
@@ -113,9 +113,27 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const { id } = req.params;
-      const out = await deleteRun(app.db, id);
+      const out = await deleteRun(app.db, id, req.tokenName ?? "write-token");
       if (out.status !== "done") throw refused(id, out);
       return { deleted: out.id, clientResults: out.clientResults };
+    },
+  );
+
+  app.get(
+    "/:id/audit",
+    {
+      onRequest: app.readAccess,
+      schema: {
+        summary: "Who quarantined, released or deleted the run, when, why, and what it was before (kept after a delete)",
+        tags: ["runs"],
+        params: RunId,
+        response: { 200: RunAuditResponse, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const out = await runAudit(app.db, req.params.id);
+      if (!out) throw app.httpErrors.notFound(`run ${req.params.id} not found, nor any action on it`);
+      return out;
     },
   );
 

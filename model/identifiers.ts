@@ -1,0 +1,148 @@
+/**
+ * Names that identify something (a scenario, a phase, an engine version, an instance type, an operation group, a
+ * property, a query filter) are compared as keys: two that render the same must be the same key. So they are stored in
+ * Unicode normalization form C (a "café-t4" typed as e + U+0301 is the phase "café-t4"), and invisible characters that
+ * make a name look like another are refused: zero-width characters and bidirectional controls (Unicode Technical
+ * Report #36 "Unicode Security Considerations", 2.3 and 3.4; UAX #9 for the controls). Free text (reasons, warnings,
+ * YCSB's lines, property values) may hold them; it is isolated where it is rendered.
+ */
+
+/** A problem at a JSON pointer (the shape of result-checks.ts FieldError). */
+interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** Zero-width: ZWSP, ZWNJ, ZWJ, word joiner, invisible operators, ZWNBSP (BOM), Mongolian vowel separator. */
+const ZERO_WIDTH = "\u200B\u200C\u200D\u2060\u2061\u2062\u2063\u2064\uFEFF\u180E";
+/** Bidirectional controls: LRM, RLM, ALM, the embeddings and overrides (LRE..RLO), the isolates (LRI..PDI). */
+const BIDI_CONTROLS = "\u200E\u200F\u061C\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069";
+const INVISIBLE = new RegExp(`[${ZERO_WIDTH}${BIDI_CONTROLS}]`, "u");
+
+/** Why a name cannot be an identifier, or null. */
+export function identifierProblem(name: string): string | null {
+  const m = INVISIBLE.exec(name);
+  if (!m) return null;
+  const code = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+  const what = ZERO_WIDTH.includes(m[0]) ? "a zero-width character" : "a bidirectional control character";
+  return `contains ${what} (${code}) at ${m.index}: a name must not look like another`;
+}
+
+/** A name in normalization form C (identity for ASCII, the common case, without allocating). */
+export const nfc = (s: string): string => (/^[\x00-\x7f]*$/.test(s) ? s : s.normalize("NFC"));
+
+const pointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
+
+/**
+ * Where a result document holds names: every map key, and these fields (a path of property names; "*" is any array
+ * element or map entry). Everything else that is a string is free text.
+ */
+const IDENTIFIER_FIELDS: readonly (readonly string[])[] = [
+  ["run", "scenario"],
+  ["run", "engineVersion"],
+  ["run", "instanceTypes", "data"],
+  ["run", "instanceTypes", "client"],
+  ["run", "storage"],
+  ["run", "region"],
+  ["run", "ycsbVersion"],
+  ["run", "bindingsVersion"],
+  ["run", "ycsbLabVersion"],
+  ["run", "standIn"],
+  ["run", "provenance", "stack"],
+  ["run", "provenance", "configHash"],
+  ["run", "provenance", "ami"],
+  ["phase", "name"],
+  ["phase", "workload"],
+  ["client", "host"],
+  ["hdrLogs", "*", "operation"],
+  ["validity", "reasons", "*", "code"],
+];
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The identifier fields of a result document (IDENTIFIER_FIELDS) holding an invisible character, by JSON pointer. Map
+ * keys, the other names, are checked where every key is (result-checks.ts textProblems).
+ */
+export function identifierFieldProblems(doc: unknown): FieldError[] {
+  const problems: FieldError[] = [];
+  for (const path of IDENTIFIER_FIELDS) {
+    for (const [value, at] of valuesAt(doc, path, "")) {
+      const p = typeof value === "string" ? identifierProblem(value) : null;
+      if (p && problems.length < 20) problems.push({ path: at, message: p });
+    }
+  }
+  return problems;
+}
+
+function valuesAt(v: unknown, path: readonly string[], at: string): [unknown, string][] {
+  if (path.length === 0) return [[v, at]];
+  const [head, ...rest] = path;
+  if (head === "*") {
+    if (Array.isArray(v)) return v.flatMap((x, i) => valuesAt(x, rest, `${at}/${i}`));
+    if (isObject(v)) return Object.entries(v).flatMap(([k, x]) => valuesAt(x, rest, `${at}/${pointer(k)}`));
+    return [];
+  }
+  return isObject(v) && head! in v ? valuesAt(v[head!], rest, `${at}/${pointer(head!)}`) : [];
+}
+
+/**
+ * The document with every name in normalization form C (map keys and the identifier fields), the same object when
+ * nothing changes. Call once the document passed textProblems (its keys then cannot collide once normalized).
+ */
+export function normalizeIdentifiers<T>(doc: T): T {
+  let out = normalizeKeys(doc);
+  for (const path of IDENTIFIER_FIELDS) out = setAt(out, path, nfc);
+  return out;
+}
+
+/** Map keys in NFC, copying only the objects (and arrays) on the way to a key that changes. */
+function normalizeKeys<T>(v: T): T {
+  if (Array.isArray(v)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      // Columns of numbers (a day's status lines) are stepped over without a call per entry.
+      if (x === null || typeof x !== "object") continue;
+      const nx = normalizeKeys(x);
+      if (nx !== x) (copy ??= [...v])[i] = nx;
+    }
+    return (copy ?? v) as T;
+  }
+  if (!isObject(v)) return v;
+  let copy: Record<string, unknown> | undefined;
+  for (const k in v) {
+    const x = v[k];
+    const nk = nfc(k);
+    const nx = x !== null && typeof x === "object" ? normalizeKeys(x) : x;
+    if (!copy && (nk !== k || nx !== x)) {
+      copy = {};
+      for (const before in v) {
+        if (before === k) break;
+        copy[before] = v[before];
+      }
+    }
+    if (copy) copy[nk] = nx;
+  }
+  return (copy ?? v) as T;
+}
+
+/** A copy of `v` with the strings at `path` mapped (copies only along the way when one changes). */
+function setAt<T>(v: T, path: readonly string[], f: (s: string) => string): T {
+  if (path.length === 0) return (typeof v === "string" ? f(v) : v) as T;
+  const [head, ...rest] = path;
+  if (head === "*") {
+    if (Array.isArray(v)) {
+      const out = v.map((x) => setAt(x, rest, f));
+      return (out.some((x, i) => x !== v[i]) ? out : v) as T;
+    }
+    if (isObject(v)) {
+      const out = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, setAt(x, rest, f)]));
+      return (Object.keys(out).some((k) => out[k] !== v[k]) ? out : v) as T;
+    }
+    return v;
+  }
+  if (!isObject(v) || !(head! in v)) return v;
+  const next = setAt(v[head!], rest, f);
+  return (next === v[head!] ? v : { ...v, [head!]: next }) as T;
+}
