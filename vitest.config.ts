@@ -35,6 +35,7 @@ export const INTEGRATION_FILES = [
   "test/runner-insert-keys.test.ts",
   "test/runner-lockstep.test.ts",
   "test/runner-resets.test.ts",
+  "test/runner-roll-call.test.ts",
   "test/runner-step-up.test.ts",
   "test/web-dashboard.test.ts",
   "test/web-decide.test.ts",

@@ -1,9 +1,12 @@
 import { buildApp } from "./build.js";
+import type { Database } from "./db/open.js";
 import { configFromEnv, loadEnv, type Env } from "./config.js";
 import { exposureWarnings } from "./exposure.js";
 import { loadOrCreateToken } from "./token-file.js";
 
 export interface StartOptions {
+  /** A database the caller opened (the dashboard service's, over its secret-backed pool) replaces DATABASE_URL's. */
+  database?: Database;
   /** Runs after the database is open and before the port is bound (start and serve --load-reference load the seeds here). */
   beforeListen?: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>;
 }
@@ -22,7 +25,10 @@ export async function startServer(envOverrides: Partial<Record<keyof Env, string
     config.token = kept.token;
     tokenFrom = kept.created ? "new file" : "file";
   }
-  const app = await buildApp(config, { logLevel: env.LOG_LEVEL });
+  const app = await buildApp(config, {
+    logLevel: env.LOG_LEVEL,
+    ...(options.database ? { database: options.database } : {}),
+  });
   // What must be stored before anyone is answered (the seeds' tables): no view answers empty meanwhile.
   if (options.beforeListen) {
     try {

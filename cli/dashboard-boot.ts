@@ -1,12 +1,15 @@
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { instanceName } from "../model/instance-status.js";
 import { databaseUrl, parseServiceDescription, serviceDescriptionKey, type ServiceDescription } from "../model/service-description.js";
 import { bootEnvironment, rehearsalNotes } from "../runner/boot/environment.js";
 import { Reporter } from "../runner/boot/reporter.js";
 import { RunObjects } from "../runner/boot/run-objects.js";
-import { currentKit } from "../runner/kit-layout.js";
+import { currentKit, RDS_CA_BUNDLE } from "../runner/kit-layout.js";
 import { isPermanent } from "../runner/retry.js";
+import { databaseSecret, SecretBackedPool } from "./database-secret.js";
 
 export interface DashboardBootOptions {
   index: number;
@@ -77,23 +80,32 @@ export async function bootDashboard(o: DashboardBootOptions): Promise<number> {
   for (const note of notes) reporter.log(note);
   await reporter.stage("booting", `ycsb-lab ${o.ycsbLabVersion}${kit ? ` (kit ${kit.root})` : " (checkout)"}, service ${objects.runId}`);
   let app: { close(): Promise<unknown> } | undefined;
+  let closeDatabase: (() => Promise<void>) | undefined;
+  let secrets: SecretsManagerClient | undefined;
   try {
     const key = serviceDescriptionKey(objects.runId);
     const body = await objects.store.get(key);
     if (!body) throw Object.assign(new Error(`${objects.store.uri}/${key}: no such object (was the dashboard stack deployed?)`), { permanent: true });
     const d = parseServiceDescription(body.toString("utf8"), key);
     const secretsEndpoint = processEnv.AWS_ENDPOINT_URL_SECRETS_MANAGER ?? processEnv.AWS_ENDPOINT_URL;
-    const secrets = new SecretsManagerClient({ region: d.region, ...(secretsEndpoint ? { endpoint: secretsEndpoint } : {}) });
+    secrets = new SecretsManagerClient({ region: d.region, ...(secretsEndpoint ? { endpoint: secretsEndpoint } : {}) });
     const writeToken = (await secretString(secrets, d.writeTokenSecretArn, "the write token")).trim();
     const readToken = d.readTokenSecretArn ? (await secretString(secrets, d.readTokenSecretArn, "the read token")).trim() : undefined;
-    const credentials = JSON.parse(await secretString(secrets, d.database.secretArn, "the database credentials")) as { username?: string; password?: string };
-    secrets.destroy();
-    if (!credentials.username || credentials.password === undefined) throw Object.assign(new Error(`the database credentials (${d.database.secretArn}): no "username" and "password"`), { permanent: true });
-    await reporter.stage("installed", `secrets read; database ${d.database.host}:${d.database.port}/${d.database.name}; applying the committed migrations`);
+    const readCredentials = databaseCredentials(secrets, d.database.secretArn);
+    const credentials = await readCredentials();
+    await reporter.stage("installed", `secrets read; database ${d.database.host}:${d.database.port}/${d.database.name} (TLS ${d.database.sslMode}); applying the committed migrations`);
     const host = listenAddress(processEnv, env.rehearsal);
-    const serveEnv = serviceEnvironment(d, { writeToken, ...(readToken ? { readToken } : {}), databaseUrl: databaseUrl(d.database, { username: credentials.username, password: credentials.password }) }, { host, ...(s3Endpoint ? { s3Endpoint } : {}) });
-    const { startServer } = await import("../api/server.js");
-    const started = await startServer(serveEnv);
+    const serveEnv = serviceEnvironment(d, { writeToken, ...(readToken ? { readToken } : {}), databaseUrl: databaseUrl(d.database, { username: credentials.username, password: "" }) }, { host, ...(s3Endpoint ? { s3Endpoint } : {}) });
+    // The password follows Secrets Manager: read again when the database refuses it (RDS rotates it every 7 days).
+    const secret = databaseSecret(credentials.password, async () => (await readCredentials()).password, { log: (line) => reporter.log(line) });
+    const pool = new SecretBackedPool(
+      { host: d.database.host, port: d.database.port, database: d.database.name, user: credentials.username, ssl: tlsOptions(d.database.sslMode, d.database.host), max: 10, connectionTimeoutMillis: 5_000, statement_timeout: 60_000 },
+      secret,
+    );
+    const [{ startServer }, { openDatabase }] = await Promise.all([import("../api/server.js"), import("../api/db/open.js")]);
+    const database = await openDatabase({ pool });
+    closeDatabase = () => database.close();
+    const started = await startServer(serveEnv, { database });
     app = started.app;
     const applied = started.app.database.appliedMigrations;
     await reporter.stage(
@@ -106,10 +118,40 @@ export async function bootDashboard(o: DashboardBootOptions): Promise<number> {
         process.once("SIGINT", () => resolve());
       }));
     await app.close();
+    await closeDatabase?.();
+    secrets?.destroy();
     return 0;
   } catch (err) {
     await app?.close().catch(() => {});
+    await closeDatabase?.().catch(() => {});
+    secrets?.destroy();
     await reporter.failed((err as Error).message);
     return isPermanent(err) ? 78 : 1;
   }
+}
+
+/** The database credentials as RDS keeps them in its managed secret ({"username", "password"}), read each time asked. */
+function databaseCredentials(secrets: SecretsManagerClient, arn: string): () => Promise<{ username: string; password: string }> {
+  return async () => {
+    const c = JSON.parse(await secretString(secrets, arn, "the database credentials")) as { username?: string; password?: string };
+    if (!c.username || c.password === undefined) throw Object.assign(new Error(`the database credentials (${arn}): no "username" and "password"`), { permanent: true });
+    return { username: c.username, password: c.password };
+  };
+}
+
+/** Where the RDS CA bundle is: at the dashboard kit's root, or in a checkout's kit/ folder. */
+export function rdsCaBundlePath(): string {
+  const kit = currentKit();
+  return kit ? join(kit.root, RDS_CA_BUNDLE) : fileURLToPath(new URL(`../kit/${RDS_CA_BUNDLE}`, import.meta.url));
+}
+
+/**
+ * TLS to the database as the service description asks: "verify-full" checks the chain against the RDS CA bundle and
+ * the certificate's name against the host (node's tls.checkServerIdentity); "require" only encrypts.
+ */
+export function tlsOptions(mode: "verify-full" | "require" | "disable", host: string, bundle = rdsCaBundlePath()): false | { ca?: string; rejectUnauthorized: boolean; servername?: string } {
+  if (mode === "disable") return false;
+  if (mode === "require") return { rejectUnauthorized: false };
+  if (!existsSync(bundle)) throw Object.assign(new Error(`sslMode verify-full: no RDS CA bundle at ${bundle} (the dashboard kit carries ${RDS_CA_BUNDLE})`), { permanent: true });
+  return { ca: readFileSync(bundle, "utf8"), rejectUnauthorized: true, servername: host };
 }

@@ -47,9 +47,18 @@ export async function dispatch(argv: string[], commands: CommandTable): Promise<
       return 1;
     }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`ycsb-lab ${name}: ${message}\n`);
+    process.stderr.write(`ycsb-lab ${name}: ${message}${failureHint(err, command.usage)}\n`);
     return 1;
   }
+}
+
+/** What to do about a failure the command cannot name better itself: a port another process holds. */
+export function failureHint(err: unknown, usage: string): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === "EADDRINUSE" && usage.includes("--port")) {
+    return "\n  another process listens on that address: stop it, or choose another port with --port";
+  }
+  return "";
 }
 
 /** The process's entry: dispatch, then set the exit code (never exit() mid-write). */

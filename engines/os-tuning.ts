@@ -2,7 +2,7 @@ import type { Engine } from "../model/engine.js";
 
 /**
  * OS tuning from seed 002 appendix C ("we asked database vendors to recommend system-level parameters"), brought to
- * a current Ubuntu kernel. Applied by a systemd unit at every boot, not only the first.
+ * a current Debian kernel. Applied by a systemd unit at every boot, not only the first.
  * Deliberately not applied: `barrier=0` (appendix C 6): it lets the disk reorder writes past an fsync and so defeats
  * the durable preset being measured.
  */

@@ -117,7 +117,7 @@ export interface EngineRuntime {
   engine: Engine;
   ports: EnginePorts;
   wantsLogVolume(preset: Preset): boolean;
-  /** Ubuntu packages the engine needs beyond the JDK every instance has (e.g. the libraries mongod links). */
+  /** Debian packages the engine needs beyond the JDK every instance has (e.g. the libraries mongod links). */
   osPackages?: string[];
   /** The system user owning the engine's folders when its package creates its own (couchbase). @default "ycsb-lab" */
   runsAs?: string;

@@ -6,6 +6,8 @@ export interface Addressing {
   vpcCidr: string;
   dataSubnetCidr: string;
   clientSubnetCidr: string;
+  /** Holds the NAT gateway when instances egress without public addresses (infra/network.ts). */
+  publicSubnetCidr: string;
   dataNodeIps: string[];
   clientIps: string[];
 }
@@ -30,6 +32,7 @@ export function addressing(dataNodes: number, clients: number, base = "10.42"): 
     vpcCidr: `${base}.0.0/16`,
     dataSubnetCidr: `${base}.1.0/24`,
     clientSubnetCidr: `${base}.2.0/24`,
+    publicSubnetCidr: `${base}.0.0/24`,
     dataNodeIps: Array.from({ length: dataNodes }, (_, i) => `${base}.1.${FIRST_HOST + i}`),
     clientIps: Array.from({ length: clients }, (_, i) => `${base}.2.${FIRST_HOST + i}`),
   };

@@ -7,17 +7,19 @@ import { checkScenario, resolveDeployment, ScenarioError, type Deployment, type 
 import { buildPlan, type Plan } from "../model/plan.js";
 import { addressing, type Addressing } from "./addressing.js";
 import { ClientFleet, checkClientFleetArgs, type ClientFleetArgs } from "./client-fleet.js";
-import type { CostEstimate, RunCostEstimate } from "./cost.js";
-import { deploymentCost } from "./deployment-cost.js";
+import type { CostEstimate, Egress, RunCostEstimate } from "./cost.js";
+import { deploymentCost, type DeploymentCost } from "./deployment-cost.js";
 import { DatabaseCluster, checkClusterArgs, checkLogVolume, type DatabaseClusterArgs } from "./database-cluster.js";
 import { failOn } from "./errors.js";
 import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
 import { pinnedAmi } from "./ami.js";
+import { onDemandVcpuNeed, vcpuQuotaChecked, type VcpuNeed } from "./capacity.js";
 import { zoneOfferingBoth } from "./availability-zone.js";
 import { clusterDescription } from "./cluster-description.js";
 import { kitKey } from "../model/results-layout.js";
 import { volumeLayout, type LogVolumeSpec, type VolumeLayout } from "./volumes.js";
+import { runLifetime, type RunLifetime } from "./lifetime.js";
 import { runLayout } from "./run-layout.js";
 import { checkFit } from "./sizing.js";
 import { checkRunTags, runTags } from "./tags.js";
@@ -31,10 +33,17 @@ export interface BenchmarkScenarioArgs {
   runId: string;
   /** Who owns (and pays for) the run: a tag. */
   owner: string;
-  /** ISO date (YYYY-MM-DD): a tag, and the end of that day (UTC) is when every instance terminates itself. */
-  expiry: string;
-  /** Every instance also terminates itself this many hours after it booted, if that comes before the expiry. @default none */
+  /**
+   * ISO date (YYYY-MM-DD): a tag, and the end of that day (UTC) is when every instance terminates itself. Refused when
+   * past or before the run's estimated end (infra/lifetime.ts). @default the day the maxHours deadline falls on
+   */
+  expiry?: string;
+  /** Every instance also terminates itself this many hours after it booted, if that comes before the expiry. @default twice the plan's estimated hours */
   maxHours?: number;
+  /** Keep the fleet running after the run's last barrier (or a failure) until the brake, to inspect it; by default it powers off. @default false */
+  keepAfterRun?: boolean;
+  /** The time of this preview or up: the expiry is checked against it. @default now */
+  now?: Date;
   /** Clients on Spot capacity (cheaper; an interruption ends the run, marked incomplete). @default false */
   clientSpot?: boolean;
   /** Data nodes on Spot capacity: only when asked (an interruption loses the node). @default false */
@@ -57,12 +66,32 @@ export interface BenchmarkScenarioArgs {
   mongoTopology?: MongoTopology;
   /** Use an existing results bucket instead of creating one. @default a new ResultsBucket */
   resultsBucketName?: pulumi.Input<string>;
-  /** Cluster placement group for the data nodes. @default true */
+  /**
+   * Cluster placement group for the data nodes, of one instance type as AWS advises (EC2 user guide, "Placement
+   * strategies": cluster). Clients stay out of it: they talk to the data nodes only, never to each other, in the same
+   * zone. @default true
+   */
   placementGroup?: boolean;
+  /**
+   * Reserve the data nodes' capacity in their placement group before any of them launches (an On-Demand Capacity
+   * Reservation, as the EC2 user guide's "Placement group rules and limitations" recommends for cluster groups): a
+   * zone without capacity then fails the up before anything runs, instead of part of the cluster waiting for the
+   * rest. The reservation is billed like the instances until its end (the run's maxHours) or `pulumi destroy`, used
+   * or not. @default false
+   */
+  reserveCapacity?: boolean;
+  /**
+   * How instances reach the internet for their downloads: a public IPv4 address each, or none and one NAT gateway
+   * (infra/network.ts). @default the cheaper of the two for the run's estimate (infra/deployment-cost.ts): NAT for
+   * a large fleet, public addresses for a small one
+   */
+  egress?: Egress;
+  /** Check at preview that the account's On-Demand vCPU quota (L-1216C47A) holds the stack (infra/capacity.ts). @default true */
+  checkVcpuQuota?: boolean;
   /** The commit log / journal volume, where the study put the log on a device of its own. @default 100 GiB gp3, its included IOPS and throughput */
   logVolume?: LogVolumeSpec;
   /**
-   * AMI id for every instance. @default the newest Ubuntu LTS from Canonical at the stack's first `up`, pinned for
+   * AMI id for every instance. @default the newest official Debian 12 image at the stack's first `up`, pinned for
    * later ones (infra/ami.ts pinnedAmi) and recorded in every result's provenance
    */
   amiId?: pulumi.Input<string>;
@@ -92,6 +121,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
   constructor(name: string, args: BenchmarkScenarioArgs, opts?: pulumi.ComponentResourceOptions) {
     const plan = planScenario(args);
     super("ycsb-lab:index:BenchmarkScenario", name, {}, opts);
+    for (const warning of plan.warnings) void pulumi.log.warn(warning, this);
     const p = { parent: this };
     const { deployment: d, addresses, tags } = plan;
     const runtime = engineRuntime(d.engine);
@@ -105,7 +135,12 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         vpcCidr: addresses.vpcCidr,
         dataSubnetCidr: addresses.dataSubnetCidr,
         clientSubnetCidr: addresses.clientSubnetCidr,
-        availabilityZone: args.availabilityZone ?? zoneOfferingBoth([d.dataInstanceType, d.clientInstanceType], args.region, this),
+        publicSubnetCidr: addresses.publicSubnetCidr,
+        egress: plan.cost.egress,
+        // The zone waits for the quota check: nothing is placed in it while the account cannot hold the stack.
+        availabilityZone: pulumi
+          .all([args.availabilityZone ?? zoneOfferingBoth([d.dataInstanceType, d.clientInstanceType], args.region, this), args.checkVcpuQuota === false ? 0 : vcpuQuotaChecked(plan.vcpus, args.region, this)])
+          .apply(([zone]) => zone),
         tags,
       },
       p,
@@ -132,7 +167,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         JSON.stringify(
           clusterDescription({
             ami: amiId,
-            lifetime: { expiry: args.expiry, ...(args.maxHours !== undefined ? { maxHours: args.maxHours } : {}) },
+            lifetime: plan.lifetime,
             runId: args.runId,
             ...(args.stack ? { stack: args.stack } : {}),
             deployment: d,
@@ -154,7 +189,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     );
     this.cluster = new DatabaseCluster(
       `${name}-db`,
-      { ...plan.cluster, amiId: ami, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName },
+      { ...plan.cluster, amiId: ami, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName, availabilityZone: this.network.availabilityZone },
       { parent: this, dependsOn: [kitObject, clusterObject] },
     );
     this.clients = new ClientFleet(
@@ -162,7 +197,6 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
       {
         ...plan.clients,
         amiId: ami,
-        ...(this.cluster.placementGroupName ? { placementGroupName: this.cluster.placementGroupName } : {}),
         subnetId: this.network.clientSubnetId,
         securityGroupId: this.network.clientSecurityGroupId,
         resultsBucketName: bucketName,
@@ -203,8 +237,16 @@ export interface ScenarioPlan {
   cost: CostEstimate;
   /** The whole run: estimated hours, its cost, and what the fleet costs per day left running. */
   runCost: RunCostEstimate;
+  /** The egress not chosen, and the run's cost with it. */
+  otherEgress: DeploymentCost["otherEgress"];
   /** What each data node attaches and mounts. */
   volumes: VolumeLayout;
+  /** When the fleet ends itself (infra/lifetime.ts), as cluster.json tells every instance. */
+  lifetime: RunLifetime;
+  /** The On-Demand vCPUs the stack needs at once (checked against the account's quota at preview). */
+  vcpus: VcpuNeed;
+  /** What preview should say but not refuse (a far expiry). */
+  warnings: string[];
 }
 
 /**
@@ -223,9 +265,7 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     if (e instanceof ScenarioError) failOn("BenchmarkScenario", [{ field: e.field, message: e.message.replace(`${e.field}: `, "") }]);
     throw e;
   }
-  failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry }));
   failOn("BenchmarkScenario", checkLogVolume(args.logVolume));
-  if (args.maxHours !== undefined && !(Number.isFinite(args.maxHours) && args.maxHours > 0)) failOn("BenchmarkScenario", [{ field: "maxHours", message: `hours > 0, got ${args.maxHours}` }]);
   if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path) failOn("BenchmarkScenario", [{ field: "kit", message: "a built kit: { path, sha256, version } from `ycsb-lab kit build` (kit/build.ts)" }]);
   failOn("BenchmarkScenario", checkFit(d, spec.dataNode.storage));
   let addresses: Addressing;
@@ -236,8 +276,27 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     failOn("BenchmarkScenario", [{ field: field!, message: rest.join(": ") }]);
     throw e;
   }
-  const tags = runTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: args.expiry });
-  const cluster: ScenarioPlan["cluster"] = {
+  // The run's brakes from its estimated hours (infra/lifetime.ts): an expiry before the run's end is refused here.
+  const log = args.logVolume ?? {};
+  const { hourly: cost, run: runCost, otherEgress } = deploymentCost(d, spec.dataNode.storage, runPlan, log, args.egress);
+  const { lifetime, problems: lifetimeProblems, warnings } = runLifetime(args, runCost.hours, args.now ?? new Date());
+  failOn("BenchmarkScenario", lifetimeProblems);
+  failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry }));
+  const tags = runTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry });
+  const cluster = clusterPlan(args, d, addresses, lifetime, tags);
+  const clients = clientPlan(args, d, addresses, lifetime, tags);
+  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "", availabilityZone: "decided at deploy time" };
+  failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
+  failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
+  const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
+  const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
+  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, otherEgress, volumes, lifetime, warnings, vcpus };
+}
+
+/** The DatabaseCluster's plain args of a planned scenario (its network and bucket come at deploy time). */
+function clusterPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["cluster"] {
+  const spec = args.spec;
+  return {
     engine: d.engine,
     version: ENGINE_VERSIONS[d.engine],
     nodeIps: addresses.dataNodeIps,
@@ -247,9 +306,13 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     loadPreset: d.loadPreset,
     replication: d.replication,
     placementGroup: args.placementGroup ?? true,
+    // The reservation ends an hour after the fleet's own deadline (instances boot a little after the up).
+    ...(args.reserveCapacity ? { capacityReservation: { endDate: new Date((args.now ?? new Date()).getTime() + (lifetime.maxHours + 1) * 3_600_000).toISOString() } } : {}),
     logVolume: d.ownLogDevice,
     ...(args.logVolume ? { logVolumeSpec: args.logVolume } : {}),
     ...(d.engine === "mongodb" ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") } : {}),
+    lifetime: { expiry: lifetime.expiry, maxHours: lifetime.maxHours },
+    ...(lifetime.keepAfterRun ? { keepAfterRun: true } : {}),
     recordCount: d.recordCount,
     fieldCount: d.fieldCount,
     serverSettings: spec.serverSettings?.[d.engine] ?? {},
@@ -260,11 +323,17 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     ...(args.dataNodeSpot ? { spot: true } : {}),
     tags,
   };
-  const clients: ScenarioPlan["clients"] = {
+}
+
+/** The ClientFleet's plain args of a planned scenario. */
+function clientPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["clients"] {
+  return {
     clients: { count: d.clients },
     clientIps: addresses.clientIps,
     instanceType: d.clientInstanceType,
     threadsPerClient: d.threadsPerClient,
+    lifetime: { expiry: lifetime.expiry, maxHours: lifetime.maxHours },
+    ...(lifetime.keepAfterRun ? { keepAfterRun: true } : {}),
     runId: args.runId,
     region: args.region,
     kit: { sha256: args.kit.sha256 },
@@ -272,11 +341,4 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
     ...(args.clientSpot ? { spot: true } : {}),
     tags,
   };
-  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "" };
-  failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
-  failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
-  const log = args.logVolume ?? {};
-  const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
-  const { hourly: cost, run: runCost } = deploymentCost(d, spec.dataNode.storage, runPlan, log);
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, volumes };
 }

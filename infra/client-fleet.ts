@@ -1,7 +1,7 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
 import { instanceType as lookupType } from "../model/instance-types.js";
-import { ubuntuLtsAmi } from "./ami.js";
+import { distributionAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-role.js";
 import { clientPolicy } from "./policies.js";
@@ -40,11 +40,15 @@ export interface ClientFleetArgs {
    * from runs/<runId>/plan.json and cluster.json there (BenchmarkScenario uploads all three).
    */
   kit: { sha256: string };
+  /** When every client powers itself off whatever happens (the brake user-data arms first). Required, no default. */
+  lifetime: { expiry: string; maxHours?: number };
+  /** Keep the clients after the run (or a failure) until the brake, for inspection. @default false */
+  keepAfterRun?: boolean;
   /** Join this cluster placement group (the data nodes'): clients close to the cluster, as in the studies. @default none */
   placementGroupName?: pulumi.Input<string>;
   /** Run clients on Spot capacity (cheaper; an interruption ends the run, which is then marked incomplete). @default false */
   spot?: boolean;
-  /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
+  /** AMI id. @default the newest official Debian 12 image (aws.ec2.getAmi) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
@@ -55,7 +59,8 @@ export class ClientFleet extends pulumi.ComponentResource {
   public readonly count: number;
   public readonly instanceIds: pulumi.Output<string>[];
   public readonly privateIps: string[];
-  public readonly roleArn: pulumi.Output<string>;
+  /** Each client's instance profile (one role each), by index. */
+  public readonly instanceProfileArns: pulumi.Output<string>[];
 
   constructor(name: string, args: ClientFleetArgs, opts?: pulumi.ComponentResourceOptions) {
     failOn("ClientFleet", checkClientFleetArgs(args));
@@ -64,19 +69,25 @@ export class ClientFleet extends pulumi.ComponentResource {
     const count = resolveClientCount(args.clients);
     const layout = runLayout(args.runId);
     const tags = { ...(args.tags ?? {}), "ycsb-lab:threads-per-client": String(args.threadsPerClient) };
-    const ami = args.amiId ?? ubuntuLtsAmi(this);
+    const ami = args.amiId ?? distributionAmi(this);
     const identity = aws.getCallerIdentityOutput({}, p);
-    const profile = instanceRole(
-      `${name}-client`,
-      pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, ...layout, kitKey: kitKey(args.kit.sha256) }))),
-      tags,
-      this,
-    );
+    // One role per client: each writes only the keys it owns (its results, barrier arrivals and status).
+    const profileOf = (index: number) =>
+      instanceRole(
+        `${name}-client-${index}`,
+        pulumi
+          .all([args.resultsBucketName, identity.accountId])
+          .apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, runId: args.runId, ...layout, kitKey: kitKey(args.kit.sha256) }, index))),
+        tags,
+        this,
+      );
     const ips = args.clientIps.slice(0, count);
+    const profiles = ips.map((_, index) => profileOf(index));
     this.instanceIds = ips.map((ip, index) => {
+      const profile = profiles[index]!;
       const userData = pulumi
         .output(args.resultsBucketName)
-        .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
+        .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256, lifetime: args.lifetime, ...(args.keepAfterRun ? { keepAfterRun: true } : {}) }));
       return new aws.ec2.Instance(
         `${name}-client-${index}`,
         {
@@ -94,12 +105,14 @@ export class ClientFleet extends pulumi.ComponentResource {
           tags: { ...tags, Name: `${name}-client-${index}`, "ycsb-lab:role": "client", "ycsb-lab:client-index": String(index) },
         },
         // A newer image never replaces a running client (the stack pins its AMI; infra/ami.ts).
-        { parent: this, ignoreChanges: ["ami"] },
+        // A new run (user-data) replaces the instance at its fixed address, which EC2 holds until the old one is terminated
+        // (EC2 user guide, "Private IPv4 addresses"): the old one goes first, or the launch fails InvalidIPAddress.InUse.
+        { parent: this, ignoreChanges: ["ami"], deleteBeforeReplace: true },
       ).id;
     });
     this.count = count;
     this.privateIps = ips;
-    this.roleArn = profile.arn;
+    this.instanceProfileArns = profiles.map((p) => p.arn);
     this.registerOutputs({ count: this.count, instanceIds: this.instanceIds, privateIps: this.privateIps });
   }
 }

@@ -14,6 +14,7 @@ import {
 import {
   ALB_LCU_USD_PER_HOUR,
   ALB_USD_PER_HOUR,
+  NAT_GATEWAY_USD_PER_GB,
   NAT_GATEWAY_USD_PER_HOUR,
   RDS_GP3_USD_PER_GB_MONTH,
   RDS_POSTGRES_USD_PER_HOUR,
@@ -29,11 +30,25 @@ export interface CostInput {
   /** GiB of EBS per data node by type (data + log + root). */
   dataNodeEbs: Array<{ type: "gp3" | "io2"; sizeGiB: number }>;
   clientEbsGiB: number;
+  /** How instances reach the internet (infra/network.ts). @default "public-ip" */
+  egress?: Egress;
 }
+
+/** "public-ip": an address per instance; "nat": one NAT gateway (and its address), instances without any. */
+export type Egress = "public-ip" | "nat";
+
+/**
+ * What instances download from the internet, assumed for the NAT gateway's per-GB price: OS packages, Node.js and the
+ * AWS CLI (about 0.5 GB each) and the leader's engine download (about 1 GB); the kit and the mirrored engine come
+ * from S3 over the gateway endpoint, which the NAT gateway never sees.
+ */
+export const INTERNET_GB_PER_INSTANCE = 0.5;
+export const ENGINE_DOWNLOAD_GB = 1;
 
 export interface CostEstimate {
   usdPerHour: number;
-  breakdown: { dataNodes: number; clients: number; ebs: number; publicIpv4: number };
+  breakdown: { dataNodes: number; clients: number; ebs: number; publicIpv4: number; natGateway: number };
+  egress: Egress;
   pricesAsOf: string;
   source: string;
 }
@@ -52,11 +67,14 @@ export function estimateCost(c: CostInput): CostEstimate {
   const clients = c.clients * price(c.clientInstanceType);
   const ebs =
     c.dataNodes * c.dataNodeEbs.reduce((sum, v) => sum + v.sizeGiB * ebsPerGbHour(v.type), 0) + c.clients * c.clientEbsGiB * ebsPerGbHour("gp3");
-  // Every instance has a public address for its package downloads (infra/network.ts).
-  const publicIpv4 = (c.dataNodes + c.clients) * PUBLIC_IPV4_USD_PER_HOUR;
+  // An address per instance for its downloads, or one NAT gateway with one address for all (infra/network.ts).
+  const egress = c.egress ?? "public-ip";
+  const publicIpv4 = (egress === "nat" ? 1 : c.dataNodes + c.clients) * PUBLIC_IPV4_USD_PER_HOUR;
+  const natGateway = egress === "nat" ? NAT_GATEWAY_USD_PER_HOUR : 0;
   return {
-    usdPerHour: round(dataNodes + clients + ebs + publicIpv4),
-    breakdown: { dataNodes: round(dataNodes), clients: round(clients), ebs: round(ebs), publicIpv4: round(publicIpv4) },
+    usdPerHour: round(dataNodes + clients + ebs + publicIpv4 + natGateway),
+    breakdown: { dataNodes: round(dataNodes), clients: round(clients), ebs: round(ebs), publicIpv4: round(publicIpv4), natGateway: round(natGateway) },
+    egress,
     pricesAsOf: PRICES_AS_OF,
     source: PRICE_SOURCE,
   };
@@ -69,26 +87,33 @@ export interface RunCostEstimate {
   /** What the fleet costs for every day it is left running (the reason for the lifetime brake). */
   usdPerDayIfLeftRunning: number;
   requests: { put: number; get: number; usd: number };
+  /** GB through the NAT gateway and what they cost (0 with public addresses). */
+  natProcessing: { gb: number; usd: number };
   assumptions: string[];
 }
 
 /**
  * S3 requests of a run, estimated: per client and YCSB phase, its uploads (result, outputs, HDR logs, barrier,
  * status) and barrier polling (every 0.5 s, about 10 s of waiting assumed); every data node polls its command object
- * every 3 s.
+ * every 3 s, and while none is there each poll is a GET answered 403 and a LIST under the key (a role without an
+ * unconditional s3:ListBucket: runner/results-store-s3.ts), the LIST priced like a PUT.
  */
 export function estimateRunCost(hourly: CostEstimate, duration: RunDuration, plan: Plan): RunCostEstimate {
   const clients = plan.deployment.clients;
   const nodes = plan.deployment.nodes;
   const clientPhases = clients * plan.phases.filter((p) => p.kind === "load" || p.kind === "warmup" || p.kind === "workload").length;
-  const put = clientPhases * 10 + nodes * 10 + clientPhases * 20;
-  const get = clientPhases * (clients + 4) + Math.round(nodes * duration.hours * 1200);
+  const nodePolls = Math.round(nodes * duration.hours * 1200);
+  const put = clientPhases * 10 + nodes * 10 + clientPhases * 20 + nodePolls;
+  const get = clientPhases * (clients + 4) + nodePolls;
   const requestsUsd = (put / 1000) * S3_PUT_LIST_USD_PER_1000 + (get / 1000) * S3_GET_USD_PER_1000;
+  const natGb = hourly.egress === "nat" ? (nodes + clients) * INTERNET_GB_PER_INSTANCE + ENGINE_DOWNLOAD_GB : 0;
+  const natUsd = natGb * NAT_GATEWAY_USD_PER_GB;
   return {
     hours: duration.hours,
-    usd: round(hourly.usdPerHour * duration.hours + requestsUsd),
+    usd: round(hourly.usdPerHour * duration.hours + requestsUsd + natUsd),
     usdPerDayIfLeftRunning: round(hourly.usdPerHour * 24),
     requests: { put, get, usd: round(requestsUsd) },
+    natProcessing: { gb: natGb, usd: round(natUsd) },
     assumptions: [...duration.assumptions, "on-demand prices (Spot is cheaper, not estimated); data transfer inside the region and provisioned IOPS not counted"],
   };
 }

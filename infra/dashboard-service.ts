@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { serviceDescriptionKey, type ServiceDescription } from "../model/service-description.js";
 import { kitKey, statusPrefix } from "../model/results-layout.js";
 import { SERVICE_INSTANCE_USD_PER_HOUR, RDS_POSTGRES_USD_PER_HOUR } from "../model/service-prices.js";
-import { ubuntuLtsAmi } from "./ami.js";
+import { distributionAmi } from "./ami.js";
 import { estimateDashboardCost, type DashboardCostEstimate } from "./cost.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
@@ -66,10 +66,12 @@ export interface DashboardServiceArgs {
   loadBalancer?: DashboardLoadBalancerArgs;
   /** Reads need a token (a read token kept in Secrets Manager, or the write token). @default true with a load balancer, else false */
   protectReads?: boolean;
-  /** AMI id. @default the newest Ubuntu LTS from Canonical, never replaced by a newer one (ignoreChanges) */
+  /** AMI id. @default the newest official Debian 12 image, never replaced by a newer one (ignoreChanges) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
+  /** The time of this up: names the database's final snapshot (kept from the first up). @default now */
+  now?: Date;
 }
 
 /** Every decision of a DashboardService as plain values, checked before any resource exists. */
@@ -162,6 +164,11 @@ export function planDashboard(args: DashboardServiceArgs): DashboardPlan {
     tags,
     cost,
   };
+}
+
+/** RDS's final snapshot on delete, named by the creating up's time (RDS identifiers: letters, digits, hyphens). */
+export function finalSnapshotName(serviceId: string, at: Date): string {
+  return `${serviceId}-final-${at.toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-").toLowerCase()}`;
 }
 
 /**
@@ -277,12 +284,14 @@ export class DashboardService extends pulumi.ComponentResource {
         backupRetentionPeriod: plan.database.backupRetentionDays,
         deletionProtection: plan.database.deletionProtection,
         skipFinalSnapshot: false,
-        finalSnapshotIdentifier: `${plan.serviceId}-final`,
+        // One name per database created (ignoreChanges keeps the first up's): a second destroy never collides.
+        finalSnapshotIdentifier: finalSnapshotName(plan.serviceId, args.now ?? new Date()),
         copyTagsToSnapshot: true,
         autoMinorVersionUpgrade: true,
         tags,
       },
-      p,
+      // The snapshot's name is decided once, when the database is created.
+      { parent: this, ignoreChanges: ["finalSnapshotIdentifier"] },
     );
     const dbSecretArn = db.masterUserSecrets.apply((s) => {
       const arn = s?.[0]?.secretArn;
@@ -292,7 +301,13 @@ export class DashboardService extends pulumi.ComponentResource {
 
     // Tokens: generated once (ignoreChanges: a later up never rotates them under the runners' feet), kept in Secrets Manager.
     const tokenSecret = (kind: "write" | "read") => {
-      const secret = new aws.secretsmanager.Secret(`${name}-${kind}-token`, { name: `ycsb-lab/${plan.serviceId}/${kind}-token`, description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`, tags }, p);
+      // A name per deployment (namePrefix): a destroyed one waits out Secrets Manager's recovery window (7 to 30 days)
+      // under its own name, and the next up never collides with it.
+      const secret = new aws.secretsmanager.Secret(
+        `${name}-${kind}-token`,
+        { namePrefix: `ycsb-lab/${plan.serviceId}/${kind}-token-`, recoveryWindowInDays: 7, description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`, tags },
+        p,
+      );
       const value = aws.secretsmanager.getRandomPasswordOutput({ passwordLength: 40, excludePunctuation: true }, p).randomPassword;
       new aws.secretsmanager.SecretVersion(`${name}-${kind}-token-value`, { secretId: secret.id, secretString: pulumi.secret(value) }, { parent: this, ignoreChanges: ["secretString"] });
       return secret;
@@ -319,7 +334,7 @@ export class DashboardService extends pulumi.ComponentResource {
         writeTokenSecretArn: writeArn,
         protectReads: plan.protectReads,
         ...(readArn ? { readTokenSecretArn: readArn } : {}),
-        database: { host, port: dbPort, name: DATABASE_NAME, secretArn, sslMode: "require" },
+        database: { host, port: dbPort, name: DATABASE_NAME, secretArn, sslMode: "verify-full" },
       }));
     const serviceObject = new aws.s3.BucketObjectv2(
       `${name}-service`,
@@ -344,7 +359,7 @@ export class DashboardService extends pulumi.ComponentResource {
     const instance = new aws.ec2.Instance(
       `${name}-instance`,
       {
-        ami: args.amiId ?? ubuntuLtsAmi(this),
+        ami: args.amiId ?? distributionAmi(this),
         instanceType: plan.instanceType,
         subnetId: plan.egress === "nat" ? privateSubnets[0]!.id : publicSubnets[0]!.id,
         associatePublicIpAddress: plan.egress === "public-ip",

@@ -6,7 +6,7 @@ import { isEngine, type Engine } from "../model/engine.js";
 import { instanceType as lookupType } from "../model/instance-types.js";
 import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
 import type { StorageSpec } from "../model/scenario.js";
-import { ubuntuLtsAmi } from "./ami.js";
+import { distributionAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-role.js";
 import { dataNodePolicy } from "./policies.js";
@@ -35,6 +35,14 @@ export interface DatabaseClusterArgs {
   replication?: number;
   /** Launch the nodes in a cluster placement group (low, even latency between nodes). @default true */
   placementGroup?: boolean;
+  /**
+   * Reserve the nodes' On-Demand capacity in the placement group before they launch, until `endDate` (RFC 3339): the
+   * EC2 user guide's advice for cluster groups ("Placement group rules and limitations"). Billed like the instances
+   * until then, used or not. Needs placementGroup, availabilityZone and no Spot. @default none
+   */
+  capacityReservation?: { endDate: string };
+  /** The zone of the subnet (the reservation's zone). Required with capacityReservation. */
+  availabilityZone?: pulumi.Input<string>;
   /** Run data nodes on Spot capacity (an interruption ends the run: never the default for data). @default false */
   spot?: boolean;
   /** Put the commit log / journal on a gp3 volume of its own. @default the preset's choice (model/presets.ts) */
@@ -60,11 +68,15 @@ export interface DatabaseClusterArgs {
    * uploads it). Nodes boot from runs/<runId>/cluster.json, which BenchmarkScenario uploads too.
    */
   kit: { sha256: string };
+  /** When every node powers itself off whatever happens (the brake user-data arms first). Required, no default. */
+  lifetime: { expiry: string; maxHours?: number };
+  /** Keep the nodes after the run (or a failure) until the brake, for inspection. @default false */
+  keepAfterRun?: boolean;
   /** Run id: tags, S3 prefix `runs/<runId>/`, SSM path. Required, no default. */
   runId: string;
   /** AWS region of the provider, for SSM and S3 calls at boot. Required, no default. */
   region: string;
-  /** AMI id. @default the newest Ubuntu LTS from Canonical (aws.ec2.getAmi) */
+  /** AMI id. @default the newest official Debian 12 image (aws.ec2.getAmi) */
   amiId?: pulumi.Input<string>;
   /** Tags on every resource. @default {} */
   tags?: Record<string, string>;
@@ -92,24 +104,25 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     const runtime = engineRuntime(args.engine);
     const tags = { ...(args.tags ?? {}), "ycsb-lab:engine": args.engine, "ycsb-lab:preset": args.preset };
     const layout = runLayout(args.runId);
-    const ami = args.amiId ?? ubuntuLtsAmi(this);
+    const ami = args.amiId ?? distributionAmi(this);
     const identity = aws.getCallerIdentityOutput({}, p);
 
     const profile = instanceRole(
       `${name}-node`,
       pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) =>
-        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, ...layout, kitKey: kitKey(args.kit.sha256) })),
+        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, runId: args.runId, ...layout, kitKey: kitKey(args.kit.sha256) })),
       ),
       tags,
       this,
     );
     const placement = (args.placementGroup ?? true) ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p) : undefined;
 
+    const reservation = placement && args.capacityReservation ? reserveCapacity(name, args, placement, tags, this) : undefined;
     const volumes = volumeLayout(args.storage, args.logVolume ?? runtime.wantsLogVolume(args.preset), args.logVolumeSpec);
     this.instanceIds = args.nodeIps.map((ip, index) => {
       const userData = pulumi
         .output(args.resultsBucketName)
-        .apply((bucket) => instanceUserData({ role: "data", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
+        .apply((bucket) => instanceUserData({ role: "data", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256, lifetime: args.lifetime, ...(args.keepAfterRun ? { keepAfterRun: true } : {}) }));
       const instance = new aws.ec2.Instance(
         `${name}-node-${index}`,
         {
@@ -120,6 +133,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           vpcSecurityGroupIds: [args.securityGroupId],
           iamInstanceProfile: profile.name,
           ...(placement ? { placementGroup: placement.name } : {}),
+          ...(reservation ? { capacityReservationSpecification: { capacityReservationTarget: { capacityReservationId: reservation.id } } } : {}),
           ...SAFE_INSTANCE_DEFAULTS,
           ...(args.spot ? SPOT_ONE_TIME : {}),
           ebsBlockDevices: volumes.ebs,
@@ -128,7 +142,9 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           tags: { ...tags, Name: `${name}-node-${index}`, "ycsb-lab:role": index === 0 ? "leader" : "member" },
         },
         // A newer image never replaces a running node (the stack pins its AMI; infra/ami.ts).
-        { parent: this, ignoreChanges: ["ami"] },
+        // A new run (user-data) replaces the instance at its fixed address, which EC2 holds until the old one is terminated
+        // (EC2 user guide, "Private IPv4 addresses"): the old one goes first, or the launch fails InvalidIPAddress.InUse.
+        { parent: this, ignoreChanges: ["ami"], deleteBeforeReplace: true },
       );
       return instance.id;
     });
@@ -141,6 +157,26 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     this.readyMarkerUrl = pulumi.interpolate`s3://${args.resultsBucketName}/${layout.readyMarkerKey}`;
     this.registerOutputs({ instanceIds: this.instanceIds, privateIps: this.privateIps, endpoints: this.endpoints, readyMarkerUrl: this.readyMarkerUrl });
   }
+}
+
+/** One reservation for every node, in the placement group: all of the capacity or a failed up before any launch. */
+function reserveCapacity(name: string, args: DatabaseClusterArgs, placement: aws.ec2.PlacementGroup, tags: Record<string, string>, parent: pulumi.Resource): aws.ec2.CapacityReservation {
+  return new aws.ec2.CapacityReservation(
+    `${name}-capacity`,
+    {
+      availabilityZone: args.availabilityZone!,
+      instanceCount: args.nodeIps.length,
+      instanceType: args.instanceType,
+      instancePlatform: "Linux/UNIX",
+      placementGroupArn: placement.arn,
+      // Only this cluster's instances, which name it, use the reservation.
+      instanceMatchCriteria: "targeted",
+      endDateType: "limited",
+      endDate: args.capacityReservation!.endDate,
+      tags,
+    },
+    { parent },
+  );
 }
 
 export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: string; message: string }> {
@@ -159,6 +195,12 @@ export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: stri
   if (!isInteger(args.recordCount, 1)) problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
   if (!isInteger(args.fieldCount, 1)) problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
   problems.push(...checkLogVolume(args.logVolumeSpec));
+  if (args.capacityReservation) {
+    if (args.placementGroup === false) problems.push({ field: "capacityReservation", message: "reserves capacity in the placement group: needs placementGroup" });
+    if (args.spot) problems.push({ field: "capacityReservation", message: "an On-Demand Capacity Reservation cannot hold Spot instances" });
+    if (!args.availabilityZone) problems.push({ field: "availabilityZone", message: "the reservation's zone is required with capacityReservation" });
+    if (Number.isNaN(Date.parse(args.capacityReservation.endDate))) problems.push({ field: "capacityReservation.endDate", message: `an RFC 3339 time, got "${args.capacityReservation.endDate}"` });
+  }
   for (const message of engineRuntime(args.engine).checkServerSettings(args.serverSettings ?? {})) problems.push({ field: `serverSettings.${args.engine}`, message });
   try {
     problems.push(...checkStorage(args.storage, lookupType(args.instanceType, "instanceType")).map((x) => ({ ...x, field: x.field.replace(/^dataNode\./, "") })));

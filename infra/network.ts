@@ -10,6 +10,15 @@ export interface BenchmarkNetworkArgs {
   dataSubnetCidr?: string;
   /** CIDR of the clients' subnet (inside vpcCidr). @default "10.42.2.0/24" */
   clientSubnetCidr?: string;
+  /**
+   * How instances reach package mirrors, Node.js and the engine's vendor: "public-ip" gives each one a public IPv4
+   * address ($0.005 an hour each); "nat" gives them none and routes through one NAT gateway in a public subnet
+   * ($0.045 an hour and per GB, plus its own address). No security group admits the internet either way.
+   * @default "public-ip"
+   */
+  egress?: "public-ip" | "nat";
+  /** CIDR of the NAT gateway's public subnet (egress "nat"). @default "10.42.0.0/24" */
+  publicSubnetCidr?: string;
   /** The one availability zone everything runs in (latency between nodes is part of what is measured). @default the region's first available zone */
   availabilityZone?: pulumi.Input<string>;
   /** AWS region, for the S3 gateway endpoint's service name. */
@@ -23,7 +32,8 @@ export interface BenchmarkNetworkArgs {
 /**
  * A VPC in one AZ with a data subnet and a client subnet, an S3 gateway endpoint (results and markers never leave the
  * AWS network), and security groups where database ports are open only to the client group; no inbound SSH anywhere
- * (SSM Session Manager instead). Instances get public IPs for package downloads; no security group admits the internet.
+ * (SSM Session Manager instead). Instances reach the internet for their downloads through public IPs of their own or
+ * a NAT gateway (`egress`); no security group admits the internet.
  */
 export class BenchmarkNetwork extends pulumi.ComponentResource {
   public readonly vpcId: pulumi.Output<string>;
@@ -43,9 +53,11 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
 
     const vpc = new aws.ec2.Vpc(`${name}-vpc`, { cidrBlock: args.vpcCidr ?? "10.42.0.0/16", enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } }, p);
     const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
-    const routes = new aws.ec2.RouteTable(`${name}-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", gatewayId: igw.id }], tags }, p);
+    const nat = (args.egress ?? "public-ip") === "nat";
+    const toInternet = nat ? { natGatewayId: natGateway(name, vpc, igw, az, args.publicSubnetCidr ?? "10.42.0.0/24", tags, this).id } : { gatewayId: igw.id };
+    const routes = new aws.ec2.RouteTable(`${name}-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", ...toInternet }], tags }, p);
     const subnet = (role: "data" | "client", cidr: string) => {
-      const s = new aws.ec2.Subnet(`${name}-${role}`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: az, mapPublicIpOnLaunch: true, tags: { ...tags, Name: `${name}-${role}` } }, p);
+      const s = new aws.ec2.Subnet(`${name}-${role}`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: az, mapPublicIpOnLaunch: !nat, tags: { ...tags, Name: `${name}-${role}` } }, p);
       new aws.ec2.RouteTableAssociation(`${name}-${role}-routes`, { subnetId: s.id, routeTableId: routes.id }, p);
       return s;
     };
@@ -81,10 +93,21 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
   }
 }
 
+/** A NAT gateway in a public subnet of its own (routed to the internet gateway), with its one public address. */
+function natGateway(name: string, vpc: aws.ec2.Vpc, igw: aws.ec2.InternetGateway, az: pulumi.Input<string>, cidr: string, tags: Record<string, string>, parent: pulumi.Resource): aws.ec2.NatGateway {
+  const p = { parent };
+  const publicRoutes = new aws.ec2.RouteTable(`${name}-public-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", gatewayId: igw.id }], tags }, p);
+  const publicSubnet = new aws.ec2.Subnet(`${name}-public`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: az, mapPublicIpOnLaunch: false, tags: { ...tags, Name: `${name}-public` } }, p);
+  new aws.ec2.RouteTableAssociation(`${name}-public-routes`, { subnetId: publicSubnet.id, routeTableId: publicRoutes.id }, p);
+  const address = new aws.ec2.Eip(`${name}-nat-ip`, { domain: "vpc", tags }, p);
+  return new aws.ec2.NatGateway(`${name}-nat`, { allocationId: address.id, subnetId: publicSubnet.id, tags }, { parent, dependsOn: [igw] });
+}
+
 export function checkNetworkArgs(args: BenchmarkNetworkArgs): Array<{ field: string; message: string }> {
   const problems: Array<{ field: string; message: string }> = [];
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(args.region ?? "")) problems.push({ field: "region", message: `an AWS region like "us-east-1", got "${args.region}"` });
-  for (const f of ["vpcCidr", "dataSubnetCidr", "clientSubnetCidr"] as const) {
+  if (args.egress !== undefined && args.egress !== "public-ip" && args.egress !== "nat") problems.push({ field: "egress", message: `"public-ip" or "nat", got "${String(args.egress)}"` });
+  for (const f of ["vpcCidr", "dataSubnetCidr", "clientSubnetCidr", "publicSubnetCidr"] as const) {
     const v = args[f];
     if (v !== undefined && !/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(v)) problems.push({ field: f, message: `a CIDR block, got "${v}"` });
   }

@@ -1,9 +1,10 @@
-import { ARTIFACTS_PREFIX } from "../model/results-layout.js";
+import { clientWriteKeys } from "../model/results-layout.js";
 
 /**
- * IAM policy documents, pure (DESIGN.md reliability rules): a client may write only under its own run's prefix, a
- * data node only its run's readiness marker and its own status; both read the run's cluster description and their
- * kit, and only their run's SSM parameters. Session Manager replaces SSH with its own actions only:
+ * IAM policy documents, pure (DESIGN.md reliability rules): a client may write only the keys it owns (its results,
+ * barrier arrivals and status; client 0 the manifest and the nodes' command: model/results-layout.ts clientWriteKeys),
+ * a data node only its run's cluster objects, its status and its run's engine mirror; both read the run's cluster
+ * description and their kit, list only under their own prefixes, and read only their run's SSM parameters. Session Manager replaces SSH with its own actions only:
  * AmazonSSMManagedInstanceCore would also grant ssm:GetParameter* on every parameter, voiding the run scope.
  */
 export interface PolicyStatement {
@@ -31,6 +32,10 @@ export interface PolicyScope {
   clusterInfoKey: string;
   /** SSM path like "/ycsb-lab/<id>/" */
   parameterPath: string;
+  /** The run's engine mirror, "artifacts/<id>/". */
+  artifactsPrefix: string;
+  /** The run's id: names the keys a client owns. */
+  runId: string;
   /** The kit's key, "kits/<sha256>.tar.gz". */
   kitKey: string;
   region: string;
@@ -51,14 +56,20 @@ export const SESSION_MANAGER_STATEMENT: PolicyStatement = {
   Resource: ["*"],
 };
 
-export function clientPolicy(s: PolicyScope): PolicyDocument {
+/** Lists under these prefixes only (s3:prefix): enough to tell a missing key from a refused one (runner/results-store-s3.ts). */
+function listUnder(bucket: string, prefixes: string[]): PolicyStatement {
+  return { Sid: "ListOwnPrefixes", Effect: "Allow", Action: ["s3:ListBucket"], Resource: [bucket], Condition: { StringLike: { "s3:prefix": prefixes.map((p) => `${p}*`) } } };
+}
+
+/** Client `index` of the run: its own role, so that it writes only the keys it owns. */
+export function clientPolicy(s: PolicyScope, index: number): PolicyDocument {
   const bucket = `arn:aws:s3:::${s.bucketName}`;
   return {
     Version: "2012-10-17",
     Statement: [
-      { Sid: "WriteOwnRun", Effect: "Allow", Action: ["s3:PutObject", "s3:AbortMultipartUpload"], Resource: [`${bucket}/${s.resultsPrefix}*`] },
+      { Sid: "WriteOwnKeys", Effect: "Allow", Action: ["s3:PutObject", "s3:AbortMultipartUpload"], Resource: clientWriteKeys(s.runId, index).map((k) => `${bucket}/${k}`) },
       { Sid: "ReadOwnRun", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.resultsPrefix}*`] },
-      { Sid: "ListOwnRun", Effect: "Allow", Action: ["s3:ListBucket"], Resource: [bucket], Condition: { StringLike: { "s3:prefix": [`${s.resultsPrefix}*`] } } },
+      listUnder(bucket, [s.resultsPrefix]),
       { Sid: "ReadKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.kitKey}`] },
       { Sid: "ReadRunSecrets", Effect: "Allow", Action: ["ssm:GetParameter"], Resource: [parameterArn(s)] },
       SESSION_MANAGER_STATEMENT,
@@ -73,9 +84,10 @@ export function dataNodePolicy(s: PolicyScope): PolicyDocument {
     Statement: [
       { Sid: "WriteClusterMarkers", Effect: "Allow", Action: ["s3:PutObject"], Resource: [`${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.statusPrefix}node-*`] },
       { Sid: "ReadClusterAndKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.clusterInfoKey}`, `${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.kitKey}`] },
+      listUnder(bucket, [s.clusterPrefix, s.artifactsPrefix]),
       { Sid: "RunSecrets", Effect: "Allow", Action: ["ssm:GetParameter", "ssm:PutParameter"], Resource: [parameterArn(s)] },
-      // The engine's downloads, mirrored by digest (runner/boot/engine-install.ts): checked against the vendor's digest.
-      { Sid: "EngineMirror", Effect: "Allow", Action: ["s3:GetObject", "s3:PutObject"], Resource: [`${bucket}/${ARTIFACTS_PREFIX}*`] },
+      // The run's engine downloads, mirrored by digest (runner/boot/engine-install.ts): checked against the pinned digest.
+      { Sid: "EngineMirror", Effect: "Allow", Action: ["s3:GetObject", "s3:PutObject"], Resource: [`${bucket}/${s.artifactsPrefix}*`] },
       SESSION_MANAGER_STATEMENT,
     ],
   };

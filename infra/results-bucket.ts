@@ -1,5 +1,6 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
+import { ARTIFACTS_PREFIX } from "../model/results-layout.js";
 import { failOn, isInteger } from "./errors.js";
 
 export interface ResultsBucketArgs {
@@ -48,6 +49,8 @@ export class ResultsBucket extends pulumi.ComponentResource {
         bucket: bucket.id,
         rules: [
           { id: "results-to-ia", status: "Enabled", filter: { prefix: "runs/" }, transitions: [{ days: ia, storageClass: "STANDARD_IA" }], ...(expire > 0 ? { expiration: { days: expire } } : {}) },
+          // A run's engine mirror (artifacts/<runId>/) only speeds its formation up: gone a week later.
+          { id: "engine-mirrors-expire", status: "Enabled", filter: { prefix: ARTIFACTS_PREFIX }, expiration: { days: 7 } },
           { id: "abort-incomplete-uploads", status: "Enabled", filter: { prefix: "" }, abortIncompleteMultipartUpload: { daysAfterInitiation: 7 } },
         ],
       },

@@ -1,4 +1,4 @@
-import { clusterKey, clusterPrefix, planKey, readyMarkerKey, runPrefix, statusPrefix } from "../model/results-layout.js";
+import { artifactsPrefix, clusterKey, clusterPrefix, planKey, readyMarkerKey, runPrefix, statusPrefix } from "../model/results-layout.js";
 
 /**
  * Where a run's objects live in the results bucket and the SSM path of its secrets, as infra needs them for IAM
@@ -15,6 +15,8 @@ export interface RunLayout {
   statusPrefix: string;
   /** SSM parameter path of the run's secrets (e.g. the Couchbase admin password). */
   parameterPath: string;
+  /** The run's mirror of engine downloads (artifacts/<runId>/): its data nodes' only, never shared across runs. */
+  artifactsPrefix: string;
 }
 
 export function runLayout(runId: string): RunLayout {
@@ -26,5 +28,6 @@ export function runLayout(runId: string): RunLayout {
     clusterPrefix: clusterPrefix(runId),
     statusPrefix: statusPrefix(runId),
     parameterPath: `/ycsb-lab/${runId}/`,
+    artifactsPrefix: artifactsPrefix(runId),
   };
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import type { Engine } from "../model/engine.js";
-import { KIT_MANIFEST, type KitManifest } from "../runner/kit-layout.js";
+import { KIT_MANIFEST, RDS_CA_BUNDLE, type KitManifest } from "../runner/kit-layout.js";
 import { bindingClasspathDir, runSetupScript } from "../runner/java-artifacts.js";
 import { tarArchive, type TarEntry } from "./tar.js";
 
@@ -38,8 +38,11 @@ function jarsOf(dir: string, into: string): TarEntry[] {
 }
 
 /** The instance CLI as one ES module with its npm dependencies inside (esbuild, a development dependency). */
+let bundling = 0;
+
 export async function bundleInstanceCli(entry = "instance-main.ts", external: string[] = []): Promise<Buffer> {
-  const { build } = await import("esbuild");
+  const { build, stop } = await import("esbuild");
+  bundling++;
   const out = await build({
     entryPoints: [join(REPO_ROOT, "cli", entry)],
     external,
@@ -56,6 +59,10 @@ export async function bundleInstanceCli(entry = "instance-main.ts", external: st
       js: 'import { createRequire as __ycsbLabRequire } from "node:module"; import { fileURLToPath as __ycsbLabPath } from "node:url"; const require = __ycsbLabRequire(import.meta.url); const __filename = __ycsbLabPath(import.meta.url); const __dirname = __ycsbLabPath(new URL(".", import.meta.url));',
     },
     logLevel: "silent",
+    // esbuild's service is one child process per Node process: stopped when no bundle is being built any more, so it
+    // neither outlives the build nor dies under a build running beside this one (two rehearsals at once).
+  }).finally(() => {
+    if (--bundling === 0) void stop();
   });
   return Buffer.from(out.outputFiles[0]!.contents);
 }
@@ -86,7 +93,19 @@ export async function instanceKitEntries(modules: readonly string[], log: (line:
 }
 
 /** Builds the kit of `engine` (cached by content: an unchanged kit is the same file) into `outDir`. */
-export async function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
+/** Kits being built in this process, by engine and folder: builds asked for at once share one (one Maven, one bundle). */
+const building = new Map<string, Promise<Kit>>();
+
+export function buildKit(engine: Engine, o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Kit> {
+  const key = `${engine}\0${o.outDir ?? ""}`;
+  const running = building.get(key);
+  if (running) return running;
+  const kit = buildKitOnce(engine, o).finally(() => building.delete(key));
+  building.set(key, kit);
+  return kit;
+}
+
+async function buildKitOnce(engine: Engine, o: { outDir?: string; log?: (line: string) => void }): Promise<Kit> {
   const log = o.log ?? (() => {});
   const entries = await instanceKitEntries([ENGINE_BINDINGS[engine].module], log);
   const version = packageVersion();
@@ -118,14 +137,13 @@ function packageDir(name: string): string {
  * results API and the dashboard (cli/service-main.ts). Beside the bundle, what it reads from files at run time, laid
  * out relative to the bundle exactly as the sources find them relative to themselves:
  *   web/dist/                 the built dashboard (web/build.ts), served by the API (api/app.ts DASHBOARD_DIR)
- *   bin/migrations/, bin/schema.prisma      the committed Prisma migrations, applied at every start
- *   bin/node_modules/@prisma/schema-engine-wasm/   Prisma's schema engine (WebAssembly) that applies them
+ *   bin/migrations/           the committed Prisma migrations, applied at every start (prisma/migrate.ts)
  *   static/, bin/static/logo.svg   the OpenAPI UI's assets (where @fastify/swagger-ui looks from the bundle)
  * PostgreSQL only: the embedded PGlite store is not inside (the service's database is RDS).
  */
 export async function buildServiceKit(o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Omit<Kit, "engine"> & { engine: "dashboard" }> {
   const log = o.log ?? (() => {});
-  const entries = await serviceKitEntries({ schemaEngineInside: true }, log);
+  const entries = await serviceKitEntries({}, log);
   const version = packageVersion();
   const archive = gzipSync(tarArchive(entries), { level: 6 });
   const sha256 = createHash("sha256").update(archive).digest("hex");
@@ -137,26 +155,20 @@ export async function buildServiceKit(o: { outDir?: string; log?: (line: string)
   return { engine: "dashboard", path, sha256, version, bytes: archive.length, files: entries.length };
 }
 
-/**
- * The files of the dashboard kit; the server package (kit/packages.ts) has the same but gets Prisma's schema engine
- * and PGlite as npm dependencies instead (`schemaEngineInside: false`).
- */
-export async function serviceKitEntries(o: { schemaEngineInside: boolean; external?: readonly string[] }, log: (line: string) => void = () => {}): Promise<TarEntry[]> {
+/** The files of the dashboard kit; the server package (kit/packages.ts) has the same with PGlite beside it. */
+export async function serviceKitEntries(o: { external?: readonly string[] }, log: (line: string) => void = () => {}): Promise<TarEntry[]> {
   log("kit: bundling the service CLI (API, dashboard, instance commands)");
   const cli = await bundleInstanceCli("service-main.ts", [...(o.external ?? SERVICE_EXTERNALS)]);
   const { buildDashboard, DIST_DIR } = await import("../web/build.js");
   await buildDashboard({ minify: true });
   const manifest: KitManifest = { kitFormat: 1, name: "ycsb-lab", version: packageVersion(), bindings: [] };
-  const engineDir = packageDir("@prisma/schema-engine-wasm");
   return [
     { path: "bin/ycsb-lab.mjs", data: cli, executable: true },
     { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
     ...filesOf(DIST_DIR, "web/dist"),
     ...filesOf(join(REPO_ROOT, "prisma", "migrations"), "bin/migrations"),
-    { path: "bin/schema.prisma", data: readFileSync(join(REPO_ROOT, "prisma", "schema.prisma")) },
-    ...(o.schemaEngineInside
-      ? ["package.json", "schema_engine_bg.js", "schema_engine_bg.wasm"].map((f) => ({ path: `bin/node_modules/@prisma/schema-engine-wasm/${f}`, data: readFileSync(join(engineDir, f)) }))
-      : []),
+    // RDS's CA bundle: the service verifies the database's certificate against it (cli/dashboard-boot.ts).
+    { path: RDS_CA_BUNDLE, data: readFileSync(join(REPO_ROOT, "kit", RDS_CA_BUNDLE)) },
     // @fastify/swagger-ui serves its assets from <its __dirname>/../static and reads its logo from
     // <its __dirname>/static: in the bundle its __dirname is bin/.
     ...filesOf(join(packageDir("@fastify/swagger-ui"), "static"), "static"),

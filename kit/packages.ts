@@ -11,7 +11,7 @@ import type { TarEntry } from "./tar.js";
  * - `@ycsb-lab/cli`: the instance CLI of the kit (plan, run, boot, status, merge, parse) as one bundle with YCSB
  *   core's jars, no npm dependency;
  * - `@ycsb-lab/server`: the results API and the dashboard built at pack time (the dashboard kit's bundle), with the
- *   two packages it loads from files as dependencies: PGlite and Prisma's schema engine.
+ *   one package it loads from files as a dependency: PGlite.
  * Bundles rather than workspaces: the kit already bundles the CLI for instances that have no npm, and a bundle
  * carries no development dependency by construction.
  */
@@ -78,7 +78,7 @@ export async function buildCliPackage(outDir = PACKAGES_DIR, log: (line: string)
 export async function buildServerPackage(outDir = PACKAGES_DIR, log: (line: string) => void = () => {}): Promise<BuiltPackage> {
   // PGlite finds its WebAssembly and data files beside its module, so it stays a package; its Prisma adapter is bundled
   // (as a package it would pull in @prisma/client, 72 MB, as a peer the bundle does not need).
-  const entries = await serviceKitEntries({ schemaEngineInside: false, external: ["@electric-sql/pglite", "esbuild"] }, log);
+  const entries = await serviceKitEntries({ external: ["@electric-sql/pglite", "esbuild"] }, log);
   return writePackage({
     name: "@ycsb-lab/server",
     folder: "server",
@@ -89,7 +89,7 @@ export async function buildServerPackage(outDir = PACKAGES_DIR, log: (line: stri
       description: "The ycsb-lab results service: the results API (Postgres or embedded PGlite) and the dashboard, built.",
       bin: { "ycsb-lab-server": "bin/ycsb-lab.mjs" },
       files: ["bin", "web", "static", "kit.json", "README.md"],
-      dependencies: Object.fromEntries(["@electric-sql/pglite", "@prisma/schema-engine-wasm"].map((d) => [d, installedVersion(d)])),
+      dependencies: { "@electric-sql/pglite": installedVersion("@electric-sql/pglite") },
     },
     readme:
       "`npx ycsb-lab-server serve` serves the dashboard and the results API on 127.0.0.1:8080, with an embedded PGlite database in .local/pglite unless DATABASE_URL names a PostgreSQL server; `npx ycsb-lab-server serve --help` lists the settings. Also `export` and `import` of stored runs.",

@@ -81,9 +81,17 @@ export const ClusterDescriptionSchema = Type.Object(
     kit: Type.Object({ sha256: Sha256, version: Type.String({ maxLength: 50 }) }, { additionalProperties: false }),
     /**
      * When every instance terminates itself: the end of the expiry day (UTC), or `maxHours` after it booted if that
-     * comes first (the stack's cost brake).
+     * comes first (the stack's cost brake); and whether the fleet stays after the run's last barrier (keepAfterRun,
+     * default false: it shuts itself down).
      */
-    lifetime: Type.Object({ expiry: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" }), maxHours: Type.Optional(Type.Number({ exclusiveMinimum: 0 })) }, { additionalProperties: false }),
+    lifetime: Type.Object(
+      {
+        expiry: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" }),
+        maxHours: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+        keepAfterRun: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
     /** The AMI every instance of the run boots from (pinned per stack; recorded in every result's provenance). */
     ami: Type.Optional(Type.String({ maxLength: 100 })),
   },

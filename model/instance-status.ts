@@ -53,6 +53,11 @@ export const InstanceStatusSchema = Type.Object(
     kit: Type.Optional(Type.Object({ sha256: Type.String(), version: Type.String() })),
     /** Set when the boot log's tail was uploaded beside the status. */
     logTail: Type.Optional(Type.Boolean()),
+    /**
+     * Rewritten every HEARTBEAT_SECONDS while the instance works: a machine that died without a word (lost, killed,
+     * powered off) is told from one that is busy by a heartbeat older than STALE_HEARTBEAT_SECONDS.
+     */
+    heartbeatAt: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -102,6 +107,36 @@ export function parseReadyMarker(text: string, where: string): ReadyMarker {
   if (problems.length > 0) throw new Error(`${where}: not a readiness marker: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
   return value as ReadyMarker;
 }
+
+/**
+ * How often a working instance rewrites its status, and when silence means it is gone: four beats missed, so a lost
+ * machine ends its run within a minute (a few S3 PUTs a minute per instance: cents a day for a 32-node fleet).
+ */
+export const HEARTBEAT_SECONDS = 10;
+export const STALE_HEARTBEAT_SECONDS = 45;
+
+/** Seconds since an instance last showed it was alive (its heartbeat, or the stage it reached). */
+export function silenceSeconds(status: InstanceStatus, now: Date): number {
+  return (now.getTime() - Date.parse(status.heartbeatAt ?? status.at)) / 1000;
+}
+
+/**
+ * The run's end as one fact every instance reads (model/results-layout.ts runEndKey): written by client 0 when every
+ * client passed the last barrier, or by the first client that gives up (a failed data node, a Spot interruption, a
+ * lost peer). Every barrier poll reads it, so no client waits for a run that is over; data nodes stop serving on it.
+ */
+export const RunEndSchema = Type.Object(
+  {
+    complete: Type.Boolean(),
+    /** Why the run ended early (names the node or client). */
+    reason: Type.Optional(Type.String({ maxLength: 4000 })),
+    /** The instance that wrote it ("client-1"). */
+    by: Type.String(),
+    at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type RunEnd = Static<typeof RunEndSchema>;
 
 /** A command from client 0 to every data node (model/results-layout.ts nodeCommandKey): a plan's reset phase. */
 export const NodeCommandSchema = Type.Object(

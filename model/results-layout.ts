@@ -4,10 +4,11 @@
  *   <prefix>/runs/<runId>/plan.json, cluster.json            (uploaded by the stack)
  *   <prefix>/runs/<runId>/cluster/ready.json                   (the leader data node, once formed)
  *   <prefix>/runs/<runId>/status/<instance>.json (+ .log)     (every instance: its boot stage, its log tail on failure)
- *   <prefix>/runs/<runId>/barriers/...                         (the clients' lock-step)
+ *   <prefix>/runs/<runId>/barriers/<index>-<name>/client-<i>.json  (the clients' lock-step)
  *   <prefix>/runs/<runId>/manifest.json
  *   <prefix>/runs/<runId>/phases/<phaseIndex>-<phaseName>/client-<i>/result.json (+ stdout.txt, stderr.txt, hdr/*.hdr)
  *   <prefix>/kits/<sha256>.tar.gz                              (what instances run, by content hash; shared by runs)
+ *   <prefix>/artifacts/<runId>/<digest>/<name>                  (a run's mirror of engine downloads, expired early)
  */
 export const RESULT_FILE = "result.json";
 export const MANIFEST_FILE = "manifest.json";
@@ -33,6 +34,8 @@ export const readyMarkerKey = (runId: string): string => `${clusterPrefix(runId)
  * overwritten per command, so nodes poll a known key and need no list permission.
  */
 export const nodeCommandKey = (runId: string): string => `${clusterPrefix(runId)}command.json`;
+/** The run's end (model/instance-status.ts RunEnd): under cluster/, so data nodes, which read only there, see it. */
+export const runEndKey = (runId: string): string => `${clusterPrefix(runId)}end.json`;
 /** Each node's answer to command `id` (the reset phase's index). */
 export const nodeAckKey = (runId: string, id: number, node: number): string => `${clusterPrefix(runId)}acks/${id}/node-${node}.json`;
 export const statusPrefix = (runId: string): string => `${runPrefix(runId)}status/`;
@@ -40,12 +43,40 @@ export const statusPrefix = (runId: string): string => `${runPrefix(runId)}statu
 export const statusKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.json`;
 /** The tail of a failed instance's boot log, beside its status. */
 export const statusLogKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.log`;
-/**
- * An engine distribution mirrored in the bucket, by the digest its vendor publishes: the first data node to need it
- * fetches it from the vendor once, every other node of every run using the bucket takes it from here.
- */
-export const artifactKey = (digest: string, name: string): string => `artifacts/${digest}/${name}`;
+/** Every run's engine mirrors live under this prefix (the results bucket expires them: infra/results-bucket.ts). */
 export const ARTIFACTS_PREFIX = "artifacts/";
+/** One run's mirror of engine downloads: only that run's data nodes read and write it (infra/policies.ts). */
+export const artifactsPrefix = (runId: string): string => `${ARTIFACTS_PREFIX}${runId}/`;
+/**
+ * An engine distribution mirrored in the bucket for one run, by the digest its vendor publishes: the leader data node
+ * fetches it from the vendor once, every other node of the run takes it from here.
+ */
+export const artifactKey = (runId: string, digest: string, name: string): string => `${artifactsPrefix(runId)}${digest}/${name}`;
+/** The leader's progress on that download (bytes so far, or a failure), so the others wait while it moves. */
+export const artifactProgressKey = (runId: string, digest: string, name: string): string => `${artifactKey(runId, digest, name)}.progress.json`;
+/** One object per client per barrier (runner/barrier.ts). */
+export const barrierDir = (runId: string, index: number, name: string): string => `${runPrefix(runId)}barriers/${index}-${name}/`;
+export const barrierKey = (runId: string, index: number, name: string, client: number): string => `${barrierDir(runId, index, name)}client-${client}.json`;
+
+/**
+ * The keys client `i` writes, as IAM resource patterns ("*" matches any characters): its own results, barrier
+ * arrivals and status, and the run's end (any client may end the run early, naming why); client 0 also the run's
+ * manifest and the data nodes' command object. Nothing else of the run (plan.json, cluster.json, the readiness
+ * marker, another client's objects) is a client's to write.
+ */
+export function clientWriteKeys(runId: string, client: number): string[] {
+  const run = runPrefix(runId);
+  return [
+    `${run}phases/*/client-${client}/*`,
+    `${run}barriers/*/client-${client}.json`,
+    statusKey(runId, instanceOf("client", client)),
+    statusLogKey(runId, instanceOf("client", client)),
+    runEndKey(runId),
+    ...(client === 0 ? [manifestKey(runId), nodeCommandKey(runId)] : []),
+  ];
+}
+
+const instanceOf = (role: "client" | "node", index: number) => `${role}-${index}`;
 /** A kit (what instances run: the CLI bundle and the Java pieces) by the SHA-256 of its archive, outside any run. */
 export const kitKey = (sha256: string): string => `kits/${sha256}.tar.gz`;
 export const phaseDir = (runId: string, phaseIndex: number, phaseName: string): string =>

@@ -30,8 +30,13 @@ export const ServiceDescriptionSchema = Type.Object(
         name: Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }),
         /** The secret with {"username","password"} (RDS's managed master user secret). */
         secretArn: Type.String({ minLength: 1 }),
-        /** PostgreSQL sslmode: RDS accepts TLS; "require" keeps the password off the wire in clear. */
-        sslMode: Type.Union([Type.Literal("require"), Type.Literal("disable")]),
+        /**
+         * PostgreSQL sslmode: "verify-full" checks RDS's certificate chain against the RDS CA bundle the dashboard kit
+         * carries and its name against the host (RDS user guide, "Using SSL/TLS to encrypt a connection to a DB
+         * instance or cluster"); "require" encrypts without checking (older service descriptions); "disable" only
+         * for a rehearsal's local PostgreSQL.
+         */
+        sslMode: Type.Union([Type.Literal("verify-full"), Type.Literal("require"), Type.Literal("disable")]),
       },
       { additionalProperties: false },
     ),
@@ -58,6 +63,6 @@ export function parseServiceDescription(text: string, where: string): ServiceDes
 export function databaseUrl(d: ServiceDescription["database"], credentials: { username: string; password: string }): string {
   const user = encodeURIComponent(credentials.username);
   const password = encodeURIComponent(credentials.password);
-  const ssl = d.sslMode === "require" ? "?sslmode=no-verify" : "";
+  const ssl = d.sslMode === "require" ? "?sslmode=no-verify" : d.sslMode === "verify-full" ? "?sslmode=verify-full" : "";
   return `postgresql://${user}:${password}@${d.host}:${d.port}/${d.name}${ssl}`;
 }

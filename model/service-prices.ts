@@ -21,6 +21,7 @@ export const RDS_POSTGRES_USD_PER_HOUR: Record<string, number> = {
 export const RDS_GP3_USD_PER_GB_MONTH = 0.115;
 /** NAT gateway, USD per hour, plus USD per GB processed (https://aws.amazon.com/vpc/pricing/). */
 export const NAT_GATEWAY_USD_PER_HOUR = 0.045;
+export const NAT_GATEWAY_USD_PER_GB = 0.045;
 /** Application Load Balancer, USD per hour, plus at least one LCU-hour (https://aws.amazon.com/elasticloadbalancing/pricing/). */
 export const ALB_USD_PER_HOUR = 0.0225;
 export const ALB_LCU_USD_PER_HOUR = 0.008;

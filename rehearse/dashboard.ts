@@ -14,7 +14,7 @@ import { stackConfigFromFiles } from "../stacks/config-file.js";
 import { serviceKit } from "../stacks/kit.js";
 import { createBucketWith, startEmulator, type Emulator } from "./emulator.js";
 import { evaluateStack } from "./evaluate.js";
-import { instanceEnvironment, RehearsedInstance } from "./instances.js";
+import type { Machine } from "./machine.js";
 import { rehearse, type RehearsalResult, type RehearseOptions, type ResultsServiceContext } from "./rehearse.js";
 import type { ResultsService } from "./results-service.js";
 
@@ -51,8 +51,9 @@ async function freshDatabase(base: string, name: string): Promise<string> {
  * machine, and a scenario stack (quickstart by default) rehearsed into it through the emulated bucket. The dashboard
  * stack is evaluated under mocks with the scenario's bucket as its only import; moto holds the service's bucket (the
  * dashboard kit, the service description), its secrets (the write token, and the database credentials RDS would
- * manage) and a user with the service role's policy. Swapped, and said so: RDS is a PostgreSQL on this machine (its
- * address and port written into the emulated service description, TLS off), the service listens on a loopback address.
+ * manage) and a user with the service role's policy; the service's instance boots as an OS container from its exact
+ * user-data, as the run's do. Swapped, and said so: RDS is a PostgreSQL on this machine (its address and port written
+ * into the emulated service description, TLS off), the service listens on a loopback address.
  */
 export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Promise<DashboardRehearsalResult> {
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -69,7 +70,7 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
 
   const scenarioStack = o.scenarioStack ?? "quickstart";
   const emulator: Emulator = await startEmulator(stackConfigFromFiles(scenarioStack)("aws:region") ?? "us-east-1", log);
-  let instance: RehearsedInstance | undefined;
+  let instance: Machine | undefined;
   let dashboardUrl = "";
   let statuses: InstanceStatus[] = [];
   let objects: RunObjects | undefined;
@@ -102,12 +103,11 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
     ctx.track(credentials, spec.roleName, policy);
     ctx.log(`dashboard: bucket ${stack.bucket}, secrets in the emulator's Secrets Manager, role ${spec.roleName} (importing ${ctx.bucket} only)`);
     const address = `${prefix}.50`;
-    const env = { ...instanceEnvironment({ credentials, endpoint: ctx.endpoint, region: stack.region, addressMap: "", awsCliDir: ctx.awsCliDir, maxHeapMb: 256 }), YCSB_LAB_LISTEN_ADDRESS: address };
-    instance = new RehearsedInstance(spec, root, env);
-    instance.boot();
-    ctx.log(`dashboard-0: user-data started (listening on ${address}:${port}), console ${instance.consoleLog}`);
+    // The instance, an OS container like the run's, listens on its own loopback address (EC2: its private IP).
+    instance = ctx.bootService(spec, { credentials, buckets: [stack.bucket, ctx.bucket], address, bootEnvironment: { YCSB_LAB_LISTEN_ADDRESS: address } });
+    ctx.log(`dashboard-0: booting (listening on ${address}:${port}), console ${instance.consoleLog}`);
     objects = await RunObjects.open(`s3://${stack.bucket}/runs/${serviceId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
-    const deadline = Date.now() + 180_000;
+    const deadline = Date.now() + 300_000;
     for (;;) {
       const status = (await objects.statuses().catch(() => new Map<string, InstanceStatus>())).get("dashboard-0");
       if (status?.stage === "ready") {

@@ -25,6 +25,8 @@ export interface Emulator {
   s3(credentials?: Credentials): S3Client;
   /** An IAM user standing for a role: its inline policy is the role's. */
   userFor(name: string, policy: PolicyDocument): Promise<Credentials>;
+  /** Replaces the inline policy of a user made by userFor (a drill takes a permission away). */
+  setPolicy(name: string, policy: PolicyDocument): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +76,9 @@ export async function startEmulator(region: string, log: (line: string) => void 
       const k = (await iam.send(new CreateAccessKeyCommand({ UserName: name }))).AccessKey!;
       return { accessKeyId: k.AccessKeyId!, secretAccessKey: k.SecretAccessKey! };
     },
+    async setPolicy(name, policy) {
+      await iam.send(new PutUserPolicyCommand({ UserName: name, PolicyName: `${name}-policy`, PolicyDocument: JSON.stringify(policy) }));
+    },
     async stop() {
       iam.destroy();
       if (child.exitCode === null) {
@@ -87,7 +92,10 @@ export async function startEmulator(region: string, log: (line: string) => void 
 /** The stack's bucket with what the stack uploads into it (plan, cluster description, kit). */
 export async function createBucketWith(emulator: Emulator, bucket: string, uploads: Array<{ key: string; content?: string; file?: string }>): Promise<void> {
   const s3 = emulator.s3();
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  // A second rehearsal of the same stack on a shared emulator finds its bucket there (S3: BucketAlreadyOwnedByYou).
+  await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((err: { name?: string }) => {
+    if (err.name !== "BucketAlreadyOwnedByYou" && err.name !== "BucketAlreadyExists") throw err;
+  });
   for (const u of uploads) {
     const body = u.content !== undefined ? u.content : readFileSync(u.file!);
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: u.key, Body: body }));

@@ -23,6 +23,8 @@ export interface StackInstance {
   userData: string;
   /** The IAM role's name, whose inline policy the instance gets. */
   roleName: string;
+  /** The EBS volumes EC2 attaches (device name as given, size in GiB). */
+  ebs: Array<{ deviceName: string; sizeGiB: number }>;
 }
 
 export interface StackUpload {
@@ -69,7 +71,16 @@ export async function settleRegistrations(registered: () => number): Promise<voi
 
 const outputValue = <T>(o: pulumi.Input<T>) => new Promise<T>((resolve) => pulumi.output(o).apply((v) => resolve(v as T)));
 
-export async function evaluateStack(stack: string, get: ConfigSource, kit: StackKit): Promise<EvaluatedStack> {
+/** The evaluation running in this process: Pulumi's mocks are one global state, so evaluations take turns. */
+let turn: Promise<unknown> = Promise.resolve();
+
+export function evaluateStack(stack: string, get: ConfigSource, kit: StackKit): Promise<EvaluatedStack> {
+  const mine = turn.then(() => evaluateAlone(stack, get, kit));
+  turn = mine.catch(() => undefined);
+  return mine;
+}
+
+async function evaluateAlone(stack: string, get: ConfigSource, kit: StackKit): Promise<EvaluatedStack> {
   const recorded: RecordedResource[] = [];
   const region = get("aws:region") ?? "us-east-1";
   await pulumi.runtime.setMocks(
@@ -82,7 +93,7 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
         if (state.name === undefined) state.name = args.name;
         // What AWS reports and the dashboard stack passes on: secret ARNs (partial ARNs, which Secrets Manager and
         // moto accept), the database's address and its managed master secret.
-        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name)}`;
+        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}rehearsal`)}`;
         if (args.type === "aws:rds/instance:Instance") {
           Object.assign(state, { address: `${args.name}.rehearsal.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.rehearsal.rds.amazonaws.com:5432` });
           state.masterUserSecrets = [{ secretArn: `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:rds!db-${args.name}`, secretStatus: "active" }];
@@ -92,7 +103,7 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
       call(args) {
         switch (args.token) {
           case "aws:ec2/getAmi:getAmi":
-            return { id: REHEARSAL_AMI, name: "rehearsal" };
+            return { id: REHEARSAL_AMI, name: `${String(args.inputs.filters?.[0]?.values?.[0] ?? "rehearsal").replace("*", "")}rehearsal` };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
             return { names: [`${region}a`, `${region}b`], zoneIds: ["az1", "az2"] };
           case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
@@ -102,6 +113,9 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
             // A token for the stack's secret version; the rehearsal puts tokens of its own into the emulated secrets.
             return { randomPassword: "rehearsal-token-not-used-0123456789" };
+          case "aws:servicequotas/getServiceQuota:getServiceQuota":
+            // Capacity is what only AWS can show: the rehearsal's account holds any stack.
+            return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: 1_000_000, adjustable: true, globalQuota: false };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
           default:
@@ -142,7 +156,8 @@ export async function evaluateStack(stack: string, get: ConfigSource, kit: Stack
     const index = role === "client" ? Number(tags["ycsb-lab:client-index"]) : role === "dashboard" ? 0 : Number(/-node-(\d+)$/.exec(i.name)?.[1]);
     const roleName = roleOfProfile.get(String(i.inputs.iamInstanceProfile));
     if (!roleName) throw new Error(`rehearsal: instance ${i.name} has no instance profile the stack created`);
-    return { role, index, name: i.name, privateIp: String(i.inputs.privateIp), instanceType: String(i.inputs.instanceType), userData: String(i.inputs.userData), roleName };
+    const ebs = ((i.inputs.ebsBlockDevices ?? []) as Array<{ deviceName: string; volumeSize: number }>).map((v) => ({ deviceName: v.deviceName, sizeGiB: Number(v.volumeSize) }));
+    return { role, index, name: i.name, privateIp: String(i.inputs.privateIp), instanceType: String(i.inputs.instanceType), userData: String(i.inputs.userData), roleName, ebs };
   });
   instances.sort((a, b) => (a.role === b.role ? a.index - b.index : a.role === "data" ? -1 : 1));
   const uploads: StackUpload[] = await Promise.all(

@@ -33,7 +33,9 @@ export function auditCalls(calls: RecordedCall[], roles: Map<string, { role: str
     const request = iamRequestOf({ method: c.method, path: c.path, query: c.query, ...(c.target ? { target: c.target } : {}), ...(c.body ? { body: c.body } : {}), region, account });
     const decision = request ? evaluatePolicy(who.policy, request) : "unmodelled";
     const label = request ? `${request.action} ${request.resource}${request.context?.["s3:prefix"] !== undefined ? ` prefix=${request.context["s3:prefix"]}` : ""}` : `${c.method} ${c.path}`;
-    if (c.status === 403 || decision !== "allowed") findings.push({ role: who.role, call: label, status: c.status, decision });
+    // S3's 403 for a missing key read without s3:ListBucket is its answer to an allowed call, not a refusal.
+    const refused = c.status === 403 && c.rule !== "missing-key-without-list";
+    if (refused || decision !== "allowed") findings.push({ role: who.role, call: label, status: c.status, decision });
   }
   return { calls: counted, byRole, findings };
 }

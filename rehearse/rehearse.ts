@@ -1,24 +1,33 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { AMI_DISTRIBUTIONS, DEBIAN_12, type AmiDistribution } from "../infra/ami.js";
+import type { PolicyDocument } from "../infra/policies.js";
+import { parseClusterDescription, type ClusterDescription } from "../model/cluster-description.js";
 import { isEngine, type Engine } from "../model/engine.js";
 import { instanceName, type InstanceStatus } from "../model/instance-status.js";
 import type { Plan } from "../model/plan.js";
-import { planKey } from "../model/results-layout.js";
+import { clusterKey, planKey } from "../model/results-layout.js";
 import { RunObjects } from "../runner/boot/run-objects.js";
-import { REPO_ROOT, runSetupScript } from "../runner/java-artifacts.js";
+import { REPO_ROOT } from "../runner/java-artifacts.js";
 import { stackConfigFromFiles } from "../stacks/config-file.js";
 import { stackKit } from "../stacks/kit.js";
-import { stackEngine } from "../stacks/settings.js";
-import type { PolicyDocument } from "../infra/policies.js";
+import { stackEngine, type ConfigSource } from "../stacks/settings.js";
 import { localArtifacts } from "./artifacts.js";
 import { createBucketWith, startEmulator, type Credentials, type Emulator } from "./emulator.js";
-import { evaluateStack, type EvaluatedStack } from "./evaluate.js";
+import { evaluateStack, type EvaluatedStack, type StackInstance } from "./evaluate.js";
+import { buildFleet, instanceIdOf, serviceMachine } from "./fleet.js";
+import { startMetadataService, type MetadataService } from "./imds.js";
+import { startFront, type Front } from "./front.js";
 import { auditCalls, type IamAudit } from "./iam-audit.js";
 import { probeRoles, type IamProbe } from "./iam-probes.js";
-import { instanceEnvironment, loopbackUsable, RehearsedInstance } from "./instances.js";
+import { loopbackUsable } from "./loopback.js";
+import { Machine, type SeamFile } from "./machine.js";
+import { checkMachineTools, keepAptDownloads, osImage } from "./os-image.js";
+import { NODE_VERSION } from "../infra/user-data.js";
+import { rehearsalCa } from "./rehearsal-ca.js";
 import { startRecordingProxy } from "./recording-proxy.js";
 import { startResultsService, type ResultsService } from "./results-service.js";
+import { nodeDistribution } from "./vendor-mirror.js";
 
 export interface RehearseOptions {
   stack: string;
@@ -29,6 +38,8 @@ export interface RehearseOptions {
   scale?: number;
   /** Fewer repeats than the study made (a cheaper trial of the same cloud path). */
   repeats?: number;
+  /** Further stack config, as `pulumi config set` would give it (e.g. { "ycsb-lab:maxHours": "0.05" }). */
+  config?: Record<string, string>;
   /** The run id (a fresh one per rehearsal by default, so rehearsals never share barriers or results). */
   runId?: string;
   /** Where instances keep their folders. @default .local/rehearsals/<runId> */
@@ -38,7 +49,7 @@ export interface RehearseOptions {
   maxHeapMb?: number;
   /** PostgreSQL for the results service; default its own embedded store under the rehearsal's folder. */
   databaseUrl?: string;
-  /** Keep the rehearsal's folders (instance homes, engine data, logs) after a successful run. @default false */
+  /** Keep the rehearsal's folders (instance layers, disks, logs) after a successful run. @default false */
   keepFiles?: boolean;
   /** Give up after this long. @default 40 min */
   timeoutMs?: number;
@@ -51,6 +62,16 @@ export interface RehearseOptions {
    * service's own calls under the IAM audit.
    */
   resultsService?: (ctx: ResultsServiceContext) => Promise<ResultsService>;
+  /** Boot only these instances (e.g. ["client-0"]: a failure drill of one machine). @default every instance */
+  only?: string[];
+  /** Changes an instance's seam before it boots (a drill points a host elsewhere or adds a unit). */
+  seam?: (instance: string, files: SeamFile[]) => SeamFile[];
+  /** No results service: nothing is imported (failure drills, whose runs store no result). @default false */
+  noResultsService?: boolean;
+  /** How long to wait for every instance to power itself off after the run. @default 180 s */
+  powerOffGraceMs?: number;
+  /** Called once the bucket holds the stack's uploads, before any instance boots (failure drills tamper here). */
+  beforeBoot?: (rehearsal: Rehearsal) => void | Promise<void>;
   /** Called on every new stage of an instance: drills (kill a client or an engine mid-phase) hook in here. */
   onStatus?: (status: InstanceStatus, rehearsal: Rehearsal) => void | Promise<void>;
 }
@@ -62,9 +83,13 @@ export interface ResultsServiceContext {
   bucket: string;
   region: string;
   account: string;
-  awsCliDir: string;
   /** Calls signed with these credentials are audited against `policy`. */
   track(credentials: Credentials, role: string, policy: PolicyDocument): void;
+  /**
+   * Boots an instance of another stack (the dashboard service) as a machine of this rehearsal, reaching AWS through
+   * its front with `buckets` named in its /etc/hosts; stopped with the rehearsal, never expected to power off.
+   */
+  bootService(spec: StackInstance, o: { credentials: Credentials; buckets: string[]; address: string; bootEnvironment: Record<string, string> }): Machine;
   log(line: string): void;
 }
 
@@ -79,6 +104,9 @@ export interface PhaseOutcome {
   reasons: string[];
 }
 
+/** How each instance ended: powered itself off (as EC2 then terminates it), still running, or stopped by the rehearsal. */
+export type MachineEnd = "powered off" | "running" | "stopped by the rehearsal";
+
 export interface RehearsalResult {
   runId: string;
   ok: boolean;
@@ -86,28 +114,52 @@ export interface RehearsalResult {
   problems: string[];
   phases: PhaseOutcome[];
   statuses: InstanceStatus[];
+  /** Each instance's end when the rehearsal returned. */
+  machines: Record<string, MachineEnd>;
+  /** What the rehearsal swapped, one line each (printed as it starts, kept here for the record). */
+  swaps: string[];
   iam: IamAudit & { probes: IamProbe[] };
   dashboardUrl: string;
   seconds: number;
-  /** The instances, emulator and results service keep running until `stop()` (so the dashboard can be browsed). */
+  /** The results service and the emulator keep running until `stop()` (so the dashboard can be browsed). */
   stop: () => Promise<void>;
   /** For drills and checks: the emulator (admin access) and the bucket. */
   internals?: { emulator: Emulator; bucket: string };
 }
 
-/** A running rehearsal, as the onStatus hook sees it. */
+/** A running rehearsal, as the hooks see it. */
 export interface Rehearsal {
   runId: string;
-  instances: RehearsedInstance[];
+  bucket: string;
+  instances: Machine[];
   emulator: Emulator;
-  instance(name: string): RehearsedInstance;
+  front: Front;
+  /** Each instance's metadata service (a drill plants a Spot interruption notice here). */
+  metadata: MetadataService;
+  /** The emulator's users standing for each role (drills narrow a role's policy). */
+  credentialsOf(roleName: string): Credentials;
+  stack: EvaluatedStack;
+  instance(name: string): Machine;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const instanceNameOf = (i: { role: "data" | "client" | "dashboard"; index: number }) => instanceName(i.role, i.index);
 
 function freshRunId(stack: string): string {
   // Tags and IAM names carry the run id: [a-z0-9-], at most 41 characters (infra/tags.ts).
   return `${stack.toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 26)}-${Date.now().toString(36)}`;
+}
+
+/** The distribution of the stack's AMI: the default image's, or the one a stack bringing its own AMI declares. */
+export function stackDistribution(get: ConfigSource): AmiDistribution {
+  const declared = get("ycsb-lab:amiDistribution");
+  if (declared) {
+    const d = AMI_DISTRIBUTIONS[declared];
+    if (!d) throw new Error(`ycsb-lab:amiDistribution: ${declared} is not one ycsb-lab rehearses (${Object.keys(AMI_DISTRIBUTIONS).join(", ")})`);
+    return d;
+  }
+  if (get("ycsb-lab:ami")) throw new Error("ycsb-lab:ami names an AMI of its own: say its distribution with ycsb-lab:amiDistribution (e.g. debian-12) so the rehearsal boots the same one");
+  return DEBIAN_12;
 }
 
 /** What the API stored of each measured phase of the plan, against what every client should have stored. */
@@ -131,18 +183,33 @@ async function storedPhases(service: ResultsService, runId: string, plan: Plan):
     });
 }
 
-/**
- * `ycsb-lab rehearse`: the cloud path of a stack on this machine (DESIGN.md "One boot path, rehearsed"). The stack is
- * evaluated under Pulumi mocks; moto stands for S3 and IAM with the stack's bucket, uploads and role policies; each
- * instance runs its user-data exactly as rendered (data nodes on 127.0.x.N, clients as processes), restarted as
- * systemd would; the results service imports the run from the bucket. Swapped, and said so: the engine's download
- * (local artifacts), addresses (loopback), disks (folders), OS packages (this machine's).
- */
-export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
-  const started = Date.now();
-  const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+/** A drill's stand-in for the results service: it imports nothing and answers nothing. */
+function noResultsService(): ResultsService {
+  return { url: "http://127.0.0.1:9", token: "", get: async () => undefined, stop: async () => {} };
+}
+
+/** Folders of earlier rehearsals that died: their mounts and loop devices released, so a disk is never held. */
+function releaseStale(base: string): void {
+  if (!existsSync(base)) return;
+  for (const run of readdirSync(base)) for (const name of readdirSync(join(base, run)).filter((n) => /^(node|client|dashboard)-\d+$/.test(n))) Machine.release(join(base, run, name));
+}
+
+interface Prepared {
+  runId: string;
+  root: string;
+  prefix: string;
+  engine: Engine;
+  stack: EvaluatedStack;
+  plan: Plan;
+  cluster?: ClusterDescription;
+  addresses: Map<string, string>;
+  swaps: string[];
+}
+
+/** The stack evaluated under mocks with its kit, and its instances' loopback addresses. */
+async function evaluate(o: RehearseOptions, log: (l: string) => void): Promise<Prepared> {
   const runId = o.runId ?? freshRunId(o.stack);
-  const overrides: Record<string, string> = { "ycsb-lab:runId": runId };
+  const overrides: Record<string, string> = { ...(o.config ?? {}), "ycsb-lab:runId": runId };
   if (o.engine) overrides["ycsb-lab:engine"] = o.engine;
   if (o.preset) overrides["ycsb-lab:preset"] = o.preset;
   if (o.nodes !== undefined) overrides["ycsb-lab:nodes"] = String(o.nodes);
@@ -155,172 +222,249 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   const root = o.root ?? join(REPO_ROOT, ".local", "rehearsals", runId);
   mkdirSync(root, { recursive: true });
   const prefix = o.loopbackPrefix ?? "127.0.12";
-
   log(`rehearse ${o.stack}: run ${runId}, ${engine}; folder ${root}`);
   const kit = await stackKit(get, engine);
   log(`kit ${kit.sha256.slice(0, 12)} (${kit.path})`);
-  const stack: EvaluatedStack = await evaluateStack(o.stack, get, kit);
+  const stack = await evaluateStack(o.stack, get, kit);
   const plan = JSON.parse(stack.uploads.find((u) => u.key === planKey(runId))?.content ?? "null") as Plan | null;
   if (!plan) throw new Error(`rehearse: the stack uploads no ${planKey(runId)}`);
+  const clusterText = stack.uploads.find((u) => u.key === clusterKey(runId))?.content;
+  const cluster = clusterText ? parseClusterDescription(clusterText, clusterKey(runId)) : undefined;
   log(`stack evaluated under mocks: ${stack.instances.filter((i) => i.role === "data").length} data node(s), ${stack.instances.filter((i) => i.role === "client").length} client(s), bucket ${stack.bucket}, ${stack.uploads.length} upload(s)`);
-
   const addresses = new Map<string, string>();
   for (const i of stack.instances) addresses.set(i.privateIp, `${prefix}.${i.role === "data" ? i.index + 1 : i.index + 101}`);
-  for (const a of addresses.values()) if (!loopbackUsable(a)) throw new Error(`rehearse: cannot bind ${a} here (Linux routes 127.0.0.0/8 to loopback; pick --loopback)`);
-  // moto and the AWS CLI from PyPI (each in its own place; cached after the first rehearsal).
-  const [awsCliDir, artifacts] = await Promise.all([runSetupScript("setup-awscli.sh"), localArtifacts(engine), runSetupScript("setup-moto.sh")]);
-  log(`swap: ${artifacts.note}`);
-  log(`swap: addresses ${[...addresses].map(([a, b]) => `${a} -> ${b}`).join(", ")}`);
-  if (!existsSync(join(REPO_ROOT, "prisma", "generated"))) {
-    // The results service needs the Prisma client a fresh checkout has not generated yet (npm start and npm test do it).
-    const gen = spawnSync("npm", ["run", "--silent", "db:generate"], { cwd: REPO_ROOT, encoding: "utf8" });
-    if (gen.status !== 0) throw new Error(`rehearse: npm run db:generate failed: ${gen.stderr.trim().split("\n").slice(-5).join(" ")}`);
-  }
+  for (const a of [...addresses.values(), `${prefix}.253`, `${prefix}.254`]) if (!loopbackUsable(a)) throw new Error(`rehearse: cannot bind ${a} here (Linux routes 127.0.0.0/8 to loopback; pick --loopback)`);
+  const swaps = [`addresses: ${[...addresses].map(([a, b]) => `${a} -> ${b}`).join(", ")} (the instances share this machine's network namespace)`];
+  return { runId, root, prefix, engine, stack, plan, ...(cluster ? { cluster } : {}), addresses, swaps };
+}
+
+/**
+ * `ycsb-lab rehearse`: the cloud path of a stack on this machine (DESIGN.md "One boot path, rehearsed"). The stack is
+ * evaluated under Pulumi mocks; moto stands for S3 and IAM with the stack's bucket, uploads and role policies; every
+ * instance boots as an OS container of the AMI's distribution, cloud-init running its exact user-data, systemd
+ * running its service, its disks loop devices; the results service imports the run from the bucket. What cannot be
+ * real here is swapped at one seam (rehearse/seam.ts, rehearse/front.ts) and listed in the output.
+ */
+export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
+  const started = Date.now();
+  const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  releaseStale(join(REPO_ROOT, ".local", "rehearsals"));
+  const p = await evaluate(o, log);
+  const { runId, root, stack, plan } = p;
+  const distribution = stackDistribution(stackConfigFromFiles(o.stack, o.config ?? {}));
+  const ca = rehearsalCa();
+  const [image, nodeFiles, artifacts] = await Promise.all([osImage(distribution, ca.certificate, log), nodeDistribution(undefined, log), localArtifacts(p.engine)]);
+  p.swaps.push(`machines: OS containers of ${distribution.id} (${distribution.codename}) from Debian's mirror, booted by systemd-nspawn; cloud-init reads the user-data from a NoCloud seed`);
+  p.swaps.push(`credentials: the emulator's user for each instance role in /root/.aws/credentials (EC2: the instance profile)`);
+  p.swaps.push(`vendors: ${nodeFiles.map((f) => `${f.url} from ${f.source}`).join("; ")}`);
+  p.swaps.push(`engine: ${artifacts.note}`);
+  for (const s of p.swaps) log(`swap: ${s}`);
 
   const emulator = o.emulator ?? (await startEmulator(stack.region, log));
-  const proxy = await startRecordingProxy(emulator.endpoint);
-  const instances: RehearsedInstance[] = [];
+  // Every tracked principal's S3 calls are answered as S3 answers them under its policy (rehearse/s3-semantics.ts).
+  const roles = new Map<string, { role: string; policy: PolicyDocument }>();
+  const proxy = await startRecordingProxy(emulator.endpoint, { policyOf: (key) => roles.get(key)?.policy, scope: { region: stack.region, account: stack.account } });
+  let front: Front | undefined;
+  let metadata: MetadataService | undefined;
   let service: ResultsService | undefined;
+  const machines: Machine[] = [];
+  /** Machines of services booted beside the run (the dashboard): stopped with it, not part of the fleet's end. */
+  const services: Machine[] = [];
   let removeFiles = false;
-  const stopAll = async () => {
-    await Promise.all(instances.map((i) => i.stop()));
+  let stopped = false;
+  const stopAll = async (why?: string) => {
+    if (stopped) return;
+    stopped = true;
+    const up = machines.filter((m) => m.running);
+    if (why && up.length) log(`rehearse: ${why}: stopping ${up.length} instance(s): ${up.map((m) => m.name).join(", ")}`);
+    await Promise.all([...machines, ...services].map((m) => m.stop()));
+    const kept = await keepAptDownloads(image, machines.map((m) => m.upper)).catch(() => 0);
+    if (kept) log(`apt: ${kept} downloaded package(s) kept for the next rehearsal`);
     await service?.stop();
+    await front?.stop();
+    await metadata?.stop();
     await proxy.stop();
     if (!o.emulator) await emulator.stop();
     // A good rehearsal leaves nothing behind; a failed one keeps every log for inspection.
+    if (removeFiles) for (const m of [...machines, ...services]) m.remove();
     if (removeFiles) rmSync(root, { recursive: true, force: true });
+    if (why) log(`rehearse: ${why}: every instance stopped${removeFiles ? "" : `; folders kept in ${root}`}`);
   };
+  const onInterrupt = () => void stopAll("interrupted (Ctrl-C)").then(() => process.exit(130));
+  process.once("SIGINT", onInterrupt);
+  process.once("SIGTERM", onInterrupt);
   try {
     await createBucketWith(emulator, stack.bucket, stack.uploads);
-    const roles = new Map<string, { role: string; policy: PolicyDocument }>();
     const credentialsOf = new Map<string, Credentials>();
     for (const [role, policy] of stack.policies) {
       const c = await emulator.userFor(role, policy);
       credentialsOf.set(role, c);
       roles.set(c.accessKeyId, { role, policy });
     }
-    // The results service reads the bucket with a read-only user, as a team's service would.
     const reader = await emulator.userFor("results-service-reader", {
       Version: "2012-10-17",
       Statement: [{ Sid: "ReadResults", Effect: "Allow", Action: ["s3:ListBucket", "s3:GetObject"], Resource: [`arn:aws:s3:::${stack.bucket}`, `arn:aws:s3:::${stack.bucket}/*`] }],
     });
     log(`S3 emulator: bucket ${stack.bucket} with the stack's uploads; ${credentialsOf.size} role(s) as IAM users with the stack's policies`);
-    const probes = await probeRoles(emulator, {
-      bucket: stack.bucket,
-      runId,
-      region: stack.region,
-      account: stack.account,
-      roles: [...stack.policies].map(([role, policy]) => ({ role, policy, credentials: credentialsOf.get(role)! })),
-    });
-    log(`IAM probes: ${probes.filter((p) => p.ok).length} of ${probes.length} as expected (another run's prefix and parameters denied, the run's own parameters readable)`);
-    service = o.resultsService
-      ? await o.resultsService({
-          emulator,
-          endpoint: proxy.endpoint,
-          bucket: stack.bucket,
-          region: stack.region,
-          account: stack.account,
-          awsCliDir,
-          track: (c, role, policy) => roles.set(c.accessKeyId, { role, policy }),
-          log,
-        })
+    const probes = await probeRoles(emulator, { bucket: stack.bucket, runId, region: stack.region, account: stack.account, roles: [...stack.policies].map(([role, policy]) => ({ role, policy, credentials: credentialsOf.get(role)! })) });
+    log(`IAM probes: ${probes.filter((x) => x.ok).length} of ${probes.length} as expected (another run's prefix and parameters denied, the run's own parameters readable)`);
+    front = await startFront({ address: `${p.prefix}.254`, awsUpstream: proxy.endpoint, region: stack.region, buckets: [stack.bucket], files: nodeFiles, ca });
+    log(`front on ${front.address}:443: AWS's endpoints and the vendors' hosts for the instances (TLS from the rehearsal's CA)`);
+    const theFront = front;
+    const bootService: ResultsServiceContext["bootService"] = (spec: StackInstance, so) => {
+      const m = serviceMachine(spec, { root, runId, image, hosts: theFront.hostsFor([stack.bucket, ...so.buckets]), address: so.address, credentials: so.credentials, bootEnvironment: so.bootEnvironment });
+      services.push(m);
+      m.boot();
+      return m;
+    };
+    service = o.noResultsService
+      ? noResultsService()
+      : o.resultsService
+      ? await o.resultsService({ emulator, endpoint: proxy.endpoint, bucket: stack.bucket, region: stack.region, account: stack.account, track: (c, role, policy) => roles.set(c.accessKeyId, { role, policy }), bootService, log })
       : await startResultsService({ dir: root, endpoint: proxy.endpoint, region: stack.region, bucket: stack.bucket, credentials: reader, ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}) });
     log(`results service on ${service.url} (importing from the bucket every 5 s)`);
 
-    const addressMap = [...addresses].map(([a, b]) => `${a}=${b}`).join(",");
-    for (const spec of stack.instances) {
-      const credentials = credentialsOf.get(spec.roleName);
-      if (!credentials) throw new Error(`rehearse: no policy for role ${spec.roleName} of ${spec.name}`);
-      const home = join(root, instanceName(spec.role, spec.index));
-      const env = instanceEnvironment({
-        credentials,
-        endpoint: proxy.endpoint,
-        region: stack.region,
-        addressMap,
-        awsCliDir,
-        maxHeapMb: o.maxHeapMb ?? 768,
-        ...(spec.role === "data" ? { fsRoot: join(home, "fs"), ...(artifacts.engineArtifacts ? { engineArtifacts: artifacts.engineArtifacts } : {}), ...(artifacts.standIn ? { standIn: artifacts.standIn } : {}) } : {}),
-      });
-      instances.push(new RehearsedInstance(spec, root, env));
-    }
+    metadata = await startMetadataService(`${p.prefix}.253`, stack.instances.map((i) => ({ name: instanceNameOf(i), instanceId: instanceIdOf(runId, instanceNameOf(i)) })));
+    const storage = p.cluster?.storage ?? { data: { kind: "ebs" as const, device: "sdf" }, dataDir: "/data" };
+    const fleet = buildFleet(stack.instances, {
+      runId,
+      root,
+      image,
+      addresses: p.addresses,
+      frontHosts: front.hosts,
+      storage,
+      artifacts,
+      maxHeapMb: o.maxHeapMb ?? 768,
+      ...(o.seam ? { seam: o.seam } : {}),
+      metadataEndpointOf: (name) => metadata!.endpointOf(name),
+      credentialsOf: (role) => {
+        const c = credentialsOf.get(role);
+        if (!c) throw new Error(`rehearse: no policy for role ${role}`);
+        return c;
+      },
+    });
+    machines.push(...fleet.machines.filter((m) => !o.only || o.only.includes(m.name)));
+    for (const n of fleet.notes) log(`swap: ${n}`);
     const rehearsal: Rehearsal = {
       runId,
-      instances,
+      bucket: stack.bucket,
+      instances: machines,
       emulator,
+      front,
+      metadata,
+      stack,
+      credentialsOf: (role) => credentialsOf.get(role)!,
       instance: (name) => {
-        const found = instances.find((i) => i.name === name);
+        const found = machines.find((m) => m.name === name);
         if (!found) throw new Error(`no instance ${name}`);
         return found;
       },
     };
-    for (const i of instances) {
-      i.boot();
-      log(`${i.name}: user-data started (${i.spec.privateIp} -> ${addresses.get(i.spec.privateIp)}), console ${i.consoleLog}`);
+    await o.beforeBoot?.(rehearsal);
+    for (const m of machines) {
+      m.boot();
+      const ip = stack.instances.find((i) => instanceNameOf(i) === m.name)!.privateIp;
+      log(`${m.name}: booting as ${ip} -> ${p.addresses.get(ip)}, console ${m.consoleLog}`);
     }
-
+    const statuses = await watchRun(o, p, rehearsal, started, log);
+    const ends = await awaitPowerOff(machines, statuses, log, o.powerOffGraceMs);
+    // What the instances said last, after the clients (data nodes report "done" when they stop serving).
     const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
-    const seen = new Map<string, string>();
-    const deadline = started + (o.timeoutMs ?? 40 * 60_000);
-    const clients = instances.filter((i) => i.spec.role === "client");
-    let statuses = new Map<string, InstanceStatus>();
-    for (;;) {
-      statuses = await objects.statuses().catch(() => statuses);
-      for (const s of [...statuses.values()].sort((a, b) => a.at.localeCompare(b.at))) {
-        const key = `${s.stage}|${s.phase?.position ?? ""}|${s.at}`;
-        if (seen.get(s.instance) === key) continue;
-        seen.set(s.instance, key);
-        const where = s.phase ? ` ${s.phase.position}/${s.phase.of} ${s.phase.name}` : "";
-        log(`${s.instance.padEnd(9)} ${s.stage}${where}${s.detail && s.stage !== "running" ? `: ${s.detail.length > 240 ? `${s.detail.slice(0, 240)}...` : s.detail}` : ""}`);
-        await o.onStatus?.(s, rehearsal);
-      }
-      // systemd's Restart=on-failure (RestartPreventExitStatus=78), for processes that ended on their own or were killed.
-      for (const i of instances) {
-        if (i.running || i.starts === 0) continue;
-        const code = await i.exited();
-        const status = statuses.get(i.name);
-        if (code === 0 || code === 78 || status?.stage === "done" || i.starts >= 6 || !existsSync(join(i.home, "boot"))) continue;
-        log(`${i.name}: exited (${code === null ? "killed" : `code ${code}`}); restarting its boot command as systemd would`);
-        i.restart();
-      }
-      const finished = clients.every((c) => ["done", "failed"].includes(statuses.get(c.name)?.stage ?? "") && !c.running);
-      if (finished) break;
-      if (Date.now() > deadline) {
-        log(`rehearse: timed out after ${Math.round((Date.now() - started) / 1000)} s`);
-        break;
-      }
-      await sleep(2000);
-    }
-
-    // The service imports every 5 s: wait until it has every client's result of every phase, or a minute more.
+    for (const [name, s] of await objects.statuses().catch(() => new Map<string, InstanceStatus>())) statuses.set(name, s);
     let phases = await storedPhases(service, runId, plan);
     const importDeadline = Date.now() + 90_000;
-    while (phases.some((p) => p.clientsStored < p.clients) && Date.now() < importDeadline) {
+    while (phases.some((x) => x.clientsStored < x.clients) && Date.now() < importDeadline) {
       await sleep(2500);
       phases = await storedPhases(service, runId, plan);
     }
     const iam = { ...auditCalls(proxy.calls, roles, stack.region, stack.account), probes };
-    const problems: string[] = [];
-    for (const p of phases) if (p.clientsStored < p.clients) problems.push(`phase ${p.index} ${p.name}: ${p.clientsStored} of ${p.clients} client result(s) stored`);
-    for (const s of statuses.values()) if (s.stage === "failed") problems.push(`${s.instance} failed: ${s.detail ?? "no reason"}`);
-    for (const c of clients) if (statuses.get(c.name)?.stage !== "done") problems.push(`${c.name} did not finish (${statuses.get(c.name)?.stage ?? "no status"})`);
-    for (const f of iam.findings) problems.push(`IAM: ${f.role} ${f.call}: ${f.status === 403 ? "refused by the emulator" : `policy says ${f.decision}`}`);
-    for (const p of probes.filter((x) => !x.ok)) problems.push(`IAM probe: ${p.role} could ${p.outcome === "allowed" ? "" : "not "}${p.probe} (expected ${p.expected}, judged by the ${p.judgedBy})`);
+    const problems = findProblems(phases, statuses, machines, iam, front);
     removeFiles = problems.length === 0 && !o.keepFiles;
     if (!removeFiles) log(`folders kept for inspection: ${root}`);
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
     return {
       runId,
       ok: problems.length === 0,
       problems,
       phases,
       statuses: [...statuses.values()],
+      machines: ends,
+      swaps: p.swaps,
       iam,
       dashboardUrl: `${service.url}/?run=${encodeURIComponent(runId)}`,
       seconds: Math.round((Date.now() - started) / 1000),
-      stop: stopAll,
+      stop: () => stopAll(),
       internals: { emulator, bucket: stack.bucket },
     };
   } catch (err) {
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
     await stopAll();
     throw err;
   }
+}
+
+/** Polls every instance's status until every client is done or failed (or the clients' machines are gone). */
+async function watchRun(o: RehearseOptions, p: Prepared, rehearsal: Rehearsal, started: number, log: (l: string) => void): Promise<Map<string, InstanceStatus>> {
+  const { emulator, stack } = { emulator: rehearsal.emulator, stack: p.stack };
+  const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${p.runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
+  const seen = new Map<string, string>();
+  const deadline = started + (o.timeoutMs ?? 40 * 60_000);
+  const clients = rehearsal.instances.filter((m) => m.name.startsWith("client-"));
+  let statuses = new Map<string, InstanceStatus>();
+  for (;;) {
+    statuses = await objects.statuses().catch(() => statuses);
+    for (const s of [...statuses.values()].sort((a, b) => a.at.localeCompare(b.at))) {
+      const key = `${s.stage}|${s.phase?.position ?? ""}|${s.at}|${s.detail ?? ""}`;
+      if (seen.get(s.instance) === key) continue;
+      seen.set(s.instance, key);
+      const where = s.phase ? ` ${s.phase.position}/${s.phase.of} ${s.phase.name}` : "";
+      log(`${s.instance.padEnd(9)} ${s.stage}${where}${s.detail && s.stage !== "running" ? `: ${s.detail.length > 240 ? `${s.detail.slice(0, 240)}...` : s.detail}` : ""}`);
+      await o.onStatus?.(s, rehearsal);
+    }
+    const over = (m: Machine) => !m.running || ["done", "failed"].includes(statuses.get(m.name)?.stage ?? "");
+    // A run ends with its clients; a drill that boots no client ends with the machines it booted.
+    const finished = clients.length > 0 ? clients.every(over) : rehearsal.instances.every(over);
+    if (finished) return statuses;
+    if (Date.now() > deadline) {
+      log(`rehearse: timed out after ${Math.round((Date.now() - started) / 1000)} s`);
+      return statuses;
+    }
+    await sleep(2000);
+  }
+}
+
+/** After the run every instance powers itself off (a run's fleet ends itself); waits for that a little while. */
+async function awaitPowerOff(machines: Machine[], statuses: Map<string, InstanceStatus>, log: (l: string) => void, graceMs = 180_000): Promise<Record<string, MachineEnd>> {
+  const deadline = Date.now() + graceMs;
+  while (machines.some((m) => m.running) && Date.now() < deadline) await sleep(1000);
+  const ends: Record<string, MachineEnd> = {};
+  for (const m of machines) ends[m.name] = m.running ? "running" : "powered off";
+  const still = machines.filter((m) => m.running).map((m) => `${m.name} (${statuses.get(m.name)?.stage ?? "no status"})`);
+  log(still.length ? `still running ${Math.round(graceMs / 1000)} s after the run: ${still.join(", ")}` : "every instance powered itself off");
+  return ends;
+}
+
+function findProblems(phases: PhaseOutcome[], statuses: Map<string, InstanceStatus>, machines: Machine[], iam: IamAudit & { probes: IamProbe[] }, front: Front): string[] {
+  const problems: string[] = [];
+  for (const x of phases) if (x.clientsStored < x.clients) problems.push(`phase ${x.index} ${x.name}: ${x.clientsStored} of ${x.clients} client result(s) stored`);
+  for (const s of statuses.values()) if (s.stage === "failed") problems.push(`${s.instance} failed: ${s.detail ?? "no reason"}`);
+  for (const m of machines) {
+    if (m.name.startsWith("client-") && statuses.get(m.name)?.stage !== "done") problems.push(`${m.name} did not finish (${statuses.get(m.name)?.stage ?? "no status"})`);
+    if (m.running) problems.push(`${m.name} is still running after the run: it did not power itself off`);
+  }
+  for (const f of iam.findings) problems.push(`IAM: ${f.role} ${f.call}: ${f.status === 403 ? "refused by the emulator" : `policy says ${f.decision}`}`);
+  for (const x of iam.probes.filter((y) => !y.ok)) problems.push(`IAM probe: ${x.role} could ${x.outcome === "allowed" ? "" : "not "}${x.probe} (expected ${x.expected}, judged by the ${x.judgedBy})`);
+  for (const u of new Set(front.unserved)) problems.push(`an instance asked for ${u}, which the rehearsal does not serve`);
+  return problems;
+}
+
+/** Builds what every rehearsal needs once (the image, the CA, the vendor files), so a first rehearsal starts at once. */
+export async function prepareRehearsal(log: (l: string) => void = () => {}): Promise<void> {
+  checkMachineTools();
+  const ca = rehearsalCa();
+  const image = await osImage(DEBIAN_12, ca.certificate, log);
+  await nodeDistribution(undefined, log);
+  log(`rehearsal ready: image ${image.rootfs}, Node.js ${NODE_VERSION} for the front`);
 }

@@ -1,21 +1,15 @@
+import { parseArrival, type Arrival } from "../model/barrier-arrival.js";
 import { barrierDir, barrierKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
 import { RetryDeadlineError, withRetry } from "./retry.js";
+import { endedEarly, readRunEnd } from "./run-end.js";
 
 /**
  * Lock-step through the results store (seed 000: all clients run a workload in parallel, and all wait until every
  * client finished before continuing). One object per client per barrier, then polling until all are there: this
  * needs no conditional writes, so it works on S3, on emulators and on a folder alike.
  */
-export interface Arrival {
-  client: number;
-  arrivedAt: string;
-  /** "aborted": the client gave up; peers stop at once instead of waiting for the timeout. */
-  status: "ready" | "aborted";
-  reason?: string;
-  /** Throughput this client reached per finished step-up phase (phase index -> ops/s), for run-time decisions. */
-  stepOutcomes: Record<string, number>;
-}
+export type { Arrival } from "../model/barrier-arrival.js";
 
 export class BarrierError extends Error {
   constructor(
@@ -30,6 +24,13 @@ export interface BarrierOptions {
   clients: number;
   timeoutMs: number;
   pollMs?: number;
+  /**
+   * A run-level problem that ends the wait at once (a data node failed or fell silent), asked with the run's end
+   * (runner/run-end.ts) every few polls: a barrier never waits out its timeout for a run that cannot go on.
+   */
+  runProblem?: () => Promise<string | undefined>;
+  /** Told about every 30 s while clients are missing (for the instance's status: who it waits for, since when). */
+  onWait?: (missing: number[], waitedMs: number) => void | Promise<void>;
 }
 
 /** Arrive at a barrier and wait for every client; returns all arrivals (index = client). */
@@ -58,7 +59,13 @@ export async function passBarrier(
   }
   if (me.status === "aborted") return [];
 
+  let toldAt = started;
   for (let poll = 0; ; poll++) {
+    if (poll % 4 === 0) {
+      // Health that cannot be read is no evidence of a failure: the wait goes on then.
+      const problem = endedEarly(await readRunEnd(store, runId).catch(() => undefined)) ?? (await o.runProblem?.().catch(() => undefined));
+      if (problem) throw new BarrierError(`${where}: ${problem}`, []);
+    }
     const keys = await retry(`list ${barrierDir(runId, point.index, point.name)}`, () =>
       store.list(barrierDir(runId, point.index, point.name)),
     );
@@ -67,13 +74,18 @@ export async function passBarrier(
     if (missing.length === 0 || poll % 4 === 0) {
       const arrivals = await Promise.all(
         [...present].filter((i) => i < o.clients).map(async (i) => {
-          const body = await retry(`read barrier of client ${i}`, () => store.get(barrierKey(runId, point.index, point.name, i)));
-          return body ? (JSON.parse(body.toString("utf8")) as Arrival) : undefined;
+          const peerKey = barrierKey(runId, point.index, point.name, i);
+          const body = await retry(`read barrier of client ${i}`, () => store.get(peerKey));
+          return body ? peerArrival(body.toString("utf8"), peerKey, i, where, missing) : undefined;
         }),
       );
       const aborted = arrivals.find((a) => a?.status === "aborted");
       if (aborted) throw new BarrierError(`${where}: client ${aborted.client} aborted the run: ${aborted.reason ?? "no reason given"}`, missing);
       if (missing.length === 0) return arrivals.filter((a): a is Arrival => !!a).sort((a, b) => a.client - b.client);
+    }
+    if (missing.length > 0 && Date.now() - toldAt >= 30_000) {
+      toldAt = Date.now();
+      await o.onWait?.(missing, Date.now() - started);
     }
     if (Date.now() - started > o.timeoutMs) {
       throw new BarrierError(
@@ -84,4 +96,16 @@ export async function passBarrier(
     }
     await new Promise((r) => setTimeout(r, Math.min(o.pollMs ?? 500, deadline() + 1)));
   }
+}
+
+/** A peer's arrival as read from the store: a malformed one stops the barrier naming its object and field. */
+function peerArrival(text: string, key: string, client: number, where: string, missing: number[]): Arrival {
+  let arrival: Arrival;
+  try {
+    arrival = parseArrival(text, key);
+  } catch (err) {
+    throw new BarrierError(`${where}: ${(err as Error).message}`, missing);
+  }
+  if (arrival.client !== client) throw new BarrierError(`${where}: ${key}: /client: is ${arrival.client}, the object is client ${client}'s`, missing);
+  return arrival;
 }

@@ -8,12 +8,13 @@ import { clientResult, emptyOutput, type RunFacts } from "./client-result.js";
 import { describeReset, type EngineActions } from "./engine-actions.js";
 import { hdrLogKey, manifestKey, planKey, resultKey, runPrefix, stderrKey, stdoutKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
-import { DEFAULT_BACKOFF, type BackoffOptions } from "./retry.js";
+import { DEFAULT_BACKOFF, withRetry, type BackoffOptions } from "./retry.js";
 import { Spool, Uploader } from "./spool.js";
 import { judgePhase } from "./validity.js";
 import { parseYcsbOutput } from "./ycsb-output/index.js";
 import { shellQuote, ycsbInvocation, type YcsbSetup } from "./ycsb-invocation.js";
 import { runYcsbPhase } from "./ycsb-phase.js";
+import { endedEarly, readRunEnd, writeRunEnd } from "./run-end.js";
 
 export interface ExecuteOptions {
   plan: Plan;
@@ -39,8 +40,23 @@ export interface ExecuteOptions {
   onYcsbStart?: (pid: number, phase: PlanPhase) => void;
   /** What the deployment knows went wrong in the cluster (e.g. a data node reported failed); asked at each phase's end. */
   clusterProblems?: () => Promise<string[]>;
+  /**
+   * After a phase in which operations failed: the cluster's problems once every data node has been heard from since
+   * `since`, or has fallen silent (runner/boot/cluster-health.ts rollCall). A machine that dies here resets its
+   * connections at once, so YCSB can finish a short phase on errors long before the node's silence counts as stale.
+   */
+  clusterRollCall?: (since: Date) => Promise<string[]>;
   /** Called as each phase begins (position 1..n among the plan's phases), before its barrier. */
   onPhase?: (phase: PlanPhase, position: number, of: number) => void | Promise<void>;
+  /**
+   * A problem that ends the run at once (a data node failed or fell silent, a Spot interruption notice): asked at every
+   * barrier and every `watchMs` during a phase, whose YCSB is then stopped; the run ends incomplete, naming it.
+   */
+  runProblem?: () => Promise<string | undefined>;
+  /** How often a running phase asks runProblem and the run's end. @default 15 s */
+  watchMs?: number;
+  /** Told while this client waits at a barrier for others (who is missing, for how long). */
+  onBarrierWait?: (phase: { index: number; name: string }, missing: number[], waitedMs: number) => void | Promise<void>;
 }
 
 export interface ExecuteOutcome {
@@ -110,12 +126,19 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
   if (!(clientIndex >= 0 && clientIndex < clients)) throw new Error(`client-index: ${clientIndex} is outside 0..${clients - 1} (the plan has ${clients} clients)`);
   const spool = await Spool.open(o.spoolDir, runId, clientIndex);
   const uploader = new Uploader(spool, store, o.backoff ?? DEFAULT_BACKOFF, log);
-  const barrier = { clients, timeoutMs: o.barrierTimeoutMs };
+  const barrier = (point: { index: number; name: string }) => ({
+    clients,
+    timeoutMs: o.barrierTimeoutMs,
+    ...(o.runProblem ? { runProblem: o.runProblem } : {}),
+    onWait: (missing: number[], waitedMs: number) => o.onBarrierWait?.(point, missing, waitedMs),
+  });
   let run: RunFacts | undefined;
   let phasesRun = 0;
   let phasesSkipped = 0;
 
-  if (clientIndex === 0) await spool.stage(planKey(runId), JSON.stringify(plan, null, 2));
+  // A stack uploads plan.json with the run, and a client may not rewrite it (infra/policies.ts); a local run's store
+  // gets it from client 0. Staged only when the store answers that it has none.
+  if (clientIndex === 0 && (await planMissing(store, runId, o.backoff ?? DEFAULT_BACKOFF))) await spool.stage(planKey(runId), JSON.stringify(plan, null, 2));
   uploader.kick();
 
   try {
@@ -123,7 +146,7 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
       // A store that refuses uploads for good would leave every later phase's results stranded on this client.
       if (uploader.permanentError) throw uploader.permanentError;
       if (!spool.finished(phase.index)) await o.onPhase?.(phase, phase.index + 1, plan.phases.length);
-      const arrivals = await passBarrier(store, runId, phase, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier);
+      const arrivals = await passBarrier(store, runId, phase, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier(phase));
       if (!run) {
         const first = arrivals.map((a) => a.arrivedAt).sort()[0] ?? new Date().toISOString();
         run = { runId, startedAt: first, ycsbLabVersion: o.ycsbLabVersion, standIn: o.standIn, machine: o.machine, host: hostname(), ...(o.provenance ? { provenance: o.provenance } : {}) };
@@ -157,8 +180,11 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
     }
     // Every client's objects are in the store before it reports at the end: the manifest then lists them all.
     await uploader.flush(o.flushTimeoutMs ?? 30 * 60_000);
-    await passBarrier(store, runId, { index: plan.phases.length, name: "end" }, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier);
+    const end = { index: plan.phases.length, name: "end" };
+    await passBarrier(store, runId, end, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier(end));
     if (clientIndex === 0) await writeManifest(store, plan, runId, true, undefined, o);
+    // Every client passed the last barrier: the data nodes may stop serving, the fleet power off.
+    if (clientIndex === 0) await writeRunEnd(store, runId, { complete: true, by: "client-0" });
     uploader.stop();
     return { complete: true, phasesRun, phasesSkipped };
   } catch (err) {
@@ -166,7 +192,9 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
     log(`stopping: ${reason}`);
     // Tell the others at once (best effort), keep what was measured, and say why the run is incomplete.
     const next = plan.phases.find((p) => !spool.finished(p.index)) ?? { index: plan.phases.length, name: "end" };
-    await passBarrier(store, runId, next, { client: clientIndex, stepOutcomes: {}, status: "aborted", reason }, { ...barrier, timeoutMs: 5_000 }).catch(() => {});
+    // A run-level fact every barrier poll and every data node reads (the first cause is kept), then the arrival.
+    await writeRunEnd(store, runId, { complete: false, reason, by: `client-${clientIndex}` }).catch((e: Error) => log(`run end not written: ${e.message}`));
+    await passBarrier(store, runId, next, { client: clientIndex, stepOutcomes: {}, status: "aborted", reason }, { clients, timeoutMs: 5_000 }).catch(() => {});
     if (!(err instanceof BarrierError)) {
       uploader.stop();
       throw err;
@@ -178,11 +206,15 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
   }
 }
 
+/** Validity codes that mean operations failed, so the cluster is asked whether a node died (clusterRollCall). */
+const OPERATIONS_FAILED = new Set(["errors", "ycsb-failed", "ycsb-exit", "no-operations", "load-incomplete"]);
+
 /** Run YCSB for one phase, judge it and stage everything; returns the client's throughput. */
 async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, phase: PlanPhase, log: (l: string) => void): Promise<number> {
   const at = [o.runId, phase.index, phase.name, o.clientIndex] as const;
   const workDir = join(spool.dir, "work", `${phase.index}-${phase.name}`);
   log(`phase ${phase.index} ${phase.name}: YCSB ${phase.kind}, ${phase.threadsPerClient} threads`);
+  const watch = watchPhase(o);
   const proc = await runYcsbPhase({
     setup: o.ycsb,
     phase,
@@ -190,7 +222,8 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     workDir,
     onProgress: o.progress,
     onStart: (pid) => o.onYcsbStart?.(pid, phase),
-  });
+    stop: watch.signal,
+  }).finally(() => watch.done());
   // Bytes as written: the parser reads them without a decoded copy, and they are uploaded unchanged.
   const missing = () => Buffer.alloc(0);
   const [stdout, stderr] = await Promise.all([readFile(proc.stdoutPath).catch(missing), readFile(proc.stderrPath).catch(missing)]);
@@ -203,17 +236,18 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     output = emptyOutput(failure);
   }
   const insertCount = phase.kind === "load" ? Number(phase.perClient[o.clientIndex]?.insertcount) : undefined;
-  const validity = judgePhase({
-    kind: phase.kind as "load" | "warmup" | "workload",
-    output,
-    exitCode: proc.exitCode,
-    failure,
-    targetPerClient: phase.targetPerClient,
-    insertCount,
-    resources: proc.resources,
-    // Health that cannot be read is no evidence of a failure: the phase stands on its own measurements then.
-    clusterProblems: (await o.clusterProblems?.().catch(() => [])) ?? [],
-  });
+  const judge = (clusterProblems: string[]) =>
+    judgePhase({ kind: phase.kind as "load" | "warmup" | "workload", output, exitCode: proc.exitCode, failure, targetPerClient: phase.targetPerClient, insertCount, resources: proc.resources, clusterProblems });
+  // Health that cannot be read is no evidence of a failure: the phase stands on its own measurements then.
+  let validity = judge((await o.clusterProblems?.().catch(() => [])) ?? []);
+  let lostNode: string | undefined;
+  if (o.clusterRollCall && validity.reasons.some((r) => OPERATIONS_FAILED.has(r.code)) && !validity.reasons.some((r) => r.code === "cluster-node-failed")) {
+    const problems = await o.clusterRollCall(new Date(proc.finishedAt)).catch(() => []);
+    if (problems.length) {
+      validity = judge(problems);
+      lostNode = problems[0];
+    }
+  }
   const hdrLogs = proc.hdrFiles.map((f) => ({ operation: basename(f, ".hdr"), uri: hdrLogKey(...at, basename(f, ".hdr")) }));
   const hdrBytes = await Promise.all(proc.hdrFiles.map((f) => readFile(f)));
   // The document carries this client's histograms, so percentiles merge across clients however it is ingested.
@@ -251,7 +285,35 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     `phase ${phase.index} ${phase.name}: ${output.overall.throughputOpsSec.toFixed(0)} ops/s, verdict ${validity.verdict}` +
       (validity.reasons.length ? ` (${validity.reasons.map((r) => r.code).join(", ")})` : ""),
   );
+  // Stopped mid-phase: what it measured is stored (invalid, with its reason); the run ends here, naming the cause.
+  if (watch.signal.aborted) throw new BarrierError(`phase ${phase.index} (${phase.name}): ${String(watch.signal.reason)}`, []);
+  if (lostNode) throw new BarrierError(`phase ${phase.index} (${phase.name}): ${lostNode}`, []);
   return output.overall.throughputOpsSec;
+}
+
+async function planMissing(store: ResultsStore, runId: string, backoff: BackoffOptions): Promise<boolean> {
+  const body = await withRetry("read plan.json", () => store.get(planKey(runId)), { ...backoff, deadlineMs: 60_000 }).catch(() => null);
+  return body === undefined;
+}
+
+/** Asks, every watchMs while YCSB runs, whether the run can go on; stops the phase when it cannot. */
+function watchPhase(o: ExecuteOptions): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  let asking = false;
+  const timer = setInterval(() => {
+    if (asking || controller.signal.aborted) return;
+    asking = true;
+    void (async () => {
+      const problem = endedEarly(await readRunEnd(o.store, o.runId).catch(() => undefined)) ?? (await o.runProblem?.().catch(() => undefined));
+      if (problem && !controller.signal.aborted) {
+        o.log?.(`stopping YCSB mid-phase: ${problem}`);
+        controller.abort(problem);
+      }
+    })().finally(() => {
+      asking = false;
+    });
+  }, o.watchMs ?? 15_000);
+  return { signal: controller.signal, done: () => clearInterval(timer) };
 }
 
 async function writeManifest(store: ResultsStore, plan: Plan, runId: string, complete: boolean, reason: string | undefined, o: ExecuteOptions): Promise<void> {
@@ -277,7 +339,6 @@ async function writeManifest(store: ResultsStore, plan: Plan, runId: string, com
     })),
     objects,
   };
-  const { withRetry } = await import("./retry.js");
   await withRetry("write manifest", () => store.put(manifestKey(runId), JSON.stringify(manifest, null, 2), "application/json"), {
     ...(o.backoff ?? DEFAULT_BACKOFF),
     deadlineMs: o.flushTimeoutMs ?? 30 * 60_000,

@@ -36,5 +36,8 @@ export function currentKit(): KitInfo | undefined {
   return undefined;
 }
 
+/** The RDS CA bundle (AWS's global bundle) at the dashboard kit's root: the service verifies its database with it. */
+export const RDS_CA_BUNDLE = "rds-global-bundle.pem";
+
 export const kitYcsbDir = (kitRoot: string): string => join(kitRoot, "java", "ycsb");
 export const kitBindingDir = (kitRoot: string, module: string): string => join(kitRoot, "java", "bindings", module);

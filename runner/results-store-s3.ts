@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { GetObjectCommand, NoSuchKey, paginateListObjectsV2, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, paginateListObjectsV2, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { withPrefix } from "../model/results-layout.js";
 import { StoreAccessError, type ResultsStore, type S3Options } from "./results-store.js";
 
@@ -21,6 +21,12 @@ export function classifyS3Error(err: unknown, what: string): never {
   if (PERMANENT.has(code) || status === 403) throw new StoreAccessError(`${what}: ${code}${status ? ` (HTTP ${status})` : ""}: ${e.message ?? ""}`.trim());
   throw err;
 }
+
+const isNoSuchKey = (err: unknown) => err instanceof NoSuchKey || (err as { name?: string }).name === "NoSuchKey";
+const isForbidden = (err: unknown) => {
+  const e = err as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+  return e.$metadata?.httpStatusCode === 403 || (e.Code ?? e.name) === "AccessDenied";
+};
 
 /** S3 (or an S3 emulator through `endpoint`) as the results store. */
 export class S3Store implements ResultsStore {
@@ -59,12 +65,26 @@ export class S3Store implements ResultsStore {
     }
   }
 
+  /**
+   * S3 answers a GET of a missing key with 403 AccessDenied, not 404, to a caller without s3:ListBucket on the bucket
+   * (S3 API reference, GetObject, "Permissions"), and instances hold ListBucket only under their run's prefix
+   * (infra/policies.ts). A listing under the key itself, which that prefix allows, tells a missing key from a refusal.
+   */
+  private async missing(key: string): Promise<boolean> {
+    try {
+      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(key), MaxKeys: 1 }));
+      return !(out.Contents ?? []).some((o) => o.Key === this.key(key));
+    } catch {
+      return false;
+    }
+  }
+
   async get(key: string): Promise<Buffer | undefined> {
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
       return Buffer.from(await out.Body!.transformToByteArray());
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === "NoSuchKey") return undefined;
+      if (isNoSuchKey(err) || (isForbidden(err) && (await this.missing(key)))) return undefined;
       classifyS3Error(err, `get ${this.where(key)}`);
     }
   }
@@ -75,7 +95,7 @@ export class S3Store implements ResultsStore {
       await pipeline(out.Body as Readable, createWriteStream(file));
       return true;
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === "NoSuchKey") return false;
+      if (isNoSuchKey(err) || (isForbidden(err) && (await this.missing(key)))) return false;
       classifyS3Error(err, `get ${this.where(key)}`);
     }
   }

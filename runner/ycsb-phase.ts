@@ -34,6 +34,8 @@ export interface PhaseProcessOptions {
   onStart?: (pid: number) => void;
   /** Kill YCSB if it overruns its time cap by this much (a hung binding must not hang the run). */
   graceSec?: number;
+  /** Stops YCSB mid-phase (the run cannot go on: a data node failed, another client ended the run); its reason is the failure. */
+  stop?: AbortSignal;
 }
 
 /** Run YCSB for one phase: output streams to files, status lines feed the progress view. */
@@ -76,7 +78,16 @@ export async function runYcsbPhase(o: PhaseProcessOptions): Promise<PhaseProcess
       void proc.kill("SIGKILL");
     }, limitMs);
   }
+  const onStop = () => {
+    killedReason = `YCSB stopped mid-phase: ${String(o.stop?.reason ?? "the run ended")}`;
+    void proc.kill("SIGTERM");
+    // A JVM that ignores SIGTERM for 10 s is killed: the run is over either way.
+    setTimeout(() => void proc.kill("SIGKILL"), 10_000).unref();
+  };
+  if (o.stop?.aborted) onStop();
+  else o.stop?.addEventListener("abort", onStop, { once: true });
   const result = await proc;
+  o.stop?.removeEventListener("abort", onStop);
   if (killer) clearTimeout(killer);
   await Promise.all([new Promise((r) => out.end(r)), new Promise((r) => err.end(r))]);
   const resources = sampler.stop();

@@ -32,7 +32,7 @@ for m in "${modules[@]}"; do fresh "$m" || stale+=("$m"); done
 if ((${#stale[@]})); then
   list="common,$(IFS=,; echo "${stale[*]}")"
   echo "build-bindings: building $list ..." >&2
-  if ! mvn -B -q -o package -DskipTests -pl "$list" -am >&2 2>/dev/null; then
+  if ! mvn -B -q -o package -DskipTests -pl "$list" -am >/dev/null 2>&1; then
     mvn -B -q package -DskipTests -pl "$list" -am >&2
   fi
 fi

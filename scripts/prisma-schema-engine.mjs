@@ -2,6 +2,8 @@
 // Offline Prisma schema engine: speaks the native engine's stdio JSON-RPC (one JSON object per line) on top of
 // @prisma/schema-engine-wasm and a driver adapter, so `prisma migrate deploy|diff|status` run without a download.
 // Used through PRISMA_SCHEMA_ENGINE_BINARY=scripts/prisma-schema-engine (see docs/api.md). Online users need none of it.
+// The one place that loads the engine's wasm-bindgen glue (a private shape of the build package.json pins exactly):
+// the server applies migrations with plain SQL (prisma/migrate.ts) and needs no engine at all.
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";

@@ -28,7 +28,7 @@ fetch() { # name, output folder, dependencies (groupId:artifactId:version ...)
 <dependencies>$deps</dependencies></project>
 POM
   echo "fetching $name ($*) ..." >&2
-  if ! mvn -q -B -o dependency:copy-dependencies -f "$dest/fetch/$name.pom.xml" -DoutputDirectory="$out" -DincludeScope=runtime >&2 2>/dev/null; then
+  if ! mvn -q -B -o dependency:copy-dependencies -f "$dest/fetch/$name.pom.xml" -DoutputDirectory="$out" -DincludeScope=runtime >/dev/null 2>&1; then
     mvn -q -B dependency:copy-dependencies -f "$dest/fetch/$name.pom.xml" -DoutputDirectory="$out" -DincludeScope=runtime >&2
   fi
 }
@@ -49,13 +49,13 @@ done
 # The daemons' web UIs: the tarball keeps them in share/hadoop/hdfs/webapps (bin/hdfs puts that folder on the
 # classpath); on Maven Central they are in the hadoop-hdfs tests jar.
 echo "fetching the HDFS web apps (hadoop-hdfs $hadoop tests jar) ..." >&2
-if ! mvn -q -B -o dependency:copy -Dartifact="org.apache.hadoop:hadoop-hdfs:$hadoop:jar:tests" -DoutputDirectory="$dest/fetch" >&2 2>/dev/null; then
+if ! mvn -q -B -o dependency:copy -Dartifact="org.apache.hadoop:hadoop-hdfs:$hadoop:jar:tests" -DoutputDirectory="$dest/fetch" >/dev/null 2>&1; then
   mvn -q -B dependency:copy -Dartifact="org.apache.hadoop:hadoop-hdfs:$hadoop:jar:tests" -DoutputDirectory="$dest/fetch" >&2
 fi
 unzip -q -o "$dest/fetch/hadoop-hdfs-$hadoop-tests.jar" 'webapps/*' -d "$h/hdfs"
 # HBase's likewise: the tarball has hbase-webapps/ at its top (bin/hbase puts the folder on the classpath).
 echo "fetching the HBase web apps (hbase-server $hbase-hadoop3 tests jar) ..." >&2
-if ! mvn -q -B -o dependency:copy -Dartifact="org.apache.hbase:hbase-server:$hbase-hadoop3:jar:tests" -DoutputDirectory="$dest/fetch" >&2 2>/dev/null; then
+if ! mvn -q -B -o dependency:copy -Dartifact="org.apache.hbase:hbase-server:$hbase-hadoop3:jar:tests" -DoutputDirectory="$dest/fetch" >/dev/null 2>&1; then
   mvn -q -B dependency:copy -Dartifact="org.apache.hbase:hbase-server:$hbase-hadoop3:jar:tests" -DoutputDirectory="$dest/fetch" >&2
 fi
 unzip -q -o "$dest/fetch/hbase-server-$hbase-hadoop3-tests.jar" 'hbase-webapps/*' -d "$dest/hbase"

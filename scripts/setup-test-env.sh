@@ -17,10 +17,14 @@ step "CouchbaseMock (Couchbase stand-in)"; scripts/setup-couchbase-mock.sh >/dev
 step "ycsb-lab's YCSB bindings and the HBase mini cluster"; scripts/build-bindings.sh >/dev/null
 step "Hadoop and HBase laid out like their tarballs (HBase rehearsals)"; scripts/setup-hbase-artifacts.sh >/dev/null
 step "moto (S3 emulator)"; scripts/setup-moto.sh >/dev/null
-step "the AWS CLI instances' user-data calls (for rehearsals)"; scripts/setup-awscli.sh >/dev/null
 step "shellcheck (user-data checks)"
 if ! command -v shellcheck >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
 fi
 step "PostgreSQL (started by the tests that need it, stopped at their end)"; scripts/setup-postgres.sh --install-only >/dev/null
 step "Chromium for the dashboard's browser tests"; scripts/setup-chromium.sh >/dev/null
+step "OS containers for rehearsals (debootstrap, systemd-nspawn; the Debian 12 image and the front's files, cached in .cache/os)"
+if ! command -v debootstrap >/dev/null || ! command -v systemd-nspawn >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap systemd-container >/dev/null
+fi
+npx tsx cli/main.ts rehearse --prepare >/dev/null

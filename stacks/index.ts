@@ -27,6 +27,7 @@ export const resultsPrefix = scenarioOut?.resultsPrefix;
 export const planUrl = scenarioOut?.planUrl;
 export const readyMarkerUrl = scenarioOut?.readyMarkerUrl;
 export const estimatedCostPerHour = scenarioOut?.estimatedCostPerHour;
+export const egress = scenarioOut?.egress;
 export const costPricesAsOf = scenarioOut?.costPricesAsOf ?? serviceOut?.costPricesAsOf;
 export const costSource = scenarioOut?.costSource;
 export const kitSha256 = scenarioOut?.kitSha256 ?? serviceOut?.kitSha256;

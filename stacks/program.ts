@@ -20,6 +20,7 @@ export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit
     planUrl: run.planUrl,
     readyMarkerUrl: run.readyMarkerUrl,
     estimatedCostPerHour: run.estimatedCostPerHour,
+    egress: run.cost.egress,
     costPricesAsOf: run.cost.pricesAsOf,
     costSource: run.cost.source,
     kitSha256: kit.sha256,

@@ -77,6 +77,18 @@ export function runIdFor(stackName: string, now: Date): string {
   return `${base}-${stamp}`;
 }
 
+/**
+ * `ycsb-lab:expiry` as a date: "YYYY-MM-DD" as given, or "<N>d" days from this up (so a stack file never carries a
+ * calendar date that silently passes); unset, the component takes the day its maxHours deadline falls on.
+ */
+export function expiryFrom(value: string | undefined, now: Date): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const days = /^\+?(\d{1,3})d$/.exec(value);
+  if (days) return new Date(now.getTime() + Number(days[1]) * 86_400_000).toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new StackConfigError(`${NS}:expiry`, `a date YYYY-MM-DD or a number of days from the up like "3d", got "${value}"`);
+  return value;
+}
+
 export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, now: Date = new Date()): BenchmarkScenarioArgs {
   const name = required(get, `${NS}:scenario`);
   let base: ScenarioSpec;
@@ -128,12 +140,16 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
   const maxHours = maxHoursText === undefined ? undefined : Number(maxHoursText);
   if (maxHours !== undefined && !(maxHours > 0)) throw new StackConfigError(`${NS}:maxHours`, `hours > 0, got "${maxHoursText}"`);
   const bucket = get(`${NS}:resultsBucket`);
+  const egress = get(`${NS}:egress`);
+  if (egress !== undefined && egress !== "nat" && egress !== "public-ip") throw new StackConfigError(`${NS}:egress`, `"nat" or "public-ip" (unset: the cheaper for the run), got "${egress}"`);
+  const expiry = expiryFrom(get(`${NS}:expiry`), now);
   return {
     spec,
     deployment,
     runId: get(`${NS}:runId`) ?? runIdFor(stackName, now),
     owner: required(get, `${NS}:owner`),
-    expiry: required(get, `${NS}:expiry`),
+    ...(expiry ? { expiry } : {}),
+    now,
     region: required(get, "aws:region"),
     kit,
     stack: stackName,
@@ -144,6 +160,9 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     ...(Object.keys(logVolume).length > 0 ? { logVolume } : {}),
     ...(flag("clientSpot") ? { clientSpot: true } : {}),
     ...(flag("dataNodeSpot") ? { dataNodeSpot: true } : {}),
+    ...(flag("keepAfterRun") ? { keepAfterRun: true } : {}),
+    ...(flag("reserveCapacity") ? { reserveCapacity: true } : {}),
+    ...(egress ? { egress: egress as "nat" | "public-ip" } : {}),
     ...(bucket ? { resultsBucketName: bucket } : {}),
   };
 }

@@ -76,17 +76,19 @@ describe.each(["pglite", "postgres"] as const)("response cache on %s", (kind) =>
     expect((await app.inject({ url: "/api/v1/reference?seed=002" })).json().tables.length).toBeGreaterThan(tables);
   });
 
-  it("a write by another API process on the same Postgres is seen at once", async () => {
-    if (kind !== "postgres") return; // a PGlite directory has one owner: no other process writes it
-    const db2 = await openDatabase({ databaseUrl: url! });
-    const app2 = await buildApp(testConfig(), { database: db2, logLevel: "silent" });
-    try {
-      const before = await total(app);
-      expect((await post(app2, fixtureDocument({ runId: "cache-other-process" }))).statusCode).toBe(201);
-      expect(await total(app)).toBe(before + 1);
-    } finally {
-      await app2.close();
-      await db2.close();
-    }
-  });
+  // Declared for Postgres only: a PGlite directory has one owner, so no other process writes it.
+  if (kind === "postgres") {
+    it("a write by another API process on the same Postgres is seen at once", async () => {
+      const db2 = await openDatabase({ databaseUrl: url! });
+      const app2 = await buildApp(testConfig(), { database: db2, logLevel: "silent" });
+      try {
+        const before = await total(app);
+        expect((await post(app2, fixtureDocument({ runId: "cache-other-process" }))).statusCode).toBe(201);
+        expect(await total(app)).toBe(before + 1);
+      } finally {
+        await app2.close();
+        await db2.close();
+      }
+    });
+  }
 });

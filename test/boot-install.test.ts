@@ -76,6 +76,21 @@ describe("a packaged service's health (Couchbase's REST, runner/boot/processes.t
   });
 });
 
+/** A vendor's slow link: the body a few bytes at a time, for about 2 seconds. */
+function trickle(res: import("node:http").ServerResponse, body: Buffer): void {
+  res.writeHead(200, { "content-length": body.length });
+  const step = Math.max(1, Math.ceil(body.length / 40));
+  let at = 0;
+  const timer = setInterval(() => {
+    res.write(body.subarray(at, at + step));
+    at += step;
+    if (at >= body.length) {
+      clearInterval(timer);
+      res.end();
+    }
+  }, 50);
+}
+
 describe("engine downloads mirrored in the run's bucket: one vendor download for the whole cluster", () => {
   let server: Server;
   let vendor: string;
@@ -90,10 +105,17 @@ describe("engine downloads mirrored in the run's bucket: one vendor download for
     execFileSync("tar", ["-czf", join(work, "engine-1.0.tar.gz"), "-C", join(work, "src"), "engine-1.0"]);
     archive = readFileSync(join(work, "engine-1.0.tar.gz"));
     const digest = createHash("sha512").update(archive).digest("hex");
+    // A forged distribution under a pinned name, with a digest file that matches it (both from the same origin).
+    const forged = Buffer.concat([archive, Buffer.from("forged")]);
+    const forgedDigest = createHash("sha512").update(forged).digest("hex");
     server = createServer((req, res) => {
       hits[req.url!] = (hits[req.url!] ?? 0) + 1;
       if (req.url === "/engine-1.0.tar.gz") res.end(archive);
       else if (req.url === "/engine-1.0.tar.gz.sha512") res.end(`${digest}  engine-1.0.tar.gz\n`);
+      else if (req.url === "/slow/engine-1.0.tar.gz") trickle(res, archive);
+      else if (req.url === "/slow/engine-1.0.tar.gz.sha512") res.end(`${digest}  engine-1.0.tar.gz\n`);
+      else if (req.url === "/apache-cassandra-5.0.4-bin.tar.gz") res.end(forged);
+      else if (req.url === "/apache-cassandra-5.0.4-bin.tar.gz.sha512") res.end(`${forgedDigest}  apache-cassandra-5.0.4-bin.tar.gz\n`);
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -107,18 +129,39 @@ describe("engine downloads mirrored in the run's bucket: one vendor download for
   it("the leader downloads and mirrors; the others take the leader's copy; a copy that does not match the vendor's digest is refused", async () => {
     const artifact: EngineArtifact = { name: "engine-1.0.tar.gz", url: `${vendor}/engine-1.0.tar.gz`, checksumUrl: `${vendor}/engine-1.0.tar.gz.sha512`, checksum: "sha512", into: "engine", stripComponents: 1 };
     const store = new FolderStore(join(work, "bucket"));
-    const install = (node: number, leader: boolean) => installArtifacts([artifact], join(work, `node-${node}`), undefined, { store, leader, pollMs: 50, waitMs: 2_000 });
+    const install = (node: number, leader: boolean) => installArtifacts([artifact], join(work, `node-${node}`), undefined, { store, runId: "r1", leader, pollMs: 50, waitMs: 2_000 });
     // The follower starts first and waits for the leader's copy.
     const [follower, leader] = await Promise.all([install(1, false), new Promise((r) => setTimeout(r, 200)).then(() => install(0, true))]);
-    expect(leader[0]).toMatch(/from http:\/\/127\.0\.0\.1:\d+\/engine-1\.0\.tar\.gz \(mirrored to the bucket/);
+    expect(leader[0]).toMatch(/from http:\/\/127\.0\.0\.1:\d+\/engine-1\.0\.tar\.gz \(mirrored to the run's bucket/);
     expect(follower[0]).toMatch(/from the run's bucket \(the leader's copy\)/);
     expect(hits["/engine-1.0.tar.gz"]).toBe(1);
     expect(readFileSync(join(work, "node-1", "engine", "lib", "engine.jar"), "utf8")).toBe("jar bytes");
     // A later node finds a mirrored copy that was tampered with: refused, fetched from the vendor instead.
-    const key = (await store.list("artifacts/"))[0]!;
+    const key = (await store.list("artifacts/r1/")).find((k) => k.endsWith(".tar.gz"))!;
     await store.put(key, "not the archive");
     const third = await install(2, false);
     expect(third[0]).toMatch(/from http:\/\/127\.0\.0\.1/);
     expect(hits["/engine-1.0.tar.gz"]).toBe(2);
+  });
+
+  it("a follower waits as long as the leader's download moves, past its stall limit, and takes the leader's copy", async () => {
+    const artifact: EngineArtifact = { name: "engine-1.0.tar.gz", url: `${vendor}/slow/engine-1.0.tar.gz`, checksumUrl: `${vendor}/slow/engine-1.0.tar.gz.sha512`, checksum: "sha512", into: "engine", stripComponents: 1 };
+    const store = new FolderStore(join(work, "slow-bucket"));
+    const install = (node: number, leader: boolean) =>
+      installArtifacts([artifact], join(work, `slow-node-${node}`), undefined, { store, runId: "r2", leader, pollMs: 50, waitMs: 500, progressEveryMs: 50 });
+    // The leader's vendor download takes about 2 s: four times the follower's limit without movement.
+    const [leader, follower] = await Promise.all([install(0, true), new Promise((r) => setTimeout(r, 100)).then(() => install(1, false))]);
+    expect(leader[0]).toMatch(/mirrored to the run's bucket/);
+    expect(follower[0]).toMatch(/from the run's bucket \(the leader's copy\)/);
+    expect(hits["/slow/engine-1.0.tar.gz"]).toBe(1);
+    // The mirror is the run's own: another run's nodes find nothing of it.
+    expect((await store.list("artifacts/")).every((k) => k.startsWith("artifacts/r2/"))).toBe(true);
+  });
+
+  it("an artifact pinned in the repository is refused when the vendor serves another file with a digest to match", async () => {
+    const name = "apache-cassandra-5.0.4-bin.tar.gz";
+    const artifact: EngineArtifact = { name, url: `${vendor}/${name}`, checksumUrl: `${vendor}/${name}.sha512`, checksum: "sha512", into: "cassandra", stripComponents: 1 };
+    await expect(installArtifacts([artifact], join(work, "pinned-node"))).rejects.toThrow(/apache-cassandra-5\.0\.4-bin\.tar\.gz: the vendor publishes sha512 [0-9a-f]{16}\.\.\., the repository pins 16de8bb78af94dab/);
+    expect(hits[`/${name}`] ?? 0).toBe(0);
   });
 });

@@ -15,7 +15,6 @@ import { parseRunUrl } from "../runner/boot/run-objects.js";
 import { resolveGlobs } from "../runner/boot/processes.js";
 import { parseSha512File } from "../runner/boot/engine-install.js";
 import { renderFleetStatus } from "../cli/commands/status.js";
-import { calendarUtc, scheduleTermination, terminationTime } from "../runner/boot/lifetime.js";
 import { tarArchive } from "../kit/tar.js";
 import { cassandraRuntime } from "../engines/cassandra/runtime.js";
 import { nodeContextOf, type ProcessSpec } from "../engines/runtime.js";
@@ -23,10 +22,11 @@ import { initialTokens } from "../engines/cassandra/tokens.js";
 import { osTuning, tuningSteps } from "../engines/os-tuning.js";
 import { parse as parseYaml } from "yaml";
 
-const scope = { bucketName: "results", accountId: "123456789012", region: "us-east-1", ...runLayout("r1"), kitKey: kitKey("a".repeat(64)) };
+const scope = { bucketName: "results", accountId: "123456789012", region: "us-east-1", runId: "r1", ...runLayout("r1"), kitKey: kitKey("a".repeat(64)) };
 
 describe("IAM policy evaluation (what moto cannot judge: conditions)", () => {
-  const client = clientPolicy(scope);
+  const client = clientPolicy(scope, 0);
+  const client1 = clientPolicy(scope, 1);
   const node = dataNodePolicy(scope);
   it.each([
     ["client lists its run's barriers", client, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": "runs/r1/barriers/3-a/" } }, "allowed"],
@@ -39,7 +39,22 @@ describe("IAM policy evaluation (what moto cannot judge: conditions)", () => {
     ["node writes the ready marker", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/ready.json" }, "allowed"],
     ["node writes its status", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/node-3.json" }, "allowed"],
     ["node writes a client's status", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/client-0.json" }, "implicit-deny"],
-    ["node mirrors an engine download", node, { action: "s3:PutObject", resource: `arn:aws:s3:::results/artifacts/${"c".repeat(128)}/apache-cassandra-5.0.4-bin.tar.gz` }, "allowed"],
+    ["node mirrors an engine download for its run", node, { action: "s3:PutObject", resource: `arn:aws:s3:::results/artifacts/r1/${"c".repeat(128)}/apache-cassandra-5.0.4-bin.tar.gz` }, "allowed"],
+    ["node writes another run's mirror", node, { action: "s3:PutObject", resource: `arn:aws:s3:::results/artifacts/r2/${"c".repeat(128)}/apache-cassandra-5.0.4-bin.tar.gz` }, "implicit-deny"],
+    ["node lists its run's cluster objects (a missing marker answers 404)", node, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": "runs/r1/cluster/ready.json" } }, "allowed"],
+    ["node lists its run's mirror", node, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": `artifacts/r1/${"c".repeat(128)}/x.tar.gz` } }, "allowed"],
+    ["node lists the run's results", node, { action: "s3:ListBucket", resource: "arn:aws:s3:::results", context: { "s3:prefix": "runs/r1/phases/" } }, "implicit-deny"],
+    ["client 1 writes its own result", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/phases/2-a/client-1/result.json" }, "allowed"],
+    ["client 1 writes client 0's result", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/phases/2-a/client-0/result.json" }, "implicit-deny"],
+    ["client 1 writes client 10's barrier", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/barriers/3-a/client-10.json" }, "implicit-deny"],
+    ["client 1 rewrites plan.json", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/plan.json" }, "implicit-deny"],
+    ["client 0 rewrites cluster.json", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster.json" }, "implicit-deny"],
+    ["client 0 forges the leader's ready marker", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/ready.json" }, "implicit-deny"],
+    ["client 0 asks the nodes for a reset", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/command.json" }, "allowed"],
+    ["client 1 asks the nodes for a reset", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/cluster/command.json" }, "implicit-deny"],
+    ["client 0 writes the manifest", client, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/manifest.json" }, "allowed"],
+    ["client 1 writes its status", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/client-1.json" }, "allowed"],
+    ["client 1 writes a node's status", client1, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/status/node-0.json" }, "implicit-deny"],
     ["node writes a result", node, { action: "s3:PutObject", resource: "arn:aws:s3:::results/runs/r1/phases/2-a/client-0/result.json" }, "implicit-deny"],
     ["node reads its run's secret", node, { action: "ssm:GetParameter", resource: "arn:aws:ssm:us-east-1:123456789012:parameter/ycsb-lab/r1/admin-password" }, "allowed"],
     ["node reads another run's secret", node, { action: "ssm:GetParameter", resource: "arn:aws:ssm:us-east-1:123456789012:parameter/ycsb-lab/r2/admin-password" }, "implicit-deny"],
@@ -119,25 +134,6 @@ describe("engine runtime: Cassandra as the boot command starts it", () => {
   });
 });
 
-describe("the run's lifetime (cost brake)", () => {
-  it("terminates at the end of the expiry day (UTC), or maxHours after the first boot when that is sooner", () => {
-    const boot = new Date("2026-12-30T10:00:00Z");
-    expect(terminationTime({ expiry: "2026-12-31" }, boot).toISOString()).toBe("2026-12-31T23:59:59.000Z");
-    expect(terminationTime({ expiry: "2026-12-31", maxHours: 6 }, boot).toISOString()).toBe("2026-12-30T16:00:00.000Z");
-    expect(terminationTime({ expiry: "2026-12-31", maxHours: 72 }, boot).toISOString()).toBe("2026-12-31T23:59:59.000Z");
-    expect(calendarUtc(new Date("2026-12-30T16:00:00Z"))).toBe("2026-12-30 16:00:00 UTC");
-  });
-  it("keeps the first boot's deadline across restarts; a rehearsal only says when", () => {
-    const home = mkdtempSync(join(tmpdir(), "lifetime-"));
-    const env = bootEnvironment({ YCSB_LAB_REHEARSAL: "1", YCSB_LAB_HOME: home });
-    const cluster = { lifetime: { expiry: "2030-01-01", maxHours: 2 } } as unknown as ClusterDescription;
-    const first = scheduleTermination(cluster, env, new Date("2026-11-23T10:00:00Z"));
-    expect(first).toMatch(/would terminate itself at 2026-11-23T12:00:00\.000Z \(expiry 2030-01-01, at most 2 h\)/);
-    // A restart an hour later: the deadline stays two hours after the first boot.
-    expect(scheduleTermination(cluster, env, new Date("2026-11-23T11:00:00Z"))).toContain("2026-11-23T12:00:00.000Z");
-  });
-});
-
 describe("Cassandra tokens chosen up front (parallel joins)", () => {
   it.each([1, 3, 32])("%i nodes x 16 vnodes: distinct tokens, every node owns exactly 1/N of the ring", (nodes) => {
     const all = Array.from({ length: nodes }, (_, i) => initialTokens(nodes, 16, i).map((t) => ({ t: BigInt(t), node: i })));
@@ -184,6 +180,18 @@ describe("small pieces of the boot path", () => {
     expect(lines[1]).toMatch(/^node-0\s+failed\s+10m\s+cassandra exited with code 1$/);
     expect(lines[2]).toMatch(/^node-1\s+no status/);
     expect(lines[3]).toMatch(/^client-0\s+running 3\/4\s+30s\s+a \(workload\)$/);
+  });
+  it("marks an instance whose heartbeat stopped, and says whom a client waits for at a barrier", () => {
+    const now = Date.parse("2026-11-23T12:00:00Z");
+    const lines = renderFleetStatus(
+      [
+        { instance: "node-0", role: "data", index: 0, stage: "ready", at: "2026-11-23T11:00:00Z", heartbeatAt: "2026-11-23T11:58:00Z" },
+        { instance: "client-0", role: "client", index: 0, stage: "running", at: "2026-11-23T11:59:00Z", heartbeatAt: "2026-11-23T11:59:50Z", phase: { position: 4, of: 5, name: "b" }, detail: "at the barrier before phase 4 (b): waiting 60 s for client(s) 1" },
+      ],
+      now,
+    );
+    expect(lines[1]).toMatch(/^node-0\s+ready\s+60m\s+SILENT for 120 s \(no heartbeat\): its machine may be gone/);
+    expect(lines[2]).toMatch(/b \(at the barrier before phase 4 \(b\): waiting 60 s for client\(s\) 1\)$/);
   });
   it("writes a tar that GNU tar unpacks, byte-for-byte the same for the same files in any order", () => {
     const files = [{ path: "bin/ycsb-lab.mjs", data: Buffer.from("console.log(1)\n"), executable: true }, { path: `java/${"x".repeat(120)}/long-name.jar`, data: Buffer.alloc(1500, 7) }, { path: "kit.json", data: Buffer.from("{}\n") }];

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -79,6 +79,62 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     }
   }, 240_000);
 
+  /** The real export of the laptop's store with one more line at its end. */
+  async function exportWith(name: string, extra: (runLine: { kind: "run"; run: Record<string, unknown> }) => unknown): Promise<{ path: string; line: number }> {
+    if (!existsSync(file)) await cli(["export", "--out", file], { PGLITE_DIR: pgliteDir });
+    const text = readFileSync(file, "utf8").trimEnd().split("\n");
+    const realRun = JSON.parse(text.find((l) => l.startsWith('{"kind":"run"'))!) as { kind: "run"; run: Record<string, unknown> };
+    const path = join(dir, name);
+    writeFileSync(path, `${[...text, JSON.stringify(extra(realRun))].join("\n")}\n`);
+    return { path, line: text.length + 1 };
+  }
+
+  async function importFails(path: string): Promise<{ stderr: string; counts: Record<string, number> }> {
+    const url = await freshPostgresDatabase(`transfer_${Math.random().toString(36).slice(2, 8)}`);
+    const failed = await cli(["import", path], { DATABASE_URL: url }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(1);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const out: Record<string, number> = {};
+    try {
+      if ((await client.query("SELECT to_regclass('runs') AS t")).rows[0].t !== null) {
+        for (const t of TABLES) out[t] = Number((await client.query(`SELECT count(*) AS n FROM ${t}`)).rows[0].n);
+      }
+    } finally {
+      await client.end();
+    }
+    return { stderr: failed!.stderr, counts: out };
+  }
+
+  it("a real export with one bad run appended: refused naming the line and the field, nothing written", async () => {
+    const { path, line } = await exportWith("bad-field.jsonl", (r) => ({ ...r, run: { ...r.run, id: "appended", nodes: "three" } }));
+    const { stderr, counts } = await importFails(path);
+    expect(stderr).toContain(`line ${line}: a run line: /run/nodes: Expected integer`);
+    expect(counts).toEqual({});
+  }, 120_000);
+
+  it("a real export with one run the database refuses appended: the whole import rolls back", async () => {
+    // Valid line by line, but the same phase twice in one run breaks the store's unique (run, phase name).
+    const { path, line } = await exportWith("bad-store.jsonl", (r) => {
+      const phases = r.run.phases as unknown[];
+      return { ...r, run: { ...r.run, id: "appended", phases: [...phases, phases[0]] } };
+    });
+    const { stderr, counts } = await importFails(path);
+    expect(stderr).toContain(`line ${line}: the run could not be stored, nothing was written`);
+    expect(Object.keys(counts)).toEqual(TABLES);
+    expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+  }, 120_000);
+
+  it("a run naming a source neither the file nor the store holds is refused, naming it", async () => {
+    const { path, line } = await exportWith("bad-source.jsonl", (r) => ({ ...r, run: { ...r.run, id: "appended", sourceId: "nowhere" } }));
+    const { stderr, counts } = await importFails(path);
+    expect(stderr).toContain(`line ${line}: the run's source "nowhere" is neither in the file nor in this store`);
+    expect(counts.runs).toBe(0);
+  }, 120_000);
+
   it("refuses a file that is not an export, naming the line, and writes nothing", async () => {
     const bad = join(dir, "bad.jsonl");
     writeFileSync(bad, `${JSON.stringify({ kind: "header", format: TRANSFER_FORMAT, exportedAt: new Date().toISOString() })}\n{"kind":"run","run":{"phases":[]}}\n`);
@@ -88,7 +144,7 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
       (e: { code: number; stderr: string }) => e,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toMatch(/line 2: a run without id or phases/);
+    expect(failed?.stderr).toMatch(/line 2: a run line: \/run\/id: Expected required property/);
     // Checked before the store was opened: not even a table was created.
     const client = new pg.Client({ connectionString: url });
     await client.connect();

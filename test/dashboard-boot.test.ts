@@ -44,3 +44,33 @@ describe("the dashboard's boot: from its service description to what `serve` is 
     expect(iamRequestOf({ ...call, body: JSON.stringify({ SecretId: "by-name" }) })?.resource).toBe("arn:aws:secretsmanager:eu-west-1:123456789012:secret:by-name");
   });
 });
+
+describe("the dashboard's database connection: RDS's certificate checked, its rotated password followed", () => {
+  it("verify-full checks the chain against the RDS CA bundle in the kit and the name against the host", async () => {
+    const { tlsOptions, rdsCaBundlePath } = await import("../cli/dashboard-boot.js");
+    const tls = tlsOptions("verify-full", "db.abc.eu-west-1.rds.amazonaws.com");
+    expect(tls).toMatchObject({ rejectUnauthorized: true, servername: "db.abc.eu-west-1.rds.amazonaws.com" });
+    const { X509Certificate } = await import("node:crypto");
+    const pems = (tls as { ca: string }).ca.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    // AWS's RDS roots of 2024 on (RSA2048, RSA4096, ECC384 G1, valid until 2061 and 2121) for the stacks' regions.
+    const subjects = pems.map((p) => new X509Certificate(p).subject);
+    for (const region of ["us-east-1", "eu-west-1"]) expect(subjects.some((s) => s.includes(`Amazon RDS ${region} Root CA RSA2048 G1`))).toBe(true);
+    expect(rdsCaBundlePath()).toMatch(/kit\/rds-global-bundle\.pem$/);
+    expect(() => tlsOptions("verify-full", "h", "/nonexistent/bundle.pem")).toThrow(/sslMode verify-full: no RDS CA bundle at \/nonexistent\/bundle\.pem/);
+    expect(tlsOptions("require", "h")).toEqual({ rejectUnauthorized: false });
+    expect(tlsOptions("disable", "h")).toBe(false);
+  });
+
+  it("reads the secret again on an authentication failure, at most once per interval", async () => {
+    const { databaseSecret, isAuthFailure } = await import("../cli/database-secret.js");
+    let reads = 0;
+    const secret = databaseSecret("old", async () => (++reads === 1 ? "new" : "newer"), { minIntervalMs: 60_000 });
+    expect(secret.password()).toBe("old");
+    expect(await secret.refresh()).toBe(true);
+    expect(secret.password()).toBe("new");
+    expect(await secret.refresh()).toBe(false);
+    expect(reads).toBe(1);
+    expect(isAuthFailure({ code: "28P01" })).toBe(true);
+    expect(isAuthFailure({ code: "08006" })).toBe(false);
+  });
+});

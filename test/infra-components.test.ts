@@ -38,6 +38,7 @@ const clusterArgs = (engine: Engine, preset: Preset, over: Partial<DatabaseClust
   subnetId: "subnet-1",
   securityGroupId: "sg-1",
   resultsBucketName: "results-bucket",
+  lifetime: { expiry: "2026-12-31", maxHours: 12 },
   runId: "run-1",
   region: "us-east-1",
   kit: { sha256: KIT_SHA },
@@ -70,6 +71,29 @@ describe("BenchmarkNetwork", () => {
     expect(ingress.filter((r) => r.fromPort === 7000).every((r) => r.self === true && !r.securityGroups)).toBe(true);
     expect(ingress.every((r) => !r.cidrBlocks?.length && !r.ipv6CidrBlocks?.length)).toBe(true);
     expect(ingress.some((r) => r.fromPort <= 22 && r.toPort >= 22)).toBe(false);
+  });
+
+  it("egress through a NAT gateway: no instance subnet hands out public addresses, the default route goes to the NAT", async () => {
+    const net = new BenchmarkNetwork("natnet", { region: "us-east-1", ports: engineRuntime("cassandra").ports, egress: "nat" });
+    await value(net.dataSecurityGroupId);
+    await settle();
+    const subnets = ofType("aws:ec2/subnet:Subnet");
+    expect(subnets.map((x) => [x.name, x.inputs.mapPublicIpOnLaunch])).toEqual([
+      ["natnet-public", false],
+      ["natnet-data", false],
+      ["natnet-client", false],
+    ]);
+    const [nat] = ofType("aws:ec2/natGateway:NatGateway");
+    expect(nat!.inputs).toMatchObject({ subnetId: "natnet-public-id", allocationId: "natnet-nat-ip-id" });
+    const instanceRoutes = recorded.find((r) => r.name === "natnet-routes")!;
+    expect(instanceRoutes.inputs.routes).toEqual([{ cidrBlock: "0.0.0.0/0", natGatewayId: "natnet-nat-id" }]);
+    // Public addresses by default (a small fleet: cheaper than the NAT gateway's hour).
+    reset();
+    const plain = new BenchmarkNetwork("plain", { region: "us-east-1", ports: engineRuntime("cassandra").ports });
+    await value(plain.dataSecurityGroupId);
+    await settle();
+    expect(ofType("aws:ec2/subnet:Subnet").every((x) => x.inputs.mapPublicIpOnLaunch === true)).toBe(true);
+    expect(ofType("aws:ec2/natGateway:NatGateway")).toEqual([]);
   });
 
   it("rejects port 22 and a bad region before creating anything", () => {
@@ -125,7 +149,7 @@ async function buildCluster(name: string, args: DatabaseClusterArgs) {
 }
 
 describe("DatabaseCluster", () => {
-  it("launches one hardened instance per node from the looked-up Ubuntu AMI, with SSM and a scoped role", async () => {
+  it("launches one hardened instance per node from the looked-up Debian 12 AMI, with SSM and a scoped role", async () => {
     const { cluster, instances } = await buildCluster("cas", clusterArgs("cassandra", "balanced"));
     expect(instances).toHaveLength(3);
     expect(calls).toContain("aws:ec2/getAmi:getAmi");
@@ -183,7 +207,7 @@ describe("DatabaseCluster", () => {
 });
 
 describe("ClientFleet", () => {
-  it("sizes the fleet from the data-node ratio and scopes its role to the run's prefix", async () => {
+  it("sizes the fleet from the data-node ratio and gives each client a role writing only the keys it owns", async () => {
     const fleet = new ClientFleet("fleet", {
       clients: { dataNodesPerClient: 3, dataNodes: 8 },
       clientIps: addressing(8, 3).clientIps,
@@ -195,15 +219,26 @@ describe("ClientFleet", () => {
       runId: "run-7",
       region: "us-east-1",
       kit: { sha256: KIT_SHA },
+      lifetime: { expiry: "2026-12-31" },
     });
     await Promise.all(fleet.instanceIds.map(value));
     await settle();
     expect(fleet.count).toBe(3);
     const instances = ofType("aws:ec2/instance:Instance");
     expect(instances).toHaveLength(3);
-    const policy = JSON.parse(ofType("aws:iam/rolePolicy:RolePolicy")[0]!.inputs.policy);
+    const policies = ofType("aws:iam/rolePolicy:RolePolicy").map((p) => JSON.parse(p.inputs.policy));
+    expect(policies).toHaveLength(3);
+    expect(ofType("aws:iam/instanceProfile:InstanceProfile").map((p) => p.name)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
+    expect(instances.map((i) => i.inputs.iamInstanceProfile)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
+    const policy = policies[2];
     const writes = policy.Statement.filter((s: any) => s.Action.some((a: string) => /Put|Delete|Abort/.test(a)));
-    expect(writes.flatMap((s: any) => s.Resource)).toEqual(["arn:aws:s3:::results-bucket/runs/run-7/*"]);
+    expect(writes.flatMap((s: any) => s.Resource)).toEqual([
+      "arn:aws:s3:::results-bucket/runs/run-7/phases/*/client-2/*",
+      "arn:aws:s3:::results-bucket/runs/run-7/barriers/*/client-2.json",
+      "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.json",
+      "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.log",
+      "arn:aws:s3:::results-bucket/runs/run-7/cluster/end.json",
+    ]);
     expect(policy.Statement.find((s: any) => s.Action.includes("s3:ListBucket")).Condition).toEqual({ StringLike: { "s3:prefix": ["runs/run-7/*"] } });
     // Only Session Manager's channel actions take "*" (they have no resource-level permissions); nothing else does.
     const wide = policy.Statement.filter((s: any) => s.Resource.includes("*"));
@@ -232,6 +267,7 @@ describe("ClientFleet", () => {
           runId: "r",
           region: "us-east-1",
           kit: { sha256: "v0.1.0" },
+          lifetime: { expiry: "2026-12-31" },
         }),
     ).toThrow(/kit\.sha256/);
     expect(recorded).toEqual([]);

@@ -87,14 +87,14 @@ describe("DashboardService", () => {
   it("keeps the write token in Secrets Manager, generated once (a later up never rotates it), never in user-data, outputs or the service description", async () => {
     const { service } = await deploy();
     const secrets = ofType("aws:secretsmanager/secret:Secret");
-    expect(secrets.map((s) => s.inputs.name)).toEqual(["ycsb-lab/team-dash/write-token"]);
+    expect(secrets.map((s) => s.inputs.namePrefix)).toEqual(["ycsb-lab/team-dash/write-token-"]);
     const [version] = ofType("aws:secretsmanager/secretVersion:SecretVersion");
     expect(options.get(version!.name)?.ignoreChanges).toEqual(["secretString"]);
     const [instance] = ofType("aws:ec2/instance:Instance");
     const [described] = ofType("aws:s3/bucketObjectv2:BucketObjectv2").filter((o) => o.inputs.key === "runs/team-dash/service.json");
     const d = parseServiceDescription(described!.inputs.content, "service.json");
     expect(d.writeTokenSecretArn).toBe(await value(service.writeTokenSecretArn));
-    expect(d.database).toMatchObject({ port: 5432, name: "ycsb_lab", sslMode: "require" });
+    expect(d.database).toMatchObject({ port: 5432, name: "ycsb_lab", sslMode: "verify-full" });
     expect(d.database.secretArn).toMatch(/:secret:rds!db-/);
     expect(d.importBuckets).toEqual([{ bucket: "scenario-a-results", prefix: "" }, { bucket: "scenario-b-results", prefix: "nightly/" }]);
     for (const text of [instance!.inputs.userData, described!.inputs.content, await value(service.url), await value(service.portForwardCommand)]) expect(text).not.toContain(RANDOM);
@@ -145,7 +145,7 @@ describe("DashboardService", () => {
     const d = parseServiceDescription(ofType("aws:s3/bucketObjectv2:BucketObjectv2").find((o) => o.inputs.key === "runs/team-dash/service.json")!.inputs.content, "service.json");
     expect(d.protectReads).toBe(true);
     expect(d.readTokenSecretArn).toMatch(/read-token/);
-    expect(ofType("aws:secretsmanager/secret:Secret").map((s) => s.inputs.name).sort()).toEqual(["ycsb-lab/team-dash/read-token", "ycsb-lab/team-dash/write-token"]);
+    expect(ofType("aws:secretsmanager/secret:Secret").map((s) => s.inputs.namePrefix).sort()).toEqual(["ycsb-lab/team-dash/read-token-", "ycsb-lab/team-dash/write-token-"]);
   });
 
   it.each([
@@ -185,5 +185,30 @@ describe("stacks/Pulumi.dashboard.yaml", () => {
   it("names what is wrong in its config", () => {
     const get = stackConfigFromFiles("dashboard", { "ycsb-lab:allowedCidrs": "10.0.0.0/8" });
     expect(() => dashboardArgs(get, "dashboard", KIT)).toThrow(/ycsb-lab:allowedCidrs: needs ycsb-lab:certificateArn/);
+  });
+});
+
+describe("DashboardService survives destroy and up", () => {
+  it("a second deployment after a destroy: its secrets take names of their own, its database a final snapshot name of its own", async () => {
+    await deploy({ now: new Date("2026-11-23T18:30:00Z") });
+    const first = { secrets: ofType("aws:secretsmanager/secret:Secret").map((s) => s.inputs), db: ofType("aws:rds/instance:Instance")[0]!.inputs };
+    expect(options.get("dash-db")?.ignoreChanges).toEqual(["finalSnapshotIdentifier"]);
+    reset();
+    await deploy({ now: new Date("2026-12-02T09:00:00Z") });
+    const second = { secrets: ofType("aws:secretsmanager/secret:Secret").map((s) => s.inputs), db: ofType("aws:rds/instance:Instance")[0]!.inputs };
+    // A destroyed secret keeps its name through the recovery window: a fixed name would make the next up fail.
+    for (const s of [...first.secrets, ...second.secrets]) {
+      expect(s.name).toBeUndefined();
+      expect(s.namePrefix).toMatch(/^ycsb-lab\/team-dash\/write-token-$/);
+      expect(s.recoveryWindowInDays).toBe(7);
+    }
+    expect(first.db.finalSnapshotIdentifier).toBe("team-dash-final-20261123-183000");
+    expect(second.db.finalSnapshotIdentifier).toBe("team-dash-final-20261202-090000");
+  });
+
+  it("verifies RDS's certificate: the service description asks for verify-full", async () => {
+    await deploy();
+    const d = parseServiceDescription(ofType("aws:s3/bucketObjectv2:BucketObjectv2").find((o) => String(o.inputs.key).endsWith("service.json"))!.inputs.content, "service.json");
+    expect(d.database.sslMode).toBe("verify-full");
   });
 });

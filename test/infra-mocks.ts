@@ -15,6 +15,8 @@ export const calls: string[] = [];
 
 export const MOCK_AMI = "ami-0a1b2c3d4e5f67890";
 export const MOCK_ACCOUNT = "123456789012";
+/** The account's On-Demand standard vCPU quota (Service Quotas L-1216C47A) the mocked AWS answers; tests lower it. */
+export const quota = { vcpus: 5_000 };
 
 /** Mocks that record every resource and answer only the invokes infra makes; anything else throws. */
 export async function installMocks(): Promise<void> {
@@ -25,7 +27,8 @@ export async function installMocks(): Promise<void> {
         const state: Record<string, unknown> = { ...args.inputs, arn: `arn:aws:mock:::${args.name}` };
         if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${args.name}-bucket`;
         if (state.name === undefined) state.name = args.name;
-        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:${String(args.inputs.name)}-AbCdEf`;
+        // A secret named by prefix gets AWS's random suffix; one named in full, the six characters Secrets Manager adds.
+        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}20261123183000000001`)}-AbCdEf`;
         // RDS keeps the master password in a secret of its own (manageMasterUserPassword) and reports its ARN.
         if (args.type === "aws:rds/instance:Instance") {
           Object.assign(state, { address: `${args.name}.mock.us-east-1.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.mock.us-east-1.rds.amazonaws.com:5432` });
@@ -38,7 +41,7 @@ export async function installMocks(): Promise<void> {
         calls.push(args.token);
         switch (args.token) {
           case "aws:ec2/getAmi:getAmi":
-            return { id: MOCK_AMI, name: "ubuntu/images/hvm-ssd-gp3/ubuntu-noble-24.04-amd64-server-20250601", ownerId: args.inputs.owners?.[0] };
+            return { id: MOCK_AMI, name: "debian-12-amd64-20260601-2150", ownerId: args.inputs.owners?.[0] };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
             return { names: ["us-east-1a", "us-east-1b"], zoneIds: ["use1-az1", "use1-az2"] };
           case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
@@ -51,6 +54,8 @@ export async function installMocks(): Promise<void> {
             return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
             return { randomPassword: "mock-random-password-0123456789abcdefghij" };
+          case "aws:servicequotas/getServiceQuota:getServiceQuota":
+            return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: quota.vcpus, adjustable: true, globalQuota: false };
           default:
             throw new Error(`Mock not implemented: ${args.token}`);
         }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -107,7 +108,36 @@ describe("npm package", () => {
       `consumer node_modules (without @types): ${(sizes.consumer! / 1024).toFixed(1)} MiB; @pulumi/aws alone: ${(sizes.pulumiAws! / 1024).toFixed(1)} MiB; ` +
         `ycsb-lab itself: ${(sizes.ycsbLab! / 1024).toFixed(2)} MiB; ${top.length} top-level entries`,
     );
-    // Everything beyond @pulumi/aws is @pulumi/pulumi's own tree plus ycsb-lab and its three small dependencies.
     expect(sizes.ycsbLab!).toBeLessThan(5 * 1024);
+  });
+
+  it("declares as dependencies exactly the packages dist/ imports, Pulumi's as peers", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: object; peerDependencies: object };
+    const imported = new Set<string>();
+    for (const file of readdirSync(join(root, "dist")).filter((f) => /\.c?js$/.test(f))) {
+      const code = readFileSync(join(root, "dist", file), "utf8");
+      for (const m of code.matchAll(/(?:\bfrom\s*|\brequire\(\s*|\bimport\(\s*)["']([^"'./][^"']*)["']/g)) {
+        const spec = m[1]!.replace(/^node:/, "");
+        if (builtinModules.includes(spec.split("/")[0]!)) continue;
+        imported.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
+      }
+    }
+    expect([...imported].sort()).toEqual([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].sort());
+  });
+
+  it("installs nothing beyond its dependencies' own trees besides the Pulumi peers", () => {
+    // Every package ycsb-lab brings, found the way Node resolves them from its folder (hoisted by npm).
+    const nm = join(work, "esm", "node_modules");
+    const brought = new Set<string>();
+    const visit = (name: string) => {
+      if (brought.has(name)) return;
+      brought.add(name);
+      const manifest = JSON.parse(readFileSync(join(nm, name, "package.json"), "utf8")) as { dependencies?: object };
+      for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep);
+    };
+    const own = JSON.parse(readFileSync(join(nm, "ycsb-lab", "package.json"), "utf8")) as { dependencies: object };
+    for (const dep of Object.keys(own.dependencies)) visit(dep);
+    // TypeBox, hdr-histogram-js and the three small packages hdr-histogram-js loads its WebAssembly with.
+    expect([...brought].sort()).toEqual(["@assemblyscript/loader", "@sinclair/typebox", "base64-js", "hdr-histogram-js", "pako"]);
   });
 });

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { shellcheck } from "./support/shellcheck.js";
 import { addressing } from "../infra/addressing.js";
 import { checkFit, dataBytesPerNode } from "../infra/sizing.js";
 import { estimateCost } from "../infra/cost.js";
@@ -85,18 +86,26 @@ describe("instance types", () => {
 describe("cost", () => {
   it("sums instances and EBS by the hour", () => {
     const c = estimateCost({ dataNodes: 2, dataInstanceType: "m6i.large", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [{ type: "gp3", sizeGiB: 730 }], clientEbsGiB: 0 });
-    expect(c.breakdown).toEqual({ dataNodes: 0.192, clients: 0.085, ebs: 0.16, publicIpv4: 0.015 });
+    expect(c.breakdown).toEqual({ dataNodes: 0.192, clients: 0.085, ebs: 0.16, publicIpv4: 0.015, natGateway: 0 });
     expect(c.usdPerHour).toBe(0.452);
+    const nat = estimateCost({ dataNodes: 2, dataInstanceType: "m6i.large", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [{ type: "gp3", sizeGiB: 730 }], clientEbsGiB: 0, egress: "nat" });
+    expect(nat.breakdown).toMatchObject({ publicIpv4: 0.005, natGateway: 0.045 });
     expect(() => estimateCost({ dataNodes: 1, dataInstanceType: "m1.xlarge", clients: 1, clientInstanceType: "c6i.large", dataNodeEbs: [], clientEbsGiB: 0 })).toThrow(/no price for "m1.xlarge"/);
   });
 });
 
 describe("policies and tags", () => {
-  it("the client policy grants writes only under the run prefix", () => {
+  it("a client's policy grants writes only to the keys it owns", () => {
     const l = runLayout("r1");
-    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", ...l, kitKey: kitKey("0".repeat(64)) });
+    const doc = clientPolicy({ bucketName: "b", accountId: "1", region: "us-east-1", runId: "r1", ...l, kitKey: kitKey("0".repeat(64)) }, 2);
     const writeResources = doc.Statement.filter((s) => s.Action.some((a) => a.startsWith("s3:Put"))).flatMap((s) => s.Resource);
-    expect(writeResources).toEqual(["arn:aws:s3:::b/runs/r1/*"]);
+    expect(writeResources).toEqual([
+      "arn:aws:s3:::b/runs/r1/phases/*/client-2/*",
+      "arn:aws:s3:::b/runs/r1/barriers/*/client-2.json",
+      "arn:aws:s3:::b/runs/r1/status/client-2.json",
+      "arn:aws:s3:::b/runs/r1/status/client-2.log",
+      "arn:aws:s3:::b/runs/r1/cluster/end.json",
+    ]);
   });
   it.each([
     [{ runId: "ok-1", owner: "me", expiry: "2030-01-01" }, []],
@@ -147,22 +156,64 @@ const KIT = "cd".repeat(32);
 
 describe("user-data snapshots (review any change to what boots on AWS)", () => {
   it.each(["data", "client"] as const)("%s", (role) => {
-    expect(instanceUserData({ role, index: 1, runId: "snap", region: "us-east-1", bucket: "bucket", kitSha256: KIT })).toMatchSnapshot();
+    expect(instanceUserData({ role, index: 1, runId: "snap", region: "us-east-1", bucket: "bucket", kitSha256: KIT, lifetime: { expiry: "2026-12-31", maxHours: 6 } })).toMatchSnapshot();
   });
 });
 
 describe("user-data as EC2 runs it", () => {
   const tmp = mkdtempSync(join(tmpdir(), "ycsb-lab-ud-"));
   // The longest run id the tags allow, the longest bucket name S3 allows, a three-digit index.
-  const worst = { runId: "r".repeat(41), region: "ap-southeast-2", bucket: "b".repeat(63), kitSha256: KIT, index: 245 };
+  const worst = { runId: "r".repeat(41), region: "ap-southeast-2", bucket: "b".repeat(63), kitSha256: KIT, index: 245, lifetime: { expiry: "2026-12-31", maxHours: 12.5 } };
   it.each(["data", "client"] as const)("%s: at most 16 KiB, bash -n and shellcheck clean", (role) => {
     const ud = instanceUserData({ ...worst, role });
     expect(Buffer.byteLength(ud)).toBeLessThanOrEqual(16 * 1024);
     const file = join(tmp, `${role}.sh`);
     writeFileSync(file, ud);
     execFileSync("bash", ["-n", file]);
-    // shellcheck (Debian's package) exits non-zero on any finding, and prints it.
-    execFileSync("shellcheck", ["--severity=style", file], { encoding: "utf8" });
+    shellcheck(file);
+  });
+});
+
+describe("user-data: every failure ends the instance, the brake before any download", () => {
+  const boot = { index: 0, runId: "r1", region: "us-east-1", bucket: "b", kitSha256: KIT, lifetime: { expiry: "2026-12-31", maxHours: 0.5 } };
+  const lines = (ud: string) => ud.split("\n");
+  it("has no branch for a rehearsal: the text a rehearsal boots is the text EC2 boots", () => {
+    for (const role of ["data", "client", "dashboard"] as const) expect(instanceUserData({ ...boot, role })).not.toMatch(/YCSB_LAB_REHEARSAL|AWS_ENDPOINT_URL/);
+  });
+  it("arms the brake (a persistent timer at the expiry or maxHours) before apt, Node.js or the kit", () => {
+    const ud = instanceUserData({ ...boot, role: "client" });
+    const at = (re: RegExp) => lines(ud).findIndex((l) => re.test(l));
+    expect(at(/systemctl enable --now ycsb-lab-brake\.timer/)).toBeGreaterThan(0);
+    for (const later of [/^apt-get .* --error-on=any update$/, /^s3 fetch https:\/\/nodejs\.org/, /^s3 get .*kits\//]) expect(at(later)).toBeGreaterThan(at(/systemctl enable --now ycsb-lab-brake\.timer/));
+    expect(ud).toContain("by_hours=$(( $(date +%s) + 1800 ))");
+    expect(ud).toContain("brake_at=$(date -u -d '2026-12-31 23:59:59' +%s)");
+    expect(ud).toMatch(/^Persistent=true$/m);
+  });
+  it("runs under set -Eeuo pipefail with no `a && b` a failing left side would slip past, and a trap that powers off", () => {
+    const ud = instanceUserData({ ...boot, role: "data" });
+    expect(lines(ud)[2]).toBe("set -Eeuo pipefail");
+    // Outside the Python helper's heredoc, no command is guarded by && (set -e ignores a failing left side).
+    const script = ud.replace(/<<'PY'[\s\S]*?\nPY\n/, "");
+    expect(lines(script).filter((l) => /&&/.test(l))).toEqual([]);
+    expect(ud).toContain(`trap 'failed "$LINENO" "$BASH_COMMAND"' ERR`);
+    expect(ud).toMatch(/failed\(\) \{\n  trap - ERR\n  report failed "user-data failed at line \$1: \$2"\n  systemctl poweroff --no-block\n  exit 1\n\}/);
+    expect(ud).toContain("-o DPkg::Lock::Timeout=600");
+  });
+  it("runs the boot as a unit whose control group dies with it, and powers off when the run's work ends or fails", () => {
+    const ud = instanceUserData({ ...boot, role: "client" });
+    expect(ud).toMatch(/^KillMode=control-group$/m);
+    // Done (0) or failed for good (78) powers off from ExecStopPost; a restart loop hits the start limit's action.
+    // Not SuccessAction=/FailureAction=, which systemd 252 takes when a restarting unit's process is killed.
+    expect(ud).toMatch(/^ExecStopPost=\$YCSB_LAB_HOME\/after-boot$/m);
+    expect(ud).toMatch(/^  exited:0\|exited:78\) systemctl poweroff --no-block ;;$/m);
+    expect(ud).toMatch(/^StartLimitAction=poweroff$/m);
+    expect(ud).not.toMatch(/SuccessAction|FailureAction/);
+    const kept = instanceUserData({ ...boot, role: "client", keepAfterRun: true });
+    expect(kept).not.toMatch(/after-boot|StartLimitAction|report failed "user-data failed at line \$1: \$2"\n  systemctl poweroff/);
+    expect(kept).toContain("ycsb-lab-brake.timer");
+    // The team's dashboard serves until destroyed: no brake, no power-off when its service ends.
+    const dashboard = instanceUserData({ ...boot, role: "dashboard", lifetime: undefined });
+    expect(dashboard).not.toMatch(/brake|after-boot|poweroff/);
   });
 });
 
@@ -172,11 +223,24 @@ describe("the whole run's cost, before anything exists", () => {
     // Scale 0.13: the largest data set YCSB 0.17.0 can count at 32 nodes (model/ycsb-limits.ts).
     const plan = buildPlan(spec, { nodes: 32, scale: 0.13 });
     const c = deploymentCost(plan.deployment, (SCENARIOS["endpoint-2015"] as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan);
-    expect(c.run.usdPerDayIfLeftRunning).toBeCloseTo(406.7, 0);
+    // 64 instances: one NAT gateway ($1.20 a day with its address) costs less than 64 public addresses ($7.68 a day).
+    expect(c.hourly.egress).toBe("nat");
+    expect(c.run.usdPerDayIfLeftRunning).toBeCloseTo(400.2, 0);
     // Three repeats of a load of 2.08 billion records and five workloads (operation counts scaled by 0.13 too).
     expect(c.run.hours).toBeGreaterThan(10);
-    expect(c.run.usd).toBeCloseTo(c.hourly.usdPerHour * c.run.hours + c.run.requests.usd, 1);
-    expect(renderCost(c, plan.deployment).join("\n")).toMatch(/left running\s+\$406\.\d\d a day/);
+    expect(c.run.usd).toBeCloseTo(c.hourly.usdPerHour * c.run.hours + c.run.requests.usd + c.run.natProcessing.usd, 1);
+    expect(c.run.natProcessing.gb).toBe(64 * 0.5 + 1);
+    const text = renderCost(c, plan.deployment).join("\n");
+    expect(text).toMatch(/left running\s+\$400\.\d\d a day/);
+    expect(text).toMatch(/egress\s+nat \(with public-ip the run would cost \$[\d,.]+; ycsb-lab:egress chooses\)/);
+    expect(c.otherEgress.runUsd).toBeGreaterThan(c.run.usd);
+  });
+  it("a small fleet keeps its public addresses: cheaper than a NAT gateway's hour", () => {
+    const plan = buildPlan(SCENARIOS.quickstart as never, { nodes: 1 });
+    const c = deploymentCost(plan.deployment, (SCENARIOS.quickstart as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan);
+    expect(c.hourly.egress).toBe("public-ip");
+    expect(c.hourly.breakdown).toMatchObject({ publicIpv4: 0.01, natGateway: 0 });
+    expect(deploymentCost(plan.deployment, (SCENARIOS.quickstart as { dataNode: { storage: StorageSpec } }).dataNode.storage, plan, {}, "nat").hourly.egress).toBe("nat");
   });
   it("a phase bounded by its time cap takes the cap; one bounded by operations takes them at the assumed rate per node", () => {
     const plan = buildPlan(SCENARIOS.quickstart as never, { nodes: 1 });

@@ -20,10 +20,10 @@ const ctxOf = (d: ClusterDescription, index: number, p = paths()) => nodeContext
 describe("MongoDB's runtime (engines/mongodb/runtime.ts)", () => {
   const runtime = mongodbRuntime();
 
-  it("downloads the vendor's Ubuntu 24.04 tarball, checked against the .sha256 published beside it", () => {
+  it("downloads the vendor's Debian 12 tarball, checked against the .sha256 published beside it", () => {
     const [a, ...rest] = runtime.artifacts("8.0");
     expect(rest).toEqual([]);
-    expect(a).toMatchObject({ url: expect.stringMatching(/^https:\/\/fastdl\.mongodb\.org\/linux\/mongodb-linux-x86_64-ubuntu2404-8\.0\.\d+\.tgz$/), checksum: "sha256", into: "mongodb", stripComponents: 1 });
+    expect(a).toMatchObject({ url: expect.stringMatching(/^https:\/\/fastdl\.mongodb\.org\/linux\/mongodb-linux-x86_64-debian12-8\.0\.\d+\.tgz$/), checksum: "sha256", into: "mongodb", stripComponents: 1 });
     expect(a!.checksumUrl).toBe(`${a!.url}.sha256`);
     expect(() => runtime.artifacts("7")).toThrow(/no MongoDB build known for "7"/);
     expect(runtime.osPackages).toContain("libcurl4");

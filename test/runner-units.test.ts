@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlan, scenario, type ClientOutput } from "../model/index.js";
 import { BarrierError, passBarrier } from "../runner/barrier.js";
+import { barrierKey } from "../runner/keys.js";
 import { cpuBetween, parseProcStat } from "../runner/proc-stat.js";
 import { parseDuration, renderProgress, updateProgress, type ProgressState } from "../runner/progress.js";
 import { openResultsStore } from "../runner/open-results-store.js";
@@ -173,5 +174,17 @@ describe("folder store and barrier", () => {
     await expect(passBarrier(store, "r3", { index: 2, name: "a" }, { client: 0, stepOutcomes: {} }, { ...o, timeoutMs: 60_000 })).rejects.toThrow(
       "barrier before phase 2 (a): client 1 aborted the run: disk full",
     );
+  });
+
+  it("a peer's arrival that is not one stops the barrier, naming its object and field", async () => {
+    const o = { clients: 2, timeoutMs: 60_000, pollMs: 20 };
+    const point = { index: 4, name: "b" };
+    const key = barrierKey("r4", point.index, point.name, 1);
+    await store.put(key, JSON.stringify({ client: 1, arrivedAt: "now", status: "done", stepOutcomes: {} }));
+    const err = await passBarrier(store, "r4", point, { client: 0, stepOutcomes: {} }, o).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BarrierError);
+    expect((err as Error).message).toMatch(new RegExp(`^barrier before phase 4 \\(b\\): ${key}: not a barrier arrival: /status: `));
+    await store.put(key, JSON.stringify({ client: 0, arrivedAt: "now", status: "ready", stepOutcomes: {} }));
+    await expect(passBarrier(store, "r4", point, { client: 0, stepOutcomes: {} }, o)).rejects.toThrow(`${key}: /client: is 0, the object is client 1's`);
   });
 });

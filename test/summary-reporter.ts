@@ -2,8 +2,12 @@ import type { Reporter, TestModule } from "vitest/node";
 
 /**
  * One plain closing line after vitest's own summary, "tests: N passed, N failed, N skipped", that log readers
- * which do not know vitest's format (CI systems grepping for a pass/fail count) can read.
+ * which do not know vitest's format (CI systems grepping for a pass/fail count) can read; before it, the slowest
+ * files with their times, so a CI log says where the suite's minutes went (docs/benchmarks.md keeps the list).
  */
+/** How many of the slowest files the summary names. */
+const SLOWEST = 12;
+
 export default class SummaryLineReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     let passed = 0;
@@ -19,6 +23,11 @@ export default class SummaryLineReporter implements Reporter {
         else skipped++;
       }
     }
+    const slowest = testModules
+      .map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ""), ms: m.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, SLOWEST);
+    if (slowest.length) process.stdout.write(`\nslowest files:\n${slowest.map((f) => `  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.file}`).join("\n")}\n`);
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

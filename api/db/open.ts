@@ -3,11 +3,11 @@ import { dirname } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaClient } from "../../prisma/generated/client.js";
-import { applyMigrations } from "../../prisma/migrate.js";
+import { applyMigrations, pgliteSession, pgSession } from "../../prisma/migrate.js";
 import { rebuildAggregates } from "../store/aggregates/rebuild.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
-import pg from "pg";
 import { FairQueue, fairlyQueued } from "./fair-queue.js";
 
 import type { Db } from "./client.js";
@@ -15,8 +15,10 @@ import type { Db } from "./client.js";
 export type { Db };
 
 export interface DatabaseOptions {
-  /** A Postgres URL; without it an embedded PGlite is used. */
+  /** A Postgres URL; without it (and without `pool`) an embedded PGlite is used. */
   databaseUrl?: string;
+  /** A Postgres pool the caller made (the dashboard service's, whose password follows Secrets Manager). */
+  pool?: pg.Pool;
   /** PGlite data directory; "memory://" or undefined for an in-memory database. */
   pgliteDir?: string;
   /** Apply the committed migrations on open (default true). */
@@ -45,10 +47,24 @@ export interface Database {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let factory: SqlMigrationAwareDriverAdapterFactory;
   let closePglite: (() => Promise<void>) | undefined;
+  let migrate: () => Promise<string[]>;
   let dataDirLock: DataDirLock | undefined;
   let ping: () => Promise<void>;
   let closeHealth: (() => Promise<void>) | undefined;
-  if (opts.databaseUrl) {
+  if (opts.pool) {
+    const pool = opts.pool;
+    factory = new PrismaPg(pool);
+    migrate = async () => {
+      const client = await pool.connect();
+      try {
+        return await applyMigrations(pgSession(client));
+      } finally {
+        client.release();
+      }
+    };
+    // The caller's pool answers /health too: it owns the connections and their credentials.
+    ping = async () => void (await pool.query("SELECT 1"));
+  } else if (opts.databaseUrl) {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
@@ -58,6 +74,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     health.on("error", () => {});
     ping = async () => void (await health.query("SELECT 1"));
     closeHealth = () => health.end();
+    const url = opts.databaseUrl;
+    migrate = () => migratePostgres(url);
   } else {
     const dir = opts.pgliteDir && opts.pgliteDir !== "memory://" ? opts.pgliteDir : undefined;
     if (dir) {
@@ -87,10 +105,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const queue = new FairQueue();
     factory = new PrismaPGlite(fairlyQueued(pglite, queue));
     ping = () => queue.alive(() => pglite.query("SELECT 1"), 2_000);
+    migrate = () => applyMigrations(pgliteSession(pglite));
   }
   let appliedMigrations: string[];
   try {
-    appliedMigrations = opts.migrate === false ? [] : await applyMigrations(factory);
+    appliedMigrations = opts.migrate === false ? [] : await migrate();
   } catch (e) {
     await closeHealth?.();
     await closePglite?.();
@@ -110,7 +129,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   return {
     prisma,
-    kind: opts.databaseUrl ? "postgres" : "pglite",
+    kind: opts.databaseUrl || opts.pool ? "postgres" : "pglite",
     appliedMigrations,
     ...(dataDirLock ? { dataDirLock } : {}),
     ping,
@@ -118,6 +137,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await prisma.$disconnect();
       await closeHealth?.();
       await closePglite?.();
+      await opts.pool?.end();
     },
   };
+}
+
+/** The committed migrations over one connection of its own (prisma/migrate.ts), closed once they are applied. */
+async function migratePostgres(connectionString: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return await applyMigrations(pgSession(client));
+  } finally {
+    await client.end();
+  }
 }

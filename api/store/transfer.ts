@@ -1,7 +1,9 @@
-import type { Db } from "../db/client.js";
-import { noteWrite, recordWrite } from "./data-version.js";
+import { Value } from "@sinclair/typebox/value";
+import { TRANSFER_FORMAT, TRANSFER_LINE_KINDS, type TransferLine as CheckedLine } from "../../model/transfer-format.js";
+import type { Db } from "../db/open.js";
 import { phaseGroupIds, type GroupedPhase } from "./aggregates/keys.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
+import { noteWrite, recordWrite } from "./data-version.js";
 
 /**
  * Moving a store's contents to another store (`ycsb-lab export` / `ycsb-lab import`): the laptop's embedded PGlite to
@@ -13,10 +15,12 @@ import { refreshAggregates } from "./aggregates/refresh.js";
  *   {"kind":"baseline", ...}             a configuration's pinned run
  * Rows are written with their stored values (dates as ISO text, 64-bit counts as decimal text) and without the
  * database's own row numbers, so an import re-creates equal rows and a second export of the target equals the first.
+ * Each line's schema is model/transfer-format.ts.
  */
-export const TRANSFER_FORMAT = "ycsb-lab-export/1";
+export { TRANSFER_FORMAT };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+/** A line as the export writes it (the import reads it back through model/transfer-format.ts). */
 export type TransferLine =
   | { kind: "header"; format: string; exportedAt: string }
   | { kind: "source"; source: Record<string, Json> }
@@ -98,179 +102,264 @@ const json = (v: unknown) => (v === null || v === undefined ? undefined : (v as 
 
 type Obj = Record<string, any>;
 
-function parseLine(text: string, lineNo: number): TransferLine {
+/** One line of an export, checked against its kind's schema; throws naming the line and the field. */
+export function parseExportLine(text: string, lineNo: number): CheckedLine {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     throw new TransferInputError(`line ${lineNo}: not JSON: ${(err as Error).message}`);
   }
-  const kind = (value as { kind?: unknown })?.kind;
-  if (!["header", "source", "reference-table", "run", "baseline"].includes(String(kind))) throw new TransferInputError(`line ${lineNo}: unknown kind ${JSON.stringify(kind)}`);
-  return value as TransferLine;
-}
-
-/** The lines of an export, checked before anything is written: a bad file writes nothing. */
-export function parseExport(text: string): TransferLine[] {
-  const lines = text.split("\n").map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => x.l);
-  const parsed = lines.map((x) => parseLine(x.l, x.n));
-  const header = parsed[0];
-  if (header?.kind !== "header" || header.format !== TRANSFER_FORMAT) throw new TransferInputError(`line 1: not a ${TRANSFER_FORMAT} export (its first line is the header \`ycsb-lab export\` writes)`);
-  for (const [i, l] of parsed.entries()) {
-    if (l.kind === "run" && (typeof l.run?.id !== "string" || !Array.isArray(l.run.phases))) throw new TransferInputError(`line ${lines[i]!.n}: a run without id or phases`);
-    if (l.kind === "source" && typeof l.source?.id !== "string") throw new TransferInputError(`line ${lines[i]!.n}: a source without id`);
-    if (l.kind === "reference-table" && typeof l.table?.id !== "string") throw new TransferInputError(`line ${lines[i]!.n}: a reference table without id`);
-    if (l.kind === "baseline" && typeof l.baseline?.configuration !== "string") throw new TransferInputError(`line ${lines[i]!.n}: a baseline without configuration`);
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  const schema = TRANSFER_LINE_KINDS[String(kind) as CheckedLine["kind"]];
+  if (!Object.hasOwn(TRANSFER_LINE_KINDS, String(kind)) || !schema) {
+    throw new TransferInputError(`line ${lineNo}: unknown kind ${JSON.stringify(kind)}`);
   }
-  return parsed;
+  const first = Value.Errors(schema, value).First();
+  if (first) {
+    const what = kind === "header" ? `not a ${TRANSFER_FORMAT} export header` : `a ${String(kind)} line`;
+    throw new TransferInputError(`line ${lineNo}: ${what}: ${first.path || "/"}: ${first.message}`);
+  }
+  return value as CheckedLine;
 }
 
-/**
- * Loads an export into `db`, idempotently: whatever is already there (a source, table or run by id, a baseline by
- * configuration) is left as it is and counted as present, so importing the same file twice creates nothing the
- * second time. Each run goes in with all its rows in one transaction: a failure leaves no half-written run.
- */
-export async function importStore(db: Db, lines: TransferLine[]): Promise<ImportReport> {
-  const report: ImportReport = { sources: { created: 0, present: 0 }, referenceTables: { created: 0, present: 0 }, runs: { created: 0, present: 0 }, baselines: { created: 0, present: 0 } };
-  let wrote = false;
-  for (const l of lines) {
-    if (l.kind === "source") {
-      const s = l.source as Obj;
-      if (await db.source.findUnique({ where: { id: s.id } })) report.sources.present++;
-      else {
-        await db.source.create({ data: { id: s.id, kind: s.kind, citation: s.citation, seed: s.seed, title: s.title, authors: s.authors, year: s.year } });
-        report.sources.created++;
-        wrote = true;
-      }
-    } else if (l.kind === "reference-table") {
-      const t = l.table as Obj;
-      if (await db.referenceTable.findUnique({ where: { id: t.id } })) report.referenceTables.present++;
-      else {
-        await db.referenceTable.create({ data: { id: t.id, seed: t.seed, tableRef: t.tableRef, title: t.title, citation: t.citation, unit: t.unit, columns: t.columns, rows: t.rows, notes: t.notes, derive: json(t.derive) } });
-        report.referenceTables.created++;
-        wrote = true;
-      }
-    } else if (l.kind === "run") {
-      const r = l.run as Obj;
-      if (await db.run.findUnique({ where: { id: r.id }, select: { id: true } })) {
-        report.runs.present++;
-        continue;
-      }
-      await db.$transaction(async (tx) => {
-        await tx.run.create({
-          data: {
-            id: r.id,
-            scenario: r.scenario,
-            engine: r.engine,
-            engineVersion: r.engineVersion,
-            preset: r.preset,
-            nodes: r.nodes,
-            dataInstanceType: r.dataInstanceType,
-            clientInstanceType: r.clientInstanceType,
-            storage: r.storage,
-            region: r.region,
-            replication: r.replication,
-            ycsbVersion: r.ycsbVersion,
-            bindingsVersion: r.bindingsVersion,
-            ycsbLabVersion: r.ycsbLabVersion,
-            provenance: json(r.provenance),
-            repeat: r.repeat,
-            startedAt: date(r.startedAt)!,
-            finishedAt: date(r.finishedAt),
-            standIn: r.standIn,
-            verdict: r.verdict,
-            sourceId: r.sourceId,
-            referenceTable: r.referenceTable,
-            quarantineReason: r.quarantineReason,
-            quarantinedAt: date(r.quarantinedAt),
-            createdAt: date(r.createdAt)!,
-          },
-        });
-        const phaseIds: number[] = [];
-        for (const p of r.phases as Obj[]) {
-          const phase = await tx.phase.create({
-            data: {
-              runId: r.id,
-              name: p.name,
-              index: p.index,
-              kind: p.kind,
-              workload: p.workload,
-              properties: p.properties,
-              threadsPerClient: p.threadsPerClient,
-              target: p.target,
-              clients: p.clients,
-              repeat: p.repeat,
-              preset: p.preset,
-              operationCount: p.operationCount,
-              operationCountPer: p.operationCountPer,
-              throughputSum: p.throughputSum,
-              clientsReported: p.clientsReported,
-              runtimeMs: p.runtimeMs,
-              verdict: p.verdict,
-              ...phaseGroupIds({ ...r, ...p, sourceId: r.sourceId, target: p.target ?? null, operationCount: p.operationCount ?? null, operationCountPer: p.operationCountPer ?? null } as GroupedPhase),
-            },
-          });
-          phaseIds.push(phase.id);
-          for (const c of p.clientResults as Obj[]) {
-            await tx.clientResult.create({
-              data: {
-                phaseId: phase.id,
-                runId: r.id,
-                clientIndex: c.clientIndex,
-                clientCount: c.clientCount,
-                host: c.host,
-                startedAt: date(c.startedAt)!,
-                finishedAt: date(c.finishedAt)!,
-                runtimeMs: c.runtimeMs,
-                throughputOpsSec: c.throughputOpsSec,
-                measurementType: c.measurementType,
-                gc: c.gc,
-                resources: c.resources,
-                unknownLines: c.unknownLines,
-                warnings: c.warnings,
-                documentHash: c.documentHash,
-                createdAt: date(c.createdAt)!,
-                operations: {
-                  create: (c.operations as Obj[]).map((o) => ({
-                    operation: o.operation,
-                    count: BigInt(o.count),
-                    avgUs: o.avgUs,
-                    minUs: o.minUs,
-                    maxUs: o.maxUs,
-                    percentilesUs: o.percentilesUs,
-                    returns: o.returns,
-                    histogramBuckets: json(o.histogramBuckets),
-                    timeSeries: json(o.timeSeries),
-                    extra: json(o.extra),
-                    hdrHistogram: o.hdrHistogram,
-                  })),
-                },
-                hdrLogs: { create: (c.hdrLogs as Obj[]).map((h) => ({ operation: h.operation, uri: h.uri })) },
-                ...(c.statusSeries ? { statusSeries: { create: { points: c.statusSeries.points } } } : {}),
-                ...(c.validity ? { validity: { create: { verdict: c.validity.verdict, reasons: c.validity.reasons } } } : {}),
-              },
-            });
-          }
-        }
-        // The aggregates the views read (api/store/aggregates): the imported run's phases and their groups.
-        await refreshAggregates(tx, phaseIds);
-        await recordWrite(tx, { runs: [], everything: true });
-      });
-      report.runs.created++;
-      wrote = true;
-    } else if (l.kind === "baseline") {
-      const b = l.baseline as Obj;
-      if (await db.baseline.findUnique({ where: { configuration: b.configuration } })) report.baselines.present++;
-      else {
-        await db.baseline.create({ data: { configuration: b.configuration, runId: b.runId, note: b.note, pinnedAt: date(b.pinnedAt)! } });
-        report.baselines.created++;
-        wrote = true;
-      }
+/** The non-empty lines of an export with their numbers, read as a stream (an export can be larger than a string). */
+export type ExportSource = () => AsyncIterable<string>;
+
+async function* numbered(source: ExportSource): AsyncGenerator<{ line: CheckedLine; n: number }> {
+  let n = 0;
+  for await (const text of source()) {
+    n++;
+    if (text.trim()) yield { line: parseExportLine(text, n), n };
+  }
+}
+
+/** What one pass over a valid export found: references to check against the store before writing. */
+export interface CheckedExport {
+  runs: number;
+  sources: Set<string>;
+  runIds: Set<string>;
+  /** Sources named by runs, and runs named by baselines, with the first line naming each. */
+  sourceRefs: Map<string, number>;
+  runRefs: Map<string, number>;
+}
+
+/** Reads the whole export once and checks every line: a bad file is refused before the store is even opened. */
+export async function checkExport(source: ExportSource): Promise<CheckedExport> {
+  const out: CheckedExport = { runs: 0, sources: new Set(), runIds: new Set(), sourceRefs: new Map(), runRefs: new Map() };
+  let first = true;
+  for await (const { line, n } of numbered(source)) {
+    if (first !== (line.kind === "header")) {
+      throw new TransferInputError(
+        first
+          ? `line ${n}: not a ${TRANSFER_FORMAT} export (its first line is the header \`ycsb-lab export\` writes)`
+          : `line ${n}: a second header`,
+      );
+    }
+    first = false;
+    if (line.kind === "source") out.sources.add(line.source.id);
+    if (line.kind === "run") {
+      out.runs++;
+      out.runIds.add(line.run.id);
+      if (!out.sourceRefs.has(line.run.sourceId)) out.sourceRefs.set(line.run.sourceId, n);
+    }
+    if (line.kind === "baseline" && !out.runRefs.has(line.baseline.runId)) out.runRefs.set(line.baseline.runId, n);
+  }
+  if (first) throw new TransferInputError(`an empty file, not a ${TRANSFER_FORMAT} export`);
+  return out;
+}
+
+/** A run naming a source, or a baseline naming a run, that neither the file nor the store holds. */
+async function missingReferences(tx: Tx, checked: CheckedExport): Promise<string | undefined> {
+  for (const [id, n] of checked.sourceRefs) {
+    if (!checked.sources.has(id) && !(await tx.source.findUnique({ where: { id }, select: { id: true } }))) {
+      return `line ${n}: the run's source "${id}" is neither in the file nor in this store`;
     }
   }
-  if (wrote) {
-    await recordWrite(db, { runs: [], everything: true });
-    noteWrite(db, { runs: [], everything: true });
+  for (const [id, n] of checked.runRefs) {
+    if (!checked.runIds.has(id) && !(await tx.run.findUnique({ where: { id }, select: { id: true } }))) {
+      return `line ${n}: the baseline's run "${id}" is neither in the file nor in this store`;
+    }
   }
+  return undefined;
+}
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/**
+ * Loads an export into `db` in one transaction: the whole file or nothing. Idempotently: whatever is already there
+ * (a source, table or run by id, a baseline by configuration) is left as it is and counted as present, so importing
+ * the same file twice creates nothing the second time. `checked` is what checkExport found in the same file; the
+ * file is read a second time, line by line, as it is written.
+ */
+export async function importStore(db: Db, source: ExportSource, checked: CheckedExport): Promise<ImportReport> {
+  const report = await db.$transaction(
+    async (tx) => {
+      const missing = await missingReferences(tx, checked);
+      if (missing) throw new TransferInputError(missing);
+      const report = emptyReport();
+      for await (const { line, n } of numbered(source)) {
+        await importLine(tx, line, report).catch((err: unknown) => {
+          // What a schema cannot say (a phase name twice in a run, say) fails in the database: name the line.
+          const said = String((err as Error).message ?? err).trim().split("\n").pop();
+          throw new TransferInputError(`line ${n}: the ${line.kind} could not be stored, nothing was written: ${said}`);
+        });
+      }
+      if (Object.values(report).some((k) => k.created > 0)) await recordWrite(tx, { runs: [], everything: true });
+      return report;
+    },
+    // One transaction however long the file: Prisma's interactive transactions end after 5 s unless told otherwise.
+    { timeout: 24 * 3600_000, maxWait: 60_000 },
+  );
+  if (Object.values(report).some((k) => k.created > 0)) noteWrite(db, { runs: [], everything: true });
   return report;
+}
+
+const emptyReport = (): ImportReport => ({
+  sources: { created: 0, present: 0 },
+  referenceTables: { created: 0, present: 0 },
+  runs: { created: 0, present: 0 },
+  baselines: { created: 0, present: 0 },
+});
+
+/** Writes one checked line unless what it holds is already stored. */
+async function importLine(db: Tx, l: CheckedLine, report: ImportReport): Promise<void> {
+  if (l.kind === "source") {
+    const s = l.source as Obj;
+    if (await db.source.findUnique({ where: { id: s.id } })) report.sources.present++;
+    else {
+      await db.source.create({ data: { id: s.id, kind: s.kind, citation: s.citation, seed: s.seed, title: s.title, authors: s.authors, year: s.year } });
+      report.sources.created++;
+    }
+  } else if (l.kind === "reference-table") {
+    const t = l.table as Obj;
+    if (await db.referenceTable.findUnique({ where: { id: t.id } })) report.referenceTables.present++;
+    else {
+      await db.referenceTable.create({ data: { id: t.id, seed: t.seed, tableRef: t.tableRef, title: t.title, citation: t.citation, unit: t.unit, columns: t.columns, rows: t.rows, notes: t.notes, derive: json(t.derive) } });
+      report.referenceTables.created++;
+    }
+  } else if (l.kind === "run") {
+    const r = l.run as Obj;
+    if (await db.run.findUnique({ where: { id: r.id }, select: { id: true } })) {
+      report.runs.present++;
+      return;
+    }
+    await importRun(db, r);
+    report.runs.created++;
+  } else if (l.kind === "baseline") {
+    const b = l.baseline as Obj;
+    if (await db.baseline.findUnique({ where: { configuration: b.configuration } })) report.baselines.present++;
+    else {
+      await db.baseline.create({ data: { configuration: b.configuration, runId: b.runId, note: b.note, pinnedAt: date(b.pinnedAt)! } });
+      report.baselines.created++;
+    }
+  }
+}
+
+/** A run with its phases, client results and their rows, as the store holds them. */
+async function importRun(tx: Tx, r: Obj): Promise<void> {
+  await tx.run.create({
+    data: {
+      id: r.id,
+      scenario: r.scenario,
+      engine: r.engine,
+      engineVersion: r.engineVersion,
+      preset: r.preset,
+      nodes: r.nodes,
+      dataInstanceType: r.dataInstanceType,
+      clientInstanceType: r.clientInstanceType,
+      storage: r.storage,
+      region: r.region,
+      replication: r.replication,
+      ycsbVersion: r.ycsbVersion,
+      bindingsVersion: r.bindingsVersion,
+      ycsbLabVersion: r.ycsbLabVersion,
+      provenance: json(r.provenance),
+      repeat: r.repeat,
+      startedAt: date(r.startedAt)!,
+      finishedAt: date(r.finishedAt),
+      standIn: r.standIn,
+      verdict: r.verdict,
+      sourceId: r.sourceId,
+      referenceTable: r.referenceTable,
+      quarantineReason: r.quarantineReason,
+      quarantinedAt: date(r.quarantinedAt),
+      createdAt: date(r.createdAt)!,
+    },
+  });
+  const phaseIds: number[] = [];
+  for (const p of r.phases as Obj[]) {
+    const phase = await tx.phase.create({
+      data: {
+        runId: r.id,
+        name: p.name,
+        index: p.index,
+        kind: p.kind,
+        workload: p.workload,
+        properties: p.properties,
+        threadsPerClient: p.threadsPerClient,
+        target: p.target,
+        clients: p.clients,
+        repeat: p.repeat,
+        preset: p.preset,
+        operationCount: p.operationCount,
+        operationCountPer: p.operationCountPer,
+        throughputSum: p.throughputSum,
+        clientsReported: p.clientsReported,
+        runtimeMs: p.runtimeMs,
+        verdict: p.verdict,
+        ...phaseGroupIds({
+          ...r,
+          ...p,
+          sourceId: r.sourceId,
+          target: p.target ?? null,
+          operationCount: p.operationCount ?? null,
+          operationCountPer: p.operationCountPer ?? null,
+        } as GroupedPhase),
+      },
+    });
+    phaseIds.push(phase.id);
+    for (const c of p.clientResults as Obj[]) {
+      await tx.clientResult.create({
+        data: {
+          phaseId: phase.id,
+          runId: r.id,
+          clientIndex: c.clientIndex,
+          clientCount: c.clientCount,
+          host: c.host,
+          startedAt: date(c.startedAt)!,
+          finishedAt: date(c.finishedAt)!,
+          runtimeMs: c.runtimeMs,
+          throughputOpsSec: c.throughputOpsSec,
+          measurementType: c.measurementType,
+          gc: c.gc,
+          resources: c.resources,
+          unknownLines: c.unknownLines,
+          warnings: c.warnings,
+          documentHash: c.documentHash,
+          createdAt: date(c.createdAt)!,
+          operations: {
+            create: (c.operations as Obj[]).map((o) => ({
+              operation: o.operation,
+              count: BigInt(o.count),
+              avgUs: o.avgUs,
+              minUs: o.minUs,
+              maxUs: o.maxUs,
+              percentilesUs: o.percentilesUs,
+              returns: o.returns,
+              histogramBuckets: json(o.histogramBuckets),
+              timeSeries: json(o.timeSeries),
+              extra: json(o.extra),
+              hdrHistogram: o.hdrHistogram,
+            })),
+          },
+          hdrLogs: { create: (c.hdrLogs as Obj[]).map((h) => ({ operation: h.operation, uri: h.uri })) },
+          ...(c.statusSeries ? { statusSeries: { create: { points: c.statusSeries.points } } } : {}),
+          ...(c.validity ? { validity: { create: { verdict: c.validity.verdict, reasons: c.validity.reasons } } } : {}),
+        },
+      });
+    }
+  }
+  // The aggregates the views read (api/store/aggregates): the imported run's phases and their groups.
+  await refreshAggregates(tx, phaseIds);
 }

@@ -19,8 +19,14 @@ Options:
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
   --format F      table (default) | json
   -o, --out FILE  write the plan there instead of stdout
-  --cost          print what the deployment costs on AWS before anything exists: per hour (instances, EBS,
-                  public IPv4), for the whole run (estimated hours, S3 requests) and per day left running
+  --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour (instances, EBS,
+                  egress), for the whole run (estimated hours, S3 requests) and per day left running
+  --deployer-policy
+                  print the least-privilege IAM policy (JSON) of whoever runs pulumi up / destroy of the
+                  scenario's stack, instead of the plan (--region, --account and --stack scope it)
+  --region R      with --deployer-policy: the stack's region (default us-east-1)
+  --account A     with --deployer-policy: the AWS account id (default *: any)
+  --stack S       with --deployer-policy: the Pulumi stack's name (default: the scenario's)
 `;
 
 /** Options shared by `plan` and `local run`: which cell of which scenario. */
@@ -89,19 +95,31 @@ export const command: Command = {
   async run(args) {
     let parsed;
     try {
-      parsed = parseArgs({ args, options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" } }, strict: true });
+      parsed = parseArgs({
+        args,
+        options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" }, "deployer-policy": { type: "boolean" }, region: { type: "string" }, account: { type: "string" }, stack: { type: "string" } },
+        strict: true,
+      });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const { format = "table", out, cost, ...cell } = parsed.values;
+    const { format = "table", out, cost, "deployer-policy": deployer, region, account, stack, ...cell } = parsed.values;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
     const plan = await planFromOptions(cell);
+    if (deployer) {
+      if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) throw new UsageError(`--region: an AWS region like "us-east-1", got "${region}"`);
+      if (account !== undefined && !/^\d{12}$/.test(account)) throw new UsageError(`--account: a 12-digit AWS account id, got "${account}"`);
+      const { deployerPolicy } = await import("../../infra/deployer-policy.js");
+      const policy = deployerPolicy({ account: account ?? "*", region: region ?? "us-east-1", name: plan.scenario, stack: stack ?? plan.scenario });
+      process.stdout.write(`${JSON.stringify(policy, null, 2)}\n`);
+      return 0;
+    }
     let text = format === "json" ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanTable(plan);
     if (cost) {
       const spec = await loadScenario(cell.scenario!);
       const { deploymentCost, renderCost } = await import("../../infra/deployment-cost.js");
       const c = deploymentCost(plan.deployment, spec.dataNode.storage, plan);
-      text = format === "json" ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${text}\n${renderCost(c, plan.deployment).join("\n")}\n`;
+      text = format === "json" ? `${JSON.stringify({ plan, cost: c }, null, 2)}\n` : `${renderCost(c, plan.deployment).join("\n")}\n\n${text}`;
     }
     if (out) {
       const { writeFile } = await import("node:fs/promises");

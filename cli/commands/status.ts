@@ -1,13 +1,14 @@
 import { parseArgs } from "node:util";
-import type { InstanceStatus } from "../../model/instance-status.js";
+import { silenceSeconds, STALE_HEARTBEAT_SECONDS, type InstanceStatus } from "../../model/instance-status.js";
 import { RunObjects } from "../../runner/boot/run-objects.js";
 import { InputError, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab status --results s3://bucket/runs/<run-id>/ [--s3-endpoint URL] [--logs]
 
-The fleet of a run at a glance: every instance's last reported stage (booting, installed, started, formed,
-ready, waiting, running k/n, done, failed), how long ago, and what it said; failed instances with the tail of
-their boot log. Reads runs/<id>/status/ with the caller's AWS credentials.
+The fleet of a run at a glance: whether the run ended (complete, or early and why), every instance's last
+reported stage (booting, installed, started, formed, ready, waiting, running k/n, done, failed), how long ago,
+and what it said (a client waiting at a barrier says for whom); an instance whose heartbeat stopped is marked
+SILENT; failed instances with the tail of their boot log. Reads runs/<id>/ with the caller's AWS credentials.
 
 Options:
   --results URL         the run's prefix (the stack output resultsPrefix)
@@ -38,7 +39,9 @@ export function renderFleetStatus(statuses: InstanceStatus[], now: number, expec
     if (!s) return [name, "no status", "", "not reported yet (still booting, or user-data failed before the kit)"];
     const stage = s.stage === "running" && s.phase ? `running ${s.phase.position}/${s.phase.of}` : s.stage;
     const detail = s.stage === "running" && s.phase ? `${s.phase.name}${s.detail ? ` (${s.detail})` : ""}` : (s.detail ?? "");
-    return [name, stage, ago(s.at, now), detail];
+    // A working instance keeps a heartbeat: one silent for long is gone (lost, killed, powered off) or hung.
+    const silent = !["done", "failed"].includes(s.stage) && silenceSeconds(s, new Date(now)) > STALE_HEARTBEAT_SECONDS;
+    return [name, stage, ago(s.at, now), silent ? `SILENT for ${Math.round(silenceSeconds(s, new Date(now)))} s (no heartbeat): its machine may be gone; ${detail}` : detail];
   });
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ["instance", "stage", "since"][i]!.length));
   const line = (r: string[]) => `${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padEnd(widths[1]!)}  ${r[2]!.padStart(widths[2]!)}  ${r[3]}`.trimEnd();
@@ -71,7 +74,9 @@ export const command: Command = {
     } catch (err) {
       throw new InputError(`cannot read ${values.results}: ${(err as Error).message}`);
     }
-    process.stdout.write(`run ${objects.runId}\n${renderFleetStatus([...statuses.values()], Date.now(), expected).join("\n")}\n`);
+    const end = await objects.runEnd().catch(() => undefined);
+    const ended = end ? (end.complete ? `: complete (${end.at})` : `: ended early at ${end.at} by ${end.by}: ${end.reason ?? "no reason given"}`) : "";
+    process.stdout.write(`run ${objects.runId}${ended}\n${renderFleetStatus([...statuses.values()], Date.now(), expected).join("\n")}\n`);
     const failed = [...statuses.values()].filter((s) => s.stage === "failed");
     for (const s of failed) {
       const tail = s.logTail ? await objects.logTail(s.instance) : undefined;

@@ -5,7 +5,7 @@ import { mongodConf, mongosConf } from "./formation.js";
 import { FERRETDB_VERSION, MONGODB_STAND_IN, ferretdbArgs } from "./stand-in.js";
 import { CONFIG_SERVER_PORT, MONGOS_PORT, mongoProcesses, type MongoProcess } from "./topology.js";
 
-/** The release of each series ycsb-lab installs: the vendor's Ubuntu 24.04 build of it exists on fastdl.mongodb.org. */
+/** The release of each series ycsb-lab installs: the vendor's Debian 12 build of it exists on fastdl.mongodb.org. */
 export const MONGODB_BUILDS: Record<string, string> = { "8.0": "8.0.17" };
 
 export function mongodbBuild(version: string): string {
@@ -14,8 +14,12 @@ export function mongodbBuild(version: string): string {
   return build;
 }
 
-/** The tarball's runtime libraries on Ubuntu 24.04 (MongoDB docs, "Install MongoDB Community on Ubuntu using .tgz Tarball"). */
-export const MONGODB_OS_PACKAGES = ["libcurl4", "libgssapi-krb5-2", "libldap2", "libwrap0", "libsasl2-2", "libsasl2-modules", "libsasl2-modules-gssapi-mit", "openssl", "liblzma5"];
+/**
+ * The tarball's runtime libraries on Debian 12 (MongoDB docs, "Install MongoDB Community on Debian using .tgz Tarball";
+ * Debian 12 names the LDAP library libldap-2.5-0). A rehearsal installs them from Debian's mirror too, so a wrong
+ * name fails there, not on AWS.
+ */
+export const MONGODB_OS_PACKAGES = ["libcurl4", "libgssapi-krb5-2", "libldap-2.5-0", "libwrap0", "libsasl2-2", "libsasl2-modules", "libsasl2-modules-gssapi-mit", "openssl", "liblzma5"];
 
 /** Where the node keeps what: one dbPath per mongod on the data volume, its journal on the log volume when the preset says so. */
 export function mongodbDirs(paths: NodePaths) {
@@ -45,7 +49,7 @@ export const mongodbStandIn: StandInRuntime = {
 };
 
 /**
- * MongoDB 8.0 from the vendor's Ubuntu 24.04 tarball: the mongod and mongos processes of engines/mongodb/topology.ts
+ * MongoDB 8.0 from the vendor's Debian 12 tarball: the mongod and mongos processes of engines/mongodb/topology.ts
  * (seed 000/001: a config server on the first node, a shard and a router on every node; seed 002: per-shard replica
  * sets), each run by the boot command with the configuration engines/mongodb renders.
  */
@@ -59,7 +63,7 @@ export function mongodbRuntime(_tuning: NodeTuning = {}): EngineRuntime {
     wantsLogVolume: (preset: Preset) => presetFor("mongodb", preset).server.journalOwnVolume,
     osPackages: MONGODB_OS_PACKAGES,
     artifacts: (version) => {
-      const name = `mongodb-linux-x86_64-ubuntu2404-${mongodbBuild(version)}.tgz`;
+      const name = `mongodb-linux-x86_64-debian12-${mongodbBuild(version)}.tgz`;
       const url = `https://fastdl.mongodb.org/linux/${name}`;
       return [{ name, url, checksumUrl: `${url}.sha256`, checksum: "sha256", into: "mongodb", stripComponents: 1 }];
     },

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { ENGINE_BINDINGS } from "../../engines/bindings.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
-import type { ReadyMarker } from "../../model/instance-status.js";
+import { HEARTBEAT_SECONDS, STALE_HEARTBEAT_SECONDS, type ReadyMarker } from "../../model/instance-status.js";
 import type { Plan } from "../../model/plan.js";
 import { executePlan } from "../execute.js";
 import { bindingClasspathDir } from "../java-artifacts.js";
 import { ycsbSetup } from "../ycsb-setup.js";
-import { scheduleTermination } from "./lifetime.js";
 import { EXIT_PERMANENT, type BootEnvironment } from "./environment.js";
+import { clusterTroubles, rollCall } from "./cluster-health.js";
 import { remoteActions } from "./remote-actions.js";
 import type { Reporter } from "./reporter.js";
 import type { RunObjects } from "./run-objects.js";
@@ -69,7 +69,7 @@ export async function bootClient(b: ClientBoot): Promise<number> {
   const { objects, reporter } = b;
   const [cluster, plan] = await Promise.all([objects.cluster(), objects.plan()]);
   checkPlan(plan, cluster, b.index);
-  await reporter.stage("installed", scheduleTermination(cluster, b.env));
+  await reporter.stage("installed", `the kit's ${ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS].module} binding and YCSB ready`);
   await reporter.stage("waiting", `for the ${cluster.engine} cluster of ${cluster.nodes.length} node(s)`);
   let marker = await awaitCluster(b, cluster);
   const binding = ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS];
@@ -80,6 +80,7 @@ export async function bootClient(b: ClientBoot): Promise<number> {
     Object.assign(ycsb.properties, m.connection, await secretProperties(m, cluster.region));
   };
   await reporter.stage("ready", `cluster formed at ${marker.formedAt}${marker.standIn ? `; stand-in: ${marker.standIn}` : ""}`);
+  const troubles = async () => clusterTroubles((await objects.statuses()).values(), new Date());
   const outcome = await executePlan({
     plan,
     runId: objects.runId,
@@ -101,8 +102,26 @@ export async function bootClient(b: ClientBoot): Promise<number> {
       if (latest && latest.formedAt !== marker.formedAt) await useMarker(latest);
       await reporter.stage("running", phase.kind, { position, of, name: phase.name });
     },
-    clusterProblems: async () =>
-      [...(await objects.statuses()).values()].filter((s) => s.role === "data" && s.stage === "failed").map((s) => `data node ${s.index} failed at ${s.at}: ${s.detail ?? "no reason given"}`),
+    clusterProblems: troubles,
+    // A failed or silent data node ends the run at once, at a barrier or mid-phase, naming the node.
+    runProblem: async () => (await troubles())[0],
+    clusterRollCall: async (since) => {
+      // Bounded by the staleness rule: a node silent that long is named by rollCall itself.
+      const deadline = Date.now() + (STALE_HEARTBEAT_SECONDS + HEARTBEAT_SECONDS + 15) * 1000;
+      let said = false;
+      for (;;) {
+        const answer = rollCall((await objects.statuses()).values(), since, new Date());
+        if (answer.troubles.length || answer.waitingFor.length === 0 || Date.now() > deadline) return answer.troubles;
+        if (!said) await reporter.stage("running", `operations failed: waiting for data node(s) ${answer.waitingFor.join(", ")} to be heard from`, reporter.current?.phase);
+        said = true;
+        await new Promise((r) => setTimeout(r, 2_000));
+      }
+    },
+    onBarrierWait: async (point, missing, waitedMs) => {
+      const last = reporter.current;
+      const detail = `at the barrier before phase ${point.index} (${point.name}): waiting ${Math.round(waitedMs / 1000)} s for client(s) ${missing.join(", ")}`;
+      await reporter.stage(last?.stage ?? "running", detail, last?.phase);
+    },
   });
   if (!outcome.complete) {
     await reporter.failed(`run incomplete: ${outcome.reason}`);

@@ -5,9 +5,8 @@ import { nodeContextOf, type EngineRuntime, type NodePaths, type StandInRuntime 
 import type { NodeContext } from "../../engines/node-context.js";
 import { engineRuntime } from "../../engines/runtimes.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
-import type { NodeCommand, ReadyMarker } from "../../model/instance-status.js";
+import type { NodeCommand, ReadyMarker, RunEnd } from "../../model/instance-status.js";
 import { installArtifacts, installOsPackages } from "./engine-install.js";
-import { scheduleTermination } from "./lifetime.js";
 import { EXIT_PERMANENT, hostPath, type BootEnvironment } from "./environment.js";
 import { formationFor } from "./formation/index.js";
 import { NodeEngine } from "./node-engine.js";
@@ -32,7 +31,8 @@ export interface DataNodeBoot {
 export const ENGINE_USER = "ycsb-lab";
 
 function engineUser(env: BootEnvironment, name: string): { uid: number; gid: number } | undefined {
-  if (env.rehearsal || process.getuid?.() !== 0) return undefined;
+  // A boot run as a process on a development machine (fsRoot) runs its engine as the current user.
+  if (env.fsRoot || process.getuid?.() !== 0) return undefined;
   const uid = spawnSync("id", ["-u", name], { encoding: "utf8" });
   const gid = spawnSync("id", ["-g", name], { encoding: "utf8" });
   if (uid.status !== 0 || gid.status !== 0) return undefined;
@@ -87,14 +87,14 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
     log: hostPath(env, cluster.storage.logDir ?? cluster.storage.dataDir),
     run: join(env.home, "run"),
   };
-  const notes: string[] = [scheduleTermination(cluster, env)];
-  if (!env.rehearsal) notes.push(...mountVolumes(cluster.storage), ...applyOsTuning(cluster.engine, cluster.version));
+  const notes: string[] = [];
+  if (!env.fsRoot) notes.push(...mountVolumes(cluster.storage, env), ...applyOsTuning(cluster.engine, cluster.version));
   const runtime = engineRuntime(cluster.engine, { ...(env.maxHeapMb ? { maxHeapMb: env.maxHeapMb } : {}), fastGossip: env.rehearsal, sharedHost: env.rehearsal });
   const ctx = nodeContextOf(cluster, b.index, paths);
   const standIn = env.standInArtifacts ? standInFor(runtime, ctx) : undefined;
-  if (!env.rehearsal) notes.push(...installOsPackages(runtime.osPackages ?? []));
+  if (!env.fsRoot) notes.push(...installOsPackages(runtime.osPackages ?? []));
   if (standIn) notes.push(`${env.standInArtifacts} serves instead of ${cluster.engine} ${cluster.version} (rehearsal)`);
-  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, { store: objects.store, leader: b.index === 0 })));
+  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, { store: objects.store, runId: objects.runId, leader: b.index === 0 })));
   const user = engineUser(env, runtime.runsAs ?? ENGINE_USER);
   const dirs = standIn ? standIn.directories(ctx, paths) : runtime.directories(ctx, paths);
   const own = () => {
@@ -135,11 +135,17 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
 
     const ledger = new CommandLedger(env.home);
     for (;;) {
-      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal), death]);
+      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal, cluster.lifetime.keepAfterRun === true), death]);
       if (next.kind === "death") {
         await reporter.failed(`${next.how} while serving the run`, { title: "engine log", file: next.logFile });
         await engine.stop(10_000);
         return EXIT_PERMANENT;
+      }
+      if (next.kind === "end") {
+        // The run is over (complete, or ended early by a client): nothing more to serve; the machine powers off.
+        await engine.stop();
+        await reporter.stage("done", `the run ended ${next.end.complete ? "complete" : `early (${next.end.reason ?? "no reason given"})`} at ${next.end.at}: engine stopped`);
+        return 0;
       }
       const command = next.command;
       await reporter.stage("resetting", `${command.phase}: ${[command.wipeData ? "wipe data" : "", command.restartServer ? "restart" : "", command.dropCaches ? "drop caches" : ""].filter(Boolean).join(", ")}`);
@@ -191,18 +197,28 @@ async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: Re
     return;
   }
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let poll = 0; ; poll++) {
     const marker = await b.objects.readyMarker();
     if (marker && (afterCommand === undefined || marker.afterCommand === afterCommand)) return;
+    if (poll % 5 === 0) {
+      // The run's end ends the wait (the clients end it when the leader fails): this node has nothing to join.
+      const end = await b.objects.runEnd().catch(() => undefined);
+      if (end) throw permanent(`the run ended before the cluster was ready: ${end.reason ?? "complete"}`);
+    }
     if (Date.now() > deadline) throw new Error(`no readiness marker from the leader after ${Math.round(timeoutMs / 1000)} s`);
     await sleep(3000);
   }
 }
 
-async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal): Promise<{ kind: "command"; command: NodeCommand }> {
+type Next = { kind: "command"; command: NodeCommand } | { kind: "end"; end: RunEnd };
+
+/** The next command client 0 gives, or the run's end (after which the node stops serving, unless the stack keeps it). */
+async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal, keepAfterRun: boolean): Promise<Next> {
   while (!until.aborted) {
     const command = await objects.nodeCommand().catch(() => undefined);
     if (command && !ledger.has(command.id)) return { kind: "command", command };
+    const end = keepAfterRun ? undefined : await objects.runEnd().catch(() => undefined);
+    if (end) return { kind: "end", end };
     await sleep(pollMs);
   }
   // Serving is over: this poll never answers (the boot already has its outcome).
@@ -221,7 +237,7 @@ async function carryOut(c: NodeCommand, engine: NodeEngine, env: BootEnvironment
     own();
   }
   if (c.dropCaches) {
-    if (env.rehearsal) done.push("page cache not dropped: a rehearsal shares this machine's cache");
+    if (env.fsRoot) done.push("page cache not dropped: a boot on a development machine shares its cache");
     else {
       spawnSync("sync");
       try {

@@ -12,8 +12,19 @@ export interface BootEnvironment {
   rehearsal: boolean;
   /** Private addresses of the stack -> the loopback addresses that stand for them. */
   addressMap: Map<string, string>;
-  /** Absolute paths of the cluster description (the /data and /log mount points) are rooted here. */
+  /**
+   * Absolute paths of the cluster description (the /data and /log mount points) are rooted here: the boot runs as a
+   * process on a development machine (test/support/boot-run.ts), so it mounts no disk, tunes no kernel and installs
+   * no OS package. An OS-container rehearsal never sets it: its disks are loop devices it mounts for real.
+   */
   fsRoot?: string;
+  /**
+   * EBS attachment names -> block devices, where the device cannot say its attachment name itself: a rehearsal's loop
+   * devices stand for Nitro NVMe volumes, and `nvme id-ctrl` cannot read a loop device.
+   */
+  blockDevices: Map<string, string>;
+  /** The instance-store disks, where no device reports the model "Amazon EC2 NVMe Instance Storage" (a rehearsal). */
+  instanceStore?: string[];
   /** A folder laid out like the engine's unpacked distribution, used instead of downloading it. */
   engineArtifacts?: string;
   /** A stand-in server to run instead of the engine (FerretDB for MongoDB, CouchbaseMock for Couchbase). */
@@ -35,9 +46,19 @@ function parseAddressMap(text: string | undefined): Map<string, string> {
   return map;
 }
 
+function parseBlockDevices(text: string | undefined): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const pair of (text ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [name, device] = pair.split("=");
+    if (!name || !device?.startsWith("/dev/")) throw new Error(`YCSB_LAB_BLOCK_DEVICES: expected name=/dev/device pairs, got "${pair}"`);
+    map.set(name, device);
+  }
+  return map;
+}
+
 export function bootEnvironment(env: NodeJS.ProcessEnv = process.env): BootEnvironment {
   const rehearsal = env.YCSB_LAB_REHEARSAL === "1";
-  const swaps = ["YCSB_LAB_ADDRESS_MAP", "YCSB_LAB_FS_ROOT", "YCSB_LAB_ENGINE_ARTIFACTS", "YCSB_LAB_STAND_IN", "YCSB_LAB_MAX_HEAP_MB"].filter((k) => env[k]);
+  const swaps = ["YCSB_LAB_ADDRESS_MAP", "YCSB_LAB_FS_ROOT", "YCSB_LAB_ENGINE_ARTIFACTS", "YCSB_LAB_STAND_IN", "YCSB_LAB_MAX_HEAP_MB", "YCSB_LAB_BLOCK_DEVICES", "YCSB_LAB_INSTANCE_STORE"].filter((k) => env[k]);
   if (!rehearsal && swaps.length > 0) throw new Error(`${swaps.join(", ")}: rehearsal settings, refused without YCSB_LAB_REHEARSAL=1`);
   const heap = env.YCSB_LAB_MAX_HEAP_MB ? Number(env.YCSB_LAB_MAX_HEAP_MB) : undefined;
   if (heap !== undefined && !(Number.isInteger(heap) && heap >= 128)) throw new Error(`YCSB_LAB_MAX_HEAP_MB: a whole number of MiB >= 128, got "${env.YCSB_LAB_MAX_HEAP_MB}"`);
@@ -45,6 +66,8 @@ export function bootEnvironment(env: NodeJS.ProcessEnv = process.env): BootEnvir
     home: resolve(env.YCSB_LAB_HOME ?? "/opt/ycsb-lab"),
     rehearsal,
     addressMap: parseAddressMap(env.YCSB_LAB_ADDRESS_MAP),
+    blockDevices: parseBlockDevices(env.YCSB_LAB_BLOCK_DEVICES),
+    ...(env.YCSB_LAB_INSTANCE_STORE ? { instanceStore: env.YCSB_LAB_INSTANCE_STORE.split(",").map((d) => d.trim()).filter(Boolean) } : {}),
     ...(env.YCSB_LAB_FS_ROOT ? { fsRoot: resolve(env.YCSB_LAB_FS_ROOT) } : {}),
     ...(env.YCSB_LAB_ENGINE_ARTIFACTS ? { engineArtifacts: resolve(env.YCSB_LAB_ENGINE_ARTIFACTS) } : {}),
     ...(env.YCSB_LAB_STAND_IN ? { standInArtifacts: resolve(env.YCSB_LAB_STAND_IN) } : {}),
@@ -65,9 +88,15 @@ export function hostAddress(env: BootEnvironment, address: string): string {
 /** One line per swap, for the instance's status and log. */
 export function rehearsalNotes(env: BootEnvironment): string[] {
   if (!env.rehearsal) return [];
-  const notes = ["rehearsal: OS packages, disks and kernel tuning are this machine's, not the instance's"];
+  const notes = [
+    env.fsRoot
+      ? "rehearsal: a process on this machine: OS packages, disks and kernel tuning are this machine's, not the instance's"
+      : "rehearsal: an OS container of the AMI's distribution (systemd, cloud-init), sharing this machine's kernel and network",
+  ];
   if (env.addressMap.size > 0) notes.push(`addresses: ${[...env.addressMap].map(([a, b]) => `${a} -> ${b}`).join(", ")}`);
   if (env.fsRoot) notes.push(`volumes: mount points under ${env.fsRoot}`);
+  if (env.blockDevices.size > 0) notes.push(`disks: loop devices as ${[...env.blockDevices].map(([a, d]) => `${a} -> ${d}`).join(", ")} (their EBS names given, not read from NVMe controller data)`);
+  if (env.instanceStore) notes.push(`disks: instance store ${env.instanceStore.join(", ")} (loop devices)`);
   if (env.engineArtifacts) notes.push(`engine: local artifacts ${env.engineArtifacts} instead of the vendor download`);
   if (env.standInArtifacts) notes.push(`engine: stand-in ${env.standInArtifacts}`);
   if (env.maxHeapMb) notes.push(`memory: engine heap capped at ${env.maxHeapMb} MiB`);

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { InstanceRole, InstanceStage, InstanceStatus } from "../../model/instance-status.js";
-import { instanceName } from "../../model/instance-status.js";
+import { HEARTBEAT_SECONDS, instanceName } from "../../model/instance-status.js";
 import type { RunObjects } from "./run-objects.js";
 
 /** Last lines of a text file ("" when it cannot be read). */
@@ -68,6 +68,20 @@ export class Reporter {
       this.objects.putLogTail(this.instance, `${tail}\n`).catch((err: Error) => this.log(`log tail not written: ${err.message}`)),
       this.objects.putStatus(status).catch((err: Error) => this.log(`status not written: ${err.message}`)),
     ]);
+  }
+
+  /**
+   * Rewrites the last status every HEARTBEAT_SECONDS with the time (model/instance-status.ts heartbeatAt), until
+   * `stop` is called: the run tells a working instance from a machine that died without a word.
+   */
+  heartbeat(): { stop: () => void } {
+    const timer = setInterval(() => {
+      const last = this.last;
+      if (!last || last.stage === "failed" || last.stage === "done") return;
+      void this.objects.putStatus({ ...last, heartbeatAt: new Date().toISOString() }).catch(() => undefined);
+    }, HEARTBEAT_SECONDS * 1000);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
   get current(): InstanceStatus | undefined {

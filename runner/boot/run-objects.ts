@@ -1,7 +1,10 @@
 import { clusterKey, nodeAckKey, nodeCommandKey, planKey, readyMarkerKey, statusKey, statusLogKey, statusPrefix } from "../../model/results-layout.js";
 import { parseClusterDescription, type ClusterDescription } from "../../model/cluster-description.js";
 import { NodeAckSchema, NodeCommandSchema, parseChecked, parseInstanceStatus, parseReadyMarker, type InstanceStatus, type NodeAck, type NodeCommand, type ReadyMarker } from "../../model/instance-status.js";
-import { PLAN_VERSION, type Plan } from "../../model/plan.js";
+import type { Plan } from "../../model/plan.js";
+import { parsePlan } from "../../model/plan-schema.js";
+import type { RunEnd } from "../../model/instance-status.js";
+import { readRunEnd, writeRunEnd } from "../run-end.js";
 import { openResultsStore } from "../open-results-store.js";
 import type { ResultsStore, S3Options } from "../results-store.js";
 import { withRetry, type BackoffOptions } from "../retry.js";
@@ -51,15 +54,7 @@ export class RunObjects {
   }
 
   async plan(): Promise<Plan> {
-    const text = await this.required(planKey(this.runId));
-    let plan: Plan;
-    try {
-      plan = JSON.parse(text) as Plan;
-    } catch (err) {
-      throw new Error(`${planKey(this.runId)}: not JSON: ${(err as Error).message}`);
-    }
-    if (plan.planVersion !== PLAN_VERSION || !Array.isArray(plan.phases) || !plan.deployment) throw new Error(`${planKey(this.runId)}: not a ycsb-lab plan (planVersion ${PLAN_VERSION})`);
-    return plan;
+    return parsePlan(await this.required(planKey(this.runId)), planKey(this.runId));
   }
 
   async readyMarker(): Promise<ReadyMarker | undefined> {
@@ -91,6 +86,16 @@ export class RunObjects {
   async putNodeAck(ack: NodeAck): Promise<void> {
     const key = nodeAckKey(this.runId, ack.id, ack.node);
     await withRetry(`write ${key}`, () => this.store.put(key, JSON.stringify(ack), "application/json"), QUICK);
+  }
+
+  /** The run's end, once a client recorded it (runner/run-end.ts). */
+  async runEnd(): Promise<RunEnd | undefined> {
+    return withRetry(`read the run's end`, () => readRunEnd(this.store, this.runId), QUICK);
+  }
+
+  /** Ends the run early, naming why (the first cause is kept). */
+  async endRun(end: Omit<RunEnd, "at" | "complete">): Promise<void> {
+    await withRetry(`write the run's end`, () => writeRunEnd(this.store, this.runId, { ...end, complete: false }), QUICK);
   }
 
   async putStatus(status: InstanceStatus): Promise<void> {

@@ -85,7 +85,9 @@ export class BootRun {
       clients: Array.from({ length: clients }, (_, i) => ({ index: i, address: `10.42.2.${10 + i}`, instanceType: d.clientInstanceType })),
       storage: { data: { kind: "ebs", device: "sdf" }, dataDir: "/data" },
       kit: { sha256: "0".repeat(64), version: "test" },
-      lifetime: { expiry: "2030-01-01" },
+      // Kept after the run: the suites kill an engine after the client is done (a node stops serving at the run's
+      // end otherwise, which the OS rehearsals check).
+      lifetime: { expiry: "2030-01-01", keepAfterRun: true },
     };
     const run = new BootRun(root, cluster, plan, o);
     await mkdir(join(run.store, runPrefix(run.runId)), { recursive: true });

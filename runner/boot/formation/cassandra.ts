@@ -18,6 +18,38 @@ export const formCassandra: Formation = async ({ ctx, log, timeoutMs }) => {
   const tools = { bindingDir: await bindingClasspathDir("cassandra"), ycsbCoreDir: ycsbCoreDir() };
   const hosts = ctx.nodeIps;
   const deadline = Date.now() + timeoutMs;
+  await awaitRing(tools, hosts, deadline, timeoutMs, log);
+  // A load under its own preset (seed 000) starts on its server side; the plan's settle after the load switches.
+  const loadFirst = ctx.loadPreset !== ctx.preset && SERVER_PRESET_SWITCH.cassandra !== undefined;
+  const statements = cassandraSchemaStatements({
+    preset: ctx.preset,
+    replicationFactor: ctx.replication,
+    fieldCount: ctx.fieldCount,
+    ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}),
+    ...(loadFirst ? { durableWrites: presetFor("cassandra", ctx.loadPreset).server.durableWrites } : {}),
+  });
+  for (const statement of statements) {
+    try {
+      await queryCql({ ...tools, hosts, port: CQL_PORT, statements: [statement] });
+    } catch (err) {
+      // The statement applied, but the nodes did not agree on the new schema within the driver's wait (a busy or
+      // large cluster): wait for one schema version in every node's gossip, as the ring's readiness does, then go on.
+      if (!/schema not in agreement/.test((err as Error).message)) throw err;
+      log(`schema change not yet agreed by every node; waiting for one schema version: ${statement.slice(0, 80)}`);
+      await awaitRing(tools, hosts, deadline, timeoutMs, log);
+    }
+  }
+  return {
+    engine: "cassandra",
+    nodes: hosts.length,
+    preset: ctx.preset,
+    connection: cassandraConnectionProperties({ hosts, port: CQL_PORT }),
+    steps: [`${hosts.length} node(s) NORMAL on one schema version`, ...statements.map((s) => `cql: ${s}`)],
+  };
+};
+
+/** Every node NORMAL in every node's gossip, on one schema version (engines/cassandra/readiness.ts). */
+async function awaitRing(tools: { bindingDir: string; ycsbCoreDir: string }, hosts: string[], deadline: number, timeoutMs: number, log: (l: string) => void): Promise<void> {
   let reasons: string[] = ["not asked yet"];
   let lastLogged = "";
   while (Date.now() < deadline) {
@@ -38,21 +70,4 @@ export const formCassandra: Formation = async ({ ctx, log, timeoutMs }) => {
     await sleep(2000);
   }
   if (reasons.length > 0) throw new Error(`the ring did not form in ${Math.round(timeoutMs / 1000)} s: ${reasons.join("; ")}`);
-  // A load under its own preset (seed 000) starts on its server side; the plan's settle after the load switches.
-  const loadFirst = ctx.loadPreset !== ctx.preset && SERVER_PRESET_SWITCH.cassandra !== undefined;
-  const statements = cassandraSchemaStatements({
-    preset: ctx.preset,
-    replicationFactor: ctx.replication,
-    fieldCount: ctx.fieldCount,
-    ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}),
-    ...(loadFirst ? { durableWrites: presetFor("cassandra", ctx.loadPreset).server.durableWrites } : {}),
-  });
-  await queryCql({ ...tools, hosts, port: CQL_PORT, statements });
-  return {
-    engine: "cassandra",
-    nodes: hosts.length,
-    preset: ctx.preset,
-    connection: cassandraConnectionProperties({ hosts, port: CQL_PORT }),
-    steps: [`${hosts.length} node(s) NORMAL on one schema version`, ...statements.map((s) => `cql: ${s}`)],
-  };
-};
+}
