@@ -153,9 +153,8 @@ export async function fetchCompare(ids: readonly string[]): Promise<{ runs: RunD
   const runs: RunDetail[] = [];
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i += COMPARE_MAX) {
-    const body = (await getJson("/compare", { runs: ids.slice(i, i + COMPARE_MAX).join(",") })) as Static<
-      typeof CompareResponse
-    >;
+    const chunk = ids.slice(i, i + COMPARE_MAX).join(",");
+    const body = (await getJson("/compare", { runs: chunk })) as Static<typeof CompareResponse>;
     runs.push(...body.runs.map(runDetail));
     missing.push(...body.missing);
   }
