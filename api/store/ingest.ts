@@ -197,7 +197,6 @@ function storedRunFacts(r: StoredRun): Facts {
     "/run/provenance": sortedJson(r.provenance),
     "/run/repeat": Number(r.repeat),
     "/run/startedAt": new Date(r.started_at).getTime(),
-    "/run/finishedAt": r.finished_at === null ? null : new Date(r.finished_at).getTime(),
     "/run/standIn": r.stand_in,
     "/run/source": sortedJson(source),
   };
