@@ -9,6 +9,7 @@ import { isDatabaseOutage } from "./db/outage.js";
 import auth from "./plugins/app/auth.js";
 import database from "./plugins/app/database.js";
 import computeGate from "./plugins/app/compute-gate.js";
+import contract from "./plugins/app/contract.js";
 import responseCache from "./plugins/app/response-cache.js";
 import s3 from "./plugins/app/s3.js";
 import helmet from "./plugins/external/helmet.js";
@@ -56,6 +57,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   await fastify.register(helmet);
   await fastify.register(rateLimit, { config: opts.config });
   await fastify.register(swagger);
+  await fastify.register(contract, { prefix: API_PREFIX });
   await fastify.register(database, { config: opts.config, ...(opts.database ? { database: opts.database } : {}) });
   await fastify.register(auth, { config: opts.config });
   await fastify.register(s3, { config: opts.config });
@@ -72,6 +74,11 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
       // The database is down or unreachable: a client may try again (the service itself needs no restart).
       req.log.warn({ err: (err as Error).message, method: req.method, url: req.url }, "database unavailable");
       return reply.code(503).header("retry-after", "5").send({ statusCode: 503, error: "Service Unavailable", message: "database unavailable, try again shortly" });
+    }
+    if (status === 502) {
+      // An upstream (S3) refused or was unreachable: the client may fix its request or try again; the message says which.
+      req.log.warn({ err: err.message, method: req.method, url: req.url }, "upstream failed");
+      return reply.code(502).send({ statusCode: 502, error: "Bad Gateway", message: err.message });
     }
     if (status >= 500) {
       req.log.error({ err, method: req.method, url: req.url, params: req.params }, "request failed");

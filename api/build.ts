@@ -23,6 +23,11 @@ export async function buildApp(config: AppConfig, opts: { database?: Database; l
       createServer({ requestTimeout, headersTimeout: Math.ceil(requestTimeout / 3), connectionsCheckingInterval: Math.min(1_000, requestTimeout) }, handler),
     // Opening the database applies migrations (wasm schema engine) and may start PGlite: more than Fastify's 10 s default on a busy machine.
     pluginTimeout: 120_000,
+    // Path parameters as long as their schemas allow (run ids, phase names: 200) reach validation, which names them
+    // (a longer one was a 414 the contract did not state). No HEAD beside GET: the OpenAPI document states no HEAD, and
+    // a method the document does not state is a 405 (api/plugins/app/contract.ts).
+    routerOptions: { maxParamLength: 1_000 },
+    exposeHeadRoutes: false,
     // Bodies may nest deeply only so far; Fastify's JSON parser guards against prototype poisoning.
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",

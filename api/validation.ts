@@ -2,7 +2,7 @@ import { OptionalKind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import type { FastifySchemaCompiler } from "fastify";
-import type { FieldError } from "../model/result-validation.js";
+import { schemaErrorMessage, type FieldError } from "../model/result-validation.js";
 import { identifierProblem, nfc } from "../model/identifiers.js";
 import { textProblems } from "../model/result-checks.js";
 
@@ -46,7 +46,7 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
     if (text.length) return { error: new FieldValidationError(httpPart ?? "request", text) };
     if (named) normalizeNames(value);
     if (c.Check(value)) return { value };
-    const fields = [...c.Errors(value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
+    const fields = [...c.Errors(value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
     return { error: new FieldValidationError(httpPart ?? "request", fields) };
   };
 };

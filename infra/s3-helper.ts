@@ -8,8 +8,8 @@
  * order). Transient failures (connection, 5xx, throttling) are retried; a refusal (403, 404) fails at once and names
  * the object.
  *
- *   s3.py get s3://bucket/key FILE          s3.py put FILE|- s3://bucket/key [content-type]
- *   s3.py fetch https://host/path FILE      (a plain HTTPS download, retried)
+ *   s3 get s3://bucket/key FILE          s3 put FILE|- s3://bucket/key [content-type]
+ *   s3 fetch https://host/path FILE      (a plain HTTPS download, retried)
  */
 export const S3_HELPER_PY = String.raw`import configparser, datetime, hashlib, hmac, json, os, sys, time, urllib.error, urllib.parse, urllib.request
 
@@ -103,7 +103,7 @@ def main(args):
     elif args[0] == "fetch":
         attempt("fetch " + args[1], lambda: urllib.request.Request(args[1]), lambda r: save(r, args[2]))
     else:
-        sys.exit("usage: s3.py get|put|fetch ...")
+        sys.exit("usage: s3 get|put|fetch ...")
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -76,9 +76,14 @@ function reporting(b: InstanceBoot): string {
   const status = `s3://${b.bucket}/${statusKey(b.runId, instance)}`;
   const logTail = `s3://${b.bucket}/${statusLogKey(b.runId, instance)}`;
   const end = endsItself(b) ? "  systemctl poweroff --no-block\n" : "";
-  return `cat > "$YCSB_LAB_HOME/s3.py" <<'PY'
+  // A command, not a shell function: a failure inside a function would reach the ERR trap naming the function's
+  // own line, where the status must name the s3 call that failed (which object, which step).
+  return `mkdir -p "$YCSB_LAB_HOME/bin"
+cat > "$YCSB_LAB_HOME/bin/s3" <<'PY'
+#!/usr/bin/python3
 ${S3_HELPER_PY}PY
-s3() { python3 "$YCSB_LAB_HOME/s3.py" "$@"; }
+chmod 755 "$YCSB_LAB_HOME/bin/s3"
+export PATH="$YCSB_LAB_HOME/bin:$PATH"
 # Until the kit runs, this script reports for itself: a failed boot is never invisible.
 report() {
   python3 -c 'import datetime, json, sys; print(json.dumps({"instance": sys.argv[1], "role": sys.argv[2], "index": int(sys.argv[3]), "stage": sys.argv[4], "at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "detail": sys.argv[5][:4000], "logTail": True}))' \\

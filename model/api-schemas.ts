@@ -2,7 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { INCLUDE_VALUES } from "./aggregate/rules.js";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
-import { LIMITS } from "./result-limits.js";
+import { dateTimeOptions, LIMITS } from "./result-limits.js";
 
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -18,8 +18,8 @@ export const RunFiltersQuery = Type.Object({
   instanceType: Type.Optional(Type.String({ maxLength: 100 })),
   scenario: Type.Optional(Type.String({ maxLength: 200 })),
   source: Type.Optional(Type.Union([Type.Literal("measured"), Type.Literal("published")])),
-  from: Type.Optional(Type.String({ format: "date-time", description: "runs started at or after" })),
-  to: Type.Optional(Type.String({ format: "date-time", description: "runs started at or before" })),
+  from: Type.Optional(Type.String(dateTimeOptions("runs started at or after"))),
+  to: Type.Optional(Type.String(dateTimeOptions("runs started at or before"))),
   include: Type.Optional(
     Type.Union([Type.Literal(INCLUDE_VALUES[0]), Type.Literal(INCLUDE_VALUES[1])], {
       description: "aggregates: valid (default) leaves out phases judged invalid and says how many (leftOut); all counts them too",

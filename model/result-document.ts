@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
-import { LIMITS } from "./result-limits.js";
+import { dateTimeOptions, LIMITS } from "./result-limits.js";
 import { VERDICTS } from "./verdicts.js";
 
 /**
@@ -198,8 +198,8 @@ export const RunSchema = Type.Object(
      * `phase.repeat` existed carried the phase's repeat here (model/aggregate/repeats.ts documentRepeats).
      */
     repeat: Type.Integer({ minimum: 0, maximum: LIMITS.repeat }),
-    startedAt: Type.String({ format: "date-time" }),
-    finishedAt: Type.Optional(Type.String({ format: "date-time" })),
+    startedAt: Type.String(dateTimeOptions("the run's start")),
+    finishedAt: Type.Optional(Type.String(dateTimeOptions("the run's end"))),
     source: SourceSchema,
     /** Set when the engine was a stand-in (FerretDB for MongoDB, CouchbaseMock for Couchbase). */
     standIn: Type.Optional(Type.String({ maxLength: 200 })),
@@ -284,8 +284,8 @@ export const ResultDocumentSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    startedAt: Type.String({ format: "date-time" }),
-    finishedAt: Type.String({ format: "date-time" }),
+    startedAt: Type.String(dateTimeOptions("this client's phase started")),
+    finishedAt: Type.String(dateTimeOptions("this client's phase finished, not before startedAt")),
     result: ClientOutputSchema,
     hdrLogs: Type.Array(HdrLogRefSchema, { maxItems: LIMITS.mapEntries }),
     /**

@@ -3,6 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { consistencyProblems, histogramProblems, HistogramBudget, textProblems, type FieldError } from "./result-checks.js";
 import { ClientOutputSchema, ResultDocumentSchema, type ClientOutput, type ResultDocument } from "./result-document.js";
 import { identifierFieldProblems, normalizeIdentifiers } from "./identifiers.js";
+import { DATE_TIME_PATTERN } from "./result-limits.js";
 import { statusSeriesProblems } from "./status-series.js";
 
 /**
@@ -23,8 +24,13 @@ export interface CheckOptions {
 }
 
 /** Validate without throwing: every error names its field. */
+/** A schema error as a sentence (a date's pattern is not shown as its regular expression). */
+export function schemaErrorMessage(e: { schema: unknown; message: string }): string {
+  return (e.schema as { pattern?: string }).pattern === DATE_TIME_PATTERN ? "expected an ISO 8601 date-time from 1970 to 9999, a day that exists" : e.message;
+}
+
 export function checkAgainst(schema: TSchema, value: unknown, options: CheckOptions = {}): FieldError[] {
-  const errors = [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
+  const errors = [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
   if (errors.length > 0) return errors;
   // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
   if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);

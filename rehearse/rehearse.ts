@@ -451,7 +451,8 @@ function findProblems(phases: PhaseOutcome[], statuses: Map<string, InstanceStat
   for (const x of phases) if (x.clientsStored < x.clients) problems.push(`phase ${x.index} ${x.name}: ${x.clientsStored} of ${x.clients} client result(s) stored`);
   for (const s of statuses.values()) if (s.stage === "failed") problems.push(`${s.instance} failed: ${s.detail ?? "no reason"}`);
   for (const m of machines) {
-    if (m.name.startsWith("client-") && statuses.get(m.name)?.stage !== "done") problems.push(`${m.name} did not finish (${statuses.get(m.name)?.stage ?? "no status"})`);
+    // A failed client is listed once above, with its reason.
+    if (m.name.startsWith("client-") && !["done", "failed"].includes(statuses.get(m.name)?.stage ?? "")) problems.push(`${m.name} did not finish (${statuses.get(m.name)?.stage ?? "no status"})`);
     if (m.running) problems.push(`${m.name} is still running after the run: it did not power itself off`);
   }
   for (const f of iam.findings) problems.push(`IAM: ${f.role} ${f.call}: ${f.status === 403 ? "refused by the emulator" : `policy says ${f.decision}`}`);

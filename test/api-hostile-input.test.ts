@@ -2,9 +2,19 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
-import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
+import { Float64Histogram } from "hdr-histogram-js";
+import { clientHistograms, encodeHistogram } from "../model/hdr/index.js";
+import { auth, fixtureDocument, fixtureHdr, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 const DEEP = "\u0001deeply nested\u0001";
+
+/** A histogram of `count` recordings of `valueUs` each. */
+function histogramOf(count: number, valueUs: number): string {
+  const h = new Float64Histogram(1, 2, 3);
+  h.autoResize = true;
+  h.recordValueWithCount(valueUs, count);
+  return encodeHistogram(h);
+}
 
 // A hostile or careless writer (issue: the results service cannot be broken or fooled by one user): every document the
 // store could not take, or that contradicts itself, is a 400 naming the field and writes nothing; reads never reach
@@ -131,5 +141,120 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
     const r = await app.inject({ url });
     expect(r.statusCode, r.body).toBe(400);
     expect(r.json().fields.map((f: { path: string }) => f.path)).toContain(path);
+  });
+  // What still got through before (issue 28, "what is wrong today"), each with its expected answer.
+  describe("what still got through: refused naming the field, or stored as one", () => {
+    const errorOf = async (r: { statusCode: number; json(): any; body: string }, status: number) => {
+      expect(r.statusCode, r.body.slice(0, 400)).toBe(status);
+      return r.json() as { message: string; fields?: { path: string; message: string }[] };
+    };
+
+    it("clients of one phase that disagree on hardware, replication, region or start: 409 naming the fact", async () => {
+      expect((await post(doc("hw", { client: 0 }))).statusCode).toBe(201);
+      const spoils: [string, (d: any) => void, RegExp][] = [
+        ["instance type", (d) => (d.run.instanceTypes.data = "t3.micro"), /instanceTypes\/data/],
+        ["replication", (d) => (d.run.replication = 1), /replication/],
+        ["region", (d) => (d.run.region = "eu-west-1"), /region/],
+        ["start", (d) => (d.run.startedAt = "2026-11-23T04:32:40.000Z"), /startedAt/],
+      ];
+      for (const [name, spoil, field] of spoils) {
+        const d = doc("hw", { client: 1 });
+        spoil(d);
+        expect((await errorOf(await post(d), 409)).message, name).toMatch(field);
+      }
+      expect(await db.prisma.clientResult.count({ where: { runId: "hw" } })).toBe(1);
+    });
+
+    it("two documents of one batch that disagree: the conflict is named as the batch's, nothing stored", async () => {
+      const other = doc("in-batch", { client: 1, engine: "hbase" });
+      const { message } = await errorOf(await post([doc("in-batch", { client: 0 }), other]), 409);
+      expect(message).toMatch(/documents 0 and 1 of this batch disagree on run in-batch's engine/);
+      expect(message).not.toMatch(/already stored/);
+      expect(await db.prisma.run.count({ where: { id: "in-batch" } })).toBe(0);
+    });
+
+    const withHistograms = (runId: string) => {
+      const d = doc(runId);
+      d.hdrHistograms = clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", 0, operation) })));
+      return d;
+    };
+
+    it("a histogram that contradicts its document's count and percentiles: 400 naming it, nothing stored", async () => {
+      expect((await post(withHistograms("hist-ok"))).statusCode).toBe(201);
+      const before = await stored();
+      const d = withHistograms("hist-bad");
+      d.hdrHistograms.READ = histogramOf(7, 10_000_000);
+      const { fields } = await errorOf(await post(d), 400);
+      expect(fields!.find((f) => f.path === "/hdrHistograms/READ")?.message).toMatch(/holds 7 recordings/);
+      expect(await stored()).toEqual(before);
+    });
+
+    it("a histogram of an operation the document never ran (DELETE, 5e12 counts): 400 naming it", async () => {
+      const d = withHistograms("hist-delete");
+      d.hdrHistograms.DELETE = histogramOf(5e12, 1000);
+      const { fields } = await errorOf(await post(d), 400);
+      expect(fields!.find((f) => f.path === "/hdrHistograms/DELETE")?.message).toMatch(/no operation group DELETE/);
+    });
+
+    it("a phase named in NFC and in NFD is one phase", async () => {
+      expect((await post(doc("nfc", { client: 0, phaseName: "caf\u00e9-t4" }))).statusCode).toBe(201);
+      expect((await post(doc("nfc", { client: 1, phaseName: "cafe\u0301-t4" }))).statusCode).toBe(201);
+      const phases = await db.prisma.phase.findMany({ where: { runId: "nfc" } });
+      expect(phases.map((p) => p.name)).toEqual(["caf\u00e9-t4"]);
+      expect(await db.prisma.clientResult.count({ where: { runId: "nfc" } })).toBe(2);
+    });
+
+    it.each([
+      ["a zero-width space in the scenario", (d: any) => (d.run.scenario = "api-test\u200b"), "/run/scenario"],
+      ["an RTL override in the engine version", (d: any) => (d.run.engineVersion = "5.0.4\u202e"), "/run/engineVersion"],
+    ])("%s: 400 naming the field", async (_name, spoil, path) => {
+      const d = doc("invisible");
+      spoil(d);
+      const { fields } = await errorOf(await post(d), 400);
+      expect(fields!.map((f) => f.path)).toContain(path);
+    });
+
+    it("a repeated key (\"id\":\"A\",\"id\":\"B\"): 400 naming it, nothing stored", async () => {
+      const text = JSON.stringify(doc("dup-A")).replace('"id":"dup-A"', '"id":"dup-A","id":"dup-B"');
+      const { fields } = await errorOf(await postRaw(text), 400);
+      expect(fields!.map((f) => f.path)).toContain("/run/id");
+      expect(await db.prisma.run.count({ where: { id: { in: ["dup-A", "dup-B"] } } })).toBe(0);
+    });
+
+    it("JSON declared UTF-16: 415, never read as UTF-8", async () => {
+      const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: JSON.stringify(doc("utf16")), headers: { ...auth, "content-type": "application/json; charset=utf-16" } });
+      expect((await errorOf(r, 415)).message).toMatch(/UTF-8/);
+    });
+
+    it.each([
+      ["/api/v1/sweeps?nonce=1", "/nonce"],
+      ["/api/v1/runs?nodes=true", "/nodes"],
+      ["/api/v1/regressions?order=size", "/order"],
+    ])("GET %s is a 400 naming %s", async (url, path) => {
+      const { fields } = await errorOf(await app.inject({ url }), 400);
+      expect(fields!.map((f) => f.path)).toContain(path);
+    });
+
+    it("a method a path does not take is a 405 with Allow, not a 404", async () => {
+      const r = await app.inject({ method: "TRACE" as "GET", url: "/api/v1/runs" });
+      expect(r.statusCode).toBe(405);
+      expect(r.headers.allow).toBe("GET");
+      expect((await app.inject({ method: "PUT", url: "/api/v1/results" })).headers.allow).toBe("POST");
+      // DELETE /runs/ is the list's path with an empty id, not a delete of the run "".
+      const empty = await app.inject({ method: "DELETE", url: "/api/v1/runs/", headers: auth });
+      expect([empty.statusCode, empty.headers.allow]).toEqual([405, "GET"]);
+    });
+
+    it("the served OpenAPI document states what the routes do: optional bodies, defaulted parameters, each status", async () => {
+      const spec = (await app.inject({ url: "/docs/json" })).json();
+      expect(spec.paths["/api/v1/reference/load"].post.requestBody.required).toBe(false);
+      expect(spec.paths["/api/v1/baselines/{runId}"].put.requestBody.required).toBe(false);
+      expect(spec.paths["/api/v1/results/"].post.requestBody.required).toBe(true);
+      const order = spec.paths["/api/v1/regressions/"].get.parameters.find((p: { name: string }) => p.name === "order");
+      expect(order.required).toBe(false);
+      expect(Object.keys(spec.paths["/api/v1/runs/{id}"].get.responses)).toEqual(expect.arrayContaining(["200", "304", "400", "404", "503"]));
+      expect(Object.keys(spec.paths["/api/v1/reference/load"].post.responses)).toEqual(expect.arrayContaining(["400", "401", "413", "415"]));
+      expect(spec.paths["/api/v1/ingest/s3"].post.responses["502"]).toBeDefined();
+    });
   });
 });

@@ -81,4 +81,27 @@ describe("S3 import with bad objects among good ones (moto)", () => {
     const r = (await ingest()).json();
     expect(r).toMatchObject({ imported: 1, created: 1, invalid: [], conflicts: [] });
   });
+  // Whoever may write one run's prefix must not store results under another run (issue 28): a document of run
+  // "victim", client 1, under run-A's client-0 key is refused naming each field, and run-A's HDR logs merge into nothing.
+  it("a document under another run's, phase's or client's key is refused naming the fields; odd keys are reported", async () => {
+    const misplacedKey = withPrefix(prefix, resultKey("run-A", PHASE.index, PHASE.name, 0));
+    await put(misplacedKey, JSON.stringify(doc("victim", 1)));
+    await put(withPrefix(prefix, hdrLogKey("run-A", PHASE.index, PHASE.name, 0, "READ")), fixtureHdr("hdr-v2", 0, "READ"));
+    const odd = ["runs/odd/phases/2-a-t4/client-0/result.json/", "runs/odd/phases/2-a-t4//client-0/result.json", "runs/odd/phases/2-a-t4/client-0/RESULT.JSON"].map((k) => withPrefix(prefix, k));
+    for (const k of odd) await put(k, JSON.stringify(doc("odd", 0)));
+    const r = await ingest();
+    expect(r.statusCode, r.body).toBe(200);
+    const report = r.json() as { invalid: { key: string; errors: { path: string; message: string }[] }[]; skipped: { key: string; reason: string }[] };
+    const refused = report.invalid.find((x) => x.key === misplacedKey);
+    expect(refused?.errors.map((e) => e.path).sort()).toEqual(["/client/index", "/run/id"]);
+    expect(refused?.errors[0]!.message).toMatch(/imported only under its own run, phase and client/);
+    expect(await db.prisma.run.count({ where: { id: { in: ["victim", "run-A", "odd"] } } })).toBe(0);
+    expect(report.skipped.map((x) => x.key).sort()).toEqual([...odd].sort());
+  });
+
+  it("a bucket S3 does not have is a 502 naming S3's answer, not a 500", async () => {
+    const r = await app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket: "no-such-bucket-here" }, headers: auth });
+    expect(r.statusCode, r.body).toBe(502);
+    expect(r.json().message).toMatch(/NoSuchBucket/);
+  });
 });

@@ -54,6 +54,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.pool) {
     const pool = opts.pool;
     factory = new PrismaPg(pool);
+    // The caller's pool is the only one (its password follows Secrets Manager): /health asks it, within its deadline.
+    ping = async () => void (await pool.query("SELECT 1"));
     migrate = async () => {
       const client = await pool.connect();
       try {

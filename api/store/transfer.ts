@@ -1,9 +1,9 @@
 import { Value } from "@sinclair/typebox/value";
 import { TRANSFER_FORMAT, TRANSFER_LINE_KINDS, type TransferLine as CheckedLine } from "../../model/transfer-format.js";
-import type { Db } from "../db/open.js";
+import type { Db } from "../db/client.js";
+import { noteWrite, recordWrite } from "./data-version.js";
 import { phaseGroupIds, type GroupedPhase } from "./aggregates/keys.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
-import { noteWrite, recordWrite } from "./data-version.js";
 
 /**
  * Moving a store's contents to another store (`ycsb-lab export` / `ycsb-lab import`): the laptop's embedded PGlite to
@@ -258,6 +258,7 @@ async function importLine(db: Tx, l: CheckedLine, report: ImportReport): Promise
 
 /** A run with its phases, client results and their rows, as the store holds them. */
 async function importRun(tx: Tx, r: Obj): Promise<void> {
+  const phaseIds: number[] = [];
   await tx.run.create({
     data: {
       id: r.id,
@@ -287,7 +288,6 @@ async function importRun(tx: Tx, r: Obj): Promise<void> {
       createdAt: date(r.createdAt)!,
     },
   });
-  const phaseIds: number[] = [];
   for (const p of r.phases as Obj[]) {
     const phase = await tx.phase.create({
       data: {
@@ -308,14 +308,7 @@ async function importRun(tx: Tx, r: Obj): Promise<void> {
         clientsReported: p.clientsReported,
         runtimeMs: p.runtimeMs,
         verdict: p.verdict,
-        ...phaseGroupIds({
-          ...r,
-          ...p,
-          sourceId: r.sourceId,
-          target: p.target ?? null,
-          operationCount: p.operationCount ?? null,
-          operationCountPer: p.operationCountPer ?? null,
-        } as GroupedPhase),
+        ...phaseGroupIds({ ...r, ...p, sourceId: r.sourceId, target: p.target ?? null, operationCount: p.operationCount ?? null, operationCountPer: p.operationCountPer ?? null } as GroupedPhase),
       },
     });
     phaseIds.push(phase.id);

@@ -2,7 +2,7 @@ import fp from "fastify-plugin";
 import type { AppConfig } from "../../config.js";
 import { openDatabase, type Database, type Db } from "../../db/open.js";
 import { keepPGliteStatistics } from "../../db/pglite-statistics.js";
-import { settleAggregates } from "../../store/aggregates/settle.js";
+import { settleAggregates, settlingRound } from "../../store/aggregates/settle.js";
 import { localWriteCount } from "../../store/data-version.js";
 
 declare module "fastify" {
@@ -27,7 +27,11 @@ export default fp<{ config: AppConfig; database?: Database }>(async (app, { conf
   // The groups writes marked dirty are recomputed within a second even when nobody reads (api/store/aggregates/settle.ts).
   const settler = setInterval(() => void settleAggregates(opened.prisma).catch((err) => app.log.warn({ err }, "aggregates: settling failed")), 1_000);
   settler.unref();
-  app.addHook("onClose", async () => clearInterval(settler));
+  // A round in flight finishes before the database closes (cut off, its transaction failed: "Transaction not found").
+  app.addHook("onClose", async () => {
+    clearInterval(settler);
+    await settlingRound(opened.prisma)?.catch(() => {});
+  });
   // A database handed in by the caller (tests, bench) stays open: its owner closes it.
   if (!database) app.addHook("onClose", async () => opened.close());
 }, { name: "database" });

@@ -19,6 +19,11 @@ export function settleAggregates(db: Db): Promise<void> {
   return round;
 }
 
+/** The round running now, if any (a closing service waits for it rather than cut its transaction off). */
+export function settlingRound(db: Db): Promise<void> | undefined {
+  return rounds.get(db);
+}
+
 async function settle(db: Db): Promise<void> {
   for (;;) {
     const any = await db.$queryRaw<{ id: string }[]>`SELECT id FROM dirty_groups LIMIT 1`;

@@ -31,6 +31,17 @@ declare module "fastify" {
   }
 }
 
+/**
+ * S3 refusing or unreachable (no such bucket, access denied, no route to the endpoint) is the upstream's answer, not
+ * this service's fault: 502 naming it (RFC 9110 §15.6.3), never a 500. Any other error passes as it is.
+ */
+function s3Failure(err: unknown): unknown {
+  const e = err as { name?: string; message?: string; $metadata?: unknown; code?: string; syscall?: string };
+  const fromS3 = e.$metadata !== undefined || (typeof e.code === "string" && typeof e.syscall === "string");
+  if (!fromS3) return err;
+  return Object.assign(new Error(`S3 did not answer the import: ${e.name ?? e.code}: ${e.message ?? ""}`.slice(0, 500)), { statusCode: 502 });
+}
+
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     "/s3",
@@ -41,10 +52,16 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["ingest"],
         security: [{ bearer: [] }],
         body: S3ImportBody,
-        response: { 200: S3ImportResponse, 400: ErrorResponse, 401: ErrorResponse },
+        response: { 200: S3ImportResponse, 400: ErrorResponse, 401: ErrorResponse, 502: ErrorResponse },
       },
     },
-    async (req) => importFromS3(app.db, app.s3, req.body as S3ImportRequest, { maxObjectBytes: app.initialConfig.bodyLimit }),
+    async (req) => {
+      try {
+        return await importFromS3(app.db, app.s3, req.body as S3ImportRequest, { maxObjectBytes: app.initialConfig.bodyLimit });
+      } catch (err) {
+        throw s3Failure(err);
+      }
+    },
   );
 };
 export default route;

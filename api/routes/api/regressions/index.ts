@@ -13,12 +13,13 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["analysis"],
         querystring: Type.Composite([
           Type.Omit(RunFiltersQuery, ["format", "include", "source"]),
-          Type.Object({ order: Type.Union([Type.Literal("time"), Type.Literal("version")], { default: "time", description: "runs in start order, or by engine version" }) }),
+          // Optional: left out it is "time" (a required parameter with a default contradicted the document).
+          Type.Object({ order: Type.Optional(Type.Union([Type.Literal("time"), Type.Literal("version")], { default: "time", description: "runs in start order, or by engine version" })) }),
         ]),
         response: { 200: RegressionsResponse, 400: ErrorResponse },
       },
     },
-    async (req) => regressions(app.db, req.query, req.query.order),
+    async (req) => regressions(app.db, req.query, req.query.order ?? "time"),
   );
 };
 export default route;
