@@ -3,7 +3,7 @@ import { FIRST_BENCHMARK, localCell, scaleOf } from "../model/local-cell.js";
 import { buildPlan } from "../model/plan.js";
 import { scenario } from "../model/scenarios.js";
 import { clientBoundNotice, studyPageUrl } from "../cli/start-notices.js";
-import { citationYear, defaultScenario, defaultWorkload } from "../web/src/defaults.js";
+import { citationYear, defaultScenario, defaultWorkload, newestRecurring } from "../web/src/defaults.js";
 import { distinctLooks } from "../web/src/palette.js";
 import { axisType } from "../web/src/scales.js";
 import { reasonCode, verdictNote } from "../web/src/verdicts.js";
@@ -114,6 +114,13 @@ describe("views: defaults, looks, verdicts, numbers", () => {
     expect(defaultWorkload(["b", "load", "a"])).toBe("a");
     expect(defaultWorkload(["load", "f", "b"])).toBe("b");
     expect(citationYear('End Point, "Benchmarking", 2015')).toBe(2015);
+  });
+
+  it("open a history or repeat view on the newest run whose configuration recurs, else the newest", () => {
+    const runs = ["p1", "q1", "r1", "q2", "r2"].map((id) => ({ id, config: id[0]! }));
+    expect(newestRecurring(runs, (r) => r.config)?.id).toBe("q1");
+    expect(newestRecurring(runs.slice(0, 2), (r) => r.config)?.id).toBe("p1");
+    expect(newestRecurring([], (r: { config: string }) => r.config)).toBeUndefined();
   });
 
   it("give every series its own colour, dash and marker; published ones never solid", () => {

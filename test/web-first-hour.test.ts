@@ -220,6 +220,15 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     await screenshot(page, "first-hour-sweeps");
   });
 
+  it("regressions and repeatability open on a configuration that has a history or repeats, not on a lone newest run", async () => {
+    const { page } = session;
+    // The newest runs are the first benchmark's, one per preset: a configuration of one run has no history to show.
+    await open("?view=regressions", "regressions");
+    expect(await page.evaluate(() => Object.keys(window.__charts).some((id) => id.startsWith("regressions-")))).toBe(true);
+    await open("?view=repeatability", "repeatability");
+    expect(await page.evaluate(() => !!window.__charts["repeatability"])).toBe(true);
+  });
+
   it("every study is in Runs, a measured legend only with data, links only to data a run has", async () => {
     const { page } = session;
     await open(`?view=runs&scenario=${LOCAL_SCENARIO}`, "runs");

@@ -42,3 +42,13 @@ export function chosen(param: string | undefined, fallback: string | undefined):
   if (param === ALL) return undefined;
   return param ?? fallback;
 }
+
+/**
+ * The run a history or repeat view opens on: the newest whose configuration (by `key`) recurs among the recent runs,
+ * else the newest. A first benchmark's lone runs (one per preset) have no history or repeats to draw.
+ */
+export function newestRecurring<T>(recent: readonly T[], key: (run: T) => string): T | undefined {
+  const count = new Map<string, number>();
+  for (const r of recent) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
+  return recent.find((r) => (count.get(key(r)) ?? 0) > 1) ?? recent[0];
+}

@@ -5,8 +5,8 @@
 import type { ChartConfiguration } from "chart.js";
 import { configurationLabel } from "../../../model/history.js";
 import { detectableChange, historyNoise, OTAVA_DIFFERENCE, outlierRuns } from "../../../model/change-point-power.js";
-import { allInOrder, fetchFacets, fetchRecentRuns, fetchRegressions, type Regressions } from "../api.js";
-import { ALL } from "../defaults.js";
+import { allInOrder, fetchFacets, fetchRecentRuns, fetchRegressions, type Regressions, type RunRow } from "../api.js";
+import { ALL, newestRecurring } from "../defaults.js";
 import { toCsv } from "../csv.js";
 import { BASELINE_COLOUR, DIP_COLOUR, engineColour, seriesLook } from "../palette.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
@@ -30,7 +30,8 @@ async function newestConfiguration(
   p: Record<string, string>,
 ): Promise<Partial<Record<(typeof CONFIGURATION_FILTERS)[number], string>>> {
   const named = CONFIGURATION_FILTERS.some((k) => p[k] !== undefined) || p.workload !== undefined;
-  const newest = named ? undefined : (await fetchRecentRuns())[0];
+  const key = (r: RunRow) => CONFIGURATION_FILTERS.map((k) => String(r[k])).join("|");
+  const newest = named ? undefined : newestRecurring(await fetchRecentRuns(), key);
   const pick = (k: (typeof CONFIGURATION_FILTERS)[number]) => {
     if (p[k] === ALL) return undefined;
     if (p[k] !== undefined) return p[k];

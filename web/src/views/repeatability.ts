@@ -1,7 +1,7 @@
 /** Repeatability: the same configuration run again, throughput of every repeat and its spread. */
 import type { ChartConfiguration } from "chart.js";
-import { allInOrder, fetchFacets, fetchRecentRuns, fetchRepeatability } from "../api.js";
-import { ALL } from "../defaults.js";
+import { allInOrder, fetchFacets, fetchRecentRuns, fetchRepeatability, type RunRow } from "../api.js";
+import { ALL, newestRecurring } from "../defaults.js";
 import { toCsv } from "../csv.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import type { View } from "../view.js";
@@ -14,7 +14,8 @@ export const repeatabilityView: View = {
     const p = ctx.state.params;
     // With no filter named, the newest measured run's scenario, engine and preset: a question one chart answers.
     const named = ["scenario", "workload", "engine", "preset"].some((k) => p[k] !== undefined);
-    const newest = named ? undefined : (await fetchRecentRuns())[0];
+    const key = (r: RunRow) => [r.scenario, r.engine, r.preset].join("|");
+    const newest = named ? undefined : newestRecurring(await fetchRecentRuns(), key);
     const pick = (k: "scenario" | "engine" | "preset") => (p[k] === ALL ? undefined : (p[k] ?? newest?.[k]));
     const f = { scenario: pick("scenario"), engine: pick("engine"), preset: pick("preset"), workload: p.workload };
     const [{ groups, scenarios, workloads }, facets] = await allInOrder([fetchRepeatability(f), fetchFacets()]);
