@@ -41,6 +41,7 @@ export const INTEGRATION_FILES = [
   "test/runner-step-up.test.ts",
   "test/web-dashboard.test.ts",
   "test/web-decide.test.ts",
+  "test/web-first-hour.test.ts",
   "test/web-host-name.test.ts",
   "test/web-serve.test.ts",
   "test/ycsb-limits.test.ts",

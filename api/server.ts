@@ -4,11 +4,18 @@ import { configFromEnv, loadEnv, type Env } from "./config.js";
 import { exposureWarnings } from "./exposure.js";
 import { loadOrCreateToken } from "./token-file.js";
 
+export interface StartOptions {
+  /** A database the caller opened (the dashboard service's, over its secret-backed pool) replaces DATABASE_URL's. */
+  database?: Database;
+  /** Runs after the database is open and before the port is bound (start and serve --load-reference load the seeds here). */
+  beforeListen?: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>;
+}
+
 /**
  * Listens; everything else is the app plugin. Returns the running instance (the serve command stops it on signals),
  * where it listens, the write token and where it came from, and warnings an operator should see.
  */
-export async function startServer(envOverrides: Partial<Record<keyof Env, string>> = {}, opts: { database?: Database } = {}) {
+export async function startServer(envOverrides: Partial<Record<keyof Env, string>> = {}, options: StartOptions = {}) {
   const env = loadEnv({ ...process.env, ...envOverrides });
   const config = configFromEnv(env);
   let tokenFrom: "YCSB_LAB_TOKEN" | "file" | "new file" = "YCSB_LAB_TOKEN";
@@ -18,8 +25,19 @@ export async function startServer(envOverrides: Partial<Record<keyof Env, string
     config.token = kept.token;
     tokenFrom = kept.created ? "new file" : "file";
   }
-  // A database the caller opened (the dashboard service's, over its secret-backed pool) replaces DATABASE_URL's.
-  const app = await buildApp(config, { logLevel: env.LOG_LEVEL, ...(opts.database ? { database: opts.database } : {}) });
+  const app = await buildApp(config, {
+    logLevel: env.LOG_LEVEL,
+    ...(options.database ? { database: options.database } : {}),
+  });
+  // What must be stored before anyone is answered (the seeds' tables): no view answers empty meanwhile.
+  if (options.beforeListen) {
+    try {
+      await options.beforeListen(app);
+    } catch (e) {
+      await app.close();
+      throw e;
+    }
+  }
   const address = await app.listen({ host: env.HOST, port: env.PORT });
   // The PGlite directory's lock says where its owner serves: `ycsb-lab ingest` writes through this API then.
   app.database.dataDirLock?.announce(address);

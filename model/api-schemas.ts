@@ -84,6 +84,7 @@ export const RunSummary = Type.Object({
   workloads: Type.Optional(Type.Array(Type.String())),
   throughputOpsSec: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "peak.throughput.mean: the run's headline throughput" })),
   peak: Type.Optional(Type.Union([RunPeakSchema, Type.Null()])),
+  records: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "GET /runs: the most records a phase was given (YCSB recordcount): with the scenario's, the scale the run ran at" })),
 });
 
 export const OperationAggregate = Type.Object({
@@ -112,6 +113,7 @@ export const PhaseResult = Type.Object({
     operationCount: Type.Union([Type.Integer(), Type.Null()]),
   }),
   verdict: Type.String(),
+  reasons: Type.Array(Type.String(), { description: "the reasons of the phase's client verdicts (runner/validity.ts)" }),
   aggregate: Type.Object({
     clients: Type.Integer(),
     expectedClients: Type.Integer(),
@@ -168,6 +170,8 @@ export const ScalingSeriesSchema = Type.Object({
       runs: Type.Integer(),
       phases: Type.Integer({ description: "phases counted" }),
       leftOut: LeftOutSchema,
+      verdict: Type.String({ description: "the worst verdict of the phases the value stands on (valid, warning, invalid)" }),
+      reasons: Type.Array(Type.String(), { description: "their reasons (a few), for a warning or invalid verdict" }),
     }),
   ),
   leftOut: LeftOutSchema,
@@ -202,6 +206,8 @@ export const DurabilityRow = Type.Object({
   throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over repeats at the load level of the highest mean (seed 004: maximum throughput)" }),
   throughput: OverRepeatsSchema,
   leftOut: LeftOutSchema,
+  verdict: Type.String({ description: "the worst verdict of the peak phases the cell stands on" }),
+  reasons: Type.Array(Type.String(), { description: "their reasons (a few), for a warning or invalid verdict" }),
   operations: Type.Record(
     Type.String(),
     Type.Object({
@@ -241,6 +247,8 @@ export const SweepSeries = Type.Object({
       runtimeMs: Type.Union([Type.Number(), Type.Null()], { description: "mean over the repeats of each phase's slowest client's runtime" }),
       runtime: OverRepeatsSchema,
       leftOut: LeftOutSchema,
+      verdict: Type.String({ description: "the worst verdict of the phases the value stands on (valid, warning, invalid)" }),
+      reasons: Type.Array(Type.String(), { description: "their reasons (a few), for a warning or invalid verdict" }),
       latency: PhaseLatency,
     }),
   ),

@@ -44,7 +44,7 @@ export function runFacts(doc: ResultDocument): Facts {
     "/run/provenance": sortedJson(r.provenance),
     "/run/repeat": documentRepeats(doc).run,
     "/run/startedAt": instant(r.startedAt),
-    "/run/finishedAt": instant(r.finishedAt),
+    // Not /run/finishedAt: a runner writes each phase before its run ends, and the store keeps the latest end it has.
     "/run/standIn": r.standIn ?? null,
     "/run/source": sortedJson(r.source),
   };

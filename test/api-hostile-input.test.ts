@@ -101,6 +101,24 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
     expect(await db.prisma.clientResult.count({ where: { runId: { in: ["phase-facts", "phase-facts-batch"] } } })).toBe(1);
   });
 
+  it("a run's phases posted one by one are stored however each states the run's end; finishedAt is the latest", async () => {
+    // A runner posts each phase as it ends: the run's finishedAt the store keeps is the end of its latest phase so far.
+    const first = doc("phase-by-phase", { phaseName: "a-t4", phaseIndex: 2 });
+    expect((await post(first)).statusCode).toBe(201);
+    const second = doc("phase-by-phase", { phaseName: "b-t4", phaseIndex: 3 });
+    second.startedAt = "2026-11-22T04:33:00.000Z";
+    second.finishedAt = "2026-11-22T04:33:20.000Z";
+    const r = await post(second);
+    expect(r.statusCode, r.body).toBe(201);
+    const last = doc("phase-by-phase", { phaseName: "c-t4", phaseIndex: 4 });
+    last.startedAt = "2026-11-22T04:33:30.000Z";
+    last.finishedAt = "2026-11-22T04:33:40.000Z";
+    last.run.finishedAt = "2026-11-22T04:33:41.000Z";
+    expect((await post(last)).statusCode).toBe(201);
+    const run = await db.prisma.run.findUnique({ where: { id: "phase-by-phase" }, select: { finishedAt: true } });
+    expect(run?.finishedAt?.toISOString()).toBe("2026-11-22T04:33:41.000Z");
+  });
+
   it("the same document with its keys in another order is a duplicate, not a conflict", async () => {
     const d = doc("reordered");
     expect((await post(d)).statusCode).toBe(201);

@@ -35,8 +35,10 @@ describe("the console of npm start", () => {
   });
 
   it("Ctrl-C is named as such, not as a failed run", () => {
-    expect(benchmarkOutcome({ interrupted: true, failed: 0, url: "http://127.0.0.1:8080" })).toMatch(/stopped by Ctrl-C/);
-    expect(benchmarkOutcome({ interrupted: false, failed: 0, url: "http://127.0.0.1:8080" })).toMatch(/^benchmark: done, open http:\/\/127\.0\.0\.1:8080\//);
-    expect(benchmarkOutcome({ interrupted: false, failed: 1, url: "http://127.0.0.1:8080" })).toMatch(/a run failed/);
+    const o = { url: "http://127.0.0.1:8080", scenario: "usa-2015-durability" };
+    expect(benchmarkOutcome({ ...o, interrupted: true, failed: 0 })).toMatch(/stopped by Ctrl-C/);
+    // Done: where its runs are shown beside the paper's figures, the study's page.
+    expect(benchmarkOutcome({ ...o, interrupted: false, failed: 0 })).toBe("benchmark: done; its runs beside the study's published figures: http://127.0.0.1:8080/?view=study&seed=004");
+    expect(benchmarkOutcome({ ...o, interrupted: false, failed: 1 })).toMatch(/a run failed/);
   });
 });

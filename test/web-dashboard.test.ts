@@ -57,9 +57,11 @@ describe("dashboard in Chromium against the API", () => {
     expect(sweepPoint.y).toBeCloseTo(sweepPeak, 6);
     expect(await page.locator('tr[data-run-id="web-sweep-a"] td.num').nth(1).getAttribute("title")).toMatch(/peak phase a-t\d+/);
     // Published runs are in the table, with their source.
-    const rows = await page.locator("#runs-table tbody tr").count();
+    const rows = await page.locator("#runs-table tbody tr[data-run-id]").count();
     expect(rows).toBe(seed.runIds.length + LINEATE_CASSANDRA_BALANCED.length);
-    expect(await page.locator("#runs-table tbody tr.published").count()).toBe(LINEATE_CASSANDRA_BALANCED.length);
+    // Seed 004 printed p99 tables only (no throughput): listed as rows of their own, engine by preset, linking its page.
+    expect(await page.locator("#runs-table tbody tr[data-published-table]").count()).toBe(8);
+    expect(await page.locator("#runs-table tbody tr.published[data-run-id]").count()).toBe(LINEATE_CASSANDRA_BALANCED.length);
     expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').textContent()).toBe("invalid");
     expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').getAttribute("title")).toMatch(/operations failed/);
     await screenshot(page, "runs");
@@ -101,9 +103,15 @@ describe("dashboard in Chromium against the API", () => {
     await page.click('button[data-action="compare"]');
     await waitForView(page, "compare");
     expect(new URL(page.url()).searchParams.get("runs")).toBe("web-repeat-r0,web-repeat-r1");
+    // One configuration run twice (run repeats 0 and 1): pooled as its repeats, the mean of both with n = 2.
+    const [r0, r1] = ["web-repeat-r0", "web-repeat-r1"].map((id) => seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
+    const pooled = await drawnSeries(page, "compare-throughput");
+    expect(pooled.datasets[0]!.data).toHaveLength(1);
+    expect(pooled.datasets[0]!.data[0]).toBeCloseTo((r0! + r1!) / 2, 6);
+    // Each its own when asked.
+    await open("?view=compare&runs=web-repeat-r0,web-repeat-r1&pool=off", "compare");
     const throughput = await drawnSeries(page, "compare-throughput");
-    const r0 = seed.documents.filter((d) => d.run.id === "web-repeat-r0").reduce((a, d) => a + d.result.overall.throughputOpsSec, 0);
-    expect(throughput.datasets[0]!.data[0]).toBeCloseTo(r0, 6);
+    expect(throughput.datasets[0]!.data[0]).toBeCloseTo(r0!, 6);
     const latency = await drawnSeries(page, "compare-latency");
     expect(latency.labels).toEqual(["READ p50", "READ p95", "READ p99", "READ p99.9", "READ p99.99", "UPDATE p50", "UPDATE p95", "UPDATE p99", "UPDATE p99.9", "UPDATE p99.99"]);
     // Two clients whose documents carry their HDR histograms: p99.9 of the merge, drawn in ms, not a client's own.
@@ -249,13 +257,13 @@ describe("dashboard in Chromium against the API", () => {
 
   it("repeatability: every repeat's throughput and the spread", async () => {
     const { page } = session;
-    await open("?view=repeatability", "repeatability");
+    await open("?view=repeatability&engine=mongodb", "repeatability");
     const r = await drawnSeries(page, "repeatability");
     const group = r.datasets.find((d) => d.label.startsWith("mongodb ") && d.label.includes(" balanced 2n a · 4×2 threads"))!;
     const perRun = ["web-repeat-r0", "web-repeat-r1"].map((id) => seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
     (group.data as Pt[]).forEach((p, i) => expect(p.y).toBeCloseTo(perRun[i]!, 6));
     const maxDiff = (Math.max(...perRun) - Math.min(...perRun)) / Math.min(...perRun);
-    const cell = await page.locator('tr[data-group*=" balanced 2n a · 4×2 threads"] td').nth(5).textContent();
+    const cell = await page.locator('tr[data-group*=" balanced 2n a · 4×2 threads"] td').nth(6).textContent();
     expect(cell).toBe(`${(maxDiff * 100).toFixed(2)} %`);
     await screenshot(page, "repeatability");
   });
@@ -266,8 +274,8 @@ describe("dashboard in Chromium against the API", () => {
     const [csv] = await Promise.all([page.waitForEvent("download"), page.click('figure[data-chart-id="scaling"] button[data-export="csv"]')]);
     expect(csv.suggestedFilename()).toBe("scaling.csv");
     const text = readFileSync((await csv.path())!, "utf8");
-    expect(text.split("\r\n")[0]).toBe("series,nodes,throughput_ops_sec");
-    expect(text).toContain(`"cassandra: ${LINEATE_CITATION} · a",4,53896`);
+    expect(text.split("\r\n")[0]).toBe("series,nodes,throughput_ops_sec,n,ci95_low,ci95_high,verdict");
+    expect(text).toContain(`"cassandra: ${LINEATE_CITATION} · balanced",4,53896,1,,,valid`);
     const [png] = await Promise.all([page.waitForEvent("download"), page.click('figure[data-chart-id="scaling"] button[data-export="png"]')]);
     expect(png.suggestedFilename()).toBe("scaling.png");
     expect(readFileSync((await png.path())!).subarray(1, 4).toString()).toBe("PNG");
@@ -276,7 +284,8 @@ describe("dashboard in Chromium against the API", () => {
   it("destroys a view's charts when leaving it, and shows a run after it is ingested", async () => {
     const { page } = session;
     await open("?view=durability&workload=a", "durability");
-    expect(await chartIds(page)).toEqual(["durability-p99", "durability-throughput"]);
+    // Cassandra's balanced sweep and its durable run share 8 threads: an equal load, drawn too.
+    expect(await chartIds(page)).toEqual(["durability-equal-p99", "durability-equal-throughput", "durability-p99", "durability-throughput"]);
     await page.click('#nav a[data-view="runs"]');
     await waitForView(page, "runs");
     expect(await chartIds(page)).toEqual(["runs-throughput"]);

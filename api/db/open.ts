@@ -64,6 +64,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         client.release();
       }
     };
+    // The caller's pool answers /health too: it owns the connections and their credentials.
+    ping = async () => void (await pool.query("SELECT 1"));
   } else if (opts.databaseUrl) {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document

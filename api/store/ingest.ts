@@ -137,6 +137,7 @@ export async function ingestDocuments(db: Db, given: readonly ResultDocument[], 
       const clients = await storeClientResults(tx, docs, phaseId);
       await storeClientDetails(tx, docs, extras, clients.created);
       await keepTotals(tx, clients.touchedPhases);
+      await keepRunEnds(tx, docs, clients.created);
       await refreshAggregates(tx, clients.touchedPhases);
       touched.runs = touchedByDocuments([...clients.created.keys()].map((i) => docs[i]!), (d) => d.run.source.kind);
       // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
@@ -197,7 +198,6 @@ function storedRunFacts(r: StoredRun): Facts {
     "/run/provenance": sortedJson(r.provenance),
     "/run/repeat": Number(r.repeat),
     "/run/startedAt": new Date(r.started_at).getTime(),
-    "/run/finishedAt": r.finished_at === null ? null : new Date(r.finished_at).getTime(),
     "/run/standIn": r.stand_in,
     "/run/source": r.source_id,
   };
@@ -348,6 +348,26 @@ async function storeClientDetails(tx: Tx, docs: readonly ResultDocument[], extra
   if (series.length) await tx.$executeRaw(bulkInsert(STATUS_SERIES, series));
   if (hdrRefs.length) await tx.$executeRaw(bulkInsert(HDR_LOG_REFS, hdrRefs, Prisma.sql`ON CONFLICT DO NOTHING`));
   if (verdicts.length) await tx.$executeRaw(bulkInsert(VALIDITY_VERDICTS, verdicts));
+}
+
+/**
+ * A run's finishedAt: the end of its latest phase stored, raised as phases arrive (a runner writes each phase's
+ * document as it ends and knows the run's end only after its last one; a document may state it, published ones do).
+ * Only ever later: a client result is never changed, so the stored end cannot go back.
+ */
+async function keepRunEnds(tx: Tx, docs: readonly ResultDocument[], created: Map<number, number>): Promise<void> {
+  const ends = new Map<string, string>();
+  for (const i of created.keys()) {
+    const d = docs[i]!;
+    const end = d.run.finishedAt && d.run.finishedAt > d.finishedAt ? d.run.finishedAt : d.finishedAt;
+    const at = new Date(end).toISOString();
+    if ((ends.get(d.run.id) ?? "") < at) ends.set(d.run.id, at);
+  }
+  if (ends.size === 0) return;
+  const rows = [...ends].map(([id, finished]) => ({ id, finished })).sort((a, b) => a.id.localeCompare(b.id));
+  await tx.$executeRaw`
+    UPDATE runs r SET finished_at = x.finished FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, finished timestamp(3))
+    WHERE r.id = x.id AND (r.finished_at IS NULL OR r.finished_at < x.finished)`;
 }
 
 /**

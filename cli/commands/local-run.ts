@@ -9,8 +9,19 @@ import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.j
 import { ingestRun } from "../../runner/ingest.js";
 import { openResultsStore } from "../../runner/open-results-store.js";
 import { UsageError } from "../command.js";
-import { planFromOptions } from "./plan.js";
+import { planFromOptions, type LocalCellChoice } from "./plan.js";
 
+
+/** --threads N [--target R]: the scenario as a local cell of itself (model/local-cell.ts). */
+function localCellChoice(threads: string | undefined, target: string | undefined): LocalCellChoice {
+  if (threads === undefined) {
+    if (target !== undefined) throw new UsageError("--target needs --threads (a target rate goes with a fixed thread count)");
+    return {};
+  }
+  if (!/^\d+$/.test(threads) || Number(threads) < 1) throw new UsageError(`--threads: a whole number >= 1, got "${threads}"`);
+  if (target !== undefined && !(Number(target) > 0)) throw new UsageError(`--target: ops/s > 0, got "${target}"`);
+  return { threadsPerClient: Number(threads), ...(target !== undefined ? { targetOpsSec: Number(target) } : {}) };
+}
 
 /** `ycsb-lab local run`: the local main job (engine up, plan, runner processes, results, optional ingest). */
 export async function localRun(args: string[]): Promise<number> {
@@ -24,6 +35,8 @@ export async function localRun(args: string[]): Promise<number> {
       preset: { type: "string" },
       nodes: { type: "string" },
       scale: { type: "string" },
+      threads: { type: "string" },
+      target: { type: "string" },
       results: { type: "string" },
       "run-id": { type: "string" },
       ingest: { type: "string" },
@@ -41,6 +54,7 @@ export async function localRun(args: string[]): Promise<number> {
 
   const local = await loadLocalEngine(engine);
   const cell = { scenario: values.scenario ?? "quickstart", engine, clients: String(clients), scale: values.scale };
+  const onOneMachine = localCellChoice(values.threads, values.target);
   let state = await readState(engine);
   const alive = state ? (await Promise.all(state.nodes.map((n) => nodeAlive(n)))).every(Boolean) : false;
   let plan;
@@ -49,11 +63,11 @@ export async function localRun(args: string[]): Promise<number> {
       throw new UsageError(`--preset ${values.preset}: local ${engine} runs with preset ${state.preset}; "ycsb-lab local down --engine ${engine}" first`);
     }
     say(`${engine}: already running (${state.nodes.length} node(s), preset ${state.preset})`);
-    plan = await planFromOptions({ ...cell, nodes: String(state.nodes.length), preset: state.preset });
+    plan = await planFromOptions({ ...cell, nodes: String(state.nodes.length), preset: state.preset }, onOneMachine);
   } else {
     if (state) await removeState(engine);
     // The scenario's own cell unless told otherwise: its default preset and node count.
-    plan = await planFromOptions({ ...cell, nodes: values.nodes, preset: values.preset });
+    plan = await planFromOptions({ ...cell, nodes: values.nodes, preset: values.preset }, onOneMachine);
     const { nodes, preset } = plan.deployment;
     say(`${engine}: starting ${nodes} node(s), preset ${preset}`);
     // The scenario's own values over the preset (seed 004: Cassandra's LCS table, its 10 ms commitlog window).

@@ -17,8 +17,11 @@ Start, inspect and stop real database servers on this machine (state in .local/e
   ycsb-lab local down [--engine <engine>]
       Stop the engine's nodes (all running engines when --engine is omitted).
 
-  ycsb-lab local run --engine <engine> [--scenario S] [--clients 1|2]   (see docs/runner.md, "The local main job")
-      Bring the engine up, run the scenario's plan in lock-step, store results under ./results.
+  ycsb-lab local run --engine <engine> [--scenario S] [--clients 1|2] [--scale F] [--threads N [--target R]]
+      Bring the engine up, run the scenario's plan in lock-step, store results under ./results
+      (see docs/runner.md, "The local main job").
+      --threads N [--target R]: the scenario as a cell one machine can run (model/local-cell.ts): N threads per
+      client for every phase and a total target of R ops/s instead of its thread steps; its runs keep its name.
 
 Engines: ${localEngineNames().join(", ")}    Presets: ${PRESETS.join(", ")}
 `;

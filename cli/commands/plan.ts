@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { buildPlan, isEngine, isPreset, renderPlanTable, ScenarioError, type Plan } from "../../model/index.js";
+import { localCell } from "../../model/local-cell.js";
 import { loadScenario } from "../../runner/scenario-source.js";
 import { InputError, UsageError, type Command } from "../command.js";
 
@@ -46,8 +47,17 @@ function num(name: string, value: string | undefined): number | undefined {
   return n;
 }
 
-/** Build the plan the options describe; a bad scenario file is an InputError, a bad cell a UsageError. */
-export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_OPTIONS, string>>): Promise<Plan> {
+/** A scenario on one machine (model/local-cell.ts): fixed threads per client and a total target, ops/s. */
+export interface LocalCellChoice {
+  threadsPerClient?: number;
+  targetOpsSec?: number;
+}
+
+/**
+ * Build the plan the options describe; a bad scenario file is an InputError, a bad cell a UsageError. With `local`
+ * threads, the scenario runs as a local cell of itself (its name kept: its runs belong to its study).
+ */
+export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_OPTIONS, string>>, local: LocalCellChoice = {}): Promise<Plan> {
   if (!values.scenario) throw new UsageError("--scenario is required");
   if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
   if (values.preset !== undefined && !isPreset(values.preset)) throw new UsageError(`--preset: unknown preset "${values.preset}"`);
@@ -56,6 +66,14 @@ export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_O
     spec = await loadScenario(values.scenario);
   } catch (err) {
     throw new InputError((err as Error).message);
+  }
+  if (local.threadsPerClient !== undefined) {
+    const scale = num("scale", values.scale) ?? 1;
+    try {
+      spec = localCell(spec, { scale, threadsPerClient: local.threadsPerClient, targetOpsSec: local.targetOpsSec });
+    } catch (err) {
+      throw new UsageError(`--threads/--target: ${(err as Error).message}`);
+    }
   }
   try {
     return buildPlan(spec, {

@@ -44,12 +44,14 @@ export const command: Command = {
     const { startServer } = await import("../../api/server.js");
     const { ConfigError } = await import("../../api/config.js");
     try {
-      const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) });
-      if (values["load-reference"]) {
-        const { loadReferenceData } = await import("../../api/store/reference-data.js");
-        const r = await loadReferenceData(app.db);
-        app.log.info(r, "reference data loaded");
-      }
+      // The seeds' tables are stored before the port opens: no view answers without them meanwhile.
+      const beforeListen = values["load-reference"]
+        ? async (app: { db: Parameters<typeof import("../../api/store/reference-data.js").loadReferenceData>[0]; log: { info: (o: object, m: string) => void } }) => {
+            const { loadReferenceData } = await import("../../api/store/reference-data.js");
+            app.log.info(await loadReferenceData(app.db), "reference data loaded");
+          }
+        : undefined;
+      const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) }, { beforeListen });
       console.error(`ycsb-lab API on ${url} (docs: /docs, database: ${app.database.kind})`);
       console.error(writeTokenLine(token, tokenFrom, tokenFile));
       for (const w of warnings) console.error(`warning: ${w}`);

@@ -1,38 +1,79 @@
-import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
+import { FIRST_BENCHMARK } from "../../model/local-cell.js";
 import { isEngine, isPreset, PRESETS, scenario as findScenario, scenarioPresets } from "../../model/index.js";
 import { UsageError, type Command } from "../command.js";
+import { benchmarkOutcome } from "../start-benchmark.js";
 
-const usage = `Usage: ycsb-lab start [--engine E] [--scenario S] [--preset P[,P]] [--scale F] [--clients 1|2]
-                      [--no-benchmark] [--keep-engine] [--host HOST] [--port PORT]
+export { benchmarkOutcome };
 
-The main job on one machine: serve the dashboard and results API (embedded PGlite in .local/pglite unless
-DATABASE_URL is set), load the seeds' published results so the dashboard shows them at once, then run a local
-benchmark (default: the quickstart scenario on a local Cassandra 5.0 started from Maven Central jars, once under
-each durability preset, so the views have presets of one scenario to compare) and ingest its results, which then
+const usage = `Usage: ycsb-lab start [--engine E] [--scenario S] [--preset P[,P]] [--scale F] [--threads N] [--target R]
+                      [--clients 1|2] [--no-benchmark] [--keep-engine] [--host HOST] [--port PORT]
+
+The main job on one machine: load the seeds' published results, serve the dashboard and results API (embedded
+PGlite in .local/pglite unless DATABASE_URL is set), then run a local benchmark and ingest its results, which then
 appear in the dashboard. Serves until Ctrl-C.
 
+The default benchmark is a cell of a study, so its runs are shown on that study's page beside the paper's figures:
+seed 004's durability study (usa-2015-durability) on a local Cassandra 5.0 started from Maven Central jars, once
+under each of its three presets, at scale ${FIRST_BENCHMARK.scale} (10,000 of the paper's 20 million records and operations), ${FIRST_BENCHMARK.threadsPerClient}
+threads at ${FIRST_BENCHMARK.targetOpsSec} ops/s instead of the paper's thread steps (model/local-cell.ts says why). A phase the runner judges
+client-bound is said once, with how to get a valid run.
+
   --engine E        local engine: cassandra (default), hbase, mongodb (FerretDB stand-in), couchbase (CouchbaseMock stand-in)
-  --scenario S      built-in scenario or a YAML/JSON file (default: quickstart)
+  --scenario S      built-in scenario or a YAML/JSON file (default: ${FIRST_BENCHMARK.scenario}; another scenario runs as
+                    itself unless --threads is given)
   --preset P[,P]    the presets to run, one run each (default: every preset the scenario runs the engine under;
                     the engine restarts between presets)
-  --scale F         records and operations times F, 0 < F <= 1 (default 1): a quicker, noisier benchmark
+  --scale F         records and operations times F, 0 < F <= 1 (default ${FIRST_BENCHMARK.scale} for the default scenario, else 1)
+  --threads N       YCSB threads per client for every phase, instead of the scenario's (default ${FIRST_BENCHMARK.threadsPerClient} for the default)
+  --target R        total target rate, ops/s, with --threads (default ${FIRST_BENCHMARK.targetOpsSec} for the default scenario)
   --clients N       local runner processes in lock-step, 1 or 2 (default 1)
   --no-benchmark    only serve the dashboard
   --keep-engine     leave the local engine running after the benchmark (default: stop it)
   --host HOST       listen address (default 127.0.0.1)
   --port PORT       listen port (default 8080)`;
 
-/** Runs another `ycsb-lab` subcommand as a child process with the same Node flags (tsx loader included). */
-function ycsbLab(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], { stdio: ["ignore", "inherit", "inherit"], env });
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+/** The benchmark the options ask for: the first benchmark's cell unless another scenario is named. */
+function benchmarkPlan(values: Record<string, string | boolean | undefined>, engine: string) {
+  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  const named = str("scenario");
+  const scenario = named ?? FIRST_BENCHMARK.scenario;
+  const first = named === undefined;
+  const scale = str("scale") ?? (first ? String(FIRST_BENCHMARK.scale) : undefined);
+  const threads = str("threads") ?? (first ? String(FIRST_BENCHMARK.threadsPerClient) : undefined);
+  const target =
+    str("target") ?? (first && str("threads") === undefined ? String(FIRST_BENCHMARK.targetOpsSec) : undefined);
+  if (scale !== undefined && !(Number(scale) > 0 && Number(scale) <= 1))
+    throw new UsageError(`--scale must be in (0, 1], got "${scale}"`);
+  if (threads !== undefined && !(/^\d+$/.test(threads) && Number(threads) >= 1))
+    throw new UsageError(`--threads: a whole number >= 1, got "${threads}"`);
+  if (target !== undefined && !(Number(target) > 0)) throw new UsageError(`--target: ops/s > 0, got "${target}"`);
+  if (target !== undefined && threads === undefined)
+    throw new UsageError("--target needs --threads (a target rate goes with a fixed thread count)");
+  // An unknown scenario or preset fails before anything starts.
+  const spec = /\.(ya?ml|json)$/.test(scenario) ? null : findScenario(scenario);
+  const asked = str("preset")
+    ?.split(",")
+    .map((p) => p.trim());
+  for (const p of asked ?? [])
+    if (!isPreset(p)) throw new UsageError(`--preset: unknown preset "${p}" (known: ${PRESETS.join(", ")})`);
+  // A scenario file's presets are its runner's business: without --preset it runs its default one.
+  const presets: (string | undefined)[] =
+    asked ?? (spec && isEngine(engine) ? scenarioPresets(spec, engine) : [undefined]);
+  return { engine, scenario, presets, clients: str("clients") ?? "1", scale, threads, target };
 }
 
-/** The benchmark's last line: stopped by Ctrl-C, done, or failed. Pure. */
-export function benchmarkOutcome(o: { interrupted: boolean; failed: number; url: string }): string {
-  if (o.interrupted) return "benchmark: stopped by Ctrl-C; runs that finished before it are stored, and the server stops";
-  return o.failed === 0 ? `benchmark: done, open ${o.url}/ to compare the runs with each other and with the published results` : "benchmark: a run failed (see above); the dashboard keeps serving";
+/** "usa-2015-durability at scale 0.0005, 4 threads at 300 ops/s": what the benchmark runs, in one line. */
+function describeCell(b: ReturnType<typeof benchmarkPlan>): string {
+  const named = b.presets.filter((p): p is string => p !== undefined);
+  const how = [
+    b.scale ? `scale ${b.scale}` : null,
+    b.threads ? `${b.threads} thread(s) per client` : null,
+    b.target ? `at ${b.target} ops/s` : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  return `${b.scenario} on a local ${b.engine}${how ? ` (${how})` : ""}${named.length ? ` under ${named.join(", ")}, one run each` : ""}`;
 }
 
 export const command: Command = {
@@ -46,9 +87,11 @@ export const command: Command = {
         args,
         options: {
           engine: { type: "string", default: "cassandra" },
-          scenario: { type: "string", default: "quickstart" },
+          scenario: { type: "string" },
           preset: { type: "string" },
           scale: { type: "string" },
+          threads: { type: "string" },
+          target: { type: "string" },
           clients: { type: "string", default: "1" },
           "no-benchmark": { type: "boolean" },
           "keep-engine": { type: "boolean" },
@@ -60,75 +103,83 @@ export const command: Command = {
       throw new UsageError((e as Error).message);
     }
     if (!isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
-    if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number, got "${values.port}"`);
-    // An unknown scenario or preset fails before anything starts.
-    const spec = /\.(ya?ml|json)$/.test(values.scenario) ? null : findScenario(values.scenario);
-    const asked = values.preset?.split(",").map((p) => p.trim());
-    if (values.scale !== undefined && !(Number(values.scale) > 0 && Number(values.scale) <= 1)) throw new UsageError(`--scale must be in (0, 1], got "${values.scale}"`);
-    for (const p of asked ?? []) if (!isPreset(p)) throw new UsageError(`--preset: unknown preset "${p}" (known: ${PRESETS.join(", ")})`);
-    // A scenario file's presets are its runner's business: without --preset it runs its default one.
-    const presets: (string | undefined)[] = asked ?? (spec ? scenarioPresets(spec, values.engine) : [undefined]);
+    if (values.port !== undefined && !/^\d+$/.test(values.port))
+      throw new UsageError(`--port must be a number, got "${values.port}"`);
+    const bench = benchmarkPlan(values, values.engine);
 
     // First-run downloads (YCSB, Cassandra, the bindings' Maven build) say what they fetch, here and in the benchmark.
     process.env.YCSB_LAB_SETUP_PROGRESS ??= "1";
+    const say = (line: string) => process.stderr.write(`${line}\n`);
     const { refreshDashboardBundle } = await import("../dashboard-bundle.js");
-    await refreshDashboardBundle((line) => process.stderr.write(`${line}\n`));
+    await refreshDashboardBundle(say);
     const { startServer } = await import("../../api/server.js");
     const { loadReferenceData } = await import("../../api/store/reference-data.js");
     const { writeTokenLine } = await import("./serve.js");
+    let replaced = 0;
     // The benchmark's progress shares the terminal: one JSON line per HTTP request would drown it. LOG_LEVEL=info
-    // (or debug) brings the request log back.
-    const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({
-      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-      ...(values.host ? { HOST: values.host } : {}),
-      ...(values.port ? { PORT: values.port } : {}),
-    });
-    let interrupted = false;
-    const stopped = new Promise<void>((resolve) => {
-      const stop = () => {
-        // Ctrl-C reaches the benchmark's processes too (one process group): they stop, and so does the server.
-        interrupted = true;
-        void app.close().then(() => resolve());
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
-    const reference = await loadReferenceData(app.db);
-    const say = (line: string) => process.stderr.write(`${line}\n`);
-    if (reference.replaced > 0) say(`published runs: ${reference.replaced} stored from an older transcription of the seeds, replaced by the current one`);
+    // (or debug) brings the request log back. The seeds' tables are stored before the port opens: no view answers
+    // without them meanwhile.
+    const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer(
+      {
+        LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+        ...(values.host ? { HOST: values.host } : {}),
+        ...(values.port ? { PORT: values.port } : {}),
+      },
+      { beforeListen: async (a) => void (replaced = (await loadReferenceData(a.db)).replaced) },
+    );
+    const stop = stopOnSignals(app, say);
+    if (replaced > 0)
+      say(`published runs: ${replaced} stored from an older transcription of the seeds, replaced by the current one`);
     say(`dashboard: ${url}/   (API: ${url}/api/v1, OpenAPI: ${url}/docs, database: ${app.database.kind})`);
     say("the seeds' published results are loaded; Ctrl-C stops the server");
     say(writeTokenLine(token, tokenFrom, tokenFile));
     for (const w of warnings) say(`warning: ${w}`);
 
     if (!values["no-benchmark"]) {
-      const childEnv = { ...process.env, YCSB_LAB_TOKEN: token };
-      const named = presets.filter((p): p is string => p !== undefined);
-      say(`benchmark: ${values.scenario} on a local ${values.engine}${named.length ? ` under ${named.join(", ")}, one run each` : ""}; each run appears in the dashboard when it finishes`);
+      say(`benchmark: ${describeCell(bench)}; each run appears in the dashboard when it finishes`);
       const { runSetupScript } = await import("../../runner/java-artifacts.js");
-      const { readState } = await import("../../runner/local/engine.js");
+      const { runBenchmark, ycsbLab } = await import("../start-benchmark.js");
       await runSetupScript("fetch-ycsb.sh").catch((err: Error) => {
-        if (!interrupted) throw err;
+        if (!stop.interrupted()) throw err;
       });
-      let failed = 0;
-      for (const preset of presets) {
-        if (interrupted) break;
-        // A preset is server-side configuration: the engine restarts under the next one.
-        const running = await readState(values.engine);
-        if (running && preset !== undefined && running.preset !== preset) await ycsbLab(["local", "down", "--engine", values.engine], childEnv);
-        const code = await ycsbLab(
-          ["local", "run", "--engine", values.engine, "--scenario", values.scenario, ...(preset ? ["--preset", preset] : []), ...(values.scale ? ["--scale", values.scale] : []), "--clients", values.clients, "--ingest", url],
-          childEnv,
-        );
-        if (code !== 0 && !interrupted) {
-          failed = code;
-          say(`benchmark: ${preset ?? values.scenario} ended with exit code ${code} (see above)`);
-        }
-      }
-      say(benchmarkOutcome({ interrupted, failed, url }));
-      if (!values["keep-engine"]) await ycsbLab(["local", "down", "--engine", values.engine], childEnv);
+      const failed = await runBenchmark(bench, { url, token, db: app.db, say, interrupted: stop.interrupted });
+      say(benchmarkOutcome({ interrupted: stop.interrupted(), failed, url, scenario: bench.scenario }));
+      if (!values["keep-engine"])
+        await ycsbLab(["local", "down", "--engine", bench.engine], { ...process.env, YCSB_LAB_TOKEN: token });
     }
-    await stopped;
+    await stop.stopped;
     return 0;
   },
 };
+
+/**
+ * Ctrl-C (or SIGTERM) closes the server and the database and says so, whenever it comes; a second one while closing
+ * exits at once, the data directory's lock released by the exit handler (api/db/data-dir-lock.ts), never left behind.
+ */
+function stopOnSignals(app: { close(): Promise<unknown> }, say: (line: string) => void) {
+  let interrupted = false;
+  let resolve!: () => void;
+  const stopped = new Promise<void>((r) => (resolve = r));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) {
+      say(`stopping now (${signal} again): the database closes without waiting for the benchmark`);
+      process.exit(130);
+    }
+    interrupted = true;
+    // Ctrl-C reaches the benchmark's processes too (one process group): they stop, and so does the server.
+    say(`stopping (${signal}): the benchmark's processes end, then the dashboard and its database close`);
+    void app.close().then(
+      () => {
+        say("stopped: the dashboard and its database are closed");
+        resolve();
+      },
+      (e: Error) => {
+        say(`stopped with an error while closing: ${e.message}`);
+        resolve();
+      },
+    );
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return { stopped, interrupted: () => interrupted };
+}

@@ -3,6 +3,7 @@
  * updated in place with chart.update() and destroyed with the view. Every chart gets PNG and CSV export,
  * and is exposed on window.__charts so browser tests read the drawn series.
  */
+import { verdictLines, type PointVerdict } from "./verdicts.js";
 import {
   BarController,
   BarElement,
@@ -77,6 +78,12 @@ Chart.register(
   Tooltip,
 );
 
+// Every chart's hover names the verdict and reasons of a point that stands on a warning or invalid phase (verdicts.ts).
+Chart.defaults.plugins.tooltip.callbacks.afterLabel = (item) => {
+  const verdicts = (item.dataset as { verdicts?: (PointVerdict | null)[] }).verdicts;
+  return verdictLines(verdicts?.[item.dataIndex]);
+};
+
 declare global {
   interface Window {
     __charts: Record<string, Chart>;
@@ -116,15 +123,18 @@ const EXPORT_FONT = 'system-ui, "DejaVu Sans", sans-serif';
  * The chart as a PNG a report can use: a white background (the canvas itself is transparent, dark on a dark slide),
  * the chart's title and the view's filters above it, the plot below. At the chart's own pixel ratio.
  */
-export function exportImage(chart: Chart, title: string, caption: string): string {
+export function exportImage(chart: Chart, title: string, caption: string, note = ""): string {
   const source = chart.canvas;
   const scale = source.width / Math.max(1, source.clientWidth || source.width);
   const pad = Math.round(12 * scale);
   const titlePx = Math.round(16 * scale);
   const captionPx = Math.round(12 * scale);
   const out = document.createElement("canvas");
+  // The note under the chart (unequal loads, verdicts, what is left out) goes into the image too: a PNG in a report
+  // must not lose the caution the page shows.
+  const noteLines = noteLinesFor(note, out, source.width, captionPx);
   out.width = source.width + 2 * pad;
-  out.height = source.height + 3 * pad + titlePx + captionPx;
+  out.height = source.height + 3 * pad + titlePx + captionPx + noteLines.length * Math.round(captionPx * 1.35);
   const g = out.getContext("2d")!;
   g.fillStyle = "#ffffff";
   g.fillRect(0, 0, out.width, out.height);
@@ -136,7 +146,30 @@ export function exportImage(chart: Chart, title: string, caption: string): strin
   g.font = `${captionPx}px ${EXPORT_FONT}`;
   g.fillText(caption, pad, pad + titlePx + Math.round(pad / 2), out.width - 2 * pad);
   g.drawImage(source, pad, 2 * pad + titlePx + captionPx);
+  g.fillStyle = "#555555";
+  g.font = `${captionPx}px ${EXPORT_FONT}`;
+  noteLines.forEach((line, i) =>
+    g.fillText(line, pad, 2 * pad + titlePx + captionPx + source.height + i * Math.round(captionPx * 1.35)),
+  );
   return out.toDataURL("image/png");
+}
+
+/** The note as lines that fit the image's width (measured in the export font). */
+function noteLinesFor(note: string, canvas: HTMLCanvasElement, width: number, px: number): string[] {
+  const g = canvas.getContext("2d");
+  if (!note.trim() || !g) return [];
+  g.font = `${px}px ${EXPORT_FONT}`;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of note.trim().split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word;
+    if (g.measureText(next).width > width && line) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** What a screen reader says for a chart: its title and the series it draws. */
@@ -189,7 +222,7 @@ function buildFigure(spec: ChartSpec): { figure: HTMLElement; canvas: HTMLCanvas
   figure.append(header, box, note);
   png.addEventListener("click", () => {
     const m = mounted.get(spec.id);
-    if (m) download(`${spec.id}.png`, exportImage(m.chart, m.spec.title, exportCaption));
+    if (m) download(`${spec.id}.png`, exportImage(m.chart, m.spec.title, exportCaption, m.spec.note ?? ""));
   });
   csv.addEventListener("click", () => {
     const m = mounted.get(spec.id);
@@ -216,7 +249,8 @@ function describe(figure: HTMLElement, spec: ChartSpec): void {
   // Published series carry long citations, one legend line each at most widths: every one stays visible.
   const datasets = spec.config.data.datasets.length;
   const extra = Math.max(0, datasets - LEGEND_LINES_IN_BASE_HEIGHT) * LEGEND_LINE_PX;
-  (figure.querySelector(".chart-box") as HTMLElement).style.height = `${BASE_HEIGHT_PX + Math.min(extra, MAX_EXTRA_LEGEND_LINES * LEGEND_LINE_PX)}px`;
+  (figure.querySelector(".chart-box") as HTMLElement).style.height =
+    `${BASE_HEIGHT_PX + Math.min(extra, MAX_EXTRA_LEGEND_LINES * LEGEND_LINE_PX)}px`;
 }
 
 const chartType = (spec: ChartSpec): unknown => (spec.config as { type?: unknown }).type;

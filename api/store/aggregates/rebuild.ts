@@ -12,7 +12,8 @@ import type { Writer } from "./writer.js";
 
 // groups 2: keys with the stand-in and machines (model/aggregate/repeats.ts deploymentIdentity), peak summaries at the
 // level of the highest mean over repeats (model/aggregate/rules.ts peakLevelOverRepeats).
-export const AGGREGATE_VERSIONS = { "phase-operations": 1, groups: 2 } as const;
+// groups 3: each summary keeps the verdict of the phases it stands on (verdict, suspect), drawn by the views.
+export const AGGREGATE_VERSIONS = { "phase-operations": 1, groups: 3 } as const;
 type AggregateName = keyof typeof AGGREGATE_VERSIONS;
 
 const BATCH = 500;

@@ -27,12 +27,12 @@ const Repeat = Type.Object({ runId: Type.String(), phase: Type.String(), runRepe
 
 const check = <T extends TSchema>(schema: T) => TypeCompiler.Compile(schema);
 const configuration = check(
-  Type.Object({ leftOut: LeftOutSchema, phases: Type.Array(Type.String()), throughput: OverRepeatsSchema, runtime: OverRepeatsSchema, latency: Latency, repeats: Type.Array(Repeat), statistics: Statistics }),
+  Type.Object({ leftOut: LeftOutSchema, phases: Type.Array(Type.String()), throughput: OverRepeatsSchema, runtime: OverRepeatsSchema, latency: Latency, repeats: Type.Array(Repeat), statistics: Statistics, verdict: Type.String(), suspect: Type.Array(Type.Integer()) }),
 );
 /** The part of a configuration's summary /repeatability reads. */
 const repeatsPart = check(Type.Object({ leftOut: LeftOutSchema, repeats: Type.Array(Repeat), statistics: Statistics }));
 const peak = check(
-  Type.Object({ leftOut: LeftOutSchema, counted: Type.Integer(), throughput: OverRepeatsSchema, runs: Type.Integer(), peakThreads: Type.Array(Type.Integer()), latency: Latency }),
+  Type.Object({ leftOut: LeftOutSchema, counted: Type.Integer(), throughput: OverRepeatsSchema, runs: Type.Integer(), peakThreads: Type.Array(Type.Integer()), latency: Latency, verdict: Type.String(), suspect: Type.Array(Type.Integer()) }),
 );
 
 const NOTHING = { n: 0, mean: null, stdDev: null, ci95: null };
@@ -40,7 +40,7 @@ const NO_STATISTICS = { ...NOTHING, coefficientOfVariation: null, maxDifference:
 const NO_LEFT_OUT = { invalid: 0, incomplete: 0 };
 
 export function storedConfigurationSummary(v: unknown): ConfigurationSummary {
-  return configuration.Check(v) ? v : { leftOut: NO_LEFT_OUT, phases: [], throughput: NOTHING, runtime: NOTHING, latency: {}, repeats: [], statistics: NO_STATISTICS };
+  return configuration.Check(v) ? v : { leftOut: NO_LEFT_OUT, phases: [], throughput: NOTHING, runtime: NOTHING, latency: {}, repeats: [], statistics: NO_STATISTICS, verdict: "valid", suspect: [] };
 }
 
 export function storedRepeatsSummary(v: unknown): Pick<ConfigurationSummary, "repeats" | "statistics" | "leftOut"> {
@@ -48,5 +48,5 @@ export function storedRepeatsSummary(v: unknown): Pick<ConfigurationSummary, "re
 }
 
 export function storedPeakSummary(v: unknown): PeakSummary {
-  return peak.Check(v) ? v : { leftOut: NO_LEFT_OUT, counted: 0, throughput: NOTHING, runs: 0, peakThreads: [], latency: {} };
+  return peak.Check(v) ? v : { leftOut: NO_LEFT_OUT, counted: 0, throughput: NOTHING, runs: 0, peakThreads: [], latency: {}, verdict: "valid", suspect: [] };
 }

@@ -5,7 +5,7 @@
  * its groups (a date range), so the two never disagree.
  */
 import { atPeakOverRepeats, type OperationParts } from "../queries/phase-groups.js";
-import { combineOperationParts, overRepeats, selectPhases, type Include, type LeftOut, type OverRepeats, type PhaseOperationPart } from "../../../model/aggregate/index.js";
+import { combineOperationParts, overRepeats, selectPhases, worstVerdict, type Include, type LeftOut, type OverRepeats, type PhaseOperationPart } from "../../../model/aggregate/index.js";
 import { repeatStatistics, type RepeatStatistics } from "../../../model/statistics.js";
 import type { PhaseSummaryRow } from "../queries/filters.js";
 
@@ -34,6 +34,14 @@ export function latencyOfPhases(phases: readonly { phaseId: number }[], ops: Ope
   return out;
 }
 
+/** Phases behind a drawn value kept by id where not judged valid, at most this many: their reasons are read when shown. */
+const SUSPECT_KEPT = 20;
+
+/** The worst verdict of the phases a value stands on, and the ids of those not judged valid (the views' hollow marks). */
+export function verdictOf(phases: readonly { phaseId: number; verdict: string }[]): { verdict: string; suspect: number[] } {
+  return { verdict: worstVerdict(phases.map((p) => p.verdict)), suspect: phases.filter((p) => p.verdict !== "valid").map((p) => p.phaseId).slice(0, SUSPECT_KEPT) };
+}
+
 /** One repeat of a configuration as /repeatability lists it. */
 export interface RepeatEntry {
   runId: string;
@@ -54,6 +62,9 @@ export interface ConfigurationSummary {
   latency: Record<string, OperationLatency>;
   repeats: RepeatEntry[];
   statistics: RepeatStatistics;
+  /** The counted phases' worst verdict, and those not judged valid (their reasons are shown with the point). */
+  verdict: string;
+  suspect: number[];
 }
 
 /** The phases of one configuration (in run, then phase order) under one `include`. */
@@ -70,6 +81,7 @@ export function configurationSummary(ps: readonly PhaseSummaryRow[], include: In
     latency: latencyOfPhases(counted, ops),
     repeats,
     statistics: repeatStatistics(repeats.map((r) => r.throughputOpsSec)),
+    ...verdictOf(counted),
   };
 }
 
@@ -84,6 +96,9 @@ export interface PeakSummary {
   peakThreads: number[];
   /** The peak level's phases' latency (durability's p99). */
   latency: Record<string, OperationLatency>;
+  /** The peak phases' worst verdict, and those not judged valid: what the drawn point or bar stands on. */
+  verdict: string;
+  suspect: number[];
 }
 
 /**
@@ -99,6 +114,7 @@ export function peakSummary(rs: readonly PhaseSummaryRow[], include: Include, op
     runs: new Set(peaks.map((r) => r.runId)).size,
     peakThreads: [...new Set(peaks.map((r) => r.threadsPerClient * r.clients))].sort((a, b) => a - b),
     latency: latencyOfPhases(peaks, ops),
+    ...verdictOf(peaks),
   };
 }
 

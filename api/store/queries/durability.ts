@@ -7,7 +7,7 @@ import { storedPeakSummary } from "../aggregates/stored-summaries.js";
 import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
 import { byKeys, groupWhere, summaryColumn } from "./group-rows.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, groupBy, phaseOperationParts } from "./phase-groups.js";
+import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, groupBy, phaseOperationParts, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 /** A cell: one peak group (model/aggregate/groups.ts peakKey) of workload phases. */
 interface Cell {
@@ -39,6 +39,7 @@ interface Cell {
 export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const where = groupWhere(f, "peak");
   const cells = where ? await keptCells(db, f, where) : await computedCells(db, f, mergeLimit);
+  const reasons = await phaseReasons(db, cells.flatMap((c) => (c.summary.runs > 0 ? c.summary.suspect : [])));
   let leftOut: LeftOut = NO_LEFT_OUT;
   const rows = cells
     .filter((c) => {
@@ -55,6 +56,8 @@ export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT
       throughputOpsSec: s.throughput.mean,
       throughput: s.throughput,
       leftOut: s.leftOut,
+      // The verdict of the peak phases the cell stands on, with their reasons.
+      ...pointVerdict(s, reasons),
       // Every client of every peak phase (repeats pooled): merged HDR histograms where all have one, else max of clients.
       operations: s.latency,
     }));

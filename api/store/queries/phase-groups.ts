@@ -1,6 +1,6 @@
 /** Grouping phases into configurations and repeats, the peak load level over repeats, and the operation groups kept per phase. */
 import { configurationKey, overRepeatsOf, peakLevelOverRepeats, selectPhases, type ClientOperationInput, type CountablePhase, type Include, type LeftOut, type LevelledPhase, type PhaseOperationPart } from "../../../model/aggregate/index.js";
-import { storedCount, storedLatency, storedObject, storedPercentiles } from "../stored-values.js";
+import { storedCount, storedLatency, storedObject, storedPercentiles, storedReasons } from "../stored-values.js";
 import type { PhaseSummaryRow, Queryable } from "./filters.js";
 
 /** One stored operation group as the aggregation reads it; a group without a count in range is left out. */
@@ -103,4 +103,27 @@ export async function phaseProperties(db: Queryable, rows: readonly PhaseSummary
 /** The repeats of one configuration (model/aggregate/repeats.ts configurationKey), in the order the rows came. */
 export function configurations(rows: readonly PhaseSummaryRow[], properties: Map<number, Record<string, unknown>>) {
   return groupBy(rows, (r) => [configurationKey({ ...r, properties: properties.get(r.phaseId) ?? {} })]).map((g) => g.rows);
+}
+
+/**
+ * The reasons behind the verdicts of these phases (those a summary kept as not judged valid), by phase id, in one
+ * query: what the views show on hover beside a hollow marker or a hatched bar.
+ */
+export async function phaseReasons(db: Queryable, phaseIds: readonly number[]): Promise<Map<number, string[]>> {
+  const ids = [...new Set(phaseIds.map(Number))];
+  const out = new Map<number, string[]>();
+  if (ids.length === 0) return out;
+  const rows = await db.$queryRaw<{ phaseId: number; reasons: unknown }[]>`
+    SELECT c.phase_id AS "phaseId", v.reasons FROM client_results c JOIN validity_verdicts v ON v.client_result_id = c.id
+    WHERE c.phase_id = ANY(${ids}::int[]) AND v.reasons <> '[]'::jsonb ORDER BY c.phase_id, c.client_index`;
+  for (const r of rows) for (const reason of storedReasons(r.reasons)) pushTo(out, Number(r.phaseId), reason);
+  return out;
+}
+
+/** At most this many distinct reasons per drawn value: a hover names why, the runs list has every one. */
+const REASONS_SHOWN = 5;
+
+/** A drawn value's verdict (kept with its summary) and the distinct reasons of its suspect phases. */
+export function pointVerdict(s: { verdict: string; suspect: readonly number[] }, reasons: ReadonlyMap<number, string[]>): { verdict: string; reasons: string[] } {
+  return { verdict: s.verdict, reasons: [...new Set(s.suspect.flatMap((id) => reasons.get(Number(id)) ?? []))].slice(0, REASONS_SHOWN) };
 }

@@ -37,8 +37,16 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
       ORDER BY c.run_id, p.index, c.id`;
     for (const r of found) pushTo(reasons, r.runId, r.reasons);
   }
+  // Each run's records (its phases' YCSB recordcount): a local cell of a study says its scale by it (model/local-cell.ts).
+  const records = new Map<string, number>();
+  if (rows.length) {
+    const found = await db.$queryRaw<{ runId: string; records: number | null }[]>`
+      SELECT run_id AS "runId", max((properties->>'recordcount')::float8) AS records FROM phases
+      WHERE run_id IN (${Prisma.join(rows.map((r) => r.id))}) AND properties->>'recordcount' ~ '^[0-9]{1,15}$' GROUP BY run_id`;
+    for (const r of found) if (r.records !== null) records.set(r.runId, Number(r.records));
+  }
   // The phase count from the phases loaded anyway: a relation _count grouped every phase of the database (seconds at 100,000 runs).
-  return { total, runs: rows.map((r) => ({ ...runSummary(r), phases: r.phases.length, verdict: r.verdict, ...runDetails(r.phases, reasons.get(r.id) ?? []) })) };
+  return { total, runs: rows.map((r) => ({ ...runSummary(r), phases: r.phases.length, verdict: r.verdict, records: records.get(r.id) ?? null, ...runDetails(r.phases, reasons.get(r.id) ?? []) })) };
 }
 
 /** The reasons behind the run's verdicts, its workloads, and its headline throughput (runPeak). */
@@ -102,7 +110,7 @@ async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
     where,
     orderBy: [{ runId: "asc" }, { index: "asc" }],
     include: {
-      clientResults: { select: { clientIndex: true, throughputOpsSec: true, runtimeMs: true, validity: { select: { verdict: true } } } },
+      clientResults: { select: { clientIndex: true, throughputOpsSec: true, runtimeMs: true, validity: { select: { verdict: true, reasons: true } } } },
       operations: { orderBy: { operation: "asc" } },
     },
   });
@@ -114,15 +122,26 @@ async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
       if (throughputOpsSec === null || runtimeMs === null) return [];
       return [{ clientIndex: c.clientIndex, throughputOpsSec, runtimeMs, operations: {} }];
     });
+    const records = Number(storedObject(p.properties)?.recordcount);
     const aggregate = aggregatePhase(clients, p.clients);
     return {
       runId: p.runId,
+      records: Number.isFinite(records) && records > 0 ? records : null,
       phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: storedNumber(p.target, LIMITS.throughputOpsSec), repeat: p.repeat, operationCount: p.operationCount },
       verdict: worstVerdict(p.clientResults.map((c) => c.validity?.verdict)),
+      reasons: [...new Set(p.clientResults.flatMap((c) => storedReasons(c.validity?.reasons)))],
       aggregate: { ...aggregate, operations: Object.fromEntries(p.operations.map((o) => [o.operation, storedPhaseOperation(o)])) } as PhaseAggregate,
     };
   });
 }
+
+/** The most records a phase of the run was given (YCSB recordcount): the scale it ran at, beside its scenario's. */
+function recordsOf(phases: readonly { records: number | null }[]): number | null {
+  const rs = phases.map((p) => p.records).filter((r): r is number => r !== null);
+  return rs.length ? Math.max(...rs) : null;
+}
+
+const withoutRecords = <T extends { records: number | null }>({ records: _records, ...p }: T) => p;
 
 /** A kept operation group as the contract's aggregate (a value outside it reads as unknown). */
 function storedPhaseOperation(o: { count: number; avgUs: number | null; minUs: number | null; maxUs: number | null; percentilesUs: unknown; percentileMethod: string; averageOfClientAveragesUs: number | null }) {
@@ -143,7 +162,8 @@ function storedPhaseOperation(o: { count: number; avgUs: number | null; minUs: n
 export async function getRun(db: Db, id: string) {
   const run = await db.run.findUnique({ where: { id }, include: { source: true } });
   if (!run) return null;
-  return { run: runSummary(run), phases: await phaseAggregates(db, { runId: id }) };
+  const phases = await phaseAggregates(db, { runId: id });
+  return { run: { ...runSummary(run), records: recordsOf(phases) }, phases: phases.map(withoutRecords) };
 }
 
 export async function compareRuns(db: Db, ids: readonly string[]) {
@@ -153,7 +173,8 @@ export async function compareRuns(db: Db, ids: readonly string[]) {
     missing: ids.filter((id) => !runs.some((r) => r.id === id)),
     runs: ids.flatMap((id) => {
       const r = runs.find((x) => x.id === id);
-      return r ? [{ run: runSummary(r), phases: phases.filter((p) => p.runId === id) }] : [];
+      const own = phases.filter((p) => p.runId === id);
+      return r ? [{ run: { ...runSummary(r), records: recordsOf(own) }, phases: own.map(withoutRecords) }] : [];
     }),
   };
 }

@@ -7,7 +7,7 @@ import { storedPeakSummary } from "../aggregates/stored-summaries.js";
 import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
 import { groupWhere, summaryColumn } from "./group-rows.js";
-import { NO_LEFT_OUT, groupBy } from "./phase-groups.js";
+import { NO_LEFT_OUT, groupBy, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 export interface ScalingSeries {
   engine: string;
@@ -22,7 +22,7 @@ export interface ScalingSeries {
   instanceTypes: { data: string; client: string };
   operationCount: number | null;
   operationCountPer: string | null;
-  points: { nodes: number; throughputOpsSec: number; throughput: OverRepeats; runs: number; phases: number; leftOut: LeftOut }[];
+  points: { nodes: number; throughputOpsSec: number; throughput: OverRepeats; runs: number; phases: number; leftOut: LeftOut; verdict: string; reasons: string[] }[];
   leftOut: LeftOut;
   analysis: ScalingAnalysis;
 }
@@ -56,6 +56,8 @@ interface ScalingGroup {
 export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingSeries[]; leftOut: LeftOut }> {
   const where = groupWhere(f, "peak");
   const groups = where ? await keptGroups(db, f, where) : await computedGroups(db, f);
+  // The reasons of the peaks not judged valid (kept by id with each summary): one query, none when all are valid.
+  const reasons = await phaseReasons(db, groups.flatMap((g) => g.summary.suspect));
   let total = NO_LEFT_OUT;
   const series = groupBy(groups, (g) => [...deploymentIdentity(g, SERIES_SPANS), g.workload, g.operationCount, g.operationCountPer])
     .sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
@@ -65,7 +67,7 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
       const points = gs
         .map(({ nodes, summary: s }) => {
           leftOut = addLeftOut(leftOut, s.leftOut);
-          return { nodes, throughputOpsSec: s.throughput.mean, throughput: s.throughput, runs: s.runs, phases: s.counted, leftOut: s.leftOut };
+          return { nodes, throughputOpsSec: s.throughput.mean, throughput: s.throughput, runs: s.runs, phases: s.counted, leftOut: s.leftOut, ...pointVerdict(s, reasons) };
         })
         .filter((p): p is typeof p & { throughputOpsSec: number } => p.throughputOpsSec !== null)
         .sort((a, b) => a.nodes - b.nodes);

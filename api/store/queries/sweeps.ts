@@ -8,7 +8,7 @@ import { storedConfigurationSummary } from "../aggregates/stored-summaries.js";
 import { configurationSummary, type ConfigurationSummary } from "../aggregates/summaries.js";
 import { type RunFilters, phaseSummaries } from "./filters.js";
 import { byKeys, groupWhere, summaryColumn } from "./group-rows.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, configurations, groupBy, phaseOperationParts, phaseProperties } from "./phase-groups.js";
+import { MERGE_LIMIT, NO_LEFT_OUT, configurations, groupBy, phaseOperationParts, phaseProperties, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 /** One load level of a sweep: a configuration, as kept by ingest or computed from its phases. */
 interface SweepLevel {
@@ -43,7 +43,8 @@ interface SweepLevel {
  */
 export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const where = groupWhere(f, "configuration");
-  return assemble(where ? await keptLevels(db, f, where) : await computedLevels(db, f, mergeLimit));
+  const levels = where ? await keptLevels(db, f, where) : await computedLevels(db, f, mergeLimit);
+  return assemble(levels, await phaseReasons(db, levels.flatMap((l) => (l.summary.throughput.n > 0 ? l.summary.suspect : []))));
 }
 
 async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<SweepLevel[]> {
@@ -68,7 +69,7 @@ async function computedLevels(db: Db, f: RunFilters, mergeLimit: number): Promis
   });
 }
 
-function assemble(levels: readonly SweepLevel[]) {
+function assemble(levels: readonly SweepLevel[], reasons: ReadonlyMap<number, string[]>) {
   let leftOut: LeftOut = NO_LEFT_OUT;
   // A series keeps the engine's versions apart (deploymentIdentity whole); /scaling and /durability span them.
   const key = (l: SweepLevel) => [...deploymentIdentity(l), l.workload, l.clients, l.operationCount, l.operationCountPer];
@@ -107,6 +108,7 @@ function assemble(levels: readonly SweepLevel[]) {
           runtimeMs: s.runtime.mean,
           runtime: s.runtime,
           leftOut: s.leftOut,
+          ...pointVerdict(s, reasons),
           latency: s.latency,
         }))
         .sort((a, b) => a.threads - b.threads || (a.target ?? 0) - (b.target ?? 0)),

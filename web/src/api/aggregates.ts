@@ -1,9 +1,15 @@
 /** Scaling, durability, sweeps and repeatability, from the API's answers to the views' series and cells. */
 import type { Static } from "@sinclair/typebox";
-import type { DurabilityResponse, RepeatabilityResponse, ScalingResponse, SweepsResponse } from "../../../model/api-schemas.js";
+import type {
+  DurabilityResponse,
+  RepeatabilityResponse,
+  ScalingResponse,
+  SweepsResponse,
+} from "../../../model/api-schemas.js";
 import { fetchFacets } from "./catalog.js";
 import { allInOrder, getJson } from "./http.js";
 import type { DurabilityCell, Facets, RepeatGroup, RunSource, ScalingSeries, SweepSeries } from "./types.js";
+import type { PointVerdict } from "../verdicts.js";
 
 const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
@@ -19,28 +25,54 @@ function sourceOf(sourceKind: string, sourceId: string, facets: Facets, standIn?
 
 const values = <T>(facet: readonly { value: T }[]): T[] => facet.map((f) => f.value);
 
-export async function fetchScaling(params: Record<string, string | undefined>): Promise<{ series: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
-  const [body, facets] = await allInOrder([getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>, fetchFacets()]);
-  const series = body.series
-    // One node count is no scaling curve.
-    .filter((s) => s.points.length > 1)
-    .map((s) => ({
-      engine: s.engine,
-      workload: s.workload ?? "",
-      preset: s.preset,
-      scenario: s.scenario,
-      source: sourceOf(s.sourceKind, s.sourceId, facets, s.standIn),
-      points: s.points.map((p) => ({ nodes: p.nodes, throughputOpsSec: p.throughputOpsSec, ci: p.throughput.ci95 ? { low: p.throughput.ci95.low, high: p.throughput.ci95.high } : null, n: p.throughput.n })),
-      ideal: s.analysis.idealLinear,
-      steps: s.analysis.steps,
-      leftOut: s.leftOut,
-      scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
-    }));
-  return { series, workloads: values(facets.workloads), scenarios: values(facets.scenarios) };
+/** A point's verdict as the API states it (older answers without one read as valid). */
+const verdictOf = (p: { verdict?: string; reasons?: string[] }): PointVerdict => ({
+  verdict: p.verdict ?? "valid",
+  reasons: p.reasons ?? [],
+});
+
+/** Scaling series; `single`: those measured at one node count only (no curve: said, not silently dropped). */
+export async function fetchScaling(
+  params: Record<string, string | undefined>,
+): Promise<{ series: ScalingSeries[]; single: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
+  const [body, facets] = await allInOrder([
+    getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>,
+    fetchFacets(),
+  ]);
+  const all = body.series.map((s) => ({
+    engine: s.engine,
+    workload: s.workload ?? "",
+    preset: s.preset,
+    scenario: s.scenario,
+    source: sourceOf(s.sourceKind, s.sourceId, facets, s.standIn),
+    points: s.points.map((p) => ({
+      nodes: p.nodes,
+      throughputOpsSec: p.throughputOpsSec,
+      ci: p.throughput.ci95 ? { low: p.throughput.ci95.low, high: p.throughput.ci95.high } : null,
+      n: p.throughput.n,
+      verdict: verdictOf(p),
+    })),
+    ideal: s.analysis.idealLinear,
+    steps: s.analysis.steps,
+    leftOut: s.leftOut,
+    scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
+  }));
+  // One node count is no scaling curve.
+  return {
+    series: all.filter((s) => s.points.length > 1),
+    single: all.filter((s) => s.points.length === 1),
+    workloads: values(facets.workloads),
+    scenarios: values(facets.scenarios),
+  };
 }
 
-export async function fetchDurability(params: Record<string, string | undefined>): Promise<{ cells: DurabilityCell[]; operations: string[] }> {
-  const [body, facets] = await allInOrder([getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>, fetchFacets()]);
+export async function fetchDurability(
+  params: Record<string, string | undefined>,
+): Promise<{ cells: DurabilityCell[]; operations: string[]; leftOut: { invalid: number; incomplete: number } }> {
+  const [body, facets] = await allInOrder([
+    getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>,
+    fetchFacets(),
+  ]);
   const cells = body.rows.map((r) => ({
     engine: r.engine,
     preset: r.preset,
@@ -54,17 +86,37 @@ export async function fetchDurability(params: Record<string, string | undefined>
     runs: r.runs,
     peakThreads: r.peakThreads,
     leftOut: r.leftOut,
-    p99Us: Object.fromEntries(Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]]))),
-    latency: Object.fromEntries(Object.entries(r.operations).map(([op, o]) => [op, { count: o.count, avgUs: o.avgUs }])),
+    verdict: verdictOf(r),
+    p99Us: Object.fromEntries(
+      Object.entries(r.operations).flatMap(([op, o]) => (o.p99Us === null ? [] : [[op, o.p99Us]])),
+    ),
+    latency: Object.fromEntries(
+      Object.entries(r.operations).map(([op, o]) => [op, { count: o.count, avgUs: o.avgUs }]),
+    ),
   }));
   const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
-  return { cells, operations };
+  // Every phase left out, a cell's only ones too (a cell of invalid phases only has no row to say it).
+  return { cells, operations, leftOut: body.leftOut };
 }
 
-export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{ series: SweepSeries[]; engines: string[]; workloads: string[]; scenarios: string[] }> {
-  const [body, facets] = await allInOrder([getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>, fetchFacets()]);
-  // A sweep needs more than one thread count.
-  const swept = body.series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1);
+/**
+ * Load levels per configuration. `series`: sweeps (more than one thread count); `levels`: every configuration's levels,
+ * a single one too (a run at one thread count is a load every preset of it shares: durability's equal load).
+ */
+export async function fetchSweeps(
+  params: Record<string, string | undefined>,
+): Promise<{
+  series: SweepSeries[];
+  levels: SweepSeries[];
+  engines: string[];
+  workloads: string[];
+  scenarios: string[];
+}> {
+  const [body, facets] = await allInOrder([
+    getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>,
+    fetchFacets(),
+  ]);
+  const swept = body.series;
   const ci = (c: { low: number; high: number } | null) => (c ? { low: c.low, high: c.high } : null);
   const series = swept.map((s) => ({
     engine: s.engine,
@@ -77,7 +129,9 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
     label: `${s.preset} ${s.nodes}n ${s.workload ?? ""}${s.operationCount === null ? "" : ` ${s.operationCount.toLocaleString("en-US")} ops`} (${s.runId})`,
     source: sourceOf(s.sourceKind, s.sourceId, facets, s.standIn),
     points: s.points.map((p) => {
-      const p99ByOp = Object.fromEntries(Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99Us === null ? [] : [[op, l.p99Us]])));
+      const p99ByOp = Object.fromEntries(
+        Object.entries(p.latency).flatMap(([op, l]) => (op === "CLEANUP" || l.p99Us === null ? [] : [[op, l.p99Us]])),
+      );
       const p99s = Object.values(p99ByOp);
       return {
         threads: p.threads,
@@ -90,19 +144,27 @@ export async function fetchSweeps(params: Record<string, string | undefined>): P
         runtimeCi: ci(p.runtime.ci95),
         p99Us: p99s.length ? Math.max(...p99s) : null,
         p99ByOp,
+        verdict: verdictOf(p),
       };
     }),
   }));
   return {
-    series,
+    // A sweep needs more than one thread count.
+    series: series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1),
+    levels: series,
     engines: values(facets.engines),
     workloads: values(facets.workloads),
     scenarios: values(facets.scenarios),
   };
 }
 
-export async function fetchRepeatability(params: Record<string, string | undefined>): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
-  const [body, facets] = await allInOrder([getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>, fetchFacets()]);
+export async function fetchRepeatability(
+  params: Record<string, string | undefined>,
+): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
+  const [body, facets] = await allInOrder([
+    getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>,
+    fetchFacets(),
+  ]);
   const groups = body.groups.map((g) => {
     return {
       // Everything that tells two configurations apart: version and operation count too (5.0.4 and 5.0.5 are two rows).
@@ -117,8 +179,15 @@ export async function fetchRepeatability(params: Record<string, string | undefin
         .join(" · "),
       engine: g.engine,
       source: sourceOf(g.sourceKind, g.sourceId, facets, g.standIn),
-      repeats: g.repeats.map((r, repeat) => ({ repeat, runId: r.runId, phase: r.phase, throughputOpsSec: r.throughputOpsSec })),
+      repeats: g.repeats.map((r, repeat) => ({
+        repeat,
+        runId: r.runId,
+        phase: r.phase,
+        throughputOpsSec: r.throughputOpsSec,
+        verdict: r.verdict,
+      })),
       mean: g.throughput.mean,
+      ci: g.throughput.ci95,
       stdDev: g.throughput.stdDev,
       cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,
       maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,

@@ -1,11 +1,32 @@
 /** Runs as the views read them: a page of runs, a run's detail and phase series, compare, the landing timeline. */
 import type { Static } from "@sinclair/typebox";
-import type { CompareResponse, PhaseResult, PhaseSeriesResponse, RunsPage, RunSummary, RunWithPhases, TimelineResponse, RunAuditResponse } from "../../../model/api-schemas.js";
+import type {
+  CompareResponse,
+  PhaseResult,
+  PhaseSeriesResponse,
+  RunsPage,
+  RunSummary,
+  RunWithPhases,
+  TimelineResponse,
+  RunAuditResponse,
+} from "../../../model/api-schemas.js";
 import { getJson } from "./http.js";
 import type { OperationAggregate, PhaseSeries, PhaseView, RunDetail, RunRow, RunSource, Timeline } from "./types.js";
 
 /** Query parameters of GET /runs the explorer offers, by their URL names (the API's names). */
-export const RUN_FILTERS = ["engine", "version", "preset", "nodes", "workload", "instanceType", "scenario", "from", "to", "source", "verdict"] as const;
+export const RUN_FILTERS = [
+  "engine",
+  "version",
+  "preset",
+  "nodes",
+  "workload",
+  "instanceType",
+  "scenario",
+  "from",
+  "to",
+  "source",
+  "verdict",
+] as const;
 /** The API's limit of run ids per GET /compare. */
 const COMPARE_MAX = 20;
 
@@ -42,6 +63,8 @@ function runRow(r: RawRunSummary): RunRow {
     workloads: r.workloads ?? [],
     throughputOpsSec: r.throughputOpsSec ?? null,
     peak: r.peak ?? null,
+    records: r.records ?? null,
+    finishedAt: r.finishedAt,
   };
 }
 
@@ -62,6 +85,7 @@ function phaseView(p: RawPhaseResult): PhaseView {
     runtimeMs: p.aggregate.runtimeMs,
     operations,
     verdict: p.verdict,
+    reasons: p.reasons ?? [],
     runId: p.runId,
     repeat: p.phase.repeat,
     target: p.phase.target,
@@ -73,7 +97,11 @@ function phaseView(p: RawPhaseResult): PhaseView {
 const runDetail = (r: RawRunWithPhases): RunDetail => ({ run: runRow(r.run), phases: r.phases.map(phaseView) });
 
 /** One page of the runs matching the filters (GET /runs), newest first, and how many match. */
-export async function fetchRunPage(filters: Record<string, string | undefined>, offset: number, limit: number): Promise<{ total: number; runs: RunRow[] }> {
+export async function fetchRunPage(
+  filters: Record<string, string | undefined>,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; runs: RunRow[] }> {
   const body = (await getJson("/runs", { ...filters, limit, offset })) as Static<typeof RunsPage>;
   return { total: body.total, runs: body.runs.map(runRow) };
 }
@@ -97,7 +125,9 @@ export async function fetchRunAudit(id: string): Promise<Static<typeof RunAuditR
 }
 
 export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {
-  const body = (await getJson(`/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`)) as Static<typeof PhaseSeriesResponse>;
+  const body = (await getJson(
+    `/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`,
+  )) as Static<typeof PhaseSeriesResponse>;
   const histograms: Record<string, Map<string, number>> = {};
   for (const c of body.clients) {
     for (const [op, buckets] of Object.entries(c.histograms)) {
@@ -106,8 +136,14 @@ export async function fetchPhaseSeries(runId: string, phase: string): Promise<Ph
     }
   }
   return {
-    status: body.clients.map((c) => ({ clientIndex: c.clientIndex, elapsedSec: c.status.elapsedSec, opsPerSec: c.status.opsPerSec })),
-    histograms: Object.fromEntries(Object.entries(histograms).map(([op, m]) => [op, [...m].map(([bucket, count]) => ({ bucket, count }))])),
+    status: body.clients.map((c) => ({
+      clientIndex: c.clientIndex,
+      elapsedSec: c.status.elapsedSec,
+      opsPerSec: c.status.opsPerSec,
+    })),
+    histograms: Object.fromEntries(
+      Object.entries(histograms).map(([op, m]) => [op, [...m].map(([bucket, count]) => ({ bucket, count }))]),
+    ),
     latency: body.latency ?? {},
   };
 }
@@ -117,7 +153,8 @@ export async function fetchCompare(ids: readonly string[]): Promise<{ runs: RunD
   const runs: RunDetail[] = [];
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i += COMPARE_MAX) {
-    const body = (await getJson("/compare", { runs: ids.slice(i, i + COMPARE_MAX).join(",") })) as Static<typeof CompareResponse>;
+    const chunk = ids.slice(i, i + COMPARE_MAX).join(",");
+    const body = (await getJson("/compare", { runs: chunk })) as Static<typeof CompareResponse>;
     runs.push(...body.runs.map(runDetail));
     missing.push(...body.missing);
   }

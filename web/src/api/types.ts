@@ -1,7 +1,16 @@
 /** The types the views use: the API's TypeBox schemas where the shape is the API's own, mapped shapes otherwise. */
 import type { Static } from "@sinclair/typebox";
-import type { AnovaResponse, BaselinesResponse, FacetsResponse, ReferenceTablesResponse, RegressionsResponse, RunPeakSchema, TimelineResponse } from "../../../model/api-schemas.js";
+import type {
+  AnovaResponse,
+  BaselinesResponse,
+  FacetsResponse,
+  ReferenceTablesResponse,
+  RegressionsResponse,
+  RunPeakSchema,
+  TimelineResponse,
+} from "../../../model/api-schemas.js";
 import type { Validity } from "../../../model/result-document.js";
+import type { PointVerdict } from "../verdicts.js";
 
 export type Verdict = Validity["verdict"];
 
@@ -34,6 +43,9 @@ export interface RunRow {
   /** The run's headline: its first workload at its peak load level, mean over repeats (null when it has none). */
   throughputOpsSec: number | null;
   peak: RunPeak | null;
+  /** The most records a phase of the run was given (its recordcount), null when none says: the run's scale. */
+  records: number | null;
+  finishedAt: string | null;
 }
 
 export type RunPeak = Static<typeof RunPeakSchema>;
@@ -74,6 +86,8 @@ export interface PhaseView {
   runtimeMs: number;
   operations: Record<string, OperationAggregate>;
   verdict: string;
+  /** The reasons of its clients' verdicts. */
+  reasons: string[];
   runId: string;
   /** Which repeat of its load level the phase is, and whether every client reported. */
   repeat: number;
@@ -108,8 +122,14 @@ export interface ScalingSeries {
   preset: string;
   scenario: string;
   source: RunSource;
-  /** Mean over repeats of each repeat's peak, with its 95% CI (null for one repeat) and n. */
-  points: { nodes: number; throughputOpsSec: number; ci: { low: number; high: number } | null; n: number }[];
+  /** Mean over repeats of each repeat's peak, with its 95% CI (null for one repeat) and n, and the peaks' verdict. */
+  points: {
+    nodes: number;
+    throughputOpsSec: number;
+    ci: { low: number; high: number } | null;
+    n: number;
+    verdict: PointVerdict;
+  }[];
   ideal: { nodes: number; throughputOpsSec: number }[];
   /** Each 1 -> k step: throughput gain over the smallest cluster divided by the linear gain (1 = linear). */
   steps: { fromNodes: number; toNodes: number; efficiency: number }[];
@@ -136,6 +156,8 @@ export interface DurabilityCell {
   runs: number;
   peakThreads: number[];
   p99Us: Record<string, number>;
+  /** The verdict of the peak phases the cell stands on, with their reasons. */
+  verdict: PointVerdict;
   /** Per operation: the count and mean latency of the peak phases (count-weighted over clients). */
   latency: Record<string, { count: number; avgUs: number | null }>;
   leftOut: { invalid: number; incomplete: number };
@@ -166,6 +188,7 @@ export interface SweepSeries {
     runtimeCi: { low: number; high: number } | null;
     p99Us: number | null;
     p99ByOp: Record<string, number>;
+    verdict: PointVerdict;
   }[];
 }
 
@@ -174,8 +197,10 @@ export interface RepeatGroup {
   engine: string;
   source: RunSource;
   /** In order; `repeat` numbers them 0.. within the group (runs of several repeat indexes, or repeat phases of one run). */
-  repeats: { repeat: number; runId: string; phase: string; throughputOpsSec: number }[];
+  repeats: { repeat: number; runId: string; phase: string; throughputOpsSec: number; verdict: string }[];
   mean: number | null;
+  /** The mean's 95% CI over the repeats (Student t). */
+  ci: { low: number; high: number; halfWidth: number } | null;
   stdDev: number | null;
   cvPct: number | null;
   /** (max - min) / min in percent, seed 002's "maximum difference". */

@@ -1,22 +1,40 @@
 /** Repeatability: the same configuration run again, throughput of every repeat and its spread. */
 import type { ChartConfiguration } from "chart.js";
-import { fetchRepeatability } from "../api.js";
+import { allInOrder, fetchFacets, fetchRecentRuns, fetchRepeatability, type RunRow } from "../api.js";
+import { ALL, newestRecurring } from "../defaults.js";
 import { toCsv } from "../csv.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import type { View } from "../view.js";
-import { axisTitle, lookFor, seriesLabel } from "./common.js";
+import { hollowPoints, verdictNote } from "../verdicts.js";
+import { axisTitle, fittedLegend, looksFor, seriesLabel } from "./common.js";
 
 export const repeatabilityView: View = {
   title: "Repeatability",
   async render(ctx) {
     const p = ctx.state.params;
-    const { groups, scenarios, workloads } = await fetchRepeatability({ scenario: p.scenario, workload: p.workload, engine: p.engine });
+    // With no filter named, the newest measured run's scenario, engine and preset: a question one chart answers.
+    const named = ["scenario", "workload", "engine", "preset"].some((k) => p[k] !== undefined);
+    const key = (r: RunRow) => [r.scenario, r.engine, r.preset].join("|");
+    const newest = named ? undefined : newestRecurring(await fetchRecentRuns(), key);
+    const pick = (k: "scenario" | "engine" | "preset") => (p[k] === ALL ? undefined : (p[k] ?? newest?.[k]));
+    const f = { scenario: pick("scenario"), engine: pick("engine"), preset: pick("preset"), workload: p.workload };
+    const [{ groups, scenarios, workloads }, facets] = await allInOrder([fetchRepeatability(f), fetchFacets()]);
+    const select = (name: "scenario" | "engine" | "preset" | "workload", options: string[]) =>
+      filterSelect(name, name, options, f[name], (v) => ctx.setParams({ [name]: v === "" ? ALL : v }), "any");
     ctx.controls.append(
       el(
         "form",
         { class: "filters" },
-        filterSelect("scenario", "scenario", scenarios, p.scenario, (v) => ctx.setParams({ scenario: v })),
-        filterSelect("workload", "workload", workloads, p.workload, (v) => ctx.setParams({ workload: v })),
+        select("scenario", scenarios),
+        select(
+          "engine",
+          facets.engines.map((e) => e.value),
+        ),
+        select(
+          "preset",
+          facets.presets.map((e) => e.value),
+        ),
+        select("workload", workloads),
       ),
     );
     if (groups.length === 0) {
@@ -24,6 +42,7 @@ export const repeatabilityView: View = {
       return;
     }
     const labels = groups.map((g) => g.label);
+    const looks = looksFor(groups);
     const config = {
       type: "scatter",
       data: {
@@ -32,12 +51,17 @@ export const repeatabilityView: View = {
           ...groups.map((g, i) => ({
             label: seriesLabel(g.label, g.source),
             data: g.repeats.map((r) => ({ x: labels[i]!, y: r.throughputOpsSec })),
-            ...lookFor(g.engine, g.source, i),
+            ...looks[i]!,
+            ...hollowPoints(
+              looks[i]!.backgroundColor,
+              g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })),
+            ),
             pointRadius: 5,
           })),
           {
-            label: "mean",
+            label: "mean, whiskers its 95% CI",
             data: groups.map((g, i) => ({ x: labels[i]!, y: g.mean })),
+            errorBars: groups.map((g) => (g.ci ? { low: g.ci.low, high: g.ci.high } : null)),
             borderColor: "#000",
             backgroundColor: "#000",
             pointStyle: "line" as const,
@@ -51,20 +75,38 @@ export const repeatabilityView: View = {
         maintainAspectRatio: false,
         scales: {
           // One tick per configuration, every one labelled (a linear axis with a tick callback drew none).
-          x: { type: "category", labels, offset: true, ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 }, title: axisTitle("configuration") },
+          x: {
+            type: "category",
+            labels,
+            offset: true,
+            ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 },
+            title: axisTitle("configuration"),
+          },
           y: { title: axisTitle("throughput (ops/s)") },
         },
-        plugins: { legend: { display: groups.length <= 12, position: "bottom" } },
+        plugins: { legend: { ...fittedLegend(), display: groups.length <= 12 } },
       },
     };
     ctx.chart({
       id: "repeatability",
       title: "Throughput of each repeat",
       config: config as unknown as ChartConfiguration,
-      csv: () => toCsv(["configuration", "repeat", "run", "phase", "throughput_ops_sec"], groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.phase, r.throughputOpsSec]))),
-      note: "Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats.",
+      csv: () =>
+        toCsv(
+          ["configuration", "repeat", "run", "phase", "throughput_ops_sec"],
+          groups.flatMap((g) => g.repeats.map((r) => [g.label, r.repeat, r.runId, r.phase, r.throughputOpsSec])),
+        ),
+      note:
+        "Black bars: each configuration's mean with its 95% CI over the repeats. Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats." +
+        verdictNote(groups.flatMap((g) => g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })))),
     });
-    const head = el("tr", {}, ...["configuration", "repeats", "mean (ops/s)", "std dev", "CV", "max difference"].map((h) => el("th", {}, h)));
+    const head = el(
+      "tr",
+      {},
+      ...["configuration", "repeats", "mean (ops/s)", "95% CI", "std dev", "CV", "max difference", "verdicts"].map(
+        (h) => el("th", {}, h),
+      ),
+    );
     const rows = groups.map((g) =>
       el(
         "tr",
@@ -72,9 +114,15 @@ export const repeatabilityView: View = {
         el("td", {}, seriesLabel(g.label, g.source)),
         el("td", { class: "num" }, String(g.repeats.length)),
         el("td", { class: "num" }, formatNumber(g.mean)),
+        el(
+          "td",
+          { class: "num", "data-ci": g.ci ? `${g.ci.low}:${g.ci.high}` : "" },
+          g.ci ? `${formatNumber(g.ci.low)} – ${formatNumber(g.ci.high)}` : "–",
+        ),
         el("td", { class: "num" }, formatNumber(g.stdDev)),
         el("td", { class: "num" }, `${formatNumber(g.cvPct, 2)} %`),
         el("td", { class: "num" }, `${formatNumber(g.maxDiffPct, 2)} %`),
+        el("td", { class: "verdict" }, [...new Set(g.repeats.map((r) => r.verdict))].join(", ")),
       ),
     );
     ctx.details.append(el("table", { class: "repeats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
