@@ -80,7 +80,12 @@ describe("POST /ingest/s3 against moto", () => {
     await app?.close();
     await db?.close();
     s3?.destroy();
-    moto?.kill();
+    // Waited for: on a busy machine moto_server outlived a bare kill() and the teardown counted it as left running.
+    if (moto && moto.exitCode === null && moto.signalCode === null) {
+      const exited = new Promise((resolve) => moto.once("exit", resolve));
+      moto.kill();
+      await exited;
+    }
   });
 
   const ingest = (body: object) => app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: body, headers: auth });
