@@ -142,7 +142,10 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         egress: plan.cost.egress,
         // The zone waits for the quota check: nothing is placed in it while the account cannot hold the stack.
         availabilityZone: pulumi
-          .all([args.availabilityZone ?? zoneChosen([{ instanceType: d.dataInstanceType, count: d.nodes }, { instanceType: d.clientInstanceType, count: d.clients }], args.region, this), args.checkVcpuQuota === false ? 0 : vcpuQuotaChecked(plan.vcpus, args.region, this)])
+          .all([
+            args.availabilityZone ?? zoneChosen(zoneGroups(d), args.region, this),
+            args.checkVcpuQuota === false ? 0 : vcpuQuotaChecked(plan.vcpus, args.region, this),
+          ])
           .apply(([zone]) => zone),
         keepZone: args.availabilityZone === undefined,
         tags,
@@ -296,6 +299,12 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
   return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, otherEgress, volumes, lifetime, warnings, vcpus };
 }
+
+/** The instance groups a zone must hold: the data nodes and the clients, each of one type. */
+const zoneGroups = (d: Deployment) => [
+  { instanceType: d.dataInstanceType, count: d.nodes },
+  { instanceType: d.clientInstanceType, count: d.clients },
+];
 
 /** The DatabaseCluster's plain args of a planned scenario (its network and bucket come at deploy time). */
 function clusterPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["cluster"] {

@@ -60,14 +60,21 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
     const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
     const nat = (args.egress ?? "public-ip") === "nat";
     const subnet = (role: "data" | "client", cidr: string, zone: pulumi.Input<string>, keep = false) =>
-      new aws.ec2.Subnet(`${name}-${role}`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: zone, mapPublicIpOnLaunch: !nat, tags: { ...tags, Name: `${name}-${role}` } }, { parent: this, ...(keep ? { ignoreChanges: ["availabilityZone"] } : {}) });
+      new aws.ec2.Subnet(
+        `${name}-${role}`,
+        { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: zone, mapPublicIpOnLaunch: !nat, tags: { ...tags, Name: `${name}-${role}` } },
+        { parent: this, ...(keep ? { ignoreChanges: ["availabilityZone"] } : {}) },
+      );
     const data = subnet("data", args.dataSubnetCidr ?? "10.42.1.0/24", az, args.keepZone ?? false);
     // Everything else follows the data subnet's zone: with keepZone, the one the first up chose.
     const zone = data.availabilityZone;
     const client = subnet("client", args.clientSubnetCidr ?? "10.42.2.0/24", zone);
-    const toInternet = nat ? { natGatewayId: natGateway(name, vpc, igw, zone, args.publicSubnetCidr ?? "10.42.0.0/24", tags, this).id } : { gatewayId: igw.id };
+    const publicCidr = args.publicSubnetCidr ?? "10.42.0.0/24";
+    const toInternet = nat ? { natGatewayId: natGateway(name, vpc, igw, zone, publicCidr, tags, this).id } : { gatewayId: igw.id };
     const routes = new aws.ec2.RouteTable(`${name}-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", ...toInternet }], tags }, p);
-    for (const [role, s] of [["data", data], ["client", client]] as const) new aws.ec2.RouteTableAssociation(`${name}-${role}-routes`, { subnetId: s.id, routeTableId: routes.id }, p);
+    for (const [role, s] of [["data", data], ["client", client]] as const) {
+      new aws.ec2.RouteTableAssociation(`${name}-${role}-routes`, { subnetId: s.id, routeTableId: routes.id }, p);
+    }
     const s3 = new aws.ec2.VpcEndpoint(`${name}-s3`, { vpcId: vpc.id, serviceName: `com.amazonaws.${args.region}.s3`, vpcEndpointType: "Gateway", routeTableIds: [routes.id], tags }, p);
 
     const egress = [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "package downloads, S3, SSM" }];

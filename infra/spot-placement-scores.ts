@@ -5,8 +5,8 @@ import { SPOT_PLACEMENT_SCORES_TOKEN, type ScoreRequest, type SpotPlacementScore
  * EC2's GetSpotPlacementScores at preview, per zone (SingleAvailabilityZone=true) for one group of instances
  * (EC2 API reference, "GetSpotPlacementScores"; permission ec2:GetSpotPlacementScores). The Pulumi AWS provider has
  * no function for it, so the program asks EC2 itself with the AWS SDK, credentials from the SDK's chain and the
- * stack's `aws:profile`. Under `pulumi.runtime.setMocks` it asks the mocks under SPOT_PLACEMENT_SCORES_TOKEN (infra/zone-choice.ts) instead,
- * as they answer the provider's lookups, so no test reaches AWS.
+ * stack's `aws:profile`. Under `pulumi.runtime.setMocks` it asks the mocks instead, under SPOT_PLACEMENT_SCORES_TOKEN
+ * (infra/zone-choice.ts), as they answer the provider's lookups: no test reaches AWS.
  */
 
 /** The request as the mocks receive it: GetSpotPlacementScores' parameters, camel-cased like Pulumi lookups. */
@@ -21,12 +21,28 @@ export type ScoresAnswer = { scores: SpotPlacementScore[] } | { problem: string 
 
 const mocked = (): boolean => (pulumi.runtime.getMonitor() as { mocks?: unknown } | undefined)?.mocks !== undefined;
 
-export function spotPlacementScoresOutput(request: ScoreRequest, region: string, parent: pulumi.Resource): pulumi.Output<ScoresAnswer> {
-  const args: SpotPlacementScoresArgs = { ...request, region, singleAvailabilityZone: true, targetCapacityUnitType: "units" };
+export function spotPlacementScoresOutput(
+  request: ScoreRequest,
+  region: string,
+  parent: pulumi.Resource,
+): pulumi.Output<ScoresAnswer> {
+  const args: SpotPlacementScoresArgs = {
+    ...request,
+    region,
+    singleAvailabilityZone: true,
+    targetCapacityUnitType: "units",
+  };
   const asked = mocked()
-    ? pulumi.runtime.invoke(SPOT_PLACEMENT_SCORES_TOKEN, { ...args }, { parent }).then((r: { spotPlacementScores?: SpotPlacementScore[] }) => r.spotPlacementScores ?? [])
+    ? pulumi.runtime
+        .invoke(SPOT_PLACEMENT_SCORES_TOKEN, { ...args }, { parent })
+        .then((r: { spotPlacementScores?: SpotPlacementScore[] }) => r.spotPlacementScores ?? [])
     : askEc2(args, new pulumi.Config("aws").get("profile"));
-  return pulumi.output(asked.then((scores): ScoresAnswer => ({ scores }), (e: unknown): ScoresAnswer => ({ problem: errorText(e) })));
+  return pulumi.output(
+    asked.then(
+      (scores): ScoresAnswer => ({ scores }),
+      (e: unknown): ScoresAnswer => ({ problem: errorText(e) }),
+    ),
+  );
 }
 
 function errorText(e: unknown): string {
@@ -41,7 +57,9 @@ async function askEc2(args: SpotPlacementScoresArgs, profile: string | undefined
   try {
     sdk = await import("@aws-sdk/client-ec2");
   } catch {
-    throw new Error("@aws-sdk/client-ec2 is not installed beside ycsb-lab (npm install @aws-sdk/client-ec2 to score zones)");
+    throw new Error(
+      "@aws-sdk/client-ec2 is not installed beside ycsb-lab (npm install @aws-sdk/client-ec2 to score zones)",
+    );
   }
   const client = new sdk.EC2Client({ region: args.region, ...(profile ? { profile } : {}) });
   const scores: SpotPlacementScore[] = [];
@@ -59,7 +77,13 @@ async function askEc2(args: SpotPlacementScoresArgs, profile: string | undefined
           NextToken: token,
         }),
       );
-      scores.push(...(page.SpotPlacementScores ?? []).map((s) => ({ region: s.Region, availabilityZoneId: s.AvailabilityZoneId, score: s.Score })));
+      scores.push(
+        ...(page.SpotPlacementScores ?? []).map((s) => ({
+          region: s.Region,
+          availabilityZoneId: s.AvailabilityZoneId,
+          score: s.Score,
+        })),
+      );
       token = page.NextToken;
     } while (token);
   } finally {

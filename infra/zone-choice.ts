@@ -51,7 +51,9 @@ export interface ZoneChoice {
 export function scoreRequests(groups: Array<{ instanceType: string; count: number }>): ScoreRequest[] {
   const byType = new Map<string, number>();
   for (const g of groups) if (g.count > 0) byType.set(g.instanceType, (byType.get(g.instanceType) ?? 0) + g.count);
-  return [...byType].sort(([a], [b]) => a.localeCompare(b)).map(([t, n]) => ({ instanceTypes: [t], targetCapacity: n }));
+  return [...byType]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([t, n]) => ({ instanceTypes: [t], targetCapacity: n }));
 }
 
 /** The zones (by name) that offer every one of `types`, in name order. */
@@ -65,11 +67,20 @@ export function zonesOffering(offerings: ZoneOffering[], types: string[]): strin
  * The zone of a run: offering every type, the best score (a zone missing from an answer, which lists the top 10
  * only, counts as below 1), ties by name. `answers` undefined means no scores (the lookup failed): name order alone.
  */
-export function chooseZone(input: { types: string[]; offerings: ZoneOffering[]; zones: RegionZone[]; answers?: SpotPlacementScore[][] }): ZoneChoice | undefined {
+export function chooseZone(input: {
+  types: string[];
+  offerings: ZoneOffering[];
+  zones: RegionZone[];
+  answers?: SpotPlacementScore[][];
+}): ZoneChoice | undefined {
   const ids = new Map(input.zones.map((z) => [z.name, z.id]));
   const scoreOf = (id: string): number | undefined => {
     if (!input.answers) return undefined;
-    return Math.min(...input.answers.map((a) => Math.max(0, ...a.filter((s) => s.availabilityZoneId === id).map((s) => s.score ?? 0))));
+    return Math.min(
+      ...input.answers.map((a) =>
+        Math.max(0, ...a.filter((s) => s.availabilityZoneId === id).map((s) => s.score ?? 0)),
+      ),
+    );
   };
   const ranking = zonesOffering(input.offerings, input.types).map((zone) => {
     const id = ids.get(zone) ?? "";
@@ -82,7 +93,8 @@ export function chooseZone(input: { types: string[]; offerings: ZoneOffering[]; 
 
 /** One line for the preview: the chosen zone, its score and the others'. */
 export function describeZoneChoice(choice: ZoneChoice): string {
-  const scored = (r: ZoneChoice["ranking"][number]) => `${r.zone} (${r.id || "no zone ID"}${r.score === undefined ? "" : `, score ${r.score}`})`;
+  const scored = (r: ZoneChoice["ranking"][number]) =>
+    `${r.zone} (${r.id || "no zone ID"}${r.score === undefined ? "" : `, score ${r.score}`})`;
   const others = choice.ranking.slice(1).map(scored);
   return `availabilityZone: ${scored(choice.ranking[0]!)}${others.length ? `; then ${others.join(", ")}` : ""}`;
 }

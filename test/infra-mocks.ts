@@ -31,7 +31,10 @@ export const ZONES = [
  * What GetSpotPlacementScores answers, per zone ID, for every request (3 when unset: EC2 scores a request of one
  * instance type low); `refusal` makes it fail as EC2 does, e.g. without ec2:GetSpotPlacementScores.
  */
-export const spotScores: { byZoneId: Record<string, number>; refusal?: string; requests: Array<Record<string, unknown>> } = { byZoneId: {}, requests: [] };
+export const spotScores: { byZoneId: Record<string, number>; refusal?: string; requests: Array<Record<string, unknown>> } = {
+  byZoneId: {},
+  requests: [],
+};
 
 /** Mocks that record every resource and answer only the invokes infra makes; anything else throws. */
 export async function installMocks(): Promise<void> {
@@ -70,7 +73,9 @@ export async function installMocks(): Promise<void> {
             spotScores.requests.push(args.inputs);
             // A failed invoke reaches the program as the gRPC error's details (as the engine reports a provider's).
             if (spotScores.refusal) throw Object.assign(new Error(spotScores.refusal), { details: spotScores.refusal });
-            return { spotPlacementScores: ZONES.map((z) => ({ region: "us-east-1", availabilityZoneId: z.id, score: spotScores.byZoneId[z.id] ?? 3 })) };
+            return {
+              spotPlacementScores: ZONES.map((z) => ({ region: "us-east-1", availabilityZoneId: z.id, score: spotScores.byZoneId[z.id] ?? 3 })),
+            };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
