@@ -1,4 +1,7 @@
 import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
@@ -15,12 +18,12 @@ const MAX_EXAMPLES = 5;
 const st = () => execFileSync("bash", [`${ROOT}scripts/setup-schemathesis.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 
 /** `st run` against the served document with every check; its exit code and report. */
-function schemathesis(cli: string, base: string): Promise<{ code: number; report: string }> {
+function schemathesis(cli: string, base: string, cwd: string): Promise<{ code: number; report: string }> {
   const args = ["--config-file", `${ROOT}test/schemathesis.toml`, "--no-color", "run", `${base}/docs/json`, "--checks", "all"];
   args.push("--seed", String(SEED), "--max-examples", String(MAX_EXAMPLES), "--workers", "1", "--generation-database", "none");
   args.push("--header", `Authorization: Bearer ${TOKEN}`);
   return new Promise((resolve) => {
-    execFile(cli, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(cli, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
       resolve({ code, report: `${stdout}${stderr}` });
     });
@@ -41,6 +44,8 @@ const failures = (report: string) => {
 describe("the served OpenAPI document holds under Schemathesis", () => {
   let cli: string;
   let moto: Awaited<ReturnType<typeof startMoto>>;
+  // Schemathesis keeps its state (.schemathesis/) in its working directory: a scratch one, not the checkout.
+  const scratch = mkdtempSync(join(tmpdir(), "ycsb-lab-schemathesis-"));
 
   beforeAll(async () => {
     cli = st();
@@ -48,6 +53,7 @@ describe("the served OpenAPI document holds under Schemathesis", () => {
   });
   afterAll(async () => {
     await moto?.stop();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   describe.each(["pglite", "postgres"] as const)("on %s", (kind) => {
@@ -67,7 +73,7 @@ describe("the served OpenAPI document holds under Schemathesis", () => {
     });
 
     it("st run --checks all passes", { timeout: 240_000 }, async () => {
-      const { code, report } = await schemathesis(cli, base);
+      const { code, report } = await schemathesis(cli, base, scratch);
       expect(code, failures(report)).toBe(0);
       // A run that tested nothing also exits 0: every operation of the document was exercised.
       expect(report, failures(report)).toMatch(/Tested: (\d+)\b/);
