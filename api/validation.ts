@@ -36,11 +36,11 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   // made every "?nonce=<i>" a new answer to compute).
   const schema = (httpPart === "querystring" || httpPart === "params") && given.type === "object" && given.additionalProperties === undefined ? { ...given, additionalProperties: false } : given;
   const c = check(schema);
-  // Type.Optional(body): a request without a body is valid (PUT /baselines/:runId, POST /reference/load); a body of
-  // JSON null is a body, and not the object the schema asks for (it loaded every seed as if none had been sent).
+  // Type.Optional(body): a request without a body is valid (PUT /baselines/:runId, POST /reference/load). Fastify
+  // passes one left out as null; a JSON null sent as the body is refused by the JSON parser (app.ts strictJson).
   const bodyOptional = httpPart === "body" && (schema as { [OptionalKind]?: string })[OptionalKind] === "Optional";
   return (data: unknown) => {
-    if (bodyOptional && data === undefined) return { value: undefined };
+    if (bodyOptional && (data === undefined || data === null)) return { value: undefined };
     const named = httpPart === "querystring" || httpPart === "params";
     const value = httpPart === "body" ? data : Value.Default(schema, convertQuery(schema, data));
     // Text Postgres cannot take (U+0000, lone surrogates: "%00" in a URL) is a 400 here, not a driver error later; a
