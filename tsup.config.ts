@@ -9,5 +9,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
-  external: ["@pulumi/pulumi", "@pulumi/aws"],
+  // @aws-sdk/client-ec2 is an optional peer: the zone's Spot placement scores (infra/spot-placement-scores.ts).
+  external: ["@pulumi/pulumi", "@pulumi/aws", "@aws-sdk/client-ec2"],
 });

@@ -15,7 +15,7 @@ import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
 import { pinnedAmi } from "./ami.js";
 import { onDemandVcpuNeed, vcpuQuotaChecked, type VcpuNeed } from "./capacity.js";
-import { zoneOfferingBoth } from "./availability-zone.js";
+import { zoneChosen } from "./availability-zone.js";
 import { clusterDescription } from "./cluster-description.js";
 import { kitKey } from "../model/results-layout.js";
 import { volumeLayout, type LogVolumeSpec, type VolumeLayout } from "./volumes.js";
@@ -58,7 +58,10 @@ export interface BenchmarkScenarioArgs {
   kit: { path: string; sha256: string; version: string };
   /** The Pulumi stack, recorded in the run's results as provenance. @default none */
   stack?: string;
-  /** Availability zone. @default the first zone offering both the data nodes' and the clients' instance types */
+  /**
+   * Availability zone, pinned. @default of the zones offering both instance types, the best Spot placement score for
+   * the data nodes and the clients, ties by name (infra/availability-zone.ts); kept by later `up`s of the stack
+   */
   availabilityZone?: pulumi.Input<string>;
   /** First two octets of the VPC's /16. @default "10.42" */
   vpcBase?: string;
@@ -139,8 +142,12 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
         egress: plan.cost.egress,
         // The zone waits for the quota check: nothing is placed in it while the account cannot hold the stack.
         availabilityZone: pulumi
-          .all([args.availabilityZone ?? zoneOfferingBoth([d.dataInstanceType, d.clientInstanceType], args.region, this), args.checkVcpuQuota === false ? 0 : vcpuQuotaChecked(plan.vcpus, args.region, this)])
+          .all([
+            args.availabilityZone ?? zoneChosen(zoneGroups(d), args.region, this),
+            args.checkVcpuQuota === false ? 0 : vcpuQuotaChecked(plan.vcpus, args.region, this),
+          ])
           .apply(([zone]) => zone),
+        keepZone: args.availabilityZone === undefined,
         tags,
       },
       p,
@@ -292,6 +299,12 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
   return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, otherEgress, volumes, lifetime, warnings, vcpus };
 }
+
+/** The instance groups a zone must hold: the data nodes and the clients, each of one type. */
+const zoneGroups = (d: Deployment) => [
+  { instanceType: d.dataInstanceType, count: d.nodes },
+  { instanceType: d.clientInstanceType, count: d.clients },
+];
 
 /** The DatabaseCluster's plain args of a planned scenario (its network and bucket come at deploy time). */
 function clusterPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["cluster"] {

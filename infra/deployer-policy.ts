@@ -1,4 +1,5 @@
 import type { PolicyDocument, PolicyStatement } from "./policies.js";
+import { SPOT_PLACEMENT_SCORES_TOKEN } from "./zone-choice.js";
 
 /**
  * The least-privilege IAM policy of the principal that runs `pulumi up` / `destroy` of a scenario stack (pure; printed
@@ -63,6 +64,8 @@ export const DEPLOYER_LOOKUPS: Readonly<Record<string, string[]>> = {
   "aws:ec2/getAmi:getAmi": ["ec2:DescribeImages"],
   "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": ["ec2:DescribeInstanceTypeOfferings"],
   "aws:index/getAvailabilityZones:getAvailabilityZones": ["ec2:DescribeAvailabilityZones"],
+  // Asked with the AWS SDK (no Pulumi function exists): the zone's capacity score (infra/spot-placement-scores.ts).
+  [SPOT_PLACEMENT_SCORES_TOKEN]: ["ec2:GetSpotPlacementScores"],
   "aws:servicequotas/getServiceQuota:getServiceQuota": ["servicequotas:GetServiceQuota"],
   // sts:GetCallerIdentity needs no permission (IAM user guide, "GetCallerIdentity").
   "aws:index/getCallerIdentity:getCallerIdentity": [],

@@ -4,6 +4,8 @@ export { ResultsBucket, type ResultsBucketArgs } from "./results-bucket.js";
 export { DatabaseCluster, type DatabaseClusterArgs } from "./database-cluster.js";
 export { ClientFleet, type ClientFleetArgs, type ClientCount, resolveClientCount } from "./client-fleet.js";
 export { BenchmarkScenario, type BenchmarkScenarioArgs, planScenario, type ScenarioPlan } from "./benchmark-scenario.js";
+// The zone's capacity lookup, by the name a program's pulumi.runtime.setMocks answers it under.
+export { SPOT_PLACEMENT_SCORES_TOKEN, chooseZone, type ZoneChoice, type SpotPlacementScore } from "./zone-choice.js";
 export { estimateCost, type CostEstimate } from "./cost.js";
 export { runLayout, type RunLayout } from "./run-layout.js";
 export type { MongoTopology } from "../engines/node-context.js";

@@ -21,6 +21,11 @@ export interface BenchmarkNetworkArgs {
   publicSubnetCidr?: string;
   /** The one availability zone everything runs in (latency between nodes is part of what is measured). @default the region's first available zone */
   availabilityZone?: pulumi.Input<string>;
+  /**
+   * Keep the zone the first `up` placed the data subnet in, whatever `availabilityZone` says later (a zone chosen
+   * from live capacity scores may differ between ups; moving would replace every subnet and instance). @default false
+   */
+  keepZone?: boolean;
   /** AWS region, for the S3 gateway endpoint's service name. */
   region: string;
   /** Database ports: `client` opened to the client security group only, `cluster` between data nodes only. */
@@ -54,15 +59,22 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
     const vpc = new aws.ec2.Vpc(`${name}-vpc`, { cidrBlock: args.vpcCidr ?? "10.42.0.0/16", enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } }, p);
     const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
     const nat = (args.egress ?? "public-ip") === "nat";
-    const toInternet = nat ? { natGatewayId: natGateway(name, vpc, igw, az, args.publicSubnetCidr ?? "10.42.0.0/24", tags, this).id } : { gatewayId: igw.id };
+    const subnet = (role: "data" | "client", cidr: string, zone: pulumi.Input<string>, keep = false) =>
+      new aws.ec2.Subnet(
+        `${name}-${role}`,
+        { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: zone, mapPublicIpOnLaunch: !nat, tags: { ...tags, Name: `${name}-${role}` } },
+        { parent: this, ...(keep ? { ignoreChanges: ["availabilityZone"] } : {}) },
+      );
+    const data = subnet("data", args.dataSubnetCidr ?? "10.42.1.0/24", az, args.keepZone ?? false);
+    // Everything else follows the data subnet's zone: with keepZone, the one the first up chose.
+    const zone = data.availabilityZone;
+    const client = subnet("client", args.clientSubnetCidr ?? "10.42.2.0/24", zone);
+    const publicCidr = args.publicSubnetCidr ?? "10.42.0.0/24";
+    const toInternet = nat ? { natGatewayId: natGateway(name, vpc, igw, zone, publicCidr, tags, this).id } : { gatewayId: igw.id };
     const routes = new aws.ec2.RouteTable(`${name}-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", ...toInternet }], tags }, p);
-    const subnet = (role: "data" | "client", cidr: string) => {
-      const s = new aws.ec2.Subnet(`${name}-${role}`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: az, mapPublicIpOnLaunch: !nat, tags: { ...tags, Name: `${name}-${role}` } }, p);
+    for (const [role, s] of [["data", data], ["client", client]] as const) {
       new aws.ec2.RouteTableAssociation(`${name}-${role}-routes`, { subnetId: s.id, routeTableId: routes.id }, p);
-      return s;
-    };
-    const data = subnet("data", args.dataSubnetCidr ?? "10.42.1.0/24");
-    const client = subnet("client", args.clientSubnetCidr ?? "10.42.2.0/24");
+    }
     const s3 = new aws.ec2.VpcEndpoint(`${name}-s3`, { vpcId: vpc.id, serviceName: `com.amazonaws.${args.region}.s3`, vpcEndpointType: "Gateway", routeTableIds: [routes.id], tags }, p);
 
     const egress = [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "package downloads, S3, SSM" }];
@@ -88,7 +100,7 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
     this.dataSecurityGroupId = dataSg.id;
     this.clientSecurityGroupId = clientSg.id;
     this.s3EndpointId = s3.id;
-    this.availabilityZone = pulumi.output(az);
+    this.availabilityZone = zone;
     this.registerOutputs({ vpcId: this.vpcId, dataSubnetId: this.dataSubnetId, clientSubnetId: this.clientSubnetId, dataSecurityGroupId: this.dataSecurityGroupId, clientSecurityGroupId: this.clientSecurityGroupId });
   }
 }

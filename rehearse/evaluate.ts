@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PolicyDocument } from "../infra/policies.js";
+import { SPOT_PLACEMENT_SCORES_TOKEN } from "../infra/zone-choice.js";
 import { dashboardProgram, stackProgram } from "../stacks/program.js";
 import { stackKind, type ConfigSource, type StackKit } from "../stacks/settings.js";
 
@@ -116,6 +117,9 @@ async function evaluateAlone(stack: string, get: ConfigSource, kit: StackKit): P
           case "aws:servicequotas/getServiceQuota:getServiceQuota":
             // Capacity is what only AWS can show: the rehearsal's account holds any stack.
             return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: 1_000_000, adjustable: true, globalQuota: false };
+          case SPOT_PLACEMENT_SCORES_TOKEN:
+            // Capacity again: every zone of the rehearsal's region scores alike.
+            return { spotPlacementScores: ["az1", "az2"].map((availabilityZoneId) => ({ region, availabilityZoneId, score: 5 })) };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
           default:

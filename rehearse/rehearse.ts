@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AMI_DISTRIBUTIONS, DEBIAN_12, type AmiDistribution } from "../infra/ami.js";
 import type { PolicyDocument } from "../infra/policies.js";
@@ -188,10 +188,35 @@ function noResultsService(): ResultsService {
   return { url: "http://127.0.0.1:9", token: "", get: async () => undefined, stop: async () => {} };
 }
 
-/** Folders of earlier rehearsals that died: their mounts and loop devices released, so a disk is never held. */
+/** The process a rehearsal's folder belongs to (its file "owner"), so another rehearsal knows it is still running. */
+const OWNER_FILE = "owner";
+
+function ownerAlive(runDir: string): boolean {
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(join(runDir, OWNER_FILE), "utf8").trim());
+  } catch {
+    return false;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists (owned by someone else); ESRCH: it is gone.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Folders of earlier rehearsals that died: their mounts and loop devices released, so a disk is never held. A folder
+ * whose owner process still runs belongs to a rehearsal running beside this one (side-by-side tests, drills): kept.
+ */
 function releaseStale(base: string): void {
   if (!existsSync(base)) return;
-  for (const run of readdirSync(base)) for (const name of readdirSync(join(base, run)).filter((n) => /^(node|client|dashboard)-\d+$/.test(n))) Machine.release(join(base, run, name));
+  for (const run of readdirSync(base)) {
+    if (ownerAlive(join(base, run))) continue;
+    for (const name of readdirSync(join(base, run)).filter((n) => /^(node|client|dashboard)-\d+$/.test(n))) Machine.release(join(base, run, name));
+  }
 }
 
 interface Prepared {
@@ -221,6 +246,7 @@ async function evaluate(o: RehearseOptions, log: (l: string) => void): Promise<P
   if (!isEngine(engine)) throw new Error(`rehearse: unknown engine ${engine}`);
   const root = o.root ?? join(REPO_ROOT, ".local", "rehearsals", runId);
   mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, OWNER_FILE), String(process.pid));
   const prefix = o.loopbackPrefix ?? "127.0.12";
   log(`rehearse ${o.stack}: run ${runId}, ${engine}; folder ${root}`);
   const kit = await stackKit(get, engine);

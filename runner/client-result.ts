@@ -1,4 +1,5 @@
 import { emptyStatusSeries, ENGINE_VERSIONS, SCHEMA_VERSION, type ClientOutput, type Plan, type PlanPhase, type ResultDocument, type Validity } from "../model/index.js";
+import { histogramProblems } from "../model/result-checks.js";
 import type { ResourceSample } from "./proc-stat.js";
 import { YCSB_VERSION } from "./ycsb-invocation.js";
 
@@ -84,4 +85,23 @@ export function clientResult(a: {
     resources: a.resources.map((r) => ({ ...r, cpuPct: Math.max(0, r.cpuPct), stealPct: Math.max(0, r.stealPct) })),
     validity: a.validity,
   };
+}
+
+/**
+ * The histograms the contract accepts (model/result-checks.ts histogramProblems): each of a group YCSB printed, and
+ * agreeing with what it printed. A YCSB stopped mid-phase (the run ended early, or a node died) has written HDR logs
+ * but printed no summary; sent as they are, its histograms would get the whole document refused and the client would
+ * lose the phase it measured. Those are left out and named in a warning; their HDR logs are still stored (hdrLogs).
+ */
+export function acceptedHistograms(histograms: Record<string, string>, operations: ClientOutput["operations"]): { histograms: Record<string, string>; warnings: string[] } {
+  const refused = new Map<string, string>();
+  for (const p of histogramProblems(histograms, undefined, operations)) {
+    // "/hdrHistograms/<group>" (a JSON pointer: "~1" is "/", "~0" is "~")
+    const group = p.path.split("/")[2]?.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (group !== undefined && !refused.has(group)) refused.set(group, p.message);
+  }
+  if (refused.size === 0) return { histograms, warnings: [] };
+  const kept = Object.fromEntries(Object.entries(histograms).filter(([group]) => !refused.has(group)));
+  const warnings = [...refused].map(([group, why]) => `hdr histogram ${group} left out of the document (${why}); its HDR log is stored`);
+  return { histograms: kept, warnings };
 }

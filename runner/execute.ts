@@ -5,7 +5,7 @@ import { decideStep, isActive, stepPhases, validateResultDocument, type Plan, ty
 import { clientHistograms } from "../model/hdr/index.js";
 import { BarrierError, passBarrier, type Arrival } from "./barrier.js";
 import { capacityDecision } from "./capacity-decision.js";
-import { clientResult, emptyOutput, type RunFacts } from "./client-result.js";
+import { acceptedHistograms, clientResult, emptyOutput, type RunFacts } from "./client-result.js";
 import { describeReset, type EngineActions } from "./engine-actions.js";
 import { hdrLogKey, manifestKey, planKey, resultKey, runPrefix, stderrKey, stdoutKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
@@ -276,7 +276,10 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   // The document carries this client's histograms, so percentiles merge across clients however it is ingested.
   let hdrHistograms: Record<string, string> = {};
   try {
-    hdrHistograms = clientHistograms(hdrLogs.map((l, i) => ({ operation: l.operation, text: hdrBytes[i]!.toString("utf8"), source: basename(proc.hdrFiles[i]!) })));
+    const all = clientHistograms(hdrLogs.map((l, i) => ({ operation: l.operation, text: hdrBytes[i]!.toString("utf8"), source: basename(proc.hdrFiles[i]!) })));
+    const accepted = acceptedHistograms(all, output.operations);
+    hdrHistograms = accepted.histograms;
+    output.warnings.push(...accepted.warnings);
   } catch (err) {
     // A log cut short (YCSB killed mid-write) must not cost the phase its result: the logs are still uploaded.
     output.warnings.push(`hdr logs: ${(err as Error).message}; this client's percentiles are the printed ones`);

@@ -78,10 +78,10 @@ describe("BenchmarkNetwork", () => {
     await value(net.dataSecurityGroupId);
     await settle();
     const subnets = ofType("aws:ec2/subnet:Subnet");
-    expect(subnets.map((x) => [x.name, x.inputs.mapPublicIpOnLaunch])).toEqual([
-      ["natnet-public", false],
-      ["natnet-data", false],
+    expect(subnets.map((x) => [x.name, x.inputs.mapPublicIpOnLaunch]).sort()).toEqual([
       ["natnet-client", false],
+      ["natnet-data", false],
+      ["natnet-public", false],
     ]);
     const [nat] = ofType("aws:ec2/natGateway:NatGateway");
     expect(nat!.inputs).toMatchObject({ subnetId: "natnet-public-id", allocationId: "natnet-nat-ip-id" });

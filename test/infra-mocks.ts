@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { SPOT_PLACEMENT_SCORES_TOKEN } from "../infra/zone-choice.js";
 import { settleRegistrations } from "../rehearse/evaluate.js";
 
 /** A resource the program registered under mocks. */
@@ -17,6 +18,23 @@ export const MOCK_AMI = "ami-0a1b2c3d4e5f67890";
 export const MOCK_ACCOUNT = "123456789012";
 /** The account's On-Demand standard vCPU quota (Service Quotas L-1216C47A) the mocked AWS answers; tests lower it. */
 export const quota = { vcpus: 5_000 };
+/**
+ * The mocked region's zones: names map to zone IDs per account, in no order of their own (EC2 user guide, "AZ IDs").
+ * us-east-1a offers only the first instance type asked; us-east-1b and us-east-1c offer every type.
+ */
+export const ZONES = [
+  { name: "us-east-1a", id: "use1-az4" },
+  { name: "us-east-1b", id: "use1-az6" },
+  { name: "us-east-1c", id: "use1-az1" },
+];
+/**
+ * What GetSpotPlacementScores answers, per zone ID, for every request (3 when unset: EC2 scores a request of one
+ * instance type low); `refusal` makes it fail as EC2 does, e.g. without ec2:GetSpotPlacementScores.
+ */
+export const spotScores: { byZoneId: Record<string, number>; refusal?: string; requests: Array<Record<string, unknown>> } = {
+  byZoneId: {},
+  requests: [],
+};
 
 /** Mocks that record every resource and answer only the invokes infra makes; anything else throws. */
 export async function installMocks(): Promise<void> {
@@ -43,13 +61,21 @@ export async function installMocks(): Promise<void> {
           case "aws:ec2/getAmi:getAmi":
             return { id: MOCK_AMI, name: "debian-12-amd64-20260601-2150", ownerId: args.inputs.owners?.[0] };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
-            return { names: ["us-east-1a", "us-east-1b"], zoneIds: ["use1-az1", "use1-az2"] };
+            return { names: ZONES.map((z) => z.name), zoneIds: ZONES.map((z) => z.id) };
           case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
             // us-east-1a lacks every type but the first asked: the run must land in us-east-1b, which has them all.
             const types: string[] = args.inputs.filters?.[0]?.values ?? [];
             const offers = [...types.slice(0, 1).map((t) => ["us-east-1a", t]), ...types.map((t) => ["us-east-1b", t]), ...types.map((t) => ["us-east-1c", t])];
             return { locationType: "availability-zone", locations: offers.map((o) => o[0]), instanceTypes: offers.map((o) => o[1]) };
           }
+          case SPOT_PLACEMENT_SCORES_TOKEN:
+            // The answer's shape (EC2 API reference, "GetSpotPlacementScores"): scores by zone ID, the top 10 only.
+            spotScores.requests.push(args.inputs);
+            // A failed invoke reaches the program as the gRPC error's details (as the engine reports a provider's).
+            if (spotScores.refusal) throw Object.assign(new Error(spotScores.refusal), { details: spotScores.refusal });
+            return {
+              spotPlacementScores: ZONES.map((z) => ({ region: "us-east-1", availabilityZoneId: z.id, score: spotScores.byZoneId[z.id] ?? 3 })),
+            };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
@@ -77,6 +103,9 @@ export const recordOptions: pulumi.ResourceTransformation = (args) => {
 };
 
 export function reset(): void {
+  spotScores.byZoneId = {};
+  spotScores.refusal = undefined;
+  spotScores.requests.length = 0;
   recorded.length = 0;
   options.clear();
   calls.length = 0;

@@ -2,6 +2,7 @@ import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
 import { manifestKey, resultKey, runEndKey } from "../model/results-layout.js";
 import type { InstanceStatus, RunEnd } from "../model/instance-status.js";
+import { rehearsalLog } from "./support/rehearsal-log.js";
 import { rehearse, type Rehearsal, type RehearsalResult } from "../rehearse/rehearse.js";
 import { bindingClasspathDir, ycsbCoreDir } from "../runner/java-artifacts.js";
 import { queryCql } from "../runner/local/cassandra-cql.js";
@@ -46,7 +47,9 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
       nodes: 3,
       clients: 2,
       loopbackPrefix: "127.0.112",
-      log: () => {},
+      log: rehearsalLog("cassandra-quickstart"),
+      // Below the test's own limit, so a stuck run ends with its problems and the log's tail, not a bare timeout.
+      timeoutMs: 15 * 60_000,
       onStatus: (s: InstanceStatus, rehearsal) => {
         // Drill 1: client 1's boot process dies (SIGKILL) a few seconds into workload A, its YCSB JVM still running:
         // systemd restarts the service, and its control group (KillMode=control-group) takes the old JVM with it.
@@ -120,7 +123,8 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
       scale: 0.00002,
       repeats: 2,
       loopbackPrefix: "127.0.114",
-      log: () => {},
+      log: rehearsalLog("cassandra-endpoint-2015"),
+      timeoutMs: 20 * 60_000,
       onStatus: async (s) => {
         // The first load and the first workload client 0 is seen running (statuses are polled: any one will do).
         const phase = s.instance === "client-0" && s.stage === "running" ? (s.detail === "load" ? "load" : s.detail === "workload" ? "workload" : undefined) : undefined;

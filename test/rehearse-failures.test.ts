@@ -6,6 +6,7 @@ import type { PolicyDocument } from "../infra/policies.js";
 import { runEndKey, statusLogKey } from "../model/results-layout.js";
 import type { InstanceStatus, RunEnd } from "../model/instance-status.js";
 import type { SeamFile } from "../rehearse/machine.js";
+import { rehearsalLog } from "./support/rehearsal-log.js";
 import { rehearse, type Rehearsal, type RehearsalResult, type RehearseOptions } from "../rehearse/rehearse.js";
 
 // Every failure ends the instance (DESIGN.md "One boot path, rehearsed"): each drill boots one client of quickstart
@@ -31,7 +32,7 @@ async function runDrill(d: Drill, prefix: string): Promise<{ result: RehearsalRe
     loopbackPrefix: prefix,
     timeoutMs: 8 * 60_000,
     powerOffGraceMs: 60_000,
-    log: () => {},
+    log: rehearsalLog(`drill-${d.name}`),
     ...d.options,
     onStatus: (s, r) => {
       held = r;
@@ -58,7 +59,7 @@ async function spotDrill(prefix: string): Promise<{ result: RehearsalResult; end
     noResultsService: true,
     loopbackPrefix: prefix,
     timeoutMs: 15 * 60_000,
-    log: () => {},
+    log: rehearsalLog("drill-spot"),
     onStatus: (s, r) => {
       if (s.instance === "client-1" && s.stage === "running" && s.phase?.name === "a" && !noticeAt) {
         noticeAt = Date.now();

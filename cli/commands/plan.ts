@@ -23,7 +23,8 @@ Options:
                   plan file, on stdout: the file holds the plan alone)
   --deployer-policy
                   print the least-privilege IAM policy (JSON) of whoever runs pulumi up / destroy of the
-                  scenario's stack, instead of the plan (--region, --account and --stack scope it)
+                  scenario's stack, instead of the plan (--region, --account and --stack scope it), the
+                  preview's lookups included (zone offerings and Spot placement scores, the vCPU quota)
   --region R      with --deployer-policy: the stack's region (default us-east-1)
   --account A     with --deployer-policy: the AWS account id (default *: any)
   --stack S       with --deployer-policy: the Pulumi stack's name (default: the scenario's)

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
+import { SPOT_PLACEMENT_SCORES_TOKEN } from "ycsb-lab";
 
 /**
  * Evaluates this program under Pulumi's mocks, with no cloud account and no Pulumi CLI: every resource it would
@@ -29,6 +30,9 @@ await pulumi.runtime.setMocks(
           const types: string[] = args.inputs.filters?.[0]?.values ?? [];
           return { locationType: "availability-zone", locations: types.map(() => `${region}a`), instanceTypes: types };
         }
+        case SPOT_PLACEMENT_SCORES_TOKEN:
+          // EC2's GetSpotPlacementScores (the zone's capacity advice), which the program asks with the AWS SDK.
+          return { spotPlacementScores: [{ region, availabilityZoneId: "use1-az1", score: 3 }] };
         case "aws:index/getCallerIdentity:getCallerIdentity":
           return { accountId: "123456789012", arn: "arn:aws:iam::123456789012:user/ci", userId: "AIDMOCK" };
         case "aws:servicequotas/getServiceQuota:getServiceQuota":

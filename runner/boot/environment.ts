@@ -31,6 +31,8 @@ export interface BootEnvironment {
   standInArtifacts?: string;
   /** Cap on every engine JVM's heap (the rehearsal's nodes share one machine). */
   maxHeapMb?: number;
+  /** How long a read of the run's own objects (plan, cluster description) retries transient errors. @default 60 s */
+  readRetryMs?: number;
 }
 
 export const EXIT_PERMANENT = 78;
@@ -62,6 +64,9 @@ export function bootEnvironment(env: NodeJS.ProcessEnv = process.env): BootEnvir
   if (!rehearsal && swaps.length > 0) throw new Error(`${swaps.join(", ")}: rehearsal settings, refused without YCSB_LAB_REHEARSAL=1`);
   const heap = env.YCSB_LAB_MAX_HEAP_MB ? Number(env.YCSB_LAB_MAX_HEAP_MB) : undefined;
   if (heap !== undefined && !(Number.isInteger(heap) && heap >= 128)) throw new Error(`YCSB_LAB_MAX_HEAP_MB: a whole number of MiB >= 128, got "${env.YCSB_LAB_MAX_HEAP_MB}"`);
+  // Not a swap: an operator may give a slow bucket longer (or a test an unreachable one less) on EC2 as well.
+  const readRetry = env.YCSB_LAB_READ_RETRY_SECONDS ? Number(env.YCSB_LAB_READ_RETRY_SECONDS) : undefined;
+  if (readRetry !== undefined && !(Number.isInteger(readRetry) && readRetry >= 1)) throw new Error(`YCSB_LAB_READ_RETRY_SECONDS: a whole number of seconds >= 1, got "${env.YCSB_LAB_READ_RETRY_SECONDS}"`);
   return {
     home: resolve(env.YCSB_LAB_HOME ?? "/opt/ycsb-lab"),
     rehearsal,
@@ -72,6 +77,7 @@ export function bootEnvironment(env: NodeJS.ProcessEnv = process.env): BootEnvir
     ...(env.YCSB_LAB_ENGINE_ARTIFACTS ? { engineArtifacts: resolve(env.YCSB_LAB_ENGINE_ARTIFACTS) } : {}),
     ...(env.YCSB_LAB_STAND_IN ? { standInArtifacts: resolve(env.YCSB_LAB_STAND_IN) } : {}),
     ...(heap !== undefined ? { maxHeapMb: heap } : {}),
+    ...(readRetry !== undefined ? { readRetryMs: readRetry * 1000 } : {}),
   };
 }
 

@@ -39,7 +39,7 @@ export class RunObjects {
   }
 
   private async required(key: string): Promise<string> {
-    const body = await withRetry(`read ${key}`, () => this.store.get(key), QUICK);
+    const body = await withRetry(`read ${key}`, () => this.store.get(key), this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK);
     if (!body) throw Object.assign(new Error(`${this.store.uri}/${key}: no such object (was the stack deployed with this run id?)`), { permanent: true });
     return body.toString("utf8");
   }
@@ -68,7 +68,7 @@ export class RunObjects {
 
   async nodeCommand(): Promise<NodeCommand | undefined> {
     const key = nodeCommandKey(this.runId);
-    const body = await withRetry(`read ${key}`, () => this.store.get(key), QUICK);
+    const body = await withRetry(`read ${key}`, () => this.store.get(key), this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK);
     return body ? parseChecked<NodeCommand>(NodeCommandSchema, body.toString("utf8"), key) : undefined;
   }
 
@@ -79,7 +79,7 @@ export class RunObjects {
 
   async nodeAck(id: number, node: number): Promise<NodeAck | undefined> {
     const key = nodeAckKey(this.runId, id, node);
-    const body = await withRetry(`read ${key}`, () => this.store.get(key), QUICK);
+    const body = await withRetry(`read ${key}`, () => this.store.get(key), this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK);
     return body ? parseChecked<NodeAck>(NodeAckSchema, body.toString("utf8"), key) : undefined;
   }
 
