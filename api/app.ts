@@ -157,7 +157,10 @@ function strictJson(fastify: FastifyInstance): void {
     parse(req, body as string, (err: Error | null, value?: unknown) => {
       // Fastify validates a body left out as null: a JSON null sent as the body would read as no body at all (POST
       // /reference/load loaded every seed). No route takes null, so it is refused here, where it is still told apart.
-      if (!err && value === null) return done(new FieldValidationError("body", [{ path: "/", message: "a body of JSON null: send an object, or no body" }]), undefined);
+      if (!err && value === null) {
+        const field = { path: "/", message: "a body of JSON null: send an object, or no body" };
+        return done(new FieldValidationError("body", [field]), undefined);
+      }
       done(err, value);
     });
   });

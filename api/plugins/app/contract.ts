@@ -41,7 +41,12 @@ function patternOf(url: string): RegExp {
   return new RegExp(`^${body}/?$`);
 }
 
-type SchemaNode = Record<string, unknown> & { type?: unknown; properties?: Record<string, unknown>; anyOf?: unknown[]; items?: unknown };
+type SchemaNode = Record<string, unknown> & {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  anyOf?: unknown[];
+  items?: unknown;
+};
 
 /**
  * A query's or path's values are names (api/validation.ts refuses U+0000 and invisible characters in them): the
@@ -54,7 +59,9 @@ export function withNamePatterns<T>(schema: T): T {
   const free = s.pattern === undefined && s.const === undefined && s.enum === undefined && s.format === undefined;
   if (s.type === "string") return (free ? { ...s, pattern: NAME_PATTERN } : s) as T;
   const out: SchemaNode = { ...s };
-  if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, withNamePatterns(v)]));
+  if (s.properties) {
+    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, withNamePatterns(v)]));
+  }
   if (s.anyOf) out.anyOf = s.anyOf.map(withNamePatterns);
   if (s.items) out.items = withNamePatterns(s.items);
   return out as T;
@@ -82,7 +89,8 @@ export default fp<ContractOptions>(
     const routes: DocumentedPath[] = [];
     app.addHook("onRoute", (route) => {
       if (!route.url.startsWith(prefix) || route.schema?.hide) return;
-      const schema = (route.schema ??= {}) as { response?: Record<string, unknown>; querystring?: unknown; params?: unknown };
+      type RouteSchema = { response?: Record<string, unknown>; querystring?: unknown; params?: unknown };
+      const schema = (route.schema ??= {}) as RouteSchema;
       if (schema.querystring) schema.querystring = withNamePatterns(schema.querystring);
       if (schema.params) schema.params = withNamePatterns(schema.params);
       const response = (schema.response ??= {});
@@ -94,7 +102,10 @@ export default fp<ContractOptions>(
       if (body?.[OptionalKind] === "Optional") for (const m of methods) OPTIONAL_BODIES.add(`${m} ${openApiPath(route.url)}`);
       const known = routes.find((r) => r.pattern.source === patternOf(route.url).source);
       if (known) for (const m of methods) known.methods.add(m);
-      else routes.push({ pattern: patternOf(route.url), params: (route.url.match(/:/g) ?? []).length, methods: new Set(methods) });
+      else {
+        const params = (route.url.match(/:/g) ?? []).length;
+        routes.push({ pattern: patternOf(route.url), params, methods: new Set(methods) });
+      }
     });
 
     // Before the body is read (a QUERY without a body was a 400 about its Content-Type): a method the path does not take.

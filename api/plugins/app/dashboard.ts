@@ -19,7 +19,9 @@ const dashboard: FastifyPluginAsync<DashboardOptions> = async (app, options) => 
     // OpenAPI document, as @fastify/static hides the built dashboard's files.
     const why = `the dashboard is not built (${root} has no index.html and app.js): run "npm run build:web"`;
     app.log.warn(why);
-    app.get("/", { schema: { hide: true } }, async (_req, reply) => reply.code(503).type("text/plain").send(`${why}\n`));
+    app.get("/", { schema: { hide: true } }, async (_req, reply) =>
+      reply.code(503).type("text/plain").send(`${why}\n`),
+    );
     return;
   }
   // decorateReply false: the API's own static assets (swagger-ui) keep their reply.sendFile.

@@ -22,7 +22,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           // The rule stated as a pattern (1 to 20 run ids, as a run's id is written): a value the document calls valid
           // is one the route answers, and its longest fits Node's 16 KiB of headers (a free 4000 characters of text,
           // percent-encoded, was a 431 the schema called valid).
-          runs: Type.String({ minLength: 1, maxLength: 4200, pattern: COMPARE_RUNS_PATTERN, description: "comma-separated run ids (at most 20)" }),
+          runs: Type.String({
+            minLength: 1,
+            maxLength: 4200,
+            pattern: COMPARE_RUNS_PATTERN,
+            description: "comma-separated run ids (at most 20)",
+          }),
           format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])),
         }),
         response: { 200: jsonOrCsv(CompareResponse), 400: ErrorResponse },

@@ -3,7 +3,11 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { normalizeIdentifiers } from "../../../../model/identifiers.js";
 import { withCodePointLengths } from "../../../../model/code-point-lengths.js";
-import { MeasuredResultDocumentSchema, ResultDocumentSchema, type ResultDocument } from "../../../../model/result-document.js";
+import {
+  MeasuredResultDocumentSchema,
+  ResultDocumentSchema,
+  type ResultDocument,
+} from "../../../../model/result-document.js";
 import { checkAgainst, documentProblems, HistogramBudget, type FieldError } from "../../../../model/result-validation.js";
 import { FactConflictError, ingestDocuments } from "../../../store/ingest.js";
 import { ErrorResponse } from "../../../../model/api-schemas.js";
@@ -61,7 +65,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["ingest"],
         security: [{ bearer: [] }],
         // Documented as measured-only; checked by checkResultsBody, which names a published source's field.
-        body: Type.Union([MeasuredResultDocumentSchema, Type.Array(MeasuredResultDocumentSchema, { minItems: 1, maxItems: MAX_BATCH })]),
+        body: Type.Union([
+          MeasuredResultDocumentSchema,
+          Type.Array(MeasuredResultDocumentSchema, { minItems: 1, maxItems: MAX_BATCH }),
+        ]),
         response: { 200: IngestResponse, 201: IngestResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse },
       },
       // Field-by-field errors for batches (a union's error would not name the field); the query as every route's.
