@@ -5,6 +5,7 @@ import type { FastifySchemaCompiler } from "fastify";
 import { schemaErrorMessage, type FieldError } from "../model/result-validation.js";
 import { identifierProblem, nfc } from "../model/identifiers.js";
 import { textProblems } from "../model/result-checks.js";
+import { withCodePointLengths } from "../model/code-point-lengths.js";
 
 /** A 400 (or another 4xx: a 409 conflict) naming every offending field (JSON pointer into the request part). */
 export class FieldValidationError extends Error {
@@ -21,7 +22,8 @@ export class FieldValidationError extends Error {
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 function check(schema: TSchema): TypeCheck<TSchema> {
   let c = compiled.get(schema);
-  if (!c) compiled.set(schema, (c = TypeCompiler.Compile(schema)));
+  // String lengths in code points, as the OpenAPI document (JSON Schema) counts them (model/code-point-lengths.ts).
+  if (!c) compiled.set(schema, (c = TypeCompiler.Compile(withCodePointLengths(schema))));
   return c;
 }
 
@@ -34,7 +36,8 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   // made every "?nonce=<i>" a new answer to compute).
   const schema = (httpPart === "querystring" || httpPart === "params") && given.type === "object" && given.additionalProperties === undefined ? { ...given, additionalProperties: false } : given;
   const c = check(schema);
-  // Type.Optional(body): a request without a body is valid (PUT /baselines/:runId, POST /reference/load).
+  // Type.Optional(body): a request without a body is valid (PUT /baselines/:runId, POST /reference/load). Fastify
+  // passes one left out as null; a JSON null sent as the body is refused by the JSON parser (app.ts strictJson).
   const bodyOptional = httpPart === "body" && (schema as { [OptionalKind]?: string })[OptionalKind] === "Optional";
   return (data: unknown) => {
     if (bodyOptional && (data === undefined || data === null)) return { value: undefined };

@@ -19,6 +19,13 @@ const ZERO_WIDTH = "\u200B\u200C\u200D\u2060\u2061\u2062\u2063\u2064\uFEFF\u180E
 const BIDI_CONTROLS = "\u200E\u200F\u061C\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069";
 const INVISIBLE = new RegExp(`[${ZERO_WIDTH}${BIDI_CONTROLS}]`, "u");
 
+const escaped = (chars: string) => [...chars].map((c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join("");
+/**
+ * A name as a JSON Schema pattern a client can check (the OpenAPI document states it on every query and path value):
+ * no U+0000, which no text column stores (result-checks.ts textProblem), and no invisible character.
+ */
+export const NAME_PATTERN = `^[^${escaped(`\u0000${ZERO_WIDTH}${BIDI_CONTROLS}`)}]*$`;
+
 /** Why a name cannot be an identifier, or null. */
 export function identifierProblem(name: string): string | null {
   const m = INVISIBLE.exec(name);

@@ -166,9 +166,12 @@ export const SourceSchema = Type.Union([
   Type.Object({ kind: Type.Literal("published"), citation: Type.String({ minLength: 1, maxLength: 2000 }), seed: Type.Optional(Type.String({ maxLength: 20 })) }, { additionalProperties: false }),
 ]);
 
+/** The characters of a run's id (it is an S3 key segment and a URL path segment as written). */
+export const RUN_ID_CLASS = "[A-Za-z0-9._:-]";
+
 export const RunSchema = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9._:-]+$" }),
+    id: Type.String({ minLength: 1, maxLength: 200, pattern: `^${RUN_ID_CLASS}+$` }),
     scenario: Name,
     engine: literalUnion(ENGINES),
     engineVersion: Type.String({ maxLength: 100 }),
@@ -305,3 +308,15 @@ export const ResultDocumentSchema = Type.Object(
   { additionalProperties: false },
 );
 export type ResultDocument = Static<typeof ResultDocumentSchema>;
+
+/**
+ * A document a writer may send (POST /results, the S3 import): a measured run's. The contract states the rule that
+ * result-checks.ts enforces, so a client (or a generated test) sees in the schema that a published source is refused.
+ */
+export const MeasuredResultDocumentSchema = Type.Object(
+  {
+    ...ResultDocumentSchema.properties,
+    run: Type.Object({ ...RunSchema.properties, source: SourceSchema.anyOf[0] }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);

@@ -5,6 +5,7 @@ import { ClientOutputSchema, ResultDocumentSchema, type ClientOutput, type Resul
 import { identifierFieldProblems, normalizeIdentifiers } from "./identifiers.js";
 import { DATE_TIME_PATTERN } from "./result-limits.js";
 import { statusSeriesProblems } from "./status-series.js";
+import { lengthFormatMessage, withCodePointLengths } from "./code-point-lengths.js";
 
 /**
  * Checking a value against the result document's schemas (result-document.ts) and the rules JSON Schema cannot
@@ -26,11 +27,13 @@ export interface CheckOptions {
 /** Validate without throwing: every error names its field. */
 /** A schema error as a sentence (a date's pattern is not shown as its regular expression). */
 export function schemaErrorMessage(e: { schema: unknown; message: string }): string {
-  return (e.schema as { pattern?: string }).pattern === DATE_TIME_PATTERN ? "expected an ISO 8601 date-time from 1970 to 9999, a day that exists" : e.message;
+  const s = e.schema as { pattern?: string; format?: string };
+  if (s.pattern === DATE_TIME_PATTERN) return "expected an ISO 8601 date-time from 1970 to 9999, a day that exists";
+  return lengthFormatMessage(s.format) ?? e.message;
 }
 
 export function checkAgainst(schema: TSchema, value: unknown, options: CheckOptions = {}): FieldError[] {
-  const errors = [...Value.Errors(schema, value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
+  const errors = [...Value.Errors(withCodePointLengths(schema), value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
   if (errors.length > 0) return errors;
   // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
   if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);

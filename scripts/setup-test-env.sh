@@ -17,6 +17,7 @@ step "CouchbaseMock (Couchbase stand-in)"; scripts/setup-couchbase-mock.sh >/dev
 step "ycsb-lab's YCSB bindings and the HBase mini cluster"; scripts/build-bindings.sh >/dev/null
 step "Hadoop and HBase laid out like their tarballs (HBase rehearsals)"; scripts/setup-hbase-artifacts.sh >/dev/null
 step "moto (S3 emulator)"; scripts/setup-moto.sh >/dev/null
+step "Schemathesis (the API's OpenAPI contract tests) from PyPI"; scripts/setup-schemathesis.sh >/dev/null
 step "shellcheck (user-data checks)"
 if ! command -v shellcheck >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null

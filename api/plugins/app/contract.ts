@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { OptionalKind, Type } from "@sinclair/typebox";
 import fp from "fastify-plugin";
 import { ErrorResponse } from "../../../model/api-schemas.js";
+import { NAME_PATTERN } from "../../../model/identifiers.js";
 
 /**
  * The OpenAPI document is the contract: every status a route can answer is declared on it, and a method a path does
@@ -40,12 +41,58 @@ function patternOf(url: string): RegExp {
   return new RegExp(`^${body}/?$`);
 }
 
+type SchemaNode = Record<string, unknown> & {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  anyOf?: unknown[];
+  items?: unknown;
+};
+
+/**
+ * A query's or path's values are names (api/validation.ts refuses U+0000 and invisible characters in them): the
+ * document states it as NAME_PATTERN on each free string, so a value it calls valid is one the API takes. A copy:
+ * schemas may be shared.
+ */
+export function withNamePatterns<T>(schema: T): T {
+  if (schema === null || typeof schema !== "object") return schema;
+  const s = schema as SchemaNode;
+  const free = s.pattern === undefined && s.const === undefined && s.enum === undefined && s.format === undefined;
+  if (s.type === "string") return (free ? { ...s, pattern: NAME_PATTERN } : s) as T;
+  const out: SchemaNode = { ...s };
+  if (s.properties) {
+    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, withNamePatterns(v)]));
+  }
+  if (s.anyOf) out.anyOf = s.anyOf.map(withNamePatterns);
+  if (s.items) out.items = withNamePatterns(s.items);
+  return out as T;
+}
+
+interface DocumentedPath {
+  pattern: RegExp;
+  /** Path parameters: of the paths a request matches, the document's resource is the one with fewest (static wins). */
+  params: number;
+  methods: Set<string>;
+}
+
+/**
+ * The methods of the document's path for a request path: the most specific matching one, as the router picks, so
+ * /reference/load takes POST only though GET /reference/:id would also match it (its Allow named GET, undocumented).
+ */
+export function documentedMethods(paths: DocumentedPath[], path: string): string[] {
+  const matching = paths.filter((p) => p.pattern.test(path));
+  const fewest = Math.min(...matching.map((p) => p.params));
+  return [...new Set(matching.filter((p) => p.params === fewest).flatMap((p) => [...p.methods]))].sort();
+}
+
 export default fp<ContractOptions>(
   async (app, { prefix }) => {
-    const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+    const routes: DocumentedPath[] = [];
     app.addHook("onRoute", (route) => {
       if (!route.url.startsWith(prefix) || route.schema?.hide) return;
-      const schema = (route.schema ??= {}) as { response?: Record<string, unknown> };
+      type RouteSchema = { response?: Record<string, unknown>; querystring?: unknown; params?: unknown };
+      const schema = (route.schema ??= {}) as RouteSchema;
+      if (schema.querystring) schema.querystring = withNamePatterns(schema.querystring);
+      if (schema.params) schema.params = withNamePatterns(schema.params);
       const response = (schema.response ??= {});
       for (const status of declaredStatuses(route)) response[status] ??= ErrorResponse;
       // An answer kept in the cache revalidates: If-None-Match with its ETag is answered 304, without a body.
@@ -55,15 +102,18 @@ export default fp<ContractOptions>(
       if (body?.[OptionalKind] === "Optional") for (const m of methods) OPTIONAL_BODIES.add(`${m} ${openApiPath(route.url)}`);
       const known = routes.find((r) => r.pattern.source === patternOf(route.url).source);
       if (known) for (const m of methods) known.methods.add(m);
-      else routes.push({ pattern: patternOf(route.url), methods: new Set(methods) });
+      else {
+        const params = (route.url.match(/:/g) ?? []).length;
+        routes.push({ pattern: patternOf(route.url), params, methods: new Set(methods) });
+      }
     });
 
     // Before the body is read (a QUERY without a body was a 400 about its Content-Type): a method the path does not take.
-    // A path the router matched only with an empty parameter (DELETE /runs/ as /runs/:id) is the parameterless path.
+    // A path the router matched only with an empty parameter (DELETE /runs/ as /runs/:id) is the parameterless path;
+    // one it matched with a parameter where the document has a static path (GET /reference/load) is that static path.
     app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
       const path = req.url.split("?")[0]!;
-      if (!req.is404 && !path.endsWith("/")) return;
-      const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
+      const allowed = documentedMethods(routes, path);
       if (allowed.length === 0 || allowed.includes(req.method)) return;
       return reply
         .code(405)

@@ -15,10 +15,13 @@ export interface DashboardOptions {
 const dashboard: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
   const { root } = options;
   if (!existsSync(`${root}/index.html`) || !existsSync(`${root}/app.js`)) {
-    // The API still serves; the page says what to do instead of a bare 404.
+    // The API still serves; the page says what to do instead of a bare 404. Not an API operation: hidden from the
+    // OpenAPI document, as @fastify/static hides the built dashboard's files.
     const why = `the dashboard is not built (${root} has no index.html and app.js): run "npm run build:web"`;
     app.log.warn(why);
-    app.get("/", async (_req, reply) => reply.code(503).type("text/plain").send(`${why}\n`));
+    app.get("/", { schema: { hide: true } }, async (_req, reply) =>
+      reply.code(503).type("text/plain").send(`${why}\n`),
+    );
     return;
   }
   // decorateReply false: the API's own static assets (swagger-ui) keep their reply.sendFile.

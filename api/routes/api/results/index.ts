@@ -2,7 +2,12 @@ import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { normalizeIdentifiers } from "../../../../model/identifiers.js";
-import { ResultDocumentSchema, type ResultDocument } from "../../../../model/result-document.js";
+import { withCodePointLengths } from "../../../../model/code-point-lengths.js";
+import {
+  MeasuredResultDocumentSchema,
+  ResultDocumentSchema,
+  type ResultDocument,
+} from "../../../../model/result-document.js";
 import { checkAgainst, documentProblems, HistogramBudget, type FieldError } from "../../../../model/result-validation.js";
 import { FactConflictError, ingestDocuments } from "../../../store/ingest.js";
 import { ErrorResponse } from "../../../../model/api-schemas.js";
@@ -25,7 +30,7 @@ const IngestResponse = Type.Object({
 });
 
 // Compiled once: checking a valid document is then a fast path; errors are only enumerated for bad ones.
-const compiledDocument = TypeCompiler.Compile(ResultDocumentSchema);
+const compiledDocument = TypeCompiler.Compile(withCodePointLengths(ResultDocumentSchema));
 const checkDocument = (doc: unknown, histogramBudget: HistogramBudget): FieldError[] =>
   compiledDocument.Check(doc) ? documentProblems(doc as ResultDocument, { histogramBudget }) : checkAgainst(ResultDocumentSchema, doc, { histogramBudget });
 
@@ -59,7 +64,11 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Store one result document or a batch (idempotent: the same document twice is stored once)",
         tags: ["ingest"],
         security: [{ bearer: [] }],
-        body: Type.Union([ResultDocumentSchema, Type.Array(ResultDocumentSchema, { minItems: 1, maxItems: MAX_BATCH })]),
+        // Documented as measured-only; checked by checkResultsBody, which names a published source's field.
+        body: Type.Union([
+          MeasuredResultDocumentSchema,
+          Type.Array(MeasuredResultDocumentSchema, { minItems: 1, maxItems: MAX_BATCH }),
+        ]),
         response: { 200: IngestResponse, 201: IngestResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse },
       },
       // Field-by-field errors for batches (a union's error would not name the field); the query as every route's.
