@@ -5,7 +5,7 @@ import { seriesToCsv, toCsv } from "../csv.js";
 import { seriesColour, seriesLook } from "../palette.js";
 import { el, filterSelect, message } from "../ui.js";
 import type { View } from "../view.js";
-import { axisTitle } from "./common.js";
+import { axisTitle, DENSE } from "./common.js";
 import { pickRunAndPhase } from "./run-picker.js";
 
 export const latencyView: View = {
@@ -40,9 +40,7 @@ export const latencyView: View = {
           })),
         },
         options: {
-          animation: false,
-          parsing: false,
-          normalized: true,
+          ...DENSE,
           maintainAspectRatio: false,
           scales: {
             x: { type: "logarithmic", min: 1, title: axisTitle("percentile"), ticks: { callback: (v) => (Math.log10(Number(v)) % 1 === 0 ? spectrumTickLabel(Number(v)) : "") } },
@@ -77,9 +75,7 @@ export const latencyView: View = {
           })),
         },
         options: {
-          animation: false,
-          parsing: false,
-          normalized: true,
+          ...DENSE,
           maintainAspectRatio: false,
           scales: { x: { type: "linear", title: axisTitle("latency (ms)") }, y: { type: "logarithmic", title: axisTitle("operations (log scale)") } },
           plugins: { legend: { position: "bottom" } },

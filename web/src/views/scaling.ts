@@ -13,6 +13,7 @@ import {
   axisTitle,
   baselineMarks,
   changeText,
+  DENSE,
   fittedLegend,
   looksFor,
   percentText,
@@ -197,9 +198,7 @@ function drawScaling(
     type: "line",
     data: { datasets },
     options: {
-      animation: false,
-      parsing: false,
-      normalized: true,
+      ...DENSE,
       maintainAspectRatio: false,
       scales: {
         // A tick at each cluster size that ran, nothing between.

@@ -8,7 +8,7 @@ import { KNEE_COLOUR, type SeriesLook } from "../palette.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import { hollowPoints, verdictNote, type PointVerdict } from "../verdicts.js";
 import type { View } from "../view.js";
-import { axisTitle, baselineCell, baselineMarks, fittedLegend, looksFor, seriesLabel, threadAxis } from "./common.js";
+import { axisTitle, baselineCell, baselineMarks, DENSE, fittedLegend, looksFor, seriesLabel, threadAxis } from "./common.js";
 import { baselineFor, type BaselinePeak } from "../../../model/history.js";
 
 type Pt = { x: number; y: number };
@@ -37,9 +37,7 @@ function lineChart(
     type: "line",
     data: { datasets },
     options: {
-      animation: false,
-      parsing: false,
-      normalized: true,
+      ...DENSE,
       maintainAspectRatio: false,
       scales: {
         x,

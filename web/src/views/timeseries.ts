@@ -5,7 +5,7 @@ import { seriesToCsv } from "../csv.js";
 import { DIP_COLOUR, seriesColour } from "../palette.js";
 import { el, formatNumber, message } from "../ui.js";
 import type { View } from "../view.js";
-import { axisTitle } from "./common.js";
+import { axisTitle, DENSE } from "./common.js";
 import { pickRunAndPhase } from "./run-picker.js";
 
 type Pt = { x: number; y: number };
@@ -50,9 +50,7 @@ export const timeseriesView: View = {
       type: "line",
       data: { datasets: [dipSet, ...lines] },
       options: {
-        animation: false,
-        parsing: false,
-        normalized: true,
+        ...DENSE,
         maintainAspectRatio: false,
         scales: { x: { type: "linear", title: axisTitle("elapsed (s)") }, y: { type: "linear", beginAtZero: true, title: axisTitle("throughput (ops/s, per client)") } },
         plugins: { legend: { position: "bottom" } },
