@@ -29,6 +29,7 @@ import results from "./routes/api/results/index.js";
 import runs from "./routes/api/runs/index.js";
 import scaling from "./routes/api/scaling/index.js";
 import sweeps from "./routes/api/sweeps/index.js";
+import capacity from "./routes/api/capacity/index.js";
 import timeline from "./routes/api/timeline/index.js";
 import dashboard from "./plugins/app/dashboard.js";
 import { duplicateKey } from "./json-strict.js";
@@ -118,6 +119,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
       await api.register(scaling, { prefix: "/scaling" });
       await api.register(durability, { prefix: "/durability" });
       await api.register(sweeps, { prefix: "/sweeps" });
+      await api.register(capacity, { prefix: "/capacity" });
       await api.register(anova, { prefix: "/anova" });
       await api.register(repeatability, { prefix: "/repeatability" });
       await api.register(reference, { prefix: "/reference" });

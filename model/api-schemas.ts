@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { INCLUDE_VALUES } from "./aggregate/rules.js";
+import { CapacityPriceSchema, CapacityResultSchema, CapacitySloSchema } from "./capacity-result.js";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
 import { dateTimeOptions, LIMITS } from "./result-limits.js";
@@ -497,3 +498,40 @@ export const RunAuditResponse = Type.Object({
     }),
   ),
 });
+
+/**
+ * GET /capacity: per configuration (deployment, workload, search, SLO) the sustainable throughput under the SLO as
+ * the mean over repeats with its CI and n, its price (model/capacity-result.ts), and each repeat's search with its
+ * step ladder and the step that broke and why.
+ */
+export const CapacityConfigurationSchema = Type.Object({
+  engine: Type.String(),
+  engineVersion: Type.String(),
+  preset: Type.String(),
+  nodes: Type.Integer(),
+  scenario: Type.String(),
+  workload: Type.Union([Type.String(), Type.Null()]),
+  sourceKind: Type.String(),
+  sourceId: Type.String(),
+  standIn: StandIn,
+  instanceTypes: InstanceTypes,
+  clients: Type.Integer(),
+  search: Type.String({ description: "the search's name without its repeat suffix (the plan's <test>-cap)" }),
+  slo: CapacitySloSchema,
+  sustainable: OverRepeatsSchema,
+  price: CapacityPriceSchema,
+  verdict: Type.String({ description: "the worst verdict of the steps that held, over the repeats counted" }),
+  reasons: Type.Array(Type.String()),
+  leftOut: Type.Object(LeftOutSchema.properties, { description: "searches left out: invalid held steps, or a step some client never reported" }),
+  runs: Type.Array(
+    Type.Object({
+      runId: Type.String(),
+      runRepeat: Type.Integer(),
+      repeat: Type.Integer(),
+      verdict: Type.String(),
+      reasons: Type.Array(Type.String()),
+      result: CapacityResultSchema,
+    }),
+  ),
+});
+export const CapacityResponse = Type.Object({ configurations: Type.Array(CapacityConfigurationSchema), leftOut: LeftOutSchema });

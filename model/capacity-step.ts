@@ -1,13 +1,22 @@
 import { aggregateOperation, phaseThroughput } from "./aggregate/index.js";
 import type { CapacitySearch, StepMeasurement, StepOperation } from "./capacity-search.js";
-import type { ResultDocument } from "./result-document.js";
+import type { ClientOperationInput } from "./aggregate/phase.js";
+
+/** What a step needs of one client's result: a result document, or the same facts as the store keeps them. */
+export interface StepClient {
+  result: {
+    overall: { throughputOpsSec: number };
+    operations: Record<string, ClientOperationInput & { returns: Record<string, number> }>;
+  };
+  hdrHistograms?: Record<string, string> | null;
+}
 
 /**
  * A capacity step's fleet-wide measurement from every client's result document: throughput summed, counts summed,
  * percentiles from the merged HDR histograms of the operation and of its Intended- group (DESIGN.md: never one
  * client's percentile, never an average of percentiles).
  */
-export function stepMeasurement(s: CapacitySearch, docs: readonly ResultDocument[], target?: number): StepMeasurement {
+export function stepMeasurement(s: CapacitySearch, docs: readonly StepClient[], target?: number): StepMeasurement {
   const groups = [...new Set(docs.flatMap((d) => Object.keys(d.result.operations)))];
   const counted = groups.filter((g) => !g.startsWith("Intended-") && !g.endsWith("-FAILED") && g !== "CLEANUP");
   const operations: Record<string, StepOperation> = {};
@@ -31,7 +40,7 @@ function failedOf(returns: Record<string, number>): number {
 }
 
 /** The merged percentile of a group, ms; null unless every client that ran it left its histogram. */
-function percentileMs(docs: readonly ResultDocument[], group: string, percentile: number): number | null {
+function percentileMs(docs: readonly StepClient[], group: string, percentile: number): number | null {
   const inputs = docs.flatMap((d) => {
     const o = d.result.operations[group];
     if (!o || o.count === 0) return [];

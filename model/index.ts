@@ -10,6 +10,7 @@ export * from "./plan-step-up.js";
 export * from "./capacity-search.js";
 export * from "./capacity-step.js";
 export * from "./capacity-decision.js";
+export * from "./capacity-result.js";
 export * from "./run-cost.js";
 export * from "./plan-render.js";
 export * from "./instance-types.js";

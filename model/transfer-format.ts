@@ -84,6 +84,8 @@ export const TransferPhaseSchema = Type.Object({
   preset: Type.String(),
   operationCount: Nullable(Int),
   operationCountPer: Nullable(Type.String()),
+  /** A capacity search's step (model/capacity-schema.ts CapacityStepSchema); absent or null for other phases. */
+  capacity: Type.Optional(Nullable(Json)),
   throughputSum: Type.Number(),
   clientsReported: Int,
   runtimeMs: Type.Number(),

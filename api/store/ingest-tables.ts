@@ -72,6 +72,7 @@ export const PHASES = table("phases", {
   preset: "text",
   configuration_id: "text",
   peak_id: "text",
+  capacity: "jsonb",
 });
 
 export const CLIENT_RESULTS = table("client_results", {
@@ -180,6 +181,7 @@ export function phaseRow(p: PhaseFacts): Row<typeof PHASES> {
     preset: p.preset,
     configuration_id: p.configurationId,
     peak_id: p.peakId,
+    capacity: p.capacity ?? null,
   };
 }
 

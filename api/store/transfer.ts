@@ -304,6 +304,7 @@ async function importRun(tx: Tx, r: Obj): Promise<void> {
         preset: p.preset,
         operationCount: p.operationCount,
         operationCountPer: p.operationCountPer,
+        ...(p.capacity ? { capacity: p.capacity } : {}),
         throughputSum: p.throughputSum,
         clientsReported: p.clientsReported,
         runtimeMs: p.runtimeMs,

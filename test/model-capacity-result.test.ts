@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { capacityPrice, capacityResult, configurationPrice, judgeSteps, type StoredStep } from "../model/capacity-result.js";
+import type { CapacitySearch } from "../model/capacity-search.js";
+import type { StepClient } from "../model/capacity-step.js";
+import { createHistogram, encodeHistogram } from "../model/hdr/index.js";
+import { LOCAL_RUN_NO_PRICE } from "../model/run-cost.js";
+
+const SEARCH: CapacitySearch = {
+  slo: { operations: ["READ"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 },
+  fractions: [0.5, 0.75, 1.05],
+  maxSteps: 4,
+};
+
+/** One client's step with every READ (service and intended) at the given latency, µs. */
+function client(throughput: number, serviceUs: number, intendedUs: number): StepClient {
+  const encoded = (us: number) => {
+    const h = createHistogram({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3 }, 100_000_000);
+    for (let i = 0; i < 100; i++) h.recordValue(us);
+    return encodeHistogram(h);
+  };
+  const op = { count: 100, avgUs: null, minUs: null, maxUs: null, percentilesUs: {}, returns: { OK: 100 } };
+  return {
+    result: { overall: { throughputOpsSec: throughput }, operations: { READ: op, "Intended-READ": op } },
+    hdrHistograms: { READ: encoded(serviceUs), "Intended-READ": encoded(intendedUs) },
+  };
+}
+
+const STEPS: StoredStep[] = [
+  // Stored out of order: the result lists them by step.
+  { step: 2, role: "ladder", target: 1200, clients: [client(500, 3000, 45_000), client(500, 3000, 45_000)] },
+  { step: 0, role: "probe", target: null, clients: [client(600, 4000, 4000), client(600, 4000, 4000)] },
+  { step: 1, role: "ladder", target: 600, clients: [client(300, 2000, 3000), client(300, 2000, 3000)] },
+];
+
+describe("capacity result of a search", () => {
+  it("names the sustainable throughput, the step that broke and why, and each step's op and intended percentile", () => {
+    const steps = judgeSteps(SEARCH, STEPS);
+    const r = capacityResult("a-cap", SEARCH, steps, configurationPrice("m6i.large", 3));
+    expect(r.steps.map((s) => [s.step, s.role, s.target, s.achievedOpsSec, s.pass])).toEqual([
+      [0, "probe", null, 1200, false],
+      [1, "ladder", 600, 600, true],
+      [2, "ladder", 1200, 1000, false],
+    ]);
+    expect(r.sustainableOpsSec).toBe(600);
+    expect(r.heldStep).toBe(1);
+    expect(r.broke?.step).toBe(2);
+    expect(r.broke?.breaches).toEqual(["READ p99 intended 45.02 ms > 10 ms", "achieved 1000 ops/s < 95% of target 1200"]);
+    const read = r.steps[2]!.operations.find((o) => o.operation === "READ")!;
+    expect(read.opMs).toBeCloseTo(3, 1);
+    expect(read.intendedMs).toBeCloseTo(45, 0);
+    // By hand: 3 x m6i.large at 0.096 $/h = 0.288 $/h; 600 ops/s / 0.288 = 2083.3; 0.288 / (600 x 3600) x 1e6 = 0.1333 $.
+    if (!r.price.priced) throw new Error(`not priced: ${r.price.statement}`);
+    expect(r.price.usdPerHour).toBeCloseTo(0.288, 9);
+    expect(r.price.opsPerSecPerUsdHour).toBeCloseTo(2083.33, 1);
+    expect(r.price.usdPerMillionOps).toBeCloseTo(0.13333, 4);
+  });
+
+  it("a local run carries no price and says so; a search where nothing held sustains 0 with no price-performance", () => {
+    expect(configurationPrice("local", 1)).toEqual({ statement: LOCAL_RUN_NO_PRICE });
+    expect(configurationPrice("m1.unknown", 1)).toEqual({ statement: 'no price for instance type "m1.unknown" in model/instance-types.ts' });
+    const broke = judgeSteps(SEARCH, [STEPS[1]!, STEPS[0]!]);
+    const r = capacityResult("a-cap", SEARCH, broke, configurationPrice("local", 1));
+    expect(r.sustainableOpsSec).toBe(0);
+    expect(r.heldStep).toBeNull();
+    expect(r.broke?.step).toBe(2);
+    expect(r.price).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
+    expect(capacityPrice(0, { usdPerHour: 1 })).toMatchObject({ priced: true, opsPerSecPerUsdHour: null, usdPerMillionOps: null });
+  });
+});
