@@ -3,7 +3,7 @@
  * Pure: parse and serialise only; main.ts does the history calls.
  */
 
-export const VIEWS = ["runs", "compare", "regressions", "scaling", "durability", "sweeps", "latency", "timeseries", "repeatability", "study"] as const;
+export const VIEWS = ["runs", "compare", "regressions", "scaling", "durability", "sweeps", "latency", "timeseries", "repeatability", "capacity", "study"] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export interface ViewState {

@@ -1,6 +1,7 @@
 /** Scaling, durability, sweeps and repeatability, from the API's answers to the views' series and cells. */
 import type { Static } from "@sinclair/typebox";
 import type {
+  CapacityResponse,
   DurabilityResponse,
   RepeatabilityResponse,
   ScalingResponse,
@@ -194,4 +195,12 @@ export async function fetchRepeatability(
     };
   });
   return { groups, scenarios: values(facets.scenarios), workloads: values(facets.workloads) };
+}
+
+/** A configuration of GET /capacity as the "Capacity and cost" view reads it. */
+export type CapacityConfiguration = Static<typeof CapacityResponse>["configurations"][number];
+
+/** Capacity searches per configuration: sustainable throughput under the SLO over repeats, and its price. */
+export async function fetchCapacity(params: Record<string, string | undefined>): Promise<Static<typeof CapacityResponse>> {
+  return (await getJson("/capacity", params)) as Static<typeof CapacityResponse>;
 }

@@ -1,5 +1,6 @@
 import type { ViewName } from "../url-state.js";
 import type { View } from "../view.js";
+import { capacityView } from "./capacity.js";
 import { compareView } from "./compare.js";
 import { durabilityView } from "./durability.js";
 import { latencyView } from "./latency.js";
@@ -21,5 +22,6 @@ export const VIEW_MODULES: Record<ViewName, View> = {
   latency: latencyView,
   timeseries: timeseriesView,
   repeatability: repeatabilityView,
+  capacity: capacityView,
   study: studyView,
 };
