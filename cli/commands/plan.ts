@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { buildPlan, isEngine, isPreset, renderPlanTable, ScenarioError, type Plan } from "../../model/index.js";
+import { capacityVariant, parseSloText, type VariantChoice } from "../../model/capacity-variant.js";
 import { localCell } from "../../model/local-cell.js";
 import { loadScenario } from "../../runner/scenario-source.js";
 import { InputError, UsageError, type Command } from "../command.js";
@@ -17,6 +18,13 @@ Options:
   --preset P      throughput | balanced | durable            (default: the scenario's)
   --clients N     client count (default: derived from the scenario)
   --scale F       multiply record and operation counts by F in (0, 1] for a cheap trial
+  --capacity SLO  the scenario's capacity variant: instead of its sweeps, search the highest total rate that
+                  holds the SLO ("READ,UPDATE p99 10ms": operations, percentile, limit), probing the maximum
+                  unthrottled, then 50/75/90/105 % of it (each step open loop, judged on intended latency)
+  --error-budget PCT   with --capacity: failed operations allowed, % (default 0.1)
+  --fractions LIST     with --capacity: the fixed steps as fractions of the maximum (default 0.5,0.75,0.9,1.05)
+  --resolution OPS     with --capacity: then bisect until passing and breaking targets are this close, ops/s
+  --max-steps N        with --capacity: candidate steps in the plan (default: the probe, the fixed steps, 4 halvings)
   --format F      table | json (default: json for -o FILE.json, else table)
   -o, --out FILE  write the plan there instead of stdout; FILE.json is the JSON \`ycsb-lab run --plan\` reads
   --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour (instances, EBS,
@@ -58,7 +66,11 @@ export interface LocalCellChoice {
  * Build the plan the options describe; a bad scenario file is an InputError, a bad cell a UsageError. With `local`
  * threads, the scenario runs as a local cell of itself (its name kept: its runs belong to its study).
  */
-export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_OPTIONS, string>>, local: LocalCellChoice = {}): Promise<Plan> {
+export async function planFromOptions(
+  values: Partial<Record<keyof typeof PLAN_OPTIONS, string>>,
+  local: LocalCellChoice = {},
+  capacity?: VariantChoice,
+): Promise<Plan> {
   if (!values.scenario) throw new UsageError("--scenario is required");
   if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
   if (values.preset !== undefined && !isPreset(values.preset)) throw new UsageError(`--preset: unknown preset "${values.preset}"`);
@@ -76,6 +88,7 @@ export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_O
       throw new UsageError(`--threads/--target: ${(err as Error).message}`);
     }
   }
+  if (capacity) spec = capacityVariant(spec, capacity);
   try {
     return buildPlan(spec, {
       engine: values.engine as never,
@@ -90,6 +103,36 @@ export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_O
   }
 }
 
+const CAPACITY_OPTIONS = {
+  capacity: { type: "string" },
+  "error-budget": { type: "string" },
+  fractions: { type: "string" },
+  resolution: { type: "string" },
+  "max-steps": { type: "string" },
+} as const;
+
+/** The capacity variant the options ask for; the search's own checks (model/capacity-search.ts) run in buildPlan. */
+function capacityChoice(o: { capacity?: string; budget?: string; fractions?: string; resolution?: string; maxSteps?: string }): VariantChoice | undefined {
+  if (o.capacity === undefined) {
+    const stray = Object.entries(o).find(([, v]) => v !== undefined);
+    if (stray) throw new UsageError(`--${stray[0] === "maxSteps" ? "max-steps" : stray[0] === "budget" ? "error-budget" : stray[0]}: only with --capacity`);
+    return undefined;
+  }
+  let slo;
+  try {
+    slo = parseSloText(o.capacity, num("error-budget", o.budget));
+  } catch (err) {
+    throw new UsageError(`--capacity: ${(err as Error).message}`);
+  }
+  const fractions = o.fractions?.split(",").map((f) => num("fractions", f.trim())!);
+  return {
+    slo,
+    ...(fractions ? { fractions } : {}),
+    ...(o.resolution !== undefined ? { resolutionOpsSec: num("resolution", o.resolution)! } : {}),
+    ...(o.maxSteps !== undefined ? { maxSteps: num("max-steps", o.maxSteps)! } : {}),
+  };
+}
+
 export const command: Command = {
   name: "plan",
   summary: "Turn a scenario into the ordered, lock-step plan of YCSB phases",
@@ -99,17 +142,18 @@ export const command: Command = {
     try {
       parsed = parseArgs({
         args,
-        options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" }, "deployer-policy": { type: "boolean" }, region: { type: "string" }, account: { type: "string" }, stack: { type: "string" } },
+        options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" }, ...CAPACITY_OPTIONS, "deployer-policy": { type: "boolean" }, region: { type: "string" }, account: { type: "string" }, stack: { type: "string" } },
         strict: true,
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const { out, cost, "deployer-policy": deployer, region, account, stack, ...rest } = parsed.values;
+    const { out, cost, "deployer-policy": deployer, region, account, stack, ...withCapacity } = parsed.values;
+    const { capacity, "error-budget": budget, fractions, resolution, "max-steps": maxSteps, ...rest } = withCapacity;
     // A FILE.json is for `ycsb-lab run --plan`: JSON unless a table is asked for; any other file a table.
     const { format = out?.endsWith(".json") ? "json" : "table", ...cell } = rest;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
-    const plan = await planFromOptions(cell);
+    const plan = await planFromOptions(cell, {}, capacityChoice({ capacity, budget, fractions, resolution, maxSteps }));
     if (deployer) {
       if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) throw new UsageError(`--region: an AWS region like "us-east-1", got "${region}"`);
       if (account !== undefined && !/^\d{12}$/.test(account)) throw new UsageError(`--account: a 12-digit AWS account id, got "${account}"`);
