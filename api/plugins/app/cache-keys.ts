@@ -46,6 +46,7 @@ export function answerDependency(route: string, prefix: string, params: Record<s
     case "/durability":
     case "/sweeps":
     case "/repeatability":
+    case "/capacity":
     case "/anova":
       return { on: "filters", filters };
     case "/regressions":

@@ -19,7 +19,7 @@ function optionalBodies<T extends { paths?: unknown }>(doc: T): T {
 export default fp(async (app) => {
   await app.register(swagger, {
     openapi: {
-      info: { title: "ycsb-lab results API", version: "1", description: "YCSB results: ingest, runs, comparisons, scaling, durability, sweeps, repeatability." },
+      info: { title: "ycsb-lab results API", version: "1", description: "YCSB results: ingest, runs, comparisons, scaling, durability, sweeps, repeatability, capacity." },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     },
     transformObject: (document) => ("openapiObject" in document ? optionalBodies(document.openapiObject) : document.swaggerObject),
