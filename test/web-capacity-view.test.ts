@@ -8,7 +8,7 @@ import { drawnSeries, openBrowser, screenshot, waitForView, type BrowserSession 
  * The "Capacity and cost" view in headless Chromium against the real API over PGlite, with a planted frontier: the
  * real capacity searches of scripts/capture-capacity-fixtures.ts (BasicDB at 10 ms and at 5 ms a read, each searched
  * twice) stored as four configurations on priced machines. The 5 ms database sustains about twice the 10 ms one, so
- * by construction the frontier is the 10 ms one on the cheapest machine (c6i.large) and the 5 ms one on m6i.large;
+ * by construction the frontier is the 10 ms one on the cheapest machine (c6i.large) and the 5 ms one on c6i.xlarge;
  * the same searches on dearer machines are beaten on both.
  */
 const fixture = (delayMs: number): ResultDocument[] =>
@@ -17,10 +17,10 @@ const fixture = (delayMs: number): ResultDocument[] =>
 const PLANTED = [
   { id: "cap-slow-cheap", delayMs: 10, preset: "balanced", data: "c6i.large", frontier: true },
   { id: "cap-slow-dear", delayMs: 10, preset: "balanced", data: "m6i.large", frontier: false },
-  { id: "cap-fast-cheap", delayMs: 5, preset: "throughput", data: "m6i.large", frontier: true },
-  { id: "cap-fast-dear", delayMs: 5, preset: "throughput", data: "c6i.2xlarge", frontier: false },
+  { id: "cap-fast-cheap", delayMs: 5, preset: "balanced", data: "c6i.xlarge", frontier: true },
+  { id: "cap-fast-dear", delayMs: 5, preset: "balanced", data: "c6i.2xlarge", frontier: false },
 ] as const;
-const USD_PER_HOUR: Record<string, number> = { "c6i.large": 0.085, "m6i.large": 0.096, "c6i.2xlarge": 0.34 };
+const USD_PER_HOUR: Record<string, number> = { "c6i.large": 0.085, "m6i.large": 0.096, "c6i.xlarge": 0.17, "c6i.2xlarge": 0.34 };
 const label = (p: (typeof PLANTED)[number]) => `cassandra (stand-in) · ${p.preset} · 1 × ${p.data}`;
 
 function planted(): ResultDocument[] {
@@ -28,7 +28,6 @@ function planted(): ResultDocument[] {
     fixture(p.delayMs).map((d) => {
       const copy = structuredClone(d);
       copy.run.id = p.id;
-      copy.run.preset = p.preset;
       copy.run.instanceTypes = { data: p.data, client: "c6i.large" };
       return copy;
     }),
