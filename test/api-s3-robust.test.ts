@@ -45,7 +45,7 @@ describe("S3 import with bad objects among good ones (moto)", () => {
     }
     db = await openDatabase({});
     app = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint: moto.endpoint } }), { database: db, logLevel: "silent" });
-  }, 60_000);
+  }, 300_000);
   afterAll(async () => {
     await app?.close();
     await db?.close();

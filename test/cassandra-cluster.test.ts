@@ -27,7 +27,7 @@ describe.sequential("local Cassandra, three nodes", () => {
     const current = await readState("cassandra");
     if (current) await cassandraLocalEngine.down(current);
     if (state) for (const node of state.nodes) expect(await nodeAlive(node)).toBe(false);
-  }, 120_000);
+  }, 300_000);
 
   it("forms a ring: every node up and normal, each knowing the two others", async () => {
     const status = await cassandraLocalEngine.status(state);
@@ -76,5 +76,5 @@ describe.sequential("local Cassandra, three nodes", () => {
     expect(status.code).toBe(1);
     expect(status.stdout).toContain("cassandra: NOT ready, 3 node(s), preset balanced");
     expect(status.stdout).toContain("node 3 (127.0.22.3): process");
-  }, 120_000);
+  }, 300_000);
 });
