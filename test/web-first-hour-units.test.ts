@@ -129,7 +129,7 @@ describe("views: defaults, looks, verdicts, numbers", () => {
     );
     const keys = looks.map((l) => `${l.borderColor}|${JSON.stringify(l.borderDash ?? [])}|${l.pointStyle}`);
     expect(new Set(keys).size).toBe(keys.length);
-    looks.forEach((l, i) => expect(i % 3 === 0 ? l.borderDash !== undefined : true).toBe(true));
+    for (const [i, l] of looks.entries()) expect(i % 3 === 0 ? l.borderDash !== undefined : true).toBe(true);
   });
 
   it("log axes only beyond a decade; no -0 %", () => {
