@@ -6,6 +6,7 @@
  * sources are said in the chart's title and note; a run not judged valid is hatched and named so.
  */
 import { Chart, type ChartConfiguration, type Scale } from "chart.js";
+import type { OverRepeats } from "../../../model/aggregate/rules.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { allInOrder, fetchBaselines, fetchCompare, type RunDetail } from "../api.js";
 import { toCsv } from "../csv.js";
@@ -138,49 +139,7 @@ function draw(ctx: ViewContext, entries: readonly CompareEntry[], reference: Com
   const verdicts = entries.map((e) => e.verdict);
   const unequal = unequalSetups(entries);
   const loadsDiffer = unequal.some((u) => u.startsWith("unequal loads"));
-  const throughputConfig = {
-    type: "bar",
-    data: {
-      labels,
-      datasets: [
-        {
-          label: "throughput (ops/s)",
-          data: throughput.map((s) => s.mean),
-          errorBars: throughput.map(whisker),
-          verdicts,
-          backgroundColor: entries.map((e, i) =>
-            isSuspect(e.verdict) ? hatch(looks[i]!.borderColor) : looks[i]!.backgroundColor,
-          ),
-          borderColor: looks.map((l) => l.borderColor),
-          borderWidth: 1,
-        },
-      ],
-    },
-    options: {
-      animation: false,
-      maintainAspectRatio: false,
-      indexAxis: "y",
-      scales: {
-        x: {
-          type: axisType(
-            scaleChoice(p.scale),
-            throughput.map((s) => s.mean),
-          ),
-          title: axisTitle("throughput (ops/s, summed over clients; mean over repeats)"),
-        },
-        // Each run named whole, in lines that leave the bars 60 % of the chart's width.
-        y: {
-          ticks: {
-            autoSkip: false,
-            callback(this: Scale, value: string | number) {
-              return wrapLabel(this.getLabelForValue(Number(value)), charsIn(this.chart.width * 0.4));
-            },
-          },
-        },
-      },
-      plugins: { legend: { display: false } },
-    },
-  };
+  const throughputConfig = throughputChart(entries, labels, throughput, looks, p.scale);
   const loads = entries
     .map(
       (e) =>
@@ -214,16 +173,70 @@ function draw(ctx: ViewContext, entries: readonly CompareEntry[], reference: Com
   ctx.details.append(diffTable(entries, reference, diffMetrics(throughput, latency)));
 }
 
-function drawLatency(
-  ctx: ViewContext,
+/** Throughput per entry as horizontal bars with their 95% CI, hatched where the entry was not judged valid. */
+function throughputChart(
+  entries: readonly CompareEntry[],
+  labels: readonly string[],
+  throughput: readonly OverRepeats[],
+  looks: ReturnType<typeof indexedLook>[],
+  scale: string | undefined,
+) {
+  const verdicts = entries.map((e) => e.verdict);
+  return {
+    type: "bar",
+    data: {
+      labels,
+      datasets: [
+        {
+          label: "throughput (ops/s)",
+          data: throughput.map((s) => s.mean),
+          errorBars: throughput.map(whisker),
+          verdicts,
+          backgroundColor: entries.map((e, i) =>
+            isSuspect(e.verdict) ? hatch(looks[i]!.borderColor) : looks[i]!.backgroundColor,
+          ),
+          borderColor: looks.map((l) => l.borderColor),
+          borderWidth: 1,
+        },
+      ],
+    },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      indexAxis: "y",
+      scales: {
+        x: {
+          type: axisType(
+            scaleChoice(scale),
+            throughput.map((s) => s.mean),
+          ),
+          title: axisTitle("throughput (ops/s, summed over clients; mean over repeats)"),
+        },
+        // Each run named whole, in lines that leave the bars 60 % of the chart's width.
+        y: {
+          ticks: {
+            autoSkip: false,
+            callback(this: Scale, value: string | number) {
+              return wrapLabel(this.getLabelForValue(Number(value)), charsIn(this.chart.width * 0.4));
+            },
+          },
+        },
+      },
+      plugins: { legend: { display: false } },
+    },
+  };
+}
+
+/** p50 to p99.99 per operation, a bar per entry with its 95% CI, legend items cut to the chart's width. */
+function latencyChart(
   entries: readonly CompareEntry[],
   labels: readonly string[],
   stats: ReturnType<typeof latencyStats>,
   looks: ReturnType<typeof indexedLook>[],
-): void {
-  const p = ctx.state.params;
+  scale: string | undefined,
+) {
   const { labels: statLabels, stats: latency } = stats;
-  const config = {
+  return {
     type: "bar",
     data: {
       labels: statLabels,
@@ -248,7 +261,7 @@ function drawLatency(
       scales: {
         y: {
           type: axisType(
-            scaleChoice(p.scale),
+            scaleChoice(scale),
             latency.flat().map((s) => s.mean),
           ),
           title: axisTitle("latency (ms)"),
@@ -268,6 +281,18 @@ function drawLatency(
       },
     },
   };
+}
+
+function drawLatency(
+  ctx: ViewContext,
+  entries: readonly CompareEntry[],
+  labels: readonly string[],
+  stats: ReturnType<typeof latencyStats>,
+  looks: ReturnType<typeof indexedLook>[],
+): void {
+  const p = ctx.state.params;
+  const { labels: statLabels, stats: latency } = stats;
+  const config = latencyChart(entries, labels, stats, looks, p.scale);
   const methods = percentileMethods(entries);
   ctx.chart({
     id: "compare-latency",
@@ -293,24 +318,9 @@ function drawLatency(
   });
 }
 
-/** Each metric of each entry against the reference: the change in percent and whether it exceeds the repeats' noise. */
-function diffTable(
-  entries: readonly CompareEntry[],
-  reference: CompareEntry,
-  metrics: readonly Metric[],
-): HTMLElement {
-  const r = entries.indexOf(reference);
-  const others = entries.filter((e) => e !== reference);
-  const named = (e: CompareEntry) =>
-    `${e.id}${e.runs.length > 1 ? ` ×${e.runs.length}` : ""}${e.verdict.verdict === "valid" ? "" : ` (${e.verdict.verdict})`}`;
-  const head = el(
-    "tr",
-    {},
-    el("th", {}, "metric"),
-    el("th", {}, `${named(reference)} (reference)`),
-    ...others.flatMap((e) => [el("th", {}, named(e)), el("th", {}, "change"), el("th", {}, "vs noise")]),
-  );
-  const verdictRow = el(
+/** The differences table's first row: each entry's verdict and the first two of its reasons. */
+function verdictRow(reference: CompareEntry, others: readonly CompareEntry[]): HTMLElement {
+  return el(
     "tr",
     { "data-row": "verdict" },
     el("td", {}, "verdict"),
@@ -334,6 +344,26 @@ function diffTable(
       el("td", {}),
     ]),
   );
+}
+
+/** Each metric of each entry against the reference: the change in percent and whether it exceeds the repeats' noise. */
+function diffTable(
+  entries: readonly CompareEntry[],
+  reference: CompareEntry,
+  metrics: readonly Metric[],
+): HTMLElement {
+  const r = entries.indexOf(reference);
+  const others = entries.filter((e) => e !== reference);
+  const named = (e: CompareEntry) =>
+    `${e.id}${e.runs.length > 1 ? ` ×${e.runs.length}` : ""}${e.verdict.verdict === "valid" ? "" : ` (${e.verdict.verdict})`}`;
+  const head = el(
+    "tr",
+    {},
+    el("th", {}, "metric"),
+    el("th", {}, `${named(reference)} (reference)`),
+    ...others.flatMap((e) => [el("th", {}, named(e)), el("th", {}, "change"), el("th", {}, "vs noise")]),
+  );
+  const verdicts = verdictRow(reference, others);
   const rows = metrics.map((m) => {
       const base = m.stats[r]!;
       const cells = others.flatMap((e) => {
@@ -374,7 +404,7 @@ function diffTable(
   return el(
     "div",
     {},
-    el("table", { class: "compare diff" }, el("thead", {}, head), el("tbody", {}, verdictRow, ...rows)),
+    el("table", { class: "compare diff" }, el("thead", {}, head), el("tbody", {}, verdicts, ...rows)),
     el(
       "p",
       { class: "note" },
