@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { installMocks, options, recorded, recordOptions, reset, settle, value } from "./infra-mocks.js";
+import { engineRuntime } from "../engines/runtimes.js";
 import { DashboardService, type DashboardServiceArgs } from "../infra/dashboard-service.js";
 import { BenchmarkNetwork } from "../infra/network.js";
-import { engineRuntime } from "../engines/runtimes.js";
+import { installMocks, options, recorded, recordOptions, reset, settle, value } from "./infra-mocks.js";
 
 /**
  * The resources the dashboard service and the benchmark network register under Pulumi mocks, with their inputs and
@@ -29,7 +29,11 @@ function registered(): string[] {
   return recorded
     .map((r) => {
       const o = options.get(r.name);
-      const opts = { ignoreChanges: o?.ignoreChanges, retainOnDelete: o?.retainOnDelete, dependsOn: Array.isArray(o?.dependsOn) ? o.dependsOn.length : undefined };
+      const opts = {
+        ignoreChanges: o?.ignoreChanges,
+        retainOnDelete: o?.retainOnDelete,
+        dependsOn: Array.isArray(o?.dependsOn) ? o.dependsOn.length : undefined,
+      };
       return `${r.type} ${r.name} ${JSON.stringify(plain(r.inputs))} ${JSON.stringify(plain(opts))}`;
     })
     .sort();
@@ -38,10 +42,21 @@ function registered(): string[] {
 describe("the resources of the networks", () => {
   for (const [label, over] of [
     ["dashboard, public-ip egress", {}],
-    ["dashboard, NAT egress and a load balancer", { egress: "nat", loadBalancer: { certificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/abc", allowedCidrs: ["203.0.113.0/24"] } }],
+    [
+      "dashboard, NAT egress and a load balancer",
+      {
+        egress: "nat",
+        loadBalancer: {
+          certificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/abc",
+          allowedCidrs: ["203.0.113.0/24"],
+        },
+      },
+    ],
   ] as const) {
     it(label, async () => {
-      const service = new DashboardService("dash", args(over as Partial<DashboardServiceArgs>), { transformations: [recordOptions] });
+      const service = new DashboardService("dash", args(over as Partial<DashboardServiceArgs>), {
+        transformations: [recordOptions],
+      });
       await value(service.url);
       await settle();
       expect(registered()).toMatchSnapshot();
@@ -50,7 +65,11 @@ describe("the resources of the networks", () => {
 
   for (const egress of ["public-ip", "nat"] as const) {
     it(`benchmark network, ${egress} egress`, async () => {
-      const net = new BenchmarkNetwork("net", { region: "us-east-1", ports: engineRuntime("cassandra").ports, egress }, { transformations: [recordOptions] });
+      const net = new BenchmarkNetwork(
+        "net",
+        { region: "us-east-1", ports: engineRuntime("cassandra").ports, egress },
+        { transformations: [recordOptions] },
+      );
       await value(net.vpcId);
       await settle();
       expect(registered()).toMatchSnapshot();

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { TransferClientResultSchema, TransferOperationSchema, TransferRunSchema } from "../model/transfer-format.js";
 import { storedRow } from "../api/store/transfer-rows.js";
+import { TransferClientResultSchema, TransferOperationSchema, TransferRunSchema } from "../model/transfer-format.js";
 
 /** An export line's row back to what Prisma writes, every column from the line's schema (model/transfer-format.ts). */
 describe("an export row as the store writes it", () => {

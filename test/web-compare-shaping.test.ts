@@ -27,26 +27,58 @@ const op = (p99Us: number | null) => ({
 function run(id: string, throughputs: number[], engine = "cassandra") {
   const raw = Value.Create(PhaseResult);
   return {
-    run: runRow({ ...Value.Create(RunSummary), id, engine, engineVersion: "5.0.4", preset: "balanced", nodes: 1, source: { kind: "measured", citation: null, seed: null, table: null }, verdict: "valid" }),
+    run: runRow({
+      ...Value.Create(RunSummary),
+      id,
+      engine,
+      engineVersion: "5.0.4",
+      preset: "balanced",
+      nodes: 1,
+      source: { kind: "measured", citation: null, seed: null, table: null },
+      verdict: "valid",
+    }),
     phases: throughputs.map((t, i) =>
       phaseView({
         ...raw,
         runId: id,
         verdict: "valid",
-        phase: { ...raw.phase, name: `load-16${i ? `-r${i}` : ""}`, kind: "workload", workload: "a", threadsPerClient: 16, clients: 1, repeat: i },
-        aggregate: { ...raw.aggregate, clients: 1, expectedClients: 1, complete: true, throughputOpsSec: t, operations: { UPDATE: op(i ? 2000 : 4000), "UPDATE-FAILED": op(1), CLEANUP: op(1) } },
+        phase: {
+          ...raw.phase,
+          name: `load-16${i ? `-r${i}` : ""}`,
+          kind: "workload",
+          workload: "a",
+          threadsPerClient: 16,
+          clients: 1,
+          repeat: i,
+        },
+        aggregate: {
+          ...raw.aggregate,
+          clients: 1,
+          expectedClients: 1,
+          complete: true,
+          throughputOpsSec: t,
+          operations: { UPDATE: op(i ? 2000 : 4000), "UPDATE-FAILED": op(1), CLEANUP: op(1) },
+        },
       }),
     ),
   };
 }
 
 describe("compare's numbers", () => {
-  const entries = compareEntries([run("r1", [1000, 1010, 990]), run("r2", [1500], "mongodb")], undefined, undefined, true);
+  const entries = compareEntries(
+    [run("r1", [1000, 1010, 990]), run("r2", [1500], "mongodb")],
+    undefined,
+    undefined,
+    true,
+  );
 
   it("a statistic per entry over its repeats; operations without cleanup and failed groups; p99 in ms", () => {
     expect(entryLabel(entries[0]!)).toBe("cassandra 5.0.4 balanced 1n (r1)");
     const throughput = throughputStats(entries);
-    expect(throughput.map((s) => [s.n, s.mean])).toEqual([[3, 1000], [1, 1500]]);
+    expect(throughput.map((s) => [s.n, s.mean])).toEqual([
+      [3, 1000],
+      [1, 1500],
+    ]);
     const ops = comparedOperations(entries);
     expect(ops).toEqual(["UPDATE"]);
     const latency = latencyStats(entries, ops);
@@ -55,7 +87,11 @@ describe("compare's numbers", () => {
     expect(latency.stats[0]![1]!.n).toBe(0);
     expect(percentileMethods(entries)).toEqual(["merged-hdr"]);
     // Percentiles nobody has are no row of the differences table.
-    expect(diffMetrics(throughput, latency).map((m) => m.name)).toEqual(["throughput (ops/s)", "UPDATE p50 (ms)", "UPDATE p99 (ms)"]);
+    expect(diffMetrics(throughput, latency).map((m) => m.name)).toEqual([
+      "throughput (ops/s)",
+      "UPDATE p50 (ms)",
+      "UPDATE p99 (ms)",
+    ]);
   });
 
   it("a change is better or worse by the metric's direction, and only when it exceeds the noise", () => {

@@ -22,8 +22,20 @@ describe("the dashboard's types come from the API's schemas", () => {
   it("a phase carries every field of the API's phase description and of its operations", () => {
     expectTypeOf<PhaseView>().toMatchTypeOf<Omit<Static<typeof PhaseResult>["phase"], "workload">>();
     const raw = Value.Create(PhaseResult);
-    const op = { count: 1, avgUs: 2, minUs: 1, maxUs: 9, percentilesUs: { "99": 8, "99.9": null }, percentileMethod: "merged-hdr" as const, averageOfClientAveragesUs: 2 };
-    const view = phaseView({ ...raw, phase: { ...raw.phase, workload: "a" }, aggregate: { ...raw.aggregate, operations: { READ: op } } });
+    const op = {
+      count: 1,
+      avgUs: 2,
+      minUs: 1,
+      maxUs: 9,
+      percentilesUs: { "99": 8, "99.9": null },
+      percentileMethod: "merged-hdr" as const,
+      averageOfClientAveragesUs: 2,
+    };
+    const view = phaseView({
+      ...raw,
+      phase: { ...raw.phase, workload: "a" },
+      aggregate: { ...raw.aggregate, operations: { READ: op } },
+    });
     for (const field of Object.keys(PhaseResult.properties.phase.properties)) expect(view, field).toHaveProperty(field);
     // Percentiles no client printed are left out; every other field of the operation passes through.
     expect(view.operations.READ).toEqual({ ...op, percentilesUs: { "99": 8 } });

@@ -2,7 +2,7 @@
  * The compare view's numbers, apart from drawing them: each entry's throughput and p50 to p99.99 per operation as
  * statistics over its repeats, and each metric's change to the reference against the repeats' noise.
  */
-import { overRepeats, type OverRepeats } from "../../../model/aggregate/rules.js";
+import { type OverRepeats, overRepeats } from "../../../model/aggregate/rules.js";
 import { againstNoise } from "../../../model/history.js";
 import type { PhaseView } from "../api.js";
 import { formatNumber } from "../ui.js";
@@ -67,7 +67,11 @@ export const percentileMethods = (entries: readonly CompareEntry[]): string[] =>
 export const whisker = (s: OverRepeats) => (s.ci95 ? { low: s.ci95.low, high: s.ci95.high } : null);
 
 /** Words beside a change: whether it is more than the noise, and whether it stands on a phase not judged valid. */
-export function noiseWords(verdict: ReturnType<typeof againstNoise>["verdict"], worse: boolean, suspect: boolean): string {
+export function noiseWords(
+  verdict: ReturnType<typeof againstNoise>["verdict"],
+  worse: boolean,
+  suspect: boolean,
+): string {
   const base =
     verdict === "exceeds noise"
       ? worse

@@ -89,7 +89,8 @@ export function commonLoads(levels: readonly SweepSeries[]): string[] {
   return keys.sort((a, b) => parseFloat(a) - parseFloat(b) || a.localeCompare(b));
 }
 
-const distinctSorted = <T>(values: readonly T[], order?: (a: T, b: T) => number): T[] => [...new Set(values)].sort(order);
+const distinctSorted = <T>(values: readonly T[], order?: (a: T, b: T) => number): T[] =>
+  [...new Set(values)].sort(order);
 
 /** The workloads, cluster sizes of the workload and operations the controls offer. */
 export function filterOptions(all: readonly DurabilityCell[], c: Pick<Chosen, "published" | "workload">) {
@@ -256,7 +257,9 @@ export function equalLoadSeries(
 /** A row of the peak table: a cell's peak, its p99, the same at the equal load, its baseline and its verdict. */
 export function peakRows(c: Chosen, equal: readonly SweepSeries[], baselines: readonly PinnedBaseline[]) {
   return c.cells.map((x) => {
-    const q = equal.find((e) => e.engine === x.engine && e.preset === x.preset)?.points.find((l) => loadKey(l) === c.load);
+    const q = equal
+      .find((e) => e.engine === x.engine && e.preset === x.preset)
+      ?.points.find((l) => loadKey(l) === c.load);
     return {
       cell: x,
       series: seriesLabel(x.engine, x.source),
