@@ -179,7 +179,9 @@ try {
   await timeEveryView(session.page, api.base); // warm-up: JIT, caches
   const base = await timeEveryView(session.page, api.base);
   console.log(`baseline, ${seed.runIds.length + 6} measured runs and the seeds' published ones (${load()}):`);
-  VIEWS.forEach((v, i) => console.log(`  ${name(v).padEnd(14)} ${show(base[i])}`));
+  VIEWS.forEach((v, i) => {
+    console.log(`  ${name(v).padEnd(14)} ${show(base[i])}`);
+  });
   for (const size of SIZES) {
     const t0 = performance.now();
     for (let i = stored; i < size; i += BATCH) {
@@ -214,9 +216,9 @@ try {
       `${(size + seed.runIds.length).toLocaleString("en-US")} measured runs, first chart of each view: right after the write / ` +
         `again (baseline); (api N): the ms its API requests were in flight before the chart (${load()}, ${new Date().toISOString()})`,
     );
-    VIEWS.forEach((v, i) =>
-      console.log(`  ${name(v).padEnd(14)} ${show(cold[i]).padStart(18)} / ${show(warm[i]).padStart(18)}   (${show(base[i])})`),
-    );
+    VIEWS.forEach((v, i) => {
+      console.log(`  ${name(v).padEnd(14)} ${show(cold[i]).padStart(18)} / ${show(warm[i]).padStart(18)}   (${show(base[i])})`);
+    });
   }
   if (session.errors.length) console.log(`browser errors: ${session.errors.join(" | ")}`);
 } finally {
