@@ -9,6 +9,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import type { ResultDocument } from "../model/result-document.js";
@@ -50,7 +51,49 @@ const VIEWS: { view: string; search: string; chart: string }[] = [
   { view: "study", search: "?view=study&seed=002", chart: "study-002-throughput-a" },
 ];
 
-async function timeToFirstChart(page: Page, url: string, view: string, chart: string): Promise<number> {
+/** A view's first chart and how long the API took to answer the requests made before it (the rest is the page's). */
+interface Timed {
+  ms: number;
+  apiMs: number;
+}
+
+/** Milliseconds the API requests of this page load spent in flight up to `until` (overlaps counted once). */
+function apiTime(spans: readonly { start: number; end: number }[], until: number): number {
+  let total = 0;
+  let reached = 0;
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    const [from, to] = [Math.max(s.start, reached), Math.min(s.end, until)];
+    if (to > from) total += to - from;
+    reached = Math.max(reached, to);
+  }
+  return total;
+}
+
+async function timeToFirstChart(page: Page, url: string, view: string, chart: string): Promise<Timed> {
+  const spans: { start: number; end: number }[] = [];
+  const started = new Map<object, number>();
+  const onRequest = (r: { url(): string }) => {
+    if (r.url().includes("/api/")) started.set(r, performance.now());
+  };
+  const onFinished = (r: object) => {
+    const start = started.get(r);
+    if (start !== undefined) spans.push({ start, end: performance.now() });
+  };
+  page.on("request", onRequest);
+  page.on("requestfinished", onFinished);
+  page.on("requestfailed", onFinished);
+  try {
+    const t0 = performance.now();
+    const ms = await untilFirstChart(page, url, view, chart);
+    return { ms, apiMs: apiTime(spans, t0 + ms) };
+  } finally {
+    page.off("request", onRequest);
+    page.off("requestfinished", onFinished);
+    page.off("requestfailed", onFinished);
+  }
+}
+
+async function untilFirstChart(page: Page, url: string, view: string, chart: string): Promise<number> {
   const t0 = performance.now();
   await page.goto(url);
   // The chart, or the view done without it (a default with nothing to draw): said, not waited on for minutes.
@@ -100,16 +143,21 @@ function scaled(overall: { runtimeMs: number; throughputOpsSec: number }, factor
 }
 
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+/** "412 ms (api 80)": the first chart, and the part of it the API requests were in flight. */
+const show = (x: Timed | string | undefined) => (typeof x === "object" ? `${fmt(x.ms)} (api ${x.apiMs.toFixed(0)})` : String(x));
+/** The machine's load: every figure is read beside it (1, 5 and 15 minutes). */
+const load = () => `load average ${loadavg().map((l) => l.toFixed(1)).join(", ")}`;
 const name = (v: (typeof VIEWS)[number]) =>
   v.view === "study" ? `study ${new URLSearchParams(v.search).get("seed")}` : v.view;
 
 /** Every view's first chart, each timed once; a view that draws nothing says why. */
-async function timeEveryView(page: Page, base: string): Promise<(number | string)[]> {
-  const out: (number | string)[] = [];
+async function timeEveryView(page: Page, base: string): Promise<(Timed | string)[]> {
+  const out: (Timed | string)[] = [];
   for (const v of VIEWS) {
     try {
-      out.push(await timeToFirstChart(page, `${base}/${v.search}`, v.view, v.chart));
-      process.stderr.write(`  ${name(v)}: ${fmt(out[out.length - 1] as number)}\n`);
+      const t = await timeToFirstChart(page, `${base}/${v.search}`, v.view, v.chart);
+      out.push(t);
+      process.stderr.write(`  ${name(v)}: ${show(t)}\n`);
     } catch (e) {
       out.push(`no chart (${(e as Error).message.split("\n")[0]})`);
     }
@@ -130,10 +178,10 @@ try {
   let stored = 6;
   await timeEveryView(session.page, api.base); // warm-up: JIT, caches
   const base = await timeEveryView(session.page, api.base);
-  console.log(`baseline, ${seed.runIds.length + 6} measured runs and the seeds' published ones:`);
-  VIEWS.forEach((v, i) =>
-    console.log(`  ${name(v).padEnd(14)} ${typeof base[i] === "number" ? fmt(base[i] as number) : base[i]}`),
-  );
+  console.log(`baseline, ${seed.runIds.length + 6} measured runs and the seeds' published ones (${load()}):`);
+  VIEWS.forEach((v, i) => {
+    console.log(`  ${name(v).padEnd(14)} ${show(base[i])}`);
+  });
   for (const size of SIZES) {
     const t0 = performance.now();
     for (let i = stored; i < size; i += BATCH) {
@@ -150,10 +198,10 @@ try {
       );
       // The owner of a PGlite store analyzes at most every 10 minutes after writes (api/db/pglite-statistics.ts); stored
       // in bulk faster than that, the planner kept planning ingest's joins for near-empty tables. So the bench analyzes
-      // as it stores, every 10,000 runs.
-      if ((i + BATCH) % ANALYZE_EVERY === 0) {
+      // as it stores, every 10,000 runs (counted from the batch's end: the first batch starts past the runs above).
+      if (Math.floor(Math.min(size, i + BATCH) / ANALYZE_EVERY) > Math.floor(i / ANALYZE_EVERY)) {
         await api.app.db.$executeRawUnsafe("ANALYZE");
-        process.stderr.write(`  ${(i + BATCH).toLocaleString("en-US")} runs stored, ${fmt(performance.now() - t0)}\n`);
+        process.stderr.write(`  ${Math.min(size, i + BATCH).toLocaleString("en-US")} runs stored, ${fmt(performance.now() - t0)}, ${load()}\n`);
       }
     }
     console.log(
@@ -165,13 +213,11 @@ try {
     const warm = await timeEveryView(session.page, api.base);
     await screenshot(session.page, `bench-${size}-study-002`);
     console.log(
-      `${(size + seed.runIds.length).toLocaleString("en-US")} measured runs, first chart of each view: right after the write / again (baseline)`,
+      `${(size + seed.runIds.length).toLocaleString("en-US")} measured runs, first chart of each view: right after the write / ` +
+        `again (baseline); (api N): the ms its API requests were in flight before the chart (${load()}, ${new Date().toISOString()})`,
     );
     VIEWS.forEach((v, i) => {
-      const show = (x: number | string | undefined) => (typeof x === "number" ? fmt(x) : String(x));
-      console.log(
-        `  ${name(v).padEnd(14)} ${show(cold[i]).padStart(9)} / ${show(warm[i]).padStart(9)}   (${show(base[i])})`,
-      );
+      console.log(`  ${name(v).padEnd(14)} ${show(cold[i]).padStart(18)} / ${show(warm[i]).padStart(18)}   (${show(base[i])})`);
     });
   }
   if (session.errors.length) console.log(`browser errors: ${session.errors.join(" | ")}`);

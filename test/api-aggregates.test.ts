@@ -90,6 +90,22 @@ describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s"
     expect(hbase.leftOut).toEqual({ invalid: 0, incomplete: 1 });
   });
 
+  it("a retried batch (the same documents again, one of them changed) counts nothing twice", async () => {
+    const kept = async () => ({
+      configurations: await db.prisma.configurationAggregate.findMany({ orderBy: { id: "asc" } }),
+      peaks: await db.prisma.peakAggregate.findMany({ orderBy: { id: "asc" } }),
+    });
+    const before = await kept();
+    const batch = dataset().slice(17, 34);
+    const changed = structuredClone(batch[0]!);
+    changed.result.overall = { ...changed.result.overall, throughputOpsSec: changed.result.overall.throughputOpsSec * 2 };
+    const outcomes = await ingestDocuments(db.prisma, [...batch, changed]);
+    expect(outcomes.map((o) => o.status)).toEqual([...batch.map(() => "duplicate"), "conflict"]);
+    await settleAggregates(db.prisma);
+    expect(await kept()).toEqual(before);
+    await expectKeptEqualsComputed();
+  });
+
   it("a quarantined run leaves the kept rows, a released one rejoins them, a deleted one is gone from them", async () => {
     const before = await sweeps(db.prisma, { engine: "cassandra", nodes: 1 });
     expect((await quarantineRun(db.prisma, "agg-cassandra-1-r0", "disk full", "test")).status).toBe("done");
