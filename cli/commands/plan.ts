@@ -117,7 +117,7 @@ function capacityChoice(o: { capacity?: string; budget?: string; fractions?: str
     if (stray) throw new UsageError(`--${stray[0] === "maxSteps" ? "max-steps" : stray[0] === "budget" ? "error-budget" : stray[0]}: only with --capacity`);
     return undefined;
   }
-  let slo;
+  let slo: ReturnType<typeof parseSloText>;
   try {
     slo = parseSloText(o.capacity, num("error-budget", o.budget));
   } catch (err) {

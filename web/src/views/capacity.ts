@@ -124,7 +124,9 @@ function configurationTable(ctx: ViewContext, points: CapacityPoint[], frontier:
       el("td", {}, pt.priceNote),
     ),
   );
-  rows.forEach((r, i) => r.addEventListener("click", () => ctx.setParams({ config: points[i]!.label })));
+  rows.forEach((r, i) => {
+    r.addEventListener("click", () => ctx.setParams({ config: points[i]!.label }));
+  });
   return el("table", { class: "capacity" }, el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
