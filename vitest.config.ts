@@ -47,6 +47,33 @@ export const INTEGRATION_FILES = [
   "test/ycsb-limits.test.ts",
 ];
 
+/**
+ * The integration files split into two lanes that `npm test` runs side by side (scripts/test-lanes.ts), each one
+ * file at a time, so the suite's half-idle minutes (JVMs starting, machines booting) overlap. The machines lane
+ * holds the OS-container rehearsals and every engine whose servers may bind all addresses (HBase's ZooKeeper and
+ * info ports, CouchbaseMock, FerretDB): the rehearsal's containers share this machine's network, so those never
+ * run beside one. The services lane holds the rest: API, CLI, browser, packages, and Cassandra on its own
+ * loopback addresses (listen and native addresses are set per node, no JMX port is opened).
+ */
+export const MACHINES_LANE = [
+  "test/rehearse-*.test.ts",
+  "test/boot-couchbase.test.ts",
+  "test/boot-hbase.test.ts",
+  "test/boot-mongodb.test.ts",
+  "test/couchbase-mock.test.ts",
+  "test/hbase-minicluster.test.ts",
+  "test/mongodb-ferretdb.test.ts",
+];
+
+/** YCSB_LAB_LANE=machines|services narrows the integration project to one lane; unset, it runs every file. */
+function laneOf(lane: string | undefined): { include: string[]; exclude: string[] } {
+  if (lane === undefined || lane === "") return { include: INTEGRATION_FILES, exclude: [] };
+  if (lane === "machines") return { include: MACHINES_LANE, exclude: [] };
+  if (lane === "services") return { include: INTEGRATION_FILES, exclude: MACHINES_LANE };
+  throw new Error(`YCSB_LAB_LANE=${lane}: expected machines or services`);
+}
+const LANE = laneOf(process.env.YCSB_LAB_LANE);
+
 /** As the CLI's entry points do (cli/dispatch.ts): Node 20 is what the machines run, the SDK's warning is about 2027. */
 const QUIET_ENV = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
 
@@ -71,8 +98,10 @@ export default defineConfig({
         test: {
           name: "integration",
           env: QUIET_ENV,
-          include: INTEGRATION_FILES,
-          testTimeout: 60_000,
+          include: LANE.include,
+          exclude: LANE.exclude,
+          // A guard against a hang, not a speed check: two lanes side by side on 2 cores stretch a 40 s file past a minute.
+          testTimeout: 180_000,
           hookTimeout: 300_000,
           fileParallelism: false,
           // Stops the test PostgreSQL, drops every test database and fails the run on a process left behind.

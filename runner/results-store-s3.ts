@@ -68,36 +68,61 @@ export class S3Store implements ResultsStore {
   /**
    * S3 answers a GET of a missing key with 403 AccessDenied, not 404, to a caller without s3:ListBucket on the bucket
    * (S3 API reference, GetObject, "Permissions"), and instances hold ListBucket only under their run's prefix
-   * (infra/policies.ts). A listing under the key itself, which that prefix allows, tells a missing key from a refusal.
+   * (infra/policies.ts). A listing under the key itself, which that prefix allows, tells a missing key from a
+   * refusal: true when listed, false when not, undefined when the listing is refused too.
    */
-  private async missing(key: string): Promise<boolean> {
+  private async listed(key: string): Promise<boolean | undefined> {
     try {
       const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(key), MaxKeys: 1 }));
-      return !(out.Contents ?? []).some((o) => o.Key === this.key(key));
+      return (out.Contents ?? []).some((o) => o.Key === this.key(key));
     } catch {
-      return false;
+      return undefined;
     }
   }
 
-  async get(key: string): Promise<Buffer | undefined> {
-    try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
-      return Buffer.from(await out.Body!.transformToByteArray());
-    } catch (err) {
-      if (isNoSuchKey(err) || (isForbidden(err) && (await this.missing(key)))) return undefined;
-      classifyS3Error(err, `get ${this.where(key)}`);
+  /**
+   * One read of `key`, `absent` when S3 says it does not exist. A 403 for a key the listing then shows may be a key
+   * written between the two calls (a leader writing its readiness marker while a client polls for it: S3 is
+   * strongly consistent, so the listing sees the write the GET could not), so the key is read once more; only a
+   * second refusal of a key that exists is a refusal.
+   */
+  private async readOr<T>(key: string, read: (k: string) => Promise<T>, absent: T): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await read(this.key(key));
+      } catch (err) {
+        if (isNoSuchKey(err)) return absent;
+        if (isForbidden(err)) {
+          const found = await this.listed(key);
+          if (found === false) return absent;
+          if (found === true && attempt === 1) continue;
+        }
+        classifyS3Error(err, `get ${this.where(key)}`);
+      }
     }
   }
 
-  async download(key: string, file: string): Promise<boolean> {
-    try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
-      await pipeline(out.Body as Readable, createWriteStream(file));
-      return true;
-    } catch (err) {
-      if (isNoSuchKey(err) || (isForbidden(err) && (await this.missing(key)))) return false;
-      classifyS3Error(err, `get ${this.where(key)}`);
-    }
+  get(key: string): Promise<Buffer | undefined> {
+    return this.readOr(
+      key,
+      async (k) => {
+        const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: k }));
+        return Buffer.from(await out.Body!.transformToByteArray());
+      },
+      undefined,
+    );
+  }
+
+  download(key: string, file: string): Promise<boolean> {
+    return this.readOr(
+      key,
+      async (k) => {
+        const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: k }));
+        await pipeline(out.Body as Readable, createWriteStream(file));
+        return true;
+      },
+      false,
+    );
   }
 
   async upload(key: string, file: string, contentType?: string): Promise<void> {

@@ -29,6 +29,10 @@ fi
 
 mkdir -p "$root"
 [[ $EUID -eq 0 ]] && chown postgres "$root"
+# Test lanes run side by side (scripts/test-lanes.ts): one of them starts the cluster, the other waits and finds it.
+# The server must not inherit the lock's descriptor (9>&- below), or it would hold the lock for its lifetime.
+exec 9>"$root/.start.lock"
+flock 9
 
 if [[ -f "$root/port" ]] && as_owner "$bin/pg_ctl" status -D "$data" >/dev/null 2>&1; then
   echo "postgresql://ycsb@127.0.0.1:$(cat "$root/port")/ycsb_lab"
@@ -42,7 +46,7 @@ fi
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 # fsync off: a test cluster trades crash safety for speed (never do this with data you keep).
 as_owner "$bin/pg_ctl" start -D "$data" -w -t 60 -l "$root/server.log" \
-  -o "-p $port -k $root -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >&2
+  -o "-p $port -k $root -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >&2 9>&-
 echo "$port" >"$root/port"
 "$bin/createdb" -h 127.0.0.1 -p "$port" -U ycsb ycsb_lab 2>/dev/null || true
 echo "postgresql://ycsb@127.0.0.1:$port/ycsb_lab"

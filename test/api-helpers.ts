@@ -5,7 +5,7 @@ import pg from "pg";
 import type { AppConfig } from "../api/config.js";
 import { SCHEMA_VERSION, type ResultDocument } from "../model/result-document.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
-import { TEST_DATABASE_PREFIX } from "./support/integration-teardown.js";
+import { testDatabasePrefix } from "./support/integration-teardown.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const TOKEN = "test-token-0123456789abcdef";
@@ -87,7 +87,9 @@ export function testConfig(over: Partial<AppConfig> = {}): AppConfig {
  */
 export async function freshPostgresDatabase(name: string): Promise<string> {
   const base = process.env.TEST_DATABASE_URL ?? execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-  const db = `${TEST_DATABASE_PREFIX}${name}_${process.pid}_${Date.now()}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  const db = `${testDatabasePrefix()}${name}_${process.pid}_${Date.now()}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  // PostgreSQL cuts names at 63 bytes without a word: the URL below would name a database that does not exist.
+  if (db.length > 63) throw new Error(`test database name ${db} is longer than PostgreSQL's 63 bytes: shorten "${name}"`);
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${db}`);

