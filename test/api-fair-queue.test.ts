@@ -1,12 +1,8 @@
-import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../api/build.js";
 import { FairQueue, laneOf } from "../api/db/fair-queue.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { ingestDocuments } from "../api/store/ingest.js";
-import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
-import { waitFor } from "./runner-helpers.js";
+import { fixtureDocument } from "./api-helpers.js";
 
 // A POST waited 34.5 s behind 16 viewers' reads on PGlite (one connection, first come first served): readers and
 // writers take turns instead (api/db/fair-queue.ts).
@@ -70,58 +66,4 @@ describe("readers and writers take turns on PGlite's one connection", () => {
       expect(finished.length - 1 - finished.indexOf("write"), finished.join(", ")).toBeGreaterThanOrEqual(8);
     });
   });
-});
-
-// One writer beside sixteen viewers on Postgres (issue 28): sixteen cold views took every pool connection, and the
-// writer's POST waited for one until the pool's deadline, answering 503 "database unavailable" on a healthy database.
-// Views that compute their answer take turns (api/plugins/app/compute-gate.ts), leaving connections to writes.
-describe("a writer beside sixteen viewers whose views are stuck in the database (Postgres)", () => {
-  let db: Database;
-  let app: FastifyInstance;
-  let admin: pg.Client;
-  let url: string;
-  beforeAll(async () => {
-    url = await freshPostgresDatabase("api_fair_queue");
-    db = await openDatabase({ databaseUrl: url });
-    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
-    const docs = [0, 1].map((c) => fixtureDocument({ runId: "viewed", client: c as 0 | 1 }));
-    expect((await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth })).statusCode).toBe(201);
-    // The kept groups settled: the views below go straight to the table they read.
-    expect((await app.inject({ url: "/api/v1/sweeps" })).statusCode).toBe(200);
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-  }, 60_000);
-  afterAll(async () => {
-    await admin?.end();
-    await app?.close();
-    await db?.close();
-  });
-
-  it("the writer's POST is stored (201) and /health answers while sixteen cold views wait on a table lock", async () => {
-    // Every view's query waits on this lock, holding its connection, until the lock goes: a database made slow.
-    await admin.query("BEGIN");
-    await admin.query("LOCK TABLE configuration_aggregates IN ACCESS EXCLUSIVE MODE");
-    const answered: number[] = [];
-    const views = Array.from({ length: 16 }, (_, i) =>
-      app.inject({ url: `/api/v1/sweeps?scenario=viewer-${i}` }).then((r) => (answered.push(r.statusCode), r.statusCode)),
-    );
-    const waiting = async () => {
-      const { rows } = await admin.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-      );
-      return rows[0].n as number;
-    };
-    await waitFor("the views to wait on the lock", 30_000, async () => (await waiting()) >= 3);
-    const docs = [0, 1].map((c) => fixtureDocument({ runId: "written-beside-viewers", client: c as 0 | 1 }));
-    const post = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
-    const health = await app.inject({ url: "/health" });
-    const stuck = answered.length;
-    await admin.query("COMMIT");
-    const statuses = await Promise.all(views);
-    expect(post.statusCode, post.body).toBe(201);
-    expect(health.statusCode, health.body).toBe(200);
-    // The views were stuck while the writer was stored, and each answers once the lock goes: none is refused.
-    expect(stuck).toBe(0);
-    expect(statuses).toEqual(Array(16).fill(200));
-  }, 60_000);
 });
