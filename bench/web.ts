@@ -131,9 +131,9 @@ try {
   await timeEveryView(session.page, api.base); // warm-up: JIT, caches
   const base = await timeEveryView(session.page, api.base);
   console.log(`baseline, ${seed.runIds.length + 6} measured runs and the seeds' published ones:`);
-  VIEWS.forEach((v, i) =>
-    console.log(`  ${name(v).padEnd(14)} ${typeof base[i] === "number" ? fmt(base[i] as number) : base[i]}`),
-  );
+  VIEWS.forEach((v, i) => {
+    console.log(`  ${name(v).padEnd(14)} ${typeof base[i] === "number" ? fmt(base[i] as number) : base[i]}`);
+  });
   for (const size of SIZES) {
     const t0 = performance.now();
     for (let i = stored; i < size; i += BATCH) {

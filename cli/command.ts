@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
 /** One `ycsb-lab <name>` subcommand. `run` returns the process exit code. */
 export interface Command {
   name: string;
@@ -13,3 +15,15 @@ export class UsageError extends Error {}
 
 /** An input error (unreadable, empty, truncated): printed as is, exit code 1. */
 export class InputError extends Error {}
+
+/**
+ * node:util's parseArgs with its complaints (unknown option, missing value) thrown as usage errors; `hint` is added
+ * to the message.
+ */
+export function parseCommandArgs<T extends ParseArgsConfig>(config: T, hint = ""): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}${hint}`);
+  }
+}

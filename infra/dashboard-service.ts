@@ -9,6 +9,7 @@ import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
 import { dashboardPolicy } from "./policies.js";
 import { ResultsBucket } from "./results-bucket.js";
+import { natInSubnet, routedSubnet, routeTable, s3Gateway, vpcWithGateway } from "./network.js";
 import { instanceUserData } from "./user-data.js";
 
 export interface DashboardDatabaseArgs {
@@ -197,211 +198,20 @@ export class DashboardService extends pulumi.ComponentResource {
   constructor(name: string, args: DashboardServiceArgs, opts?: pulumi.ComponentResourceOptions) {
     const plan = planDashboard(args);
     super("ycsb-lab:index:DashboardService", name, {}, opts);
-    const p = { parent: this };
-    const { tags, cidrs } = plan;
-
-    // Network: two private subnets (RDS needs two zones), two public ones (the NAT gateway, the optional ALB).
-    const zones = aws.getAvailabilityZonesOutput({ state: "available" }, p).names;
-    const vpc = new aws.ec2.Vpc(`${name}-vpc`, { cidrBlock: cidrs.vpc, enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } }, p);
-    const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
-    const publicRoutes = new aws.ec2.RouteTable(`${name}-public-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", gatewayId: igw.id }], tags }, p);
-    const publicSubnets = cidrs.publicSubnets.map((cidr, i) => {
-      const s = new aws.ec2.Subnet(`${name}-public-${i}`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: zones[i]!, mapPublicIpOnLaunch: false, tags: { ...tags, Name: `${name}-public-${i}` } }, p);
-      new aws.ec2.RouteTableAssociation(`${name}-public-${i}-routes`, { subnetId: s.id, routeTableId: publicRoutes.id }, p);
-      return s;
-    });
-    let privateRoutes: aws.ec2.RouteTable;
-    if (plan.egress === "nat") {
-      const eip = new aws.ec2.Eip(`${name}-nat-ip`, { domain: "vpc", tags }, p);
-      const nat = new aws.ec2.NatGateway(`${name}-nat`, { allocationId: eip.id, subnetId: publicSubnets[0]!.id, tags }, { parent: this, dependsOn: [igw] });
-      privateRoutes = new aws.ec2.RouteTable(`${name}-private-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", natGatewayId: nat.id }], tags }, p);
-    } else {
-      privateRoutes = new aws.ec2.RouteTable(`${name}-private-routes`, { vpcId: vpc.id, tags }, p);
-    }
-    const privateSubnets = cidrs.privateSubnets.map((cidr, i) => {
-      const s = new aws.ec2.Subnet(`${name}-private-${i}`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: zones[i]!, mapPublicIpOnLaunch: false, tags: { ...tags, Name: `${name}-private-${i}` } }, p);
-      new aws.ec2.RouteTableAssociation(`${name}-private-${i}-routes`, { subnetId: s.id, routeTableId: privateRoutes.id }, p);
-      return s;
-    });
-    // S3 reads of the poll never leave the AWS network (and cost no NAT processing).
-    new aws.ec2.VpcEndpoint(`${name}-s3`, { vpcId: vpc.id, serviceName: `com.amazonaws.${args.region}.s3`, vpcEndpointType: "Gateway", routeTableIds: [privateRoutes.id, publicRoutes.id], tags }, p);
-
-    // Security groups: nothing from the internet unless a load balancer with an allow-list is asked for.
-    const lbSg = args.loadBalancer
-      ? new aws.ec2.SecurityGroup(
-          `${name}-lb-sg`,
-          {
-            vpcId: vpc.id,
-            description: "ycsb-lab dashboard load balancer: HTTPS from the allow-list only",
-            ingress: [{ protocol: "tcp", fromPort: 443, toPort: 443, cidrBlocks: args.loadBalancer.allowedCidrs, description: "HTTPS from the allow-list" }],
-            egress: [{ protocol: "tcp", fromPort: plan.port, toPort: plan.port, cidrBlocks: cidrs.privateSubnets.concat(cidrs.publicSubnets), description: "the service" }],
-            tags,
-          },
-          p,
-        )
-      : undefined;
-    const serviceSg = new aws.ec2.SecurityGroup(
-      `${name}-service-sg`,
-      {
-        vpcId: vpc.id,
-        description: lbSg ? "ycsb-lab dashboard: its port from the load balancer only" : "ycsb-lab dashboard: no inbound (Session Manager port forwarding)",
-        ingress: lbSg ? [{ protocol: "tcp", fromPort: plan.port, toPort: plan.port, securityGroups: [lbSg.id], description: "the load balancer" }] : [],
-        egress: [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "packages, Node.js, S3, Secrets Manager, SSM, the database" }],
-        tags,
-      },
-      p,
-    );
-    const dbSg = new aws.ec2.SecurityGroup(
-      `${name}-db-sg`,
-      {
-        vpcId: vpc.id,
-        description: "ycsb-lab dashboard database: PostgreSQL from the service only",
-        ingress: [{ protocol: "tcp", fromPort: POSTGRES_PORT, toPort: POSTGRES_PORT, securityGroups: [serviceSg.id], description: "the dashboard service" }],
-        egress: [],
-        tags,
-      },
-      p,
-    );
-
-    // The database: RDS manages the master password in Secrets Manager (never in Pulumi state or outputs).
-    const subnetGroup = new aws.rds.SubnetGroup(`${name}-db-subnets`, { subnetIds: privateSubnets.map((s) => s.id), tags }, p);
-    const db = new aws.rds.Instance(
-      `${name}-db`,
-      {
-        engine: "postgres",
-        engineVersion: plan.database.engineVersion,
-        instanceClass: plan.database.instanceClass,
-        allocatedStorage: plan.database.allocatedStorageGiB,
-        storageType: "gp3",
-        storageEncrypted: true,
-        dbName: DATABASE_NAME,
-        username: DATABASE_USER,
-        manageMasterUserPassword: true,
-        dbSubnetGroupName: subnetGroup.name,
-        vpcSecurityGroupIds: [dbSg.id],
-        publiclyAccessible: false,
-        multiAz: plan.database.multiAz,
-        backupRetentionPeriod: plan.database.backupRetentionDays,
-        deletionProtection: plan.database.deletionProtection,
-        skipFinalSnapshot: false,
-        // One name per database created (ignoreChanges keeps the first up's): a second destroy never collides.
-        finalSnapshotIdentifier: finalSnapshotName(plan.serviceId, args.now ?? new Date()),
-        copyTagsToSnapshot: true,
-        autoMinorVersionUpgrade: true,
-        tags,
-      },
-      // The snapshot's name is decided once, when the database is created.
-      { parent: this, ignoreChanges: ["finalSnapshotIdentifier"] },
-    );
-    const dbSecretArn = db.masterUserSecrets.apply((s) => {
-      const arn = s?.[0]?.secretArn;
-      if (!arn) throw new Error(`DashboardService: RDS reported no managed master user secret for ${name}-db`);
-      return arn;
-    });
-
-    // Tokens: generated once (ignoreChanges: a later up never rotates them under the runners' feet), kept in Secrets Manager.
-    const tokenSecret = (kind: "write" | "read") => {
-      // A name per deployment (namePrefix): a destroyed one waits out Secrets Manager's recovery window (7 to 30 days)
-      // under its own name, and the next up never collides with it.
-      const secret = new aws.secretsmanager.Secret(
-        `${name}-${kind}-token`,
-        { namePrefix: `ycsb-lab/${plan.serviceId}/${kind}-token-`, recoveryWindowInDays: 7, description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`, tags },
-        p,
-      );
-      const value = aws.secretsmanager.getRandomPasswordOutput({ passwordLength: 40, excludePunctuation: true }, p).randomPassword;
-      new aws.secretsmanager.SecretVersion(`${name}-${kind}-token-value`, { secretId: secret.id, secretString: pulumi.secret(value) }, { parent: this, ignoreChanges: ["secretString"] });
-      return secret;
-    };
-    const writeToken = tokenSecret("write");
-    const readToken = plan.protectReads ? tokenSecret("read") : undefined;
-
-    // Its own bucket: the kit, the service description, its status (the results stay in the scenario buckets).
-    const own = new ResultsBucket(`${name}-svc`, { tags }, p);
-    const bucketName = own.bucketName;
-    const kitObject = new aws.s3.BucketObjectv2(
-      `${name}-kit`,
-      { bucket: bucketName, key: kitKey(args.kit.sha256), source: new pulumi.asset.FileAsset(args.kit.path), contentType: "application/gzip", serverSideEncryption: "AES256", tags },
-      { parent: this, retainOnDelete: true },
-    );
-    const description = pulumi
-      .all([db.address, db.port, writeToken.arn, readToken?.arn ?? pulumi.output(undefined), dbSecretArn])
-      .apply(([host, dbPort, writeArn, readArn, secretArn]): ServiceDescription => ({
-        serviceId: plan.serviceId,
-        region: args.region,
-        port: plan.port,
-        importBuckets: plan.importBuckets,
-        pollSeconds: plan.pollSeconds,
-        writeTokenSecretArn: writeArn,
-        protectReads: plan.protectReads,
-        ...(readArn ? { readTokenSecretArn: readArn } : {}),
-        database: { host, port: dbPort, name: DATABASE_NAME, secretArn, sslMode: "verify-full" },
-      }));
-    const serviceObject = new aws.s3.BucketObjectv2(
-      `${name}-service`,
-      { bucket: bucketName, key: serviceDescriptionKey(plan.serviceId), contentType: "application/json", content: description.apply((d) => JSON.stringify(d, null, 2)), serverSideEncryption: "AES256", tags },
-      p,
-    );
-
-    const policy = pulumi.all([bucketName, writeToken.arn, readToken?.arn ?? pulumi.output(undefined), dbSecretArn]).apply(([bucket, writeArn, readArn, secretArn]) =>
-      JSON.stringify(
-        dashboardPolicy({
-          bucketName: bucket,
-          serviceKey: serviceDescriptionKey(plan.serviceId),
-          statusPrefix: statusPrefix(plan.serviceId),
-          kitKey: kitKey(args.kit.sha256),
-          importBuckets: plan.importBuckets,
-          secretArns: [writeArn, ...(readArn ? [readArn] : []), secretArn],
-        }),
-      ),
-    );
-    const profile = instanceRole(`${name}-service`, policy, tags, this);
-    const userData = bucketName.apply((bucket) => instanceUserData({ role: "dashboard", index: 0, runId: plan.serviceId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
-    const instance = new aws.ec2.Instance(
-      `${name}-instance`,
-      {
-        ami: args.amiId ?? distributionAmi(this),
-        instanceType: plan.instanceType,
-        subnetId: plan.egress === "nat" ? privateSubnets[0]!.id : publicSubnets[0]!.id,
-        associatePublicIpAddress: plan.egress === "public-ip",
-        vpcSecurityGroupIds: [serviceSg.id],
-        iamInstanceProfile: profile.name,
-        ...SAFE_INSTANCE_DEFAULTS,
-        // A service is meant to stay: a shutdown stops it (its root volume and address kept), it never terminates itself.
-        instanceInitiatedShutdownBehavior: "stop",
-        userData,
-        userDataReplaceOnChange: true,
-        tags: { ...tags, Name: `${name}-dashboard`, "ycsb-lab:role": "dashboard" },
-      },
-      { parent: this, ignoreChanges: ["ami"], dependsOn: [kitObject, serviceObject, db] },
-    );
-
-    let url: pulumi.Output<string>;
-    if (args.loadBalancer) {
-      const lb = new aws.lb.LoadBalancer(`${name}-lb`, { loadBalancerType: "application", internal: false, securityGroups: [lbSg!.id], subnets: publicSubnets.map((s) => s.id), dropInvalidHeaderFields: true, tags }, p);
-      const target = new aws.lb.TargetGroup(
-        `${name}-targets`,
-        { port: plan.port, protocol: "HTTP", vpcId: vpc.id, targetType: "instance", healthCheck: { path: "/health", matcher: "200", interval: 30 }, tags },
-        p,
-      );
-      new aws.lb.TargetGroupAttachment(`${name}-target`, { targetGroupArn: target.arn, targetId: instance.id, port: plan.port }, p);
-      new aws.lb.Listener(
-        `${name}-https`,
-        {
-          loadBalancerArn: lb.arn,
-          port: 443,
-          protocol: "HTTPS",
-          // TLS 1.3 and 1.2 only (Elastic Load Balancing user guide, "Security policies for your Application Load Balancer").
-          sslPolicy: "ELBSecurityPolicy-TLS13-1-2-2021-06",
-          certificateArn: args.loadBalancer.certificateArn,
-          defaultActions: [{ type: "forward", targetGroupArn: target.arn }],
-          tags,
-        },
-        p,
-      );
-      url = pulumi.interpolate`https://${lb.dnsName}/`;
-    } else {
-      url = pulumi.output(`http://localhost:${plan.port}/ (after the port forwarding command)`);
-    }
+    const net = dashboardNetwork(name, plan, args.region, this);
+    const groups = securityGroups(name, plan, net.vpc, args.loadBalancer, this);
+    const db = database(name, plan, net.privateSubnets, groups.db, args.now ?? new Date(), this);
+    const writeToken = tokenSecret(name, plan, "write", this);
+    const readToken = plan.protectReads ? tokenSecret(name, plan, "read", this) : undefined;
+    const tokens = { write: writeToken.arn, read: readToken?.arn };
+    const own = serviceObjects(name, plan, args, { db, tokens }, this);
+    const profile = instanceRole(`${name}-service`, servicePolicy(plan, args, own.bucketName, tokens, db.secretArn), plan.tags, this);
+    const subnet = plan.egress === "nat" ? net.privateSubnets[0]! : net.publicSubnets[0]!;
+    const instance = serviceInstance(name, plan, args, { subnet, group: groups.service, profile, own, db: db.instance }, this);
+    const url =
+      args.loadBalancer && groups.lb
+        ? loadBalancer(name, plan, args.loadBalancer, { vpc: net.vpc, subnets: net.publicSubnets, group: groups.lb, instance }, this)
+        : pulumi.output(`http://localhost:${plan.port}/ (after the port forwarding command)`);
 
     this.serviceId = plan.serviceId;
     this.url = url;
@@ -409,8 +219,8 @@ export class DashboardService extends pulumi.ComponentResource {
     this.instanceId = instance.id;
     this.writeTokenSecretArn = writeToken.arn;
     if (readToken) this.readTokenSecretArn = readToken.arn;
-    this.databaseEndpoint = db.endpoint;
-    this.bucketName = bucketName;
+    this.databaseEndpoint = db.instance.endpoint;
+    this.bucketName = own.bucketName;
     this.roleArn = profile.arn;
     this.cost = plan.cost;
     this.registerOutputs({
@@ -422,4 +232,241 @@ export class DashboardService extends pulumi.ComponentResource {
       estimatedUsdPerMonth: this.cost.usdPerMonth,
     });
   }
+}
+
+type Tokens = { write: pulumi.Output<string>; read: pulumi.Output<string> | undefined };
+
+/**
+ * The service's network, from the same blocks as BenchmarkNetwork (infra/network.ts): two private subnets (RDS needs
+ * two zones) and two public ones (the NAT gateway, the optional ALB), each pair in the region's first two zones.
+ */
+function dashboardNetwork(name: string, plan: DashboardPlan, region: string, parent: pulumi.Resource) {
+  const { tags, cidrs } = plan;
+  const zones = aws.getAvailabilityZonesOutput({ state: "available" }, { parent }).names;
+  const { vpc, igw } = vpcWithGateway(name, cidrs.vpc, tags, parent);
+  const publicRoutes = routeTable(`${name}-public-routes`, vpc, { gatewayId: igw.id }, tags, parent);
+  const subnets = (kind: "public" | "private", list: readonly string[]) =>
+    list.map((cidr, i) => routedSubnet(`${name}-${kind}-${i}`, vpc, { cidr, zone: zones[i]!, public: false }, tags, parent));
+  const publicSubnets = subnets("public", cidrs.publicSubnets);
+  for (const s of publicSubnets) s.associate(publicRoutes);
+  const nat = plan.egress === "nat" ? natInSubnet(name, publicSubnets[0]!.subnet, igw, tags, parent) : undefined;
+  // With public-ip egress the private subnets hold only the database: no way out at all.
+  const privateRoutes = routeTable(`${name}-private-routes`, vpc, nat ? { natGatewayId: nat.id } : undefined, tags, parent);
+  const privateSubnets = subnets("private", cidrs.privateSubnets);
+  for (const s of privateSubnets) s.associate(privateRoutes);
+  // S3 reads of the poll never leave the AWS network (and cost no NAT processing).
+  s3Gateway(name, vpc, region, [privateRoutes.id, publicRoutes.id], tags, parent);
+  return { vpc, publicSubnets: publicSubnets.map((s) => s.subnet), privateSubnets: privateSubnets.map((s) => s.subnet) };
+}
+
+/** Nothing from the internet unless a load balancer with an allow-list is asked for; the database from the service only. */
+function securityGroups(name: string, plan: DashboardPlan, vpc: aws.ec2.Vpc, lbArgs: DashboardLoadBalancerArgs | undefined, parent: pulumi.Resource) {
+  const { tags, cidrs } = plan;
+  const p = { parent };
+  const lb = lbArgs
+    ? new aws.ec2.SecurityGroup(
+        `${name}-lb-sg`,
+        {
+          vpcId: vpc.id,
+          description: "ycsb-lab dashboard load balancer: HTTPS from the allow-list only",
+          ingress: [{ protocol: "tcp", fromPort: 443, toPort: 443, cidrBlocks: lbArgs.allowedCidrs, description: "HTTPS from the allow-list" }],
+          egress: [{ protocol: "tcp", fromPort: plan.port, toPort: plan.port, cidrBlocks: cidrs.privateSubnets.concat(cidrs.publicSubnets), description: "the service" }],
+          tags,
+        },
+        p,
+      )
+    : undefined;
+  const service = new aws.ec2.SecurityGroup(
+    `${name}-service-sg`,
+    {
+      vpcId: vpc.id,
+      description: lb ? "ycsb-lab dashboard: its port from the load balancer only" : "ycsb-lab dashboard: no inbound (Session Manager port forwarding)",
+      ingress: lb ? [{ protocol: "tcp", fromPort: plan.port, toPort: plan.port, securityGroups: [lb.id], description: "the load balancer" }] : [],
+      egress: [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "packages, Node.js, S3, Secrets Manager, SSM, the database" }],
+      tags,
+    },
+    p,
+  );
+  const db = new aws.ec2.SecurityGroup(
+    `${name}-db-sg`,
+    {
+      vpcId: vpc.id,
+      description: "ycsb-lab dashboard database: PostgreSQL from the service only",
+      ingress: [{ protocol: "tcp", fromPort: POSTGRES_PORT, toPort: POSTGRES_PORT, securityGroups: [service.id], description: "the dashboard service" }],
+      egress: [],
+      tags,
+    },
+    p,
+  );
+  return { lb, service, db };
+}
+
+/** The database: RDS manages the master password in Secrets Manager (never in Pulumi state or outputs). */
+function database(name: string, plan: DashboardPlan, subnets: aws.ec2.Subnet[], group: aws.ec2.SecurityGroup, now: Date, parent: pulumi.Resource) {
+  const { tags } = plan;
+  const subnetGroup = new aws.rds.SubnetGroup(`${name}-db-subnets`, { subnetIds: subnets.map((s) => s.id), tags }, { parent });
+  const instance = new aws.rds.Instance(
+    `${name}-db`,
+    {
+      engine: "postgres",
+      engineVersion: plan.database.engineVersion,
+      instanceClass: plan.database.instanceClass,
+      allocatedStorage: plan.database.allocatedStorageGiB,
+      storageType: "gp3",
+      storageEncrypted: true,
+      dbName: DATABASE_NAME,
+      username: DATABASE_USER,
+      manageMasterUserPassword: true,
+      dbSubnetGroupName: subnetGroup.name,
+      vpcSecurityGroupIds: [group.id],
+      publiclyAccessible: false,
+      multiAz: plan.database.multiAz,
+      backupRetentionPeriod: plan.database.backupRetentionDays,
+      deletionProtection: plan.database.deletionProtection,
+      skipFinalSnapshot: false,
+      // One name per database created (ignoreChanges keeps the first up's): a second destroy never collides.
+      finalSnapshotIdentifier: finalSnapshotName(plan.serviceId, now),
+      copyTagsToSnapshot: true,
+      autoMinorVersionUpgrade: true,
+      tags,
+    },
+    // The snapshot's name is decided once, when the database is created.
+    { parent, ignoreChanges: ["finalSnapshotIdentifier"] },
+  );
+  const secretArn = instance.masterUserSecrets.apply((s) => {
+    const arn = s?.[0]?.secretArn;
+    if (!arn) throw new Error(`DashboardService: RDS reported no managed master user secret for ${name}-db`);
+    return arn;
+  });
+  return { instance, secretArn };
+}
+
+/** A token generated once (ignoreChanges: a later up never rotates it under the runners' feet), kept in Secrets Manager. */
+function tokenSecret(name: string, plan: DashboardPlan, kind: "write" | "read", parent: pulumi.Resource) {
+  // A name per deployment (namePrefix): a destroyed one waits out Secrets Manager's recovery window (7 to 30 days)
+  // under its own name, and the next up never collides with it.
+  const secret = new aws.secretsmanager.Secret(
+    `${name}-${kind}-token`,
+    { namePrefix: `ycsb-lab/${plan.serviceId}/${kind}-token-`, recoveryWindowInDays: 7, description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`, tags: plan.tags },
+    { parent },
+  );
+  const value = aws.secretsmanager.getRandomPasswordOutput({ passwordLength: 40, excludePunctuation: true }, { parent }).randomPassword;
+  new aws.secretsmanager.SecretVersion(`${name}-${kind}-token-value`, { secretId: secret.id, secretString: pulumi.secret(value) }, { parent, ignoreChanges: ["secretString"] });
+  return secret;
+}
+
+/** Its own bucket: the kit, the service description, its status (the results stay in the scenario buckets). */
+function serviceObjects(
+  name: string,
+  plan: DashboardPlan,
+  args: DashboardServiceArgs,
+  from: { db: ReturnType<typeof database>; tokens: Tokens },
+  parent: pulumi.Resource,
+) {
+  const { tags } = plan;
+  const bucketName = new ResultsBucket(`${name}-svc`, { tags }, { parent }).bucketName;
+  const kit = new aws.s3.BucketObjectv2(
+    `${name}-kit`,
+    { bucket: bucketName, key: kitKey(args.kit.sha256), source: new pulumi.asset.FileAsset(args.kit.path), contentType: "application/gzip", serverSideEncryption: "AES256", tags },
+    { parent, retainOnDelete: true },
+  );
+  const { instance: db, secretArn } = from.db;
+  const description = pulumi
+    .all([db.address, db.port, from.tokens.write, from.tokens.read ?? pulumi.output(undefined), secretArn])
+    .apply(([host, dbPort, writeArn, readArn, dbSecretArn]): ServiceDescription => ({
+      serviceId: plan.serviceId,
+      region: args.region,
+      port: plan.port,
+      importBuckets: plan.importBuckets,
+      pollSeconds: plan.pollSeconds,
+      writeTokenSecretArn: writeArn,
+      protectReads: plan.protectReads,
+      ...(readArn ? { readTokenSecretArn: readArn } : {}),
+      database: { host, port: dbPort, name: DATABASE_NAME, secretArn: dbSecretArn, sslMode: "verify-full" },
+    }));
+  const service = new aws.s3.BucketObjectv2(
+    `${name}-service`,
+    { bucket: bucketName, key: serviceDescriptionKey(plan.serviceId), contentType: "application/json", content: description.apply((d) => JSON.stringify(d, null, 2)), serverSideEncryption: "AES256", tags },
+    { parent },
+  );
+  return { bucketName, kit, service };
+}
+
+/** The instance role's policy: its own objects, the buckets it imports, exactly its secrets. */
+function servicePolicy(plan: DashboardPlan, args: DashboardServiceArgs, bucketName: pulumi.Output<string>, tokens: Tokens, dbSecretArn: pulumi.Output<string>) {
+  return pulumi.all([bucketName, tokens.write, tokens.read ?? pulumi.output(undefined), dbSecretArn]).apply(([bucket, writeArn, readArn, secretArn]) =>
+    JSON.stringify(
+      dashboardPolicy({
+        bucketName: bucket,
+        serviceKey: serviceDescriptionKey(plan.serviceId),
+        statusPrefix: statusPrefix(plan.serviceId),
+        kitKey: kitKey(args.kit.sha256),
+        importBuckets: plan.importBuckets,
+        secretArns: [writeArn, ...(readArn ? [readArn] : []), secretArn],
+      }),
+    ),
+  );
+}
+
+/** The one instance, booted with the dashboard kit (`ycsb-lab boot --role dashboard`). */
+function serviceInstance(
+  name: string,
+  plan: DashboardPlan,
+  args: DashboardServiceArgs,
+  on: { subnet: aws.ec2.Subnet; group: aws.ec2.SecurityGroup; profile: ReturnType<typeof instanceRole>; own: ReturnType<typeof serviceObjects>; db: aws.rds.Instance },
+  parent: pulumi.ComponentResource,
+): aws.ec2.Instance {
+  const userData = on.own.bucketName.apply((bucket) => instanceUserData({ role: "dashboard", index: 0, runId: plan.serviceId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
+  return new aws.ec2.Instance(
+    `${name}-instance`,
+    {
+      ami: args.amiId ?? distributionAmi(parent),
+      instanceType: plan.instanceType,
+      subnetId: on.subnet.id,
+      associatePublicIpAddress: plan.egress === "public-ip",
+      vpcSecurityGroupIds: [on.group.id],
+      iamInstanceProfile: on.profile.name,
+      ...SAFE_INSTANCE_DEFAULTS,
+      // A service is meant to stay: a shutdown stops it (its root volume and address kept), it never terminates itself.
+      instanceInitiatedShutdownBehavior: "stop",
+      userData,
+      userDataReplaceOnChange: true,
+      tags: { ...plan.tags, Name: `${name}-dashboard`, "ycsb-lab:role": "dashboard" },
+    },
+    { parent, ignoreChanges: ["ami"], dependsOn: [on.own.kit, on.own.service, on.db] },
+  );
+}
+
+/** An internet-facing ALB with HTTPS (TLS 1.2 and 1.3 only) forwarding to the instance; its URL. */
+function loadBalancer(
+  name: string,
+  plan: DashboardPlan,
+  lbArgs: DashboardLoadBalancerArgs,
+  on: { vpc: aws.ec2.Vpc; subnets: aws.ec2.Subnet[]; group: aws.ec2.SecurityGroup; instance: aws.ec2.Instance },
+  parent: pulumi.Resource,
+): pulumi.Output<string> {
+  const { tags } = plan;
+  const p = { parent };
+  const lb = new aws.lb.LoadBalancer(`${name}-lb`, { loadBalancerType: "application", internal: false, securityGroups: [on.group.id], subnets: on.subnets.map((s) => s.id), dropInvalidHeaderFields: true, tags }, p);
+  const target = new aws.lb.TargetGroup(
+    `${name}-targets`,
+    { port: plan.port, protocol: "HTTP", vpcId: on.vpc.id, targetType: "instance", healthCheck: { path: "/health", matcher: "200", interval: 30 }, tags },
+    p,
+  );
+  new aws.lb.TargetGroupAttachment(`${name}-target`, { targetGroupArn: target.arn, targetId: on.instance.id, port: plan.port }, p);
+  new aws.lb.Listener(
+    `${name}-https`,
+    {
+      loadBalancerArn: lb.arn,
+      port: 443,
+      protocol: "HTTPS",
+      // TLS 1.3 and 1.2 only (Elastic Load Balancing user guide, "Security policies for your Application Load Balancer").
+      sslPolicy: "ELBSecurityPolicy-TLS13-1-2-2021-06",
+      certificateArn: lbArgs.certificateArn,
+      defaultActions: [{ type: "forward", targetGroupArn: target.arn }],
+      tags,
+    },
+    p,
+  );
+  return pulumi.interpolate`https://${lb.dnsName}/`;
 }

@@ -56,26 +56,19 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
     const p = { parent: this };
     const az = args.availabilityZone ?? aws.getAvailabilityZonesOutput({ state: "available" }, p).names[0]!;
 
-    const vpc = new aws.ec2.Vpc(`${name}-vpc`, { cidrBlock: args.vpcCidr ?? "10.42.0.0/16", enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } }, p);
-    const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
+    const { vpc, igw } = vpcWithGateway(name, args.vpcCidr ?? "10.42.0.0/16", tags, this);
     const nat = (args.egress ?? "public-ip") === "nat";
-    const subnet = (role: "data" | "client", cidr: string, zone: pulumi.Input<string>, keep = false) =>
-      new aws.ec2.Subnet(
-        `${name}-${role}`,
-        { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: zone, mapPublicIpOnLaunch: !nat, tags: { ...tags, Name: `${name}-${role}` } },
-        { parent: this, ...(keep ? { ignoreChanges: ["availabilityZone"] } : {}) },
-      );
-    const data = subnet("data", args.dataSubnetCidr ?? "10.42.1.0/24", az, args.keepZone ?? false);
+    const keep = { ignoreChanges: ["availabilityZone"] };
+    const data = routedSubnet(`${name}-data`, vpc, { cidr: args.dataSubnetCidr ?? "10.42.1.0/24", zone: az, public: !nat }, tags, this, args.keepZone ? keep : {});
     // Everything else follows the data subnet's zone: with keepZone, the one the first up chose.
-    const zone = data.availabilityZone;
-    const client = subnet("client", args.clientSubnetCidr ?? "10.42.2.0/24", zone);
+    const zone = data.subnet.availabilityZone;
+    const client = routedSubnet(`${name}-client`, vpc, { cidr: args.clientSubnetCidr ?? "10.42.2.0/24", zone, public: !nat }, tags, this);
     const publicCidr = args.publicSubnetCidr ?? "10.42.0.0/24";
     const toInternet = nat ? { natGatewayId: natGateway(name, vpc, igw, zone, publicCidr, tags, this).id } : { gatewayId: igw.id };
-    const routes = new aws.ec2.RouteTable(`${name}-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", ...toInternet }], tags }, p);
-    for (const [role, s] of [["data", data], ["client", client]] as const) {
-      new aws.ec2.RouteTableAssociation(`${name}-${role}-routes`, { subnetId: s.id, routeTableId: routes.id }, p);
-    }
-    const s3 = new aws.ec2.VpcEndpoint(`${name}-s3`, { vpcId: vpc.id, serviceName: `com.amazonaws.${args.region}.s3`, vpcEndpointType: "Gateway", routeTableIds: [routes.id], tags }, p);
+    const routes = routeTable(`${name}-routes`, vpc, toInternet, tags, this);
+    data.associate(routes);
+    client.associate(routes);
+    const s3 = s3Gateway(name, vpc, args.region, [routes.id], tags, this);
 
     const egress = [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "package downloads, S3, SSM" }];
     const clientSg = new aws.ec2.SecurityGroup(`${name}-client-sg`, { vpcId: vpc.id, description: "ycsb-lab clients: no inbound", egress, tags }, p);
@@ -95,8 +88,8 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
     );
 
     this.vpcId = vpc.id;
-    this.dataSubnetId = data.id;
-    this.clientSubnetId = client.id;
+    this.dataSubnetId = data.subnet.id;
+    this.clientSubnetId = client.subnet.id;
     this.dataSecurityGroupId = dataSg.id;
     this.clientSecurityGroupId = clientSg.id;
     this.s3EndpointId = s3.id;
@@ -105,14 +98,67 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
   }
 }
 
-/** A NAT gateway in a public subnet of its own (routed to the internet gateway), with its one public address. */
-function natGateway(name: string, vpc: aws.ec2.Vpc, igw: aws.ec2.InternetGateway, az: pulumi.Input<string>, cidr: string, tags: Record<string, string>, parent: pulumi.Resource): aws.ec2.NatGateway {
+type Tags = Record<string, string>;
+
+/** A VPC with DNS names and its internet gateway: the start of every network here (benchmark and dashboard). */
+export function vpcWithGateway(name: string, cidr: string, tags: Tags, parent: pulumi.Resource) {
   const p = { parent };
-  const publicRoutes = new aws.ec2.RouteTable(`${name}-public-routes`, { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", gatewayId: igw.id }], tags }, p);
-  const publicSubnet = new aws.ec2.Subnet(`${name}-public`, { vpcId: vpc.id, cidrBlock: cidr, availabilityZone: az, mapPublicIpOnLaunch: false, tags: { ...tags, Name: `${name}-public` } }, p);
-  new aws.ec2.RouteTableAssociation(`${name}-public-routes`, { subnetId: publicSubnet.id, routeTableId: publicRoutes.id }, p);
-  const address = new aws.ec2.Eip(`${name}-nat-ip`, { domain: "vpc", tags }, p);
-  return new aws.ec2.NatGateway(`${name}-nat`, { allocationId: address.id, subnetId: publicSubnet.id, tags }, { parent, dependsOn: [igw] });
+  const vpc = new aws.ec2.Vpc(`${name}-vpc`, { cidrBlock: cidr, enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } }, p);
+  const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
+  return { vpc, igw };
+}
+
+/** A route table, with a default route to the internet gateway or a NAT gateway, or none (no way out). */
+export function routeTable(
+  name: string,
+  vpc: aws.ec2.Vpc,
+  toInternet: { gatewayId: pulumi.Input<string> } | { natGatewayId: pulumi.Input<string> } | undefined,
+  tags: Tags,
+  parent: pulumi.Resource,
+): aws.ec2.RouteTable {
+  const routes = toInternet ? { routes: [{ cidrBlock: "0.0.0.0/0", ...toInternet }] } : {};
+  return new aws.ec2.RouteTable(name, { vpcId: vpc.id, ...routes, tags }, { parent });
+}
+
+/**
+ * A subnet named `name` in one zone; `associate` routes it through a table (association `${name}-routes`).
+ * `public`: instances launched in it get a public IPv4 address of their own.
+ */
+export function routedSubnet(
+  name: string,
+  vpc: aws.ec2.Vpc,
+  at: { cidr: string; zone: pulumi.Input<string>; public: boolean },
+  tags: Tags,
+  parent: pulumi.Resource,
+  opts: pulumi.CustomResourceOptions = {},
+) {
+  const subnet = new aws.ec2.Subnet(
+    name,
+    { vpcId: vpc.id, cidrBlock: at.cidr, availabilityZone: at.zone, mapPublicIpOnLaunch: at.public, tags: { ...tags, Name: name } },
+    { parent, ...opts },
+  );
+  const associate = (table: aws.ec2.RouteTable) =>
+    new aws.ec2.RouteTableAssociation(`${name}-routes`, { subnetId: subnet.id, routeTableId: table.id }, { parent });
+  return { subnet, associate };
+}
+
+/** A NAT gateway in a public subnet, with its one public address (it needs the internet gateway attached first). */
+export function natInSubnet(name: string, subnet: aws.ec2.Subnet, igw: aws.ec2.InternetGateway, tags: Tags, parent: pulumi.Resource) {
+  const address = new aws.ec2.Eip(`${name}-nat-ip`, { domain: "vpc", tags }, { parent });
+  return new aws.ec2.NatGateway(`${name}-nat`, { allocationId: address.id, subnetId: subnet.id, tags }, { parent, dependsOn: [igw] });
+}
+
+/** An S3 gateway endpoint on these route tables: S3 traffic never leaves the AWS network (and costs no NAT processing). */
+export function s3Gateway(name: string, vpc: aws.ec2.Vpc, region: string, routeTableIds: pulumi.Input<string>[], tags: Tags, parent: pulumi.Resource) {
+  return new aws.ec2.VpcEndpoint(`${name}-s3`, { vpcId: vpc.id, serviceName: `com.amazonaws.${region}.s3`, vpcEndpointType: "Gateway", routeTableIds, tags }, { parent });
+}
+
+/** A NAT gateway in a public subnet of its own (routed to the internet gateway), with its one public address. */
+function natGateway(name: string, vpc: aws.ec2.Vpc, igw: aws.ec2.InternetGateway, az: pulumi.Input<string>, cidr: string, tags: Tags, parent: pulumi.Resource): aws.ec2.NatGateway {
+  const publicRoutes = routeTable(`${name}-public-routes`, vpc, { gatewayId: igw.id }, tags, parent);
+  const publicSubnet = routedSubnet(`${name}-public`, vpc, { cidr, zone: az, public: false }, tags, parent);
+  publicSubnet.associate(publicRoutes);
+  return natInSubnet(name, publicSubnet.subnet, igw, tags, parent);
 }
 
 export function checkNetworkArgs(args: BenchmarkNetworkArgs): Array<{ field: string; message: string }> {

@@ -106,8 +106,12 @@ export function clusterDescriptionProblems(value: unknown): FieldError[] {
   if (errors.length > 0) return errors;
   const d = value as ClusterDescription;
   const problems: FieldError[] = [];
-  d.nodes.forEach((n, i) => n.index !== i && problems.push({ path: `/nodes/${i}/index`, message: `must be ${i} (nodes are listed in index order)` }));
-  d.clients.forEach((c, i) => c.index !== i && problems.push({ path: `/clients/${i}/index`, message: `must be ${i} (clients are listed in index order)` }));
+  for (const [i, n] of d.nodes.entries()) {
+    if (n.index !== i) problems.push({ path: `/nodes/${i}/index`, message: `must be ${i} (nodes are listed in index order)` });
+  }
+  for (const [i, c] of d.clients.entries()) {
+    if (c.index !== i) problems.push({ path: `/clients/${i}/index`, message: `must be ${i} (clients are listed in index order)` });
+  }
   if (new Set(d.nodes.map((n) => n.address)).size !== d.nodes.length) problems.push({ path: "/nodes", message: "node addresses must be distinct" });
   if (d.replication > d.nodes.length) problems.push({ path: "/replication", message: `${d.replication} copies need at least as many nodes (got ${d.nodes.length})` });
   if ((d.storage.log === undefined) !== (d.storage.logDir === undefined)) problems.push({ path: "/storage/logDir", message: "a log volume and its mount point go together" });

@@ -191,7 +191,9 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
   plan.loadDataSet("", 0, first.workload);
   for (let testRepeat = 0; testRepeat < testRepeats; testRepeat++) {
     if (testRepeat > 0) plan.resetBefore("repeat", `r${testRepeat}`, testRepeat, first.workload);
-    slots.forEach((slot, si) => plan.addSlot(slot, si > 0 ? slots[si - 1] : undefined, testRepeat, testRepeats, measurementRepeats));
+    slots.forEach((slot, si) => {
+      plan.addSlot(slot, si > 0 ? slots[si - 1] : undefined, testRepeat, testRepeats, measurementRepeats);
+    });
   }
   assignInsertKeyRanges(plan.phases, d);
   return { planVersion: PLAN_VERSION, scenario: spec.name, deployment: d, phases: plan.phases };

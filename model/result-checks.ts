@@ -22,6 +22,7 @@ const pointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/
 // A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no "u" flag).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the class is all of ASCII, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** Why a string cannot be stored as given (Postgres text and jsonb take no U+0000 and no lone surrogate), or null. */

@@ -1,4 +1,4 @@
-import type { StatusGroupColumns, StatusPoint, StatusSeries } from "./result-document.js";
+import type { StatusPoint, StatusSeries } from "./result-document.js";
 
 /** A series with no status line. */
 export function emptyStatusSeries(): StatusSeries {

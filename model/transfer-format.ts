@@ -8,7 +8,10 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 export const TRANSFER_FORMAT = "ycsb-lab-export/1";
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const IsoDate = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$" });
+/** The patterns of a date and a 64-bit count as text: the import turns them back into a Date and a BigInt. */
+export const TRANSFER_DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$";
+export const TRANSFER_COUNT_PATTERN = "^[0-9]{1,19}$";
+const IsoDate = Type.String({ pattern: TRANSFER_DATE_PATTERN });
 const Id = Type.String({ minLength: 1, maxLength: 500 });
 const Int = Type.Integer();
 const Json = Type.Unknown();
@@ -38,7 +41,7 @@ export const TransferReferenceTableSchema = Type.Object({
 
 export const TransferOperationSchema = Type.Object({
   operation: Type.String({ minLength: 1 }),
-  count: Type.String({ pattern: "^[0-9]{1,19}$" }),
+  count: Type.String({ pattern: TRANSFER_COUNT_PATTERN }),
   avgUs: Nullable(Type.Number()),
   minUs: Nullable(Type.Number()),
   maxUs: Nullable(Type.Number()),
@@ -49,6 +52,10 @@ export const TransferOperationSchema = Type.Object({
   extra: Type.Optional(Json),
   hdrHistogram: Nullable(Type.String()),
 });
+
+export const TransferStatusSeriesSchema = Type.Object({ points: Json });
+export const TransferHdrLogSchema = Type.Object({ operation: Type.String(), uri: Type.String() });
+export const TransferValiditySchema = Type.Object({ verdict: Type.String(), reasons: Json });
 
 export const TransferClientResultSchema = Type.Object({
   clientIndex: Int,
@@ -66,9 +73,9 @@ export const TransferClientResultSchema = Type.Object({
   documentHash: Type.String({ minLength: 1 }),
   createdAt: IsoDate,
   operations: Type.Array(TransferOperationSchema),
-  statusSeries: Nullable(Type.Object({ points: Json })),
-  hdrLogs: Type.Array(Type.Object({ operation: Type.String(), uri: Type.String() })),
-  validity: Nullable(Type.Object({ verdict: Type.String(), reasons: Json })),
+  statusSeries: Nullable(TransferStatusSeriesSchema),
+  hdrLogs: Type.Array(TransferHdrLogSchema),
+  validity: Nullable(TransferValiditySchema),
 });
 
 export const TransferPhaseSchema = Type.Object({

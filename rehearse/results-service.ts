@@ -15,6 +15,12 @@ export interface ResultsService {
 }
 
 /**
+ * How long `serve` may take to answer /health: an embedded database's first start with its migrations and the
+ * seeds' tables. Two minutes was not enough on a 2-core machine at a load average of 20.
+ */
+const SERVICE_START_MS = 300_000;
+
+/**
  * The results service as a team runs it: `ycsb-lab serve` in its own process, importing from the run's bucket by
  * polling (S3_POLL_*), with read-only credentials on the bucket. Its database is the rehearsal's own embedded one
  * unless `databaseUrl` names a PostgreSQL.
@@ -47,12 +53,16 @@ export async function startResultsService(o: { dir: string; endpoint: string; re
     closeSync(out);
   }
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + SERVICE_START_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the results service exited with code ${child.exitCode}; see ${join(o.dir, "results-service.log")}`);
     const up = await fetch(`${url}/health`).then((r) => r.ok).catch(() => false);
     if (up) break;
-    if (Date.now() > deadline) throw new Error(`the results service did not answer on ${url} in 120 s; see ${join(o.dir, "results-service.log")}`);
+    if (Date.now() > deadline) {
+      // A service that never answered is still a process of ours: it must not outlive the rehearsal that gave up.
+      child.kill("SIGKILL");
+      throw new Error(`the results service did not answer on ${url} in ${SERVICE_START_MS / 1000} s; see ${join(o.dir, "results-service.log")}`);
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   return {

@@ -1,7 +1,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
-import { decideStep, isActive, stepPhases, validateResultDocument, type Plan, type PlanPhase } from "../model/index.js";
+import { decideStep, isActive, stepPhases, validateResultDocument, type ClientOutput, type Plan, type PlanPhase } from "../model/index.js";
 import { clientHistograms } from "../model/hdr/index.js";
 import { BarrierError, passBarrier, type Arrival } from "./barrier.js";
 import { capacityDecision } from "./capacity-decision.js";
@@ -250,7 +250,7 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   // Bytes as written: the parser reads them without a decoded copy, and they are uploaded unchanged.
   const missing = () => Buffer.alloc(0);
   const [stdout, stderr] = await Promise.all([readFile(proc.stdoutPath).catch(missing), readFile(proc.stderrPath).catch(missing)]);
-  let output;
+  let output: ClientOutput;
   let failure = proc.failure;
   try {
     output = parseYcsbOutput(stdout, stderr);

@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 
@@ -85,7 +86,7 @@ export class FolderStore implements ResultsStore {
   async list(prefix: string): Promise<string[]> {
     const out: string[] = [];
     const walk = async (dir: string): Promise<void> => {
-      let entries;
+      let entries: Dirent[];
       try {
         entries = await readdir(dir, { withFileTypes: true });
       } catch (err) {

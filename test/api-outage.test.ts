@@ -56,7 +56,7 @@ describe("database outage on Postgres", () => {
     proxyDown = false;
     expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
     expect((await app.inject({ url: "/api/v1/runs/before-outage" })).statusCode).toBe(200);
-  }, 120_000);
+  }, 300_000);
 
   it("a request that gets no pool connection in time (every one busy) is 503 with Retry-After, not 500", async () => {
     const url = await freshPostgresDatabase("api_outage_busy");
@@ -80,5 +80,5 @@ describe("database outage on Postgres", () => {
       await busyApp.close();
       await busy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

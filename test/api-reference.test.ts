@@ -240,7 +240,7 @@ describe("published runs in the API", () => {
     const g = groups.find((x) => x.phase === "a-t4")!;
     expect(g.repeats.map((x) => x.phase)).toEqual(["a-t4-r0", "a-t4-r1"]);
     const sums = [0, 1].map((repeat) => docs.filter((d) => d.phase.name === `a-t4-r${repeat}`).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
-    g.repeats.forEach((x, i) => expect(x.throughputOpsSec).toBeCloseTo(sums[i]!, 6));
+    for (const [i, x] of g.repeats.entries()) expect(x.throughputOpsSec).toBeCloseTo(sums[i]!, 6);
     expect(g.throughput.n).toBe(2);
     expect(g.throughput.mean).toBeCloseTo((sums[0]! + sums[1]!) / 2, 6);
     // In /sweeps the two repeats are one point of the load level: throughput and runtime their means.

@@ -165,7 +165,7 @@ describe("POST /ingest/s3 against moto", () => {
       await pollApp.close();
       await pollDb.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   it("a real 3-repeat run written to S3 by the runner is imported whole and read back as mean, CI and n = 3", async () => {
     // Real YCSB 0.17.0 (site.ycsb.BasicDB), the runner's own S3 store on moto, three repeats of workload A.
@@ -197,7 +197,7 @@ describe("POST /ingest/s3 against moto", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 
   it("needs the token and a valid bucket name", async () => {
     expect((await app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket } })).statusCode).toBe(401);

@@ -44,7 +44,7 @@ describe("service options: slow clients, proxies, headers, the write token, expo
     expect(body).toMatch(/^HTTP\/1\.1 408 /);
     const headers = await stall(port, "GET /api/v1/runs HTTP/1.1\r\nHost: x\r\nX-Slow: ");
     expect(headers).toMatch(/^HTTP\/1\.1 408 /);
-  }, 30_000);
+  }, 300_000);
 
   it("behind a trusted proxy the rate limit is per client (X-Forwarded-For), not per proxy", async () => {
     // Each a new answer to compute: what the budget counts.
@@ -95,5 +95,5 @@ describe("service options: slow clients, proxies, headers, the write token, expo
     expect(second.tokenFrom).toBe("file");
     expect(second.token).toBe(first.token);
     expect(first.token.length).toBeGreaterThanOrEqual(16);
-  }, 120_000);
+  }, 300_000);
 });

@@ -47,7 +47,7 @@ describe("a client that is denied or cannot reach the bucket fails naming the ke
     const reads = proxy.calls.filter((c) => c.method === "GET" && /runs\/r1\/(cluster|plan)\.json$/.test(c.path));
     expect(reads.length).toBe(2);
     expect(reads.every((c) => c.status === 403)).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it("unreachable: retries as long as YCSB_LAB_READ_RETRY_SECONDS says (a minute by default), then fails naming the key and the connection error", async () => {
     // Accepts and drops every connection, counting them: an S3 endpoint that is there but never answers.
@@ -84,5 +84,5 @@ describe("a client that is denied or cannot reach the bucket fails naming the ke
     expect(r.out).toMatch(/^node-0\s+failed\s+\d+s\s+cassandra \(pid 42\) exited with code 1/m);
     expect(r.out).toMatch(/^client-0\s+running 3\/4/m);
     expect(r.out).toContain("ERROR Exception encountered during startup: disk full");
-  }, 60_000);
+  }, 300_000);
 });

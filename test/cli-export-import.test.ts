@@ -49,7 +49,7 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     expect((await pinBaseline(laptop.prisma, "laptop-a", "before the upgrade")).status).toBe("done");
     await laptop.close();
     databaseUrl = await freshPostgresDatabase("transfer");
-  }, 120_000);
+  }, 300_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("round-trips every run, measured and published: equal counts per table and equal rows, and a second import creates nothing", async () => {
@@ -114,7 +114,7 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     const { stderr, counts } = await importFails(path);
     expect(stderr).toContain(`line ${line}: a run line: /run/nodes: Expected integer`);
     expect(counts).toEqual({});
-  }, 120_000);
+  }, 300_000);
 
   it("a real export with one run the database refuses appended: the whole import rolls back", async () => {
     // Valid line by line, but the same phase twice in one run breaks the store's unique (run, phase name).
@@ -126,14 +126,14 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     expect(stderr).toContain(`line ${line}: the run could not be stored, nothing was written`);
     expect(Object.keys(counts)).toEqual(TABLES);
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it("a run naming a source neither the file nor the store holds is refused, naming it", async () => {
     const { path, line } = await exportWith("bad-source.jsonl", (r) => ({ ...r, run: { ...r.run, id: "appended", sourceId: "nowhere" } }));
     const { stderr, counts } = await importFails(path);
     expect(stderr).toContain(`line ${line}: the run's source "nowhere" is neither in the file nor in this store`);
     expect(counts.runs).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it("refuses a file that is not an export, naming the line, and writes nothing", async () => {
     const bad = join(dir, "bad.jsonl");
@@ -150,5 +150,5 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     await client.connect();
     expect((await client.query("SELECT to_regclass('runs') AS t")).rows[0].t).toBeNull();
     await client.end();
-  }, 120_000);
+  }, 300_000);
 });

@@ -12,5 +12,5 @@ describe("npx ycsb-lab in a checkout", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("Usage: ycsb-lab <command>");
     expect(r.stdout).toMatch(/\n\s+plan\s/);
-  }, 120_000);
+  }, 300_000);
 });

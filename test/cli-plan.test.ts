@@ -25,7 +25,7 @@ describe("ycsb-lab plan", () => {
     const { stdout } = await cli("plan", "--scenario", "endpoint-2015", "--nodes", "32");
     expect(stdout).toMatch(/^scenario endpoint-2015: cassandra, 32 node\(s\), preset durable \(load: throughput\), 32 client\(s\), 16000000000 records of 123 B, scale 1$/m);
     expect(stdout).toMatch(/^1 +load +load +b +40 +500000000 +16000000000 /m);
-  }, 120_000);
+  }, 300_000);
 
   it("-o plan.json writes the JSON `run --plan` reads (the cost, asked for, goes to stdout)", async () => {
     const file = join(dir, "plan.json");

@@ -45,7 +45,7 @@ describe("Prisma's schema engine: the stand-in only when asked for", () => {
     const r = db("db:generate", { YCSB_LAB_SCHEMA_ENGINE: "wasm" });
     expect(r.status).toBe(2);
     expect(r.output).toContain('YCSB_LAB_SCHEMA_ENGINE must be "stand-in" or "prisma", got "wasm"');
-  }, 60_000);
+  }, 300_000);
 });
 
 /** Opens a PGlite directory, runs `f` on it and closes it (the CLI's engine opens the same directory after). */

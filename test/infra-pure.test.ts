@@ -17,7 +17,7 @@ import { volumeLayout } from "../infra/volumes.js";
 import { checkLogVolume } from "../infra/database-cluster.js";
 import { buildPlan } from "../model/plan.js";
 import { DURATION_ASSUMPTIONS, estimateRunDuration } from "../model/plan-duration.js";
-import { baseRecordCount, ownLogDevice, type StorageSpec } from "../model/scenario.js";
+import { ownLogDevice, type StorageSpec } from "../model/scenario.js";
 import { kitKey } from "../model/results-layout.js";
 import { mongoProcesses, shardMembers } from "../engines/mongodb/topology.js";
 import { osTuning } from "../engines/os-tuning.js";

@@ -6,7 +6,7 @@ import { stackConfigFromFiles, stackNames as listStacks } from "../stacks/config
 import { SCENARIOS } from "../model/scenarios.js";
 import { clusterDescriptionProblems } from "../model/cluster-description.js";
 import { instanceUserData } from "../infra/user-data.js";
-import { baseRecordCount, clientCount } from "../model/scenario.js";
+import { clientCount } from "../model/scenario.js";
 import { BenchmarkScenario, planScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
 
 const stackConfig = (stack: string): ConfigSource => stackConfigFromFiles(stack);

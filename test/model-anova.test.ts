@@ -76,9 +76,11 @@ describe("two-way ANOVA on repeats", () => {
   // Raw runtimes: 2 databases x 4 thread counts x 3 repeats, with spread.
   const raw: { db: string; nt: number; y: number }[] = [];
   const noise = [-7, 3, 4, 5, -9, 4, 1, -2, 1, 6, 0, -6];
-  ["x", "y"].forEach((db, d) =>
-    [1, 2, 4, 8].forEach((nt, t) => [0, 1, 2].forEach((k) => raw.push({ db, nt, y: 1000 / nt + 300 * d + 40 * d * Math.log2(nt) + noise[(t * 3 + k + d) % 12]! * 10 }))),
-  );
+  for (const [d, db] of ["x", "y"].entries()) {
+    for (const [t, nt] of [1, 2, 4, 8].entries()) {
+      for (const k of [0, 1, 2]) raw.push({ db, nt, y: 1000 / nt + 300 * d + 40 * d * Math.log2(nt) + noise[(t * 3 + k + d) % 12]! * 10 });
+    }
+  }
   const cells = ["x", "y"].flatMap((db) => [1, 2, 4, 8].map((nt) => cellOf(db, nt, raw.filter((r) => r.db === db && r.nt === nt).map((r) => r.y))));
 
   it("equals a regression on every run (numeric NT), sums of squares adding up to the total", () => {

@@ -88,7 +88,7 @@ async function interruptDrill(prefix: string): Promise<{ code: number | null; er
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   // The command builds its own kit first (a Maven build on a fresh machine), so the wait is the test's own limit.
   const deadline = Date.now() + 780_000;
-  while ((err.match(/ booting: installing OS packages/g) ?? []).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+  while ((err.match(/ booting: installing OS packages/g) ?? []).length < 3 && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
   if ((err.match(/ booting: installing OS packages/g) ?? []).length < 3) {
     child.kill("SIGKILL");
     throw new Error(`rehearse never had its three machines installing OS packages; it said:\n${err.slice(-3000)}`);

@@ -43,7 +43,7 @@ beforeAll(async () => {
   emulator = await startEmulator(REGION);
   await createBucketWith(emulator, BUCKET, [{ key: "runs/r1/cluster.json", content: "{}" }]);
   proxy = await startRecordingProxy(emulator.endpoint, { policyOf: (key) => policies.get(key), scope: { region: REGION, account: ACCOUNT } });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   for (const c of clients) c.destroy();
   await proxy?.stop();

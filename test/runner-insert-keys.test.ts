@@ -71,5 +71,5 @@ describe("run-phase inserts: each client and each insert workload in keys of its
     const seen = new Set(loaded);
     const again = inserted.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
     expect(again).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -60,5 +60,5 @@ describe("runner: resets", () => {
       "workload:a-r1:stored",
     ]);
     expect(dryRunLines(plan, 0, ycsbSetup({ db: "basic" }))[3]).toBe("# 3 reset-r1 (reset): reset (wipe data, restart server before each repeat)");
-  }, 120_000);
+  }, 300_000);
 });

@@ -47,7 +47,7 @@ describe("runner: the roll call after failed operations", () => {
     expect(result.validity.reasons.map((r) => r.code)).toContain("cluster-node-failed");
     const end = JSON.parse(await readFile(join(dir, "store-1", runEndKey("rc-1")), "utf8")) as { complete: boolean; reason: string };
     expect(end).toMatchObject({ complete: false, reason: expect.stringMatching(/data node 2/) });
-  }, 120_000);
+  }, 300_000);
 
   it("a cluster that answers leaves the phase to its own measurements: the run goes on", async () => {
     let asked = 0;
@@ -59,5 +59,5 @@ describe("runner: the roll call after failed operations", () => {
     });
     expect(outcome.complete).toBe(true);
     expect(asked).toBe(2);
-  }, 120_000);
+  }, 300_000);
 });

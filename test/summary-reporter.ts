@@ -31,7 +31,10 @@ export default class SummaryLineReporter implements Reporter {
       .sort((a, b) => b.ms - a.ms);
     const summaryFile = process.env.YCSB_LAB_SUMMARY_FILE;
     // The lane runner prints one summary of every lane at its end: each lane leaves its figures to it.
-    if (summaryFile) return writeFileSync(summaryFile, JSON.stringify({ passed, failed, skipped, files }));
+    if (summaryFile) {
+      writeFileSync(summaryFile, JSON.stringify({ passed, failed, skipped, files }));
+      return;
+    }
     const slowest = files.slice(0, SLOWEST);
     if (slowest.length) process.stdout.write(`\nslowest files:\n${slowest.map((f) => `  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.file}`).join("\n")}\n`);
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);

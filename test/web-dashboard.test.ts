@@ -128,7 +128,7 @@ describe("dashboard in Chromium against the API", () => {
     const hbase = s.datasets.find((d) => d.label.startsWith("hbase (stand-in)"))!;
     const expected = ["web-scale-n2", "web-scale-n4", "web-scale-n8"].map((id) => seed.documents.find((d) => d.run.id === id)!);
     expect((hbase.data as Pt[]).map((p) => p.x)).toEqual([2, 4, 8]);
-    (hbase.data as Pt[]).forEach((p, i) => expect(p.y).toBeCloseTo(expected[i]!.result.overall.throughputOpsSec, 6));
+    for (const [i, p] of (hbase.data as Pt[]).entries()) expect(p.y).toBeCloseTo(expected[i]!.result.overall.throughputOpsSec, 6);
     const ideal = s.datasets.find((d) => d.label === `ideal linear: ${hbase.label}`)!;
     expect((ideal.data as Pt[]).map((p) => p.y / (hbase.data as Pt[])[0]!.y)).toEqual([1, 2, 4]);
     const published = s.datasets.find((d) => d.label.includes(LINEATE_CITATION))!;
@@ -261,7 +261,7 @@ describe("dashboard in Chromium against the API", () => {
     const r = await drawnSeries(page, "repeatability");
     const group = r.datasets.find((d) => d.label.startsWith("mongodb ") && d.label.includes(" balanced 2n a · 4×2 threads"))!;
     const perRun = ["web-repeat-r0", "web-repeat-r1"].map((id) => seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
-    (group.data as Pt[]).forEach((p, i) => expect(p.y).toBeCloseTo(perRun[i]!, 6));
+    for (const [i, p] of (group.data as Pt[]).entries()) expect(p.y).toBeCloseTo(perRun[i]!, 6);
     const maxDiff = (Math.max(...perRun) - Math.min(...perRun)) / Math.min(...perRun);
     const cell = await page.locator('tr[data-group*=" balanced 2n a · 4×2 threads"] td').nth(6).textContent();
     expect(cell).toBe(`${(maxDiff * 100).toFixed(2)} %`);

@@ -4,7 +4,7 @@ import { changeFrom } from "../model/history.js";
 import { loadReferenceData, readSeedFile } from "../api/store/reference-data.js";
 import { axisType } from "../web/src/scales.js";
 import { minDeuteranopiaDistance } from "./colour-vision.js";
-import { BASELINE_SECOND_RUNS, baselineSecondRuns, decideDocuments, DURABILITY_SCENARIO, HISTORY, HISTORY_SCENARIO, NOISE_SCENARIO } from "./web-decide-seed.js";
+import { BASELINE_SECOND_RUNS, baselineSecondRuns, decideDocuments, DURABILITY_SCENARIO, HISTORY, HISTORY_SCENARIO } from "./web-decide-seed.js";
 import { startApi, TOKEN, type RunningApi } from "./web-api.js";
 import { chartAxis, drawnSeries, openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
 import { publishedDocuments, readFixture, seedDocuments } from "./web-seed.js";
@@ -81,7 +81,7 @@ describe("dashboard views a team decides from, in Chromium", () => {
     const expected = [4, 8].map((k, i) => `2-${k}:${(ys[i + 1]! / ys[0]! - 1) / (k / 2 - 1)}`);
     const efficiency = (await row.locator("td[data-efficiency]").getAttribute("data-efficiency"))!.split(" ");
     expect(efficiency.map((e) => e.split(":")[0])).toEqual(expected.map((e) => e.split(":")[0]));
-    efficiency.forEach((e, i) => expect(Number(e.split(":")[1])).toBeCloseTo(Number(expected[i]!.split(":")[1]), 9));
+    for (const [i, e] of efficiency.entries()) expect(Number(e.split(":")[1])).toBeCloseTo(Number(expected[i]!.split(":")[1]), 9);
     expect(await page.locator("table.scores th").allTextContents()).toContain("scaling efficiency (1→k)");
     // The published 4/6/8-node series has its score.
     const published = s.datasets.find((d) => !d.label.startsWith("ideal") && (d.data as Pt[]).map((p) => p.x).join() === "4,6,8")!;
@@ -153,7 +153,7 @@ describe("dashboard views a team decides from, in Chromium", () => {
     const chart = await drawnSeries(page, "regressions-0");
     const runs = chart.datasets[0]!.data as (Pt & { id: string })[];
     expect(runs.map((p) => p.id)).toEqual(decide.historyIds);
-    runs.forEach((p, i) => expect(p.y).toBeCloseTo(decide.historyThroughput[i]!, 6));
+    for (const [i, p] of runs.entries()) expect(p.y).toBeCloseTo(decide.historyThroughput[i]!, 6);
     const mark = chart.datasets.find((d) => d.label.startsWith("regression at run"))!;
     expect(mark.label).toContain(`${HISTORY.before} → ${HISTORY.after}`);
     expect((mark.data as Pt[])[0]!.x).toBe(HISTORY.changeAt - 0.5);

@@ -20,8 +20,9 @@ function run(id: string, over: Partial<RunDetail["run"]> = {}, phase: Partial<Ph
       engineVersion: "5.0.4",
       preset: "balanced",
       nodes: 1,
-      dataInstanceType: "local",
-      clientInstanceType: "local",
+      instanceTypes: { data: "local", client: "local" },
+      standIn: null,
+      quarantine: null,
       replication: 1,
       repeat: 0,
       startedAt: "2026-01-01T00:00:00Z",
@@ -38,6 +39,8 @@ function run(id: string, over: Partial<RunDetail["run"]> = {}, phase: Partial<Ph
     phases: [
       {
         name: "a",
+        index: 0,
+        operationCount: null,
         kind: "workload",
         workload: "a",
         threadsPerClient: 4,
@@ -129,7 +132,7 @@ describe("views: defaults, looks, verdicts, numbers", () => {
     );
     const keys = looks.map((l) => `${l.borderColor}|${JSON.stringify(l.borderDash ?? [])}|${l.pointStyle}`);
     expect(new Set(keys).size).toBe(keys.length);
-    looks.forEach((l, i) => expect(i % 3 === 0 ? l.borderDash !== undefined : true).toBe(true));
+    for (const [i, l] of looks.entries()) expect(i % 3 === 0 ? l.borderDash !== undefined : true).toBe(true);
   });
 
   it("log axes only beyond a decade; no -0 %", () => {
@@ -175,7 +178,7 @@ describe("compare: runs stored as repeats pooled, an invalid run never the defau
     const entries = compareEntries(
       [
         run("bad", {}, { verdict: "invalid", reasons: ["6 of 100 operations failed (6.00%)"] }),
-        run("ok", { records: 20_000_000, dataInstanceType: "i4i.4xlarge" }, { threadsPerClient: 128 }),
+        run("ok", { records: 20_000_000, instanceTypes: { data: "i4i.4xlarge", client: "local" } }, { threadsPerClient: 128 }),
       ],
       undefined,
       undefined,

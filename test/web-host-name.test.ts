@@ -13,7 +13,7 @@ describe("dashboard opened by a host name over plain HTTP", () => {
   beforeAll(async () => {
     api = await startApi();
     session = await openBrowser([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await session?.close();
     await api?.close();
@@ -27,5 +27,5 @@ describe("dashboard opened by a host name over plain HTTP", () => {
     await waitForView(session.page, "runs");
     expect(requested.some((u) => u.startsWith(`http://${HOST}:${port}/`) && u.endsWith(".js"))).toBe(true);
     expect(requested.filter((u) => u.startsWith("https:"))).toEqual([]);
-  }, 90_000);
+  }, 300_000);
 });

@@ -66,7 +66,7 @@ describe("seed 000 at 32 nodes and full size: 16 billion records through LongKey
     const stock = await runPhase(load, 31, { insertcount: "5", operationcount: "5", workload: "site.ycsb.workloads.CoreWorkload" });
     expect(keysOf(stock.stdout, "INSERT")).toHaveLength(5);
     expect(keysOf(stock.stdout, "INSERT").filter((k) => expected.includes(k))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("a run reads over the whole data set, past 2^31 (key numbers shown in order)", async () => {
     const r = await runPhase(b, 31, { operationcount: "200", requestdistribution: "uniform", insertorder: "ordered" });
@@ -77,7 +77,7 @@ describe("seed 000 at 32 nodes and full size: 16 billion records through LongKey
     // YCSB's own CoreWorkload cannot start it: insertcount defaults to recordcount, parsed as an int.
     const stock = await runPhase(b, 31, { operationcount: "5", workload: "site.ycsb.workloads.CoreWorkload" });
     expect(stock.stderr).toMatch(/NumberFormatException: For input string: "16000000000"/);
-  }, 120_000);
+  }, 300_000);
 
   it("a client's operationcount is still an int: YCSB_MAX_COUNT runs, one more stops the phase at once", async () => {
     const fits = await runPhase(b, 0, { operationcount: String(YCSB_MAX_COUNT), maxexecutiontime: "1" }, { "basicdb.verbose": "false" });
@@ -85,7 +85,7 @@ describe("seed 000 at 32 nodes and full size: 16 billion records through LongKey
     const over = await runPhase(b, 0, { operationcount: String(YCSB_MAX_COUNT + 1), maxexecutiontime: "1" }, { "basicdb.verbose": "false" });
     expect(over.stderr).toMatch(/NumberFormatException: For input string: "2147483648"/);
     expect(over.stdout).not.toMatch(/\[READ\], Operations/);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("the project's workload class in the real YCSB process", () => {
@@ -98,7 +98,7 @@ describe("the project's workload class in the real YCSB process", () => {
     // BasicDB printed every read, the warm-up's too; YCSB measured only the phase's 50.
     expect(r.stdout).toMatch(/\[READ\], Operations, 50\n/);
     expect(keysOf(r.stdout, "READ").length).toBeGreaterThan(50);
-  }, 120_000);
+  }, 300_000);
 
   it("a time-capped phase draws each key once; sized for its sentinel count, about 209 draws a key (seed 001 write/scan)", async () => {
     const plan = buildPlan(scenario("datastax-2013"), { nodes: 32, scale: 0.01 });
@@ -111,5 +111,5 @@ describe("the project's workload class in the real YCSB process", () => {
     // The plan before: the key space sized for operationcount=2,000,000,000 x 25% inserts x 2.
     const sentinel = await runPhase(writeScan, 0, { maxexecutiontime: "2", "ycsblab.keyspace.operationcount": "2000000000" }, quiet);
     expect(perKey(sentinel.stderr)).toBeGreaterThan(100);
-  }, 120_000);
+  }, 300_000);
 });

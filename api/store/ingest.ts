@@ -24,7 +24,6 @@ import {
   VALIDITY_VERDICTS,
   type PhaseFacts,
   type Row,
-  type RunFacts,
 } from "./ingest-tables.js";
 import { keepTotals, type Tx } from "./phase-totals.js";
 import { refreshAggregates } from "./aggregates/refresh.js";

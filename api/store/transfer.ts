@@ -1,9 +1,26 @@
 import { Value } from "@sinclair/typebox/value";
-import { TRANSFER_FORMAT, TRANSFER_LINE_KINDS, type TransferLine as CheckedLine } from "../../model/transfer-format.js";
+import {
+  TRANSFER_FORMAT,
+  TRANSFER_LINE_KINDS,
+  TransferBaselineSchema,
+  TransferClientResultSchema,
+  TransferHdrLogSchema,
+  TransferOperationSchema,
+  TransferPhaseSchema,
+  TransferReferenceTableSchema,
+  TransferRunSchema,
+  TransferSourceSchema,
+  TransferStatusSeriesSchema,
+  TransferValiditySchema,
+  type TransferLine as CheckedLine,
+  type TransferRun,
+} from "../../model/transfer-format.js";
+import type { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
 import { noteWrite, recordWrite } from "./data-version.js";
 import { phaseGroupIds, type GroupedPhase } from "./aggregates/keys.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
+import { storedRow } from "./transfer-rows.js";
 
 /**
  * Moving a store's contents to another store (`ycsb-lab export` / `ycsb-lab import`): the laptop's embedded PGlite to
@@ -95,12 +112,6 @@ export interface ImportReport {
 }
 
 export class TransferInputError extends Error {}
-
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(String(v)));
-/** Prisma wants JSON columns' null as a marker; undefined leaves an optional JSON column unset (NULL). */
-const json = (v: unknown) => (v === null || v === undefined ? undefined : (v as object));
-
-type Obj = Record<string, any>;
 
 /** One line of an export, checked against its kind's schema; throws naming the line and the field. */
 export function parseExportLine(text: string, lineNo: number): CheckedLine {
@@ -225,134 +236,66 @@ const emptyReport = (): ImportReport => ({
 /** Writes one checked line unless what it holds is already stored. */
 async function importLine(db: Tx, l: CheckedLine, report: ImportReport): Promise<void> {
   if (l.kind === "source") {
-    const s = l.source as Obj;
-    if (await db.source.findUnique({ where: { id: s.id } })) report.sources.present++;
+    if (await db.source.findUnique({ where: { id: l.source.id } })) report.sources.present++;
     else {
-      await db.source.create({ data: { id: s.id, kind: s.kind, citation: s.citation, seed: s.seed, title: s.title, authors: s.authors, year: s.year } });
+      await db.source.create({ data: storedRow(TransferSourceSchema, l.source) as Prisma.SourceCreateInput });
       report.sources.created++;
     }
   } else if (l.kind === "reference-table") {
-    const t = l.table as Obj;
-    if (await db.referenceTable.findUnique({ where: { id: t.id } })) report.referenceTables.present++;
+    if (await db.referenceTable.findUnique({ where: { id: l.table.id } })) report.referenceTables.present++;
     else {
-      await db.referenceTable.create({ data: { id: t.id, seed: t.seed, tableRef: t.tableRef, title: t.title, citation: t.citation, unit: t.unit, columns: t.columns, rows: t.rows, notes: t.notes, derive: json(t.derive) } });
+      const data = storedRow(TransferReferenceTableSchema, l.table) as Prisma.ReferenceTableCreateInput;
+      await db.referenceTable.create({ data });
       report.referenceTables.created++;
     }
   } else if (l.kind === "run") {
-    const r = l.run as Obj;
-    if (await db.run.findUnique({ where: { id: r.id }, select: { id: true } })) {
-      report.runs.present++;
-      return;
-    }
-    await importRun(db, r);
-    report.runs.created++;
-  } else if (l.kind === "baseline") {
-    const b = l.baseline as Obj;
-    if (await db.baseline.findUnique({ where: { configuration: b.configuration } })) report.baselines.present++;
+    if (await db.run.findUnique({ where: { id: l.run.id }, select: { id: true } })) report.runs.present++;
     else {
-      await db.baseline.create({ data: { configuration: b.configuration, runId: b.runId, note: b.note, pinnedAt: date(b.pinnedAt)! } });
+      await importRun(db, l.run);
+      report.runs.created++;
+    }
+  } else if (l.kind === "baseline") {
+    if (await db.baseline.findUnique({ where: { configuration: l.baseline.configuration } })) report.baselines.present++;
+    else {
+      const data = storedRow(TransferBaselineSchema, l.baseline) as Prisma.BaselineUncheckedCreateInput;
+      await db.baseline.create({ data });
       report.baselines.created++;
     }
   }
 }
 
 /** A run with its phases, client results and their rows, as the store holds them. */
-async function importRun(tx: Tx, r: Obj): Promise<void> {
+async function importRun(tx: Tx, r: TransferRun): Promise<void> {
+  await tx.run.create({ data: storedRow(TransferRunSchema, r, ["phases"]) as Prisma.RunUncheckedCreateInput });
   const phaseIds: number[] = [];
-  await tx.run.create({
-    data: {
-      id: r.id,
-      scenario: r.scenario,
-      engine: r.engine,
-      engineVersion: r.engineVersion,
-      preset: r.preset,
-      nodes: r.nodes,
-      dataInstanceType: r.dataInstanceType,
-      clientInstanceType: r.clientInstanceType,
-      storage: r.storage,
-      region: r.region,
-      replication: r.replication,
-      ycsbVersion: r.ycsbVersion,
-      bindingsVersion: r.bindingsVersion,
-      ycsbLabVersion: r.ycsbLabVersion,
-      provenance: json(r.provenance),
-      repeat: r.repeat,
-      startedAt: date(r.startedAt)!,
-      finishedAt: date(r.finishedAt),
-      standIn: r.standIn,
-      verdict: r.verdict,
-      sourceId: r.sourceId,
-      referenceTable: r.referenceTable,
-      quarantineReason: r.quarantineReason,
-      quarantinedAt: date(r.quarantinedAt),
-      createdAt: date(r.createdAt)!,
-    },
-  });
-  for (const p of r.phases as Obj[]) {
-    const phase = await tx.phase.create({
-      data: {
-        runId: r.id,
-        name: p.name,
-        index: p.index,
-        kind: p.kind,
-        workload: p.workload,
-        properties: p.properties,
-        threadsPerClient: p.threadsPerClient,
-        target: p.target,
-        clients: p.clients,
-        repeat: p.repeat,
-        preset: p.preset,
-        operationCount: p.operationCount,
-        operationCountPer: p.operationCountPer,
-        throughputSum: p.throughputSum,
-        clientsReported: p.clientsReported,
-        runtimeMs: p.runtimeMs,
-        verdict: p.verdict,
-        ...phaseGroupIds({ ...r, ...p, sourceId: r.sourceId, standIn: r.standIn ?? null, target: p.target ?? null, operationCount: p.operationCount ?? null, operationCountPer: p.operationCountPer ?? null } as GroupedPhase),
-      },
-    });
-    phaseIds.push(phase.id);
-    for (const c of p.clientResults as Obj[]) {
-      await tx.clientResult.create({
-        data: {
-          phaseId: phase.id,
-          runId: r.id,
-          clientIndex: c.clientIndex,
-          clientCount: c.clientCount,
-          host: c.host,
-          startedAt: date(c.startedAt)!,
-          finishedAt: date(c.finishedAt)!,
-          runtimeMs: c.runtimeMs,
-          throughputOpsSec: c.throughputOpsSec,
-          measurementType: c.measurementType,
-          gc: c.gc,
-          resources: c.resources,
-          unknownLines: c.unknownLines,
-          warnings: c.warnings,
-          documentHash: c.documentHash,
-          createdAt: date(c.createdAt)!,
-          operations: {
-            create: (c.operations as Obj[]).map((o) => ({
-              operation: o.operation,
-              count: BigInt(o.count),
-              avgUs: o.avgUs,
-              minUs: o.minUs,
-              maxUs: o.maxUs,
-              percentilesUs: o.percentilesUs,
-              returns: o.returns,
-              histogramBuckets: json(o.histogramBuckets),
-              timeSeries: json(o.timeSeries),
-              extra: json(o.extra),
-              hdrHistogram: o.hdrHistogram,
-            })),
-          },
-          hdrLogs: { create: (c.hdrLogs as Obj[]).map((h) => ({ operation: h.operation, uri: h.uri })) },
-          ...(c.statusSeries ? { statusSeries: { create: { points: c.statusSeries.points } } } : {}),
-          ...(c.validity ? { validity: { create: { verdict: c.validity.verdict, reasons: c.validity.reasons } } } : {}),
-        },
-      });
-    }
-  }
+  for (const p of r.phases) phaseIds.push(await importPhase(tx, r, p));
   // The aggregates the views read (api/store/aggregates): the imported run's phases and their groups.
   await refreshAggregates(tx, phaseIds);
+}
+
+type TransferPhase = TransferRun["phases"][number];
+type TransferClientResult = TransferPhase["clientResults"][number];
+
+/** A phase of a run with its group ids (the keys its aggregates are grouped by) and its client results; its id. */
+async function importPhase(tx: Tx, r: TransferRun, p: TransferPhase): Promise<number> {
+  const grouped = { ...r, ...p, standIn: r.standIn ?? null, target: p.target ?? null } as unknown as GroupedPhase;
+  const data = { ...storedRow(TransferPhaseSchema, p, ["clientResults"]), runId: r.id, ...phaseGroupIds(grouped) };
+  const phase = await tx.phase.create({ data: data as Prisma.PhaseUncheckedCreateInput });
+  for (const c of p.clientResults) await importClientResult(tx, r.id, phase.id, c);
+  return phase.id;
+}
+
+/** A client's result with its operations, HDR log names, status series and verdict. */
+async function importClientResult(tx: Tx, runId: string, phaseId: number, c: TransferClientResult): Promise<void> {
+  const nested = ["operations", "hdrLogs", "statusSeries", "validity"];
+  const data = {
+    ...storedRow(TransferClientResultSchema, c, nested),
+    phaseId,
+    runId,
+    operations: { create: c.operations.map((o) => storedRow(TransferOperationSchema, o)) },
+    hdrLogs: { create: c.hdrLogs.map((h) => storedRow(TransferHdrLogSchema, h)) },
+    ...(c.statusSeries ? { statusSeries: { create: storedRow(TransferStatusSeriesSchema, c.statusSeries) } } : {}),
+    ...(c.validity ? { validity: { create: storedRow(TransferValiditySchema, c.validity) } } : {}),
+  };
+  await tx.clientResult.create({ data: data as Prisma.ClientResultUncheckedCreateInput });
 }

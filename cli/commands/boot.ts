@@ -1,6 +1,5 @@
-import { parseArgs } from "node:util";
 import { boot } from "../../runner/boot/boot.js";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 import { packageVersion } from "./run.js";
 
 const usage = `Usage: ycsb-lab boot --role data|client --index I --run s3://bucket/runs/<run-id>/ [--s3-endpoint URL]
@@ -29,12 +28,7 @@ export const command: Command = {
   summary: "An instance's boot after its OS packages: a data node or a client of a run",
   usage,
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({ args, strict: true, options: { role: { type: "string" }, index: { type: "string" }, run: { type: "string" }, "s3-endpoint": { type: "string" } } }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseCommandArgs({ args, strict: true, options: { role: { type: "string" }, index: { type: "string" }, run: { type: "string" }, "s3-endpoint": { type: "string" } } });
     const role = values.role;
     if (role === "dashboard") throw new UsageError("--role dashboard: the dashboard service boots from the dashboard kit (ycsb-lab kit build --service)");
     if (role !== "data" && role !== "client") throw new UsageError(`--role: "data" or "client", got "${role ?? ""}"`);

@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import { createWriteStream, renameSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, type Command } from "../command.js";
 import { openStore } from "./store-access.js";
 
 const usage = `Usage: ycsb-lab export [--out FILE]
@@ -18,12 +17,7 @@ export const command: Command = {
   summary: "Write every stored run (measured and published) as JSON lines",
   usage,
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({ args, strict: true, options: { out: { type: "string" } } }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseCommandArgs({ args, strict: true, options: { out: { type: "string" } } });
     const db = await openStore("export");
     const { exportStore } = await import("../../api/store/transfer.js");
     const partial = values.out ? `${values.out}.partial` : undefined;

@@ -1,8 +1,7 @@
 import { createReadStream } from "node:fs";
 import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
-import { InputError, UsageError, type Command } from "../command.js";
+import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
 import { openStore } from "./store-access.js";
 
 const usage = `Usage: ycsb-lab import FILE
@@ -18,12 +17,7 @@ export const command: Command = {
   summary: "Load runs written by `ycsb-lab export` into this store (idempotent)",
   usage,
   async run(args) {
-    let positionals;
-    try {
-      ({ positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { positionals } = parseCommandArgs({ args, strict: true, allowPositionals: true, options: {} });
     if (positionals.length !== 1) throw new UsageError("one FILE written by `ycsb-lab export`");
     const file = positionals[0]!;
     try {

@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
-import { InputError, UsageError, type Command } from "../command.js";
+import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab ingest [--s3 BUCKET [--prefix PREFIX] [--run RUN_ID]] [--reference] [FILE.json ...]
 
@@ -25,16 +24,11 @@ export const command: Command = {
   summary: "Store result documents, an S3 results prefix or the seeds' reference data in the database",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: { s3: { type: "string" }, prefix: { type: "string" }, run: { type: "string" }, reference: { type: "boolean" }, help: { type: "boolean" } },
-      });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
+    const parsed = parseCommandArgs({
+      args,
+      allowPositionals: true,
+      options: { s3: { type: "string" }, prefix: { type: "string" }, run: { type: "string" }, reference: { type: "boolean" }, help: { type: "boolean" } },
+    });
     const { values, positionals } = parsed;
     if (values.help) {
       console.log(usage);

@@ -1,8 +1,7 @@
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { isEngine } from "../../model/engine.js";
 import { currentKit } from "../../runner/kit-layout.js";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab kit build --engine E [--out DIR] [--maven-repo URL] [--cache DIR] [--json]
 
@@ -28,12 +27,7 @@ export const command: Command = {
   usage,
   async run(args) {
     const options = { engine: { type: "string" }, out: { type: "string" }, "maven-repo": { type: "string" }, cache: { type: "string" }, json: { type: "boolean" }, service: { type: "boolean" } } as const;
-    let parsed;
-    try {
-      parsed = parseArgs({ args, strict: true, allowPositionals: true, options });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCommandArgs({ args, strict: true, allowPositionals: true, options });
     const { values, positionals } = parsed;
     if (positionals[0] !== "build" || positionals.length !== 1) throw new UsageError('expected the subcommand "build"');
     if (values.service) throw new UsageError("--service: the dashboard kit is built in a checkout of ycsb-lab (the server package serves without one)");

@@ -1,6 +1,5 @@
-import { parseArgs } from "node:util";
 import { isEngine } from "../../model/engine.js";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab kit build --engine E | --service [--out DIR] [--json]
 
@@ -23,13 +22,7 @@ export const command: Command = {
   summary: "Build the kit a stack ships to its instances (the CLI bundle and the Java pieces)",
   usage,
   async run(args) {
-    let values;
-    let positionals;
-    try {
-      ({ values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { engine: { type: "string" }, service: { type: "boolean" }, out: { type: "string" }, json: { type: "boolean" } } }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values, positionals } = parseCommandArgs({ args, strict: true, allowPositionals: true, options: { engine: { type: "string" }, service: { type: "boolean" }, out: { type: "string" }, json: { type: "boolean" } } });
     if (positionals[0] !== "build" || positionals.length !== 1) throw new UsageError('expected the subcommand "build"');
     if (values.service) {
       if (values.engine) throw new UsageError("--service or --engine, not both");

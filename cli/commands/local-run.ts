@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { isEngine, isPreset, type Engine } from "../../model/index.js";
+import { isEngine, isPreset, type Engine, type Plan } from "../../model/index.js";
 import { bindingClasspathDir } from "../../runner/java-artifacts.js";
 import { engineDir, nodeAlive, readState, removeState } from "../../runner/local/engine.js";
 import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.js";
@@ -57,7 +57,7 @@ export async function localRun(args: string[]): Promise<number> {
   const onOneMachine = localCellChoice(values.threads, values.target);
   let state = await readState(engine);
   const alive = state ? (await Promise.all(state.nodes.map((n) => nodeAlive(n)))).every(Boolean) : false;
-  let plan;
+  let plan: Plan;
   if (state && alive) {
     if (values.preset && values.preset !== state.preset) {
       throw new UsageError(`--preset ${values.preset}: local ${engine} runs with preset ${state.preset}; "ycsb-lab local down --engine ${engine}" first`);

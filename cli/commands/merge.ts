@@ -1,5 +1,5 @@
 import { InputError, UsageError, type Command } from "../command.js";
-import { DEFAULT_PERCENTILES, HdrLogError, type HdrMergeOptions } from "../../model/hdr/index.js";
+import { DEFAULT_PERCENTILES, HdrLogError, type HdrMergeOptions, type HdrMergeResult } from "../../model/hdr/index.js";
 import { HdrDirectoryError, mergeHdrDirectories } from "../../runner/hdr-files.js";
 
 const usage = `Usage: ycsb-lab merge --hdr-dir DIR [--hdr-dir DIR ...] [--from S --to S] [--percentiles LIST]
@@ -73,7 +73,7 @@ export const command: Command = {
   usage,
   async run(args) {
     const { dirs, opts } = parseMergeArgs(args);
-    let result;
+    let result: HdrMergeResult;
     try {
       result = await mergeHdrDirectories(dirs, opts);
     } catch (err) {

@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
-import { buildPlan, isEngine, isPreset, renderPlanTable, ScenarioError, type Plan } from "../../model/index.js";
+import { buildPlan, isEngine, isPreset, renderPlanTable, ScenarioError, type Plan, type PlannableScenario } from "../../model/index.js";
 import { localCell } from "../../model/local-cell.js";
 import { loadScenario } from "../../runner/scenario-source.js";
-import { InputError, UsageError, type Command } from "../command.js";
+import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab plan --scenario <name | file.yaml | file.json> [options]
 
@@ -62,7 +61,7 @@ export async function planFromOptions(values: Partial<Record<keyof typeof PLAN_O
   if (!values.scenario) throw new UsageError("--scenario is required");
   if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
   if (values.preset !== undefined && !isPreset(values.preset)) throw new UsageError(`--preset: unknown preset "${values.preset}"`);
-  let spec;
+  let spec: PlannableScenario;
   try {
     spec = await loadScenario(values.scenario);
   } catch (err) {
@@ -95,16 +94,11 @@ export const command: Command = {
   summary: "Turn a scenario into the ordered, lock-step plan of YCSB phases",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" }, "deployer-policy": { type: "boolean" }, region: { type: "string" }, account: { type: "string" }, stack: { type: "string" } },
-        strict: true,
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCommandArgs({
+      args,
+      options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" }, "deployer-policy": { type: "boolean" }, region: { type: "string" }, account: { type: "string" }, stack: { type: "string" } },
+      strict: true,
+    });
     const { out, cost, "deployer-policy": deployer, region, account, stack, ...rest } = parsed.values;
     // A FILE.json is for `ycsb-lab run --plan`: JSON unless a table is asked for; any other file a table.
     const { format = out?.endsWith(".json") ? "json" : "table", ...cell } = rest;

@@ -1,6 +1,5 @@
-import { parseArgs } from "node:util";
 import { isEngine } from "../../model/engine.js";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab rehearse --stack NAME [--engine E] [--preset P] [--nodes N] [--clients N] [--scale F] [--repeats N]
                          [--keep] [--keep-files] [--loopback 127.0.12] [--max-heap-mb 768] [--database-url URL] [--json]
@@ -56,32 +55,27 @@ export const command: Command = {
   summary: "Run a stack's instances as their user-data boots them, on this machine",
   usage,
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args,
-        strict: true,
-        options: {
-          stack: { type: "string" },
-          engine: { type: "string" },
-          preset: { type: "string" },
-          nodes: { type: "string" },
-          clients: { type: "string" },
-          scale: { type: "string" },
-          repeats: { type: "string" },
-          keep: { type: "boolean" },
-          "keep-files": { type: "boolean" },
-          loopback: { type: "string" },
-          "max-heap-mb": { type: "string" },
-          "database-url": { type: "string" },
-          with: { type: "string" },
-          json: { type: "boolean" },
-          prepare: { type: "boolean" },
-        },
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseCommandArgs({
+      args,
+      strict: true,
+      options: {
+        stack: { type: "string" },
+        engine: { type: "string" },
+        preset: { type: "string" },
+        nodes: { type: "string" },
+        clients: { type: "string" },
+        scale: { type: "string" },
+        repeats: { type: "string" },
+        keep: { type: "boolean" },
+        "keep-files": { type: "boolean" },
+        loopback: { type: "string" },
+        "max-heap-mb": { type: "string" },
+        "database-url": { type: "string" },
+        with: { type: "string" },
+        json: { type: "boolean" },
+        prepare: { type: "boolean" },
+      },
+    });
     if (values.prepare) {
       const { prepareRehearsal } = await import("../../rehearse/rehearse.js");
       await prepareRehearsal((l) => process.stderr.write(`${l}\n`));

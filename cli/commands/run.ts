@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { isEngine, isProjectWorkload, type Plan } from "../../model/index.js";
 import { parsePlan } from "../../model/plan-schema.js";
 import { bindingClasspathDir } from "../../runner/java-artifacts.js";
@@ -8,7 +7,7 @@ import { passiveActions } from "../../runner/engine-actions.js";
 import { dryRunLines, executePlan } from "../../runner/execute.js";
 import { openResultsStore } from "../../runner/open-results-store.js";
 import { DB_ALIASES, ycsbSetup } from "../../runner/ycsb-setup.js";
-import { InputError, UsageError, type Command } from "../command.js";
+import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
 import { PLAN_OPTIONS, planFromOptions } from "./plan.js";
 import { LiveLine } from "../../runner/live-line.js";
 
@@ -43,31 +42,26 @@ export const command: Command = {
   summary: "Run a plan's phases as one client, in lock-step with the others",
   usage,
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args,
-        strict: true,
-        options: {
-          ...PLAN_OPTIONS,
-          plan: { type: "string" },
-          "client-index": { type: "string" },
-          results: { type: "string" },
-          "run-id": { type: "string" },
-          db: { type: "string" },
-          classpath: { type: "string" },
-          p: { type: "string", short: "p", multiple: true },
-          spool: { type: "string" },
-          "barrier-timeout": { type: "string" },
-          "s3-endpoint": { type: "string" },
-          "ycsb-dir": { type: "string" },
-          "dry-run": { type: "boolean" },
-          "local-engine": { type: "string" },
-        },
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseCommandArgs({
+      args,
+      strict: true,
+      options: {
+        ...PLAN_OPTIONS,
+        plan: { type: "string" },
+        "client-index": { type: "string" },
+        results: { type: "string" },
+        "run-id": { type: "string" },
+        db: { type: "string" },
+        classpath: { type: "string" },
+        p: { type: "string", short: "p", multiple: true },
+        spool: { type: "string" },
+        "barrier-timeout": { type: "string" },
+        "s3-endpoint": { type: "string" },
+        "ycsb-dir": { type: "string" },
+        "dry-run": { type: "boolean" },
+        "local-engine": { type: "string" },
+      },
+    });
     const clientIndex = Number(values["client-index"] ?? "0");
     if (!Number.isInteger(clientIndex) || clientIndex < 0) throw new UsageError(`--client-index: a whole number >= 0, got "${values["client-index"]}"`);
     if (!values.db) throw new UsageError('--db is required (the binding\'s DB class, or "basic" for site.ycsb.BasicDB)');

@@ -1,5 +1,4 @@
-import { parseArgs } from "node:util";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab serve [--host HOST] [--port PORT] [--load-reference]
 
@@ -28,12 +27,7 @@ export const command: Command = {
   summary: "Serve the results API and dashboard data (Postgres or embedded PGlite)",
   usage,
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({ args, options: { host: { type: "string" }, port: { type: "string" }, "load-reference": { type: "boolean" }, help: { type: "boolean" } } }));
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
+    const { values } = parseCommandArgs({ args, options: { host: { type: "string" }, port: { type: "string" }, "load-reference": { type: "boolean" }, help: { type: "boolean" } } });
     if (values.help) {
       console.log(usage);
       return 0;

@@ -1,5 +1,4 @@
-import { parseArgs } from "node:util";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 import { command as instanceBoot } from "./boot.js";
 import { packageVersion } from "./run.js";
 
@@ -14,12 +13,7 @@ export const command: Command = {
 Every stage goes to`,
   ),
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({ args, strict: true, options: { role: { type: "string" }, index: { type: "string" }, run: { type: "string" }, "s3-endpoint": { type: "string" } } }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseCommandArgs({ args, strict: true, options: { role: { type: "string" }, index: { type: "string" }, run: { type: "string" }, "s3-endpoint": { type: "string" } } });
     if (values.role !== "dashboard") return instanceBoot.run(args);
     const index = Number(values.index);
     if (values.index === undefined || !Number.isInteger(index) || index < 0) throw new UsageError(`--index: a whole number >= 0, got "${values.index ?? ""}"`);

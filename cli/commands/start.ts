@@ -1,7 +1,6 @@
-import { parseArgs } from "node:util";
 import { FIRST_BENCHMARK } from "../../model/local-cell.js";
 import { isEngine, isPreset, PRESETS, scenario as findScenario, scenarioPresets } from "../../model/index.js";
-import { UsageError, type Command } from "../command.js";
+import { parseCommandArgs, UsageError, type Command } from "../command.js";
 import { benchmarkOutcome } from "../start-benchmark.js";
 
 export { benchmarkOutcome };
@@ -81,27 +80,22 @@ export const command: Command = {
   summary: "The dashboard plus a local benchmark, ingested as it finishes (npm start)",
   usage,
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: {
-          engine: { type: "string", default: "cassandra" },
-          scenario: { type: "string" },
-          preset: { type: "string" },
-          scale: { type: "string" },
-          threads: { type: "string" },
-          target: { type: "string" },
-          clients: { type: "string", default: "1" },
-          "no-benchmark": { type: "boolean" },
-          "keep-engine": { type: "boolean" },
-          host: { type: "string" },
-          port: { type: "string" },
-        },
-      }));
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
+    const { values } = parseCommandArgs({
+      args,
+      options: {
+        engine: { type: "string", default: "cassandra" },
+        scenario: { type: "string" },
+        preset: { type: "string" },
+        scale: { type: "string" },
+        threads: { type: "string" },
+        target: { type: "string" },
+        clients: { type: "string", default: "1" },
+        "no-benchmark": { type: "boolean" },
+        "keep-engine": { type: "boolean" },
+        host: { type: "string" },
+        port: { type: "string" },
+      },
+    });
     if (!isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
     if (values.port !== undefined && !/^\d+$/.test(values.port))
       throw new UsageError(`--port must be a number, got "${values.port}"`);

@@ -1,7 +1,6 @@
-import { parseArgs } from "node:util";
 import { silenceSeconds, STALE_HEARTBEAT_SECONDS, type InstanceStatus } from "../../model/instance-status.js";
 import { RunObjects } from "../../runner/boot/run-objects.js";
-import { InputError, UsageError, type Command } from "../command.js";
+import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab status --results s3://bucket/runs/<run-id>/ [--s3-endpoint URL] [--logs]
 
@@ -53,12 +52,7 @@ export const command: Command = {
   summary: "Show every instance of a run: its boot stage, and the log tail of a failed one",
   usage,
   async run(args) {
-    let values;
-    try {
-      ({ values } = parseArgs({ args, strict: true, options: { results: { type: "string" }, "s3-endpoint": { type: "string" }, logs: { type: "boolean" } } }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseCommandArgs({ args, strict: true, options: { results: { type: "string" }, "s3-endpoint": { type: "string" }, logs: { type: "boolean" } } });
     if (!values.results) throw new UsageError("--results is required (s3://bucket/runs/<run-id>/)");
     let objects: RunObjects;
     try {

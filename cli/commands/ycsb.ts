@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { isEngine } from "../../model/engine.js";
 import { clientProperties, isPreset, PRESETS } from "../../model/presets.js";
 import { WORKLOADS } from "../../model/workloads.js";
@@ -6,7 +5,7 @@ import { bindingClasspathDir, ycsbCoreDir } from "../../runner/java-artifacts.js
 import { readState } from "../../runner/local/engine.js";
 import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.js";
 import { buildYcsbCommand, spawnYcsb } from "../../runner/ycsb-process.js";
-import { InputError, UsageError, type Command } from "../command.js";
+import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
 
 const usage = `Usage: ycsb-lab ycsb --engine <engine> [--preset P] [--workload ID] [--dry-run] -- [YCSB args]
 
@@ -54,16 +53,14 @@ export const command: Command = {
     const dash = args.indexOf("--");
     const own = dash < 0 ? args : args.slice(0, dash);
     const ycsbArgs = dash < 0 ? [] : args.slice(dash + 1);
-    let values;
-    try {
-      ({ values } = parseArgs({
+    const { values } = parseCommandArgs(
+      {
         args: own,
         options: { engine: { type: "string" }, preset: { type: "string" }, workload: { type: "string" }, "dry-run": { type: "boolean" } },
         strict: true,
-      }));
-    } catch (err) {
-      throw new UsageError(`${(err as Error).message} (YCSB's own arguments go after --)`);
-    }
+      },
+      " (YCSB's own arguments go after --)",
+    );
     if (!values.engine) throw new UsageError("--engine is required");
     if (!isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
     const engine = values.engine;

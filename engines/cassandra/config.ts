@@ -42,7 +42,7 @@ function check(cfg: CassandraNodeConfig): void {
   };
   if (!cfg.clusterName.trim()) fail("clusterName", "must not be empty");
   if (cfg.seeds.length === 0) fail("seeds", "must name at least one seed address");
-  cfg.seeds.forEach((s, i) => (s.trim() && !/[\s,]/.test(s)) || fail(`seeds[${i}]`, `is not an address: "${s}"`));
+  for (const [i, s] of cfg.seeds.entries()) if (!s.trim() || /[\s,]/.test(s)) fail(`seeds[${i}]`, `is not an address: "${s}"`);
   for (const field of ["listenAddress", "rpcAddress"] as const) if (!cfg[field].trim()) fail(field, "must not be empty");
   for (const field of ["dataDir", "commitlogDir", "hintsDir", "savedCachesDir", "cdcDir"] as const) {
     const dir = cfg[field];

@@ -89,7 +89,7 @@ export const couchbaseLocalEngine: LocalEngine = {
       await removeState("couchbase");
       throw err;
     }
-    ports.forEach((port, i) => (node.ports[`kv${i}`] = port));
+    for (const [i, port] of ports.entries()) node.ports[`kv${i}`] = port;
     await writeState(state);
     log(`couchbase: CouchbaseMock up, REST 127.0.0.1:${rest}, KV ${ports.join(", ")}`);
     return state;

@@ -161,8 +161,8 @@ export class HdrBlockReader {
       }
       const k = b[pos];
       const width = eq - pos;
-      if (value !== value || valueEnd - eq - 1 > 15) clean = false;
-      if (value !== value) {
+      if (Number.isNaN(value) || valueEnd - eq - 1 > 15) clean = false;
+      if (Number.isNaN(value)) {
         if (!(width === 3 && literalAt(b, viewOf(b), pos, valueEnd, AVG_NAN))) this.warn(`status line: [${name}] ${textOf(b, pos, valueEnd)} is not a number`);
       } else if (entries < MAX_ENTRIES) {
         let field: number;

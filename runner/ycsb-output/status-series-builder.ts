@@ -164,7 +164,9 @@ export class StatusSeriesBuilder {
     const perOperation: StatusSeries["perOperation"] = {};
     for (const g of this.groups) {
       const percentilesUs: StatusGroupColumns["percentilesUs"] = {};
-      g.keys.forEach((key, k) => (percentilesUs[key] = c[g.percentiles[k]!]!));
+      g.keys.forEach((key, k) => {
+        percentilesUs[key] = c[g.percentiles[k]!]!;
+      });
       perOperation[g.name] = { count: c[g.count]!, avgUs: c[g.avgUs]!, minUs: c[g.minUs]!, maxUs: c[g.maxUs]!, percentilesUs };
     }
     return {
@@ -192,7 +194,7 @@ export class StatusSeriesBuilder {
       const column = columns[c]!;
       for (let r = 0, at = c; r < rows; r++, at += width) {
         const v = block[at]!;
-        if (v === v) column[blockStart + r] = v;
+        if (!Number.isNaN(v)) column[blockStart + r] = v;
       }
     }
   }

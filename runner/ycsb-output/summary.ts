@@ -54,10 +54,11 @@ export class SummaryBuilder {
 
   /** One summary entry. `value` is the text as printed (JSON values are passed as their string form). */
   add(group: string, name: string, value: string, at: Origin): void {
-    if (group === "OVERALL") return this.addOverall(name, value, at);
-    if (group.startsWith("TOTAL_GC")) {
-      if (this.addGc(group, name, value, at)) return;
+    if (group === "OVERALL") {
+      this.addOverall(name, value, at);
+      return;
     }
+    if (group.startsWith("TOTAL_GC") && this.addGc(group, name, value, at)) return;
     let state = this.groups.get(group);
     if (!state) {
       state = { name: group, first: at, last: at, percentilesUs: {}, returns: {}, hasReturns: false, hasVariance: false, isRaw: false, hasHdrPercentiles: false };
@@ -113,42 +114,44 @@ export class SummaryBuilder {
     if (name === "Operations" || name === "Total Operations") {
       if (name === "Total Operations") g.isRaw = true;
       const n = toCount(value);
-      if (n === undefined) return bad(name);
-      if (g.count !== undefined) this.warn(at, `[${g.name}] ${name} printed twice; the later value ${n} is kept`);
-      g.count = n;
+      if (n === undefined) bad(name);
+      else {
+        if (g.count !== undefined) this.warn(at, `[${g.name}] ${name} printed twice; the later value ${n} is kept`);
+        g.count = n;
+      }
     } else if (name === "AverageLatency(us)" || name === "Average") {
       const n = toNumber(value);
-      if (n === undefined || n < 0) return bad(name);
-      g.avgUs = n;
+      if (n === undefined || n < 0) bad(name);
+      else g.avgUs = n;
     } else if (name === "MinLatency(us)" || name === "Min") {
       const n = toNumber(value);
-      if (n === undefined || n < 0) return bad(name);
-      g.minUs = n;
+      if (n === undefined || n < 0) bad(name);
+      else g.minUs = n;
     } else if (name === "MaxLatency(us)" || name === "Max") {
       const n = toNumber(value);
-      if (n === undefined || n < 0) return bad(name);
-      g.maxUs = n;
+      if (n === undefined || n < 0) bad(name);
+      else g.maxUs = n;
     } else if (name.startsWith("Return=")) {
       g.hasReturns = true;
       const n = toCount(value);
-      if (n === undefined) return bad(name);
-      g.returns[name.slice(7)] = n;
+      if (n === undefined) bad(name);
+      else g.returns[name.slice(7)] = n;
     } else if (first >= 48 && first <= 57 && toNumber(name) !== undefined) {
       // "[READ], 3, 120": a histogram bucket (ms) when the group printed LatencyVariance, else a timeseries point.
       const key = Number(name);
       const n = toNumber(value);
       if (g.hasVariance) {
         const c = toCount(value);
-        if (c === undefined) return bad(`bucket ${name}`);
-        (g.histogramBuckets ??= []).push({ bucket: name, count: c });
+        if (c === undefined) bad(`bucket ${name}`);
+        else (g.histogramBuckets ??= []).push({ bucket: name, count: c });
       } else {
-        if (n === undefined || n < 0) return bad(`time ${name} ms`);
-        (g.timeSeries ??= []).push({ tMs: key, avgUs: n });
+        if (n === undefined || n < 0) bad(`time ${name} ms`);
+        else (g.timeSeries ??= []).push({ tMs: key, avgUs: n });
       }
     } else if (first === 62 /* ">" */ && toCount(name.slice(1)) !== undefined) {
       const c = toCount(value);
-      if (c === undefined) return bad(`bucket ${name}`);
-      (g.histogramBuckets ??= []).push({ bucket: name, count: c });
+      if (c === undefined) bad(`bucket ${name}`);
+      else (g.histogramBuckets ??= []).push({ bucket: name, count: c });
     } else if (name === "LatencyVariance(us)") {
       g.hasVariance = true;
       this.addExtra(g, name, value);
@@ -156,11 +159,13 @@ export class SummaryBuilder {
       g.isRaw = true; // a label line YCSB prints with the value -1 (OneMeasurementRaw); no data.
     } else {
       const key = percentileKey(name) ?? (first === 112 /* "p" */ && g.isRaw ? rawPercentileKey(name) : undefined);
-      if (key === undefined) return this.addExtra(g, name, value);
-      const n = toNumber(value);
-      if (n === undefined || n < 0) return bad(name);
-      if (!g.isRaw) g.hasHdrPercentiles = true;
-      g.percentilesUs[key] = n;
+      const n = key === undefined ? undefined : toNumber(value);
+      if (key === undefined) this.addExtra(g, name, value);
+      else if (n === undefined || n < 0) bad(name);
+      else {
+        if (!g.isRaw) g.hasHdrPercentiles = true;
+        g.percentilesUs[key] = n;
+      }
     }
   }
 

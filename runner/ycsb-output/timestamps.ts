@@ -20,14 +20,20 @@ export class Timestamps {
   /** The next line's stamp: bytes [from, to) of b, as printed; null when empty. */
   add(b: Uint8Array, from: number, to: number): void {
     const n = to - from;
-    if (n <= 0) return this.addText(null);
+    if (n <= 0) {
+      this.addText(null);
+      return;
+    }
     if (this.used + n > this.bytes.length) this.bytes = grown(this.bytes, this.used + n);
     const bytes = this.bytes;
     const at = this.used;
     for (let i = 0; i < n; i++) {
       const c = b[from + i]!;
       // Not ASCII: not a StatusThread stamp, kept as its UTF-8 text.
-      if (c > 127) return this.addText(Buffer.from(b.buffer, b.byteOffset + from, n).toString("utf8"));
+      if (c > 127) {
+        this.addText(Buffer.from(b.buffer, b.byteOffset + from, n).toString("utf8"));
+        return;
+      }
       bytes[at + i] = c;
     }
     this.used = at + n;

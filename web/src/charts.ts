@@ -148,9 +148,9 @@ export function exportImage(chart: Chart, title: string, caption: string, note =
   g.drawImage(source, pad, 2 * pad + titlePx + captionPx);
   g.fillStyle = "#555555";
   g.font = `${captionPx}px ${EXPORT_FONT}`;
-  noteLines.forEach((line, i) =>
-    g.fillText(line, pad, 2 * pad + titlePx + captionPx + source.height + i * Math.round(captionPx * 1.35)),
-  );
+  noteLines.forEach((line, i) => {
+    g.fillText(line, pad, 2 * pad + titlePx + captionPx + source.height + i * Math.round(captionPx * 1.35));
+  });
   return out.toDataURL("image/png");
 }
 

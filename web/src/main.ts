@@ -1,6 +1,6 @@
 /** The app shell: navigation, URL state (permalinks) and one view at a time. */
 import { destroyAllCharts, destroyChartsExcept, setExportCaption, upsertChart } from "./charts.js";
-import { el, message } from "./ui.js";
+import { el } from "./ui.js";
 import { parseState, serializeState, VIEWS, type ViewName, type ViewState } from "./url-state.js";
 import type { View, ViewContext } from "./view.js";
 import { VIEW_MODULES } from "./views/index.js";

@@ -8,7 +8,7 @@ import type {
 } from "../../../model/api-schemas.js";
 import { fetchFacets } from "./catalog.js";
 import { allInOrder, getJson } from "./http.js";
-import type { DurabilityCell, Facets, RepeatGroup, RunSource, ScalingSeries, SweepSeries } from "./types.js";
+import type { Facets, RunSource } from "./types.js";
 import type { PointVerdict } from "../verdicts.js";
 
 const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
@@ -31,15 +31,9 @@ const verdictOf = (p: { verdict?: string; reasons?: string[] }): PointVerdict =>
   reasons: p.reasons ?? [],
 });
 
-/** Scaling series; `single`: those measured at one node count only (no curve: said, not silently dropped). */
-export async function fetchScaling(
-  params: Record<string, string | undefined>,
-): Promise<{ series: ScalingSeries[]; single: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
-  const [body, facets] = await allInOrder([
-    getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>,
-    fetchFacets(),
-  ]);
-  const all = body.series.map((s) => ({
+/** A scaling series with its points' CIs and verdicts, the ideal line and the score in percent. */
+export function scalingSeries(s: Static<typeof ScalingResponse>["series"][number], facets: Facets) {
+  return {
     engine: s.engine,
     workload: s.workload ?? "",
     preset: s.preset,
@@ -56,24 +50,12 @@ export async function fetchScaling(
     steps: s.analysis.steps,
     leftOut: s.leftOut,
     scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
-  }));
-  // One node count is no scaling curve.
-  return {
-    series: all.filter((s) => s.points.length > 1),
-    single: all.filter((s) => s.points.length === 1),
-    workloads: values(facets.workloads),
-    scenarios: values(facets.scenarios),
-  };
+    };
 }
 
-export async function fetchDurability(
-  params: Record<string, string | undefined>,
-): Promise<{ cells: DurabilityCell[]; operations: string[]; leftOut: { invalid: number; incomplete: number } }> {
-  const [body, facets] = await allInOrder([
-    getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>,
-    fetchFacets(),
-  ]);
-  const cells = body.rows.map((r) => ({
+/** A durability cell: the row's throughput with its CI, p99 and mean latency per operation, and its verdict. */
+export function durabilityCell(r: Static<typeof DurabilityResponse>["rows"][number], facets: Facets) {
+  return {
     engine: r.engine,
     preset: r.preset,
     workload: r.workload ?? "",
@@ -93,32 +75,14 @@ export async function fetchDurability(
     latency: Object.fromEntries(
       Object.entries(r.operations).map(([op, o]) => [op, { count: o.count, avgUs: o.avgUs }]),
     ),
-  }));
-  const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
-  // Every phase left out, a cell's only ones too (a cell of invalid phases only has no row to say it).
-  return { cells, operations, leftOut: body.leftOut };
+    };
 }
 
-/**
- * Load levels per configuration. `series`: sweeps (more than one thread count); `levels`: every configuration's levels,
- * a single one too (a run at one thread count is a load every preset of it shares: durability's equal load).
- */
-export async function fetchSweeps(
-  params: Record<string, string | undefined>,
-): Promise<{
-  series: SweepSeries[];
-  levels: SweepSeries[];
-  engines: string[];
-  workloads: string[];
-  scenarios: string[];
-}> {
-  const [body, facets] = await allInOrder([
-    getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>,
-    fetchFacets(),
-  ]);
-  const swept = body.series;
-  const ci = (c: { low: number; high: number } | null) => (c ? { low: c.low, high: c.high } : null);
-  const series = swept.map((s) => ({
+const ci = (c: { low: number; high: number } | null) => (c ? { low: c.low, high: c.high } : null);
+
+/** A configuration's load levels: each level's means with CIs, its worst and per-operation p99, its verdict. */
+export function sweepSeries(s: Static<typeof SweepsResponse>["series"][number], facets: Facets) {
+  return {
     engine: s.engine,
     engineVersion: s.engineVersion,
     workload: s.workload ?? "",
@@ -147,26 +111,12 @@ export async function fetchSweeps(
         verdict: verdictOf(p),
       };
     }),
-  }));
-  return {
-    // A sweep needs more than one thread count.
-    series: series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1),
-    levels: series,
-    engines: values(facets.engines),
-    workloads: values(facets.workloads),
-    scenarios: values(facets.scenarios),
-  };
+    };
 }
 
-export async function fetchRepeatability(
-  params: Record<string, string | undefined>,
-): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
-  const [body, facets] = await allInOrder([
-    getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>,
-    fetchFacets(),
-  ]);
-  const groups = body.groups.map((g) => {
-    return {
+/** A group of repeats of one configuration with its mean, CI, spread and maximum difference in percent. */
+export function repeatGroup(g: Static<typeof RepeatabilityResponse>["groups"][number], facets: Facets) {
+  return {
       // Everything that tells two configurations apart: version and operation count too (5.0.4 and 5.0.5 are two rows).
       label: [
         `${g.engine} ${g.engineVersion} ${g.preset} ${g.nodes}n ${g.workload ?? g.phase}`,
@@ -191,7 +141,81 @@ export async function fetchRepeatability(
       stdDev: g.throughput.stdDev,
       cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,
       maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,
-    };
-  });
+  };
+}
+
+export type ScalingSeries = ReturnType<typeof scalingSeries>;
+export type DurabilityCell = ReturnType<typeof durabilityCell>;
+export type SweepSeries = ReturnType<typeof sweepSeries>;
+export type RepeatGroup = ReturnType<typeof repeatGroup>;
+
+/** Scaling series; `single`: those measured at one node count only (no curve: said, not silently dropped). */
+export async function fetchScaling(
+  params: Record<string, string | undefined>,
+): Promise<{ series: ScalingSeries[]; single: ScalingSeries[]; workloads: string[]; scenarios: string[] }> {
+  const [body, facets] = await allInOrder([
+    getJson("/scaling", params) as Promise<Static<typeof ScalingResponse>>,
+    fetchFacets(),
+  ]);
+  const all = body.series.map((s) => scalingSeries(s, facets));
+  // One node count is no scaling curve.
+  return {
+    series: all.filter((s) => s.points.length > 1),
+    single: all.filter((s) => s.points.length === 1),
+    workloads: values(facets.workloads),
+    scenarios: values(facets.scenarios),
+  };
+}
+
+export async function fetchDurability(
+  params: Record<string, string | undefined>,
+): Promise<{ cells: DurabilityCell[]; operations: string[]; leftOut: { invalid: number; incomplete: number } }> {
+  const [body, facets] = await allInOrder([
+    getJson("/durability", params) as Promise<Static<typeof DurabilityResponse>>,
+    fetchFacets(),
+  ]);
+  const cells = body.rows.map((r) => durabilityCell(r, facets));
+  const operations = distinct(cells.flatMap((c) => Object.keys(c.p99Us))).filter((op) => op !== "CLEANUP");
+  // Every phase left out, a cell's only ones too (a cell of invalid phases only has no row to say it).
+  return { cells, operations, leftOut: body.leftOut };
+}
+
+/**
+ * Load levels per configuration. `series`: sweeps (more than one thread count); `levels`: every configuration's levels,
+ * a single one too (a run at one thread count is a load every preset of it shares: durability's equal load).
+ */
+export async function fetchSweeps(
+  params: Record<string, string | undefined>,
+): Promise<{
+  series: SweepSeries[];
+  levels: SweepSeries[];
+  engines: string[];
+  workloads: string[];
+  scenarios: string[];
+}> {
+  const [body, facets] = await allInOrder([
+    getJson("/sweeps", params) as Promise<Static<typeof SweepsResponse>>,
+    fetchFacets(),
+  ]);
+  const swept = body.series;
+  const series = swept.map((s) => sweepSeries(s, facets));
+  return {
+    // A sweep needs more than one thread count.
+    series: series.filter((s) => new Set(s.points.map((p) => p.threads)).size > 1),
+    levels: series,
+    engines: values(facets.engines),
+    workloads: values(facets.workloads),
+    scenarios: values(facets.scenarios),
+  };
+}
+
+export async function fetchRepeatability(
+  params: Record<string, string | undefined>,
+): Promise<{ groups: RepeatGroup[]; scenarios: string[]; workloads: string[] }> {
+  const [body, facets] = await allInOrder([
+    getJson("/repeatability", params) as Promise<Static<typeof RepeatabilityResponse>>,
+    fetchFacets(),
+  ]);
+  const groups = body.groups.map((g) => repeatGroup(g, facets));
   return { groups, scenarios: values(facets.scenarios), workloads: values(facets.workloads) };
 }

@@ -11,7 +11,7 @@ import type {
   RunAuditResponse,
 } from "../../../model/api-schemas.js";
 import { getJson } from "./http.js";
-import type { OperationAggregate, PhaseSeries, PhaseView, RunDetail, RunRow, RunSource, Timeline } from "./types.js";
+import type { RunSource, Timeline } from "./types.js";
 
 /** Query parameters of GET /runs the explorer offers, by their URL names (the API's names). */
 export const RUN_FILTERS = [
@@ -35,66 +35,60 @@ type RawRunSummary = Static<typeof RunSummary>;
 type RawPhaseResult = Static<typeof PhaseResult>;
 type RawRunWithPhases = Static<typeof RunWithPhases>;
 
+/** A run's source as the views print it: a published table's name follows its study's citation. */
 function source(s: RawRunSummary["source"]): RunSource {
-  return {
-    kind: s.kind,
-    ...(s.citation ? { citation: s.table ? `${s.citation}, ${s.table}` : s.citation } : {}),
-    ...(s.seed ? { seed: s.seed } : {}),
-  };
+  return { kind: s.kind, citation: s.citation && s.table ? `${s.citation}, ${s.table}` : s.citation, seed: s.seed };
 }
 
-function runRow(r: RawRunSummary): RunRow {
+/** A run as the API states it, with the fields only GET /runs fills given their "none" value elsewhere. */
+export function runRow(r: RawRunSummary) {
   return {
-    id: r.id,
-    scenario: r.scenario,
-    engine: r.engine,
-    engineVersion: r.engineVersion,
-    preset: r.preset,
-    nodes: r.nodes,
-    dataInstanceType: r.instanceTypes.data,
-    clientInstanceType: r.instanceTypes.client,
-    replication: r.replication,
-    repeat: r.repeat,
-    startedAt: r.startedAt,
+    ...r,
     source: source(r.source),
-    ...(r.standIn ? { standIn: r.standIn } : {}),
     verdict: r.verdict ?? "unknown",
     reasons: r.reasons ?? [],
     workloads: r.workloads ?? [],
     throughputOpsSec: r.throughputOpsSec ?? null,
     peak: r.peak ?? null,
     records: r.records ?? null,
-    finishedAt: r.finishedAt,
   };
 }
 
-function phaseView(p: RawPhaseResult): PhaseView {
-  const operations: Record<string, OperationAggregate> = {};
-  for (const [op, o] of Object.entries(p.aggregate.operations)) {
-    const percentilesUs: Record<string, number> = {};
-    for (const [k, v] of Object.entries(o.percentilesUs)) if (v !== null) percentilesUs[k] = v;
-    operations[op] = { count: o.count, avgUs: o.avgUs, percentilesUs, percentileMethod: o.percentileMethod };
-  }
+/** An operation's aggregate without the percentiles no client printed. */
+export function operationAggregate(o: RawPhaseResult["aggregate"]["operations"][string]) {
+  const percentilesUs: Record<string, number> = {};
+  for (const [k, v] of Object.entries(o.percentilesUs)) if (v !== null) percentilesUs[k] = v;
+  return { ...o, percentilesUs };
+}
+
+/** A phase flattened: its description, its aggregate and its verdict side by side. */
+export function phaseView(p: RawPhaseResult) {
+  const { workload, ...phase } = p.phase;
   return {
-    name: p.phase.name,
-    kind: p.phase.kind,
-    ...(p.phase.workload ? { workload: p.phase.workload } : {}),
-    threadsPerClient: p.phase.threadsPerClient,
-    clients: p.phase.clients,
+    ...phase,
+    ...(workload ? { workload } : {}),
     throughputOpsSec: p.aggregate.throughputOpsSec,
     runtimeMs: p.aggregate.runtimeMs,
-    operations,
+    operations: Object.fromEntries(Object.entries(p.aggregate.operations).map(([op, o]) => [op, operationAggregate(o)])),
     verdict: p.verdict,
+    /** The reasons of its clients' verdicts. */
     reasons: p.reasons ?? [],
     runId: p.runId,
-    repeat: p.phase.repeat,
-    target: p.phase.target,
     // The API says whether every client reported (aggregate.complete): in the model's terms (rules.ts isComplete).
     clientsReported: p.aggregate.complete ? p.phase.clients : Math.min(p.aggregate.clients, p.phase.clients - 1),
   };
 }
 
-const runDetail = (r: RawRunWithPhases): RunDetail => ({ run: runRow(r.run), phases: r.phases.map(phaseView) });
+export const runDetail = (r: RawRunWithPhases) => ({ run: runRow(r.run), phases: r.phases.map(phaseView) });
+
+export type RunRow = ReturnType<typeof runRow>;
+export type RunDetail = ReturnType<typeof runDetail>;
+export type PhaseView = ReturnType<typeof phaseView>;
+export type OperationAggregate = ReturnType<typeof operationAggregate>;
+export interface RunPage {
+  total: number;
+  runs: RunRow[];
+}
 
 /** One page of the runs matching the filters (GET /runs), newest first, and how many match. */
 export async function fetchRunPage(
@@ -124,7 +118,9 @@ export async function fetchRunAudit(id: string): Promise<Static<typeof RunAuditR
   }
 }
 
-export async function fetchPhaseSeries(runId: string, phase: string): Promise<PhaseSeries> {
+export type PhaseSeries = Awaited<ReturnType<typeof fetchPhaseSeries>>;
+
+export async function fetchPhaseSeries(runId: string, phase: string) {
   const body = (await getJson(
     `/runs/${encodeURIComponent(runId)}/phases/${encodeURIComponent(phase)}/series`,
   )) as Static<typeof PhaseSeriesResponse>;

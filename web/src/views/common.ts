@@ -19,7 +19,7 @@ export function seriesLabel(name: string, source: RunSource): string {
  * A legend-sized citation: `Authors, "Title", ..., 2015` -> "Authors 2015 (seed 000)" (a chart legend does not wrap,
  * and five seeds' full titles pushed each other off the chart). Anything of another shape is kept whole.
  */
-export function shortCitation(citation: string, seed?: string): string {
+export function shortCitation(citation: string, seed?: string | null): string {
   const comma = citation.indexOf(", ");
   const year = /, (\d{4})$/.exec(citation);
   if (comma <= 0 || !year) return citation;

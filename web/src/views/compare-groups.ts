@@ -45,8 +45,8 @@ export function repeatIdentity(d: RunDetail): string {
     r.engineVersion,
     r.preset,
     r.nodes,
-    r.dataInstanceType,
-    r.clientInstanceType,
+    r.instanceTypes.data,
+    r.instanceTypes.client,
     r.standIn ?? null,
     r.source.kind,
     r.source.seed ?? null,
@@ -131,7 +131,7 @@ export function unequalSetups(entries: readonly CompareEntry[]): string[] {
     e.runs[0]!.run.records === null ? "not stated" : e.runs[0]!.run.records!.toLocaleString("en-US"),
   );
   if (records) out.push(`unequal data sets: ${records.join(" vs ")} records`);
-  const machines = differ((e) => e.runs[0]!.run.dataInstanceType);
+  const machines = differ((e) => e.runs[0]!.run.instanceTypes.data);
   if (machines) out.push(`different machines: ${machines.join(" vs ")}`);
   const sources = differ((e) =>
     e.runs[0]!.run.source.kind === "published" ? `published (seed ${e.runs[0]!.run.source.seed ?? "?"})` : "measured",

@@ -6,10 +6,9 @@
  * sources are said in the chart's title and note; a run not judged valid is hatched and named so.
  */
 import { Chart, type ChartConfiguration, type Scale } from "chart.js";
-import { overRepeats, type OverRepeats } from "../../../model/aggregate/rules.js";
-import { againstNoise } from "../../../model/history.js";
+import type { OverRepeats } from "../../../model/aggregate/rules.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
-import { allInOrder, fetchBaselines, fetchCompare, type PhaseView, type RunDetail } from "../api.js";
+import { allInOrder, fetchBaselines, fetchCompare, type RunDetail } from "../api.js";
 import { toCsv } from "../csv.js";
 import { charsIn, fitLabel, wrapLabel } from "../labels.js";
 import { indexedLook } from "../palette.js";
@@ -18,35 +17,23 @@ import { el, filterSelect, formatNumber, message } from "../ui.js";
 import { listParam } from "../url-state.js";
 import { hatch, hatchedBars, isSuspect, verdictNote } from "../verdicts.js";
 import type { View, ViewContext } from "../view.js";
-import { axisTitle, changeText, shortCitation } from "./common.js";
+import { axisTitle, changeText } from "./common.js";
 import { compareEntries, entryLoad, referenceEntry, unequalSetups, type CompareEntry } from "./compare-groups.js";
+import {
+  comparedOperations,
+  diffCell,
+  diffMetrics,
+  entryLabel,
+  latencyStats,
+  percentileMethods,
+  suspectPair,
+  throughputStats,
+  whisker,
+  type Metric,
+} from "./compare-shaping.js";
 
 export { comparedPhases } from "./compare-groups.js";
-
-/** The percentiles compared, as keys of the API's percentilesUs: p50 to p99.99. */
-export const COMPARE_PERCENTILES = ["50", "95", "99", "99.9", "99.99"] as const;
-
-function entryLabel(e: CompareEntry): string {
-  const r = e.runs[0]!.run;
-  const src =
-    r.source.kind === "published"
-      ? ` [${r.source.citation ? shortCitation(r.source.citation, r.source.seed) : "published"}]`
-      : "";
-  const runs = e.runs.length > 1 ? ` ×${e.runs.length} runs` : "";
-  const verdict = e.verdict.verdict === "valid" ? "" : ` [${e.verdict.verdict}]`;
-  const standIn = r.standIn ? " [stand-in]" : "";
-  return `${r.engine} ${r.engineVersion} ${r.preset} ${r.nodes}n (${r.id}${runs})${src}${standIn}${verdict}`;
-}
-
-const latencyMs = (p: PhaseView, op: string, percentile: string): number | null => {
-  const us = p.operations[op]?.percentilesUs[percentile];
-  return us === undefined ? null : us / 1000;
-};
-
-/** A statistic over the compared phases (the run's repeats): mean, CI and n; null values are no measurement. */
-function statOf(phases: readonly PhaseView[], value: (p: PhaseView) => number | null): OverRepeats {
-  return overRepeats(phases.map(value).filter((v): v is number => v !== null));
-}
+export { COMPARE_PERCENTILES } from "./compare-shaping.js";
 
 export const compareView: View = {
   title: "Compare",
@@ -146,58 +133,13 @@ function cautions(ctx: ViewContext, entries: readonly CompareEntry[], reference:
 function draw(ctx: ViewContext, entries: readonly CompareEntry[], reference: CompareEntry): void {
   const p = ctx.state.params;
   const labels = entries.map(entryLabel);
-  const ops = [...new Set(entries.flatMap((e) => e.phases.flatMap((x) => Object.keys(x.operations))))]
-    .filter((op) => !op.startsWith("CLEANUP") && !op.endsWith("-FAILED"))
-    .sort();
-  const throughput = entries.map((e) => statOf(e.phases, (x) => x.throughputOpsSec));
-  const ci = (s: OverRepeats) => (s.ci95 ? { low: s.ci95.low, high: s.ci95.high } : null);
+  const ops = comparedOperations(entries);
+  const throughput = throughputStats(entries);
   const looks = entries.map((_, i) => indexedLook(i));
   const verdicts = entries.map((e) => e.verdict);
   const unequal = unequalSetups(entries);
   const loadsDiffer = unequal.some((u) => u.startsWith("unequal loads"));
-  const throughputConfig = {
-    type: "bar",
-    data: {
-      labels,
-      datasets: [
-        {
-          label: "throughput (ops/s)",
-          data: throughput.map((s) => s.mean),
-          errorBars: throughput.map(ci),
-          verdicts,
-          backgroundColor: entries.map((e, i) =>
-            isSuspect(e.verdict) ? hatch(looks[i]!.borderColor) : looks[i]!.backgroundColor,
-          ),
-          borderColor: looks.map((l) => l.borderColor),
-          borderWidth: 1,
-        },
-      ],
-    },
-    options: {
-      animation: false,
-      maintainAspectRatio: false,
-      indexAxis: "y",
-      scales: {
-        x: {
-          type: axisType(
-            scaleChoice(p.scale),
-            throughput.map((s) => s.mean),
-          ),
-          title: axisTitle("throughput (ops/s, summed over clients; mean over repeats)"),
-        },
-        // Each run named whole, in lines that leave the bars 60 % of the chart's width.
-        y: {
-          ticks: {
-            autoSkip: false,
-            callback(this: Scale, value: string | number) {
-              return wrapLabel(this.getLabelForValue(Number(value)), charsIn(this.chart.width * 0.4));
-            },
-          },
-        },
-      },
-      plugins: { legend: { display: false } },
-    },
-  };
+  const throughputConfig = throughputChart(entries, labels, throughput, looks, p.scale);
   const loads = entries
     .map(
       (e) =>
@@ -226,33 +168,75 @@ function draw(ctx: ViewContext, entries: readonly CompareEntry[], reference: Com
       ),
     note: `${unequal.length ? `Not like for like: ${unequal.join("; ")}. ` : ""}Phases: ${loads}. Whiskers: 95% CI over the run's repeats.${verdictNote(verdicts)}`,
   });
-  drawLatency(ctx, entries, labels, ops, looks);
-  const latency = entries.map((e) =>
-    ops.flatMap((op) => COMPARE_PERCENTILES.map((k) => statOf(e.phases, (x) => latencyMs(x, op, k)))),
-  );
-  const statLabels = ops.flatMap((op) => COMPARE_PERCENTILES.map((k) => `${op} p${k}`));
-  ctx.details.append(
-    diffTable(entries, reference, [
-      { name: "throughput (ops/s)", stats: throughput, better: "higher" },
-      ...statLabels.map((l, j) => ({ name: `${l} (ms)`, stats: latency.map((r) => r[j]!), better: "lower" as const })),
-    ]),
-  );
+  const latency = latencyStats(entries, ops);
+  drawLatency(ctx, entries, labels, latency, looks);
+  ctx.details.append(diffTable(entries, reference, diffMetrics(throughput, latency)));
 }
 
-function drawLatency(
-  ctx: ViewContext,
+/** Throughput per entry as horizontal bars with their 95% CI, hatched where the entry was not judged valid. */
+function throughputChart(
   entries: readonly CompareEntry[],
   labels: readonly string[],
-  ops: readonly string[],
+  throughput: readonly OverRepeats[],
   looks: ReturnType<typeof indexedLook>[],
-): void {
-  const p = ctx.state.params;
-  const ci = (s: OverRepeats) => (s.ci95 ? { low: s.ci95.low, high: s.ci95.high } : null);
-  const statLabels = ops.flatMap((op) => COMPARE_PERCENTILES.map((k) => `${op} p${k}`));
-  const latency = entries.map((e) =>
-    ops.flatMap((op) => COMPARE_PERCENTILES.map((k) => statOf(e.phases, (x) => latencyMs(x, op, k)))),
-  );
-  const config = {
+  scale: string | undefined,
+) {
+  const verdicts = entries.map((e) => e.verdict);
+  return {
+    type: "bar",
+    data: {
+      labels,
+      datasets: [
+        {
+          label: "throughput (ops/s)",
+          data: throughput.map((s) => s.mean),
+          errorBars: throughput.map(whisker),
+          verdicts,
+          backgroundColor: entries.map((e, i) =>
+            isSuspect(e.verdict) ? hatch(looks[i]!.borderColor) : looks[i]!.backgroundColor,
+          ),
+          borderColor: looks.map((l) => l.borderColor),
+          borderWidth: 1,
+        },
+      ],
+    },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      indexAxis: "y",
+      scales: {
+        x: {
+          type: axisType(
+            scaleChoice(scale),
+            throughput.map((s) => s.mean),
+          ),
+          title: axisTitle("throughput (ops/s, summed over clients; mean over repeats)"),
+        },
+        // Each run named whole, in lines that leave the bars 60 % of the chart's width.
+        y: {
+          ticks: {
+            autoSkip: false,
+            callback(this: Scale, value: string | number) {
+              return wrapLabel(this.getLabelForValue(Number(value)), charsIn(this.chart.width * 0.4));
+            },
+          },
+        },
+      },
+      plugins: { legend: { display: false } },
+    },
+  };
+}
+
+/** p50 to p99.99 per operation, a bar per entry with its 95% CI, legend items cut to the chart's width. */
+function latencyChart(
+  entries: readonly CompareEntry[],
+  labels: readonly string[],
+  stats: ReturnType<typeof latencyStats>,
+  looks: ReturnType<typeof indexedLook>[],
+  scale: string | undefined,
+) {
+  const { labels: statLabels, stats: latency } = stats;
+  return {
     type: "bar",
     data: {
       labels: statLabels,
@@ -260,7 +244,7 @@ function drawLatency(
         // The run's id first: a legend item cut to a phone's width still tells the runs apart.
         label: `${e.id}: ${labels[i]!.replace(` (${e.id})`, "")}`,
         data: latency[i]!.map((s) => s.mean),
-        errorBars: latency[i]!.map(ci),
+        errorBars: latency[i]!.map(whisker),
         ...hatchedBars(
           looks[i]!.backgroundColor,
           looks[i]!.borderColor,
@@ -277,7 +261,7 @@ function drawLatency(
       scales: {
         y: {
           type: axisType(
-            scaleChoice(p.scale),
+            scaleChoice(scale),
             latency.flat().map((s) => s.mean),
           ),
           title: axisTitle("latency (ms)"),
@@ -297,11 +281,19 @@ function drawLatency(
       },
     },
   };
-  const methods = [
-    ...new Set(
-      entries.flatMap((e) => e.phases.flatMap((x) => Object.values(x.operations).map((o) => o.percentileMethod))),
-    ),
-  ];
+}
+
+function drawLatency(
+  ctx: ViewContext,
+  entries: readonly CompareEntry[],
+  labels: readonly string[],
+  stats: ReturnType<typeof latencyStats>,
+  looks: ReturnType<typeof indexedLook>[],
+): void {
+  const p = ctx.state.params;
+  const { labels: statLabels, stats: latency } = stats;
+  const config = latencyChart(entries, labels, stats, looks, p.scale);
+  const methods = percentileMethods(entries);
   ctx.chart({
     id: "compare-latency",
     title: "Latency per operation, p50 to p99.99",
@@ -326,37 +318,9 @@ function drawLatency(
   });
 }
 
-/** Words beside a change: whether it is more than the noise, and whether it stands on a phase not judged valid. */
-function noiseWords(verdict: ReturnType<typeof againstNoise>["verdict"], worse: boolean, suspect: boolean): string {
-  const base =
-    verdict === "exceeds noise"
-      ? worse
-        ? "worse"
-        : "better"
-      : verdict === "within noise"
-        ? "within noise"
-        : "noise unknown (one repeat)";
-  return suspect ? `${base}; not a valid measurement` : base;
-}
-
-/** Each metric of each entry against the reference: the change in percent and whether it exceeds the repeats' noise. */
-function diffTable(
-  entries: readonly CompareEntry[],
-  reference: CompareEntry,
-  metrics: { name: string; stats: OverRepeats[]; better: "higher" | "lower" }[],
-): HTMLElement {
-  const r = entries.indexOf(reference);
-  const others = entries.filter((e) => e !== reference);
-  const named = (e: CompareEntry) =>
-    `${e.id}${e.runs.length > 1 ? ` ×${e.runs.length}` : ""}${e.verdict.verdict === "valid" ? "" : ` (${e.verdict.verdict})`}`;
-  const head = el(
-    "tr",
-    {},
-    el("th", {}, "metric"),
-    el("th", {}, `${named(reference)} (reference)`),
-    ...others.flatMap((e) => [el("th", {}, named(e)), el("th", {}, "change"), el("th", {}, "vs noise")]),
-  );
-  const verdictRow = el(
+/** The differences table's first row: each entry's verdict and the first two of its reasons. */
+function verdictRow(reference: CompareEntry, others: readonly CompareEntry[]): HTMLElement {
+  return el(
     "tr",
     { "data-row": "verdict" },
     el("td", {}, "verdict"),
@@ -380,26 +344,37 @@ function diffTable(
       el("td", {}),
     ]),
   );
-  const suspect = (e: CompareEntry) => isSuspect(e.verdict) || isSuspect(reference.verdict);
-  const rows = metrics
-    .filter((m) => m.stats.some((s) => s.mean !== null))
-    .map((m) => {
+}
+
+/** Each metric of each entry against the reference: the change in percent and whether it exceeds the repeats' noise. */
+function diffTable(
+  entries: readonly CompareEntry[],
+  reference: CompareEntry,
+  metrics: readonly Metric[],
+): HTMLElement {
+  const r = entries.indexOf(reference);
+  const others = entries.filter((e) => e !== reference);
+  const named = (e: CompareEntry) =>
+    `${e.id}${e.runs.length > 1 ? ` ×${e.runs.length}` : ""}${e.verdict.verdict === "valid" ? "" : ` (${e.verdict.verdict})`}`;
+  const head = el(
+    "tr",
+    {},
+    el("th", {}, "metric"),
+    el("th", {}, `${named(reference)} (reference)`),
+    ...others.flatMap((e) => [el("th", {}, named(e)), el("th", {}, "change"), el("th", {}, "vs noise")]),
+  );
+  const verdicts = verdictRow(reference, others);
+  const rows = metrics.map((m) => {
       const base = m.stats[r]!;
       const cells = others.flatMap((e) => {
         const s = m.stats[entries.indexOf(e)]!;
-        const diff = againstNoise(base, s);
-        const worse = diff.change !== null && (m.better === "higher" ? diff.change < 0 : diff.change > 0);
-        const mark = noiseWords(diff.verdict, worse, suspect(e));
-        const title =
-          diff.noise === null
-            ? "a single repeat on either side: no CI, the noise is unknown"
-            : `noise ±${formatNumber(diff.noise * 100, 1)} % (95% CIs of the repeats)`;
+        const { change, verdict, mark, title } = diffCell(m, base, s, suspectPair(e, reference));
         return [
           el("td", { class: "num" }, formatNumber(s.mean, m.better === "higher" ? 0 : 3)),
           el(
             "td",
-            { class: "num", "data-run": e.id, "data-metric": m.name, "data-change": String(diff.change ?? "") },
-            changeText(diff.change),
+            { class: "num", "data-run": e.id, "data-metric": m.name, "data-change": String(change ?? "") },
+            changeText(change),
           ),
           el(
             "td",
@@ -407,7 +382,7 @@ function diffTable(
               class: `noise ${mark.split(";")[0]!.replace(/ /g, "-")}`,
               "data-run": e.id,
               "data-metric": m.name,
-              "data-verdict": diff.verdict,
+              "data-verdict": verdict,
               title,
             },
             mark,
@@ -429,7 +404,7 @@ function diffTable(
   return el(
     "div",
     {},
-    el("table", { class: "compare diff" }, el("thead", {}, head), el("tbody", {}, verdictRow, ...rows)),
+    el("table", { class: "compare diff" }, el("thead", {}, head), el("tbody", {}, verdicts, ...rows)),
     el(
       "p",
       { class: "note" },

@@ -265,7 +265,9 @@ export const regressionsView: View = {
       );
       return;
     }
-    histories.slice(0, MAX_CHARTS).forEach((h, i) => historyChart(ctx, h, i, p.scale));
+    histories.slice(0, MAX_CHARTS).forEach((h, i) => {
+      historyChart(ctx, h, i, p.scale);
+    });
     const changes = histories.flatMap((h) => h.changes.map((c) => ({ h, c })));
     ctx.details.append(
       el(

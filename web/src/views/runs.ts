@@ -167,7 +167,7 @@ function runBaselineCell(r: RunRow, baselines: Baselines["baselines"]): HTMLTabl
     engine: r.engine,
     preset: r.preset,
     nodes: r.nodes,
-    instanceType: r.dataInstanceType,
+    instanceType: r.instanceTypes.data,
   };
   const base = baselineFor(baselines, c, r.peak?.workload);
   const pinned = baselines.find((x) => x.configurationId === configurationId(c));
@@ -348,7 +348,7 @@ function runTable(
         el("td", {}, r.engineVersion),
         el("td", {}, r.preset),
         el("td", { class: "num" }, String(r.nodes)),
-        el("td", {}, r.dataInstanceType),
+        el("td", {}, r.instanceTypes.data),
         el("td", {}, r.scenario),
         el("td", {}, r.workloads.join(" ")),
         throughputCell(r),

@@ -22,12 +22,12 @@ export function scaleText(spec: ScenarioSpec | undefined, r: Pick<RunRow, "recor
 /** "local machine (the paper: 2x Xeon X5675 …)" or "i4i.4xlarge (the paper: …)". */
 export function machineText(
   spec: ScenarioSpec | undefined,
-  r: Pick<RunRow, "dataInstanceType" | "clientInstanceType">,
+  r: Pick<RunRow, "instanceTypes">,
 ): string {
   const here =
-    r.dataInstanceType === "local"
+    r.instanceTypes.data === "local"
       ? "this one machine (database, client and dashboard together)"
-      : `${r.dataInstanceType} data, ${r.clientInstanceType} client`;
+      : `${r.instanceTypes.data} data, ${r.instanceTypes.client} client`;
   const paper = spec?.dataNode.original ?? spec?.dataNode.instanceType;
   return paper ? `${here}; the paper: ${paper}` : here;
 }
@@ -43,7 +43,7 @@ export function loadText(r: Pick<RunRow, "peak">): string {
 export function measuredCaption(spec: ScenarioSpec | undefined, runs: readonly RunRow[]): string {
   if (runs.length === 0) return "";
   const scales = [...new Set(runs.map((r) => scaleText(spec, r).replace(/ \(.*$/, "")))];
-  const local = runs.some((r) => r.dataInstanceType === "local");
+  const local = runs.some((r) => r.instanceTypes.data === "local");
   return `measured${local ? " here" : ""}, ${scales.join(" / ")}`;
 }
 

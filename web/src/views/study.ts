@@ -39,7 +39,6 @@ export function scenarioOfSeed(seed: string): ScenarioSpec | undefined {
   );
 }
 
-type Pt = { x: number | string; y: number };
 type Scale = "auto" | "log" | "linear";
 
 interface XAxis {
