@@ -126,10 +126,12 @@ await Promise.all([
   ...Array.from({ length: VIEWERS }, () => viewer(until)),
   ...(values["writer-token"] && body ? [writer(values["writer-token"], body, Number(values["writer-every"]), until)] : []),
 ]);
-const byRoute: Record<string, { ms: number[]; errors: number }> = {};
+// 503 apart from other errors: the service refusing for want of its pool or queue, which the targets forbid.
+const byRoute: Record<string, { ms: number[]; errors: number; unavailable: number }> = {};
 for (const s of samples) {
-  const r = (byRoute[s.route] ??= { ms: [], errors: 0 });
+  const r = (byRoute[s.route] ??= { ms: [], errors: 0, unavailable: 0 });
   r.ms.push(s.ms);
-  if (s.status >= 300) r.errors++;
+  if (s.status >= 300 || s.status === 0) r.errors++;
+  if (s.status === 503) r.unavailable++;
 }
 process.stdout.write(`${JSON.stringify({ first, byRoute })}\n`);

@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { hdrLogKey, resultKey, withPrefix } from "../model/results-layout.js";
-import { auth, fixtureDocument, fixtureHdr, testConfig } from "./api-helpers.js";
+import { auth, fixtureDocument, fixtureHdr, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 import { createBucket, startMoto } from "./runner-helpers.js";
 
 const PHASE = { index: 2, name: "a-t4" };
 
-// One bad object in a bucket is reported by its key and skipped; every other object of the prefix imports.
-describe("S3 import with bad objects among good ones (moto)", () => {
+// One bad object in a bucket is reported by its key and skipped; every other object of the prefix imports. On both
+// stores: a refused document must leave nothing behind on either, and Postgres reports errors its own way.
+describe.each(["pglite", "postgres"] as const)("S3 import with bad objects among good ones (moto) on %s", (kind) => {
   let moto: Awaited<ReturnType<typeof startMoto>>;
   let s3: S3Client;
   let db: Database;
@@ -43,7 +44,8 @@ describe("S3 import with bad objects among good ones (moto)", () => {
         await put(withPrefix(prefix, hdrLogKey("hdr-run", PHASE.index, PHASE.name, c, op)), text);
       }
     }
-    db = await openDatabase({});
+    const url = kind === "postgres" ? await freshPostgresDatabase("api_s3_robust") : undefined;
+    db = await openDatabase(url ? { databaseUrl: url } : {});
     app = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint: moto.endpoint } }), { database: db, logLevel: "silent" });
   }, 300_000);
   afterAll(async () => {
