@@ -28,6 +28,7 @@ import { rehearsalCa } from "./rehearsal-ca.js";
 import { startRecordingProxy } from "./recording-proxy.js";
 import { startResultsService, type ResultsService } from "./results-service.js";
 import { nodeDistribution } from "./vendor-mirror.js";
+import { watchStatuses } from "./watch.js";
 
 export interface RehearseOptions {
   stack: string;
@@ -431,34 +432,22 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   }
 }
 
-/** Polls every instance's status until every client is done or failed (or the clients' machines are gone). */
+/** Watches the run's statuses (rehearse/watch.ts), logging each new one and handing it to the caller. */
 async function watchRun(o: RehearseOptions, p: Prepared, rehearsal: Rehearsal, started: number, log: (l: string) => void): Promise<Map<string, InstanceStatus>> {
   const { emulator, stack } = { emulator: rehearsal.emulator, stack: p.stack };
   const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${p.runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
-  const seen = new Map<string, string>();
-  const deadline = started + (o.timeoutMs ?? 40 * 60_000);
-  const clients = rehearsal.instances.filter((m) => m.name.startsWith("client-"));
-  let statuses = new Map<string, InstanceStatus>();
-  for (;;) {
-    statuses = await objects.statuses().catch(() => statuses);
-    for (const s of [...statuses.values()].sort((a, b) => a.at.localeCompare(b.at))) {
-      const key = `${s.stage}|${s.phase?.position ?? ""}|${s.at}|${s.detail ?? ""}`;
-      if (seen.get(s.instance) === key) continue;
-      seen.set(s.instance, key);
+  const end = await watchStatuses({
+    machines: rehearsal.instances,
+    poll: () => objects.statuses(),
+    deadline: started + (o.timeoutMs ?? 40 * 60_000),
+    onStatus: async (s) => {
       const where = s.phase ? ` ${s.phase.position}/${s.phase.of} ${s.phase.name}` : "";
       log(`${s.instance.padEnd(9)} ${s.stage}${where}${s.detail && s.stage !== "running" ? `: ${s.detail.length > 240 ? `${s.detail.slice(0, 240)}...` : s.detail}` : ""}`);
       await o.onStatus?.(s, rehearsal);
-    }
-    const over = (m: Machine) => !m.running || ["done", "failed"].includes(statuses.get(m.name)?.stage ?? "");
-    // A run ends with its clients; a drill that boots no client ends with the machines it booted.
-    const finished = clients.length > 0 ? clients.every(over) : rehearsal.instances.every(over);
-    if (finished) return statuses;
-    if (Date.now() > deadline) {
-      log(`rehearse: timed out after ${Math.round((Date.now() - started) / 1000)} s`);
-      return statuses;
-    }
-    await sleep(2000);
-  }
+    },
+  });
+  if (end.timedOut) log(`rehearse: timed out after ${Math.round((Date.now() - started) / 1000)} s`);
+  return end.statuses;
 }
 
 /** After the run every instance powers itself off (a run's fleet ends itself); waits for that a little while. */

@@ -27,8 +27,14 @@ import { REPO_ROOT } from "./runner-helpers.js";
 /**
  * A capacity search on real YCSB 0.17.0 against site.ycsb.BasicDB with a fixed simulated delay: 2 clients x 2 threads
  * x (1000 ms / 10 ms per operation) can do at most 400 operations/s, so every target above 400 ops/s falls behind
- * its schedule and its intended latency grows without bound (the known breaking rate), while targets well below
- * hold intended latency near the 10 ms of the delay.
+ * its schedule and its intended latency grows through the step (at 450 ops/s, 4 s x 50/450 = 0.44 s behind at its
+ * end), while targets well below hold intended latency near the 10 ms of the delay.
+ *
+ * The numbers keep the test's verdict off the machine's load. The SLO's 250 ms is above the scheduling stalls of a
+ * CI machine running rehearsals beside it (intended p95 of 150 ms measured there at 32 ops/s), and the maximum of
+ * 800 ops/s makes the bisection visit 800, 400, then 600/500/450 or 200/300/350: no step lands just above 400, where
+ * a step falls behind by less than its limit and achieves more than 95% of its target, so it would hold though above
+ * the breaking rate.
  */
 const run = promisify(execFile);
 const DELAY_MS = 10;
@@ -37,8 +43,8 @@ const CLIENTS = 2;
 const BREAKING = (CLIENTS * THREADS * 1000) / DELAY_MS;
 const SEARCH: CapacitySearch = {
   // p95: a 4 s step at a few hundred ops/s has too few operations for a p99 that a scheduling hiccup cannot move.
-  slo: { operations: ["READ"], percentile: 95, limitMs: 50, errorBudgetPct: 0 },
-  maximumOpsSec: 1000,
+  slo: { operations: ["READ"], percentile: 95, limitMs: 250, errorBudgetPct: 0 },
+  maximumOpsSec: 800,
   resolutionOpsSec: 50,
   maxSteps: 8,
 };
@@ -120,11 +126,14 @@ describe("capacity search at run time", () => {
     for (const st of judgedSteps) if (st.target! > BREAKING) expect(st.pass, ladder).toBe(false);
     expect(out.held, ladder).toBeDefined();
     expect(out.held!.target, ladder).toBeLessThanOrEqual(BREAKING);
-    expect(out.broke!.target! - out.held!.target!).toBeLessThanOrEqual(SEARCH.resolutionOpsSec!);
-    // Above the breaking rate it is the intended latency (the queue behind the schedule) that breaks, not the delay.
-    const latency = out.broke!.breaches.find((b) => b.kind === "latency");
-    expect(latency && latency.kind === "latency" && latency.valueMs).toBeGreaterThan(SEARCH.slo.limitMs);
-    expect(out.broke!.operations.READ!.opMs!).toBeLessThan(SEARCH.slo.limitMs);
+    expect(out.broke!.target! - out.held!.target!, ladder).toBeLessThanOrEqual(SEARCH.resolutionOpsSec!);
+    // Far above the breaking rate (the first step, twice it) it is the intended latency, the queue behind the
+    // schedule, that breaks, not the operations themselves, which still take about the delay.
+    const first = judgedSteps[0]!;
+    expect(first.target).toBe(SEARCH.maximumOpsSec);
+    const latency = first.breaches.find((b) => b.kind === "latency");
+    expect(latency && latency.kind === "latency" && latency.valueMs, ladder).toBeGreaterThan(SEARCH.slo.limitMs);
+    expect(first.operations.READ!.opMs!, ladder).toBeLessThan(SEARCH.slo.limitMs);
     // Skipped steps are skipped on both clients, naming why.
     const skipped = steps.slice(decisions.length - 1);
     for (const c of [0, 1]) expect(logs[c]!.join("\n")).toContain(`phase ${skipped[0]!.index} ${skipped[0]!.name}: skipped, capacity search done`);

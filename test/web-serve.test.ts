@@ -43,7 +43,7 @@ describe("the dashboard served alone (api/plugins/app/dashboard.ts)", () => {
     await page.goto(`${base}/?view=scaling`);
     await waitForView(page, "scaling");
     const nav = await page.locator("#nav a").allTextContents();
-    expect(nav).toEqual(["Runs", "Compare", "Regressions", "Scaling", "Durability", "Thread sweeps", "Latency distribution", "Phase time series", "Repeatability", "Studies"]);
+    expect(nav).toEqual(["Runs", "Compare", "Regressions", "Scaling", "Durability", "Thread sweeps", "Latency distribution", "Phase time series", "Repeatability", "Capacity and cost", "Studies"]);
     expect(await page.locator("#nav a[aria-current=page]").textContent()).toBe("Scaling");
     await expect(page.locator(".message.error").textContent()).resolves.toContain("GET /scaling failed (404)");
     await screenshot(page, "no-api");
