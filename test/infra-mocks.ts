@@ -47,13 +47,14 @@ export function plainPulumiStacks(): void {
   if (!mapped || (mapped as { plainPulumi?: true }).plainPulumi) return;
   const prepare = (error: Error, frames: NodeJS.CallSite[]): unknown => {
     const top = frames[0];
-    const own = top?.getFileName()?.includes("/@pulumi/pulumi/") && PULUMI_STACK_READERS.has(top.getFunctionName() ?? "");
-    if (!own) return mapped(error, frames);
-    return `${error.name}: ${error.message}${frames.map((f) => `\n    at ${f}`).join("")}`;
+    const reader = top?.getFileName()?.includes("/@pulumi/pulumi/") ? top.getFunctionName() : null;
+    if (reader !== "debuggablePromise" && reader !== "callsites") return mapped(error, frames);
+    // A promise's stack is only printed in Pulumi's leak report: the frame that made the promise names it.
+    const kept = reader === "debuggablePromise" ? frames.slice(1, 2) : frames;
+    return `${error.name}: ${error.message}${kept.map((f) => `\n    at ${f}`).join("")}`;
   };
   Error.prepareStackTrace = Object.assign(prepare, { plainPulumi: true as const });
 }
-const PULUMI_STACK_READERS = new Set(["debuggablePromise", "callsites"]);
 
 /** Mocks that record every resource and answer only the invokes infra makes; anything else throws. */
 export async function installMocks(): Promise<void> {
