@@ -52,6 +52,21 @@ export function ycsbClasspath(o: { hdrHistogram?: string; core: string; bindings
 }
 
 /** Pure: the java command line for a YCSB client. */
+/**
+ * The thread count to pass YCSB: at most the operations the client will do. YCSB 0.17.0's Client.main sizes the
+ * latch its status thread waits on by the requested -threads before initDb lowers the thread count to the operation
+ * count ("the threadcount is bigger than recordcount"), so with more threads than operations the latch never reaches
+ * zero and the JVM exits only if the status thread sees main's interrupt, which HdrHistogram's phaser can swallow
+ * (WriterReaderPhaser.flipPhase sleeps and ignores InterruptedException): the process then hangs after its last
+ * operation. Passing the lowered count makes the latch and the threads agree. (javap of site.ycsb.Client: the
+ * CountDownLatch is constructed before initDb is called.)
+ */
+export function threadsForCount(threads: number, phase: "load" | "run", properties: Record<string, string>): number {
+  const count = phase === "load" ? (properties.insertcount ?? properties.recordcount) : properties.operationcount;
+  const n = count === undefined ? Number.NaN : Number(count);
+  return Number.isSafeInteger(n) && n > 0 && n < threads ? n : threads;
+}
+
 export function buildYcsbCommand(spec: YcsbCommandSpec): JavaCommand {
   if (!spec.dbClass) throw new Error("ycsb: dbClass is required");
   if (!spec.classpath && !spec.bindingDirs?.length) throw new Error("ycsb: at least one binding classpath folder is required");
@@ -77,7 +92,7 @@ export function buildYcsbCommand(spec: YcsbCommandSpec): JavaCommand {
     if (!name || name.includes("=")) throw new Error(`ycsb: bad property name "${name}"`);
     args.push("-p", `${name}=${value}`);
   }
-  if (spec.threads !== undefined) args.push("-threads", String(spec.threads));
+  if (spec.threads !== undefined) args.push("-threads", String(threadsForCount(spec.threads, spec.phase, spec.properties ?? {})));
   if (spec.target) args.push("-target", String(spec.target));
   if (spec.status) args.push("-s");
   args.push(...(spec.extraArgs ?? []));

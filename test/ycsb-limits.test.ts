@@ -59,7 +59,7 @@ describe("seed 000 at 32 nodes and full size: 16 billion records through LongKey
     expect(load.perClient[31]).toMatchObject({ insertstart: "15500000000", insertcount: "500000000" });
     const r = await runPhase(load, 31, { insertcount: "5", operationcount: "5" });
     expect(r.stderr).not.toMatch(/Exception/);
-    // 40 load threads insert the 5 in any order.
+    // The plan's 40 load threads run as 5, one per record (runner/ycsb-process.ts threadsForCount), in any order.
     const expected = [0n, 1n, 2n, 3n, 4n].map((k) => String(fnvhash64(15_500_000_000n + k))).sort();
     expect(keysOf(r.stdout, "INSERT").sort()).toEqual(expected);
     // YCSB's own CoreWorkload with the same properties inserts the int-narrowed key numbers instead.
