@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { documentHash } from "../api/store/document-hash.js";
+import { documentHash, statusSeriesJson } from "../api/store/document-hash.js";
 import type { ResultDocument } from "../model/result-document.js";
 import { fixtureDocument } from "./api-helpers.js";
 
@@ -40,6 +40,9 @@ describe("a document's hash (api/store/document-hash.ts)", () => {
     for (const doc of docs) {
       expect(documentHash(doc)).toBe(storedHash(doc));
       expect(documentHash(reversed(doc) as ResultDocument)).toBe(storedHash(doc));
+      // As ingest hashes it: the status series written once, for the hash and for its stored row.
+      expect(documentHash(doc, statusSeriesJson(doc))).toBe(storedHash(doc));
+      expect(JSON.parse(statusSeriesJson(doc))).toEqual(doc.result.statusSeries);
     }
   });
 
@@ -51,6 +54,11 @@ describe("a document's hash (api/store/document-hash.ts)", () => {
       a: { b: { d: 1, c: 2 } },
     });
     expect(documentHash(doc as unknown as ResultDocument)).toBe(storedHash(doc));
+    const typed = doc as unknown as ResultDocument;
+    expect(documentHash(typed, statusSeriesJson(typed))).toBe(storedHash(doc));
+    // An index key at the top (written first by JSON.stringify) takes the general path, to the same text.
+    const indexed = { ...doc, 7: "x", result: { ...typed.result, 0: 1 } };
+    expect(documentHash(indexed as unknown as ResultDocument, statusSeriesJson(typed))).toBe(storedHash(indexed));
     expect(documentHash(docs[0]!)).not.toBe(documentHash(docs[1]!));
   });
 
