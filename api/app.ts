@@ -32,7 +32,7 @@ import sweeps from "./routes/api/sweeps/index.js";
 import capacity from "./routes/api/capacity/index.js";
 import timeline from "./routes/api/timeline/index.js";
 import dashboard from "./plugins/app/dashboard.js";
-import { duplicateKey } from "./json-strict.js";
+import { duplicateKey, repeatsKey } from "./json-strict.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "./validation.js";
 
 /**
@@ -151,12 +151,18 @@ function strictJson(fastify: FastifyInstance): void {
       const err = Object.assign(new Error(`charset ${charset} is not supported: send JSON as UTF-8 (RFC 8259 section 8.1)`), { statusCode: 415 });
       return done(err, undefined);
     }
-    const duplicate = duplicateKey(body as string);
-    if (duplicate) {
+    const text = body as string;
+    // A repeated key is named before the parser's own complaints (its text may also poison a prototype).
+    const refuseDuplicate = () => {
+      const duplicate = duplicateKey(text);
+      if (!duplicate) return false;
       const message = `duplicate key ${JSON.stringify(duplicate.key)}: an object names each key once (a parser would keep one of them silently)`;
-      return done(new FieldValidationError("body", [{ path: duplicate.path, message }]), undefined);
-    }
-    parse(req, body as string, (err: Error | null, value?: unknown) => {
+      done(new FieldValidationError("body", [{ path: duplicate.path, message }]), undefined);
+      return true;
+    };
+    parse(req, text, (err: Error | null, value?: unknown) => {
+      // Parsed first: counting its properties against the text's members is cheaper than scanning every body's keys.
+      if ((err || repeatsKey(text, value)) && refuseDuplicate()) return;
       // Fastify validates a body left out as null: a JSON null sent as the body would read as no body at all (POST
       // /reference/load loaded every seed). No route takes null, so it is refused here, where it is still told apart.
       if (!err && value === null) {

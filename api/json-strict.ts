@@ -73,3 +73,44 @@ export function duplicateKey(text: string): DuplicateKey | null {
   }
   return null;
 }
+
+/** A JSON text's members: each has one ":" outside strings, and no other ":" is outside a string (RFC 8259 §4). */
+function membersOf(text: string): number {
+  // The loop unrolled: an alternation inside "*" overflows the regular expression's stack on a string of megabytes.
+  const outside = text.replace(/"[^"\\]*(?:\\.[^"\\]*)*"/g, "");
+  let n = 0;
+  for (let i = outside.indexOf(":"); i >= 0; i = outside.indexOf(":", i + 1)) n++;
+  return n;
+}
+
+/** The properties of a parsed value's objects, at any depth (columns of plain values stepped over). */
+function propertiesOf(v: unknown): number {
+  if (v === null || typeof v !== "object") return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x !== null && typeof x === "object") n += propertiesOf(x);
+    }
+    return n;
+  }
+  for (const k in v) {
+    n++;
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && typeof x === "object") n += propertiesOf(x);
+  }
+  return n;
+}
+
+/**
+ * Whether the text of a value JSON.parse read repeats a key in one of its objects: the parser keeps one property per
+ * name, so the value then holds fewer properties than the text has members. Two native passes instead of a scan
+ * in JavaScript; duplicateKey names the repeated member when there is one.
+ */
+export function repeatsKey(text: string, parsed: unknown): boolean {
+  try {
+    return propertiesOf(parsed) !== membersOf(text);
+  } catch {
+    return true; // too deep to count (a stack overflow): duplicateKey's scan decides
+  }
+}

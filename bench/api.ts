@@ -25,6 +25,7 @@ import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
 import { ResultDocumentSchema, type ResultDocument } from "../model/result-document.js";
 import { fixtureDocument, ROOT, testConfig, TOKEN } from "../test/api-helpers.js";
+import { cpuMeter, perItem, postmasterOf } from "./cpu-use.js";
 
 const { values } = parseArgs({
   options: {
@@ -171,23 +172,29 @@ if (!values.existing) {
   const bare = new pg.Pool({ connectionString: url, max: CONCURRENCY });
   // Same TOAST compression as ingest uses (api/store/ingest.ts): lz4 where the server has it.
   const { rows } = await bare.query("SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'");
+  const postmaster = await postmasterOf(bare);
+  let bareCpu: ReturnType<ReturnType<typeof cpuMeter>> | undefined;
   const bareInsert = async () => {
     await bare.query("CREATE TABLE bench_bare (doc jsonb NOT NULL)");
     if (rows[0]?.lz4) await bare.query("ALTER TABLE bench_bare ALTER COLUMN doc SET COMPRESSION lz4");
+    const cpu = cpuMeter(postmaster);
     const perSec = await batched(sample, async (start, n) => {
       await bare.query("INSERT INTO bench_bare (doc) SELECT jsonb_array_elements($1::jsonb)", [batchBody(start, n)]);
     });
+    bareCpu ??= cpu(sample);
     await bare.query("DROP TABLE bench_bare");
     return perSec;
   };
   const bareBefore = await bareInsert();
   console.log(`baseline: JSON.parse + schema check ${parsePerSec.toFixed(0)} documents/s; bare INSERT of the documents as jsonb rows ${bareBefore.toFixed(0)} documents/s (${sample} documents); load ${loadavg()[0]!.toFixed(1)}`);
 
+  const ingestCpu = cpuMeter(postmaster);
   const perSec = await batched(TOTAL, async (start, n) => {
     const res = await fetch(`${address}/api/v1/results`, { method: "POST", body: batchBody(start, n), headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` } });
     if (res.status !== 201) throw new Error(`POST /results: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   });
+  const cpu = ingestCpu(TOTAL);
   const stored = await db.prisma.clientResult.count();
   if (stored !== TOTAL) throw new Error(`ingest stored ${stored} client results, sent ${TOTAL}`);
   // The bare INSERT again after the ingest: when the machine's load moved during the ingest, the two differ.
@@ -196,6 +203,10 @@ if (!values.existing) {
   const bareMean = (bareBefore + bareAfter) / 2;
   console.log(
     `ingest: ${stored} client results = ${perSec.toFixed(0)} documents/s through HTTP (target >= 2,000); ${((perSec / bareMean) * 100).toFixed(0)}% of the bare INSERT (${bareBefore.toFixed(0)} before, ${bareAfter.toFixed(0)} after); load ${loadavg()[0]!.toFixed(1)}`,
+  );
+  // CPU, not wall time: what ingest costs whatever else the machine runs (the load generator is in this process too).
+  console.log(
+    `ingest CPU per document: this process ${perItem(cpu.node)} (API and load generator), Postgres ${perItem(cpu.postgres)}; bare INSERT: this process ${perItem(bareCpu!.node)}, Postgres ${perItem(bareCpu!.postgres)}`,
   );
 }
 await db.prisma.$executeRawUnsafe("ANALYZE");

@@ -75,23 +75,27 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 export function identifierFieldProblems(doc: unknown): FieldError[] {
   const problems: FieldError[] = [];
   for (const path of IDENTIFIER_FIELDS) {
-    for (const [value, at] of valuesAt(doc, path, "")) {
+    eachValueAt(doc, path, 0, "", (value, at) => {
       const p = typeof value === "string" ? identifierProblem(value) : null;
       if (p && problems.length < 20) problems.push({ path: at, message: p });
-    }
+    });
   }
   return problems;
 }
 
-function valuesAt(v: unknown, path: readonly string[], at: string): [unknown, string][] {
-  if (path.length === 0) return [[v, at]];
-  const [head, ...rest] = path;
-  if (head === "*") {
-    if (Array.isArray(v)) return v.flatMap((x, i) => valuesAt(x, rest, `${at}/${i}`));
-    if (isObject(v)) return Object.entries(v).flatMap(([k, x]) => valuesAt(x, rest, `${at}/${pointer(k)}`));
-    return [];
+/** Calls `f` with each value at `path` (from its step `from` on) and its JSON pointer, without a list per step. */
+function eachValueAt(v: unknown, path: readonly string[], from: number, at: string, f: (value: unknown, at: string) => void): void {
+  if (from === path.length) {
+    f(v, at);
+    return;
   }
-  return isObject(v) && head! in v ? valuesAt(v[head!], rest, `${at}/${pointer(head!)}`) : [];
+  const head = path[from]!;
+  if (head === "*") {
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) eachValueAt(v[i], path, from + 1, `${at}/${i}`, f);
+    else if (isObject(v)) for (const k in v) eachValueAt(v[k], path, from + 1, `${at}/${pointer(k)}`, f);
+    return;
+  }
+  if (isObject(v) && head in v) eachValueAt(v[head], path, from + 1, `${at}/${pointer(head)}`, f);
 }
 
 /**

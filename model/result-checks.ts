@@ -25,10 +25,29 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is all of ASCII, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what it looks for
+const NUL_OR_SURROGATE = /[\u0000\uD800-\uDFFF]/;
+/** Printable ASCII: no NUL, no surrogate, no invisible character, already NFC (the names of nearly every key). */
+const PLAIN_KEY = /^[\x20-\x7e]*$/;
+
 /** Why a string cannot be stored as given (Postgres text and jsonb take no U+0000 and no lone surrogate), or null. */
 function textProblem(s: string): string | null {
+  // One scan for what the two checks below look for: nearly every string holds neither.
+  if (!NUL_OR_SURROGATE.test(s)) return null;
   if (s.includes("\u0000")) return "contains U+0000 (NUL), which no text column stores";
   if (LONE_SURROGATE.test(s)) return "contains a lone UTF-16 surrogate (not Unicode text)";
+  return null;
+}
+
+/** Why a key that is not plain ASCII cannot be a name, or null. */
+function keyProblem(k: string, object: object): string | null {
+  const p = textProblem(k) ?? identifierProblem(k);
+  if (p) return `key ${p}`;
+  if (ASCII.test(k)) return null;
+  // Two keys that render the same are one name (model/identifiers.ts): the second is refused, not merged.
+  const n = nfc(k);
+  const same = Object.keys(object).find((other) => other !== k && nfc(other) === n);
+  if (same !== undefined && same < k) return `key is ${JSON.stringify(same)} once normalized (Unicode NFC): two names that render the same`;
   return null;
 }
 
@@ -40,8 +59,8 @@ export function textProblems(doc: unknown): FieldError[] {
   const problems: FieldError[] = [];
   // Run for every document of every batch: paths are only spelled out for a problem (the keys on the way are kept on
   // a stack), and long columns of numbers are stepped over without allocating.
-  const stack: string[] = [];
-  const here = (last?: string) => `/${[...stack, ...(last === undefined ? [] : [last])].map(pointer).join("/")}`.replace(/^\/$/, "/");
+  const stack: (string | number)[] = [];
+  const here = (last?: string) => `/${[...stack, ...(last === undefined ? [] : [last])].map((s) => pointer(String(s))).join("/")}`.replace(/^\/$/, "/");
   const walk = (v: unknown): void => {
     if (problems.length >= 20) return;
     if (typeof v === "string") {
@@ -51,7 +70,7 @@ export function textProblems(doc: unknown): FieldError[] {
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
         if (typeof x === "string" || (x !== null && typeof x === "object")) {
-          stack.push(String(i));
+          stack.push(i);
           walk(x);
           stack.pop();
         }
@@ -62,19 +81,10 @@ export function textProblems(doc: unknown): FieldError[] {
           problems.push({ path: `${here()}/${pointer(k.slice(0, 40))}...`.replace(/^\/\//, "/"), message: `key name of ${k.length} characters, at most ${LIMITS.keyLength}` });
           continue;
         }
-        const p = textProblem(k) ?? identifierProblem(k);
+        const p = PLAIN_KEY.test(k) ? null : keyProblem(k, v);
         if (p) {
-          problems.push({ path: here(k), message: `key ${p}` });
+          problems.push({ path: here(k), message: p });
           continue;
-        }
-        if (!ASCII.test(k)) {
-          // Two keys that render the same are one name (model/identifiers.ts): the second is refused, not merged.
-          const n = nfc(k);
-          const same = Object.keys(v).find((other) => other !== k && nfc(other) === n);
-          if (same !== undefined && same < k) {
-            problems.push({ path: here(k), message: `key is ${JSON.stringify(same)} once normalized (Unicode NFC): two names that render the same` });
-            continue;
-          }
         }
         const child = (v as Record<string, unknown>)[k];
         if (typeof child === "string" || (child !== null && typeof child === "object")) {

@@ -2,21 +2,79 @@
 import { createHash } from "node:crypto";
 import type { ResultDocument } from "../../model/result-document.js";
 
-/** The same value with every object's keys in sorted order (arrays of plain values are shared, not copied). */
+/**
+ * The same value with every object's keys in sorted order. An object whose keys are in order already, with nothing
+ * below it to reorder, is the value itself (JSON.stringify writes it as a sorted copy would be written): most of a
+ * YCSB document's objects (percentiles, return codes, a status series' columns) are not copied.
+ */
 function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.some((v) => v !== null && typeof v === "object") ? value.map(sortedKeys) : value;
   if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortedKeys((value as Record<string, unknown>)[k]);
-  return out;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const x = value[i];
+      if (x === null || typeof x !== "object") continue;
+      const y = sortedKeys(x);
+      if (y !== x) (copy ??= value.slice())[i] = y;
+    }
+    return copy ?? value;
+  }
+  const v = value as Record<string, unknown>;
+  const keys = Object.keys(v);
+  // Anything but a plain object (a Date, say) is copied as before: JSON.stringify would write it otherwise.
+  let ordered = Object.getPrototypeOf(v) === Object.prototype;
+  for (let i = 1; i < keys.length && ordered; i++) ordered = keys[i - 1]! < keys[i]!;
+  if (!ordered) keys.sort();
+  let out: Record<string, unknown> | undefined = ordered ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = v[k];
+    const y = x !== null && typeof x === "object" ? sortedKeys(x) : x;
+    if (!out && y !== x) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = v[keys[j]!];
+    }
+    if (out) out[k] = y;
+  }
+  return out ?? value;
 }
 
 /** JSON with every object's keys sorted: one text per content, whatever order the sender wrote the keys in. */
 const canonicalJson = (value: unknown) => JSON.stringify(sortedKeys(value));
 
-/** sha256 of the document's canonical JSON: the same content is the same hash, whatever its key order. */
-export function documentHash(doc: ResultDocument): string {
-  return createHash("sha256").update(canonicalJson(doc)).digest("hex");
+/** The canonical JSON of a document's status series (its largest part): ingest stores this text as the series' row. */
+export const statusSeriesJson = (doc: ResultDocument): string => canonicalJson(doc.result.statusSeries);
+
+/** A key JSON.stringify writes before the others (an array index): an object holding one takes the general path. */
+const INDEX_KEY = /^(0|[1-9]\d*)$/;
+
+/** An object's canonical JSON written member by member, `member` giving each value's text; null if a key is an index. */
+function membersJson(o: Record<string, unknown>, member: (k: string, v: unknown) => string | undefined): string | null {
+  const keys = Object.keys(o);
+  if (keys.some((k) => INDEX_KEY.test(k))) return null;
+  const parts: string[] = [];
+  for (const k of keys.sort()) {
+    const text = member(k, o[k]);
+    if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/** The document's canonical JSON with its status series' text given (written once for the hash and the row). */
+function documentJson(doc: ResultDocument, seriesJson: string): string {
+  const d = doc as unknown as Record<string, unknown>;
+  const result = d.result;
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return canonicalJson(doc);
+  const resultJson = membersJson(result as Record<string, unknown>, (k, v) => (k === "statusSeries" ? seriesJson : canonicalJson(v)));
+  return (resultJson !== null && membersJson(d, (k, v) => (k === "result" ? resultJson : canonicalJson(v)))) || canonicalJson(doc);
+}
+
+/**
+ * sha256 of the document's canonical JSON: the same content is the same hash, whatever its key order. `seriesJson`,
+ * when given, is statusSeriesJson(doc), so the series is written once for the hash and for its stored row.
+ */
+export function documentHash(doc: ResultDocument, seriesJson?: string): string {
+  return createHash("sha256").update(seriesJson === undefined ? canonicalJson(doc) : documentJson(doc, seriesJson)).digest("hex");
 }
 
 /** The hash stored before hashes were canonical (the JSON as sent): still recognised, so a resent document stays a duplicate. */

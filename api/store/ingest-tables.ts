@@ -25,10 +25,15 @@ export const table = <C extends Record<string, string>>(name: string, columns: C
  * names and types come from the declarations above (never from input), the rows are one bound parameter.
  */
 export function bulkInsert<T extends Table<Record<string, string>>>(t: T, rows: readonly Row<T>[], tail: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return bulkInsertJson(t, JSON.stringify(rows), tail);
+}
+
+/** bulkInsert with the rows given as their JSON text (an array of objects named by the table's columns). */
+export function bulkInsertJson<T extends Table<Record<string, string>>>(t: T, rowsJson: string, tail: Prisma.Sql = Prisma.empty): Prisma.Sql {
   const names = Object.keys(t.columns);
   const cols = Prisma.raw(names.join(", "));
   const typed = Prisma.raw(names.map((n) => `${n} ${t.columns[n]}`).join(", "));
-  return Prisma.sql`INSERT INTO ${Prisma.raw(t.name)} (${cols}) SELECT ${cols} FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${typed}) ${tail}`;
+  return Prisma.sql`INSERT INTO ${Prisma.raw(t.name)} (${cols}) SELECT ${cols} FROM jsonb_to_recordset(${rowsJson}::jsonb) AS x(${typed}) ${tail}`;
 }
 
 export const SOURCES = table("sources", { id: "text", kind: "text", citation: "text", seed: "text" });
@@ -109,6 +114,10 @@ export const OPERATION_STATS = table("operation_stats", {
 });
 
 export const STATUS_SERIES = table("status_series", { client_result_id: "int", points: "jsonb" });
+
+/** STATUS_SERIES rows as JSON text, each series given as its JSON (document-hash.ts statusSeriesJson wrote it once). */
+export const statusSeriesRowsJson = (rows: readonly { clientResultId: number; pointsJson: string }[]): string =>
+  `[${rows.map((r) => `{"client_result_id":${JSON.stringify(r.clientResultId)},"points":${r.pointsJson}}`).join(",")}]`;
 export const HDR_LOG_REFS = table("hdr_log_refs", { client_result_id: "int", operation: "text", uri: "text" });
 export const VALIDITY_VERDICTS = table("validity_verdicts", { client_result_id: "int", verdict: "text", reasons: "jsonb" });
 

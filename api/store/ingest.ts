@@ -6,9 +6,10 @@ import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
 import { noteWrite, recordWrite } from "./data-version.js";
 import { touchedByDocuments, type Touched } from "./touched.js";
-import { documentHash, legacyDocumentHash } from "./document-hash.js";
+import { documentHash, legacyDocumentHash, statusSeriesJson } from "./document-hash.js";
 import {
   bulkInsert,
+  bulkInsertJson,
   CLIENT_RESULTS,
   clientResultRow,
   HDR_LOG_REFS,
@@ -21,6 +22,7 @@ import {
   runRow,
   SOURCES,
   STATUS_SERIES,
+  statusSeriesRowsJson,
   VALIDITY_VERDICTS,
   type PhaseFacts,
   type Row,
@@ -134,7 +136,7 @@ export async function ingestDocuments(db: Db, given: readonly ResultDocument[], 
       await storeRuns(tx, docs);
       const phaseId = await storePhases(tx, docs);
       const clients = await storeClientResults(tx, docs, phaseId);
-      await storeClientDetails(tx, docs, extras, clients.created);
+      await storeClientDetails(tx, docs, extras, clients);
       await keepTotals(tx, clients.touchedPhases);
       await keepRunEnds(tx, docs, clients.created);
       await refreshAggregates(tx, clients.touchedPhases);
@@ -302,13 +304,16 @@ interface StoredClients {
   /** Phases that got a client now: their totals are kept. */
   touchedPhases: number[];
   hashes: string[];
+  /** Each document's status series as JSON, written once for its hash and its stored row. */
+  seriesJson: string[];
   /** Per client key, the first document of the batch with it (later ones are duplicates or conflicts of it). */
   firstOfKey: Map<string, number>;
 }
 
 /** One client result per key (the first document of the batch with it), unless one is stored already. */
 async function storeClientResults(tx: Tx, docs: readonly ResultDocument[], phaseId: Map<string, number>): Promise<StoredClients> {
-  const hashes = docs.map(documentHash);
+  const seriesJson = docs.map(statusSeriesJson);
+  const hashes = docs.map((d, i) => documentHash(d, seriesJson[i]));
   const firstOfKey = new Map<string, number>();
   docs.forEach((d, i) => {
     const k = keyOf(d.run.id, d.phase.name, d.client.index);
@@ -326,25 +331,25 @@ async function storeClientResults(tx: Tx, docs: readonly ResultDocument[], phase
     const id = insertedId.get(`${phaseId.get(phaseKey(d.run.id, d.phase.name))}\u0000${d.client.index}`);
     if (id !== undefined) created.set(i, id);
   }
-  return { created, touchedPhases: [...new Set(inserted.map((r) => Number(r.phase_id)))], hashes, firstOfKey };
+  return { created, touchedPhases: [...new Set(inserted.map((r) => Number(r.phase_id)))], hashes, seriesJson, firstOfKey };
 }
 
 /** What hangs off each client result created now: operation groups, status series, HDR log references, verdict. */
-async function storeClientDetails(tx: Tx, docs: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[], created: Map<number, number>): Promise<void> {
+async function storeClientDetails(tx: Tx, docs: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[], { created, seriesJson }: StoredClients): Promise<void> {
   const ops: Row<typeof OPERATION_STATS>[] = [];
-  const series: Row<typeof STATUS_SERIES>[] = [];
+  const series: { clientResultId: number; pointsJson: string }[] = [];
   const hdrRefs: Row<typeof HDR_LOG_REFS>[] = [];
   const verdicts: Row<typeof VALIDITY_VERDICTS>[] = [];
   for (const [i, clientResultId] of created) {
     const d = docs[i]!;
     // The importer's merge of the hdrLogs, else the histograms the runner wrote into the document.
     ops.push(...operationRows(d, clientResultId, extras[i]?.hdrHistograms ?? d.hdrHistograms ?? {}));
-    series.push({ client_result_id: clientResultId, points: d.result.statusSeries });
+    series.push({ clientResultId, pointsJson: seriesJson[i]! });
     for (const h of d.hdrLogs) hdrRefs.push({ client_result_id: clientResultId, operation: h.operation, uri: h.uri });
     verdicts.push({ client_result_id: clientResultId, verdict: d.validity.verdict, reasons: d.validity.reasons });
   }
   if (ops.length) await tx.$executeRaw(bulkInsert(OPERATION_STATS, ops));
-  if (series.length) await tx.$executeRaw(bulkInsert(STATUS_SERIES, series));
+  if (series.length) await tx.$executeRaw(bulkInsertJson(STATUS_SERIES, statusSeriesRowsJson(series)));
   if (hdrRefs.length) await tx.$executeRaw(bulkInsert(HDR_LOG_REFS, hdrRefs, Prisma.sql`ON CONFLICT DO NOTHING`));
   if (verdicts.length) await tx.$executeRaw(bulkInsert(VALIDITY_VERDICTS, verdicts));
 }

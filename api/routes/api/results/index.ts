@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { normalizeIdentifiers } from "../../../../model/identifiers.js";
 import { withCodePointLengths } from "../../../../model/code-point-lengths.js";
 import {
   MeasuredResultDocumentSchema,
@@ -50,11 +49,6 @@ export function checkResultsBody(body: unknown): FieldError[] {
   return errors.slice(0, 20);
 }
 
-/** A checked body as it is stored: every document's names in Unicode NFC (model/identifiers.ts). */
-export function normalizeResultsBody(body: unknown): unknown {
-  return Array.isArray(body) ? body.map(normalizeIdentifiers) : normalizeIdentifiers(body);
-}
-
 const route: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     "/",
@@ -77,7 +71,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           ? typeboxValidatorCompiler(route as unknown as Parameters<typeof typeboxValidatorCompiler>[0])
           : (data: unknown) => {
               const errors = checkResultsBody(data);
-              return errors.length ? { error: new FieldValidationError("body", errors) } : { value: normalizeResultsBody(data) };
+              // Names are put in Unicode NFC by ingestDocuments, as for every other way in (model/identifiers.ts).
+              return errors.length ? { error: new FieldValidationError("body", errors) } : { value: data };
             },
     },
     async (req, reply) => {
