@@ -16,6 +16,8 @@ export interface BenchmarkPlan {
   scale?: string;
   threads?: string;
   target?: string;
+  /** `local run`'s capacity options (--capacity SLO, ...): a capacity search instead of the fixed target. */
+  capacity?: string[];
 }
 
 export interface BenchmarkContext {
@@ -36,10 +38,18 @@ export function ycsbLab(args: string[], env: NodeJS.ProcessEnv): Promise<number>
 }
 
 /** The benchmark's last line: stopped by Ctrl-C, done (with where its runs are shown), or failed. Pure. */
-export function benchmarkOutcome(o: { interrupted: boolean; failed: number; url: string; scenario: string }): string {
+export function benchmarkOutcome(o: {
+  interrupted: boolean;
+  failed: number;
+  url: string;
+  scenario: string;
+  capacity?: boolean;
+}): string {
   if (o.interrupted)
     return "benchmark: stopped by Ctrl-C; runs that finished before it are stored, and the server stops";
   if (o.failed !== 0) return "benchmark: a run failed (see above); the dashboard keeps serving";
+  if (o.capacity)
+    return `benchmark: done; each search's ladder and its SLO in the Capacity and cost view: ${o.url}/?view=capacity`;
   return `benchmark: done; its runs beside the study's published figures: ${studyPageUrl(o.url, o.scenario)}`;
 }
 
@@ -93,6 +103,7 @@ export async function runBenchmark(plan: BenchmarkPlan, ctx: BenchmarkContext): 
         ...(plan.scale ? ["--scale", plan.scale] : []),
         ...(plan.threads ? ["--threads", plan.threads] : []),
         ...(plan.target ? ["--target", plan.target] : []),
+        ...(plan.capacity ?? []),
         "--clients",
         plan.clients,
         "--ingest",

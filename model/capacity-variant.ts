@@ -25,6 +25,8 @@ export function parseSloText(text: string, errorBudgetPct = DEFAULT_ERROR_BUDGET
 
 export interface VariantChoice {
   slo: CapacitySlo;
+  /** The total rate the fractions apply to, ops/s; absent: an unthrottled probe measures it first. */
+  maximumOpsSec?: number;
   fractions?: number[];
   resolutionOpsSec?: number;
   maxSteps?: number;
@@ -33,9 +35,16 @@ export interface VariantChoice {
 /** The search a choice states: the fixed steps, the probe before them, and room for the bisection after. */
 export function variantSearch(c: VariantChoice): CapacitySearch {
   const fractions = c.fractions ?? DEFAULT_FRACTIONS;
-  // The probe, each fixed step, and (with a resolution) up to four halvings of the bracket they leave.
-  const maxSteps = c.maxSteps ?? 1 + fractions.length + (c.resolutionOpsSec === undefined ? 0 : 4);
-  return { slo: c.slo, fractions, ...(c.resolutionOpsSec === undefined ? {} : { resolutionOpsSec: c.resolutionOpsSec }), maxSteps };
+  // The probe (unless the maximum is stated), each fixed step, and (with a resolution) up to four halvings.
+  const probe = c.maximumOpsSec === undefined ? 1 : 0;
+  const maxSteps = c.maxSteps ?? probe + fractions.length + (c.resolutionOpsSec === undefined ? 0 : 4);
+  return {
+    slo: c.slo,
+    ...(c.maximumOpsSec === undefined ? {} : { maximumOpsSec: c.maximumOpsSec }),
+    fractions,
+    ...(c.resolutionOpsSec === undefined ? {} : { resolutionOpsSec: c.resolutionOpsSec }),
+    maxSteps,
+  };
 }
 
 /**

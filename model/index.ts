@@ -11,6 +11,7 @@ export * from "./capacity-search.js";
 export * from "./capacity-step.js";
 export * from "./capacity-decision.js";
 export * from "./capacity-result.js";
+export * from "./capacity-report.js";
 export * from "./run-cost.js";
 export * from "./plan-render.js";
 export * from "./instance-types.js";

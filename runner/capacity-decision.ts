@@ -51,22 +51,36 @@ export async function capacityDecision(o: DecisionOptions, phase: PlanPhase): Pr
 
 /** The steps of the phase's search before it, judged on the fleet's merged results, in order. */
 export async function judgedSteps(o: DecisionOptions, phase: PlanPhase): Promise<JudgedStep[]> {
-  const cap = phase.capacity!;
-  const earlier = o.plan.phases.filter((p) => p.capacity?.group === cap.group && p.capacity.step < cap.step);
+  return (await storedSearch(o, phase.capacity!.group, phase.capacity!.step)).steps;
+}
+
+/** What the store holds of one search: where to read it and which plan it ran. */
+export type StoredSearchSource = Pick<DecisionOptions, "store" | "runId" | "plan">;
+
+/**
+ * A search's steps before `beforeStep` as the store holds them, judged on the fleet's merged results, in order, and
+ * the decision that ended the search among them (absent while it runs, or when every planned step ran).
+ */
+export async function storedSearch(
+  o: StoredSearchSource,
+  group: string,
+  beforeStep = Number.POSITIVE_INFINITY,
+): Promise<{ steps: JudgedStep[]; stopped?: CapacityDecision }> {
+  const earlier = o.plan.phases.filter((p) => p.capacity?.group === group && p.capacity.step < beforeStep);
   const steps: JudgedStep[] = [];
   for (const p of earlier) {
     const key = capacityDecisionKey(o.runId, p.index, p.name);
     const body = await o.store.get(key);
     if (!body) throw new Error(`capacity step ${p.name}: no decision at ${key}`);
     const d = parseCapacityDecision(body.toString("utf8"), key);
-    if (!d.run) break;
+    if (!d.run) return { steps, stopped: d };
     const docs = await Promise.all(Array.from({ length: o.plan.deployment.clients }, (_, c) => clientDocument(o, p, c)));
-    steps.push(judged(cap.search, p.capacity!.step, d.role!, stepMeasurement(cap.search, docs, d.target)));
+    steps.push(judged(p.capacity!.search, p.capacity!.step, d.role!, stepMeasurement(p.capacity!.search, docs, d.target)));
   }
-  return steps;
+  return { steps };
 }
 
-async function clientDocument(o: DecisionOptions, p: PlanPhase, client: number): Promise<ResultDocument> {
+async function clientDocument(o: StoredSearchSource, p: PlanPhase, client: number): Promise<ResultDocument> {
   const key = resultKey(o.runId, p.index, p.name, client);
   const body = await o.store.get(key);
   if (!body) throw new Error(`capacity step ${p.name}: client ${client}'s result is not in the store (${key})`);

@@ -4,6 +4,7 @@ import type { CapacitySearch } from "../model/capacity-search.js";
 import type { StepClient } from "../model/capacity-step.js";
 import { createHistogram, encodeHistogram } from "../model/hdr/index.js";
 import { LOCAL_RUN_NO_PRICE } from "../model/run-cost.js";
+import { capacityReportLines } from "../model/capacity-report.js";
 
 const SEARCH: CapacitySearch = {
   slo: { operations: ["READ"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 },
@@ -65,5 +66,32 @@ describe("capacity result of a search", () => {
     expect(r.broke?.step).toBe(2);
     expect(r.price).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
     expect(capacityPrice(0, { usdPerHour: 1 })).toMatchObject({ priced: true, opsPerSecPerUsdHour: null, usdPerMillionOps: null });
+  });
+});
+
+describe("a finished search in a console's words", () => {
+  it("says why it ended, the sustainable throughput, the step that broke and why, the price, then every step", () => {
+    const r = capacityResult("a-cap", SEARCH, judgeSteps(SEARCH, STEPS), configurationPrice("local", 1));
+    expect(capacityReportLines(r, "fixed steps: 1200 ops/s broke")).toEqual([
+      "capacity a-cap (READ p99 < 10 ms, errors <= 0.1 %): search ended: fixed steps: 1200 ops/s broke",
+      "  sustainable: 600 ops/s (step 1, target 600 ops/s)",
+      "  broke: step 2 at target 1200 ops/s: READ p99 intended 45.02 ms > 10 ms; achieved 1000 ops/s < 95% of target 1200",
+      `  price: ${LOCAL_RUN_NO_PRICE}`,
+      "  step 0 probe target none (unthrottled): achieved 1200 ops/s, READ p99 op 4.00 / intended 4.00 ms: probe",
+      "  step 1 ladder target 600 ops/s: achieved 600 ops/s, READ p99 op 2.00 / intended 3.00 ms: held",
+      "  step 2 ladder target 1200 ops/s: achieved 1000 ops/s, READ p99 op 3.00 / intended 45.02 ms: broke (READ p99 intended 45.02 ms > 10 ms; achieved 1000 ops/s < 95% of target 1200)",
+    ]);
+  });
+
+  it("a search where nothing held says so; a priced one gives $ per hour and per million operations", () => {
+    const none = capacityResult("b-cap", SEARCH, judgeSteps(SEARCH, [STEPS[1]!, STEPS[0]!]), configurationPrice("m6i.large", 3));
+    const lines = capacityReportLines(none, "fixed steps: 1200 ops/s broke");
+    expect(lines[1]).toBe("  sustainable: 0 ops/s (no step held the SLO)");
+    expect(lines[3]).toMatch(/^ {2}price: \$0\.288\/h, no price-performance \(nothing sustained\) \(.+, as of .+\)$/);
+    const held = capacityResult("a-cap", SEARCH, judgeSteps(SEARCH, STEPS.slice(1)), configurationPrice("m6i.large", 3));
+    const priced = capacityReportLines(held, "the plan's 4 steps are used");
+    expect(priced[2]).toBe("  broke: no step above the sustainable one broke");
+    // By hand, as above: 600 ops/s at 0.288 $/h is 2083 ops/s per $/h and 0.1333 $ per million operations.
+    expect(priced[3]).toMatch(/^ {2}price: \$0\.288\/h, 2083 ops\/s per \$\/h, \$0\.1333 per million operations \(/);
   });
 });

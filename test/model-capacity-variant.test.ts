@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { capacityVariant, parseSloText, variantSearch } from "../model/capacity-variant.js";
-import { buildPlan, scenario } from "../model/index.js";
+import { buildPlan, nextCapacityStep, scenario } from "../model/index.js";
 
 describe("a scenario's capacity variant", () => {
   it("reads an SLO as operations, percentile and limit", () => {
@@ -14,6 +14,10 @@ describe("a scenario's capacity variant", () => {
     expect(variantSearch({ slo }).maxSteps).toBe(5);
     expect(variantSearch({ slo, resolutionOpsSec: 50 }).maxSteps).toBe(9);
     expect(variantSearch({ slo, fractions: [0.9], maxSteps: 3 })).toEqual({ slo, fractions: [0.9], maxSteps: 3 });
+    // A stated maximum needs no probe: the fixed steps alone, the first of them the search's first step.
+    const stated = variantSearch({ slo, maximumOpsSec: 2000, fractions: [0.5, 1] });
+    expect(stated).toEqual({ slo, maximumOpsSec: 2000, fractions: [0.5, 1], maxSteps: 2 });
+    expect(nextCapacityStep(stated, [])).toEqual({ run: true, role: "ladder", target: 1000 });
   });
 
   it("a swept study searches at its largest thread count instead, without its fixed targets", () => {

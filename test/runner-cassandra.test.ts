@@ -5,7 +5,22 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ycsbKey } from "../engines/ycsb-keys.js";
-import { validateResultDocument, type Plan, type ResultDocument } from "../model/index.js";
+import {
+  capacityReportLines,
+  judged,
+  nextCapacityStep,
+  parseCapacityDecision,
+  stepMeasurement,
+  validateResultDocument,
+  type CapacityDecision,
+  type CapacitySearch,
+  type JudgedStep,
+  type Plan,
+  type ResultDocument,
+} from "../model/index.js";
+import { capacityDecisionKey } from "../model/results-layout.js";
+import { LOCAL_RUN_NO_PRICE } from "../model/run-cost.js";
+import { capacityReports } from "../runner/capacity-report.js";
 import type { Manifest } from "../runner/execute.js";
 import { bindingClasspathDir, ycsbCoreDir } from "../runner/java-artifacts.js";
 import { queryCql } from "../runner/local/cassandra-cql.js";
@@ -16,7 +31,8 @@ import { createBucket, REPO_ROOT, S3_ENV, startMoto, TSX_IMPORT, startRunner, wa
 
 /**
  * The runner against a real local Cassandra 5.0 (runner/local, scripts/setup-cassandra.sh) with moto as S3:
- * `ycsb-lab local run` with two runner processes in lock-step, then Cassandra killed in the middle of a phase.
+ * `ycsb-lab local run` with two runner processes in lock-step, a capacity search that finds a limit and stops, then
+ * Cassandra killed in the middle of a phase.
  */
 const run = promisify(execFile);
 const BUCKET = "ycsb-lab-cassandra";
@@ -41,6 +57,23 @@ operationCountPer: total
 repeats: 1
 defaults: { engine: cassandra, nodes: 1, preset: throughput }
 `;
+
+/**
+ * A search whose verdicts stay off the machine's speed: a stated maximum of 40,000 ops/s, far beyond what one YCSB
+ * thread per client reaches against Cassandra on a 2-core machine (each read a round trip through the driver), so
+ * every step at half of it or more falls short of its target; the first rung, 40 ops/s, is a trickle any machine
+ * serves, judged against 1 s at p95 of intended latency, which only a stall of over a second holds back. A step breaks
+ * below half its target (achievedShare 0.5): a 4 s step's YCSB runtime also counts the driver's shutdown, which would
+ * put a trickle under the default 95 %.
+ */
+const CAPACITY: CapacitySearch = {
+  slo: { operations: ["READ"], percentile: 95, limitMs: 1000, errorBudgetPct: 0 },
+  maximumOpsSec: 40_000,
+  fractions: [0.001, 1],
+  resolutionOpsSec: 30_000,
+  achievedShare: 0.5,
+  maxSteps: 4,
+};
 
 let moto: Awaited<ReturnType<typeof startMoto>>;
 let dir: string;
@@ -126,6 +159,73 @@ describe("runner + local Cassandra", () => {
     for (let k = 0; k < RECORDS; k++) expect(stored.has(ycsbKey(k)), `record ${k}`).toBe(true);
     expect(docs[0]!.reduce((s, d) => s + (d.result.operations.INSERT?.returns.OK ?? 0), 0)).toBe(RECORDS);
   }, 420_000);
+
+  it("a capacity search finds a limit and stops: the decided targets on both clients, why it ended, the outcome printed", async () => {
+    const file = join(dir, "capacity.yaml");
+    const workload = "  - { workload: c, maxExecutionTimeSec: 4 }";
+    await writeFile(file, `${scenarioYaml(workload, "{ perClient: 1 }")}warmupSec: 1\ncapacity: ${JSON.stringify(CAPACITY)}\n`);
+    const runId = "cassandra-capacity";
+    const { stderr } = await run(
+      process.execPath,
+      ["--import", TSX_IMPORT, join(REPO_ROOT, "cli", "main.ts"), "local", "run", "--engine", "cassandra", "--scenario", file, "--clients", "2",
+        "--results", `s3://${BUCKET}/lab`, "--s3-endpoint", moto.endpoint, "--run-id", runId, "--barrier-timeout", "120"],
+      { cwd: dir, env: { ...process.env, ...S3_ENV }, maxBuffer: 1 << 24 },
+    );
+    expect(stderr).toMatch(/run cassandra-capacity: complete/);
+    const plan = JSON.parse((await store.get(`runs/${runId}/plan.json`))!.toString("utf8")) as Plan;
+    const steps = plan.phases.filter((p) => p.capacity);
+    expect(steps).toHaveLength(CAPACITY.maxSteps);
+    const decisions: CapacityDecision[] = [];
+    const judgedSteps: JudgedStep[] = [];
+    for (const p of steps) {
+      const body = await store.get(capacityDecisionKey(runId, p.index, p.name));
+      expect(body, `decision of ${p.name}`).toBeDefined();
+      const d = parseCapacityDecision(body!.toString("utf8"), p.name);
+      decisions.push(d);
+      // Client 0 decided on the merged, stored results of the steps before, as the pure rule does.
+      expect(d.decidedBy).toBe(0);
+      const rule = nextCapacityStep(CAPACITY, judgedSteps);
+      expect(rule).toEqual(d.run ? { run: true, role: d.role, target: d.target } : { run: false, reason: d.reason });
+      if (!d.run) break;
+      const docs = await Promise.all([0, 1].map((c) => resultOf(runId, `runs/${runId}/phases/${p.index}-${p.name}/client-${c}/result.json`)));
+      for (const doc of docs) {
+        // Both clients ran the decided target, open loop, and started once it was stored.
+        expect(doc.phase.target).toBe(d.target);
+        expect(doc.phase.properties["measurement.interval"]).toBe("both");
+        expect(Date.parse(doc.startedAt)).toBeGreaterThanOrEqual(Date.parse(d.decidedAt));
+        expect(doc.result.operations["Intended-READ"]?.count).toBeGreaterThan(0);
+      }
+      judgedSteps.push(judged(CAPACITY, p.capacity!.step, d.role!, stepMeasurement(CAPACITY, docs, d.target)));
+    }
+    const ladder = JSON.stringify(judgedSteps.map((st) => [st.target, st.achievedOpsSec, st.operations.READ, st.breaches]));
+    // 40 ops/s held (the one verdict a stall of over a second could turn), 40,000 and then 20,020 broke, and the
+    // bracket left (40 to 20,020) is within the resolution: the search stopped with a planned step unused.
+    expect(decisions.map((d) => [d.run, d.role, d.target]), ladder).toEqual([
+      [true, "ladder", 40],
+      [true, "ladder", 40_000],
+      [true, "bisect", 20_020],
+      [false, undefined, undefined],
+    ]);
+    expect(decisions[3]!.reason).toBe("resolution reached: 40 passes, 20020 breaks");
+    const unused = steps[3]!;
+    expect(await store.get(`runs/${runId}/phases/${unused.index}-${unused.name}/client-0/result.json`)).toBeUndefined();
+    for (const c of [0, 1]) expect(stderr).toContain(`[client ${c}] phase ${unused.index} ${unused.name}: skipped, capacity search done`);
+    for (const st of judgedSteps.slice(1)) {
+      expect(st.pass, ladder).toBe(false);
+      expect(st.breaches.map((b) => b.kind), ladder).toContain("achieved");
+    }
+
+    // What local run printed is the search's result as the store holds it: held at 40, broke at 20,020, no price.
+    const [report, ...others] = await capacityReports({ store, runId, plan }, "local");
+    expect(others).toEqual([]);
+    expect(report!.endedBecause).toBe(decisions[3]!.reason);
+    expect(report!.result.heldStep).toBe(0);
+    expect(report!.result.sustainableOpsSec).toBe(judgedSteps[0]!.achievedOpsSec);
+    expect(report!.result.broke?.step).toBe(2);
+    expect(report!.result.broke?.breaches.join("; ")).toMatch(/achieved \d+ ops\/s < 50% of target 20020/);
+    expect(report!.result.price).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
+    expect(stderr).toContain(capacityReportLines(report!.result, report!.endedBecause).join("\n"));
+  }, 300_000);
 
   it("Cassandra killed mid-phase: the phase is stored with an invalid verdict and its error counts", async () => {
     const file = join(dir, "long.yaml");

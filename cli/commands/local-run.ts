@@ -9,7 +9,9 @@ import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.j
 import { ingestRun } from "../../runner/ingest.js";
 import { openResultsStore } from "../../runner/open-results-store.js";
 import { UsageError } from "../command.js";
-import { planFromOptions, type LocalCellChoice } from "./plan.js";
+import { capacityReportLines } from "../../model/capacity-report.js";
+import { capacityGroups, capacityReports } from "../../runner/capacity-report.js";
+import { CAPACITY_OPTIONS, capacityChoice, planFromOptions, type LocalCellChoice } from "./plan.js";
 
 
 /** --threads N [--target R]: the scenario as a local cell of itself (model/local-cell.ts). */
@@ -42,6 +44,7 @@ export async function localRun(args: string[]): Promise<number> {
       ingest: { type: "string" },
       "barrier-timeout": { type: "string" },
       "s3-endpoint": { type: "string" },
+      ...CAPACITY_OPTIONS,
     },
   });
   if (!values.engine) throw new UsageError("--engine is required");
@@ -55,6 +58,8 @@ export async function localRun(args: string[]): Promise<number> {
   const local = await loadLocalEngine(engine);
   const cell = { scenario: values.scenario ?? "quickstart", engine, clients: String(clients), scale: values.scale };
   const onOneMachine = localCellChoice(values.threads, values.target);
+  const capacity = capacityChoice(values);
+  if (capacity && values.target !== undefined) throw new UsageError("--target: a capacity search sets the target itself");
   let state = await readState(engine);
   const alive = state ? (await Promise.all(state.nodes.map((n) => nodeAlive(n)))).every(Boolean) : false;
   let plan: Plan;
@@ -63,11 +68,11 @@ export async function localRun(args: string[]): Promise<number> {
       throw new UsageError(`--preset ${values.preset}: local ${engine} runs with preset ${state.preset}; "ycsb-lab local down --engine ${engine}" first`);
     }
     say(`${engine}: already running (${state.nodes.length} node(s), preset ${state.preset})`);
-    plan = await planFromOptions({ ...cell, nodes: String(state.nodes.length), preset: state.preset }, onOneMachine);
+    plan = await planFromOptions({ ...cell, nodes: String(state.nodes.length), preset: state.preset }, onOneMachine, capacity);
   } else {
     if (state) await removeState(engine);
     // The scenario's own cell unless told otherwise: its default preset and node count.
-    plan = await planFromOptions({ ...cell, nodes: values.nodes, preset: values.preset }, onOneMachine);
+    plan = await planFromOptions({ ...cell, nodes: values.nodes, preset: values.preset }, onOneMachine, capacity);
     const { nodes, preset } = plan.deployment;
     say(`${engine}: starting ${nodes} node(s), preset ${preset}`);
     // The scenario's own values over the preset (seed 004: Cassandra's LCS table, its 10 ms commitlog window).
@@ -111,6 +116,11 @@ export async function localRun(args: string[]): Promise<number> {
   if (worst !== 0) {
     say(`run ${runId}: a runner exited with ${worst}; results so far are in ${results}, the spool in ${work}`);
     return worst;
+  }
+  if (capacityGroups(plan).length) {
+    // The answer of each search, judged from the stored steps as the API judges them; a local run has no price.
+    const store = await openResultsStore(results, { endpoint: values["s3-endpoint"] });
+    for (const r of await capacityReports({ store, runId, plan }, "local")) say(capacityReportLines(r.result, r.endedBecause).join("\n"));
   }
   if (values.ingest) {
     const token = process.env.YCSB_LAB_TOKEN;

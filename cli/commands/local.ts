@@ -18,10 +18,15 @@ Start, inspect and stop real database servers on this machine (state in .local/e
       Stop the engine's nodes (all running engines when --engine is omitted).
 
   ycsb-lab local run --engine <engine> [--scenario S] [--clients 1|2] [--scale F] [--threads N [--target R]]
+                    [--capacity SLO [--maximum OPS] [--fractions LIST] [--resolution OPS] [--max-steps N]
+                    [--error-budget PCT]]
       Bring the engine up, run the scenario's plan in lock-step, store results under ./results
       (see docs/runner.md, "The local main job").
       --threads N [--target R]: the scenario as a cell one machine can run (model/local-cell.ts): N threads per
       client for every phase and a total target of R ops/s instead of its thread steps; its runs keep its name.
+      --capacity SLO: run the scenario's capacity variant (as \`ycsb-lab plan --capacity\` builds it, same options)
+      and print each search's outcome: the sustainable throughput, the step that broke and why, and that a local
+      run has no price. A scenario file's own \`capacity\` search is reported the same way.
 
 Engines: ${localEngineNames().join(", ")}    Presets: ${PRESETS.join(", ")}
 `;

@@ -20,10 +20,12 @@ Options:
   --capacity SLO  the scenario's capacity variant: instead of its sweeps, search the highest total rate that
                   holds the SLO ("READ,UPDATE p99 10ms": operations, percentile, limit), probing the maximum
                   unthrottled, then 50/75/90/105 % of it (each step open loop, judged on intended latency)
+  --maximum OPS        with --capacity: the total rate the fractions apply to, ops/s, instead of the probe's
   --error-budget PCT   with --capacity: failed operations allowed, % (default 0.1)
   --fractions LIST     with --capacity: the fixed steps as fractions of the maximum (default 0.5,0.75,0.9,1.05)
   --resolution OPS     with --capacity: then bisect until passing and breaking targets are this close, ops/s
-  --max-steps N        with --capacity: candidate steps in the plan (default: the probe, the fixed steps, 4 halvings)
+  --max-steps N        with --capacity: candidate steps in the plan (default: the probe unless --maximum, the
+                       fixed steps, 4 halvings with --resolution)
   --format F      table | json (default: json for -o FILE.json, else table)
   -o, --out FILE  write the plan there instead of stdout; FILE.json is the JSON \`ycsb-lab run --plan\` reads
   --cost          print what the deployment costs on AWS before anything exists, above the phases: per hour (instances, EBS,
@@ -102,33 +104,47 @@ export async function planFromOptions(
   }
 }
 
-const CAPACITY_OPTIONS = {
+/** The capacity variant's options, shared by `plan`, `local run` and `start`. */
+export const CAPACITY_OPTIONS = {
   capacity: { type: "string" },
+  maximum: { type: "string" },
   "error-budget": { type: "string" },
   fractions: { type: "string" },
   resolution: { type: "string" },
   "max-steps": { type: "string" },
 } as const;
 
+/** The capacity options as parsed (CAPACITY_OPTIONS). */
+export interface CapacityFlags {
+  capacity?: string;
+  maximum?: string;
+  "error-budget"?: string;
+  fractions?: string;
+  resolution?: string;
+  "max-steps"?: string;
+}
+
 /** The capacity variant the options ask for; the search's own checks (model/capacity-search.ts) run in buildPlan. */
-function capacityChoice(o: { capacity?: string; budget?: string; fractions?: string; resolution?: string; maxSteps?: string }): VariantChoice | undefined {
+export function capacityChoice(flags: CapacityFlags): VariantChoice | undefined {
+  const o = flags;
   if (o.capacity === undefined) {
-    const stray = Object.entries(o).find(([, v]) => v !== undefined);
-    if (stray) throw new UsageError(`--${stray[0] === "maxSteps" ? "max-steps" : stray[0] === "budget" ? "error-budget" : stray[0]}: only with --capacity`);
+    const stray = Object.keys(CAPACITY_OPTIONS).find((k) => flags[k as keyof CapacityFlags] !== undefined);
+    if (stray) throw new UsageError(`--${stray}: only with --capacity`);
     return undefined;
   }
   let slo: ReturnType<typeof parseSloText>;
   try {
-    slo = parseSloText(o.capacity, num("error-budget", o.budget));
+    slo = parseSloText(o.capacity, num("error-budget", o["error-budget"]));
   } catch (err) {
     throw new UsageError(`--capacity: ${(err as Error).message}`);
   }
   const fractions = o.fractions?.split(",").map((f) => num("fractions", f.trim())!);
   return {
     slo,
+    ...(o.maximum !== undefined ? { maximumOpsSec: num("maximum", o.maximum)! } : {}),
     ...(fractions ? { fractions } : {}),
     ...(o.resolution !== undefined ? { resolutionOpsSec: num("resolution", o.resolution)! } : {}),
-    ...(o.maxSteps !== undefined ? { maxSteps: num("max-steps", o.maxSteps)! } : {}),
+    ...(o["max-steps"] !== undefined ? { maxSteps: num("max-steps", o["max-steps"])! } : {}),
   };
 }
 
@@ -143,11 +159,12 @@ export const command: Command = {
       strict: true,
     });
     const { out, cost, "deployer-policy": deployer, region, account, stack, ...withCapacity } = parsed.values;
-    const { capacity, "error-budget": budget, fractions, resolution, "max-steps": maxSteps, ...rest } = withCapacity;
+    const { capacity, maximum, "error-budget": budget, fractions, resolution, "max-steps": maxSteps, ...rest } = withCapacity;
+    const flags: CapacityFlags = { capacity, maximum, "error-budget": budget, fractions, resolution, "max-steps": maxSteps };
     // A FILE.json is for `ycsb-lab run --plan`: JSON unless a table is asked for; any other file a table.
     const { format = out?.endsWith(".json") ? "json" : "table", ...cell } = rest;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
-    const plan = await planFromOptions(cell, {}, capacityChoice({ capacity, budget, fractions, resolution, maxSteps }));
+    const plan = await planFromOptions(cell, {}, capacityChoice(flags));
     if (deployer) {
       if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) throw new UsageError(`--region: an AWS region like "us-east-1", got "${region}"`);
       if (account !== undefined && !/^\d{12}$/.test(account)) throw new UsageError(`--account: a 12-digit AWS account id, got "${account}"`);

@@ -1,12 +1,13 @@
-import { FIRST_BENCHMARK } from "../../model/local-cell.js";
+import { FIRST_BENCHMARK, LOCAL_CAPACITY_SLO } from "../../model/local-cell.js";
 import { isEngine, isPreset, PRESETS, scenario as findScenario, scenarioPresets } from "../../model/index.js";
 import { parseCommandArgs, UsageError, type Command } from "../command.js";
 import { benchmarkOutcome } from "../start-benchmark.js";
+import { CAPACITY_OPTIONS, capacityChoice, type CapacityFlags } from "./plan.js";
 
 export { benchmarkOutcome };
 
 const usage = `Usage: ycsb-lab start [--engine E] [--scenario S] [--preset P[,P]] [--scale F] [--threads N] [--target R]
-                      [--clients 1|2] [--no-benchmark] [--keep-engine] [--host HOST] [--port PORT]
+                      [--clients 1|2] [--capacity [SLO]] [--no-benchmark] [--keep-engine] [--host HOST] [--port PORT]
 
 The main job on one machine: load the seeds' published results, serve the dashboard and results API (embedded
 PGlite in .local/pglite unless DATABASE_URL is set), then run a local benchmark and ingest its results, which then
@@ -27,21 +28,46 @@ client-bound is said once, with how to get a valid run.
   --threads N       YCSB threads per client for every phase, instead of the scenario's (default ${FIRST_BENCHMARK.threadsPerClient} for the default)
   --target R        total target rate, ops/s, with --threads (default ${FIRST_BENCHMARK.targetOpsSec} for the default scenario)
   --clients N       local runner processes in lock-step, 1 or 2 (default 1)
+  --capacity [SLO]  instead of the fixed target, a small capacity search of each workload under each preset (the
+                    scenario's capacity variant, as \`ycsb-lab plan --capacity\` builds it): an unthrottled probe,
+                    then 50/75/90/105 % of what it reached, each step open loop and judged on intended latency; prints
+                    the sustainable throughput, the step that broke and why, and that a local run has no price.
+                    SLO default: "${LOCAL_CAPACITY_SLO}" (model/local-cell.ts says why not 10 ms here).
+                    --maximum, --fractions, --resolution, --max-steps, --error-budget refine it as in
+                    \`ycsb-lab plan --help\`
   --no-benchmark    only serve the dashboard
   --keep-engine     leave the local engine running after the benchmark (default: stop it)
   --host HOST       listen address (default 127.0.0.1)
   --port PORT       listen port (default 8080)`;
 
+/** `--capacity` without an SLO (last, or before another option) asks for the local default SLO. */
+export function withCapacityDefault(args: readonly string[]): string[] {
+  return args.flatMap((a, i) => {
+    const next = args[i + 1];
+    return a === "--capacity" && (next === undefined || next.startsWith("--")) ? [a, LOCAL_CAPACITY_SLO] : [a];
+  });
+}
+
+/** `local run`'s arguments for the capacity search the options ask for (checked here, before anything starts). */
+function capacityArgs(values: Record<string, string | boolean | undefined>): string[] | undefined {
+  const flags = Object.fromEntries(Object.keys(CAPACITY_OPTIONS).map((k) => [k, values[k]])) as CapacityFlags;
+  if (!capacityChoice(flags)) return undefined;
+  return Object.entries(flags).flatMap(([k, v]) => (v === undefined ? [] : [`--${k}`, v]));
+}
+
 /** The benchmark the options ask for: the first benchmark's cell unless another scenario is named. */
-function benchmarkPlan(values: Record<string, string | boolean | undefined>, engine: string) {
+export function benchmarkPlan(values: Record<string, string | boolean | undefined>, engine: string) {
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
   const named = str("scenario");
   const scenario = named ?? FIRST_BENCHMARK.scenario;
   const first = named === undefined;
+  const capacity = capacityArgs(values);
+  if (capacity && str("target") !== undefined)
+    throw new UsageError("--target: a capacity search sets the target itself");
   const scale = str("scale") ?? (first ? String(FIRST_BENCHMARK.scale) : undefined);
   const threads = str("threads") ?? (first ? String(FIRST_BENCHMARK.threadsPerClient) : undefined);
-  const target =
-    str("target") ?? (first && str("threads") === undefined ? String(FIRST_BENCHMARK.targetOpsSec) : undefined);
+  const fixedTarget = first && str("threads") === undefined && !capacity;
+  const target = str("target") ?? (fixedTarget ? String(FIRST_BENCHMARK.targetOpsSec) : undefined);
   if (scale !== undefined && !(Number(scale) > 0 && Number(scale) <= 1))
     throw new UsageError(`--scale must be in (0, 1], got "${scale}"`);
   if (threads !== undefined && !(/^\d+$/.test(threads) && Number(threads) >= 1))
@@ -59,16 +85,17 @@ function benchmarkPlan(values: Record<string, string | boolean | undefined>, eng
   // A scenario file's presets are its runner's business: without --preset it runs its default one.
   const presets: (string | undefined)[] =
     asked ?? (spec && isEngine(engine) ? scenarioPresets(spec, engine) : [undefined]);
-  return { engine, scenario, presets, clients: str("clients") ?? "1", scale, threads, target };
+  return { engine, scenario, presets, clients: str("clients") ?? "1", scale, threads, target, capacity };
 }
 
 /** "usa-2015-durability at scale 0.0005, 4 threads at 300 ops/s": what the benchmark runs, in one line. */
-function describeCell(b: ReturnType<typeof benchmarkPlan>): string {
+export function describeCell(b: ReturnType<typeof benchmarkPlan>): string {
   const named = b.presets.filter((p): p is string => p !== undefined);
   const how = [
     b.scale ? `scale ${b.scale}` : null,
     b.threads ? `${b.threads} thread(s) per client` : null,
     b.target ? `at ${b.target} ops/s` : null,
+    b.capacity ? `a capacity search under "${b.capacity[1]}"` : null,
   ]
     .filter(Boolean)
     .join(", ");
@@ -81,8 +108,9 @@ export const command: Command = {
   usage,
   async run(args) {
     const { values } = parseCommandArgs({
-      args,
+      args: withCapacityDefault(args),
       options: {
+        ...CAPACITY_OPTIONS,
         engine: { type: "string", default: "cassandra" },
         scenario: { type: "string" },
         preset: { type: "string" },
@@ -137,7 +165,14 @@ export const command: Command = {
         if (!stop.interrupted()) throw err;
       });
       const failed = await runBenchmark(bench, { url, token, db: app.db, say, interrupted: stop.interrupted });
-      say(benchmarkOutcome({ interrupted: stop.interrupted(), failed, url, scenario: bench.scenario }));
+      const outcome = {
+        interrupted: stop.interrupted(),
+        failed,
+        url,
+        scenario: bench.scenario,
+        capacity: !!bench.capacity,
+      };
+      say(benchmarkOutcome(outcome));
       if (!values["keep-engine"])
         await ycsbLab(["local", "down", "--engine", bench.engine], { ...process.env, YCSB_LAB_TOKEN: token });
     }
