@@ -103,7 +103,8 @@ export type ConfigurationPrice = { usdPerHour: number; basis: "realized" | "on-d
  */
 export function configurationPrice(dataInstanceType: string, nodes: number, spans: readonly TypedSpan[] = []): ConfigurationPrice {
   if (dataInstanceType === "local") return { statement: LOCAL_RUN_NO_PRICE };
-  const realized = spans.some((s) => s.role === "data") ? spansCost(spans) : undefined;
+  const data = spans.filter((s) => s.role === "data");
+  const realized = data.length > 0 ? spansCost(data) : undefined;
   if (realized && "statement" in realized) return realized;
   if (realized?.configurationUsdPerHour) return { usdPerHour: realized.configurationUsdPerHour, basis: "realized" };
   const price = INSTANCE_TYPES[dataInstanceType]?.usdPerHour;
