@@ -36,8 +36,29 @@ export const spotScores: { byZoneId: Record<string, number>; refusal?: string; r
   requests: [],
 };
 
+/**
+ * Pulumi reads `new Error().stack` for every promise it makes (runtime/debuggable.js, kept for its leak report) and
+ * every resource it registers (resource.js callsites, a source position the mocks never read). Under vitest each
+ * read maps every frame through the source maps (vite's module-runner prepareStackTrace): about 70 % of a stack's
+ * evaluation here. Those two reads get V8's plain format; every other stack, a failing test's included, stays mapped.
+ */
+export function plainPulumiStacks(): void {
+  const mapped = Error.prepareStackTrace;
+  if (!mapped || (mapped as { plainPulumi?: true }).plainPulumi) return;
+  const prepare = (error: Error, frames: NodeJS.CallSite[]): unknown => {
+    const top = frames[0];
+    const reader = top?.getFileName()?.includes("/@pulumi/pulumi/") ? top.getFunctionName() : null;
+    if (reader !== "debuggablePromise" && reader !== "callsites") return mapped(error, frames);
+    // A promise's stack is only printed in Pulumi's leak report: the frame that made the promise names it.
+    const kept = reader === "debuggablePromise" ? frames.slice(1, 2) : frames;
+    return `${error.name}: ${error.message}${kept.map((f) => `\n    at ${f}`).join("")}`;
+  };
+  Error.prepareStackTrace = Object.assign(prepare, { plainPulumi: true as const });
+}
+
 /** Mocks that record every resource and answer only the invokes infra makes; anything else throws. */
 export async function installMocks(): Promise<void> {
+  plainPulumiStacks();
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
