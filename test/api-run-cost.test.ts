@@ -23,7 +23,8 @@ const captured = (name: string) => JSON.parse(readFileSync(`${ROOT}test/fixtures
 /** Its instances lived past the 60 s minimum; SHORT's did not. */
 const FIXTURE = captured("status-basicdb");
 const SHORT = captured("status-basicdb-short");
-const LOCAL = JSON.parse(readFileSync(`${ROOT}test/fixtures/local-benchmark/balanced-1-load.json`, "utf8")) as ResultDocument[];
+/** A local benchmark's document (one client of one phase): a run on this machine. */
+const LOCAL = [JSON.parse(readFileSync(`${ROOT}test/fixtures/local-benchmark/balanced-1-load.json`, "utf8")) as ResultDocument];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
