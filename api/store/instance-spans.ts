@@ -1,6 +1,8 @@
 import type { InstanceStatus } from "../../model/instance-status.js";
 import { instanceSpans, type TypedSpan } from "../../model/run-cost.js";
 import type { Db } from "../db/client.js";
+import { noteWrite, recordWrite } from "./data-version.js";
+import { touchedRuns } from "./touched-runs.js";
 
 /** The machines of a run's roles as it recorded them; "local" names no instance type. */
 export interface RunMachines {
@@ -21,11 +23,17 @@ export async function storeSpan(db: Db, runId: string, run: RunMachines, status:
   const [span] = instanceSpans([status]);
   if (!span) return false;
   const row = { role: span.role, instanceType: typeOf(run, span.role), startedAt: new Date(span.startedAt), endedAt: new Date(span.endedAt) };
-  await db.instanceSpan.upsert({
-    where: { runId_instance: { runId, instance: span.instance } },
-    create: { runId, instance: span.instance, ...row },
-    update: row,
+  // A write like any other: the cached answers about the run (its page, /capacity) are dropped (data-version.ts).
+  const touched = { runs: await touchedRuns(db, [runId]) };
+  await db.$transaction(async (tx) => {
+    await tx.instanceSpan.upsert({
+      where: { runId_instance: { runId, instance: span.instance } },
+      create: { runId, instance: span.instance, ...row },
+      update: row,
+    });
+    await recordWrite(tx, touched);
   });
+  noteWrite(db, touched);
   return true;
 }
 
