@@ -125,7 +125,36 @@ export const PhaseResult = Type.Object({
   }),
 });
 
-export const RunWithPhases = Type.Object({ run: RunSummary, phases: Type.Array(PhaseResult) });
+/** A run's realized cost from its instances' boot status markers (model/run-cost.ts runCost), or why it has none. */
+export const RunCostSchema = Type.Union(
+  [
+    Type.Object({
+      priced: Type.Literal(true),
+      basis: Type.Literal("realized"),
+      usd: Type.Number({ description: "every instance billed from its boot to its last word, 60 s at least" }),
+      configurationUsdPerHour: Type.Union([Type.Number(), Type.Null()], { description: "the data instances' bill over the hours they stood" }),
+      instances: Type.Array(
+        Type.Object({
+          instance: Type.String(),
+          role: Type.Union([Type.Literal("data"), Type.Literal("client")]),
+          instanceType: Type.Union([Type.String(), Type.Null()]),
+          startedAt: Type.String(),
+          endedAt: Type.String(),
+          billedSeconds: Type.Number(),
+          usdPerHour: Type.Number(),
+          usd: Type.Number(),
+        }),
+      ),
+      covers: Type.String({ description: "what the figure counts and what it leaves out" }),
+      pricesAsOf: Type.String(),
+      source: Type.String(),
+    }),
+    Type.Object({ priced: Type.Literal(false), statement: Type.String() }),
+  ],
+  { description: "the run's realized cost, or why it has none (a local run rents nothing)" },
+);
+
+export const RunWithPhases = Type.Object({ run: RunSummary, phases: Type.Array(PhaseResult), cost: RunCostSchema });
 
 /** An aggregate over repeats (model/aggregate/rules.ts overRepeats): the mean, its 95% CI (Student t) and n. */
 export const OverRepeatsSchema = Type.Object(

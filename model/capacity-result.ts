@@ -9,7 +9,7 @@ import {
 } from "./capacity-search.js";
 import { stepMeasurement, type StepClient } from "./capacity-step.js";
 import { INSTANCE_TYPES, PRICE_SOURCE, PRICES_AS_OF } from "./instance-types.js";
-import { LOCAL_RUN_NO_PRICE, pricePerformance } from "./run-cost.js";
+import { LOCAL_RUN_NO_PRICE, pricePerformance, spansCost, type TypedSpan } from "./run-cost.js";
 
 /**
  * The answer of one capacity search (a run's capacity group): the sustainable throughput (the highest passing
@@ -43,8 +43,10 @@ export type CapacityLadderStep = Static<typeof CapacityLadderStepSchema>;
 export const CapacityPriceSchema = Type.Union([
   Type.Object({
     priced: Type.Literal(true),
-    /** On-demand USD per hour of the data instances under test (model/instance-types.ts). */
+    /** USD per hour of the data instances under test (model/instance-types.ts prices). */
     usdPerHour: Type.Number(),
+    /** "realized": from the instances' boot status markers (model/run-cost.ts spansCost); "on-demand": nodes x price. */
+    basis: Type.Union([Type.Literal("realized"), Type.Literal("on-demand")]),
     opsPerSecPerUsdHour: Type.Union([Type.Number(), Type.Null()]),
     usdPerMillionOps: Type.Union([Type.Number(), Type.Null()]),
     pricesAsOf: Type.String(),
@@ -92,24 +94,32 @@ export function judgeSteps(search: CapacitySearch, steps: readonly StoredStep[])
     .map((s) => judged(search, s.step, s.role, stepMeasurement(search, s.clients, s.target ?? undefined)));
 }
 
+export type ConfigurationPrice = { usdPerHour: number; basis: "realized" | "on-demand" } | { statement: string };
+
 /**
- * USD per hour of the configuration under test: its data nodes at the on-demand price of their type. A run on this
+ * USD per hour of the configuration under test: realized from its data instances' boot status markers when the run
+ * has them (model/run-cost.ts spansCost), else its data nodes at the on-demand price of their type. A run on this
  * machine ("local") rented nothing; a type without a price (retired) cannot be priced: both say so.
  */
-export function configurationPrice(dataInstanceType: string, nodes: number): { usdPerHour: number } | { statement: string } {
+export function configurationPrice(dataInstanceType: string, nodes: number, spans: readonly TypedSpan[] = []): ConfigurationPrice {
   if (dataInstanceType === "local") return { statement: LOCAL_RUN_NO_PRICE };
+  const data = spans.filter((s) => s.role === "data");
+  const realized = data.length > 0 ? spansCost(data) : undefined;
+  if (realized && "statement" in realized) return realized;
+  if (realized?.configurationUsdPerHour) return { usdPerHour: realized.configurationUsdPerHour, basis: "realized" };
   const price = INSTANCE_TYPES[dataInstanceType]?.usdPerHour;
   if (price === undefined) return { statement: `no price for instance type "${dataInstanceType}" in model/instance-types.ts` };
-  return { usdPerHour: nodes * price };
+  return { usdPerHour: nodes * price, basis: "on-demand" };
 }
 
 /** The price next to a sustainable throughput ($/hour, ops/s per dollar-hour, $ per million operations). */
-export function capacityPrice(sustainableOpsSec: number, price: { usdPerHour: number } | { statement: string }): CapacityPrice {
+export function capacityPrice(sustainableOpsSec: number, price: ConfigurationPrice): CapacityPrice {
   if ("statement" in price) return { priced: false, statement: price.statement };
   const pp = pricePerformance(sustainableOpsSec, price.usdPerHour);
   return {
     priced: true,
     usdPerHour: price.usdPerHour,
+    basis: price.basis,
     opsPerSecPerUsdHour: pp?.opsPerSecPerUsdHour ?? null,
     usdPerMillionOps: pp?.usdPerMillionOps ?? null,
     pricesAsOf: PRICES_AS_OF,
@@ -122,7 +132,7 @@ export function capacityResult(
   group: string,
   search: CapacitySearch,
   steps: readonly JudgedStep[],
-  price: { usdPerHour: number } | { statement: string },
+  price: ConfigurationPrice,
 ): CapacityResult {
   const outcome = capacityOutcome(steps);
   const words = (st: JudgedStep) => st.breaches.map((b) => describeBreach(b, search.slo.percentile));

@@ -118,6 +118,14 @@ export function parseResultsKey(relativeKey: string): ResultsObject | undefined 
   return { kind: "hdr", ...base, operation: c[6]! };
 }
 
+const STATUS_OBJECT = /^runs\/([^/]+)\/status\/((?:node|client|dashboard)-\d+)\.json$/;
+
+/** An instance's status marker (`statusKey`) by its run and instance; undefined for any other key. */
+export function parseStatusKey(relativeKey: string): { runId: string; instance: string } | undefined {
+  const m = STATUS_OBJECT.exec(relativeKey);
+  return m ? { runId: m[1]!, instance: m[2]! } : undefined;
+}
+
 /** Strips the prefix from a full key; undefined when the key is not under it. */
 export function relativeToPrefix(prefix: string | undefined, key: string): string | undefined {
   const p = (prefix ?? "").replace(/^\/+|\/+$/g, "");

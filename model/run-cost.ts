@@ -112,3 +112,66 @@ export function pricePerformance(sustainableOpsSec: number, usdPerHour: number):
   if (!(sustainableOpsSec > 0) || !(usdPerHour > 0)) return undefined;
   return { opsPerSecPerUsdHour: sustainableOpsSec / usdPerHour, usdPerMillionOps: (usdPerHour / (sustainableOpsSec * 3600)) * 1e6 };
 }
+
+/** A span as the store keeps it: the instance's type as the run recorded it for the role (null when unknown). */
+export interface TypedSpan extends InstanceSpan {
+  instanceType: string | null;
+}
+
+/** What a realized cost from stored spans counts, and what it leaves out (the store keeps no volumes or requests). */
+export const SPANS_COST_COVERS =
+  "EC2 on-demand instance-hours from each instance's boot status markers (per second, 60 s minimum); " +
+  "volumes, public IPv4 addresses and S3 requests are not in the run's stored records";
+
+export interface SpansCost {
+  usd: number;
+  /** The configuration under test (the data instances): their billed dollars over the hours they stood. */
+  configurationUsdPerHour: number | null;
+  instances: (TypedSpan & { billedSeconds: number; usdPerHour: number; usd: number })[];
+  covers: string;
+  pricesAsOf: string;
+  source: string;
+}
+
+const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 1000;
+
+/**
+ * The realized cost of stored spans, each instance at the on-demand price of its own type. The configuration's $/h
+ * is its data instances' bill over their stand (first boot to last word, 60 s at least): nodes x price when they
+ * stood together. A span of no known price makes the whole run unpriced, naming it.
+ */
+export function spansCost(spans: readonly TypedSpan[]): SpansCost | { statement: string } {
+  const instances = [];
+  for (const s of spans) {
+    const usdPerHour = s.instanceType ? INSTANCE_TYPES[s.instanceType]?.usdPerHour : undefined;
+    if (usdPerHour === undefined) return { statement: `${s.instance}: no price for instance type "${s.instanceType ?? "unknown"}" in model/instance-types.ts` };
+    const span = seconds(s.startedAt, s.endedAt);
+    if (!(span >= 0)) return { statement: `${s.instance}: ends (${s.endedAt}) before it starts (${s.startedAt})` };
+    const billedSeconds = Math.max(span, MINIMUM_BILLED_SECONDS);
+    instances.push({ ...s, billedSeconds, usdPerHour, usd: (billedSeconds / 3600) * usdPerHour });
+  }
+  const data = instances.filter((i) => i.role === "data");
+  const stood = data.length
+    ? Math.max(seconds(data.map((d) => d.startedAt).sort()[0]!, data.map((d) => d.endedAt).sort().at(-1)!), MINIMUM_BILLED_SECONDS)
+    : 0;
+  return {
+    usd: instances.reduce((a, i) => a + i.usd, 0),
+    configurationUsdPerHour: data.length ? data.reduce((a, d) => a + d.usd, 0) / (stood / 3600) : null,
+    instances,
+    covers: SPANS_COST_COVERS,
+    pricesAsOf: PRICES_AS_OF,
+    source: PRICE_SOURCE,
+  };
+}
+
+/** The run's cost as the API answers it: realized from its spans, or a statement of why there is none. */
+export type RunCost = ({ priced: true; basis: "realized" } & SpansCost) | { priced: false; statement: string };
+
+export const NO_MARKERS = "no boot status markers of this run's instances were imported, so no realized cost";
+
+export function runCost(dataInstanceType: string, spans: readonly TypedSpan[]): RunCost {
+  if (dataInstanceType === "local") return { priced: false, statement: LOCAL_RUN_NO_PRICE };
+  if (spans.length === 0) return { priced: false, statement: NO_MARKERS };
+  const cost = spansCost(spans);
+  return "statement" in cost ? { priced: false, statement: cost.statement } : { priced: true, basis: "realized", ...cost };
+}

@@ -100,6 +100,15 @@ export const TransferPhaseSchema = Type.Object({
   clientResults: Type.Array(TransferClientResultSchema),
 });
 
+/** An instance's span from its boot status markers (prisma InstanceSpan): what the run's realized cost bills. */
+export const TransferInstanceSpanSchema = Type.Object({
+  instance: Type.String({ minLength: 1 }),
+  role: Type.Union([Type.Literal("data"), Type.Literal("client")]),
+  instanceType: Nullable(Type.String()),
+  startedAt: IsoDate,
+  endedAt: IsoDate,
+});
+
 export const TransferRunSchema = Type.Object({
   id: Id,
   scenario: Type.String(),
@@ -127,6 +136,8 @@ export const TransferRunSchema = Type.Object({
   quarantinedAt: Nullable(IsoDate),
   createdAt: IsoDate,
   phases: Type.Array(TransferPhaseSchema),
+  /** Absent in exports made before spans were stored: the run then has none. */
+  instanceSpans: Type.Optional(Type.Array(TransferInstanceSpanSchema)),
 });
 
 export const TransferBaselineSchema = Type.Object({

@@ -100,6 +100,8 @@ describe.each(["pglite", "postgres"] as const)("GET /capacity on %s", (kind) => 
     const usdPerHour = priced.nodes * 0.096;
     const mean = priced.sustainable.mean!;
     expect(priced.price.usdPerHour).toBeCloseTo(usdPerHour, 9);
+    // The runs carry no instance status markers: the table's on-demand price, and it says so.
+    expect(priced.price.basis).toBe("on-demand");
     expect(priced.price.opsPerSecPerUsdHour!).toBeCloseTo(mean / usdPerHour, 6);
     expect(priced.price.usdPerMillionOps!).toBeCloseTo((usdPerHour / (mean * 3600)) * 1e6, 9);
     expect(priced.price.pricesAsOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../api/db/open.js";
 import { pinBaseline } from "../api/store/histories.js";
 import { ingestDocuments } from "../api/store/ingest.js";
+import { storeSpan } from "../api/store/instance-spans.js";
+import type { InstanceStatus } from "../model/instance-status.js";
 import { quarantineRun } from "../api/store/run-admin.js";
 import { exportStore, TRANSFER_FORMAT, type TransferLine } from "../api/store/transfer.js";
 import { loadReferenceData } from "../api/store/reference-data.js";
@@ -15,7 +17,9 @@ import { fixtureDocument, freshPostgresDatabase, ROOT } from "./api-helpers.js";
 
 const run = promisify(execFile);
 const CLI = join(ROOT, "bin", "ycsb-lab.js");
-const TABLES = ["sources", "reference_tables", "runs", "phases", "client_results", "operation_stats", "status_series", "hdr_log_refs", "validity_verdicts", "baselines"];
+const TABLES = ["sources", "reference_tables", "runs", "phases", "client_results", "operation_stats", "status_series", "hdr_log_refs", "validity_verdicts", "baselines", "instance_spans"];
+/** Status markers a real run's instances wrote (scripts/capture-status-fixtures.ts). */
+const MARKERS = (JSON.parse(readFileSync(join(ROOT, "test/fixtures/instance-status/status-basicdb.json"), "utf8")) as { statuses: InstanceStatus[] }).statuses;
 
 async function lines(db: Database): Promise<TransferLine[]> {
   const out: TransferLine[] = [];
@@ -46,6 +50,8 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     expect(ingested.every((o) => o.status === "created")).toBe(true);
     await loadReferenceData(laptop.prisma);
     await quarantineRun(laptop.prisma, "laptop-b", "client 1 saturated", "test");
+    const machines = { dataInstanceType: "i4i.xlarge", clientInstanceType: "c7i.xlarge" };
+    for (const m of MARKERS) expect(await storeSpan(laptop.prisma, "laptop-a", machines, m)).toBe(true);
     expect((await pinBaseline(laptop.prisma, "laptop-a", "before the upgrade")).status).toBe("done");
     await laptop.close();
     databaseUrl = await freshPostgresDatabase("transfer");
@@ -64,6 +70,7 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
       const [laptopCounts, teamCounts] = [await counts(laptop), await counts(team)];
       expect(laptopCounts.runs).toBeGreaterThan(2);
       expect(laptopCounts.operation_stats).toBeGreaterThan(0);
+      expect(laptopCounts.instance_spans).toBe(MARKERS.length);
       expect(teamCounts).toEqual(laptopCounts);
       expect(first.runs).toEqual({ created: laptopCounts.runs, present: 0 });
       for (const kind of Object.values(second)) expect(kind.created).toBe(0);

@@ -65,7 +65,29 @@ describe("capacity result of a search", () => {
     expect(r.heldStep).toBeNull();
     expect(r.broke?.step).toBe(2);
     expect(r.price).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
-    expect(capacityPrice(0, { usdPerHour: 1 })).toMatchObject({ priced: true, opsPerSecPerUsdHour: null, usdPerMillionOps: null });
+    expect(capacityPrice(0, { usdPerHour: 1, basis: "on-demand" })).toMatchObject({ priced: true, opsPerSecPerUsdHour: null, usdPerMillionOps: null });
+  });
+
+  it("prices the configuration from its data instances' realized spans when the run has them, else on demand", () => {
+    const span = (instance: string, startedAt: string, endedAt: string) => ({
+      instance,
+      role: instance.startsWith("node") ? ("data" as const) : ("client" as const),
+      instanceType: instance.startsWith("node") ? "m6i.large" : "c6i.large",
+      startedAt,
+      endedAt,
+    });
+    const spans = [
+      span("node-0", "2026-01-01T10:00:00Z", "2026-01-01T11:00:00Z"),
+      // Half the time: the configuration stood one hour and billed 1.5 node-hours.
+      span("node-1", "2026-01-01T10:00:00Z", "2026-01-01T10:30:00Z"),
+      span("client-0", "2026-01-01T10:00:00Z", "2026-01-01T12:00:00Z"),
+    ];
+    expect(configurationPrice("m6i.large", 2, spans)).toEqual({ usdPerHour: 1.5 * 0.096, basis: "realized" });
+    expect(configurationPrice("m6i.large", 2, [])).toEqual({ usdPerHour: 2 * 0.096, basis: "on-demand" });
+    expect(configurationPrice("m6i.large", 2, [{ ...spans[0]!, instanceType: null }])).toEqual({
+      statement: 'node-0: no price for instance type "unknown" in model/instance-types.ts',
+    });
+    expect(capacityPrice(100, configurationPrice("m6i.large", 2, spans))).toMatchObject({ priced: true, basis: "realized" });
   });
 });
 

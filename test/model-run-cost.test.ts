@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InstanceStatus } from "../model/instance-status.js";
-import { instanceSpans, pricePerformance, realizedCost, shapeUsdPerHour } from "../model/run-cost.js";
+import { instanceSpans, LOCAL_RUN_NO_PRICE, NO_MARKERS, pricePerformance, realizedCost, runCost, shapeUsdPerHour } from "../model/run-cost.js";
 
 const status = (instance: string, bootedAt: string, at: string, heartbeatAt?: string): InstanceStatus => ({
   instance,
@@ -49,5 +49,28 @@ describe("realized cost from the instances' markers", () => {
     expect(pp.usdPerMillionOps).toBeCloseTo(0.01, 9);
     expect(pricePerformance(0, 0.36)).toBeUndefined();
     expect(pricePerformance(100, 0)).toBeUndefined();
+  });
+});
+
+describe("a run's cost from its stored spans", () => {
+  const spans = [
+    { instance: "node-0", role: "data" as const, instanceType: "m6i.large", startedAt: "2026-01-01T10:00:00Z", endedAt: "2026-01-01T10:00:30Z" },
+    { instance: "client-0", role: "client" as const, instanceType: "c6i.large", startedAt: "2026-01-01T10:00:00Z", endedAt: "2026-01-01T10:10:00Z" },
+  ];
+
+  it("bills each instance at its own type's price, 60 s at least, and says what it covers", () => {
+    const cost = runCost("m6i.large", spans);
+    if (!cost.priced) throw new Error(cost.statement);
+    // By hand: 60 s (the minimum) of m6i.large and 600 s of c6i.large.
+    expect(cost.usd).toBeCloseTo((60 / 3600) * 0.096 + (600 / 3600) * 0.085, 12);
+    expect(cost.instances.map((i) => i.billedSeconds)).toEqual([60, 600]);
+    expect(cost.configurationUsdPerHour).toBeCloseTo(0.096, 12);
+    expect(cost.covers).toMatch(/volumes, public IPv4 addresses and S3 requests are not/);
+  });
+
+  it("a local run says it carries no price; a run without markers says so", () => {
+    expect(runCost("local", spans)).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
+    expect(runCost("m6i.large", [])).toEqual({ priced: false, statement: NO_MARKERS });
+    expect(runCost("m6i.large", [{ ...spans[0]!, endedAt: "2026-01-01T09:00:00Z" }])).toMatchObject({ priced: false, statement: /node-0: ends/ });
   });
 });

@@ -17,9 +17,9 @@ describe("an export row as the store writes it", () => {
         createdAt: "2026-01-02T03:04:05Z",
         provenance: null,
       },
-      ["phases"],
+      ["phases", "instanceSpans"],
     );
-    const columns = Object.keys(TransferRunSchema.properties).filter((k) => k !== "phases");
+    const columns = Object.keys(TransferRunSchema.properties).filter((k) => k !== "phases" && k !== "instanceSpans");
     expect(Object.keys(row).sort()).toEqual(columns.sort());
     expect(row.startedAt).toEqual(new Date("2026-01-02T03:04:05.678Z"));
     expect(row.quarantinedAt).toEqual(new Date("2026-01-02T23:00:00Z"));

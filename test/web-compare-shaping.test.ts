@@ -37,6 +37,7 @@ function run(id: string, throughputs: number[], engine = "cassandra") {
       source: { kind: "measured", citation: null, seed: null, table: null },
       verdict: "valid",
     }),
+    cost: { priced: false as const, statement: "local run" },
     phases: throughputs.map((t, i) =>
       phaseView({
         ...raw,

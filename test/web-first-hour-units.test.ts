@@ -36,6 +36,7 @@ function run(id: string, over: Partial<RunDetail["run"]> = {}, phase: Partial<Ph
       finishedAt: null,
       ...over,
     },
+    cost: { priced: false, statement: "local run" },
     phases: [
       {
         name: "a",

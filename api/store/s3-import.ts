@@ -3,8 +3,11 @@ import { clientHistograms } from "../../model/hdr/client-histograms.js";
 import { ResultDocumentSchema, type ResultDocument } from "../../model/result-document.js";
 import { histogramProblems } from "../../model/result-checks.js";
 import { checkAgainst, HistogramBudget, type FieldError } from "../../model/result-validation.js";
-import { classifyKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
+import { parseInstanceStatus, type InstanceStatus } from "../../model/instance-status.js";
+import { instanceSpans } from "../../model/run-cost.js";
+import { classifyKey, parseStatusKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
 import type { Db } from "../db/client.js";
+import { storeSpan } from "./instance-spans.js";
 import { ingestDocuments, PhaseConflictError, RunConflictError, type IngestExtras, type IngestOutcome } from "./ingest.js";
 
 export interface S3ImportRequest {
@@ -30,6 +33,8 @@ export interface S3ImportReport {
   /** Objects under the prefix the results layout does not know (".../result.json/", ".../RESULT.JSON"): not imported. */
   skipped: { key: string; reason: string }[];
   runs: string[];
+  /** Instances' boot status markers stored now as their run's spans (what its realized cost bills). */
+  spans: number;
 }
 
 export interface S3ImportOptions {
@@ -75,7 +80,7 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
   const maxBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
   const root = withPrefix(req.prefix, req.runId ? runPrefix(req.runId) : "runs/");
   const listed = await listAll(s3, req.bucket, root);
-  const report: S3ImportReport = { scanned: listed.length, imported: 0, unchanged: 0, created: 0, duplicates: 0, conflicts: [], invalid: [], skipped: [], runs: [] };
+  const report: S3ImportReport = { scanned: listed.length, imported: 0, unchanged: 0, created: 0, duplicates: 0, conflicts: [], invalid: [], skipped: [], runs: [], spans: 0 };
   const invalid = async (obj: Listed, errors: FieldError[]) => {
     report.invalid.push({ key: obj.key, errors });
     await recordImport(db, req.bucket, obj, "invalid", 0, errors.map((e) => `${e.path} ${e.message}`).join("; ").slice(0, 2000));
@@ -84,8 +89,11 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
 
   const hdrByClient = new Map<string, (Listed & { operation: string })[]>();
   const results: (Listed & { clientKey: string; runId: string; phaseIndex: number; phaseName: string; clientIndex: number })[] = [];
+  const markers: Marker[] = [];
   for (const o of listed) {
     const rel = relativeToPrefix(req.prefix, o.key);
+    const status = rel === undefined ? undefined : parseStatusKey(rel);
+    if (status) markers.push({ ...o, ...status });
     const parsed = rel === undefined ? ({ kind: "unknown" } as const) : classifyKey(rel);
     if (parsed.kind === "unknown") {
       report.skipped.push({ key: o.key, reason: `not a key of the results layout (${RESULT_LAYOUT}): not imported` });
@@ -160,7 +168,50 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
     }
     await ingestBatch(db, req.bucket, docs, extras, keys, report);
   }
+  await importMarkers(db, s3, req.bucket, markers, report);
   return report;
+}
+
+type Marker = Listed & { runId: string; instance: string };
+
+/**
+ * The instances' status markers of runs the store holds, new or changed (a heartbeat rewrites them), stored as the
+ * runs' spans. A marker of a run not stored yet waits, unrecorded, for its run's results; one that is no status, or
+ * has no boot time, is reported by key.
+ */
+async function importMarkers(db: Db, s3: S3Client, bucket: string, markers: readonly Marker[], report: S3ImportReport) {
+  if (markers.length === 0) return;
+  const runs = await db.run.findMany({
+    where: { id: { in: [...new Set(markers.map((m) => m.runId))] } },
+    select: { id: true, dataInstanceType: true, clientInstanceType: true },
+  });
+  const runById = new Map(runs.map((r) => [r.id, r]));
+  const held = markers.filter((m) => runById.has(m.runId));
+  const seen = await db.s3Import.findMany({ where: { bucket, key: { in: held.map((m) => m.key) } }, select: { key: true, etag: true } });
+  const seenEtag = new Map(seen.map((s) => [s.key, s.etag]));
+  for (const m of held.filter((h) => seenEtag.get(h.key) !== h.etag)) {
+    const status = m.size > DEFAULT_MAX_OBJECT_BYTES ? undefined : parseInstanceStatus(await getText(s3, bucket, m.key));
+    const problem = markerProblem(m, status);
+    if (problem) {
+      report.invalid.push({ key: m.key, errors: [{ path: "/", message: problem }] });
+      await recordImport(db, bucket, m, "invalid", 0, problem.slice(0, 2000));
+      continue;
+    }
+    if (await storeSpan(db, m.runId, runById.get(m.runId)!, status!)) report.spans++;
+    await recordImport(db, bucket, m, "imported", 0, null);
+  }
+}
+
+/** Why a marker cannot be stored as its instance's span; undefined when it can. */
+function markerProblem(m: Marker, status: InstanceStatus | undefined): string | undefined {
+  if (!status) return "not an instance status (model/instance-status.ts), or over the import limit";
+  if (status.instance !== m.instance) return `the key names instance ${m.instance}, the status ${status.instance}`;
+  try {
+    instanceSpans([status]);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return undefined;
 }
 
 const RESULT_LAYOUT = "runs/<run>/phases/<index>-<name>/client-<i>/result.json and hdr/<OP>.hdr beside it";

@@ -5,6 +5,7 @@ import {
   TransferBaselineSchema,
   TransferClientResultSchema,
   TransferHdrLogSchema,
+  TransferInstanceSpanSchema,
   TransferOperationSchema,
   TransferPhaseSchema,
   TransferReferenceTableSchema,
@@ -28,7 +29,7 @@ import { storedRow } from "./transfer-rows.js";
  *   {"kind":"header", format, exportedAt}
  *   {"kind":"source", ...}               where a run's numbers come from (measured, or a seed paper)
  *   {"kind":"reference-table", ...}      a seed's table as transcribed (prisma/reference)
- *   {"kind":"run", run, phases[ clientResults[ operations, statusSeries, hdrLogs, validity ] ]}   every run, measured and published
+ *   {"kind":"run", run, instanceSpans, phases[ clientResults[ operations, statusSeries, hdrLogs, validity ] ]}   every run, measured and published
  *   {"kind":"baseline", ...}             a configuration's pinned run
  * Rows are written with their stored values (dates as ISO text, 64-bit counts as decimal text) and without the
  * database's own row numbers, so an import re-creates equal rows and a second export of the target equals the first.
@@ -71,6 +72,7 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
       take: RUN_PAGE,
       ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
       include: {
+        instanceSpans: { orderBy: { instance: "asc" } },
         phases: {
           orderBy: { index: "asc" },
           include: {
@@ -85,7 +87,8 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
     if (runs.length === 0) break;
     for (const r of runs) {
       const run = {
-        ...omit(r, ["phases"]),
+        ...omit(r, ["phases", "instanceSpans"]),
+        instanceSpans: r.instanceSpans.map((i) => omit(i, ["runId"])),
         phases: r.phases.map((p) => ({
           ...omit(p, ["id", "runId", "clientResults"]),
           clientResults: p.clientResults.map((c) => ({
@@ -266,7 +269,9 @@ async function importLine(db: Tx, l: CheckedLine, report: ImportReport): Promise
 
 /** A run with its phases, client results and their rows, as the store holds them. */
 async function importRun(tx: Tx, r: TransferRun): Promise<void> {
-  await tx.run.create({ data: storedRow(TransferRunSchema, r, ["phases"]) as Prisma.RunUncheckedCreateInput });
+  await tx.run.create({ data: storedRow(TransferRunSchema, r, ["phases", "instanceSpans"]) as Prisma.RunUncheckedCreateInput });
+  const spans = (r.instanceSpans ?? []).map((i) => ({ ...storedRow(TransferInstanceSpanSchema, i), runId: r.id }));
+  if (spans.length) await tx.instanceSpan.createMany({ data: spans as Prisma.InstanceSpanCreateManyInput[] });
   const phaseIds: number[] = [];
   for (const p of r.phases) phaseIds.push(await importPhase(tx, r, p));
   // The aggregates the views read (api/store/aggregates): the imported run's phases and their groups.

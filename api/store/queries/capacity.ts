@@ -4,16 +4,19 @@ import {
   capacityResult,
   configurationPrice,
   judgeSteps,
+  type ConfigurationPrice,
   type CapacityResult,
   type StoredStep,
 } from "../../../model/capacity-result.js";
 import { CapacityStepSchema } from "../../../model/capacity-schema.js";
 import type { StepClient } from "../../../model/capacity-step.js";
+import type { TypedSpan } from "../../../model/run-cost.js";
 import { addLeftOut, deploymentIdentity, PER_REPEAT_PROPERTIES, isComplete, overRepeatsOf, worstVerdict, type LeftOut, type OverRepeats } from "../../../model/aggregate/index.js";
 import { phaseNameWithoutRepeat, type CapacityStep } from "../../../model/plan.js";
 import { schemaProblems } from "../../../model/plan-schema.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { spansOf } from "../instance-spans.js";
 import { storedObject } from "../stored-values.js";
 import { phaseSummaries, type PhaseSummaryRow, type Queryable, type RunFilters } from "./filters.js";
 import { groupBy, NO_LEFT_OUT, phaseReasons, pushTo, storedOperation } from "./phase-groups.js";
@@ -64,8 +67,9 @@ type StepRow = PhaseSummaryRow & { capacity: CapacityStep; properties: [string, 
 export async function capacity(db: Db, f: RunFilters): Promise<{ configurations: CapacityConfiguration[]; leftOut: LeftOut }> {
   const rows = await stepRows(db, f);
   const clients = await stepClients(db, rows.map((r) => r.phaseId));
+  const spans = await spansOf(db, [...new Set(rows.map((r) => r.runId))]);
   const searches = groupBy(rows, (r) => [r.runId, r.capacity.group]).map((g) => g.rows);
-  const judged = searches.map((steps) => judgeSearch(steps, clients));
+  const judged = searches.map((steps) => judgeSearch(steps, clients, spans.get(steps[0]!.runId) ?? []));
   const reasons = await phaseReasons(db, judged.flatMap((s) => s.suspect));
   let total = NO_LEFT_OUT;
   const configurations = groupBy(judged, (s) => s.key)
@@ -151,7 +155,7 @@ interface JudgedSearch {
 }
 
 /** One run's search: its steps judged in order, its verdict from the steps that held. */
-function judgeSearch(steps: StepRow[], clients: Map<number, StepClient[]>): JudgedSearch {
+function judgeSearch(steps: StepRow[], clients: Map<number, StepClient[]>, spans: readonly TypedSpan[]): JudgedSearch {
   const first = steps[0]!;
   const search = first.capacity.search;
   const stored: StoredStep[] = steps.map((s) => ({
@@ -161,7 +165,7 @@ function judgeSearch(steps: StepRow[], clients: Map<number, StepClient[]>): Judg
     clients: clients.get(s.phaseId) ?? [],
   }));
   const judged = judgeSteps(search, stored);
-  const result = capacityResult(first.capacity.group, search, judged, configurationPrice(first.dataInstanceType, first.nodes));
+  const result = capacityResult(first.capacity.group, search, judged, configurationPrice(first.dataInstanceType, first.nodes, spans));
   const held = steps.filter((s) => judged.find((j) => j.step === s.capacity.step)?.pass);
   const suspect = held.filter((s) => s.verdict !== "valid");
   const group = phaseNameWithoutRepeat(first.capacity.group);
@@ -175,6 +179,16 @@ function judgeSearch(steps: StepRow[], clients: Map<number, StepClient[]>): Judg
   };
 }
 
+/** The mean of the runs' realized $/h when every counted run has one, else the on-demand table's (saying which). */
+function priceOverRepeats(r: StepRow, counted: readonly JudgedSearch[]): ConfigurationPrice {
+  const prices = counted.map((s) => s.run.result.price);
+  const realized = prices.flatMap((p) => (p.priced && p.basis === "realized" ? [p.usdPerHour] : []));
+  if (realized.length > 0 && realized.length === prices.length) {
+    return { usdPerHour: realized.reduce((a, x) => a + x, 0) / realized.length, basis: "realized" };
+  }
+  return configurationPrice(r.dataInstanceType, r.nodes);
+}
+
 function configurationOf(
   first: JudgedSearch,
   counted: JudgedSearch[],
@@ -184,7 +198,7 @@ function configurationOf(
   if (counted.length === 0) return undefined;
   const r = first.row;
   const sustainable = overRepeatsOf(r.sourceId, counted.map((s) => s.run.result.sustainableOpsSec));
-  const price = capacityPrice(sustainable.mean ?? 0, configurationPrice(r.dataInstanceType, r.nodes));
+  const price = capacityPrice(sustainable.mean ?? 0, priceOverRepeats(r, counted));
   const reasonsOf = (s: JudgedSearch) => [...new Set(s.suspect.flatMap((id) => reasons.get(id) ?? []))].slice(0, 5);
   return {
     engine: r.engine,

@@ -1,8 +1,10 @@
 /** Runs as the runs list, a run's page and compare read them: each with its headline peak and its phases aggregated. */
 import { isComplete, aggregatePhase, worstVerdict, type ClientInput, type Include, type PhaseAggregate } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
+import { runCost } from "../../../model/run-cost.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { spansOf } from "../instance-spans.js";
 import { storedCount, storedLatency, storedNumber, storedObject, storedPhaseThroughput, storedReasons, storedRuntime, storedThroughput } from "../stored-values.js";
 import { type RunFilters, runWhere } from "./filters.js";
 import { atPeakOverRepeats, pushTo } from "./phase-groups.js";
@@ -163,18 +165,22 @@ export async function getRun(db: Db, id: string) {
   const run = await db.run.findUnique({ where: { id }, include: { source: true } });
   if (!run) return null;
   const phases = await phaseAggregates(db, { runId: id });
-  return { run: { ...runSummary(run), records: recordsOf(phases) }, phases: phases.map(withoutRecords) };
+  const spans = await spansOf(db, [id]);
+  const cost = runCost(run.dataInstanceType, spans.get(id) ?? []);
+  return { run: { ...runSummary(run), records: recordsOf(phases) }, phases: phases.map(withoutRecords), cost };
 }
 
 export async function compareRuns(db: Db, ids: readonly string[]) {
   const runs = await db.run.findMany({ where: { id: { in: [...ids] } }, include: { source: true } });
   const phases = await phaseAggregates(db, { runId: { in: [...ids] } });
+  const spans = await spansOf(db, ids);
   return {
     missing: ids.filter((id) => !runs.some((r) => r.id === id)),
     runs: ids.flatMap((id) => {
       const r = runs.find((x) => x.id === id);
       const own = phases.filter((p) => p.runId === id);
-      return r ? [{ run: { ...runSummary(r), records: recordsOf(own) }, phases: own.map(withoutRecords) }] : [];
+      if (!r) return [];
+      return [{ run: { ...runSummary(r), records: recordsOf(own) }, phases: own.map(withoutRecords), cost: runCost(r.dataInstanceType, spans.get(id) ?? []) }];
     }),
   };
 }

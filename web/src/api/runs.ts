@@ -79,7 +79,7 @@ export function phaseView(p: RawPhaseResult) {
   };
 }
 
-export const runDetail = (r: RawRunWithPhases) => ({ run: runRow(r.run), phases: r.phases.map(phaseView) });
+export const runDetail = (r: RawRunWithPhases) => ({ run: runRow(r.run), phases: r.phases.map(phaseView), cost: r.cost });
 
 export type RunRow = ReturnType<typeof runRow>;
 export type RunDetail = ReturnType<typeof runDetail>;

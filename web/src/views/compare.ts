@@ -9,6 +9,7 @@ import { Chart, type ChartConfiguration, type Scale } from "chart.js";
 import type { OverRepeats } from "../../../model/aggregate/rules.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { allInOrder, fetchBaselines, fetchCompare, type RunDetail } from "../api.js";
+import { runCostText } from "../run-cost.js";
 import { toCsv } from "../csv.js";
 import { charsIn, fitLabel, wrapLabel } from "../labels.js";
 import { indexedLook } from "../palette.js";
@@ -54,6 +55,7 @@ export const compareView: View = {
     const reference = referenceEntry(entries, p.ref, baselineIds);
     ctx.controls.append(controls(ctx, details, entries, reference, baselineIds));
     cautions(ctx, entries, reference);
+    for (const d of details) ctx.controls.append(el("p", { class: "message", "data-cost": d.run.id }, runCostText(d.run.id, d.cost)));
     draw(ctx, entries, reference);
   },
 };

@@ -23,6 +23,7 @@ const S3ImportResponse = Type.Object({
   invalid: Type.Array(Type.Object({ key: Type.String(), errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })) })),
   skipped: Type.Array(Type.Object({ key: Type.String(), reason: Type.String() }), { description: "objects under the prefix the results layout does not know: not imported" }),
   runs: Type.Array(Type.String()),
+  spans: Type.Integer({ description: "instances' boot status markers stored now as their runs' spans (the realized cost)" }),
 });
 
 declare module "fastify" {

@@ -1,0 +1,56 @@
+import type { InstanceStatus } from "../../model/instance-status.js";
+import { instanceSpans, type TypedSpan } from "../../model/run-cost.js";
+import type { Db } from "../db/client.js";
+import { noteWrite, recordWrite } from "./data-version.js";
+import { touchedRuns } from "./touched-runs.js";
+
+/** The machines of a run's roles as it recorded them; "local" names no instance type. */
+export interface RunMachines {
+  dataInstanceType: string;
+  clientInstanceType: string;
+}
+
+const typeOf = (run: RunMachines, role: "data" | "client") => {
+  const t = role === "data" ? run.dataInstanceType : run.clientInstanceType;
+  return t === "local" ? null : t;
+};
+
+/**
+ * Stores one instance's span from its latest status marker (model/run-cost.ts instanceSpans), replacing the one
+ * stored before: a heartbeat moves its end. A dashboard's marker is no part of the run's bill: nothing is stored.
+ */
+export async function storeSpan(db: Db, runId: string, run: RunMachines, status: InstanceStatus): Promise<boolean> {
+  const [span] = instanceSpans([status]);
+  if (!span) return false;
+  const row = { role: span.role, instanceType: typeOf(run, span.role), startedAt: new Date(span.startedAt), endedAt: new Date(span.endedAt) };
+  // A write like any other: the cached answers about the run (its page, /capacity) are dropped (data-version.ts).
+  const touched = { runs: await touchedRuns(db, [runId]) };
+  await db.$transaction(async (tx) => {
+    await tx.instanceSpan.upsert({
+      where: { runId_instance: { runId, instance: span.instance } },
+      create: { runId, instance: span.instance, ...row },
+      update: row,
+    });
+    await recordWrite(tx, touched);
+  });
+  noteWrite(db, touched);
+  return true;
+}
+
+/** Each run's stored spans, by run id, in instance order. */
+export async function spansOf(db: Db, runIds: readonly string[]): Promise<Map<string, TypedSpan[]>> {
+  const out = new Map<string, TypedSpan[]>();
+  if (runIds.length === 0) return out;
+  const rows = await db.instanceSpan.findMany({ where: { runId: { in: [...runIds] } }, orderBy: [{ runId: "asc" }, { instance: "asc" }] });
+  for (const r of rows) {
+    const span: TypedSpan = {
+      instance: r.instance,
+      role: r.role === "client" ? "client" : "data",
+      instanceType: r.instanceType,
+      startedAt: r.startedAt.toISOString(),
+      endedAt: r.endedAt.toISOString(),
+    };
+    out.set(r.runId, [...(out.get(r.runId) ?? []), span]);
+  }
+  return out;
+}
