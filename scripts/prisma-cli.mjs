@@ -57,12 +57,7 @@ export function generatedUpToDate(root, args) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   const root = join(SCRIPTS, "..");
-  if (args[0] === "generate" && generatedUpToDate(root, args)) {
-    console.log(`db: ${GENERATED} is up to date (schema, config and Prisma version unchanged since it was generated)`);
-    process.exit(0);
-  }
-  // A generate that fails leaves no stamp behind, so the next run generates again.
-  if (args[0] === "generate") rmSync(join(root, STAMP), { force: true });
+  // The environment is checked first: a wrong value is refused whether or not there is anything to generate.
   let engine;
   try {
     engine = schemaEngineFor(args[0], process.env);
@@ -70,6 +65,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error(`db: ${e.message}`);
     process.exit(2);
   }
+  if (args[0] === "generate" && generatedUpToDate(root, args)) {
+    console.log(`db: ${GENERATED} is up to date (schema, config and Prisma version unchanged since it was generated)`);
+    process.exit(0);
+  }
+  // A generate that fails leaves no stamp behind, so the next run generates again.
+  if (args[0] === "generate") rmSync(join(root, STAMP), { force: true });
   const env = { ...process.env };
   if (engine) env.PRISMA_SCHEMA_ENGINE_BINARY = engine;
   const prisma = join(SCRIPTS, "..", "node_modules", ".bin", "prisma");
