@@ -75,6 +75,13 @@ export function shapeUsdPerHour(shape: RoleShape): number {
   return price + volumes + (shape.publicIpv4 ? PUBLIC_IPV4_USD_PER_HOUR : 0);
 }
 
+/** Seconds billed for a span: per second from its start to its end, 60 s at least; an end before the start throws. */
+export function billedSeconds(s: InstanceSpan): number {
+  const seconds = (Date.parse(s.endedAt) - Date.parse(s.startedAt)) / 1000;
+  if (!(seconds >= 0)) throw new Error(`${s.instance}: ends (${s.endedAt}) before it starts (${s.startedAt})`);
+  return Math.max(seconds, MINIMUM_BILLED_SECONDS);
+}
+
 /** The run's realized cost: every instance billed from its start to its end, plus the S3 requests it made. */
 export function realizedCost(
   spans: readonly InstanceSpan[],
@@ -83,9 +90,7 @@ export function realizedCost(
 ): RealizedCost {
   const hourly = { data: shapeUsdPerHour(shapes.data), client: shapeUsdPerHour(shapes.client) };
   const instances = spans.map((s) => {
-    const seconds = (Date.parse(s.endedAt) - Date.parse(s.startedAt)) / 1000;
-    if (!(seconds >= 0)) throw new Error(`${s.instance}: ends (${s.endedAt}) before it starts (${s.startedAt})`);
-    const billedHours = Math.max(seconds, MINIMUM_BILLED_SECONDS) / 3600;
+    const billedHours = billedSeconds(s) / 3600;
     return { instance: s.instance, role: s.role, billedHours, usdPerHour: hourly[s.role], usd: billedHours * hourly[s.role] };
   });
   const requestsUsd = (requests.put / 1000) * S3_PUT_LIST_USD_PER_1000 + (requests.get / 1000) * S3_GET_USD_PER_1000;
@@ -145,10 +150,13 @@ export function spansCost(spans: readonly TypedSpan[]): SpansCost | { statement:
   for (const s of spans) {
     const usdPerHour = s.instanceType ? INSTANCE_TYPES[s.instanceType]?.usdPerHour : undefined;
     if (usdPerHour === undefined) return { statement: `${s.instance}: no price for instance type "${s.instanceType ?? "unknown"}" in model/instance-types.ts` };
-    const span = seconds(s.startedAt, s.endedAt);
-    if (!(span >= 0)) return { statement: `${s.instance}: ends (${s.endedAt}) before it starts (${s.startedAt})` };
-    const billedSeconds = Math.max(span, MINIMUM_BILLED_SECONDS);
-    instances.push({ ...s, billedSeconds, usdPerHour, usd: (billedSeconds / 3600) * usdPerHour });
+    let billed: number;
+    try {
+      billed = billedSeconds(s);
+    } catch (e) {
+      return { statement: (e as Error).message };
+    }
+    instances.push({ ...s, billedSeconds: billed, usdPerHour, usd: (billed / 3600) * usdPerHour });
   }
   const data = instances.filter((i) => i.role === "data");
   const stood = data.length

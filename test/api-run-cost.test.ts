@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +10,7 @@ import type { ResultDocument } from "../model/result-document.js";
 import { resultKey, statusKey, withPrefix } from "../model/results-layout.js";
 import { LOCAL_RUN_NO_PRICE, NO_MARKERS } from "../model/run-cost.js";
 import { auth, ROOT, testConfig } from "./api-helpers.js";
+import { startMoto } from "./runner-helpers.js";
 
 interface Captured {
   runId: string;
@@ -26,28 +25,6 @@ const SHORT = captured("status-basicdb-short");
 /** A local benchmark's document (one client of one phase): a run on this machine. */
 const LOCAL = [JSON.parse(readFileSync(`${ROOT}test/fixtures/local-benchmark/balanced-1-load.json`, "utf8")) as ResultDocument];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHttp(url: string, ms: number) {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      if (Date.now() > until) throw new Error(`moto_server did not answer at ${url}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
 /** By hand: from the boot to the later of the last stage and the heartbeat, 60 s at least, at the table's price. */
 function handCost(s: InstanceStatus, type: string) {
   const end = [s.at, s.heartbeatAt].filter((t): t is string => !!t).sort().at(-1)!;
@@ -57,7 +34,7 @@ function handCost(s: InstanceStatus, type: string) {
 }
 
 describe("a run's realized cost from its instances' status markers, imported from S3 (moto)", () => {
-  let moto: ChildProcess;
+  let moto: Awaited<ReturnType<typeof startMoto>> | undefined;
   let s3: S3Client;
   let db: Database;
   let app: FastifyInstance;
@@ -65,12 +42,8 @@ describe("a run's realized cost from its instances' status markers, imported fro
   const prefix = "lab";
 
   beforeAll(async () => {
-    process.env.AWS_ACCESS_KEY_ID = "test";
-    process.env.AWS_SECRET_ACCESS_KEY = "test";
-    const port = await freePort();
-    const endpoint = `http://127.0.0.1:${port}`;
-    moto = spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
-    await waitForHttp(endpoint, 30_000);
+    moto = await startMoto();
+    const endpoint = moto.endpoint;
     s3 = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const put = (key: string, body: unknown) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, key), Body: JSON.stringify(body) }));
@@ -83,11 +56,7 @@ describe("a run's realized cost from its instances' status markers, imported fro
     await app?.close();
     await db?.close();
     s3?.destroy();
-    if (moto && moto.exitCode === null && moto.signalCode === null) {
-      const exited = new Promise((resolve) => moto.once("exit", resolve));
-      moto.kill();
-      await exited;
-    }
+    await moto?.stop();
   });
 
   const ingest = () => app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket, prefix }, headers: auth });

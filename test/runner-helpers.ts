@@ -43,7 +43,8 @@ export async function startMoto(): Promise<{ endpoint: string; port: number; sto
     endpoint: `http://127.0.0.1:${port}`,
     port,
     stop: async () => {
-      if (child.exitCode === null) {
+      // Waited for, unless it already ended (by a signal too, where exitCode stays null).
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
         await new Promise((r) => child.once("exit", r));
       }
