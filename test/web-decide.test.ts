@@ -365,6 +365,8 @@ describe("dashboard views a team decides from, in Chromium", () => {
     await page.click('#nav a[data-view="runs"]');
     await page.locator("#loading").waitFor({ state: "visible" });
     expect(await page.locator("#app").getAttribute("aria-busy")).toBe("true");
+    // The same address as before the detour: the last render's ready mark must be gone until this one ends.
+    expect(await page.evaluate(() => document.body.dataset.ready)).toBeUndefined();
     release();
     await waitForView(page, "runs");
     expect(await page.locator("#loading").isHidden()).toBe(true);

@@ -62,6 +62,9 @@ function describeParams(params: Record<string, string>): string {
 
 async function render(): Promise<void> {
   const serial = ++renderSerial;
+  // Not ready until this render ends: a re-render of the same address (back to a view, a retry) would
+  // otherwise still carry the last render's mark, and whoever waits for it would read a view still loading.
+  delete document.body.dataset.ready;
   const state = parseState(location.search);
   const view: View = VIEW_MODULES[state.view];
   const focused = focusedControl();
