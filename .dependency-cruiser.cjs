@@ -10,7 +10,10 @@ const layer = (name, allowed, comment) => ({
   comment,
   severity: "error",
   from: { path: `^${name}/` },
-  to: { path: "^(model|engines|infra|stacks|runner|api|web|prisma|rehearse|cli|kit|tools|bench|test|scripts)/", pathNot: `^(${[name, ...allowed].join("|")})/` },
+  to: {
+    path: "^(model|engines|infra|stacks|runner|api|web|prisma|rehearse|cli|kit|tools|bench|test|scripts)/",
+    pathNot: `^(${[name, ...allowed].join("|")})/`,
+  },
 });
 
 module.exports = {
@@ -18,14 +21,34 @@ module.exports = {
     layer("model", [], "model/ is pure data and rules: it imports nothing of the project above it"),
     layer("engines", ["model"], "engines/ is pure knowledge of each engine: model only"),
     layer("infra", ["engines", "model"], "infra/ (Pulumi components) must not drag in runner, api or web"),
-    layer("stacks", ["infra", "engines", "model", "kit"], "stacks/ reads config, builds infra components and ships the kit they boot"),
+    layer(
+      "stacks",
+      ["infra", "engines", "model", "kit"],
+      "stacks/ reads config, builds infra components and ships the kit they boot",
+    ),
     layer("runner", ["engines", "model", "tools"], "runner/ runs on clients: no Pulumi (infra), no API, no dashboard"),
     layer("tools", ["model"], "tools/ (Java helpers called from Node) are leaves"),
-    layer("kit", ["runner", "engines", "model", "web"], "kit/ packs what a machine runs: the CLI, the Java artifacts, the built dashboard"),
-    layer("api", ["model", "prisma"], "api/ uses model and the Prisma client; it serves the dashboard's built files, never imports web/"),
-    layer("prisma", ["model"], "prisma/ holds the schema, migrations, generated client and reference data: no API code"),
+    layer(
+      "kit",
+      ["runner", "engines", "model", "web"],
+      "kit/ packs what a machine runs: the CLI, the Java artifacts, the built dashboard",
+    ),
+    layer(
+      "api",
+      ["model", "prisma"],
+      "api/ uses model and the Prisma client; it serves the dashboard's built files, never imports web/",
+    ),
+    layer(
+      "prisma",
+      ["model"],
+      "prisma/ holds the schema, migrations, generated client and reference data: no API code",
+    ),
     layer("web", ["model"], "the dashboard imports model (types and pure functions), nothing else"),
-    layer("rehearse", ["stacks", "infra", "engines", "model", "runner", "api", "prisma", "tools", "kit", "web"], "rehearse stands above infra, runner and api"),
+    layer(
+      "rehearse",
+      ["stacks", "infra", "engines", "model", "runner", "api", "prisma", "tools", "kit", "web"],
+      "rehearse stands above infra, runner and api",
+    ),
     {
       name: "nothing-imports-rehearse",
       comment: "the rehearsal stands above everything: only the CLI (and tests) reach it",

@@ -1,15 +1,17 @@
 import { STATUS_CODES } from "node:http";
-import { Type } from "@sinclair/typebox";
 import { fileURLToPath } from "node:url";
+import { Type } from "@sinclair/typebox";
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from "fastify";
 import fp from "fastify-plugin";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/open.js";
 import { isDatabaseOutage } from "./db/outage.js";
+import { duplicateKey, repeatsKey } from "./json-strict.js";
 import auth from "./plugins/app/auth.js";
-import database from "./plugins/app/database.js";
 import computeGate from "./plugins/app/compute-gate.js";
 import contract from "./plugins/app/contract.js";
+import dashboard from "./plugins/app/dashboard.js";
+import database from "./plugins/app/database.js";
 import responseCache from "./plugins/app/response-cache.js";
 import s3 from "./plugins/app/s3.js";
 import helmet from "./plugins/external/helmet.js";
@@ -18,6 +20,7 @@ import sensible from "./plugins/external/sensible.js";
 import swagger from "./plugins/external/swagger.js";
 import anova from "./routes/api/anova/index.js";
 import baselines from "./routes/api/baselines/index.js";
+import capacity from "./routes/api/capacity/index.js";
 import compare from "./routes/api/compare/index.js";
 import durability from "./routes/api/durability/index.js";
 import facets from "./routes/api/facets/index.js";
@@ -29,10 +32,7 @@ import results from "./routes/api/results/index.js";
 import runs from "./routes/api/runs/index.js";
 import scaling from "./routes/api/scaling/index.js";
 import sweeps from "./routes/api/sweeps/index.js";
-import capacity from "./routes/api/capacity/index.js";
 import timeline from "./routes/api/timeline/index.js";
-import dashboard from "./plugins/app/dashboard.js";
-import { duplicateKey, repeatsKey } from "./json-strict.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "./validation.js";
 
 /**
@@ -69,12 +69,20 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
   fastify.setErrorHandler((err: FastifyError | FieldValidationError, req, reply) => {
     const status = err.statusCode ?? 500;
     if (err instanceof FieldValidationError) {
-      return reply.code(err.statusCode).send({ statusCode: err.statusCode, error: STATUS_CODES[err.statusCode] ?? "Error", message: err.message, fields: err.fields });
+      return reply.code(err.statusCode).send({
+        statusCode: err.statusCode,
+        error: STATUS_CODES[err.statusCode] ?? "Error",
+        message: err.message,
+        fields: err.fields,
+      });
     }
     if (isDatabaseOutage(err)) {
       // The database is down or unreachable: a client may try again (the service itself needs no restart).
       req.log.warn({ err: (err as Error).message, method: req.method, url: req.url }, "database unavailable");
-      return reply.code(503).header("retry-after", "5").send({ statusCode: 503, error: "Service Unavailable", message: "database unavailable, try again shortly" });
+      return reply
+        .code(503)
+        .header("retry-after", "5")
+        .send({ statusCode: 503, error: "Service Unavailable", message: "database unavailable, try again shortly" });
     }
     if (status === 502) {
       // An upstream (S3) refused or was unreachable: the client may fix its request or try again; the message says which.
@@ -83,10 +91,14 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
     }
     if (status >= 500) {
       req.log.error({ err, method: req.method, url: req.url, params: req.params }, "request failed");
-      return reply.code(500).send({ statusCode: 500, error: "Internal Server Error", message: "internal error (logged)" });
+      return reply
+        .code(500)
+        .send({ statusCode: 500, error: "Internal Server Error", message: "internal error (logged)" });
     }
     req.log.info({ err: err.message, status }, "request refused");
-    return reply.code(status).send({ statusCode: status, error: STATUS_CODES[status] ?? "Error", message: err.message });
+    return reply
+      .code(status)
+      .send({ statusCode: status, error: STATUS_CODES[status] ?? "Error", message: err.message });
   });
 
   // A real check: the database answers a query within 2 s, else 503 (a load balancer takes the instance out).
@@ -97,7 +109,10 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
       return { ok: true, database: kind };
     } catch (err) {
       fastify.log.warn({ err: (err as Error).message }, "health: database unavailable");
-      return reply.code(503).header("retry-after", "5").send({ ok: false, database: kind, message: "database unavailable" });
+      return reply
+        .code(503)
+        .header("retry-after", "5")
+        .send({ ok: false, database: kind, message: "database unavailable" });
     }
   });
 
@@ -148,7 +163,10 @@ function strictJson(fastify: FastifyInstance): void {
   fastify.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
     if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
-      const err = Object.assign(new Error(`charset ${charset} is not supported: send JSON as UTF-8 (RFC 8259 section 8.1)`), { statusCode: 415 });
+      const err = Object.assign(
+        new Error(`charset ${charset} is not supported: send JSON as UTF-8 (RFC 8259 section 8.1)`),
+        { statusCode: 415 },
+      );
       return done(err, undefined);
     }
     const text = body as string;
@@ -176,7 +194,9 @@ function strictJson(fastify: FastifyInstance): void {
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+  );
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
 

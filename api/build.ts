@@ -8,19 +8,35 @@ import type { Database } from "./db/open.js";
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** A ready Fastify instance with the app registered (tests call it and use app.inject). */
-export async function buildApp(config: AppConfig, opts: { database?: Database; logLevel?: string } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: AppConfig,
+  opts: { database?: Database; logLevel?: string } = {},
+): Promise<FastifyInstance> {
   const requestTimeout = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const fastify = Fastify({
     logger: { level: opts.logLevel ?? "info", redact: ["req.headers.authorization"] },
     bodyLimit: config.bodyLimit,
     // A hop count trusts that many proxies nearest the service (proxy-addr's rule, as a function for Fastify's types).
-    trustProxy: typeof config.trustProxy === "number" ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : (config.trustProxy ?? false),
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : (config.trustProxy ?? false),
     // Slow clients (Node's http server, answered 408 and closed): headers within a third of the deadline, the whole
     // request within it. Node checks these every connectionsCheckingInterval (30 s by default): every second here, so
     // a trickling client is cut near its deadline. A slow answer is not cut: the client is waiting for it. Idle
     // keep-alive connections close after Fastify's 72 s (above a load balancer's 60 s idle timeout).
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void): Server =>
-      createServer({ requestTimeout, headersTimeout: Math.ceil(requestTimeout / 3), connectionsCheckingInterval: Math.min(1_000, requestTimeout) }, handler),
+      createServer(
+        {
+          requestTimeout,
+          headersTimeout: Math.ceil(requestTimeout / 3),
+          connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+        },
+        handler,
+      ),
     // Opening the database applies migrations (wasm schema engine) and may start PGlite: more than Fastify's 10 s default on a busy machine.
     pluginTimeout: 120_000,
     // Path parameters as long as their schemas allow (run ids, phase names: 200) reach validation, which names them

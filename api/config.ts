@@ -1,14 +1,16 @@
-import { Type, type Static } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type Static, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 
 /**
  * Where local data lives by default: a checkout's own .local (run from source, whatever the working directory), and
  * for an installed package (the server package's bundle, kit/packages.ts) the .local of the working directory, never
  * a folder inside node_modules that the next install replaces.
  */
-const LOCAL_DIR = import.meta.url.endsWith(".ts") ? fileURLToPath(new URL("../.local/", import.meta.url)) : join(process.cwd(), ".local");
+const LOCAL_DIR = import.meta.url.endsWith(".ts")
+  ? fileURLToPath(new URL("../.local/", import.meta.url))
+  : join(process.cwd(), ".local");
 
 /** The service's environment, checked by a schema at start (fastify/demo's env plugin, done with TypeBox). */
 export const EnvSchema = Type.Object({
@@ -21,9 +23,16 @@ export const EnvSchema = Type.Object({
   YCSB_LAB_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   YCSB_LAB_TOKEN_FILE: Type.String({ default: join(LOCAL_DIR, "write-token") }),
   /** The write token's name: who the audit of a run says quarantined or deleted it (GET /runs/:id/audit). */
-  YCSB_LAB_TOKEN_NAME: Type.String({ default: "write-token", minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9._@-]+$" }),
+  YCSB_LAB_TOKEN_NAME: Type.String({
+    default: "write-token",
+    minLength: 1,
+    maxLength: 100,
+    pattern: "^[A-Za-z0-9._@-]+$",
+  }),
   /** More write tokens, each named for the audit: "alice=<token>,ci=<token>" (tokens of at least 16 characters). */
-  YCSB_LAB_TOKENS: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9._@-]+=[^,=\\s]{16,}(,[A-Za-z0-9._@-]+=[^,=\\s]{16,})*$" })),
+  YCSB_LAB_TOKENS: Type.Optional(
+    Type.String({ pattern: "^[A-Za-z0-9._@-]+=[^,=\\s]{16,}(,[A-Za-z0-9._@-]+=[^,=\\s]{16,})*$" }),
+  ),
   YCSB_LAB_PROTECT_READS: Type.Union([Type.Literal("0"), Type.Literal("1")], { default: "0" }),
   /**
    * With YCSB_LAB_PROTECT_READS=1, a token that may read but not write (viewers of a shared service): sent as
@@ -46,9 +55,14 @@ export const EnvSchema = Type.Object({
   S3_POLL_BUCKET: Type.Optional(Type.String({ minLength: 3 })),
   S3_POLL_PREFIX: Type.String({ default: "" }),
   /** More buckets to poll, comma-separated, each "bucket" or "bucket/prefix/" (the dashboard service imports every scenario's bucket). */
-  S3_POLL_BUCKETS: Type.Optional(Type.String({ pattern: "^[a-z0-9][a-z0-9.-]+[a-z0-9](/[^,]*)?(,[a-z0-9][a-z0-9.-]+[a-z0-9](/[^,]*)?)*$" })),
+  S3_POLL_BUCKETS: Type.Optional(
+    Type.String({ pattern: "^[a-z0-9][a-z0-9.-]+[a-z0-9](/[^,]*)?(,[a-z0-9][a-z0-9.-]+[a-z0-9](/[^,]*)?)*$" }),
+  ),
   S3_POLL_SECONDS: Type.Integer({ minimum: 5, default: 60 }),
-  LOG_LEVEL: Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l)), { default: "info" }),
+  LOG_LEVEL: Type.Union(
+    ["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l)),
+    { default: "info" },
+  ),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -102,12 +116,26 @@ export function configFromEnv(env: Env): AppConfig {
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR }),
     ...(env.YCSB_LAB_TOKEN ? { token: env.YCSB_LAB_TOKEN } : {}),
     tokenName: env.YCSB_LAB_TOKEN_NAME,
-    ...(env.YCSB_LAB_TOKENS ? { namedTokens: env.YCSB_LAB_TOKENS.split(",").map((p) => ({ name: p.slice(0, p.indexOf("=")), token: p.slice(p.indexOf("=") + 1) })) } : {}),
+    ...(env.YCSB_LAB_TOKENS
+      ? {
+          namedTokens: env.YCSB_LAB_TOKENS.split(",").map((p) => ({
+            name: p.slice(0, p.indexOf("=")),
+            token: p.slice(p.indexOf("=") + 1),
+          })),
+        }
+      : {}),
     protectReads: env.YCSB_LAB_PROTECT_READS === "1",
     ...(env.YCSB_LAB_READ_TOKEN ? { readToken: env.YCSB_LAB_READ_TOKEN } : {}),
     bodyLimit: env.BODY_LIMIT_BYTES,
     rateLimit: { max: env.RATE_LIMIT_MAX, timeWindow: env.RATE_LIMIT_WINDOW },
-    trustProxy: env.TRUST_PROXY === "true" ? true : env.TRUST_PROXY === "false" ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY.split(","),
+    trustProxy:
+      env.TRUST_PROXY === "true"
+        ? true
+        : env.TRUST_PROXY === "false"
+          ? false
+          : /^\d+$/.test(env.TRUST_PROXY)
+            ? Number(env.TRUST_PROXY)
+            : env.TRUST_PROXY.split(","),
     requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     s3: {
       ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),

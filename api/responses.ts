@@ -1,4 +1,4 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 
 /**
  * A 200 answered as JSON, or as CSV with ?format=csv: both content types in the schema, so the OpenAPI document

@@ -1,6 +1,6 @@
 import { buildApp } from "./build.js";
+import { configFromEnv, type Env, loadEnv } from "./config.js";
 import type { Database } from "./db/open.js";
-import { configFromEnv, loadEnv, type Env } from "./config.js";
 import { exposureWarnings } from "./exposure.js";
 import { loadOrCreateToken } from "./token-file.js";
 

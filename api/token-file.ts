@@ -33,6 +33,7 @@ async function readToken(path: string): Promise<string | null> {
     throw e;
   }
   const token = text.trim();
-  if (token.length < 16 || /\s/.test(token)) throw new ConfigError(`YCSB_LAB_TOKEN_FILE ${path}: holds no token of at least 16 characters without spaces`);
+  if (token.length < 16 || /\s/.test(token))
+    throw new ConfigError(`YCSB_LAB_TOKEN_FILE ${path}: holds no token of at least 16 characters without spaces`);
   return token;
 }

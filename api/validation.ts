@@ -1,11 +1,11 @@
 import { OptionalKind, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import type { FastifySchemaCompiler } from "fastify";
-import { schemaErrorMessage, type FieldError } from "../model/result-validation.js";
+import { withCodePointLengths } from "../model/code-point-lengths.js";
 import { identifierProblem, nfc } from "../model/identifiers.js";
 import { textProblems } from "../model/result-checks.js";
-import { withCodePointLengths } from "../model/code-point-lengths.js";
+import { type FieldError, schemaErrorMessage } from "../model/result-validation.js";
 
 /** A 400 (or another 4xx: a 409 conflict) naming every offending field (JSON pointer into the request part). */
 export class FieldValidationError extends Error {
@@ -34,7 +34,12 @@ function check(schema: TSchema): TypeCheck<TSchema> {
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema: given, httpPart }) => {
   // A query or path is closed: a parameter the route does not name is a 400 naming it, never ignored (an ignored one
   // made every "?nonce=<i>" a new answer to compute).
-  const schema = (httpPart === "querystring" || httpPart === "params") && given.type === "object" && given.additionalProperties === undefined ? { ...given, additionalProperties: false } : given;
+  const schema =
+    (httpPart === "querystring" || httpPart === "params") &&
+    given.type === "object" &&
+    given.additionalProperties === undefined
+      ? { ...given, additionalProperties: false }
+      : given;
   const c = check(schema);
   // Type.Optional(body): a request without a body is valid (PUT /baselines/:runId, POST /reference/load). Fastify
   // passes one left out as null; a JSON null sent as the body is refused by the JSON parser (app.ts strictJson).
@@ -49,7 +54,9 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
     if (text.length) return { error: new FieldValidationError(httpPart ?? "request", text) };
     if (named) normalizeNames(value);
     if (c.Check(value)) return { value };
-    const fields = [...c.Errors(value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
+    const fields = [...c.Errors(value)]
+      .slice(0, 20)
+      .map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
     return { error: new FieldValidationError(httpPart ?? "request", fields) };
   };
 };

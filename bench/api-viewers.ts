@@ -52,16 +52,29 @@ const PAGES = Math.ceil(RUNS / 100);
 
 const views: Record<string, () => Promise<void>> = {
   runs: async () => {
-    await Promise.all([get("/facets", "/facets"), get("/timeline", "/timeline"), get("/runs", `/runs?limit=100&offset=${Math.floor(Math.random() * PAGES) * 100}`)]);
+    await Promise.all([
+      get("/facets", "/facets"),
+      get("/timeline", "/timeline"),
+      get("/runs", `/runs?limit=100&offset=${Math.floor(Math.random() * PAGES) * 100}`),
+    ]);
   },
   compare: async () => void (await get("/compare", `/compare?runs=${[runId(), runId(), runId()].join(",")}`)),
-  scaling: async () => void (await Promise.all([get("/scaling", pick(["/scaling", "/scaling?workload=a"])), get("/facets", "/facets")])),
+  scaling: async () =>
+    void (await Promise.all([get("/scaling", pick(["/scaling", "/scaling?workload=a"])), get("/facets", "/facets")])),
   durability: async () => {
     await Promise.all([get("/facets", "/facets"), get("/reference", "/reference")]);
-    await Promise.all([get("/durability", "/durability?scenario=bench-team"), get("/sweeps", "/sweeps?scenario=bench-team&source=measured")]);
+    await Promise.all([
+      get("/durability", "/durability?scenario=bench-team"),
+      get("/sweeps", "/sweeps?scenario=bench-team&source=measured"),
+    ]);
   },
-  sweeps: async () => void (await Promise.all([get("/sweeps", pick(["/sweeps", "/sweeps?engine=cassandra"])), get("/facets", "/facets")])),
-  repeatability: async () => void (await Promise.all([get("/repeatability", "/repeatability"), get("/facets", "/facets")])),
+  sweeps: async () =>
+    void (await Promise.all([
+      get("/sweeps", pick(["/sweeps", "/sweeps?engine=cassandra"])),
+      get("/facets", "/facets"),
+    ])),
+  repeatability: async () =>
+    void (await Promise.all([get("/repeatability", "/repeatability"), get("/facets", "/facets")])),
   latency: async () => {
     const id = runId();
     await get("/runs/:id", `/runs/${id}`);
@@ -98,7 +111,11 @@ async function writer(token: string, body: string, every: number, until: number)
     const t = performance.now();
     let status = 0;
     try {
-      const res = await fetch(`${base}/results`, { method: "POST", body: body.replaceAll("WRITER-RUN", `writer-${process.pid}-${n++}`), headers: { "content-type": "application/json", authorization: `Bearer ${token}` } });
+      const res = await fetch(`${base}/results`, {
+        method: "POST",
+        body: body.replaceAll("WRITER-RUN", `writer-${process.pid}-${n++}`),
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      });
       await res.arrayBuffer();
       status = res.status;
     } catch {
@@ -112,7 +129,18 @@ async function writer(token: string, body: string, every: number, until: number)
 // Warm-up, sequentially: every URL a view asks for that is the same for everyone (answers computed once, then kept),
 // and each view once. The slowest warm-up latency of each route is reported apart from the window ("cold").
 timing = true;
-for (const path of ["/facets", "/timeline", "/reference", "/scaling", "/scaling?workload=a", "/durability?scenario=bench-team", "/sweeps?scenario=bench-team&source=measured", "/sweeps", "/sweeps?engine=cassandra", "/repeatability"]) {
+for (const path of [
+  "/facets",
+  "/timeline",
+  "/reference",
+  "/scaling",
+  "/scaling?workload=a",
+  "/durability?scenario=bench-team",
+  "/sweeps?scenario=bench-team&source=measured",
+  "/sweeps",
+  "/sweeps?engine=cassandra",
+  "/repeatability",
+]) {
   await get(path.replace(/\?.*$/, ""), path);
 }
 for (const v of Object.keys(views)) await views[v]!();
@@ -124,7 +152,9 @@ const until = performance.now() + SECONDS * 1000;
 const body = values["writer-body"];
 await Promise.all([
   ...Array.from({ length: VIEWERS }, () => viewer(until)),
-  ...(values["writer-token"] && body ? [writer(values["writer-token"], body, Number(values["writer-every"]), until)] : []),
+  ...(values["writer-token"] && body
+    ? [writer(values["writer-token"], body, Number(values["writer-every"]), until)]
+    : []),
 ]);
 // 503 apart from other errors: the service refusing for want of its pool or queue, which the targets forbid.
 const byRoute: Record<string, { ms: number[]; errors: number; unavailable: number }> = {};

@@ -24,14 +24,21 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 /** The file system the commit log is written to (its fsync is what a 10 ms group window waits for). */
 function fileSystemOf(dir: string): string {
   try {
-    return execFileSync("df", ["--output=fstype,source", dir], { encoding: "utf8" }).trim().split("\n").at(-1)!.trim().replace(/\s+/, " on ");
+    return execFileSync("df", ["--output=fstype,source", dir], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .at(-1)!
+      .trim()
+      .replace(/\s+/, " on ");
   } catch {
     return "unknown";
   }
 }
 
 async function main(): Promise<void> {
-  execFileSync("bash", [join(import.meta.dirname, "..", "scripts", "fetch-ycsb.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("bash", [join(import.meta.dirname, "..", "scripts", "fetch-ycsb.sh")], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const dataDir = await mkdtemp(join(tmpdir(), "durable-load-"));
   // The engine's state file goes beside its data, never over a developer's `ycsb-lab local up`.
   process.env.YCSB_LAB_LOCAL_DIR = join(dataDir, "engines");
@@ -42,7 +49,11 @@ async function main(): Promise<void> {
   say(`cassandra: starting 1 node, preset durable, study ${JSON.stringify(plan.deployment.study)}`);
   const state = await local.up({ nodes: 1, preset: "durable", dataDir, log: say, study: plan.deployment.study });
   try {
-    const setup = ycsbSetup({ db: local.binding.dbClass, classpath: [join(await bindingClasspathDir(local.binding.module), "*")], properties: local.connectionProperties(state) });
+    const setup = ycsbSetup({
+      db: local.binding.dbClass,
+      classpath: [join(await bindingClasspathDir(local.binding.module), "*")],
+      properties: local.connectionProperties(state),
+    });
     say(`load: ${load.perClient[0]!.insertcount} records, ${load.threadsPerClient} threads`);
     const work = join(dataDir, "ycsb");
     const proc = await runYcsbPhase({ setup, phase: load, clientIndex: 0, workDir: work });
@@ -71,7 +82,8 @@ async function main(): Promise<void> {
         2,
       ),
     );
-    if (inserted !== records) throw new Error(`the load inserted ${inserted} of ${records} records (exit code ${proc.exitCode})`);
+    if (inserted !== records)
+      throw new Error(`the load inserted ${inserted} of ${records} records (exit code ${proc.exitCode})`);
   } finally {
     await local.down(state);
     await rm(dataDir, { recursive: true, force: true });

@@ -6,14 +6,14 @@
  *   npx tsx bench/engines.ts [--engines cassandra,hbase] [--presets throughput,durable] [--records 2000] [--operations 10000] [--threads 8]
  */
 import { parseArgs } from "node:util";
-import { isEngine, type Engine } from "../model/engine.js";
+import { type Engine, isEngine } from "../model/engine.js";
 import { clientProperties, isPreset, PRESETS, type Preset } from "../model/presets.js";
 import { WORKLOADS } from "../model/workloads.js";
 import { bindingClasspathDir, ycsbCoreDir } from "../runner/java-artifacts.js";
 import { engineDir, readState } from "../runner/local/engine.js";
 import { loadLocalEngine, localEngineNames } from "../runner/local/registry.js";
-import { buildYcsbCommand, spawnYcsb } from "../runner/ycsb-process.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
+import { buildYcsbCommand, spawnYcsb } from "../runner/ycsb-process.js";
 
 const { values } = parseArgs({
   options: {
@@ -67,7 +67,14 @@ async function measure(engine: Engine, preset: Preset): Promise<Row> {
     };
     const load = parseYcsbOutput(...(await run(buildYcsbCommand({ ...base, phase: "load" }))));
     const work = parseYcsbOutput(...(await run(buildYcsbCommand({ ...base, phase: "run" }))));
-    const failed = Object.values(work.operations).reduce((n, op) => n + Object.entries(op.returns).filter(([k]) => k !== "OK").reduce((m, [, c]) => m + c, 0), 0);
+    const failed = Object.values(work.operations).reduce(
+      (n, op) =>
+        n +
+        Object.entries(op.returns)
+          .filter(([k]) => k !== "OK")
+          .reduce((m, [, c]) => m + c, 0),
+      0,
+    );
     return {
       engine,
       preset,
@@ -85,7 +92,8 @@ async function measure(engine: Engine, preset: Preset): Promise<Row> {
 
 async function run(cmd: ReturnType<typeof buildYcsbCommand>): Promise<[string, string]> {
   const r = await spawnYcsb(cmd);
-  if (r.exitCode !== 0) throw new Error(`YCSB exited ${r.exitCode}: ${r.stderr.trim().split("\n").slice(-3).join(" ")}`);
+  if (r.exitCode !== 0)
+    throw new Error(`YCSB exited ${r.exitCode}: ${r.stderr.trim().split("\n").slice(-3).join(" ")}`);
   return [r.stdout, r.stderr];
 }
 
@@ -101,14 +109,32 @@ for (const engine of engines) {
 }
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined ? "-" : n.toFixed(digits));
-console.log(`workload A, ${values.records} records, ${values.operations} operations, ${values.threads} threads, one node each`);
-console.log(["engine", "preset", "load ops/s", "run ops/s", "read p99 us", "update p99 us", "failed"].map((h) => h.padStart(15)).join(""));
+console.log(
+  `workload A, ${values.records} records, ${values.operations} operations, ${values.threads} threads, one node each`,
+);
+console.log(
+  ["engine", "preset", "load ops/s", "run ops/s", "read p99 us", "update p99 us", "failed"]
+    .map((h) => h.padStart(15))
+    .join(""),
+);
 for (const r of rows) {
   if (r.error) {
     console.log(`${r.engine.padStart(15)}${r.preset.padStart(15)}  error: ${r.error}`);
     continue;
   }
-  console.log([r.standIn ? `${r.engine}*` : r.engine, r.preset, fmt(r.loadOpsSec), fmt(r.runOpsSec), fmt(r.readP99Us), fmt(r.updateP99Us), fmt(r.failed)].map((c) => c.padStart(15)).join(""));
+  console.log(
+    [
+      r.standIn ? `${r.engine}*` : r.engine,
+      r.preset,
+      fmt(r.loadOpsSec),
+      fmt(r.runOpsSec),
+      fmt(r.readP99Us),
+      fmt(r.updateP99Us),
+      fmt(r.failed),
+    ]
+      .map((c) => c.padStart(15))
+      .join(""),
+  );
 }
 const standIns = [...new Set(rows.flatMap((r) => (r.standIn ? [`* ${r.engine}: ${r.standIn}`] : [])))];
 for (const line of standIns) console.log(line);

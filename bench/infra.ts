@@ -3,11 +3,12 @@
  * (DESIGN.md target: under 5 s), beside the one-node quickstart measured in the same run as a baseline.
  * Run: npm run bench:infra
  */
-import type * as pulumi from "@pulumi/pulumi";
+
 import { performance } from "node:perf_hooks";
+import type * as pulumi from "@pulumi/pulumi";
 import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
-import { SCENARIOS } from "../model/scenarios.js";
 import type { ScenarioSpec } from "../model/scenario.js";
+import { SCENARIOS } from "../model/scenarios.js";
 import { installMocks, recorded } from "../test/infra-mocks.js";
 
 // The suite's mocks: the invokes infra makes (AMI, zones, instance type offerings, caller) answered as in the tests.
@@ -32,7 +33,9 @@ async function evaluate(name: keyof typeof SCENARIOS, nodes: number, label: stri
   // Every instance id resolves only after its user-data is rendered and the instance is registered.
   await Promise.all([...run.cluster.instanceIds, ...run.clients.instanceIds, run.resultsPrefix].map(value));
   const ms = performance.now() - start;
-  console.log(`${label.padEnd(28)} ${String(registered() - before).padStart(4)} resources  ${(ms / 1000).toFixed(2)} s  (${run.deployment.nodes} data nodes, ${run.deployment.clients} clients)`);
+  console.log(
+    `${label.padEnd(28)} ${String(registered() - before).padStart(4)} resources  ${(ms / 1000).toFixed(2)} s  (${run.deployment.nodes} data nodes, ${run.deployment.clients} clients)`,
+  );
   return ms;
 }
 
@@ -40,4 +43,6 @@ async function evaluate(name: keyof typeof SCENARIOS, nodes: number, label: stri
 await evaluate("quickstart", 1, "warm-up");
 const baseline = await evaluate("quickstart", 1, "quickstart-1-node");
 const largest = await evaluate("datastax-2013", 32, "datastax-2013-32-nodes");
-console.log(`largest / one-node baseline: ${(largest / baseline).toFixed(1)}x; target under 5 s: ${largest < 5000 ? "met" : "MISSED"}`);
+console.log(
+  `largest / one-node baseline: ${(largest / baseline).toFixed(1)}x; target under 5 s: ${largest < 5000 ? "met" : "MISSED"}`,
+);

@@ -33,16 +33,26 @@ const ours = await mergeHdrDirectories(dirs, { percentiles: [99] });
 const oursMs = performance.now() - t0;
 
 const t1 = performance.now();
-const java = javaMerge("2.1.12", dirs.map((d) => join(d, "READ.hdr")), { percentiles: [99] });
+const java = javaMerge(
+  "2.1.12",
+  dirs.map((d) => join(d, "READ.hdr")),
+  { percentiles: [99] },
+);
 const javaWallMs = performance.now() - t1;
 
 const o = ours.operations.READ!;
 const j = java.operations.READ!;
 const agree = o.count === j.count && o.percentilesUs["99"] === j.percentiles["99"];
 console.log(`logs: ${clients} x ${intervals} intervals, ${o.count.toLocaleString("en")} recordings`);
-console.log(`ycsb-lab merge (read + decode + add): ${(oursMs / 1000).toFixed(2)} s   count ${o.count}  p99 ${o.percentilesUs["99"]} us`);
-console.log(`Java HdrHistogram 2.1.12 (reader + add): ${(java.millis / 1000).toFixed(2)} s  (${(javaWallMs / 1000).toFixed(2)} s with JVM start)   count ${j.count}  p99 ${j.percentiles["99"]} us`);
-console.log(`ratio ours/Java: ${(oursMs / java.millis).toFixed(2)}  ${oursMs <= java.millis ? "(no slower than Java: target met)" : "(SLOWER than Java: target missed)"}`);
+console.log(
+  `ycsb-lab merge (read + decode + add): ${(oursMs / 1000).toFixed(2)} s   count ${o.count}  p99 ${o.percentilesUs["99"]} us`,
+);
+console.log(
+  `Java HdrHistogram 2.1.12 (reader + add): ${(java.millis / 1000).toFixed(2)} s  (${(javaWallMs / 1000).toFixed(2)} s with JVM start)   count ${j.count}  p99 ${j.percentiles["99"]} us`,
+);
+console.log(
+  `ratio ours/Java: ${(oursMs / java.millis).toFixed(2)}  ${oursMs <= java.millis ? "(no slower than Java: target met)" : "(SLOWER than Java: target missed)"}`,
+);
 if (!agree) {
   console.error("count or p99 DISAGREE between ycsb-lab and Java");
   process.exitCode = 1;

@@ -130,7 +130,8 @@ async function bench(dir: string): Promise<boolean> {
   // Interleaved, best of ROUNDS each: the machine is shared, so only ratios within one run mean anything.
   const reader = await bestAsync(() => readlineLines(buf));
   const parse = best(() => statusSeriesLength(parseYcsbOutput(out, err).statusSeries));
-  if (parse.check !== statusLines) throw new Error(`parser found ${parse.check} status lines, the input has ${statusLines}`);
+  if (parse.check !== statusLines)
+    throw new Error(`parser found ${parse.check} status lines, the input has ${statusLines}`);
   const decoded = best(() => decodeAndSplit(buf));
   const parseText = best(() => statusSeriesLength(parseYcsbOutput(stdout, stderr).statusSeries));
   const slice = best(() => splitIntoLines(all));
@@ -149,22 +150,29 @@ async function bench(dir: string): Promise<boolean> {
   const rate = (s: number) => mb / s;
   const ratio = rate(parse.seconds) / rate(reader.seconds);
   const ok = ratio >= TARGET_RATIO;
-  const row = (label: string, seconds: number, note = "") => console.log(`  ${label.padEnd(44)}: ${rate(seconds).toFixed(0).padStart(6)} MB/s${note}`);
+  const row = (label: string, seconds: number, note = "") =>
+    console.log(`  ${label.padEnd(44)}: ${rate(seconds).toFixed(0).padStart(6)} MB/s${note}`);
   const vs = (seconds: number) => ` (parser at ${(rate(parse.seconds) / rate(seconds)).toFixed(3)} of it)`;
   console.log(`\n${dir}: ${mb.toFixed(1)} MB, ${statusLines} status lines (${groups} groups), best of ${ROUNDS}`);
   console.log("  from the bytes (what the runner and `ycsb-lab parse` read):");
   row("parseYcsbOutput(bytes)", parse.seconds);
   row("split into lines: readline over the bytes", reader.seconds, " (the baseline: Node's line splitter)");
-  console.log(`  ratio parse / split                           : ${ratio.toFixed(3)} (target >= ${TARGET_RATIO.toFixed(3)}: ${ok ? "met" : "NOT MET"})`);
+  console.log(
+    `  ratio parse / split                           : ${ratio.toFixed(3)} (target >= ${TARGET_RATIO.toFixed(3)}: ${ok ? "met" : "NOT MET"})`,
+  );
   row("split into lines: decode + String.split", decoded.seconds, vs(decoded.seconds));
   console.log("  context, from text already decoded (no parser or splitter reads it so in practice):");
   row("parseYcsbOutput(text)", parseText.seconds, " (encodes the text first)");
-  row("String.split(\"\\n\")", arr.seconds, vs(arr.seconds));
+  row('String.split("\\n")', arr.seconds, vs(arr.seconds));
   row("indexOf + slice", slice.seconds, `${vs(slice.seconds)}; V8 slices without copying`);
   row("indexOf only, no line strings", newlines.seconds, " (finds newlines; not a split)");
   row("slice + charCodeAt every char", touch.seconds, " (reading every character once)");
-  console.log(`  context: DESIGN.md's figure: split about 550 MB/s here; 1/3 of it = ${(550 / 3).toFixed(0)} MB/s, the parser ${rate(parse.seconds).toFixed(0)} MB/s`);
-  console.log(`  heap: +${((afterNoGc - before) / 1e6).toFixed(0)} MB right after parse (no GC in between), +${((retained - before) / 1e6).toFixed(0)} MB retained (the result)`);
+  console.log(
+    `  context: DESIGN.md's figure: split about 550 MB/s here; 1/3 of it = ${(550 / 3).toFixed(0)} MB/s, the parser ${rate(parse.seconds).toFixed(0)} MB/s`,
+  );
+  console.log(
+    `  heap: +${((afterNoGc - before) / 1e6).toFixed(0)} MB right after parse (no GC in between), +${((retained - before) / 1e6).toFixed(0)} MB retained (the result)`,
+  );
   return ok;
 }
 

@@ -32,9 +32,15 @@ const runnerCpuMs = () => {
 };
 
 async function main(): Promise<void> {
-  execFileSync("bash", [join(import.meta.dirname, "..", "scripts", "fetch-ycsb.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("bash", [join(import.meta.dirname, "..", "scripts", "fetch-ycsb.sh")], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const base = scenario("quickstart");
-  const plan = buildPlan({ ...base, workloads: [{ workload: "a", maxExecutionTimeSec: seconds }], threads: { perClient: threads } });
+  const plan = buildPlan({
+    ...base,
+    workloads: [{ workload: "a", maxExecutionTimeSec: seconds }],
+    threads: { perClient: threads },
+  });
   const phase = plan.phases.find((p) => p.kind === "workload")!;
   const work = await mkdtemp(join(tmpdir(), "bench-runner-"));
   let pid: number | undefined;
@@ -58,9 +64,11 @@ async function main(): Promise<void> {
     onProgress: () => lines++,
   });
   clearInterval(sampler);
-  if (process.env.DEBUG_BENCH || result.exitCode !== 0) console.error((await readFile(result.stderrPath, "utf8")).slice(-2000));
+  if (process.env.DEBUG_BENCH || result.exitCode !== 0)
+    console.error((await readFile(result.stderrPath, "utf8")).slice(-2000));
   await rm(work, { recursive: true, force: true });
-  if (!first || !last || last.jvm === first.jvm) throw new Error(`no CPU samples of the YCSB JVM (exit ${result.exitCode})`);
+  if (!first || !last || last.jvm === first.jvm)
+    throw new Error(`no CPU samples of the YCSB JVM (exit ${result.exitCode})`);
   const runner = last.runner - first.runner;
   const jvm = last.jvm - first.jvm;
   const pct = (100 * runner) / jvm;

@@ -144,9 +144,13 @@ function scaled(overall: { runtimeMs: number; throughputOpsSec: number }, factor
 
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 /** "412 ms (api 80)": the first chart, and the part of it the API requests were in flight. */
-const show = (x: Timed | string | undefined) => (typeof x === "object" ? `${fmt(x.ms)} (api ${x.apiMs.toFixed(0)})` : String(x));
+const show = (x: Timed | string | undefined) =>
+  typeof x === "object" ? `${fmt(x.ms)} (api ${x.apiMs.toFixed(0)})` : String(x);
 /** The machine's load: every figure is read beside it (1, 5 and 15 minutes). */
-const load = () => `load average ${loadavg().map((l) => l.toFixed(1)).join(", ")}`;
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ")}`;
 const name = (v: (typeof VIEWS)[number]) =>
   v.view === "study" ? `study ${new URLSearchParams(v.search).get("seed")}` : v.view;
 
@@ -201,7 +205,9 @@ try {
       // as it stores, every 10,000 runs (counted from the batch's end: the first batch starts past the runs above).
       if (Math.floor(Math.min(size, i + BATCH) / ANALYZE_EVERY) > Math.floor(i / ANALYZE_EVERY)) {
         await api.app.db.$executeRawUnsafe("ANALYZE");
-        process.stderr.write(`  ${Math.min(size, i + BATCH).toLocaleString("en-US")} runs stored, ${fmt(performance.now() - t0)}, ${load()}\n`);
+        process.stderr.write(
+          `  ${Math.min(size, i + BATCH).toLocaleString("en-US")} runs stored, ${fmt(performance.now() - t0)}, ${load()}\n`,
+        );
       }
     }
     console.log(
@@ -217,7 +223,9 @@ try {
         `again (baseline); (api N): the ms its API requests were in flight before the chart (${load()}, ${new Date().toISOString()})`,
     );
     VIEWS.forEach((v, i) => {
-      console.log(`  ${name(v).padEnd(14)} ${show(cold[i]).padStart(18)} / ${show(warm[i]).padStart(18)}   (${show(base[i])})`);
+      console.log(
+        `  ${name(v).padEnd(14)} ${show(cold[i]).padStart(18)} / ${show(warm[i]).padStart(18)}   (${show(base[i])})`,
+      );
     });
   }
   if (session.errors.length) console.log(`browser errors: ${session.errors.join(" | ")}`);

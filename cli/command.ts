@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 
 /** One `ycsb-lab <name>` subcommand. `run` returns the process exit code. */
 export interface Command {

@@ -15,10 +15,15 @@ export interface DatabaseSecret {
 }
 
 const AUTH_FAILURES = new Set(["28P01", "28000"]);
-export const isAuthFailure = (err: unknown): boolean => AUTH_FAILURES.has(String((err as { code?: unknown })?.code ?? ""));
+export const isAuthFailure = (err: unknown): boolean =>
+  AUTH_FAILURES.has(String((err as { code?: unknown })?.code ?? ""));
 
 /** A secret read through `read`, kept in memory, read again on demand but never more often than `minIntervalMs`. */
-export function databaseSecret(initial: string, read: () => Promise<string>, o: { minIntervalMs?: number; log?: (line: string) => void } = {}): DatabaseSecret {
+export function databaseSecret(
+  initial: string,
+  read: () => Promise<string>,
+  o: { minIntervalMs?: number; log?: (line: string) => void } = {},
+): DatabaseSecret {
   let current = initial;
   // The first refusal always reads the secret again; later ones at most once per interval.
   let lastRead = 0;
@@ -33,7 +38,9 @@ export function databaseSecret(initial: string, read: () => Promise<string>, o: 
           lastRead = Date.now();
           const changed = next !== current;
           current = next;
-          o.log?.(`database secret read again after an authentication failure${changed ? ": the password has changed (rotated)" : ": unchanged"}`);
+          o.log?.(
+            `database secret read again after an authentication failure${changed ? ": the password has changed (rotated)" : ": unchanged"}`,
+          );
           return changed;
         })
         .finally(() => {
@@ -71,7 +78,8 @@ export class SecretBackedPool extends pg.Pool {
     const connected = this.connectRetrying();
     if (!callback) return connected;
     connected.then(
-      (client) => callback(undefined, client, (release?: unknown) => client.release(release as boolean | Error | undefined)),
+      (client) =>
+        callback(undefined, client, (release?: unknown) => client.release(release as boolean | Error | undefined)),
       (err: Error) => callback(err),
     );
   }

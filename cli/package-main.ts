@@ -6,5 +6,8 @@ import { runCli } from "./dispatch.js";
 // from the package's own parts; the kit it builds carries cli/instance-main.ts's bundle, without `kit`.
 runCli({
   ...INSTANCE_COMMANDS,
-  kit: { summary: "Build the kit a stack ships to its instances, from this package and Maven Central", load: async () => (await import("./commands/kit-from-package.js")).command },
+  kit: {
+    summary: "Build the kit a stack ships to its instances, from this package and Maven Central",
+    load: async () => (await import("./commands/kit-from-package.js")).command,
+  },
 });

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 import type { Db } from "../api/db/open.js";
-import { clientBoundNotice, studyPageUrl, type PhaseVerdict } from "./start-notices.js";
+import { clientBoundNotice, type PhaseVerdict, studyPageUrl } from "./start-notices.js";
 
 export interface BenchmarkPlan {
   engine: string;

@@ -2,8 +2,9 @@
  * What `npm start` says about its benchmark: where its runs are shown, and (once) what a phase the runner judged
  * client-bound means and how to get a valid run. Pure: the rows come from the store, the text goes to the console.
  */
-import { SCENARIOS } from "../model/scenarios.js";
+
 import type { ScenarioSpec } from "../model/scenario.js";
+import { SCENARIOS } from "../model/scenarios.js";
 
 export interface PhaseVerdict {
   phase: string;

@@ -16,7 +16,8 @@ export interface PinnedDigest {
 export const PINNED_DIGESTS: Readonly<Record<string, PinnedDigest>> = {
   "apache-cassandra-5.0.4-bin.tar.gz": {
     algorithm: "sha512",
-    digest: "16de8bb78af94dabfd916825f492de7040a7311791bc1d630f14707d88f7132e51ae38dad7ebbaf13d2d154af0bdeefe318d680798b8e247ae4117cbc0e2f6df",
+    digest:
+      "16de8bb78af94dabfd916825f492de7040a7311791bc1d630f14707d88f7132e51ae38dad7ebbaf13d2d154af0bdeefe318d680798b8e247ae4117cbc0e2f6df",
     source: "docker-library/cassandra versions.json, commit 0f32c04 (Update 5.0 to 5.0.4): the official image's pin",
   },
   "couchbase-server-community_7.6.2-linux_amd64.deb": {

@@ -140,10 +140,15 @@ export interface EngineRuntime {
 }
 
 /** For engines whose renderers take no study settings: each one is refused, never ignored silently. */
-export const refuseServerSettings = (settings: Record<string, string>): string[] => Object.keys(settings).map((k) => `"${k}" is not applied for this engine`);
+export const refuseServerSettings = (settings: Record<string, string>): string[] =>
+  Object.keys(settings).map((k) => `"${k}" is not applied for this engine`);
 
 /** The node's view of its cluster, from the run's cluster description (model/cluster-description.ts). */
-export function nodeContextOf(d: ClusterDescription, index: number, paths: Pick<NodePaths, "data" | "log">): NodeContext {
+export function nodeContextOf(
+  d: ClusterDescription,
+  index: number,
+  paths: Pick<NodePaths, "data" | "log">,
+): NodeContext {
   const node = d.nodes[index];
   if (!node) throw new Error(`node index ${index}: the cluster has nodes 0..${d.nodes.length - 1}`);
   return {

@@ -21,13 +21,21 @@ export interface AmiDistribution {
 export const DEBIAN_OWNER_ID = "136693071363";
 
 /** The official Debian 12 (bookworm) image, amd64; "debian-12-backports-*" images do not match the pattern. */
-export const DEBIAN_12: AmiDistribution = { id: "debian-12", codename: "bookworm", owner: DEBIAN_OWNER_ID, namePattern: "debian-12-amd64-*" };
+export const DEBIAN_12: AmiDistribution = {
+  id: "debian-12",
+  codename: "bookworm",
+  owner: DEBIAN_OWNER_ID,
+  namePattern: "debian-12-amd64-*",
+};
 
 /** Every distribution ycsb-lab's user-data is written and rehearsed for, by id. */
 export const AMI_DISTRIBUTIONS: Record<string, AmiDistribution> = { [DEBIAN_12.id]: DEBIAN_12 };
 
 /** The newest official image of the distribution in the provider's region, looked up at deploy time, never hard-coded. */
-export function distributionAmi(parent: pulumi.Resource, distribution: AmiDistribution = DEBIAN_12): pulumi.Output<string> {
+export function distributionAmi(
+  parent: pulumi.Resource,
+  distribution: AmiDistribution = DEBIAN_12,
+): pulumi.Output<string> {
   return aws.ec2
     .getAmiOutput(
       {
@@ -49,14 +57,20 @@ export function distributionAmi(parent: pulumi.Resource, distribution: AmiDistri
  * later `up`s ignore (ignoreChanges), so a newer Debian image never changes what repeats of a study run on. Set
  * `amiId` (config `ycsb-lab:ami`) to choose one; delete the parameter to move to the newest image.
  */
-export function pinnedAmi(name: string, pinName: string, tags: Record<string, string>, parent: pulumi.Resource): pulumi.Output<string> {
+export function pinnedAmi(
+  name: string,
+  pinName: string,
+  tags: Record<string, string>,
+  parent: pulumi.Resource,
+): pulumi.Output<string> {
   const pin = new aws.ssm.Parameter(
     `${name}-ami-pin`,
     {
       name: `/ycsb-lab/pins/${pinName}/ami`,
       type: "String",
       value: distributionAmi(parent),
-      description: "The AMI this ycsb-lab stack runs on: resolved at its first up, kept for later ones (delete to move on)",
+      description:
+        "The AMI this ycsb-lab stack runs on: resolved at its first up, kept for later ones (delete to move on)",
       tags,
     },
     { parent, ignoreChanges: ["value"] },

@@ -1,7 +1,7 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
 import { spotPlacementScoresOutput } from "./spot-placement-scores.js";
-import { chooseZone, describeZoneChoice, scoreRequests, type SpotPlacementScore } from "./zone-choice.js";
+import { chooseZone, describeZoneChoice, type SpotPlacementScore, scoreRequests } from "./zone-choice.js";
 
 /**
  * The availability zone of a run, looked up at preview: of the zones offering every instance type of the run

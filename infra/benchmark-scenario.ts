@@ -1,28 +1,35 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { engineRuntime } from "../engines/runtimes.js";
 import type { MongoTopology } from "../engines/node-context.js";
+import { engineRuntime } from "../engines/runtimes.js";
 import { ENGINE_VERSIONS } from "../model/engine.js";
-import { checkScenario, resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type ScenarioSpec } from "../model/scenario.js";
 import { buildPlan, type Plan } from "../model/plan.js";
-import { addressing, type Addressing } from "./addressing.js";
-import { ClientFleet, checkClientFleetArgs, type ClientFleetArgs } from "./client-fleet.js";
+import { kitKey } from "../model/results-layout.js";
+import {
+  checkScenario,
+  type Deployment,
+  type DeploymentChoice,
+  resolveDeployment,
+  ScenarioError,
+  type ScenarioSpec,
+} from "../model/scenario.js";
+import { type Addressing, addressing } from "./addressing.js";
+import { pinnedAmi } from "./ami.js";
+import { zoneChosen } from "./availability-zone.js";
+import { onDemandVcpuNeed, type VcpuNeed, vcpuQuotaChecked } from "./capacity.js";
+import { ClientFleet, type ClientFleetArgs, checkClientFleetArgs } from "./client-fleet.js";
+import { clusterDescription } from "./cluster-description.js";
 import type { CostEstimate, Egress, RunCostEstimate } from "./cost.js";
-import { deploymentCost, type DeploymentCost } from "./deployment-cost.js";
-import { DatabaseCluster, checkClusterArgs, checkLogVolume, type DatabaseClusterArgs } from "./database-cluster.js";
+import { checkClusterArgs, checkLogVolume, DatabaseCluster, type DatabaseClusterArgs } from "./database-cluster.js";
+import { type DeploymentCost, deploymentCost } from "./deployment-cost.js";
 import { failOn } from "./errors.js";
+import { type RunLifetime, runLifetime } from "./lifetime.js";
 import { BenchmarkNetwork } from "./network.js";
 import { ResultsBucket } from "./results-bucket.js";
-import { pinnedAmi } from "./ami.js";
-import { onDemandVcpuNeed, vcpuQuotaChecked, type VcpuNeed } from "./capacity.js";
-import { zoneChosen } from "./availability-zone.js";
-import { clusterDescription } from "./cluster-description.js";
-import { kitKey } from "../model/results-layout.js";
-import { volumeLayout, type LogVolumeSpec, type VolumeLayout } from "./volumes.js";
-import { runLifetime, type RunLifetime } from "./lifetime.js";
 import { runLayout } from "./run-layout.js";
 import { checkFit } from "./sizing.js";
 import { checkRunTags, runTags } from "./tags.js";
+import { type LogVolumeSpec, type VolumeLayout, volumeLayout } from "./volumes.js";
 
 export interface BenchmarkScenarioArgs {
   /** The study to reproduce (model/scenarios.ts or your own). */
@@ -100,7 +107,6 @@ export interface BenchmarkScenarioArgs {
   amiId?: pulumi.Input<string>;
 }
 
-
 /** Everything one benchmark run needs, from one typed scenario spec: network, bucket, cluster, clients, plan. */
 export class BenchmarkScenario extends pulumi.ComponentResource {
   public readonly runId: string;
@@ -154,15 +160,35 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     );
     const results = args.resultsBucketName ? undefined : new ResultsBucket(`${name}-results`, { tags }, p);
     const bucketName = args.resultsBucketName ? pulumi.output(args.resultsBucketName) : results!.bucketName;
-    this.resultsKeptOnDestroy = results ? results.keptOnDestroy : pulumi.interpolate`the results live in ${bucketName}, which this stack does not own`;
+    this.resultsKeptOnDestroy = results
+      ? results.keptOnDestroy
+      : pulumi.interpolate`the results live in ${bucketName}, which this stack does not own`;
     // The plan and the cluster description are part of the run's record: a destroy keeps them with the results.
     const json = (suffix: string, key: string, body: pulumi.Input<string>) =>
-      new aws.s3.BucketObjectv2(`${name}-${suffix}`, { bucket: bucketName, key, contentType: "application/json", content: body, serverSideEncryption: "AES256", tags }, { parent: this, retainOnDelete: true });
+      new aws.s3.BucketObjectv2(
+        `${name}-${suffix}`,
+        {
+          bucket: bucketName,
+          key,
+          contentType: "application/json",
+          content: body,
+          serverSideEncryption: "AES256",
+          tags,
+        },
+        { parent: this, retainOnDelete: true },
+      );
     const ami = args.amiId ? pulumi.output(args.amiId) : pinnedAmi(name, args.stack ?? name, tags, this);
     // The kit is shared by every run that uses the bucket (its key is its content hash): a destroy keeps it.
     const kitObject = new aws.s3.BucketObjectv2(
       `${name}-kit`,
-      { bucket: bucketName, key: kitKey(args.kit.sha256), source: new pulumi.asset.FileAsset(args.kit.path), contentType: "application/gzip", serverSideEncryption: "AES256", tags },
+      {
+        bucket: bucketName,
+        key: kitKey(args.kit.sha256),
+        source: new pulumi.asset.FileAsset(args.kit.path),
+        contentType: "application/gzip",
+        serverSideEncryption: "AES256",
+        tags,
+      },
       { parent: this, retainOnDelete: true },
     );
     // The plan (model/plan.ts buildPlan) the clients execute, and what every instance boots from.
@@ -196,7 +222,14 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
     );
     this.cluster = new DatabaseCluster(
       `${name}-db`,
-      { ...plan.cluster, amiId: ami, subnetId: this.network.dataSubnetId, securityGroupId: this.network.dataSecurityGroupId, resultsBucketName: bucketName, availabilityZone: this.network.availabilityZone },
+      {
+        ...plan.cluster,
+        amiId: ami,
+        subnetId: this.network.dataSubnetId,
+        securityGroupId: this.network.dataSecurityGroupId,
+        resultsBucketName: bucketName,
+        availabilityZone: this.network.availabilityZone,
+      },
       { parent: this, dependsOn: [kitObject, clusterObject] },
     );
     this.clients = new ClientFleet(
@@ -262,18 +295,25 @@ export interface ScenarioPlan {
  */
 export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   const spec = args.spec;
-  failOn("BenchmarkScenario", checkScenario(spec).map((e) => ({ field: `spec.${e.field}`, message: e.message.replace(`${e.field}: `, "") })));
+  failOn(
+    "BenchmarkScenario",
+    checkScenario(spec).map((e) => ({ field: `spec.${e.field}`, message: e.message.replace(`${e.field}: `, "") })),
+  );
   let d: Deployment;
   let runPlan: Plan;
   try {
     d = resolveDeployment(spec, args.deployment ?? {});
     runPlan = buildPlan(spec, args.deployment ?? {});
   } catch (e) {
-    if (e instanceof ScenarioError) failOn("BenchmarkScenario", [{ field: e.field, message: e.message.replace(`${e.field}: `, "") }]);
+    if (e instanceof ScenarioError)
+      failOn("BenchmarkScenario", [{ field: e.field, message: e.message.replace(`${e.field}: `, "") }]);
     throw e;
   }
   failOn("BenchmarkScenario", checkLogVolume(args.logVolume));
-  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path) failOn("BenchmarkScenario", [{ field: "kit", message: "a built kit: { path, sha256, version } from `ycsb-lab kit build` (kit/build.ts)" }]);
+  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path)
+    failOn("BenchmarkScenario", [
+      { field: "kit", message: "a built kit: { path, sha256, version } from `ycsb-lab kit build` (kit/build.ts)" },
+    ]);
   failOn("BenchmarkScenario", checkFit(d, spec.dataNode.storage));
   let addresses: Addressing;
   try {
@@ -285,19 +325,45 @@ export function planScenario(args: BenchmarkScenarioArgs): ScenarioPlan {
   }
   // The run's brakes from its estimated hours (infra/lifetime.ts): an expiry before the run's end is refused here.
   const log = args.logVolume ?? {};
-  const { hourly: cost, run: runCost, otherEgress } = deploymentCost(d, spec.dataNode.storage, runPlan, log, args.egress);
+  const {
+    hourly: cost,
+    run: runCost,
+    otherEgress,
+  } = deploymentCost(d, spec.dataNode.storage, runPlan, log, args.egress);
   const { lifetime, problems: lifetimeProblems, warnings } = runLifetime(args, runCost.hours, args.now ?? new Date());
   failOn("BenchmarkScenario", lifetimeProblems);
-  failOn("BenchmarkScenario", checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry }));
+  failOn(
+    "BenchmarkScenario",
+    checkRunTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry }),
+  );
   const tags = runTags({ scenario: spec.name, runId: args.runId, owner: args.owner, expiry: lifetime.expiry });
   const cluster = clusterPlan(args, d, addresses, lifetime, tags);
   const clients = clientPlan(args, d, addresses, lifetime, tags);
-  const placeholders = { subnetId: "", securityGroupId: "", resultsBucketName: "", availabilityZone: "decided at deploy time" };
+  const placeholders = {
+    subnetId: "",
+    securityGroupId: "",
+    resultsBucketName: "",
+    availabilityZone: "decided at deploy time",
+  };
   failOn("BenchmarkScenario", checkClusterArgs({ ...cluster, ...placeholders }));
   failOn("BenchmarkScenario", checkClientFleetArgs({ ...clients, ...placeholders }));
   const volumes = volumeLayout(spec.dataNode.storage, d.ownLogDevice, log);
   const vcpus = onDemandVcpuNeed(d, { dataNodes: args.dataNodeSpot ?? false, clients: args.clientSpot ?? false });
-  return { deployment: d, plan: runPlan, addresses, tags, cluster, clients, cost, runCost, otherEgress, volumes, lifetime, warnings, vcpus };
+  return {
+    deployment: d,
+    plan: runPlan,
+    addresses,
+    tags,
+    cluster,
+    clients,
+    cost,
+    runCost,
+    otherEgress,
+    volumes,
+    lifetime,
+    warnings,
+    vcpus,
+  };
 }
 
 /** The instance groups a zone must hold: the data nodes and the clients, each of one type. */
@@ -307,7 +373,13 @@ const zoneGroups = (d: Deployment) => [
 ];
 
 /** The DatabaseCluster's plain args of a planned scenario (its network and bucket come at deploy time). */
-function clusterPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["cluster"] {
+function clusterPlan(
+  args: BenchmarkScenarioArgs,
+  d: Deployment,
+  addresses: Addressing,
+  lifetime: RunLifetime,
+  tags: Record<string, string>,
+): ScenarioPlan["cluster"] {
   const spec = args.spec;
   return {
     engine: d.engine,
@@ -320,10 +392,18 @@ function clusterPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addr
     replication: d.replication,
     placementGroup: args.placementGroup ?? true,
     // The reservation ends an hour after the fleet's own deadline (instances boot a little after the up).
-    ...(args.reserveCapacity ? { capacityReservation: { endDate: new Date((args.now ?? new Date()).getTime() + (lifetime.maxHours + 1) * 3_600_000).toISOString() } } : {}),
+    ...(args.reserveCapacity
+      ? {
+          capacityReservation: {
+            endDate: new Date((args.now ?? new Date()).getTime() + (lifetime.maxHours + 1) * 3_600_000).toISOString(),
+          },
+        }
+      : {}),
     logVolume: d.ownLogDevice,
     ...(args.logVolume ? { logVolumeSpec: args.logVolume } : {}),
-    ...(d.engine === "mongodb" ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") } : {}),
+    ...(d.engine === "mongodb"
+      ? { mongoTopology: args.mongoTopology ?? (d.replication > 1 ? "replica-set" : "sharded") }
+      : {}),
     lifetime: { expiry: lifetime.expiry, maxHours: lifetime.maxHours },
     ...(lifetime.keepAfterRun ? { keepAfterRun: true } : {}),
     recordCount: d.recordCount,
@@ -339,7 +419,13 @@ function clusterPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addr
 }
 
 /** The ClientFleet's plain args of a planned scenario. */
-function clientPlan(args: BenchmarkScenarioArgs, d: Deployment, addresses: Addressing, lifetime: RunLifetime, tags: Record<string, string>): ScenarioPlan["clients"] {
+function clientPlan(
+  args: BenchmarkScenarioArgs,
+  d: Deployment,
+  addresses: Addressing,
+  lifetime: RunLifetime,
+  tags: Record<string, string>,
+): ScenarioPlan["clients"] {
   return {
     clients: { count: d.clients },
     clientIps: addresses.clientIps,

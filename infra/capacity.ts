@@ -1,5 +1,5 @@
 import * as aws from "@pulumi/aws";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { instanceType } from "../model/instance-types.js";
 import type { Deployment } from "../model/scenario.js";
 
@@ -29,7 +29,8 @@ export function onDemandVcpuNeed(d: Deployment, spot: { dataNodes?: boolean; cli
   return { vcpus: groups.reduce((sum, g) => sum + g.count * instanceType(g.type, "instanceType").vcpus, 0), parts };
 }
 
-export const quotaIncreaseUrl = (region: string): string => `https://${region}.console.aws.amazon.com/servicequotas/home/services/ec2/quotas/${ON_DEMAND_STANDARD_VCPU_QUOTA}`;
+export const quotaIncreaseUrl = (region: string): string =>
+  `https://${region}.console.aws.amazon.com/servicequotas/home/services/ec2/quotas/${ON_DEMAND_STANDARD_VCPU_QUOTA}`;
 
 /** Pure: the refusal when the quota cannot hold the stack, naming both numbers and where to ask for more. */
 export function vcpuQuotaProblem(need: VcpuNeed, quota: number, region: string): string | undefined {
@@ -43,10 +44,12 @@ export function vcpuQuotaProblem(need: VcpuNeed, quota: number, region: string):
 
 /** The quota, looked up at preview; the output fails (and with it the preview) when the stack does not fit. */
 export function vcpuQuotaChecked(need: VcpuNeed, region: string, parent: pulumi.Resource): pulumi.Output<number> {
-  return aws.servicequotas.getServiceQuotaOutput({ serviceCode: "ec2", quotaCode: ON_DEMAND_STANDARD_VCPU_QUOTA }, { parent }).apply((q) => {
-    const problem = vcpuQuotaProblem(need, q.value, region);
-    // A plain Error: the preview fails with the message alone (a ResourceError would carry the whole component).
-    if (problem) throw new Error(`BenchmarkScenario: vcpuQuota: ${problem}`);
-    return q.value;
-  });
+  return aws.servicequotas
+    .getServiceQuotaOutput({ serviceCode: "ec2", quotaCode: ON_DEMAND_STANDARD_VCPU_QUOTA }, { parent })
+    .apply((q) => {
+      const problem = vcpuQuotaProblem(need, q.value, region);
+      // A plain Error: the preview fails with the message alone (a ResourceError would carry the whole component).
+      if (problem) throw new Error(`BenchmarkScenario: vcpuQuota: ${problem}`);
+      return q.value;
+    });
 }

@@ -1,12 +1,12 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
 import { instanceType as lookupType } from "../model/instance-types.js";
+import { kitKey } from "../model/results-layout.js";
 import { distributionAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-role.js";
 import { clientPolicy } from "./policies.js";
 import { runLayout } from "./run-layout.js";
-import { kitKey } from "../model/results-layout.js";
 import { instanceUserData } from "./user-data.js";
 
 /** A fixed client count, or one client per `dataNodesPerClient` data nodes (seed 001: 3, seed 000: 1), rounded up. */
@@ -75,9 +75,21 @@ export class ClientFleet extends pulumi.ComponentResource {
     const profileOf = (index: number) =>
       instanceRole(
         `${name}-client-${index}`,
-        pulumi
-          .all([args.resultsBucketName, identity.accountId])
-          .apply(([bucketName, accountId]) => JSON.stringify(clientPolicy({ bucketName, accountId, region: args.region, runId: args.runId, ...layout, kitKey: kitKey(args.kit.sha256) }, index))),
+        pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) =>
+          JSON.stringify(
+            clientPolicy(
+              {
+                bucketName,
+                accountId,
+                region: args.region,
+                runId: args.runId,
+                ...layout,
+                kitKey: kitKey(args.kit.sha256),
+              },
+              index,
+            ),
+          ),
+        ),
         tags,
         this,
       );
@@ -85,9 +97,18 @@ export class ClientFleet extends pulumi.ComponentResource {
     const profiles = ips.map((_, index) => profileOf(index));
     this.instanceIds = ips.map((ip, index) => {
       const profile = profiles[index]!;
-      const userData = pulumi
-        .output(args.resultsBucketName)
-        .apply((bucket) => instanceUserData({ role: "client", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256, lifetime: args.lifetime, ...(args.keepAfterRun ? { keepAfterRun: true } : {}) }));
+      const userData = pulumi.output(args.resultsBucketName).apply((bucket) =>
+        instanceUserData({
+          role: "client",
+          index,
+          runId: args.runId,
+          region: args.region,
+          bucket,
+          kitSha256: args.kit.sha256,
+          lifetime: args.lifetime,
+          ...(args.keepAfterRun ? { keepAfterRun: true } : {}),
+        }),
+      );
       return new aws.ec2.Instance(
         `${name}-client-${index}`,
         {
@@ -102,7 +123,12 @@ export class ClientFleet extends pulumi.ComponentResource {
           ...(args.spot ? SPOT_ONE_TIME : {}),
           userData,
           userDataReplaceOnChange: true,
-          tags: { ...tags, Name: `${name}-client-${index}`, "ycsb-lab:role": "client", "ycsb-lab:client-index": String(index) },
+          tags: {
+            ...tags,
+            Name: `${name}-client-${index}`,
+            "ycsb-lab:role": "client",
+            "ycsb-lab:client-index": String(index),
+          },
         },
         // A newer image never replaces a running client (the stack pins its AMI; infra/ami.ts).
         // A new run (user-data) replaces the instance at its fixed address, which EC2 holds until the old one is terminated
@@ -120,17 +146,31 @@ export class ClientFleet extends pulumi.ComponentResource {
 export function checkClientFleetArgs(args: ClientFleetArgs): Array<{ field: string; message: string }> {
   const problems: Array<{ field: string; message: string }> = [];
   const c = args.clients;
-  if (!c || ("count" in c ? !isInteger(c.count, 1) : !isInteger(c.dataNodesPerClient, 1) || !isInteger(c.dataNodes, 1))) {
-    problems.push({ field: "clients", message: `a count >= 1 or dataNodesPerClient >= 1 with dataNodes >= 1, got ${JSON.stringify(c)}` });
+  if (
+    !c ||
+    ("count" in c ? !isInteger(c.count, 1) : !isInteger(c.dataNodesPerClient, 1) || !isInteger(c.dataNodes, 1))
+  ) {
+    problems.push({
+      field: "clients",
+      message: `a count >= 1 or dataNodesPerClient >= 1 with dataNodes >= 1, got ${JSON.stringify(c)}`,
+    });
   } else if (resolveClientCount(c) > (args.clientIps?.length ?? 0)) {
-    problems.push({ field: "clientIps", message: `${resolveClientCount(c)} clients need as many IPs, got ${args.clientIps?.length ?? 0}` });
+    problems.push({
+      field: "clientIps",
+      message: `${resolveClientCount(c)} clients need as many IPs, got ${args.clientIps?.length ?? 0}`,
+    });
   }
-  if (!isInteger(args.threadsPerClient, 1)) problems.push({ field: "threadsPerClient", message: `a whole number >= 1, got ${args.threadsPerClient}` });
+  if (!isInteger(args.threadsPerClient, 1))
+    problems.push({ field: "threadsPerClient", message: `a whole number >= 1, got ${args.threadsPerClient}` });
   try {
     lookupType(args.instanceType, "instanceType");
   } catch (e) {
     problems.push({ field: "instanceType", message: (e as Error).message.replace(/^instanceType: /, "") });
   }
-  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "")) problems.push({ field: "kit.sha256", message: `the kit archive's SHA-256 (64 hex digits), got "${args.kit?.sha256}"` });
+  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? ""))
+    problems.push({
+      field: "kit.sha256",
+      message: `the kit archive's SHA-256 (64 hex digits), got "${args.kit?.sha256}"`,
+    });
   return problems;
 }

@@ -1,7 +1,7 @@
+import type { MongoTopology } from "../engines/node-context.js";
 import { CLUSTER_DESCRIPTION_VERSION, type ClusterDescription } from "../model/cluster-description.js";
 import { instanceType } from "../model/instance-types.js";
 import type { Deployment } from "../model/scenario.js";
-import type { MongoTopology } from "../engines/node-context.js";
 import type { VolumeLayout } from "./volumes.js";
 
 /** The run's cluster description (runs/<id>/cluster.json), from the plain values of a planned scenario. Pure. */
@@ -43,7 +43,13 @@ export function clusterDescription(a: {
     region: a.region,
     bucket: a.bucket,
     parameterPath: a.parameterPath,
-    nodes: a.nodeIps.map((address, index) => ({ index, address, instanceType: d.dataInstanceType, memoryGiB: data.memoryGiB, vcpus: data.vcpus })),
+    nodes: a.nodeIps.map((address, index) => ({
+      index,
+      address,
+      instanceType: d.dataInstanceType,
+      memoryGiB: data.memoryGiB,
+      vcpus: data.vcpus,
+    })),
     clients: a.clientIps.map((address, index) => ({ index, address, instanceType: d.clientInstanceType })),
     storage: a.storage,
     kit: { sha256: a.kit.sha256, version: a.kit.version },

@@ -1,16 +1,16 @@
-import type { Plan } from "../model/plan.js";
-import type { RunDuration } from "../model/plan-duration.js";
 import {
-  PUBLIC_IPV4_USD_PER_HOUR,
-  S3_GET_USD_PER_1000,
-  S3_PUT_LIST_USD_PER_1000,
   EBS_GP3_USD_PER_GB_MONTH,
   EBS_IO2_USD_PER_GB_MONTH,
   HOURS_PER_MONTH,
   INSTANCE_TYPES,
   PRICE_SOURCE,
   PRICES_AS_OF,
+  PUBLIC_IPV4_USD_PER_HOUR,
+  S3_GET_USD_PER_1000,
+  S3_PUT_LIST_USD_PER_1000,
 } from "../model/instance-types.js";
+import type { Plan } from "../model/plan.js";
+import type { RunDuration } from "../model/plan-duration.js";
 import {
   ALB_LCU_USD_PER_HOUR,
   ALB_USD_PER_HOUR,
@@ -62,18 +62,26 @@ export function estimateCost(c: CostInput): CostEstimate {
     if (p === undefined) throw new Error(`instanceType: no price for "${name}" in model/instance-types.ts`);
     return p;
   };
-  const ebsPerGbHour = (t: "gp3" | "io2") => (t === "io2" ? EBS_IO2_USD_PER_GB_MONTH : EBS_GP3_USD_PER_GB_MONTH) / HOURS_PER_MONTH;
+  const ebsPerGbHour = (t: "gp3" | "io2") =>
+    (t === "io2" ? EBS_IO2_USD_PER_GB_MONTH : EBS_GP3_USD_PER_GB_MONTH) / HOURS_PER_MONTH;
   const dataNodes = c.dataNodes * price(c.dataInstanceType);
   const clients = c.clients * price(c.clientInstanceType);
   const ebs =
-    c.dataNodes * c.dataNodeEbs.reduce((sum, v) => sum + v.sizeGiB * ebsPerGbHour(v.type), 0) + c.clients * c.clientEbsGiB * ebsPerGbHour("gp3");
+    c.dataNodes * c.dataNodeEbs.reduce((sum, v) => sum + v.sizeGiB * ebsPerGbHour(v.type), 0) +
+    c.clients * c.clientEbsGiB * ebsPerGbHour("gp3");
   // An address per instance for its downloads, or one NAT gateway with one address for all (infra/network.ts).
   const egress = c.egress ?? "public-ip";
   const publicIpv4 = (egress === "nat" ? 1 : c.dataNodes + c.clients) * PUBLIC_IPV4_USD_PER_HOUR;
   const natGateway = egress === "nat" ? NAT_GATEWAY_USD_PER_HOUR : 0;
   return {
     usdPerHour: round(dataNodes + clients + ebs + publicIpv4 + natGateway),
-    breakdown: { dataNodes: round(dataNodes), clients: round(clients), ebs: round(ebs), publicIpv4: round(publicIpv4), natGateway: round(natGateway) },
+    breakdown: {
+      dataNodes: round(dataNodes),
+      clients: round(clients),
+      ebs: round(ebs),
+      publicIpv4: round(publicIpv4),
+      natGateway: round(natGateway),
+    },
     egress,
     pricesAsOf: PRICES_AS_OF,
     source: PRICE_SOURCE,
@@ -101,7 +109,8 @@ export interface RunCostEstimate {
 export function estimateRunCost(hourly: CostEstimate, duration: RunDuration, plan: Plan): RunCostEstimate {
   const clients = plan.deployment.clients;
   const nodes = plan.deployment.nodes;
-  const clientPhases = clients * plan.phases.filter((p) => p.kind === "load" || p.kind === "warmup" || p.kind === "workload").length;
+  const clientPhases =
+    clients * plan.phases.filter((p) => p.kind === "load" || p.kind === "warmup" || p.kind === "workload").length;
   const nodePolls = Math.round(nodes * duration.hours * 1200);
   const put = clientPhases * 10 + nodes * 10 + clientPhases * 20 + nodePolls;
   const get = clientPhases * (clients + 4) + nodePolls;
@@ -114,7 +123,10 @@ export function estimateRunCost(hourly: CostEstimate, duration: RunDuration, pla
     usdPerDayIfLeftRunning: round(hourly.usdPerHour * 24),
     requests: { put, get, usd: round(requestsUsd) },
     natProcessing: { gb: natGb, usd: round(natUsd) },
-    assumptions: [...duration.assumptions, "on-demand prices (Spot is cheaper, not estimated); data transfer inside the region and provisioned IOPS not counted"],
+    assumptions: [
+      ...duration.assumptions,
+      "on-demand prices (Spot is cheaper, not estimated); data transfer inside the region and provisioned IOPS not counted",
+    ],
   };
 }
 
@@ -132,7 +144,15 @@ export interface DashboardCostInput {
 
 export interface DashboardCostEstimate {
   usdPerMonth: number;
-  breakdown: { instance: number; ebs: number; database: number; databaseStorage: number; egress: number; loadBalancer: number; secrets: number };
+  breakdown: {
+    instance: number;
+    ebs: number;
+    database: number;
+    databaseStorage: number;
+    egress: number;
+    loadBalancer: number;
+    secrets: number;
+  };
   pricesAsOf: string;
   assumptions: string[];
 }
@@ -141,16 +161,23 @@ export interface DashboardCostEstimate {
 export function estimateDashboardCost(c: DashboardCostInput): DashboardCostEstimate {
   const hourly = (table: Record<string, number>, name: string, field: string) => {
     const p = table[name];
-    if (p === undefined) throw new Error(`${field}: no price for "${name}" in model/service-prices.ts (known: ${Object.keys(table).join(", ")})`);
+    if (p === undefined)
+      throw new Error(
+        `${field}: no price for "${name}" in model/service-prices.ts (known: ${Object.keys(table).join(", ")})`,
+      );
     return p;
   };
   const m = (usdPerHour: number) => usdPerHour * HOURS_PER_MONTH;
   const breakdown = {
     instance: round(m(hourly(SERVICE_INSTANCE_USD_PER_HOUR, c.instanceType, "instanceType"))),
     ebs: round(c.rootVolumeGiB * EBS_GP3_USD_PER_GB_MONTH),
-    database: round(m(hourly(RDS_POSTGRES_USD_PER_HOUR, c.dbInstanceClass, "database.instanceClass")) * (c.multiAz ? 2 : 1)),
+    database: round(
+      m(hourly(RDS_POSTGRES_USD_PER_HOUR, c.dbInstanceClass, "database.instanceClass")) * (c.multiAz ? 2 : 1),
+    ),
     databaseStorage: round(c.dbStorageGiB * RDS_GP3_USD_PER_GB_MONTH * (c.multiAz ? 2 : 1)),
-    egress: round(c.egress === "nat" ? m(NAT_GATEWAY_USD_PER_HOUR + PUBLIC_IPV4_USD_PER_HOUR) : m(PUBLIC_IPV4_USD_PER_HOUR)),
+    egress: round(
+      c.egress === "nat" ? m(NAT_GATEWAY_USD_PER_HOUR + PUBLIC_IPV4_USD_PER_HOUR) : m(PUBLIC_IPV4_USD_PER_HOUR),
+    ),
     // An ALB in two zones holds a public IPv4 address in each.
     loadBalancer: round(c.loadBalancer ? m(ALB_USD_PER_HOUR + ALB_LCU_USD_PER_HOUR + 2 * PUBLIC_IPV4_USD_PER_HOUR) : 0),
     secrets: round(c.secrets * SECRET_USD_PER_MONTH),

@@ -1,15 +1,15 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { serviceDescriptionKey, type ServiceDescription } from "../model/service-description.js";
 import { kitKey, statusPrefix } from "../model/results-layout.js";
-import { SERVICE_INSTANCE_USD_PER_HOUR, RDS_POSTGRES_USD_PER_HOUR } from "../model/service-prices.js";
+import { type ServiceDescription, serviceDescriptionKey } from "../model/service-description.js";
+import { RDS_POSTGRES_USD_PER_HOUR, SERVICE_INSTANCE_USD_PER_HOUR } from "../model/service-prices.js";
 import { distributionAmi } from "./ami.js";
-import { estimateDashboardCost, type DashboardCostEstimate } from "./cost.js";
+import { type DashboardCostEstimate, estimateDashboardCost } from "./cost.js";
 import { failOn, isInteger } from "./errors.js";
 import { instanceRole, SAFE_INSTANCE_DEFAULTS } from "./instance-role.js";
+import { natInSubnet, routedSubnet, routeTable, s3Gateway, vpcWithGateway } from "./network.js";
 import { dashboardPolicy } from "./policies.js";
 import { ResultsBucket } from "./results-bucket.js";
-import { natInSubnet, routedSubnet, routeTable, s3Gateway, vpcWithGateway } from "./network.js";
 import { instanceUserData } from "./user-data.js";
 
 export interface DashboardDatabaseArgs {
@@ -97,26 +97,43 @@ const ROOT_VOLUME_GIB = SAFE_INSTANCE_DEFAULTS.rootBlockDevice.volumeSize;
 
 export function planDashboard(args: DashboardServiceArgs): DashboardPlan {
   const problems: Array<{ field: string; message: string }> = [];
-  if (!/^[a-z0-9][a-z0-9-]{0,40}$/.test(args.serviceId ?? "")) problems.push({ field: "serviceId", message: `[a-z0-9-], at most 41 characters, got "${args.serviceId}"` });
+  if (!/^[a-z0-9][a-z0-9-]{0,40}$/.test(args.serviceId ?? ""))
+    problems.push({ field: "serviceId", message: `[a-z0-9-], at most 41 characters, got "${args.serviceId}"` });
   if (!args.owner) problems.push({ field: "owner", message: "who owns the service (a tag)" });
-  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(args.region ?? "")) problems.push({ field: "region", message: `an AWS region like "us-east-1", got "${args.region}"` });
-  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path) problems.push({ field: "kit", message: "a built dashboard kit: { path, sha256, version } from `ycsb-lab kit build --service`" });
-  const importBuckets = (args.importBuckets ?? []).map((b) => (typeof b === "string" ? { bucket: b, prefix: "" } : { bucket: b.bucket, prefix: b.prefix ?? "" }));
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(args.region ?? ""))
+    problems.push({ field: "region", message: `an AWS region like "us-east-1", got "${args.region}"` });
+  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "") || !args.kit?.path)
+    problems.push({
+      field: "kit",
+      message: "a built dashboard kit: { path, sha256, version } from `ycsb-lab kit build --service`",
+    });
+  const importBuckets = (args.importBuckets ?? []).map((b) =>
+    typeof b === "string" ? { bucket: b, prefix: "" } : { bucket: b.bucket, prefix: b.prefix ?? "" },
+  );
   for (const [i, b] of importBuckets.entries()) {
     // S3 bucket naming rules (S3 user guide, "Bucket naming rules").
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(b.bucket)) problems.push({ field: `importBuckets[${i}]`, message: `an S3 bucket name, got "${b.bucket}"` });
-    if (b.prefix && !b.prefix.endsWith("/")) problems.push({ field: `importBuckets[${i}].prefix`, message: `a prefix ending in "/", got "${b.prefix}"` });
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(b.bucket))
+      problems.push({ field: `importBuckets[${i}]`, message: `an S3 bucket name, got "${b.bucket}"` });
+    if (b.prefix && !b.prefix.endsWith("/"))
+      problems.push({ field: `importBuckets[${i}].prefix`, message: `a prefix ending in "/", got "${b.prefix}"` });
   }
   const pollSeconds = args.pollSeconds ?? 60;
-  if (!isInteger(pollSeconds, 5)) problems.push({ field: "pollSeconds", message: `a whole number >= 5, got ${pollSeconds}` });
+  if (!isInteger(pollSeconds, 5))
+    problems.push({ field: "pollSeconds", message: `a whole number >= 5, got ${pollSeconds}` });
   const instanceType = args.instanceType ?? "t3.small";
-  if (SERVICE_INSTANCE_USD_PER_HOUR[instanceType] === undefined) problems.push({ field: "instanceType", message: `one of ${Object.keys(SERVICE_INSTANCE_USD_PER_HOUR).join(", ")} (x86_64, priced), got "${instanceType}"` });
+  if (SERVICE_INSTANCE_USD_PER_HOUR[instanceType] === undefined)
+    problems.push({
+      field: "instanceType",
+      message: `one of ${Object.keys(SERVICE_INSTANCE_USD_PER_HOUR).join(", ")} (x86_64, priced), got "${instanceType}"`,
+    });
   const port = args.port ?? 8080;
   if (!isInteger(port, 1024) || port > 65535) problems.push({ field: "port", message: `1024-65535, got ${port}` });
   const egress = args.egress ?? "nat";
-  if (egress !== "nat" && egress !== "public-ip") problems.push({ field: "egress", message: `"nat" or "public-ip", got "${egress}"` });
+  if (egress !== "nat" && egress !== "public-ip")
+    problems.push({ field: "egress", message: `"nat" or "public-ip", got "${egress}"` });
   const base = args.vpcBase ?? "10.43";
-  if (!/^\d{1,3}\.\d{1,3}$/.test(base)) problems.push({ field: "vpcBase", message: `two octets like "10.43", got "${base}"` });
+  if (!/^\d{1,3}\.\d{1,3}$/.test(base))
+    problems.push({ field: "vpcBase", message: `two octets like "10.43", got "${base}"` });
   const db = args.database ?? {};
   const database: Required<DashboardDatabaseArgs> = {
     instanceClass: db.instanceClass ?? "db.t4g.micro",
@@ -126,20 +143,44 @@ export function planDashboard(args: DashboardServiceArgs): DashboardPlan {
     deletionProtection: db.deletionProtection ?? true,
     multiAz: db.multiAz ?? false,
   };
-  if (RDS_POSTGRES_USD_PER_HOUR[database.instanceClass] === undefined) problems.push({ field: "database.instanceClass", message: `one of ${Object.keys(RDS_POSTGRES_USD_PER_HOUR).join(", ")}, got "${database.instanceClass}"` });
+  if (RDS_POSTGRES_USD_PER_HOUR[database.instanceClass] === undefined)
+    problems.push({
+      field: "database.instanceClass",
+      message: `one of ${Object.keys(RDS_POSTGRES_USD_PER_HOUR).join(", ")}, got "${database.instanceClass}"`,
+    });
   // RDS gp3 starts at 20 GiB (RDS user guide, "Amazon RDS DB instance storage").
-  if (!isInteger(database.allocatedStorageGiB, 20)) problems.push({ field: "database.allocatedStorageGiB", message: `a whole number >= 20, got ${database.allocatedStorageGiB}` });
+  if (!isInteger(database.allocatedStorageGiB, 20))
+    problems.push({
+      field: "database.allocatedStorageGiB",
+      message: `a whole number >= 20, got ${database.allocatedStorageGiB}`,
+    });
   // A week of point-in-time recovery at least; RDS allows up to 35 days.
-  if (!isInteger(database.backupRetentionDays, 7) || database.backupRetentionDays > 35) problems.push({ field: "database.backupRetentionDays", message: `7-35 days, got ${database.backupRetentionDays}` });
-  if (!/^\d+(\.\d+)?$/.test(database.engineVersion)) problems.push({ field: "database.engineVersion", message: `a PostgreSQL version like "16", got "${database.engineVersion}"` });
+  if (!isInteger(database.backupRetentionDays, 7) || database.backupRetentionDays > 35)
+    problems.push({ field: "database.backupRetentionDays", message: `7-35 days, got ${database.backupRetentionDays}` });
+  if (!/^\d+(\.\d+)?$/.test(database.engineVersion))
+    problems.push({
+      field: "database.engineVersion",
+      message: `a PostgreSQL version like "16", got "${database.engineVersion}"`,
+    });
   const lb = args.loadBalancer;
   if (lb) {
-    if (!/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/.+$/.test(lb.certificateArn ?? "")) problems.push({ field: "loadBalancer.certificateArn", message: `an ACM certificate ARN, got "${lb.certificateArn}"` });
-    if (!Array.isArray(lb.allowedCidrs) || lb.allowedCidrs.length === 0) problems.push({ field: "loadBalancer.allowedCidrs", message: "name at least one CIDR block allowed to connect" });
-    for (const c of lb.allowedCidrs ?? []) if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(c)) problems.push({ field: "loadBalancer.allowedCidrs", message: `a CIDR block, got "${c}"` });
+    if (!/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/.+$/.test(lb.certificateArn ?? ""))
+      problems.push({
+        field: "loadBalancer.certificateArn",
+        message: `an ACM certificate ARN, got "${lb.certificateArn}"`,
+      });
+    if (!Array.isArray(lb.allowedCidrs) || lb.allowedCidrs.length === 0)
+      problems.push({ field: "loadBalancer.allowedCidrs", message: "name at least one CIDR block allowed to connect" });
+    for (const c of lb.allowedCidrs ?? [])
+      if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(c))
+        problems.push({ field: "loadBalancer.allowedCidrs", message: `a CIDR block, got "${c}"` });
   }
   const protectReads = args.protectReads ?? Boolean(lb);
-  if (lb && !protectReads) problems.push({ field: "protectReads", message: "a load balancer serves beyond Session Manager: reads stay protected" });
+  if (lb && !protectReads)
+    problems.push({
+      field: "protectReads",
+      message: "a load balancer serves beyond Session Manager: reads stay protected",
+    });
   failOn("DashboardService", problems);
   const tags = { ...(args.tags ?? {}), "ycsb-lab:service": args.serviceId, "ycsb-lab:owner": args.owner };
   const cost = estimateDashboardCost({
@@ -161,7 +202,11 @@ export function planDashboard(args: DashboardServiceArgs): DashboardPlan {
     egress,
     protectReads,
     database,
-    cidrs: { vpc: `${base}.0.0/16`, privateSubnets: [`${base}.1.0/24`, `${base}.2.0/24`], publicSubnets: [`${base}.101.0/24`, `${base}.102.0/24`] },
+    cidrs: {
+      vpc: `${base}.0.0/16`,
+      privateSubnets: [`${base}.1.0/24`, `${base}.2.0/24`],
+      publicSubnets: [`${base}.101.0/24`, `${base}.102.0/24`],
+    },
     tags,
     cost,
   };
@@ -205,12 +250,29 @@ export class DashboardService extends pulumi.ComponentResource {
     const readToken = plan.protectReads ? tokenSecret(name, plan, "read", this) : undefined;
     const tokens = { write: writeToken.arn, read: readToken?.arn };
     const own = serviceObjects(name, plan, args, { db, tokens }, this);
-    const profile = instanceRole(`${name}-service`, servicePolicy(plan, args, own.bucketName, tokens, db.secretArn), plan.tags, this);
+    const profile = instanceRole(
+      `${name}-service`,
+      servicePolicy(plan, args, own.bucketName, tokens, db.secretArn),
+      plan.tags,
+      this,
+    );
     const subnet = plan.egress === "nat" ? net.privateSubnets[0]! : net.publicSubnets[0]!;
-    const instance = serviceInstance(name, plan, args, { subnet, group: groups.service, profile, own, db: db.instance }, this);
+    const instance = serviceInstance(
+      name,
+      plan,
+      args,
+      { subnet, group: groups.service, profile, own, db: db.instance },
+      this,
+    );
     const url =
       args.loadBalancer && groups.lb
-        ? loadBalancer(name, plan, args.loadBalancer, { vpc: net.vpc, subnets: net.publicSubnets, group: groups.lb, instance }, this)
+        ? loadBalancer(
+            name,
+            plan,
+            args.loadBalancer,
+            { vpc: net.vpc, subnets: net.publicSubnets, group: groups.lb, instance },
+            this,
+          )
         : pulumi.output(`http://localhost:${plan.port}/ (after the port forwarding command)`);
 
     this.serviceId = plan.serviceId;
@@ -246,21 +308,39 @@ function dashboardNetwork(name: string, plan: DashboardPlan, region: string, par
   const { vpc, igw } = vpcWithGateway(name, cidrs.vpc, tags, parent);
   const publicRoutes = routeTable(`${name}-public-routes`, vpc, { gatewayId: igw.id }, tags, parent);
   const subnets = (kind: "public" | "private", list: readonly string[]) =>
-    list.map((cidr, i) => routedSubnet(`${name}-${kind}-${i}`, vpc, { cidr, zone: zones[i]!, public: false }, tags, parent));
+    list.map((cidr, i) =>
+      routedSubnet(`${name}-${kind}-${i}`, vpc, { cidr, zone: zones[i]!, public: false }, tags, parent),
+    );
   const publicSubnets = subnets("public", cidrs.publicSubnets);
   for (const s of publicSubnets) s.associate(publicRoutes);
   const nat = plan.egress === "nat" ? natInSubnet(name, publicSubnets[0]!.subnet, igw, tags, parent) : undefined;
   // With public-ip egress the private subnets hold only the database: no way out at all.
-  const privateRoutes = routeTable(`${name}-private-routes`, vpc, nat ? { natGatewayId: nat.id } : undefined, tags, parent);
+  const privateRoutes = routeTable(
+    `${name}-private-routes`,
+    vpc,
+    nat ? { natGatewayId: nat.id } : undefined,
+    tags,
+    parent,
+  );
   const privateSubnets = subnets("private", cidrs.privateSubnets);
   for (const s of privateSubnets) s.associate(privateRoutes);
   // S3 reads of the poll never leave the AWS network (and cost no NAT processing).
   s3Gateway(name, vpc, region, [privateRoutes.id, publicRoutes.id], tags, parent);
-  return { vpc, publicSubnets: publicSubnets.map((s) => s.subnet), privateSubnets: privateSubnets.map((s) => s.subnet) };
+  return {
+    vpc,
+    publicSubnets: publicSubnets.map((s) => s.subnet),
+    privateSubnets: privateSubnets.map((s) => s.subnet),
+  };
 }
 
 /** Nothing from the internet unless a load balancer with an allow-list is asked for; the database from the service only. */
-function securityGroups(name: string, plan: DashboardPlan, vpc: aws.ec2.Vpc, lbArgs: DashboardLoadBalancerArgs | undefined, parent: pulumi.Resource) {
+function securityGroups(
+  name: string,
+  plan: DashboardPlan,
+  vpc: aws.ec2.Vpc,
+  lbArgs: DashboardLoadBalancerArgs | undefined,
+  parent: pulumi.Resource,
+) {
   const { tags, cidrs } = plan;
   const p = { parent };
   const lb = lbArgs
@@ -269,8 +349,24 @@ function securityGroups(name: string, plan: DashboardPlan, vpc: aws.ec2.Vpc, lbA
         {
           vpcId: vpc.id,
           description: "ycsb-lab dashboard load balancer: HTTPS from the allow-list only",
-          ingress: [{ protocol: "tcp", fromPort: 443, toPort: 443, cidrBlocks: lbArgs.allowedCidrs, description: "HTTPS from the allow-list" }],
-          egress: [{ protocol: "tcp", fromPort: plan.port, toPort: plan.port, cidrBlocks: cidrs.privateSubnets.concat(cidrs.publicSubnets), description: "the service" }],
+          ingress: [
+            {
+              protocol: "tcp",
+              fromPort: 443,
+              toPort: 443,
+              cidrBlocks: lbArgs.allowedCidrs,
+              description: "HTTPS from the allow-list",
+            },
+          ],
+          egress: [
+            {
+              protocol: "tcp",
+              fromPort: plan.port,
+              toPort: plan.port,
+              cidrBlocks: cidrs.privateSubnets.concat(cidrs.publicSubnets),
+              description: "the service",
+            },
+          ],
           tags,
         },
         p,
@@ -280,9 +376,29 @@ function securityGroups(name: string, plan: DashboardPlan, vpc: aws.ec2.Vpc, lbA
     `${name}-service-sg`,
     {
       vpcId: vpc.id,
-      description: lb ? "ycsb-lab dashboard: its port from the load balancer only" : "ycsb-lab dashboard: no inbound (Session Manager port forwarding)",
-      ingress: lb ? [{ protocol: "tcp", fromPort: plan.port, toPort: plan.port, securityGroups: [lb.id], description: "the load balancer" }] : [],
-      egress: [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "packages, Node.js, S3, Secrets Manager, SSM, the database" }],
+      description: lb
+        ? "ycsb-lab dashboard: its port from the load balancer only"
+        : "ycsb-lab dashboard: no inbound (Session Manager port forwarding)",
+      ingress: lb
+        ? [
+            {
+              protocol: "tcp",
+              fromPort: plan.port,
+              toPort: plan.port,
+              securityGroups: [lb.id],
+              description: "the load balancer",
+            },
+          ]
+        : [],
+      egress: [
+        {
+          protocol: "-1",
+          fromPort: 0,
+          toPort: 0,
+          cidrBlocks: ["0.0.0.0/0"],
+          description: "packages, Node.js, S3, Secrets Manager, SSM, the database",
+        },
+      ],
       tags,
     },
     p,
@@ -292,7 +408,15 @@ function securityGroups(name: string, plan: DashboardPlan, vpc: aws.ec2.Vpc, lbA
     {
       vpcId: vpc.id,
       description: "ycsb-lab dashboard database: PostgreSQL from the service only",
-      ingress: [{ protocol: "tcp", fromPort: POSTGRES_PORT, toPort: POSTGRES_PORT, securityGroups: [service.id], description: "the dashboard service" }],
+      ingress: [
+        {
+          protocol: "tcp",
+          fromPort: POSTGRES_PORT,
+          toPort: POSTGRES_PORT,
+          securityGroups: [service.id],
+          description: "the dashboard service",
+        },
+      ],
       egress: [],
       tags,
     },
@@ -302,9 +426,20 @@ function securityGroups(name: string, plan: DashboardPlan, vpc: aws.ec2.Vpc, lbA
 }
 
 /** The database: RDS manages the master password in Secrets Manager (never in Pulumi state or outputs). */
-function database(name: string, plan: DashboardPlan, subnets: aws.ec2.Subnet[], group: aws.ec2.SecurityGroup, now: Date, parent: pulumi.Resource) {
+function database(
+  name: string,
+  plan: DashboardPlan,
+  subnets: aws.ec2.Subnet[],
+  group: aws.ec2.SecurityGroup,
+  now: Date,
+  parent: pulumi.Resource,
+) {
   const { tags } = plan;
-  const subnetGroup = new aws.rds.SubnetGroup(`${name}-db-subnets`, { subnetIds: subnets.map((s) => s.id), tags }, { parent });
+  const subnetGroup = new aws.rds.SubnetGroup(
+    `${name}-db-subnets`,
+    { subnetIds: subnets.map((s) => s.id), tags },
+    { parent },
+  );
   const instance = new aws.rds.Instance(
     `${name}-db`,
     {
@@ -347,11 +482,23 @@ function tokenSecret(name: string, plan: DashboardPlan, kind: "write" | "read", 
   // under its own name, and the next up never collides with it.
   const secret = new aws.secretsmanager.Secret(
     `${name}-${kind}-token`,
-    { namePrefix: `ycsb-lab/${plan.serviceId}/${kind}-token-`, recoveryWindowInDays: 7, description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`, tags: plan.tags },
+    {
+      namePrefix: `ycsb-lab/${plan.serviceId}/${kind}-token-`,
+      recoveryWindowInDays: 7,
+      description: `ycsb-lab dashboard ${plan.serviceId}: the ${kind} token`,
+      tags: plan.tags,
+    },
     { parent },
   );
-  const value = aws.secretsmanager.getRandomPasswordOutput({ passwordLength: 40, excludePunctuation: true }, { parent }).randomPassword;
-  new aws.secretsmanager.SecretVersion(`${name}-${kind}-token-value`, { secretId: secret.id, secretString: pulumi.secret(value) }, { parent, ignoreChanges: ["secretString"] });
+  const value = aws.secretsmanager.getRandomPasswordOutput(
+    { passwordLength: 40, excludePunctuation: true },
+    { parent },
+  ).randomPassword;
+  new aws.secretsmanager.SecretVersion(
+    `${name}-${kind}-token-value`,
+    { secretId: secret.id, secretString: pulumi.secret(value) },
+    { parent, ignoreChanges: ["secretString"] },
+  );
   return secret;
 }
 
@@ -367,45 +514,69 @@ function serviceObjects(
   const bucketName = new ResultsBucket(`${name}-svc`, { tags }, { parent }).bucketName;
   const kit = new aws.s3.BucketObjectv2(
     `${name}-kit`,
-    { bucket: bucketName, key: kitKey(args.kit.sha256), source: new pulumi.asset.FileAsset(args.kit.path), contentType: "application/gzip", serverSideEncryption: "AES256", tags },
+    {
+      bucket: bucketName,
+      key: kitKey(args.kit.sha256),
+      source: new pulumi.asset.FileAsset(args.kit.path),
+      contentType: "application/gzip",
+      serverSideEncryption: "AES256",
+      tags,
+    },
     { parent, retainOnDelete: true },
   );
   const { instance: db, secretArn } = from.db;
   const description = pulumi
     .all([db.address, db.port, from.tokens.write, from.tokens.read ?? pulumi.output(undefined), secretArn])
-    .apply(([host, dbPort, writeArn, readArn, dbSecretArn]): ServiceDescription => ({
-      serviceId: plan.serviceId,
-      region: args.region,
-      port: plan.port,
-      importBuckets: plan.importBuckets,
-      pollSeconds: plan.pollSeconds,
-      writeTokenSecretArn: writeArn,
-      protectReads: plan.protectReads,
-      ...(readArn ? { readTokenSecretArn: readArn } : {}),
-      database: { host, port: dbPort, name: DATABASE_NAME, secretArn: dbSecretArn, sslMode: "verify-full" },
-    }));
+    .apply(
+      ([host, dbPort, writeArn, readArn, dbSecretArn]): ServiceDescription => ({
+        serviceId: plan.serviceId,
+        region: args.region,
+        port: plan.port,
+        importBuckets: plan.importBuckets,
+        pollSeconds: plan.pollSeconds,
+        writeTokenSecretArn: writeArn,
+        protectReads: plan.protectReads,
+        ...(readArn ? { readTokenSecretArn: readArn } : {}),
+        database: { host, port: dbPort, name: DATABASE_NAME, secretArn: dbSecretArn, sslMode: "verify-full" },
+      }),
+    );
   const service = new aws.s3.BucketObjectv2(
     `${name}-service`,
-    { bucket: bucketName, key: serviceDescriptionKey(plan.serviceId), contentType: "application/json", content: description.apply((d) => JSON.stringify(d, null, 2)), serverSideEncryption: "AES256", tags },
+    {
+      bucket: bucketName,
+      key: serviceDescriptionKey(plan.serviceId),
+      contentType: "application/json",
+      content: description.apply((d) => JSON.stringify(d, null, 2)),
+      serverSideEncryption: "AES256",
+      tags,
+    },
     { parent },
   );
   return { bucketName, kit, service };
 }
 
 /** The instance role's policy: its own objects, the buckets it imports, exactly its secrets. */
-function servicePolicy(plan: DashboardPlan, args: DashboardServiceArgs, bucketName: pulumi.Output<string>, tokens: Tokens, dbSecretArn: pulumi.Output<string>) {
-  return pulumi.all([bucketName, tokens.write, tokens.read ?? pulumi.output(undefined), dbSecretArn]).apply(([bucket, writeArn, readArn, secretArn]) =>
-    JSON.stringify(
-      dashboardPolicy({
-        bucketName: bucket,
-        serviceKey: serviceDescriptionKey(plan.serviceId),
-        statusPrefix: statusPrefix(plan.serviceId),
-        kitKey: kitKey(args.kit.sha256),
-        importBuckets: plan.importBuckets,
-        secretArns: [writeArn, ...(readArn ? [readArn] : []), secretArn],
-      }),
-    ),
-  );
+function servicePolicy(
+  plan: DashboardPlan,
+  args: DashboardServiceArgs,
+  bucketName: pulumi.Output<string>,
+  tokens: Tokens,
+  dbSecretArn: pulumi.Output<string>,
+) {
+  return pulumi
+    .all([bucketName, tokens.write, tokens.read ?? pulumi.output(undefined), dbSecretArn])
+    .apply(([bucket, writeArn, readArn, secretArn]) =>
+      JSON.stringify(
+        dashboardPolicy({
+          bucketName: bucket,
+          serviceKey: serviceDescriptionKey(plan.serviceId),
+          statusPrefix: statusPrefix(plan.serviceId),
+          kitKey: kitKey(args.kit.sha256),
+          importBuckets: plan.importBuckets,
+          secretArns: [writeArn, ...(readArn ? [readArn] : []), secretArn],
+        }),
+      ),
+    );
 }
 
 /** The one instance, booted with the dashboard kit (`ycsb-lab boot --role dashboard`). */
@@ -413,10 +584,25 @@ function serviceInstance(
   name: string,
   plan: DashboardPlan,
   args: DashboardServiceArgs,
-  on: { subnet: aws.ec2.Subnet; group: aws.ec2.SecurityGroup; profile: ReturnType<typeof instanceRole>; own: ReturnType<typeof serviceObjects>; db: aws.rds.Instance },
+  on: {
+    subnet: aws.ec2.Subnet;
+    group: aws.ec2.SecurityGroup;
+    profile: ReturnType<typeof instanceRole>;
+    own: ReturnType<typeof serviceObjects>;
+    db: aws.rds.Instance;
+  },
   parent: pulumi.ComponentResource,
 ): aws.ec2.Instance {
-  const userData = on.own.bucketName.apply((bucket) => instanceUserData({ role: "dashboard", index: 0, runId: plan.serviceId, region: args.region, bucket, kitSha256: args.kit.sha256 }));
+  const userData = on.own.bucketName.apply((bucket) =>
+    instanceUserData({
+      role: "dashboard",
+      index: 0,
+      runId: plan.serviceId,
+      region: args.region,
+      bucket,
+      kitSha256: args.kit.sha256,
+    }),
+  );
   return new aws.ec2.Instance(
     `${name}-instance`,
     {
@@ -447,13 +633,35 @@ function loadBalancer(
 ): pulumi.Output<string> {
   const { tags } = plan;
   const p = { parent };
-  const lb = new aws.lb.LoadBalancer(`${name}-lb`, { loadBalancerType: "application", internal: false, securityGroups: [on.group.id], subnets: on.subnets.map((s) => s.id), dropInvalidHeaderFields: true, tags }, p);
-  const target = new aws.lb.TargetGroup(
-    `${name}-targets`,
-    { port: plan.port, protocol: "HTTP", vpcId: on.vpc.id, targetType: "instance", healthCheck: { path: "/health", matcher: "200", interval: 30 }, tags },
+  const lb = new aws.lb.LoadBalancer(
+    `${name}-lb`,
+    {
+      loadBalancerType: "application",
+      internal: false,
+      securityGroups: [on.group.id],
+      subnets: on.subnets.map((s) => s.id),
+      dropInvalidHeaderFields: true,
+      tags,
+    },
     p,
   );
-  new aws.lb.TargetGroupAttachment(`${name}-target`, { targetGroupArn: target.arn, targetId: on.instance.id, port: plan.port }, p);
+  const target = new aws.lb.TargetGroup(
+    `${name}-targets`,
+    {
+      port: plan.port,
+      protocol: "HTTP",
+      vpcId: on.vpc.id,
+      targetType: "instance",
+      healthCheck: { path: "/health", matcher: "200", interval: 30 },
+      tags,
+    },
+    p,
+  );
+  new aws.lb.TargetGroupAttachment(
+    `${name}-target`,
+    { targetGroupArn: target.arn, targetId: on.instance.id, port: plan.port },
+    p,
+  );
   new aws.lb.Listener(
     `${name}-https`,
     {

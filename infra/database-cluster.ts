@@ -1,10 +1,11 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { engineRuntime } from "../engines/runtimes.js";
 import type { MongoTopology } from "../engines/node-context.js";
-import { isEngine, type Engine } from "../model/engine.js";
+import { engineRuntime } from "../engines/runtimes.js";
+import { type Engine, isEngine } from "../model/engine.js";
 import { instanceType as lookupType } from "../model/instance-types.js";
 import { DURABILITY_PRESETS, isPreset, type Preset } from "../model/presets.js";
+import { kitKey } from "../model/results-layout.js";
 import type { StorageSpec } from "../model/scenario.js";
 import { distributionAmi } from "./ami.js";
 import { failOn, isInteger } from "./errors.js";
@@ -12,9 +13,8 @@ import { instanceRole, SAFE_INSTANCE_DEFAULTS, SPOT_ONE_TIME } from "./instance-
 import { dataNodePolicy } from "./policies.js";
 import { runLayout } from "./run-layout.js";
 import { checkStorage } from "./sizing.js";
-import { kitKey } from "../model/results-layout.js";
 import { instanceUserData } from "./user-data.js";
-import { volumeLayout, type LogVolumeSpec, type VolumeLayout } from "./volumes.js";
+import { type LogVolumeSpec, type VolumeLayout, volumeLayout } from "./volumes.js";
 
 export interface DatabaseClusterArgs {
   /** cassandra, mongodb, couchbase or hbase. Required, no default. */
@@ -110,19 +110,45 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     const profile = instanceRole(
       `${name}-node`,
       pulumi.all([args.resultsBucketName, identity.accountId]).apply(([bucketName, accountId]) =>
-        JSON.stringify(dataNodePolicy({ bucketName, accountId, region: args.region, runId: args.runId, ...layout, kitKey: kitKey(args.kit.sha256) })),
+        JSON.stringify(
+          dataNodePolicy({
+            bucketName,
+            accountId,
+            region: args.region,
+            runId: args.runId,
+            ...layout,
+            kitKey: kitKey(args.kit.sha256),
+          }),
+        ),
       ),
       tags,
       this,
     );
-    const placement = (args.placementGroup ?? true) ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p) : undefined;
+    const placement =
+      (args.placementGroup ?? true)
+        ? new aws.ec2.PlacementGroup(`${name}-placement`, { strategy: "cluster", tags }, p)
+        : undefined;
 
-    const reservation = placement && args.capacityReservation ? reserveCapacity(name, args, placement, tags, this) : undefined;
-    const volumes = volumeLayout(args.storage, args.logVolume ?? runtime.wantsLogVolume(args.preset), args.logVolumeSpec);
+    const reservation =
+      placement && args.capacityReservation ? reserveCapacity(name, args, placement, tags, this) : undefined;
+    const volumes = volumeLayout(
+      args.storage,
+      args.logVolume ?? runtime.wantsLogVolume(args.preset),
+      args.logVolumeSpec,
+    );
     this.instanceIds = args.nodeIps.map((ip, index) => {
-      const userData = pulumi
-        .output(args.resultsBucketName)
-        .apply((bucket) => instanceUserData({ role: "data", index, runId: args.runId, region: args.region, bucket, kitSha256: args.kit.sha256, lifetime: args.lifetime, ...(args.keepAfterRun ? { keepAfterRun: true } : {}) }));
+      const userData = pulumi.output(args.resultsBucketName).apply((bucket) =>
+        instanceUserData({
+          role: "data",
+          index,
+          runId: args.runId,
+          region: args.region,
+          bucket,
+          kitSha256: args.kit.sha256,
+          lifetime: args.lifetime,
+          ...(args.keepAfterRun ? { keepAfterRun: true } : {}),
+        }),
+      );
       const instance = new aws.ec2.Instance(
         `${name}-node-${index}`,
         {
@@ -133,7 +159,13 @@ export class DatabaseCluster extends pulumi.ComponentResource {
           vpcSecurityGroupIds: [args.securityGroupId],
           iamInstanceProfile: profile.name,
           ...(placement ? { placementGroup: placement.name } : {}),
-          ...(reservation ? { capacityReservationSpecification: { capacityReservationTarget: { capacityReservationId: reservation.id } } } : {}),
+          ...(reservation
+            ? {
+                capacityReservationSpecification: {
+                  capacityReservationTarget: { capacityReservationId: reservation.id },
+                },
+              }
+            : {}),
           ...SAFE_INSTANCE_DEFAULTS,
           ...(args.spot ? SPOT_ONE_TIME : {}),
           ebsBlockDevices: volumes.ebs,
@@ -155,12 +187,23 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     // MongoDB clients go through the mongos on every node; the others accept any node as a contact point.
     this.endpoints = args.nodeIps.map((ip) => `${ip}:${clientPort}`);
     this.readyMarkerUrl = pulumi.interpolate`s3://${args.resultsBucketName}/${layout.readyMarkerKey}`;
-    this.registerOutputs({ instanceIds: this.instanceIds, privateIps: this.privateIps, endpoints: this.endpoints, readyMarkerUrl: this.readyMarkerUrl });
+    this.registerOutputs({
+      instanceIds: this.instanceIds,
+      privateIps: this.privateIps,
+      endpoints: this.endpoints,
+      readyMarkerUrl: this.readyMarkerUrl,
+    });
   }
 }
 
 /** One reservation for every node, in the placement group: all of the capacity or a failed up before any launch. */
-function reserveCapacity(name: string, args: DatabaseClusterArgs, placement: aws.ec2.PlacementGroup, tags: Record<string, string>, parent: pulumi.Resource): aws.ec2.CapacityReservation {
+function reserveCapacity(
+  name: string,
+  args: DatabaseClusterArgs,
+  placement: aws.ec2.PlacementGroup,
+  tags: Record<string, string>,
+  parent: pulumi.Resource,
+): aws.ec2.CapacityReservation {
   return new aws.ec2.CapacityReservation(
     `${name}-capacity`,
     {
@@ -182,28 +225,67 @@ function reserveCapacity(name: string, args: DatabaseClusterArgs, placement: aws
 export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: string; message: string }> {
   const problems: Array<{ field: string; message: string }> = [];
   if (!isEngine(args.engine)) return [{ field: "engine", message: `unknown engine "${String(args.engine)}"` }];
-  if (!isPreset(args.preset) || !DURABILITY_PRESETS[args.engine][args.preset]) problems.push({ field: "preset", message: `engine ${args.engine} has no preset "${String(args.preset)}"` });
-  if (args.loadPreset !== undefined && !isPreset(args.loadPreset)) problems.push({ field: "loadPreset", message: `unknown preset "${String(args.loadPreset)}"` });
-  if (!Array.isArray(args.nodeIps) || args.nodeIps.length < 1) problems.push({ field: "nodes", message: "a cluster needs at least 1 node" });
-  if (new Set(args.nodeIps ?? []).size !== (args.nodeIps ?? []).length) problems.push({ field: "nodeIps", message: "node IPs must be distinct" });
+  if (!isPreset(args.preset) || !DURABILITY_PRESETS[args.engine][args.preset])
+    problems.push({ field: "preset", message: `engine ${args.engine} has no preset "${String(args.preset)}"` });
+  if (args.loadPreset !== undefined && !isPreset(args.loadPreset))
+    problems.push({ field: "loadPreset", message: `unknown preset "${String(args.loadPreset)}"` });
+  if (!Array.isArray(args.nodeIps) || args.nodeIps.length < 1)
+    problems.push({ field: "nodes", message: "a cluster needs at least 1 node" });
+  if (new Set(args.nodeIps ?? []).size !== (args.nodeIps ?? []).length)
+    problems.push({ field: "nodeIps", message: "node IPs must be distinct" });
   const replication = args.replication ?? 1;
-  if (!isInteger(replication, 1) || replication > (args.nodeIps?.length ?? 0)) problems.push({ field: "replication", message: `1..nodes (${args.nodeIps?.length ?? 0}), got ${replication}` });
-  if (args.engine === "couchbase" && replication > 4) problems.push({ field: "replication", message: "Couchbase buckets hold at most 3 replicas (replication 4)" });
-  if (args.mongoTopology !== undefined && args.engine !== "mongodb") problems.push({ field: "mongoTopology", message: `only for mongodb, not ${args.engine}` });
-  if (args.mongoTopology === "sharded" && replication > 1) problems.push({ field: "mongoTopology", message: `"sharded" keeps one copy per shard; use "replica-set" for replication ${replication}` });
-  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? "")) problems.push({ field: "kit.sha256", message: `the kit archive's SHA-256 (64 hex digits), got "${args.kit?.sha256}"` });
-  if (!isInteger(args.recordCount, 1)) problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
-  if (!isInteger(args.fieldCount, 1)) problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
+  if (!isInteger(replication, 1) || replication > (args.nodeIps?.length ?? 0))
+    problems.push({ field: "replication", message: `1..nodes (${args.nodeIps?.length ?? 0}), got ${replication}` });
+  if (args.engine === "couchbase" && replication > 4)
+    problems.push({ field: "replication", message: "Couchbase buckets hold at most 3 replicas (replication 4)" });
+  if (args.mongoTopology !== undefined && args.engine !== "mongodb")
+    problems.push({ field: "mongoTopology", message: `only for mongodb, not ${args.engine}` });
+  if (args.mongoTopology === "sharded" && replication > 1)
+    problems.push({
+      field: "mongoTopology",
+      message: `"sharded" keeps one copy per shard; use "replica-set" for replication ${replication}`,
+    });
+  if (!/^[0-9a-f]{64}$/.test(args.kit?.sha256 ?? ""))
+    problems.push({
+      field: "kit.sha256",
+      message: `the kit archive's SHA-256 (64 hex digits), got "${args.kit?.sha256}"`,
+    });
+  if (!isInteger(args.recordCount, 1))
+    problems.push({ field: "recordCount", message: `a whole number >= 1, got ${args.recordCount}` });
+  if (!isInteger(args.fieldCount, 1))
+    problems.push({ field: "fieldCount", message: `a whole number >= 1, got ${args.fieldCount}` });
   problems.push(...checkLogVolume(args.logVolumeSpec));
   if (args.capacityReservation) {
-    if (args.placementGroup === false) problems.push({ field: "capacityReservation", message: "reserves capacity in the placement group: needs placementGroup" });
-    if (args.spot) problems.push({ field: "capacityReservation", message: "an On-Demand Capacity Reservation cannot hold Spot instances" });
-    if (!args.availabilityZone) problems.push({ field: "availabilityZone", message: "the reservation's zone is required with capacityReservation" });
-    if (Number.isNaN(Date.parse(args.capacityReservation.endDate))) problems.push({ field: "capacityReservation.endDate", message: `an RFC 3339 time, got "${args.capacityReservation.endDate}"` });
+    if (args.placementGroup === false)
+      problems.push({
+        field: "capacityReservation",
+        message: "reserves capacity in the placement group: needs placementGroup",
+      });
+    if (args.spot)
+      problems.push({
+        field: "capacityReservation",
+        message: "an On-Demand Capacity Reservation cannot hold Spot instances",
+      });
+    if (!args.availabilityZone)
+      problems.push({
+        field: "availabilityZone",
+        message: "the reservation's zone is required with capacityReservation",
+      });
+    if (Number.isNaN(Date.parse(args.capacityReservation.endDate)))
+      problems.push({
+        field: "capacityReservation.endDate",
+        message: `an RFC 3339 time, got "${args.capacityReservation.endDate}"`,
+      });
   }
-  for (const message of engineRuntime(args.engine).checkServerSettings(args.serverSettings ?? {})) problems.push({ field: `serverSettings.${args.engine}`, message });
+  for (const message of engineRuntime(args.engine).checkServerSettings(args.serverSettings ?? {}))
+    problems.push({ field: `serverSettings.${args.engine}`, message });
   try {
-    problems.push(...checkStorage(args.storage, lookupType(args.instanceType, "instanceType")).map((x) => ({ ...x, field: x.field.replace(/^dataNode\./, "") })));
+    problems.push(
+      ...checkStorage(args.storage, lookupType(args.instanceType, "instanceType")).map((x) => ({
+        ...x,
+        field: x.field.replace(/^dataNode\./, ""),
+      })),
+    );
   } catch (e) {
     problems.push({ field: "instanceType", message: (e as Error).message.replace(/^instanceType: /, "") });
   }
@@ -214,8 +296,11 @@ export function checkClusterArgs(args: DatabaseClusterArgs): Array<{ field: stri
 export function checkLogVolume(v: LogVolumeSpec | undefined): Array<{ field: string; message: string }> {
   const problems: Array<{ field: string; message: string }> = [];
   if (!v) return problems;
-  if (v.sizeGiB !== undefined && !(isInteger(v.sizeGiB, 1) && v.sizeGiB <= 16384)) problems.push({ field: "logVolume.sizeGiB", message: `1..16384, got ${v.sizeGiB}` });
-  if (v.iops !== undefined && !(isInteger(v.iops, 3000) && v.iops <= 16000)) problems.push({ field: "logVolume.iops", message: `gp3 takes 3000..16000, got ${v.iops}` });
-  if (v.throughputMiBs !== undefined && !(isInteger(v.throughputMiBs, 125) && v.throughputMiBs <= 1000)) problems.push({ field: "logVolume.throughputMiBs", message: `gp3 takes 125..1000 MiB/s, got ${v.throughputMiBs}` });
+  if (v.sizeGiB !== undefined && !(isInteger(v.sizeGiB, 1) && v.sizeGiB <= 16384))
+    problems.push({ field: "logVolume.sizeGiB", message: `1..16384, got ${v.sizeGiB}` });
+  if (v.iops !== undefined && !(isInteger(v.iops, 3000) && v.iops <= 16000))
+    problems.push({ field: "logVolume.iops", message: `gp3 takes 3000..16000, got ${v.iops}` });
+  if (v.throughputMiBs !== undefined && !(isInteger(v.throughputMiBs, 125) && v.throughputMiBs <= 1000))
+    problems.push({ field: "logVolume.throughputMiBs", message: `gp3 takes 125..1000 MiB/s, got ${v.throughputMiBs}` });
   return problems;
 }

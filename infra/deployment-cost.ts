@@ -1,7 +1,7 @@
-import { estimateRunDuration } from "../model/plan-duration.js";
 import type { Plan } from "../model/plan.js";
+import { estimateRunDuration } from "../model/plan-duration.js";
 import type { Deployment, StorageSpec } from "../model/scenario.js";
-import { estimateCost, estimateRunCost, type CostEstimate, type Egress, type RunCostEstimate } from "./cost.js";
+import { type CostEstimate, type Egress, estimateCost, estimateRunCost, type RunCostEstimate } from "./cost.js";
 import type { LogVolumeSpec } from "./volumes.js";
 
 /** Root volume every instance gets (infra/instance-role.ts SAFE_INSTANCE_DEFAULTS). */
@@ -13,7 +13,13 @@ export const ROOT_GIB = 30;
  * outputs it. Without an `egress`, the cheaper of the two for this run: public IPv4 costs per instance and hour, a
  * NAT gateway per hour and GB, so a large fleet egresses through NAT at no extra cost.
  */
-export function deploymentCost(d: Deployment, storage: StorageSpec, plan: Plan, log: LogVolumeSpec = {}, egress?: Egress): DeploymentCost {
+export function deploymentCost(
+  d: Deployment,
+  storage: StorageSpec,
+  plan: Plan,
+  log: LogVolumeSpec = {},
+  egress?: Egress,
+): DeploymentCost {
   const priced = (e: Egress) => {
     const hourly = estimateCost({
       dataNodes: d.nodes,
@@ -48,7 +54,10 @@ export interface DeploymentCost {
 export function renderCost(c: DeploymentCost, d: Deployment): string[] {
   const usd = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const b = c.hourly.breakdown;
-  const egress = c.hourly.egress === "nat" ? `NAT gateway ${usd(b.natGateway)} and its public IPv4 ${usd(b.publicIpv4)}` : `public IPv4 ${usd(b.publicIpv4)}`;
+  const egress =
+    c.hourly.egress === "nat"
+      ? `NAT gateway ${usd(b.natGateway)} and its public IPv4 ${usd(b.publicIpv4)}`
+      : `public IPv4 ${usd(b.publicIpv4)}`;
   return [
     `cost estimate: ${d.nodes} x ${d.dataInstanceType} + ${d.clients} x ${d.clientInstanceType}, on-demand ${c.hourly.source}, prices of ${c.hourly.pricesAsOf}`,
     `  per hour        ${usd(c.hourly.usdPerHour)}  (data nodes ${usd(b.dataNodes)}, clients ${usd(b.clients)}, EBS ${usd(b.ebs)}, ${egress})`,

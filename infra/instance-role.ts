@@ -1,9 +1,14 @@
 import * as aws from "@pulumi/aws";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { EC2_TRUST_POLICY_JSON } from "./policies.js";
 
 /** An EC2 role with one inline policy (which carries the Session Manager actions: no SSH), and its instance profile. */
-export function instanceRole(name: string, policy: pulumi.Input<string>, tags: Record<string, string>, parent: pulumi.Resource): aws.iam.InstanceProfile {
+export function instanceRole(
+  name: string,
+  policy: pulumi.Input<string>,
+  tags: Record<string, string>,
+  parent: pulumi.Resource,
+): aws.iam.InstanceProfile {
   const p = { parent };
   const role = new aws.iam.Role(`${name}-role`, { assumeRolePolicy: EC2_TRUST_POLICY_JSON, tags }, p);
   const inline = new aws.iam.RolePolicy(`${name}-policy`, { role: role.id, policy }, p);
@@ -23,5 +28,8 @@ export const SAFE_INSTANCE_DEFAULTS = {
 
 /** Spot capacity, one-time, terminated on interruption (EC2 user guide, "Spot Instance interruptions"). */
 export const SPOT_ONE_TIME = {
-  instanceMarketOptions: { marketType: "spot", spotOptions: { spotInstanceType: "one-time", instanceInterruptionBehavior: "terminate" } },
+  instanceMarketOptions: {
+    marketType: "spot",
+    spotOptions: { spotInstanceType: "one-time", instanceInterruptionBehavior: "terminate" },
+  },
 } as const;

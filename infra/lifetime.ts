@@ -39,18 +39,31 @@ export function runLifetime(choice: LifetimeChoice, estimatedHours: number, now:
   const warnings: string[] = [];
   const estimatedEnd = new Date(now.getTime() + estimatedHours * HOUR);
   const maxHours = choice.maxHours ?? Math.ceil(estimatedHours * 2 * 10) / 10;
-  if (!(Number.isFinite(maxHours) && maxHours > 0)) problems.push({ field: "maxHours", message: `hours > 0, got ${choice.maxHours}` });
+  if (!(Number.isFinite(maxHours) && maxHours > 0))
+    problems.push({ field: "maxHours", message: `hours > 0, got ${choice.maxHours}` });
   else if (maxHours < estimatedHours) {
-    problems.push({ field: "maxHours", message: `${maxHours} h ends the fleet before the run's estimated ${estimatedHours} h (estimated end ${minute(estimatedEnd)}); raise it or leave it unset (twice the estimate)` });
+    problems.push({
+      field: "maxHours",
+      message: `${maxHours} h ends the fleet before the run's estimated ${estimatedHours} h (estimated end ${minute(estimatedEnd)}); raise it or leave it unset (twice the estimate)`,
+    });
   }
   const expiry = choice.expiry ?? new Date(now.getTime() + maxHours * HOUR).toISOString().slice(0, 10);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(expiry) || Number.isNaN(Date.parse(expiry))) problems.push({ field: "expiry", message: `an ISO date YYYY-MM-DD, got "${expiry}"` });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(expiry) || Number.isNaN(Date.parse(expiry)))
+    problems.push({ field: "expiry", message: `an ISO date YYYY-MM-DD, got "${expiry}"` });
   else if (endOfDay(expiry) <= now) {
-    problems.push({ field: "expiry", message: `${expiry} has passed (it is ${minute(now)}): every instance would terminate itself a minute after boot` });
+    problems.push({
+      field: "expiry",
+      message: `${expiry} has passed (it is ${minute(now)}): every instance would terminate itself a minute after boot`,
+    });
   } else if (endOfDay(expiry) < estimatedEnd) {
-    problems.push({ field: "expiry", message: `${expiry} ends (23:59:59 UTC) before the run's estimated end ${minute(estimatedEnd)} (${estimatedHours} h from ${minute(now)})` });
+    problems.push({
+      field: "expiry",
+      message: `${expiry} ends (23:59:59 UTC) before the run's estimated end ${minute(estimatedEnd)} (${estimatedHours} h from ${minute(now)})`,
+    });
   } else if (endOfDay(expiry).getTime() - estimatedEnd.getTime() > FAR_DAYS * 24 * HOUR) {
-    warnings.push(`expiry ${expiry} is more than ${FAR_DAYS} days after the run's estimated end ${minute(estimatedEnd)}: the fleet still ends after maxHours (${maxHours} h), but a sweeper relying on the tag waits that long`);
+    warnings.push(
+      `expiry ${expiry} is more than ${FAR_DAYS} days after the run's estimated end ${minute(estimatedEnd)}: the fleet still ends after maxHours (${maxHours} h), but a sweeper relying on the tag waits that long`,
+    );
   }
   return { lifetime: { expiry, maxHours, keepAfterRun: choice.keepAfterRun ?? false }, problems, warnings };
 }

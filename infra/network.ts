@@ -59,19 +59,40 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
     const { vpc, igw } = vpcWithGateway(name, args.vpcCidr ?? "10.42.0.0/16", tags, this);
     const nat = (args.egress ?? "public-ip") === "nat";
     const keep = { ignoreChanges: ["availabilityZone"] };
-    const data = routedSubnet(`${name}-data`, vpc, { cidr: args.dataSubnetCidr ?? "10.42.1.0/24", zone: az, public: !nat }, tags, this, args.keepZone ? keep : {});
+    const data = routedSubnet(
+      `${name}-data`,
+      vpc,
+      { cidr: args.dataSubnetCidr ?? "10.42.1.0/24", zone: az, public: !nat },
+      tags,
+      this,
+      args.keepZone ? keep : {},
+    );
     // Everything else follows the data subnet's zone: with keepZone, the one the first up chose.
     const zone = data.subnet.availabilityZone;
-    const client = routedSubnet(`${name}-client`, vpc, { cidr: args.clientSubnetCidr ?? "10.42.2.0/24", zone, public: !nat }, tags, this);
+    const client = routedSubnet(
+      `${name}-client`,
+      vpc,
+      { cidr: args.clientSubnetCidr ?? "10.42.2.0/24", zone, public: !nat },
+      tags,
+      this,
+    );
     const publicCidr = args.publicSubnetCidr ?? "10.42.0.0/24";
-    const toInternet = nat ? { natGatewayId: natGateway(name, vpc, igw, zone, publicCidr, tags, this).id } : { gatewayId: igw.id };
+    const toInternet = nat
+      ? { natGatewayId: natGateway(name, vpc, igw, zone, publicCidr, tags, this).id }
+      : { gatewayId: igw.id };
     const routes = routeTable(`${name}-routes`, vpc, toInternet, tags, this);
     data.associate(routes);
     client.associate(routes);
     const s3 = s3Gateway(name, vpc, args.region, [routes.id], tags, this);
 
-    const egress = [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "package downloads, S3, SSM" }];
-    const clientSg = new aws.ec2.SecurityGroup(`${name}-client-sg`, { vpcId: vpc.id, description: "ycsb-lab clients: no inbound", egress, tags }, p);
+    const egress = [
+      { protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"], description: "package downloads, S3, SSM" },
+    ];
+    const clientSg = new aws.ec2.SecurityGroup(
+      `${name}-client-sg`,
+      { vpcId: vpc.id, description: "ycsb-lab clients: no inbound", egress, tags },
+      p,
+    );
     const dataSg = new aws.ec2.SecurityGroup(
       `${name}-data-sg`,
       {
@@ -79,8 +100,20 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
         description: "ycsb-lab data nodes: database ports from clients and peers only",
         egress,
         ingress: [
-          ...args.ports.client.map((r) => ({ protocol: "tcp", fromPort: r.from, toPort: r.to, securityGroups: [clientSg.id], description: `clients: ${r.description}` })),
-          ...args.ports.cluster.map((r) => ({ protocol: "tcp", fromPort: r.from, toPort: r.to, self: true, description: `peers: ${r.description}` })),
+          ...args.ports.client.map((r) => ({
+            protocol: "tcp",
+            fromPort: r.from,
+            toPort: r.to,
+            securityGroups: [clientSg.id],
+            description: `clients: ${r.description}`,
+          })),
+          ...args.ports.cluster.map((r) => ({
+            protocol: "tcp",
+            fromPort: r.from,
+            toPort: r.to,
+            self: true,
+            description: `peers: ${r.description}`,
+          })),
         ],
         tags,
       },
@@ -94,7 +127,13 @@ export class BenchmarkNetwork extends pulumi.ComponentResource {
     this.clientSecurityGroupId = clientSg.id;
     this.s3EndpointId = s3.id;
     this.availabilityZone = zone;
-    this.registerOutputs({ vpcId: this.vpcId, dataSubnetId: this.dataSubnetId, clientSubnetId: this.clientSubnetId, dataSecurityGroupId: this.dataSecurityGroupId, clientSecurityGroupId: this.clientSecurityGroupId });
+    this.registerOutputs({
+      vpcId: this.vpcId,
+      dataSubnetId: this.dataSubnetId,
+      clientSubnetId: this.clientSubnetId,
+      dataSecurityGroupId: this.dataSecurityGroupId,
+      clientSecurityGroupId: this.clientSecurityGroupId,
+    });
   }
 }
 
@@ -103,7 +142,11 @@ type Tags = Record<string, string>;
 /** A VPC with DNS names and its internet gateway: the start of every network here (benchmark and dashboard). */
 export function vpcWithGateway(name: string, cidr: string, tags: Tags, parent: pulumi.Resource) {
   const p = { parent };
-  const vpc = new aws.ec2.Vpc(`${name}-vpc`, { cidrBlock: cidr, enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } }, p);
+  const vpc = new aws.ec2.Vpc(
+    `${name}-vpc`,
+    { cidrBlock: cidr, enableDnsHostnames: true, enableDnsSupport: true, tags: { ...tags, Name: `${name}-vpc` } },
+    p,
+  );
   const igw = new aws.ec2.InternetGateway(`${name}-igw`, { vpcId: vpc.id, tags }, p);
   return { vpc, igw };
 }
@@ -134,7 +177,13 @@ export function routedSubnet(
 ) {
   const subnet = new aws.ec2.Subnet(
     name,
-    { vpcId: vpc.id, cidrBlock: at.cidr, availabilityZone: at.zone, mapPublicIpOnLaunch: at.public, tags: { ...tags, Name: name } },
+    {
+      vpcId: vpc.id,
+      cidrBlock: at.cidr,
+      availabilityZone: at.zone,
+      mapPublicIpOnLaunch: at.public,
+      tags: { ...tags, Name: name },
+    },
     { parent, ...opts },
   );
   const associate = (table: aws.ec2.RouteTable) =>
@@ -143,18 +192,47 @@ export function routedSubnet(
 }
 
 /** A NAT gateway in a public subnet, with its one public address (it needs the internet gateway attached first). */
-export function natInSubnet(name: string, subnet: aws.ec2.Subnet, igw: aws.ec2.InternetGateway, tags: Tags, parent: pulumi.Resource) {
+export function natInSubnet(
+  name: string,
+  subnet: aws.ec2.Subnet,
+  igw: aws.ec2.InternetGateway,
+  tags: Tags,
+  parent: pulumi.Resource,
+) {
   const address = new aws.ec2.Eip(`${name}-nat-ip`, { domain: "vpc", tags }, { parent });
-  return new aws.ec2.NatGateway(`${name}-nat`, { allocationId: address.id, subnetId: subnet.id, tags }, { parent, dependsOn: [igw] });
+  return new aws.ec2.NatGateway(
+    `${name}-nat`,
+    { allocationId: address.id, subnetId: subnet.id, tags },
+    { parent, dependsOn: [igw] },
+  );
 }
 
 /** An S3 gateway endpoint on these route tables: S3 traffic never leaves the AWS network (and costs no NAT processing). */
-export function s3Gateway(name: string, vpc: aws.ec2.Vpc, region: string, routeTableIds: pulumi.Input<string>[], tags: Tags, parent: pulumi.Resource) {
-  return new aws.ec2.VpcEndpoint(`${name}-s3`, { vpcId: vpc.id, serviceName: `com.amazonaws.${region}.s3`, vpcEndpointType: "Gateway", routeTableIds, tags }, { parent });
+export function s3Gateway(
+  name: string,
+  vpc: aws.ec2.Vpc,
+  region: string,
+  routeTableIds: pulumi.Input<string>[],
+  tags: Tags,
+  parent: pulumi.Resource,
+) {
+  return new aws.ec2.VpcEndpoint(
+    `${name}-s3`,
+    { vpcId: vpc.id, serviceName: `com.amazonaws.${region}.s3`, vpcEndpointType: "Gateway", routeTableIds, tags },
+    { parent },
+  );
 }
 
 /** A NAT gateway in a public subnet of its own (routed to the internet gateway), with its one public address. */
-function natGateway(name: string, vpc: aws.ec2.Vpc, igw: aws.ec2.InternetGateway, az: pulumi.Input<string>, cidr: string, tags: Tags, parent: pulumi.Resource): aws.ec2.NatGateway {
+function natGateway(
+  name: string,
+  vpc: aws.ec2.Vpc,
+  igw: aws.ec2.InternetGateway,
+  az: pulumi.Input<string>,
+  cidr: string,
+  tags: Tags,
+  parent: pulumi.Resource,
+): aws.ec2.NatGateway {
   const publicRoutes = routeTable(`${name}-public-routes`, vpc, { gatewayId: igw.id }, tags, parent);
   const publicSubnet = routedSubnet(`${name}-public`, vpc, { cidr, zone: az, public: false }, tags, parent);
   publicSubnet.associate(publicRoutes);
@@ -163,15 +241,22 @@ function natGateway(name: string, vpc: aws.ec2.Vpc, igw: aws.ec2.InternetGateway
 
 export function checkNetworkArgs(args: BenchmarkNetworkArgs): Array<{ field: string; message: string }> {
   const problems: Array<{ field: string; message: string }> = [];
-  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(args.region ?? "")) problems.push({ field: "region", message: `an AWS region like "us-east-1", got "${args.region}"` });
-  if (args.egress !== undefined && args.egress !== "public-ip" && args.egress !== "nat") problems.push({ field: "egress", message: `"public-ip" or "nat", got "${String(args.egress)}"` });
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(args.region ?? ""))
+    problems.push({ field: "region", message: `an AWS region like "us-east-1", got "${args.region}"` });
+  if (args.egress !== undefined && args.egress !== "public-ip" && args.egress !== "nat")
+    problems.push({ field: "egress", message: `"public-ip" or "nat", got "${String(args.egress)}"` });
   for (const f of ["vpcCidr", "dataSubnetCidr", "clientSubnetCidr", "publicSubnetCidr"] as const) {
     const v = args[f];
-    if (v !== undefined && !/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(v)) problems.push({ field: f, message: `a CIDR block, got "${v}"` });
+    if (v !== undefined && !/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(v))
+      problems.push({ field: f, message: `a CIDR block, got "${v}"` });
   }
   const all = [...(args.ports?.client ?? []), ...(args.ports?.cluster ?? [])];
-  if (!args.ports || args.ports.client.length === 0) problems.push({ field: "ports.client", message: "name at least one client port" });
-  for (const r of all) if (!(r.from >= 1 && r.to <= 65535 && r.from <= r.to)) problems.push({ field: "ports", message: `bad port range ${r.from}-${r.to}` });
-  if (all.some((r) => r.from <= 22 && r.to >= 22)) problems.push({ field: "ports", message: "port 22 is never opened (SSM Session Manager instead of SSH)" });
+  if (!args.ports || args.ports.client.length === 0)
+    problems.push({ field: "ports.client", message: "name at least one client port" });
+  for (const r of all)
+    if (!(r.from >= 1 && r.to <= 65535 && r.from <= r.to))
+      problems.push({ field: "ports", message: `bad port range ${r.from}-${r.to}` });
+  if (all.some((r) => r.from <= 22 && r.to >= 22))
+    problems.push({ field: "ports", message: "port 22 is never opened (SSM Session Manager instead of SSH)" });
   return problems;
 }

@@ -52,13 +52,25 @@ const parameterArn = (s: PolicyScope) => `arn:aws:ssm:${s.region}:${s.accountId}
 export const SESSION_MANAGER_STATEMENT: PolicyStatement = {
   Sid: "SessionManager",
   Effect: "Allow",
-  Action: ["ssm:UpdateInstanceInformation", "ssmmessages:CreateControlChannel", "ssmmessages:CreateDataChannel", "ssmmessages:OpenControlChannel", "ssmmessages:OpenDataChannel"],
+  Action: [
+    "ssm:UpdateInstanceInformation",
+    "ssmmessages:CreateControlChannel",
+    "ssmmessages:CreateDataChannel",
+    "ssmmessages:OpenControlChannel",
+    "ssmmessages:OpenDataChannel",
+  ],
   Resource: ["*"],
 };
 
 /** Lists under these prefixes only (s3:prefix): enough to tell a missing key from a refused one (runner/results-store-s3.ts). */
 function listUnder(bucket: string, prefixes: string[]): PolicyStatement {
-  return { Sid: "ListOwnPrefixes", Effect: "Allow", Action: ["s3:ListBucket"], Resource: [bucket], Condition: { StringLike: { "s3:prefix": prefixes.map((p) => `${p}*`) } } };
+  return {
+    Sid: "ListOwnPrefixes",
+    Effect: "Allow",
+    Action: ["s3:ListBucket"],
+    Resource: [bucket],
+    Condition: { StringLike: { "s3:prefix": prefixes.map((p) => `${p}*`) } },
+  };
 }
 
 /** Client `index` of the run: its own role, so that it writes only the keys it owns. */
@@ -67,7 +79,12 @@ export function clientPolicy(s: PolicyScope, index: number): PolicyDocument {
   return {
     Version: "2012-10-17",
     Statement: [
-      { Sid: "WriteOwnKeys", Effect: "Allow", Action: ["s3:PutObject", "s3:AbortMultipartUpload"], Resource: clientWriteKeys(s.runId, index).map((k) => `${bucket}/${k}`) },
+      {
+        Sid: "WriteOwnKeys",
+        Effect: "Allow",
+        Action: ["s3:PutObject", "s3:AbortMultipartUpload"],
+        Resource: clientWriteKeys(s.runId, index).map((k) => `${bucket}/${k}`),
+      },
       { Sid: "ReadOwnRun", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.resultsPrefix}*`] },
       listUnder(bucket, [s.resultsPrefix]),
       { Sid: "ReadKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.kitKey}`] },
@@ -82,12 +99,32 @@ export function dataNodePolicy(s: PolicyScope): PolicyDocument {
   return {
     Version: "2012-10-17",
     Statement: [
-      { Sid: "WriteClusterMarkers", Effect: "Allow", Action: ["s3:PutObject"], Resource: [`${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.statusPrefix}node-*`] },
-      { Sid: "ReadClusterAndKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${bucket}/${s.clusterInfoKey}`, `${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.kitKey}`] },
+      {
+        Sid: "WriteClusterMarkers",
+        Effect: "Allow",
+        Action: ["s3:PutObject"],
+        Resource: [`${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.statusPrefix}node-*`],
+      },
+      {
+        Sid: "ReadClusterAndKit",
+        Effect: "Allow",
+        Action: ["s3:GetObject"],
+        Resource: [`${bucket}/${s.clusterInfoKey}`, `${bucket}/${s.clusterPrefix}*`, `${bucket}/${s.kitKey}`],
+      },
       listUnder(bucket, [s.clusterPrefix, s.artifactsPrefix]),
-      { Sid: "RunSecrets", Effect: "Allow", Action: ["ssm:GetParameter", "ssm:PutParameter"], Resource: [parameterArn(s)] },
+      {
+        Sid: "RunSecrets",
+        Effect: "Allow",
+        Action: ["ssm:GetParameter", "ssm:PutParameter"],
+        Resource: [parameterArn(s)],
+      },
       // The run's engine downloads, mirrored by digest (runner/boot/engine-install.ts): checked against the pinned digest.
-      { Sid: "EngineMirror", Effect: "Allow", Action: ["s3:GetObject", "s3:PutObject"], Resource: [`${bucket}/${s.artifactsPrefix}*`] },
+      {
+        Sid: "EngineMirror",
+        Effect: "Allow",
+        Action: ["s3:GetObject", "s3:PutObject"],
+        Resource: [`${bucket}/${s.artifactsPrefix}*`],
+      },
       SESSION_MANAGER_STATEMENT,
     ],
   };
@@ -115,11 +152,26 @@ export interface DashboardPolicyScope {
 export function dashboardPolicy(s: DashboardPolicyScope): PolicyDocument {
   const own = `arn:aws:s3:::${s.bucketName}`;
   const statements: PolicyStatement[] = [
-    { Sid: "ReadServiceAndKit", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`${own}/${s.serviceKey}`, `${own}/${s.kitKey}`] },
-    { Sid: "WriteOwnStatus", Effect: "Allow", Action: ["s3:PutObject"], Resource: [`${own}/${s.statusPrefix}dashboard-*`] },
+    {
+      Sid: "ReadServiceAndKit",
+      Effect: "Allow",
+      Action: ["s3:GetObject"],
+      Resource: [`${own}/${s.serviceKey}`, `${own}/${s.kitKey}`],
+    },
+    {
+      Sid: "WriteOwnStatus",
+      Effect: "Allow",
+      Action: ["s3:PutObject"],
+      Resource: [`${own}/${s.statusPrefix}dashboard-*`],
+    },
   ];
   if (s.importBuckets.length > 0) {
-    statements.push({ Sid: "ReadImportedResults", Effect: "Allow", Action: ["s3:GetObject"], Resource: s.importBuckets.map((b) => `arn:aws:s3:::${b.bucket}/${b.prefix}*`) });
+    statements.push({
+      Sid: "ReadImportedResults",
+      Effect: "Allow",
+      Action: ["s3:GetObject"],
+      Resource: s.importBuckets.map((b) => `arn:aws:s3:::${b.bucket}/${b.prefix}*`),
+    });
     for (const [i, b] of s.importBuckets.entries()) {
       statements.push({
         Sid: `ListImportedResults${i}`,
@@ -130,6 +182,9 @@ export function dashboardPolicy(s: DashboardPolicyScope): PolicyDocument {
       });
     }
   }
-  statements.push({ Sid: "ReadOwnSecrets", Effect: "Allow", Action: ["secretsmanager:GetSecretValue"], Resource: [...s.secretArns] }, SESSION_MANAGER_STATEMENT);
+  statements.push(
+    { Sid: "ReadOwnSecrets", Effect: "Allow", Action: ["secretsmanager:GetSecretValue"], Resource: [...s.secretArns] },
+    SESSION_MANAGER_STATEMENT,
+  );
   return { Version: "2012-10-17", Statement: statements };
 }

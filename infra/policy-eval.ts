@@ -17,7 +17,13 @@ export interface IamRequest {
 export type IamDecision = "allowed" | "denied" | "implicit-deny";
 
 function wildcard(pattern: string, value: string, ignoreCase: boolean): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`, ignoreCase ? "i" : "");
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+    ignoreCase ? "i" : "",
+  );
   return re.test(value);
 }
 
@@ -42,7 +48,9 @@ export function evaluatePolicy(policy: PolicyDocument, request: IamRequest): Iam
   for (const s of policy.Statement) {
     if (!s.Action.some((a) => wildcard(a, request.action, true))) continue;
     if (!s.Resource.some((r) => wildcard(r, request.resource, false))) continue;
-    const conditions = Object.entries(s.Condition ?? {}).flatMap(([op, keys]) => Object.entries(keys).map(([key, values]) => ({ op, key, values })));
+    const conditions = Object.entries(s.Condition ?? {}).flatMap(([op, keys]) =>
+      Object.entries(keys).map(([key, values]) => ({ op, key, values })),
+    );
     if (!conditions.every((c) => conditionHolds(c.op, c.key, c.values, request.context ?? {}))) continue;
     if (s.Effect === "Deny") return "denied";
     allowed = true;
@@ -54,17 +62,31 @@ export function evaluatePolicy(policy: PolicyDocument, request: IamRequest): Iam
  * The IAM request an S3 REST call (path-style, as the SDK sends it to an endpoint override) or an SSM JSON call
  * makes, from its method, path, query and target header. Undefined for calls this project never makes.
  */
-export function iamRequestOf(call: { method: string; path: string; query: Record<string, string>; target?: string; body?: string; region: string; account: string }): IamRequest | undefined {
+export function iamRequestOf(call: {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  target?: string;
+  body?: string;
+  region: string;
+  account: string;
+}): IamRequest | undefined {
   if (call.target?.startsWith("AmazonSSM.")) {
     const op = call.target.slice("AmazonSSM.".length);
     const name = (JSON.parse(call.body || "{}") as { Name?: string }).Name ?? "";
-    return { action: `ssm:${op}`, resource: `arn:aws:ssm:${call.region}:${call.account}:parameter${name.startsWith("/") ? name : `/${name}`}` };
+    return {
+      action: `ssm:${op}`,
+      resource: `arn:aws:ssm:${call.region}:${call.account}:parameter${name.startsWith("/") ? name : `/${name}`}`,
+    };
   }
   if (call.target?.startsWith("secretsmanager.")) {
     const op = call.target.slice("secretsmanager.".length);
     const id = (JSON.parse(call.body || "{}") as { SecretId?: string }).SecretId ?? "";
     // A secret named by name is judged as its ARN without the random suffix (IAM matches the policy's ARN pattern).
-    return { action: `secretsmanager:${op}`, resource: id.startsWith("arn:") ? id : `arn:aws:secretsmanager:${call.region}:${call.account}:secret:${id}` };
+    return {
+      action: `secretsmanager:${op}`,
+      resource: id.startsWith("arn:") ? id : `arn:aws:secretsmanager:${call.region}:${call.account}:secret:${id}`,
+    };
   }
   const [, bucket, ...rest] = call.path.split("/");
   if (!bucket) return undefined;
@@ -72,7 +94,11 @@ export function iamRequestOf(call: { method: string; path: string; query: Record
   if (!key) {
     if (call.method === "GET" || call.method === "HEAD") {
       if ("location" in call.query) return { action: "s3:GetBucketLocation", resource: `arn:aws:s3:::${bucket}` };
-      return { action: "s3:ListBucket", resource: `arn:aws:s3:::${bucket}`, context: { ...(call.query.prefix !== undefined ? { "s3:prefix": call.query.prefix } : {}) } };
+      return {
+        action: "s3:ListBucket",
+        resource: `arn:aws:s3:::${bucket}`,
+        context: { ...(call.query.prefix !== undefined ? { "s3:prefix": call.query.prefix } : {}) },
+      };
     }
     return undefined;
   }

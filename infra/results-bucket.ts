@@ -30,8 +30,22 @@ export class ResultsBucket extends pulumi.ComponentResource {
     const expire = args.expireAfterDays ?? 0;
     failOn("ResultsBucket", [
       // S3 needs objects to be 30 days old before a Standard-IA transition (S3 user guide, "Transitioning objects").
-      ...(isInteger(ia, 30) ? [] : [{ field: "infrequentAccessAfterDays", message: `a whole number >= 30 (S3's minimum for Standard-IA), got ${ia}` }]),
-      ...(isInteger(expire, 0) && (expire === 0 || expire > ia) ? [] : [{ field: "expireAfterDays", message: `0 (keep) or a whole number above infrequentAccessAfterDays (${ia}), got ${expire}` }]),
+      ...(isInteger(ia, 30)
+        ? []
+        : [
+            {
+              field: "infrequentAccessAfterDays",
+              message: `a whole number >= 30 (S3's minimum for Standard-IA), got ${ia}`,
+            },
+          ]),
+      ...(isInteger(expire, 0) && (expire === 0 || expire > ia)
+        ? []
+        : [
+            {
+              field: "expireAfterDays",
+              message: `0 (keep) or a whole number above infrequentAccessAfterDays (${ia}), got ${expire}`,
+            },
+          ]),
     ]);
     super("ycsb-lab:index:ResultsBucket", name, {}, opts);
     // Kept resources: a destroy forgets them instead of deleting them, guards first (they would otherwise go before the
@@ -39,19 +53,60 @@ export class ResultsBucket extends pulumi.ComponentResource {
     const keep = !(args.forceDestroy ?? false);
     const p = { parent: this, retainOnDelete: keep };
     const tags = args.tags ?? {};
-    const bucket = new aws.s3.Bucket(`${name}-bucket`, { bucketPrefix: `${name.slice(0, 30).toLowerCase()}-`, forceDestroy: args.forceDestroy ?? false, tags }, p);
-    new aws.s3.BucketPublicAccessBlock(`${name}-public-access`, { bucket: bucket.id, blockPublicAcls: true, blockPublicPolicy: true, ignorePublicAcls: true, restrictPublicBuckets: true }, p);
-    new aws.s3.BucketOwnershipControls(`${name}-ownership`, { bucket: bucket.id, rule: { objectOwnership: "BucketOwnerEnforced" } }, p);
-    new aws.s3.BucketServerSideEncryptionConfiguration(`${name}-encryption`, { bucket: bucket.id, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] }, p);
+    const bucket = new aws.s3.Bucket(
+      `${name}-bucket`,
+      { bucketPrefix: `${name.slice(0, 30).toLowerCase()}-`, forceDestroy: args.forceDestroy ?? false, tags },
+      p,
+    );
+    new aws.s3.BucketPublicAccessBlock(
+      `${name}-public-access`,
+      {
+        bucket: bucket.id,
+        blockPublicAcls: true,
+        blockPublicPolicy: true,
+        ignorePublicAcls: true,
+        restrictPublicBuckets: true,
+      },
+      p,
+    );
+    new aws.s3.BucketOwnershipControls(
+      `${name}-ownership`,
+      { bucket: bucket.id, rule: { objectOwnership: "BucketOwnerEnforced" } },
+      p,
+    );
+    new aws.s3.BucketServerSideEncryptionConfiguration(
+      `${name}-encryption`,
+      {
+        bucket: bucket.id,
+        rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }],
+      },
+      p,
+    );
     new aws.s3.BucketLifecycleConfiguration(
       `${name}-lifecycle`,
       {
         bucket: bucket.id,
         rules: [
-          { id: "results-to-ia", status: "Enabled", filter: { prefix: "runs/" }, transitions: [{ days: ia, storageClass: "STANDARD_IA" }], ...(expire > 0 ? { expiration: { days: expire } } : {}) },
+          {
+            id: "results-to-ia",
+            status: "Enabled",
+            filter: { prefix: "runs/" },
+            transitions: [{ days: ia, storageClass: "STANDARD_IA" }],
+            ...(expire > 0 ? { expiration: { days: expire } } : {}),
+          },
           // A run's engine mirror (artifacts/<runId>/) only speeds its formation up: gone a week later.
-          { id: "engine-mirrors-expire", status: "Enabled", filter: { prefix: ARTIFACTS_PREFIX }, expiration: { days: 7 } },
-          { id: "abort-incomplete-uploads", status: "Enabled", filter: { prefix: "" }, abortIncompleteMultipartUpload: { daysAfterInitiation: 7 } },
+          {
+            id: "engine-mirrors-expire",
+            status: "Enabled",
+            filter: { prefix: ARTIFACTS_PREFIX },
+            expiration: { days: 7 },
+          },
+          {
+            id: "abort-incomplete-uploads",
+            status: "Enabled",
+            filter: { prefix: "" },
+            abortIncompleteMultipartUpload: { daysAfterInitiation: 7 },
+          },
         ],
       },
       p,
@@ -63,7 +118,16 @@ export class ResultsBucket extends pulumi.ComponentResource {
         policy: bucket.arn.apply((arn) =>
           JSON.stringify({
             Version: "2012-10-17",
-            Statement: [{ Sid: "DenyInsecureTransport", Effect: "Deny", Principal: "*", Action: "s3:*", Resource: [arn, `${arn}/*`], Condition: { Bool: { "aws:SecureTransport": "false" } } }],
+            Statement: [
+              {
+                Sid: "DenyInsecureTransport",
+                Effect: "Deny",
+                Principal: "*",
+                Action: "s3:*",
+                Resource: [arn, `${arn}/*`],
+                Condition: { Bool: { "aws:SecureTransport": "false" } },
+              },
+            ],
           }),
         ),
       },

@@ -1,4 +1,12 @@
-import { artifactsPrefix, clusterKey, clusterPrefix, planKey, readyMarkerKey, runPrefix, statusPrefix } from "../model/results-layout.js";
+import {
+  artifactsPrefix,
+  clusterKey,
+  clusterPrefix,
+  planKey,
+  readyMarkerKey,
+  runPrefix,
+  statusPrefix,
+} from "../model/results-layout.js";
 
 /**
  * Where a run's objects live in the results bucket and the SSM path of its secrets, as infra needs them for IAM

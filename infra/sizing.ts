@@ -1,4 +1,4 @@
-import { instanceStoreGB, instanceType, type InstanceType } from "../model/instance-types.js";
+import { type InstanceType, instanceStoreGB, instanceType } from "../model/instance-types.js";
 import type { Deployment, StorageSpec } from "../model/scenario.js";
 
 /**
@@ -28,13 +28,22 @@ export function dataCapacityGB(type: InstanceType, storage: StorageSpec): number
 export function checkStorage(storage: StorageSpec, type: InstanceType): FitProblem[] {
   const problems: FitProblem[] = [];
   if (storage.kind === "instance-store" && instanceStoreGB(type) === 0) {
-    problems.push({ field: "dataNode.storage", message: `${type.name} has no instance store; use kind "ebs" or a type with local disks (e.g. m6id, i4i)` });
+    problems.push({
+      field: "dataNode.storage",
+      message: `${type.name} has no instance store; use kind "ebs" or a type with local disks (e.g. m6id, i4i)`,
+    });
   }
   if (storage.kind === "ebs") {
-    if (!storage.sizeGiB || storage.sizeGiB < 1) problems.push({ field: "dataNode.storage.sizeGiB", message: "an EBS data volume needs sizeGiB >= 1" });
-    if (storage.ebsType === "io2" && !storage.iops) problems.push({ field: "dataNode.storage.iops", message: "io2 needs provisioned iops" });
+    if (!storage.sizeGiB || storage.sizeGiB < 1)
+      problems.push({ field: "dataNode.storage.sizeGiB", message: "an EBS data volume needs sizeGiB >= 1" });
+    if (storage.ebsType === "io2" && !storage.iops)
+      problems.push({ field: "dataNode.storage.iops", message: "io2 needs provisioned iops" });
     // gp3: 3000-16000 IOPS (EBS user guide, "General Purpose SSD volumes").
-    if (storage.iops !== undefined && (storage.ebsType ?? "gp3") === "gp3" && (storage.iops < 3000 || storage.iops > 16000)) {
+    if (
+      storage.iops !== undefined &&
+      (storage.ebsType ?? "gp3") === "gp3" &&
+      (storage.iops < 3000 || storage.iops > 16000)
+    ) {
       problems.push({ field: "dataNode.storage.iops", message: `gp3 iops must be 3000..16000, got ${storage.iops}` });
     }
   }
@@ -52,7 +61,9 @@ export function checkFit(d: Deployment, storage: StorageSpec): FitProblem[] {
   try {
     instanceType(d.clientInstanceType, "clientNode.instanceType");
   } catch (e) {
-    return [{ field: "clientNode.instanceType", message: (e as Error).message.replace(/^clientNode\.instanceType: /, "") }];
+    return [
+      { field: "clientNode.instanceType", message: (e as Error).message.replace(/^clientNode\.instanceType: /, "") },
+    ];
   }
   const problems = checkStorage(storage, data);
   if (problems.length) return problems;

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { SPOT_PLACEMENT_SCORES_TOKEN, type ScoreRequest, type SpotPlacementScore } from "./zone-choice.js";
+import { type ScoreRequest, SPOT_PLACEMENT_SCORES_TOKEN, type SpotPlacementScore } from "./zone-choice.js";
 
 /**
  * EC2's GetSpotPlacementScores at preview, per zone (SingleAvailabilityZone=true) for one group of instances

@@ -1,5 +1,5 @@
 import { q } from "../engines/shell.js";
-import { instanceName, type InstanceRole } from "../model/instance-status.js";
+import { type InstanceRole, instanceName } from "../model/instance-status.js";
 import { kitKey, runPrefix, statusKey, statusLogKey } from "../model/results-layout.js";
 import { S3_HELPER_PY } from "./s3-helper.js";
 
@@ -33,7 +33,11 @@ export const EXIT_PERMANENT = 78;
 export const APT_LOCK_TIMEOUT_SEC = 600;
 
 /** The systemd units user-data writes: the service, and the brake's timer and service. */
-export const UNITS = { service: "ycsb-lab.service", brakeTimer: "ycsb-lab-brake.timer", brakeService: "ycsb-lab-brake.service" };
+export const UNITS = {
+  service: "ycsb-lab.service",
+  brakeTimer: "ycsb-lab-brake.timer",
+  brakeService: "ycsb-lab-brake.service",
+};
 
 export interface InstanceBoot {
   role: InstanceRole;
@@ -107,7 +111,10 @@ trap 'failed "$LINENO" "$BASH_COMMAND"' ERR
 function brake(b: InstanceBoot): string {
   if (!b.lifetime) return "";
   const hours = b.lifetime.maxHours;
-  const byHours = hours === undefined ? "" : `by_hours=$(( $(date +%s) + ${Math.ceil(hours * 3600)} ))
+  const byHours =
+    hours === undefined
+      ? ""
+      : `by_hours=$(( $(date +%s) + ${Math.ceil(hours * 3600)} ))
 if [ "$by_hours" -lt "$brake_at" ]; then brake_at=$by_hours; fi
 `;
   return `# The brake, before any download: this machine powers off (terminates) at its lifetime's end whatever happens.
@@ -140,7 +147,12 @@ report booting "brake armed: powers off at $(date -u -d "@$brake_at" +%FT%TZ)"
 function install(b: InstanceBoot): string {
   const nodeTar = `node-v${NODE_VERSION}-linux-x64.tar.xz`;
   // The dashboard service runs no YCSB and no engine: Node.js alone.
-  const packages = ["ca-certificates", "xz-utils", ...(b.role === "dashboard" ? [] : [JAVA_PACKAGE]), ...(b.role === "data" ? DATA_NODE_PACKAGES : [])];
+  const packages = [
+    "ca-certificates",
+    "xz-utils",
+    ...(b.role === "dashboard" ? [] : [JAVA_PACKAGE]),
+    ...(b.role === "data" ? DATA_NODE_PACKAGES : []),
+  ];
   const apt = `apt-get -q -o DPkg::Lock::Timeout=${APT_LOCK_TIMEOUT_SEC}`;
   return `report booting "installing OS packages"
 export DEBIAN_FRONTEND=noninteractive
@@ -186,7 +198,9 @@ esac
 function service(b: InstanceBoot): string {
   const instance = instanceName(b.role, b.index);
   const ends = endsItself(b);
-  const afterBoot = ends ? `cat > "$YCSB_LAB_HOME/after-boot" <<'AFTER'\n${AFTER_BOOT}AFTER\nchmod 755 "$YCSB_LAB_HOME/after-boot"\n` : "";
+  const afterBoot = ends
+    ? `cat > "$YCSB_LAB_HOME/after-boot" <<'AFTER'\n${AFTER_BOOT}AFTER\nchmod 755 "$YCSB_LAB_HOME/after-boot"\n`
+    : "";
   return `cat > "$YCSB_LAB_HOME/boot" <<'BOOT'
 #!/bin/bash
 ${bootCommand(b)}

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import type { Engine } from "../model/engine.js";
 import { KIT_MANIFEST, type KitManifest } from "../runner/kit-layout.js";
 import { storedGzip } from "./gzip.js";
-import { tarArchive, type TarEntry } from "./tar.js";
+import { type TarEntry, tarArchive } from "./tar.js";
 
 /**
  * An instance kit from its parts, wherever they come from: a checkout (kit/build.ts: esbuild, Maven) or the
@@ -55,13 +55,17 @@ export function kitManifestEntry(version: string, bindings: readonly string[]): 
   return { path: KIT_MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) };
 }
 
-const under = (into: string, files: readonly NamedFile[]): TarEntry[] => files.map((f) => ({ path: `${into}/${f.name}`, data: f.data }));
+const under = (into: string, files: readonly NamedFile[]): TarEntry[] =>
+  files.map((f) => ({ path: `${into}/${f.name}`, data: f.data }));
 
 /** The files of an instance kit (runner/kit-layout.ts reads this layout). */
 export function instanceKitFiles(p: InstanceKitParts): TarEntry[] {
   return [
     { path: "bin/ycsb-lab.mjs", data: p.cli, executable: true },
-    kitManifestEntry(p.version, p.bindings.map((b) => b.module)),
+    kitManifestEntry(
+      p.version,
+      p.bindings.map((b) => b.module),
+    ),
     ...under("java/ycsb/core", p.ycsbCore),
     ...under("java/ycsb/hdr-2.1.12", p.hdr),
     ...p.bindings.flatMap((b) => under(`java/bindings/${b.module}`, b.jars)),
@@ -79,7 +83,12 @@ export interface WrittenKit {
  * Writes the archive of `entries` into `outDir` as ycsb-lab-kit-<label>-<sha256 prefix>.tar.gz (written aside and
  * renamed, so a file of that name is always whole; an unchanged kit is the same file, left alone).
  */
-export function writeKitArchive(label: string, entries: TarEntry[], outDir: string, log: (line: string) => void = () => {}): WrittenKit {
+export function writeKitArchive(
+  label: string,
+  entries: TarEntry[],
+  outDir: string,
+  log: (line: string) => void = () => {},
+): WrittenKit {
   const archive = storedGzip(tarArchive(entries));
   const sha256 = createHash("sha256").update(archive).digest("hex");
   mkdirSync(outDir, { recursive: true });

@@ -3,9 +3,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import type { Engine } from "../model/engine.js";
-import { RDS_CA_BUNDLE } from "../runner/kit-layout.js";
 import { bindingClasspathDir, runSetupScript } from "../runner/java-artifacts.js";
-import { instanceKitFiles, jarsIn, kitManifestEntry, writeKitArchive, type InstanceKitParts, type Kit } from "./assemble.js";
+import { RDS_CA_BUNDLE } from "../runner/kit-layout.js";
+import {
+  type InstanceKitParts,
+  instanceKitFiles,
+  jarsIn,
+  type Kit,
+  kitManifestEntry,
+  writeKitArchive,
+} from "./assemble.js";
 import type { TarEntry } from "./tar.js";
 
 export type { Kit } from "./assemble.js";
@@ -62,14 +69,25 @@ export function packageVersion(): string {
  * The parts of an instance kit with these binding modules, from this checkout: the bundled CLI, YCSB core
  * (scripts/fetch-ycsb.sh) and each binding's classpath folder (scripts/build-bindings.sh, Maven).
  */
-export async function checkoutKitParts(modules: readonly string[], log: (line: string) => void = () => {}): Promise<InstanceKitParts> {
+export async function checkoutKitParts(
+  modules: readonly string[],
+  log: (line: string) => void = () => {},
+): Promise<InstanceKitParts> {
   log(`kit: bundling the instance CLI`);
   const cli = await bundleInstanceCli();
-  log(`kit: YCSB core${modules.length ? ` and the ${modules.join(", ")} binding` : ""} (Maven; cached after the first build)`);
+  log(
+    `kit: YCSB core${modules.length ? ` and the ${modules.join(", ")} binding` : ""} (Maven; cached after the first build)`,
+  );
   const ycsb = await runSetupScript("fetch-ycsb.sh");
   const bindings = [];
   for (const module of modules) bindings.push({ module, jars: jarsIn(await bindingClasspathDir(module)) });
-  return { cli, version: packageVersion(), ycsbCore: jarsIn(join(ycsb, "core")), hdr: jarsIn(join(ycsb, "hdr-2.1.12")), bindings };
+  return {
+    cli,
+    version: packageVersion(),
+    ycsbCore: jarsIn(join(ycsb, "core")),
+    hdr: jarsIn(join(ycsb, "hdr-2.1.12")),
+    bindings,
+  };
 }
 
 /** Kits being built in this process, by engine and folder: builds asked for at once share one (one Maven, one bundle). */
@@ -96,7 +114,11 @@ async function buildKitOnce(engine: Engine, o: { outDir?: string; log?: (line: s
 function filesOf(dir: string, into: string): TarEntry[] {
   if (!existsSync(dir)) throw new Error(`kit: ${dir} does not exist`);
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesOf(join(dir, e.name), `${into}/${e.name}`) : e.isFile() ? [{ path: `${into}/${e.name}`, data: readFileSync(join(dir, e.name)) }] : [],
+    e.isDirectory()
+      ? filesOf(join(dir, e.name), `${into}/${e.name}`)
+      : e.isFile()
+        ? [{ path: `${into}/${e.name}`, data: readFileSync(join(dir, e.name)) }]
+        : [],
   );
 }
 
@@ -114,14 +136,19 @@ function packageDir(name: string): string {
  *   static/, bin/static/logo.svg   the OpenAPI UI's assets (where @fastify/swagger-ui looks from the bundle)
  * PostgreSQL only: the embedded PGlite store is not inside (the service's database is RDS).
  */
-export async function buildServiceKit(o: { outDir?: string; log?: (line: string) => void } = {}): Promise<Omit<Kit, "engine"> & { engine: "dashboard" }> {
+export async function buildServiceKit(
+  o: { outDir?: string; log?: (line: string) => void } = {},
+): Promise<Omit<Kit, "engine"> & { engine: "dashboard" }> {
   const log = o.log ?? (() => {});
   const written = writeKitArchive("dashboard", await serviceKitEntries({}, log), o.outDir ?? DEFAULT_OUT, log);
   return { engine: "dashboard", ...written, version: packageVersion() };
 }
 
 /** The files of the dashboard kit; the server package (kit/packages.ts) has the same with PGlite beside it. */
-export async function serviceKitEntries(o: { external?: readonly string[] }, log: (line: string) => void = () => {}): Promise<TarEntry[]> {
+export async function serviceKitEntries(
+  o: { external?: readonly string[] },
+  log: (line: string) => void = () => {},
+): Promise<TarEntry[]> {
   log("kit: bundling the service CLI (API, dashboard, instance commands)");
   const cli = await bundleInstanceCli("service-main.ts", [...(o.external ?? SERVICE_EXTERNALS)]);
   const { buildDashboard, DIST_DIR } = await import("../web/build.js");
@@ -150,4 +177,3 @@ export const SERVICE_EXTERNALS = ["@electric-sql/pglite", "pglite-prisma-adapter
 export function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(join(packageDir(name), "package.json"), "utf8")) as { version: string }).version;
 }
-

@@ -29,10 +29,12 @@ export const DRIVER_PINS_FILE = new URL("driver-pins.json", import.meta.url);
 export const isOwnJar = (name: string): boolean => name.startsWith("ycsb-lab-binding-");
 
 /** The file name Maven's copy-dependencies gives an artifact: artifactId-version[-classifier].jar. */
-export const pinFileName = (p: DriverPin): string => `${p.artifactId}-${p.version}${p.classifier ? `-${p.classifier}` : ""}.jar`;
+export const pinFileName = (p: DriverPin): string =>
+  `${p.artifactId}-${p.version}${p.classifier ? `-${p.classifier}` : ""}.jar`;
 
 /** The artifact's path in a Maven 2 layout repository. */
-export const pinPath = (p: DriverPin): string => `${p.groupId.split(".").join("/")}/${p.artifactId}/${p.version}/${pinFileName(p)}`;
+export const pinPath = (p: DriverPin): string =>
+  `${p.groupId.split(".").join("/")}/${p.artifactId}/${p.version}/${pinFileName(p)}`;
 
 export const sha256Of = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
 
@@ -55,9 +57,11 @@ export function parseDriverPins(text: string, source: string): DriverPins {
     if (!Array.isArray(pins)) bad(`modules.${module} is not a list`);
     for (const [i, p] of (pins as DriverPin[]).entries()) {
       for (const field of ["groupId", "artifactId", "version"] as const) {
-        if (typeof p?.[field] !== "string" || !COORDINATE.test(p[field])) bad(`modules.${module}[${i}].${field}: "${String(p?.[field])}" is not a Maven coordinate`);
+        if (typeof p?.[field] !== "string" || !COORDINATE.test(p[field]))
+          bad(`modules.${module}[${i}].${field}: "${String(p?.[field])}" is not a Maven coordinate`);
       }
-      if (p.classifier !== undefined && !COORDINATE.test(String(p.classifier))) bad(`modules.${module}[${i}].classifier: "${p.classifier}" is not a Maven classifier`);
+      if (p.classifier !== undefined && !COORDINATE.test(String(p.classifier)))
+        bad(`modules.${module}[${i}].classifier: "${p.classifier}" is not a Maven classifier`);
       if (!/^[0-9a-f]{64}$/.test(String(p.sha256))) bad(`modules.${module}[${i}].sha256: not 64 hex digits`);
     }
   }
@@ -80,8 +84,10 @@ export function pinProblems(module: string, jars: readonly NamedFile[], pins: Dr
     seen.add(jar.name);
     const pin = pinned.get(jar.name);
     if (!pin) problems.push(`${module}: ${jar.name} is not pinned`);
-    else if (pin.sha256 !== sha256Of(jar.data)) problems.push(`${module}: ${jar.name} has SHA-256 ${sha256Of(jar.data)}, pinned ${pin.sha256}`);
+    else if (pin.sha256 !== sha256Of(jar.data))
+      problems.push(`${module}: ${jar.name} has SHA-256 ${sha256Of(jar.data)}, pinned ${pin.sha256}`);
   }
-  for (const name of pinned.keys()) if (!seen.has(name)) problems.push(`${module}: ${name} is pinned but not in the classpath`);
+  for (const name of pinned.keys())
+    if (!seen.has(name)) problems.push(`${module}: ${name} is pinned but not in the classpath`);
   return problems;
 }

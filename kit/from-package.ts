@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import type { Engine } from "../model/engine.js";
 import { KIT_MANIFEST, type KitManifest } from "../runner/kit-layout.js";
-import { instanceKitFiles, jarsIn, writeKitArchive, type InstanceKitParts, type Kit } from "./assemble.js";
+import { type InstanceKitParts, instanceKitFiles, jarsIn, type Kit, writeKitArchive } from "./assemble.js";
 import { readDriverPins } from "./driver-pins.js";
 import { fetchAllPinned, type MavenFetch } from "./maven.js";
 
@@ -26,7 +26,9 @@ export interface PackageKitOptions extends MavenFetch {
 function packageVersion(root: string): string {
   const file = join(root, KIT_MANIFEST);
   if (!existsSync(join(root, KIT_PARTS)) || !existsSync(file)) {
-    throw new Error(`kit build: ${root} is not the @ycsb-lab/cli package (no ${KIT_PARTS}/ beside ${KIT_MANIFEST}); build a kit with the package or in a checkout`);
+    throw new Error(
+      `kit build: ${root} is not the @ycsb-lab/cli package (no ${KIT_PARTS}/ beside ${KIT_MANIFEST}); build a kit with the package or in a checkout`,
+    );
   }
   return (JSON.parse(readFileSync(file, "utf8")) as KitManifest).version;
 }

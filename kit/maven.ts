@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NamedFile } from "./assemble.js";
-import { pinFileName, pinPath, sha256Of, type DriverPin } from "./driver-pins.js";
+import { type DriverPin, pinFileName, pinPath, sha256Of } from "./driver-pins.js";
 
 /**
  * Pinned jars from a Maven 2 layout repository (Maven Central by default, or a mirror: https, http or file URL),
@@ -32,7 +32,8 @@ export function artifactUrl(repository: string, pin: DriverPin): URL {
   } catch {
     throw new Error(`--maven-repo: "${repository}" is not a URL (e.g. ${MAVEN_CENTRAL})`);
   }
-  if (!["https:", "http:", "file:"].includes(base.protocol)) throw new Error(`--maven-repo: ${base.protocol} is not https:, http: or file:`);
+  if (!["https:", "http:", "file:"].includes(base.protocol))
+    throw new Error(`--maven-repo: ${base.protocol} is not https:, http: or file:`);
   return new URL(pinPath(pin), base);
 }
 
@@ -54,7 +55,9 @@ async function download(url: URL): Promise<Buffer> {
       last = `HTTP ${res.status}`;
       if (res.status < 500 && res.status !== 429) break;
     } catch (err) {
-      last = (err as Error).cause ? `${(err as Error).message} (${String((err as { cause: unknown }).cause)})` : (err as Error).message;
+      last = (err as Error).cause
+        ? `${(err as Error).message} (${String((err as { cause: unknown }).cause)})`
+        : (err as Error).message;
     }
     if (attempt < TRIES) await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
   }
@@ -86,7 +89,11 @@ export async function fetchPinned(pin: DriverPin, o: MavenFetch = {}): Promise<N
 }
 
 /** Every pin, a few downloads at a time; fails with every artifact that could not be had. */
-export async function fetchAllPinned(pins: readonly DriverPin[], o: MavenFetch = {}, parallel = 4): Promise<NamedFile[]> {
+export async function fetchAllPinned(
+  pins: readonly DriverPin[],
+  o: MavenFetch = {},
+  parallel = 4,
+): Promise<NamedFile[]> {
   const out: NamedFile[] = new Array(pins.length);
   const failures: string[] = [];
   let next = 0;

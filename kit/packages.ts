@@ -5,7 +5,14 @@ import { pathToFileURL } from "node:url";
 import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import { ENGINES } from "../model/engine.js";
 import { kitManifestEntry, type NamedFile } from "./assemble.js";
-import { bundleInstanceCli, checkoutKitParts, installedVersion, packageVersion, REPO_ROOT, serviceKitEntries } from "./build.js";
+import {
+  bundleInstanceCli,
+  checkoutKitParts,
+  installedVersion,
+  packageVersion,
+  REPO_ROOT,
+  serviceKitEntries,
+} from "./build.js";
 import { isOwnJar, pinProblems, readDriverPins } from "./driver-pins.js";
 import { KIT_PARTS } from "./from-package.js";
 import type { TarEntry } from "./tar.js";
@@ -48,7 +55,13 @@ function writeTree(dir: string, entries: readonly TarEntry[]): void {
 
 function pack(dir: string, outDir: string, extra: string[] = []): string {
   const args = ["pack", "--json", "--pack-destination", outDir, ...extra];
-  const out = JSON.parse(execFileSync("npm", args, { cwd: dir, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } })) as { filename: string }[];
+  const out = JSON.parse(
+    execFileSync("npm", args, {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, npm_config_update_notifier: "false" },
+    }),
+  ) as { filename: string }[];
   return join(outDir, out[0]!.filename);
 }
 
@@ -61,12 +74,23 @@ export function buildLibraryPackage(outDir = PACKAGES_DIR, log: (line: string) =
 }
 
 /** A package folder: the bundle's files, its package.json and a short README; then packed. */
-function writePackage(o: { name: string; folder: string; outDir: string; entries: readonly TarEntry[]; manifest: Record<string, unknown>; readme: string; log: (line: string) => void }): BuiltPackage {
+function writePackage(o: {
+  name: string;
+  folder: string;
+  outDir: string;
+  entries: readonly TarEntry[];
+  manifest: Record<string, unknown>;
+  readme: string;
+  log: (line: string) => void;
+}): BuiltPackage {
   const dir = join(o.outDir, o.folder);
   const readme = `# ${o.name}\n\n${o.readme}\n\nPart of ycsb-lab: benchmark databases in the cloud with YCSB. See the project's README and docs/packages.md.\n`;
   writeTree(dir, [
     ...o.entries,
-    { path: "package.json", data: Buffer.from(`${JSON.stringify({ name: o.name, ...COMMON, ...o.manifest }, null, 2)}\n`) },
+    {
+      path: "package.json",
+      data: Buffer.from(`${JSON.stringify({ name: o.name, ...COMMON, ...o.manifest }, null, 2)}\n`),
+    },
     { path: "README.md", data: Buffer.from(readme) },
   ]);
   o.log(`package: ${o.name} in ${dir}`);
@@ -83,20 +107,36 @@ async function cliKitParts(log: (line: string) => void): Promise<{ runtime: TarE
   const kit = await checkoutKitParts(modules, log);
   const pins = readDriverPins();
   const problems = kit.bindings.flatMap((b) => pinProblems(b.module, b.jars, pins));
-  if (problems.length) throw new Error(`packages: the built bindings are not the pinned ones (run npx tsx kit/pin-drivers.ts and review):\n  ${problems.join("\n  ")}`);
-  const under = (into: string, files: readonly NamedFile[]) => files.map((f) => ({ path: `${into}/${f.name}`, data: f.data }));
+  if (problems.length)
+    throw new Error(
+      `packages: the built bindings are not the pinned ones (run npx tsx kit/pin-drivers.ts and review):\n  ${problems.join("\n  ")}`,
+    );
+  const under = (into: string, files: readonly NamedFile[]) =>
+    files.map((f) => ({ path: `${into}/${f.name}`, data: f.data }));
   const pinned = { modules: Object.fromEntries(modules.map((m) => [m, pins.modules[m] ?? []])) };
   return {
-    runtime: [kitManifestEntry(kit.version, []), ...under("java/ycsb/core", kit.ycsbCore), ...under("java/ycsb/hdr-2.1.12", kit.hdr)],
+    runtime: [
+      kitManifestEntry(kit.version, []),
+      ...under("java/ycsb/core", kit.ycsbCore),
+      ...under("java/ycsb/hdr-2.1.12", kit.hdr),
+    ],
     parts: [
       { path: `${KIT_PARTS}/ycsb-lab.mjs`, data: kit.cli },
       { path: `${KIT_PARTS}/driver-pins.json`, data: Buffer.from(`${JSON.stringify(pinned, null, 2)}\n`) },
-      ...kit.bindings.flatMap((b) => under(`${KIT_PARTS}/bindings/${b.module}`, b.jars.filter((j) => isOwnJar(j.name)))),
+      ...kit.bindings.flatMap((b) =>
+        under(
+          `${KIT_PARTS}/bindings/${b.module}`,
+          b.jars.filter((j) => isOwnJar(j.name)),
+        ),
+      ),
     ],
   };
 }
 
-export async function buildCliPackage(outDir = PACKAGES_DIR, log: (line: string) => void = () => {}): Promise<BuiltPackage> {
+export async function buildCliPackage(
+  outDir = PACKAGES_DIR,
+  log: (line: string) => void = () => {},
+): Promise<BuiltPackage> {
   const { runtime, parts } = await cliKitParts(log);
   log("kit: bundling the package CLI (the instance commands and kit build)");
   return writePackage({
@@ -104,9 +144,14 @@ export async function buildCliPackage(outDir = PACKAGES_DIR, log: (line: string)
     folder: "cli",
     outDir,
     log,
-    entries: [{ path: "bin/ycsb-lab.mjs", data: await bundleInstanceCli("package-main.ts"), executable: true }, ...runtime, ...parts],
+    entries: [
+      { path: "bin/ycsb-lab.mjs", data: await bundleInstanceCli("package-main.ts"), executable: true },
+      ...runtime,
+      ...parts,
+    ],
     manifest: {
-      description: "The ycsb-lab command line and lock-step runner: plan a scenario, run its phases, parse and merge YCSB output, build the kit a stack ships.",
+      description:
+        "The ycsb-lab command line and lock-step runner: plan a scenario, run its phases, parse and merge YCSB output, build the kit a stack ships.",
       bin: { "ycsb-lab": "bin/ycsb-lab.mjs" },
       files: ["bin", "java", KIT_PARTS, "kit.json", "README.md"],
     },
@@ -115,7 +160,10 @@ export async function buildCliPackage(outDir = PACKAGES_DIR, log: (line: string)
   });
 }
 
-export async function buildServerPackage(outDir = PACKAGES_DIR, log: (line: string) => void = () => {}): Promise<BuiltPackage> {
+export async function buildServerPackage(
+  outDir = PACKAGES_DIR,
+  log: (line: string) => void = () => {},
+): Promise<BuiltPackage> {
   // PGlite finds its WebAssembly and data files beside its module, so it stays a package; its Prisma adapter is bundled
   // (as a package it would pull in @prisma/client, 72 MB, as a peer the bundle does not need).
   const entries = await serviceKitEntries({ external: ["@electric-sql/pglite", "esbuild"] }, log);
@@ -126,7 +174,8 @@ export async function buildServerPackage(outDir = PACKAGES_DIR, log: (line: stri
     log,
     entries,
     manifest: {
-      description: "The ycsb-lab results service: the results API (Postgres or embedded PGlite) and the dashboard, built.",
+      description:
+        "The ycsb-lab results service: the results API (Postgres or embedded PGlite) and the dashboard, built.",
       bin: { "ycsb-lab-server": "bin/ycsb-lab.mjs" },
       files: ["bin", "web", "static", "kit.json", "README.md"],
       dependencies: { "@electric-sql/pglite": installedVersion("@electric-sql/pglite") },

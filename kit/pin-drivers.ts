@@ -6,7 +6,7 @@ import { ENGINE_BINDINGS } from "../engines/bindings.js";
 import { ENGINES } from "../model/engine.js";
 import { bindingClasspathDir } from "../runner/java-artifacts.js";
 import { jarsIn } from "./assemble.js";
-import { DRIVER_PINS_FILE, isOwnJar, pinFileName, sha256Of, type DriverPin, type DriverPins } from "./driver-pins.js";
+import { DRIVER_PINS_FILE, type DriverPin, type DriverPins, isOwnJar, pinFileName, sha256Of } from "./driver-pins.js";
 
 /**
  * Writes kit/driver-pins.json from what Maven built: every binding module's classpath folder
@@ -22,8 +22,14 @@ export function coordinatesOf(repo: string, path: string): Omit<DriverPin, "sha2
   const [file, version, artifactId] = [parts.at(-1)!, parts.at(-2)!, parts.at(-3)!];
   const stem = `${artifactId}-${version}`;
   const rest = file.slice(stem.length, -".jar".length);
-  if (!file.startsWith(stem) || !file.endsWith(".jar") || (rest && !rest.startsWith("-"))) throw new Error(`pin-drivers: ${file} is not named ${stem}[-classifier].jar`);
-  const pin = { groupId: parts.slice(0, -3).join("."), artifactId, version, ...(rest ? { classifier: rest.slice(1) } : {}) };
+  if (!file.startsWith(stem) || !file.endsWith(".jar") || (rest && !rest.startsWith("-")))
+    throw new Error(`pin-drivers: ${file} is not named ${stem}[-classifier].jar`);
+  const pin = {
+    groupId: parts.slice(0, -3).join("."),
+    artifactId,
+    version,
+    ...(rest ? { classifier: rest.slice(1) } : {}),
+  };
   return pin;
 }
 

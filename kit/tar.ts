@@ -57,7 +57,8 @@ export function tarArchive(entries: TarEntry[]): Buffer {
   const chunks: Buffer[] = [];
   for (const dir of [...dirs].sort()) chunks.push(header(dir, 0, 0o755, "5"));
   for (const e of sorted) {
-    if (!e.path || e.path.startsWith("/") || e.path.split("/").includes("..")) throw new Error(`tar: not a relative path: ${e.path}`);
+    if (!e.path || e.path.startsWith("/") || e.path.split("/").includes(".."))
+      throw new Error(`tar: not a relative path: ${e.path}`);
     chunks.push(header(e.path, e.data.length, e.executable ? 0o755 : 0o644, "0"), Buffer.from(e.data));
     const pad = (BLOCK - (e.data.length % BLOCK)) % BLOCK;
     if (pad) chunks.push(Buffer.alloc(pad, 0));

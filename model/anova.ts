@@ -63,8 +63,15 @@ export function significanceCode(p: number | null): string {
 /** The two-way ANOVA of the cells; throws on cells it cannot use (n < 1, non-finite values). */
 export function twoWayAnova(cells: readonly CellSummary[], threadsAs: ThreadsAs): AnovaTable {
   for (const c of cells) {
-    if (!(Number.isInteger(c.n) && c.n >= 1) || !Number.isFinite(c.mean) || !Number.isFinite(c.threads) || (c.withinSumSq !== null && !(c.withinSumSq >= 0))) {
-      throw new Error(`anova: cell ${c.database}/${c.threads} is not usable (n ${c.n}, mean ${c.mean}, within ${c.withinSumSq})`);
+    if (
+      !(Number.isInteger(c.n) && c.n >= 1) ||
+      !Number.isFinite(c.mean) ||
+      !Number.isFinite(c.threads) ||
+      (c.withinSumSq !== null && !(c.withinSumSq >= 0))
+    ) {
+      throw new Error(
+        `anova: cell ${c.database}/${c.threads} is not usable (n ${c.n}, mean ${c.mean}, within ${c.withinSumSq})`,
+      );
     }
   }
   const databases = [...new Set(cells.map((c) => c.database))].sort();
@@ -74,7 +81,10 @@ export function twoWayAnova(cells: readonly CellSummary[], threadsAs: ThreadsAs)
   const w = cells.map((c) => Math.sqrt(c.n));
   const y = cells.map((c, i) => c.mean * w[i]!);
   const dbColumns = databases.slice(1).map((d) => cells.map((c) => (c.database === d ? 1 : 0)));
-  const ntColumns = threadsAs === "numeric" ? [cells.map((c) => c.threads)] : levels.slice(1).map((t) => cells.map((c) => (c.threads === t ? 1 : 0)));
+  const ntColumns =
+    threadsAs === "numeric"
+      ? [cells.map((c) => c.threads)]
+      : levels.slice(1).map((t) => cells.map((c) => (c.threads === t ? 1 : 0)));
   const interaction = dbColumns.flatMap((d) => ntColumns.map((t) => d.map((v, i) => v * t[i]!)));
   const weighted = (cols: number[][]) => cols.map((col) => col.map((v, i) => v * w[i]!));
 
@@ -114,13 +124,26 @@ export function twoWayAnova(cells: readonly CellSummary[], threadsAs: ThreadsAs)
       row("DB", db),
       row("NT", nt),
       row("DB:NT", dbnt),
-      { term: "Residuals", df: residualDf, sumSq: residualSumSq, meanSq: residualDf > 0 ? residualMeanSq : null, F: null, p: null, significance: "" },
+      {
+        term: "Residuals",
+        df: residualDf,
+        sumSq: residualSumSq,
+        meanSq: residualDf > 0 ? residualMeanSq : null,
+        F: null,
+        p: null,
+        significance: "",
+      },
     ],
     observations,
     withinKnown,
     ...(testable
       ? {}
-      : { note: residualDf <= 0 ? "no residual degrees of freedom: more repeats are needed" : "no residual variance: the cells' means alone fit exactly (the repeats' spread is needed)" }),
+      : {
+          note:
+            residualDf <= 0
+              ? "no residual degrees of freedom: more repeats are needed"
+              : "no residual variance: the cells' means alone fit exactly (the repeats' spread is needed)",
+        }),
   };
 }
 
@@ -157,7 +180,9 @@ export function regularisedIncompleteBeta(x: number, a: number, b: number): numb
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  return x < (a + 1) / (a + b + 2) ? (front * betaContinuedFraction(x, a, b)) / a : 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+  return x < (a + 1) / (a + b + 2)
+    ? (front * betaContinuedFraction(x, a, b)) / a
+    : 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
 }
 
 function betaContinuedFraction(x: number, a: number, b: number): number {
@@ -191,7 +216,10 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error about 1e-15). */
 export function logGamma(x: number): number {
-  const g = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const g = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const z = x - 1;
   let s = g[0]!;

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { INCLUDE_VALUES } from "./aggregate/rules.js";
 import { CapacityPriceSchema, CapacityResultSchema, CapacitySloSchema } from "./capacity-result.js";
 import { ENGINES } from "./engine.js";
@@ -8,7 +8,9 @@ import { dateTimeOptions, LIMITS } from "./result-limits.js";
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** ?format=csv turns any read endpoint into CSV (one row per point). */
-export const FormatQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])) });
+export const FormatQuery = Type.Object({
+  format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")])),
+});
 
 export const RunFiltersQuery = Type.Object({
   engine: Type.Optional(literals(ENGINES)),
@@ -23,7 +25,8 @@ export const RunFiltersQuery = Type.Object({
   to: Type.Optional(Type.String(dateTimeOptions("runs started at or before"))),
   include: Type.Optional(
     Type.Union([Type.Literal(INCLUDE_VALUES[0]), Type.Literal(INCLUDE_VALUES[1])], {
-      description: "aggregates: valid (default) leaves out phases judged invalid and says how many (leftOut); all counts them too",
+      description:
+        "aggregates: valid (default) leaves out phases judged invalid and says how many (leftOut); all counts them too",
     }),
   ),
   format: FormatQuery.properties.format,
@@ -83,9 +86,16 @@ export const RunSummary = Type.Object({
   verdict: Type.Optional(Type.String()),
   reasons: Type.Optional(Type.Array(Type.String())),
   workloads: Type.Optional(Type.Array(Type.String())),
-  throughputOpsSec: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "peak.throughput.mean: the run's headline throughput" })),
+  throughputOpsSec: Type.Optional(
+    Type.Union([Type.Number(), Type.Null()], { description: "peak.throughput.mean: the run's headline throughput" }),
+  ),
   peak: Type.Optional(Type.Union([RunPeakSchema, Type.Null()])),
-  records: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "GET /runs: the most records a phase was given (YCSB recordcount): with the scenario's, the scale the run ran at" })),
+  records: Type.Optional(
+    Type.Union([Type.Number(), Type.Null()], {
+      description:
+        "GET /runs: the most records a phase was given (YCSB recordcount): with the scenario's, the scale the run ran at",
+    }),
+  ),
 });
 
 export const OperationAggregate = Type.Object({
@@ -94,10 +104,16 @@ export const OperationAggregate = Type.Object({
   minUs: NumOrNull,
   maxUs: NumOrNull,
   percentilesUs: Type.Record(Type.String(), NumOrNull),
-  percentileMethod: Type.Union([Type.Literal("merged-hdr"), Type.Literal("single-client"), Type.Literal("max-of-clients")], {
-    description: "merged-hdr: from the clients' merged HDR histograms; single-client: as printed; max-of-clients: an upper bound, no histograms stored",
+  percentileMethod: Type.Union(
+    [Type.Literal("merged-hdr"), Type.Literal("single-client"), Type.Literal("max-of-clients")],
+    {
+      description:
+        "merged-hdr: from the clients' merged HDR histograms; single-client: as printed; max-of-clients: an upper bound, no histograms stored",
+    },
+  ),
+  averageOfClientAveragesUs: Type.Union([Type.Number(), Type.Null()], {
+    description: "the seeds' average of client averages, for comparison only",
   }),
-  averageOfClientAveragesUs: Type.Union([Type.Number(), Type.Null()], { description: "the seeds' average of client averages, for comparison only" }),
 });
 
 export const PhaseResult = Type.Object({
@@ -114,7 +130,9 @@ export const PhaseResult = Type.Object({
     operationCount: Type.Union([Type.Integer(), Type.Null()]),
   }),
   verdict: Type.String(),
-  reasons: Type.Array(Type.String(), { description: "the reasons of the phase's client verdicts (runner/validity.ts)" }),
+  reasons: Type.Array(Type.String(), {
+    description: "the reasons of the phase's client verdicts (runner/validity.ts)",
+  }),
   aggregate: Type.Object({
     clients: Type.Integer(),
     expectedClients: Type.Integer(),
@@ -132,7 +150,9 @@ export const RunCostSchema = Type.Union(
       priced: Type.Literal(true),
       basis: Type.Literal("realized"),
       usd: Type.Number({ description: "every instance billed from its boot to its last word, 60 s at least" }),
-      configurationUsdPerHour: Type.Union([Type.Number(), Type.Null()], { description: "the data instances' bill over the hours they stood" }),
+      configurationUsdPerHour: Type.Union([Type.Number(), Type.Null()], {
+        description: "the data instances' bill over the hours they stood",
+      }),
       instances: Type.Array(
         Type.Object({
           instance: Type.String(),
@@ -177,8 +197,13 @@ export const LeftOutSchema = Type.Object(
 );
 
 /** The stand-in that served instead of the engine and the machines: measurements of another never share a series. */
-const StandIn = Type.Union([Type.String(), Type.Null()], { description: "the stand-in that served instead of the engine (site.ycsb.BasicDB, FerretDB, CouchbaseMock), or null" });
-const InstanceTypes = Type.Object({ data: Type.String(), client: Type.String() }, { description: "the machines (\"local\" for a run on one machine)" });
+const StandIn = Type.Union([Type.String(), Type.Null()], {
+  description: "the stand-in that served instead of the engine (site.ycsb.BasicDB, FerretDB, CouchbaseMock), or null",
+});
+const InstanceTypes = Type.Object(
+  { data: Type.String(), client: Type.String() },
+  { description: 'the machines ("local" for a run on one machine)' },
+);
 
 export const ScalingSeriesSchema = Type.Object({
   engine: Type.String(),
@@ -186,12 +211,18 @@ export const ScalingSeriesSchema = Type.Object({
   preset: Type.String(),
   scenario: Type.String(),
   sourceKind: Type.String(),
-  sourceId: Type.String({ description: "one series per source: a published study's figures never merge with another's" }),
+  sourceId: Type.String({
+    description: "one series per source: a published study's figures never merge with another's",
+  }),
   citation: Type.Union([Type.String(), Type.Null()]),
   standIn: StandIn,
   instanceTypes: InstanceTypes,
-  operationCount: Type.Union([Type.Integer(), Type.Null()], { description: "the scenario's operation count (seed 003: one series per count)" }),
-  operationCountPer: Type.Union([Type.String(), Type.Null()], { description: "client or total: how the scenario stated the count" }),
+  operationCount: Type.Union([Type.Integer(), Type.Null()], {
+    description: "the scenario's operation count (seed 003: one series per count)",
+  }),
+  operationCountPer: Type.Union([Type.String(), Type.Null()], {
+    description: "client or total: how the scenario stated the count",
+  }),
   points: Type.Array(
     Type.Object({
       nodes: Type.Integer(),
@@ -200,22 +231,42 @@ export const ScalingSeriesSchema = Type.Object({
       runs: Type.Integer(),
       phases: Type.Integer({ description: "phases counted" }),
       leftOut: LeftOutSchema,
-      verdict: Type.String({ description: "the worst verdict of the phases the value stands on (valid, warning, invalid)" }),
+      verdict: Type.String({
+        description: "the worst verdict of the phases the value stands on (valid, warning, invalid)",
+      }),
       reasons: Type.Array(Type.String(), { description: "their reasons (a few), for a warning or invalid verdict" }),
     }),
   ),
   leftOut: LeftOutSchema,
   analysis: Type.Object({
     baseNodes: Type.Union([Type.Integer(), Type.Null()]),
-    steps: Type.Array(Type.Object({ fromNodes: Type.Integer(), toNodes: Type.Integer(), gain: Type.Number(), linearGain: Type.Number(), efficiency: Type.Number() })),
-    score: Type.Union([Type.Number(), Type.Null()], { description: "seed 002 scalability score: mean efficiency of 4 -> 6 and 4 -> 8 nodes; null unless the series has 4, 6 and 8 nodes (steps give each 1 -> k efficiency)" }),
+    steps: Type.Array(
+      Type.Object({
+        fromNodes: Type.Integer(),
+        toNodes: Type.Integer(),
+        gain: Type.Number(),
+        linearGain: Type.Number(),
+        efficiency: Type.Number(),
+      }),
+    ),
+    score: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        "seed 002 scalability score: mean efficiency of 4 -> 6 and 4 -> 8 nodes; null unless the series has 4, 6 and 8 nodes (steps give each 1 -> k efficiency)",
+    }),
     idealLinear: Type.Array(Type.Object({ nodes: Type.Integer(), throughputOpsSec: Type.Number() })),
   }),
 });
 
 /** p99 from the clients' merged HDR histograms where every client has one, else the max of theirs: `p99Method` says which. */
-const P99Method = Type.Union([Type.Literal("merged-hdr"), Type.Literal("max-of-clients"), Type.Literal("single-client")]);
-const PhaseLatency = Type.Record(Type.String(), Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99Us: NumOrNull, p99Method: P99Method }));
+const P99Method = Type.Union([
+  Type.Literal("merged-hdr"),
+  Type.Literal("max-of-clients"),
+  Type.Literal("single-client"),
+]);
+const PhaseLatency = Type.Record(
+  Type.String(),
+  Type.Object({ count: Type.Number(), avgUs: NumOrNull, p99Us: NumOrNull, p99Method: P99Method }),
+);
 
 export const DurabilityRow = Type.Object({
   engine: Type.String(),
@@ -223,7 +274,9 @@ export const DurabilityRow = Type.Object({
   preset: Type.String(),
   nodes: Type.Integer({ description: "data nodes: presets are compared at one cluster size" }),
   operationCount: Type.Union([Type.Integer(), Type.Null()]),
-  operationCountPer: Type.Union([Type.String(), Type.Null()], { description: "client or total: how the scenario stated the count" }),
+  operationCountPer: Type.Union([Type.String(), Type.Null()], {
+    description: "client or total: how the scenario stated the count",
+  }),
   scenario: Type.String(),
   sourceKind: Type.String(),
   sourceId: Type.String(),
@@ -233,7 +286,9 @@ export const DurabilityRow = Type.Object({
   phases: Type.Integer({ description: "workload phases of the cell's runs, every load level" }),
   runs: Type.Integer({ description: "runs whose repeats were counted at the peak load level" }),
   peakThreads: Type.Array(Type.Integer(), { description: "total client threads of the peak load level" }),
-  throughputOpsSec: Type.Union([Type.Number(), Type.Null()], { description: "mean over repeats at the load level of the highest mean (seed 004: maximum throughput)" }),
+  throughputOpsSec: Type.Union([Type.Number(), Type.Null()], {
+    description: "mean over repeats at the load level of the highest mean (seed 004: maximum throughput)",
+  }),
   throughput: OverRepeatsSchema,
   leftOut: LeftOutSchema,
   verdict: Type.String({ description: "the worst verdict of the peak phases the cell stands on" }),
@@ -257,7 +312,9 @@ export const SweepSeries = Type.Object({
   preset: Type.String(),
   nodes: Type.Integer(),
   workload: Type.Union([Type.String(), Type.Null()]),
-  operationCount: Type.Union([Type.Integer(), Type.Null()], { description: "seed 003: one series per operation count" }),
+  operationCount: Type.Union([Type.Integer(), Type.Null()], {
+    description: "seed 003: one series per operation count",
+  }),
   operationCountPer: Type.Union([Type.String(), Type.Null()]),
   sourceKind: Type.String(),
   sourceId: Type.String({ description: "the source: measured, or one published study" }),
@@ -272,12 +329,18 @@ export const SweepSeries = Type.Object({
       threads: Type.Integer(),
       target: NumOrNull,
       complete: Type.Boolean({ description: "no phase of the level was left out as incomplete" }),
-      throughputOpsSec: Type.Number({ description: "mean over the repeats of each phase's throughput summed over clients" }),
+      throughputOpsSec: Type.Number({
+        description: "mean over the repeats of each phase's throughput summed over clients",
+      }),
       throughput: OverRepeatsSchema,
-      runtimeMs: Type.Union([Type.Number(), Type.Null()], { description: "mean over the repeats of each phase's slowest client's runtime" }),
+      runtimeMs: Type.Union([Type.Number(), Type.Null()], {
+        description: "mean over the repeats of each phase's slowest client's runtime",
+      }),
       runtime: OverRepeatsSchema,
       leftOut: LeftOutSchema,
-      verdict: Type.String({ description: "the worst verdict of the phases the value stands on (valid, warning, invalid)" }),
+      verdict: Type.String({
+        description: "the worst verdict of the phases the value stands on (valid, warning, invalid)",
+      }),
       reasons: Type.Array(Type.String(), { description: "their reasons (a few), for a warning or invalid verdict" }),
       latency: PhaseLatency,
     }),
@@ -302,7 +365,14 @@ export const RepeatGroupSchema = Type.Object({
   instanceTypes: InstanceTypes,
   runs: Type.Array(Type.String()),
   repeats: Type.Array(
-    Type.Object({ runId: Type.String(), phase: Type.String(), runRepeat: Type.Integer(), repeat: Type.Integer(), throughputOpsSec: Type.Number(), verdict: Type.String() }),
+    Type.Object({
+      runId: Type.String(),
+      phase: Type.String(),
+      runRepeat: Type.Integer(),
+      repeat: Type.Integer(),
+      throughputOpsSec: Type.Number(),
+      verdict: Type.String(),
+    }),
   ),
   leftOut: LeftOutSchema,
   throughput: Type.Object({
@@ -331,7 +401,9 @@ const AnovaTableSchema = Type.Object({
     }),
   ),
   observations: Type.Integer(),
-  withinKnown: Type.Boolean({ description: "false where only cell means are known (a published table): each F is an upper bound" }),
+  withinKnown: Type.Boolean({
+    description: "false where only cell means are known (a published table): each F is an upper bound",
+  }),
   note: Type.Optional(Type.String()),
 });
 
@@ -344,11 +416,18 @@ export const AnovaAnalysisSchema = Type.Object({
   operationCount: Type.Union([Type.Integer(), Type.Null()]),
   preset: Type.String(),
   nodes: Type.Integer(),
-  cells: Type.Array(Type.Object({ database: Type.String(), threads: Type.Integer(), n: Type.Integer(), meanRuntimeMs: Type.Number() })),
+  cells: Type.Array(
+    Type.Object({ database: Type.String(), threads: Type.Integer(), n: Type.Integer(), meanRuntimeMs: Type.Number() }),
+  ),
   threadsNumeric: AnovaTableSchema,
   threadsLevels: AnovaTableSchema,
   published: Type.Union([
-    Type.Object({ table: Type.String(), F: Type.Array(NumOrNull), p: Type.Array(Type.Union([Type.String(), Type.Null()])), significance: Type.Array(Type.String()) }),
+    Type.Object({
+      table: Type.String(),
+      F: Type.Array(NumOrNull),
+      p: Type.Array(Type.Union([Type.String(), Type.Null()])),
+      significance: Type.Array(Type.String()),
+    }),
     Type.Null(),
   ]),
   leftOut: LeftOutSchema,
@@ -370,7 +449,10 @@ export const PhaseSeriesResponse = Type.Object({
     Type.Object({
       clientIndex: Type.Integer(),
       /** Two columns of the status series, one entry per status line. */
-      status: Type.Object({ elapsedSec: Type.Array(Type.Number()), opsPerSec: Type.Array(Type.Union([Type.Number(), Type.Null()])) }),
+      status: Type.Object({
+        elapsedSec: Type.Array(Type.Number()),
+        opsPerSec: Type.Array(Type.Union([Type.Number(), Type.Null()])),
+      }),
       histograms: Type.Record(Type.String(), Type.Array(Type.Object({ bucket: Type.String(), count: Type.Number() }))),
     }),
   ),
@@ -413,7 +495,8 @@ export const ReferenceTableSchema = Type.Object({
 
 export const ReferenceTablesResponse = Type.Object({ tables: Type.Array(ReferenceTableSchema) });
 
-const Facet = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(value: T) => Type.Array(Type.Object({ value, runs: Type.Integer() }));
+const Facet = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(value: T) =>
+  Type.Array(Type.Object({ value, runs: Type.Integer() }));
 
 /** What each filter can be set to, with the number of runs of each value: the dashboard's options without its runs. */
 export const FacetsResponse = Type.Object({
@@ -425,12 +508,21 @@ export const FacetsResponse = Type.Object({
   presets: Facet(Type.String()),
   nodes: Facet(Type.Integer()),
   scenarios: Facet(Type.String()),
-  scenarioPresets: Type.Array(Type.Object({ scenario: Type.String(), presets: Type.Array(Type.String()) }), { description: "the presets each scenario's runs ran under" }),
+  scenarioPresets: Type.Array(Type.Object({ scenario: Type.String(), presets: Type.Array(Type.String()) }), {
+    description: "the presets each scenario's runs ran under",
+  }),
   workloads: Type.Array(Type.Object({ value: Type.String(), phases: Type.Integer() })),
   instanceTypes: Facet(Type.String()),
   verdicts: Facet(Type.String()),
   sources: Type.Array(
-    Type.Object({ id: Type.String(), kind: Type.String(), citation: Type.Union([Type.String(), Type.Null()]), seed: Type.Union([Type.String(), Type.Null()]), scenarios: Type.Array(Type.String()), runs: Type.Integer() }),
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String(),
+      citation: Type.Union([Type.String(), Type.Null()]),
+      seed: Type.Union([Type.String(), Type.Null()]),
+      scenarios: Type.Array(Type.String()),
+      runs: Type.Integer(),
+    }),
   ),
 });
 
@@ -452,7 +544,13 @@ export const TimelineResponse = Type.Object({
   ),
 });
 
-const ConfigurationSchema = Type.Object({ scenario: Type.String(), engine: Type.String(), preset: Type.String(), nodes: Type.Integer(), instanceType: Type.String() });
+const ConfigurationSchema = Type.Object({
+  scenario: Type.String(),
+  engine: Type.String(),
+  preset: Type.String(),
+  nodes: Type.Integer(),
+  instanceType: Type.String(),
+});
 
 /** GET /regressions: each configuration's history per workload, its change points, and the difference to its baseline. */
 export const RegressionsResponse = Type.Object({
@@ -472,8 +570,15 @@ export const RegressionsResponse = Type.Object({
           phase: Type.String({ description: "the peak phase" }),
           threads: Type.Integer(),
           throughput: OverRepeatsSchema,
-          changeFromBaseline: Type.Union([Type.Number(), Type.Null()], { description: "fraction: -0.12 is 12 % below the baseline" }),
-          againstBaseline: Type.Union([Type.Literal("exceeds noise"), Type.Literal("within noise"), Type.Literal("noise unknown"), Type.Null()]),
+          changeFromBaseline: Type.Union([Type.Number(), Type.Null()], {
+            description: "fraction: -0.12 is 12 % below the baseline",
+          }),
+          againstBaseline: Type.Union([
+            Type.Literal("exceeds noise"),
+            Type.Literal("within noise"),
+            Type.Literal("noise unknown"),
+            Type.Null(),
+          ]),
         }),
       ),
       changes: Type.Array(
@@ -490,7 +595,10 @@ export const RegressionsResponse = Type.Object({
           kind: Type.Union([Type.Literal("regression"), Type.Literal("improvement")]),
         }),
       ),
-      baseline: Type.Union([Type.Object({ runId: Type.String(), throughputOpsSec: Type.Union([Type.Number(), Type.Null()]) }), Type.Null()]),
+      baseline: Type.Union([
+        Type.Object({ runId: Type.String(), throughputOpsSec: Type.Union([Type.Number(), Type.Null()]) }),
+        Type.Null(),
+      ]),
     }),
   ),
 });
@@ -506,12 +614,23 @@ export const BaselinesResponse = Type.Object({
       pinnedAt: Type.String(),
       engineVersion: Type.String(),
       startedAt: Type.String(),
-      workloads: Type.Array(Type.Object({ workload: Type.String(), phase: Type.String(), threads: Type.Integer(), throughput: OverRepeatsSchema })),
+      workloads: Type.Array(
+        Type.Object({
+          workload: Type.String(),
+          phase: Type.String(),
+          threads: Type.Integer(),
+          throughput: OverRepeatsSchema,
+        }),
+      ),
     }),
   ),
 });
 
-export const PinResponse = Type.Object({ configurationId: Type.String(), runId: Type.String(), replaced: Type.Union([Type.String(), Type.Null()]) });
+export const PinResponse = Type.Object({
+  configurationId: Type.String(),
+  runId: Type.String(),
+  replaced: Type.Union([Type.String(), Type.Null()]),
+});
 
 /** GET /runs/:id/audit: every action on the run by a token holder, oldest first (kept after a delete). */
 export const RunAuditResponse = Type.Object({
@@ -522,8 +641,13 @@ export const RunAuditResponse = Type.Object({
       action: Type.Union([Type.Literal("quarantine"), Type.Literal("release"), Type.Literal("delete")]),
       actor: Type.String({ description: "the name of the write token that acted" }),
       at: Type.String(),
-      reason: Type.Union([Type.String(), Type.Null()], { description: "free text: isolate it where it is shown (it may hold bidirectional controls)" }),
-      previous: Type.Unknown({ description: "the run's state before: its quarantine, and for a delete its facts and how many phases and results it held" }),
+      reason: Type.Union([Type.String(), Type.Null()], {
+        description: "free text: isolate it where it is shown (it may hold bidirectional controls)",
+      }),
+      previous: Type.Unknown({
+        description:
+          "the run's state before: its quarantine, and for a delete its facts and how many phases and results it held",
+      }),
     }),
   ),
 });
@@ -551,7 +675,9 @@ export const CapacityConfigurationSchema = Type.Object({
   price: CapacityPriceSchema,
   verdict: Type.String({ description: "the worst verdict of the steps that held, over the repeats counted" }),
   reasons: Type.Array(Type.String()),
-  leftOut: Type.Object(LeftOutSchema.properties, { description: "searches left out: invalid held steps, or a step some client never reported" }),
+  leftOut: Type.Object(LeftOutSchema.properties, {
+    description: "searches left out: invalid held steps, or a step some client never reported",
+  }),
   runs: Type.Array(
     Type.Object({
       runId: Type.String(),
@@ -563,4 +689,7 @@ export const CapacityConfigurationSchema = Type.Object({
     }),
   ),
 });
-export const CapacityResponse = Type.Object({ configurations: Type.Array(CapacityConfigurationSchema), leftOut: LeftOutSchema });
+export const CapacityResponse = Type.Object({
+  configurations: Type.Array(CapacityConfigurationSchema),
+  leftOut: LeftOutSchema,
+});

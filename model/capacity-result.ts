@@ -1,13 +1,13 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import {
+  type CapacitySearch,
   capacityOutcome,
   describeBreach,
-  judged,
-  type CapacitySearch,
   type JudgedStep,
+  judged,
   type StepRole,
 } from "./capacity-search.js";
-import { stepMeasurement, type StepClient } from "./capacity-step.js";
+import { type StepClient, stepMeasurement } from "./capacity-step.js";
 import { INSTANCE_TYPES, PRICE_SOURCE, PRICES_AS_OF } from "./instance-types.js";
 import { LOCAL_RUN_NO_PRICE, pricePerformance, spansCost, type TypedSpan } from "./run-cost.js";
 
@@ -101,14 +101,19 @@ export type ConfigurationPrice = { usdPerHour: number; basis: "realized" | "on-d
  * has them (model/run-cost.ts spansCost), else its data nodes at the on-demand price of their type. A run on this
  * machine ("local") rented nothing; a type without a price (retired) cannot be priced: both say so.
  */
-export function configurationPrice(dataInstanceType: string, nodes: number, spans: readonly TypedSpan[] = []): ConfigurationPrice {
+export function configurationPrice(
+  dataInstanceType: string,
+  nodes: number,
+  spans: readonly TypedSpan[] = [],
+): ConfigurationPrice {
   if (dataInstanceType === "local") return { statement: LOCAL_RUN_NO_PRICE };
   const data = spans.filter((s) => s.role === "data");
   const realized = data.length > 0 ? spansCost(data) : undefined;
   if (realized && "statement" in realized) return realized;
   if (realized?.configurationUsdPerHour) return { usdPerHour: realized.configurationUsdPerHour, basis: "realized" };
   const price = INSTANCE_TYPES[dataInstanceType]?.usdPerHour;
-  if (price === undefined) return { statement: `no price for instance type "${dataInstanceType}" in model/instance-types.ts` };
+  if (price === undefined)
+    return { statement: `no price for instance type "${dataInstanceType}" in model/instance-types.ts` };
   return { usdPerHour: nodes * price, basis: "on-demand" };
 }
 
@@ -141,7 +146,9 @@ export function capacityResult(
     slo: search.slo,
     sustainableOpsSec: outcome.sustainableOpsSec,
     heldStep: outcome.held?.step ?? null,
-    broke: outcome.broke ? { step: outcome.broke.step, target: outcome.broke.target!, breaches: words(outcome.broke) } : null,
+    broke: outcome.broke
+      ? { step: outcome.broke.step, target: outcome.broke.target!, breaches: words(outcome.broke) }
+      : null,
     steps: steps.map((st) => ({
       step: st.step,
       role: st.role,

@@ -76,14 +76,20 @@ export function searchProblems(s: CapacitySearch): string[] {
   const out: string[] = [];
   const { slo } = s;
   if (!slo.operations.length) out.push("capacity.slo.operations: name at least one operation (READ, UPDATE, ...)");
-  if (!(slo.percentile > 0 && slo.percentile < 100)) out.push(`capacity.slo.percentile: must be in (0, 100), got ${slo.percentile}`);
+  if (!(slo.percentile > 0 && slo.percentile < 100))
+    out.push(`capacity.slo.percentile: must be in (0, 100), got ${slo.percentile}`);
   if (!(slo.limitMs > 0)) out.push(`capacity.slo.limitMs: must be > 0 ms, got ${slo.limitMs}`);
-  if (!(slo.errorBudgetPct >= 0 && slo.errorBudgetPct <= 100)) out.push(`capacity.slo.errorBudgetPct: must be in [0, 100], got ${slo.errorBudgetPct}`);
-  if (!s.fractions?.length && s.resolutionOpsSec === undefined) out.push("capacity: give fractions, resolutionOpsSec or both");
+  if (!(slo.errorBudgetPct >= 0 && slo.errorBudgetPct <= 100))
+    out.push(`capacity.slo.errorBudgetPct: must be in [0, 100], got ${slo.errorBudgetPct}`);
+  if (!s.fractions?.length && s.resolutionOpsSec === undefined)
+    out.push("capacity: give fractions, resolutionOpsSec or both");
   for (const f of s.fractions ?? []) if (!(f > 0)) out.push(`capacity.fractions: each must be > 0, got ${f}`);
-  if (s.resolutionOpsSec !== undefined && !(s.resolutionOpsSec > 0)) out.push(`capacity.resolutionOpsSec: must be > 0, got ${s.resolutionOpsSec}`);
-  if (s.maximumOpsSec !== undefined && !(s.maximumOpsSec > 0)) out.push(`capacity.maximumOpsSec: must be > 0, got ${s.maximumOpsSec}`);
-  if (!(Number.isInteger(s.maxSteps) && s.maxSteps >= 1)) out.push(`capacity.maxSteps: must be an integer >= 1, got ${s.maxSteps}`);
+  if (s.resolutionOpsSec !== undefined && !(s.resolutionOpsSec > 0))
+    out.push(`capacity.resolutionOpsSec: must be > 0, got ${s.resolutionOpsSec}`);
+  if (s.maximumOpsSec !== undefined && !(s.maximumOpsSec > 0))
+    out.push(`capacity.maximumOpsSec: must be > 0, got ${s.maximumOpsSec}`);
+  if (!(Number.isInteger(s.maxSteps) && s.maxSteps >= 1))
+    out.push(`capacity.maxSteps: must be an integer >= 1, got ${s.maxSteps}`);
   return out;
 }
 
@@ -96,7 +102,8 @@ export function judgeStep(s: CapacitySearch, m: StepMeasurement): Breach[] {
     // Intended latency counts the wait a late operation had before it started (no coordinated omission).
     const value = o.intendedMs ?? o.opMs;
     if (value === null) breaches.push({ kind: "unmeasured", operation: op });
-    else if (value > s.slo.limitMs) breaches.push({ kind: "latency", operation: op, valueMs: value, limitMs: s.slo.limitMs });
+    else if (value > s.slo.limitMs)
+      breaches.push({ kind: "latency", operation: op, valueMs: value, limitMs: s.slo.limitMs });
   }
   const all = Object.values(m.operations).reduce((a, o) => a + o.count, 0);
   const failed = Object.values(m.operations).reduce((a, o) => a + o.failed, 0);
@@ -164,7 +171,9 @@ export interface CapacityOutcome {
 export function capacityOutcome(steps: readonly JudgedStep[]): CapacityOutcome {
   const targeted = steps.filter((st) => st.role !== "probe" && st.target !== undefined);
   const held = targeted.filter((st) => st.pass).sort((a, b) => b.target! - a.target!)[0];
-  const broke = targeted.filter((st) => !st.pass && st.target! > (held?.target ?? 0)).sort((a, b) => a.target! - b.target!)[0];
+  const broke = targeted
+    .filter((st) => !st.pass && st.target! > (held?.target ?? 0))
+    .sort((a, b) => a.target! - b.target!)[0];
   return { sustainableOpsSec: held?.achievedOpsSec ?? 0, ...(held ? { held } : {}), ...(broke ? { broke } : {}) };
 }
 

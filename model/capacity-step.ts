@@ -1,6 +1,6 @@
 import { aggregateOperation, phaseThroughput } from "./aggregate/index.js";
-import type { CapacitySearch, StepMeasurement, StepOperation } from "./capacity-search.js";
 import type { ClientOperationInput } from "./aggregate/phase.js";
+import type { CapacitySearch, StepMeasurement, StepOperation } from "./capacity-search.js";
 
 /** What a step needs of one client's result: a result document, or the same facts as the store keeps them. */
 export interface StepClient {

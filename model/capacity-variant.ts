@@ -9,12 +9,16 @@ import type { PlannableScenario } from "./plan.js";
 export const DEFAULT_FRACTIONS = [0.5, 0.75, 0.9, 1.05];
 export const DEFAULT_ERROR_BUDGET_PCT = 0.1;
 
-const SLO_TEXT = /^\s*([A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*)\s+p(\d+(?:\.\d+)?)\s*(?:<=?|\s)\s*(\d+(?:\.\d+)?)\s*ms\s*$/;
+const SLO_TEXT =
+  /^\s*([A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*)\s+p(\d+(?:\.\d+)?)\s*(?:<=?|\s)\s*(\d+(?:\.\d+)?)\s*ms\s*$/;
 
 /** "READ,UPDATE p99 10ms" (or "READ p99.9 < 5 ms") as an SLO; the error says what is expected. */
 export function parseSloText(text: string, errorBudgetPct = DEFAULT_ERROR_BUDGET_PCT): CapacitySlo {
   const m = SLO_TEXT.exec(text);
-  if (!m) throw new Error(`"${text}" is not an SLO: write the operations, a percentile and a limit, e.g. "READ,UPDATE p99 10ms"`);
+  if (!m)
+    throw new Error(
+      `"${text}" is not an SLO: write the operations, a percentile and a limit, e.g. "READ,UPDATE p99 10ms"`,
+    );
   return {
     operations: m[1]!.split(",").map((op) => op.trim().toUpperCase()),
     percentile: Number(m[2]),

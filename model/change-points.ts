@@ -64,7 +64,12 @@ export function findChangePoints(values: readonly number[], options: ChangePoint
 }
 
 /** argmax over tau of Q(tau) for values[from..to), each side at least minSegment long; O(n^2). */
-export function bestSplit(values: readonly number[], from: number, to: number, minSegment: number): { index: number; energy: number } | null {
+export function bestSplit(
+  values: readonly number[],
+  from: number,
+  to: number,
+  minSegment: number,
+): { index: number; energy: number } | null {
   const n = to - from;
   if (n < 2 * minSegment) return null;
   const x = values.slice(from, to);

@@ -1,4 +1,4 @@
-import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { type Static, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
 import { checkAgainst, type FieldError } from "./result-validation.js";
@@ -12,7 +12,8 @@ import { checkAgainst, type FieldError } from "./result-validation.js";
 export const CLUSTER_DESCRIPTION_VERSION = 1 as const;
 
 // Typed as the union of its literals, so Static<> gives "cassandra" | ... rather than string.
-const literalUnion = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<TLiteral<T[number]>[]>;
+const literalUnion = <T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<TLiteral<T[number]>[]>;
 const Address = Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9.:-]+$" });
 const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 const AbsolutePath = Type.String({ minLength: 1, maxLength: 500, pattern: "^/" });
@@ -32,7 +33,10 @@ export const ClusterNodeSchema = Type.Object(
 export const VolumeSchema = Type.Union([
   Type.Object({ kind: Type.Literal("instance-store") }, { additionalProperties: false }),
   /** An EBS volume attached under this device name (on Nitro it appears as an NVMe device reporting the name). */
-  Type.Object({ kind: Type.Literal("ebs"), device: Type.String({ pattern: "^[a-z0-9]+$" }) }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal("ebs"), device: Type.String({ pattern: "^[a-z0-9]+$" }) },
+    { additionalProperties: false },
+  ),
 ]);
 
 export const ClusterDescriptionSchema = Type.Object(
@@ -58,7 +62,10 @@ export const ClusterDescriptionSchema = Type.Object(
      */
     study: Type.Optional(
       Type.Object(
-        { cassandra: Type.Optional(Type.Record(Type.String(), Type.Unknown())), hbaseSplit: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+        {
+          cassandra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+          hbaseSplit: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -67,13 +74,21 @@ export const ClusterDescriptionSchema = Type.Object(
     /** SSM path of the run's secrets, e.g. "/ycsb-lab/<runId>/". */
     parameterPath: Type.String({ pattern: "^/.*/$", maxLength: 500 }),
     nodes: Type.Array(ClusterNodeSchema, { minItems: 1 }),
-    clients: Type.Array(Type.Object({ index: Type.Integer({ minimum: 0 }), address: Address, instanceType: Type.String({ maxLength: 100 }) }, { additionalProperties: false }), { minItems: 1 }),
+    clients: Type.Array(
+      Type.Object(
+        { index: Type.Integer({ minimum: 0 }), address: Address, instanceType: Type.String({ maxLength: 100 }) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
     storage: Type.Object(
       {
         data: VolumeSchema,
         dataDir: AbsolutePath,
         /** A separate commitlog / journal volume, when the preset puts the log on its own device (seed 004). */
-        log: Type.Optional(Type.Object({ device: Type.String({ pattern: "^[a-z0-9]+$" }) }, { additionalProperties: false })),
+        log: Type.Optional(
+          Type.Object({ device: Type.String({ pattern: "^[a-z0-9]+$" }) }, { additionalProperties: false }),
+        ),
         logDir: Type.Optional(AbsolutePath),
       },
       { additionalProperties: false },
@@ -107,15 +122,24 @@ export function clusterDescriptionProblems(value: unknown): FieldError[] {
   const d = value as ClusterDescription;
   const problems: FieldError[] = [];
   for (const [i, n] of d.nodes.entries()) {
-    if (n.index !== i) problems.push({ path: `/nodes/${i}/index`, message: `must be ${i} (nodes are listed in index order)` });
+    if (n.index !== i)
+      problems.push({ path: `/nodes/${i}/index`, message: `must be ${i} (nodes are listed in index order)` });
   }
   for (const [i, c] of d.clients.entries()) {
-    if (c.index !== i) problems.push({ path: `/clients/${i}/index`, message: `must be ${i} (clients are listed in index order)` });
+    if (c.index !== i)
+      problems.push({ path: `/clients/${i}/index`, message: `must be ${i} (clients are listed in index order)` });
   }
-  if (new Set(d.nodes.map((n) => n.address)).size !== d.nodes.length) problems.push({ path: "/nodes", message: "node addresses must be distinct" });
-  if (d.replication > d.nodes.length) problems.push({ path: "/replication", message: `${d.replication} copies need at least as many nodes (got ${d.nodes.length})` });
-  if ((d.storage.log === undefined) !== (d.storage.logDir === undefined)) problems.push({ path: "/storage/logDir", message: "a log volume and its mount point go together" });
-  if (d.engine === "mongodb" && !d.mongoTopology) problems.push({ path: "/mongoTopology", message: "required for mongodb" });
+  if (new Set(d.nodes.map((n) => n.address)).size !== d.nodes.length)
+    problems.push({ path: "/nodes", message: "node addresses must be distinct" });
+  if (d.replication > d.nodes.length)
+    problems.push({
+      path: "/replication",
+      message: `${d.replication} copies need at least as many nodes (got ${d.nodes.length})`,
+    });
+  if ((d.storage.log === undefined) !== (d.storage.logDir === undefined))
+    problems.push({ path: "/storage/logDir", message: "a log volume and its mount point go together" });
+  if (d.engine === "mongodb" && !d.mongoTopology)
+    problems.push({ path: "/mongoTopology", message: "required for mongodb" });
   return problems;
 }
 
@@ -127,6 +151,9 @@ export function parseClusterDescription(text: string, where: string): ClusterDes
     throw new Error(`${where}: not JSON: ${(err as Error).message}`);
   }
   const problems = clusterDescriptionProblems(value);
-  if (problems.length > 0) throw new Error(`${where}: not a ycsb-lab cluster description: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
+  if (problems.length > 0)
+    throw new Error(
+      `${where}: not a ycsb-lab cluster description: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`,
+    );
   return value as ClusterDescription;
 }

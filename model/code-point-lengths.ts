@@ -69,7 +69,8 @@ function convert(node: unknown): unknown {
     out = { ...rest, format: lengthFormat(minLength, maxLength) };
   } else {
     out = { ...s };
-    for (const [k, v] of Object.entries(s)) if (k !== "const" && k !== "default" && k !== "examples") out[k] = convert(v);
+    for (const [k, v] of Object.entries(s))
+      if (k !== "const" && k !== "default" && k !== "examples") out[k] = convert(v);
   }
   converted.set(node, out);
   return out;

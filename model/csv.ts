@@ -24,5 +24,8 @@ export function csvTable(header: readonly string[], rows: readonly (readonly unk
 export function csvRecords(rows: readonly Record<string, unknown>[]): string {
   const header: string[] = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!header.includes(k)) header.push(k);
-  return csvTable(header, rows.map((r) => header.map((k) => r[k])));
+  return csvTable(
+    header,
+    rows.map((r) => header.map((k) => r[k])),
+  );
 }

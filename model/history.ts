@@ -12,8 +12,20 @@ export interface RunConfiguration {
   instanceType: string;
 }
 
-export function configurationOf(run: { scenario: string; engine: string; preset: string; nodes: number; dataInstanceType: string }): RunConfiguration {
-  return { scenario: run.scenario, engine: run.engine, preset: run.preset, nodes: run.nodes, instanceType: run.dataInstanceType };
+export function configurationOf(run: {
+  scenario: string;
+  engine: string;
+  preset: string;
+  nodes: number;
+  dataInstanceType: string;
+}): RunConfiguration {
+  return {
+    scenario: run.scenario,
+    engine: run.engine,
+    preset: run.preset,
+    nodes: run.nodes,
+    instanceType: run.dataInstanceType,
+  };
 }
 
 /** A stable text id of a configuration (the baselines' key): its fields in a fixed order. */
@@ -48,14 +60,20 @@ export function compareVersions(a: string, b: string): number {
 export type HistoryOrder = "time" | "version";
 
 /** Runs in history order: by start time, or by engine version then start time. */
-export function historyOrder<T extends { startedAt: string; engineVersion: string; id: string }>(runs: readonly T[], order: HistoryOrder): T[] {
+export function historyOrder<T extends { startedAt: string; engineVersion: string; id: string }>(
+  runs: readonly T[],
+  order: HistoryOrder,
+): T[] {
   const byTime = (a: T, b: T) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id);
-  return [...runs].sort(order === "version" ? (a, b) => compareVersions(a.engineVersion, b.engineVersion) || byTime(a, b) : byTime);
+  return [...runs].sort(
+    order === "version" ? (a, b) => compareVersions(a.engineVersion, b.engineVersion) || byTime(a, b) : byTime,
+  );
 }
 
 /** The change of a value against the baseline's, as a fraction (-0.12 = 12 % lower); null without a positive baseline. */
 export function changeFrom(baseline: number | null | undefined, value: number | null | undefined): number | null {
-  if (baseline === null || baseline === undefined || value === null || value === undefined || !(baseline > 0)) return null;
+  if (baseline === null || baseline === undefined || value === null || value === undefined || !(baseline > 0))
+    return null;
   return (value - baseline) / baseline;
 }
 
@@ -69,7 +87,8 @@ export function againstNoise(
   other: { mean: number | null; ci95: { halfWidth: number } | null },
 ): { change: number | null; noise: number | null; verdict: "exceeds noise" | "within noise" | "noise unknown" } {
   const change = changeFrom(base.mean, other.mean);
-  if (change === null || !base.ci95 || !other.ci95 || base.mean === null) return { change, noise: null, verdict: "noise unknown" };
+  if (change === null || !base.ci95 || !other.ci95 || base.mean === null)
+    return { change, noise: null, verdict: "noise unknown" };
   const noise = Math.hypot(base.ci95.halfWidth, other.ci95.halfWidth) / base.mean;
   return { change, noise, verdict: Math.abs(change) > noise ? "exceeds noise" : "within noise" };
 }

@@ -19,7 +19,8 @@ const ZERO_WIDTH = "\u200B\u200C\u200D\u2060\u2061\u2062\u2063\u2064\uFEFF\u180E
 const BIDI_CONTROLS = "\u200E\u200F\u061C\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069";
 const INVISIBLE = new RegExp(`[${ZERO_WIDTH}${BIDI_CONTROLS}]`, "u");
 
-const escaped = (chars: string) => [...chars].map((c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join("");
+const escaped = (chars: string) =>
+  [...chars].map((c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join("");
 /**
  * A name as a JSON Schema pattern a client can check (the OpenAPI document states it on every query and path value):
  * no U+0000, which no text column stores (result-checks.ts textProblem), and no invisible character.
@@ -84,7 +85,13 @@ export function identifierFieldProblems(doc: unknown): FieldError[] {
 }
 
 /** Calls `f` with each value at `path` (from its step `from` on) and its JSON pointer, without a list per step. */
-function eachValueAt(v: unknown, path: readonly string[], from: number, at: string, f: (value: unknown, at: string) => void): void {
+function eachValueAt(
+  v: unknown,
+  path: readonly string[],
+  from: number,
+  at: string,
+  f: (value: unknown, at: string) => void,
+): void {
   if (from === path.length) {
     f(v, at);
     return;

@@ -1,4 +1,4 @@
-import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { type Static, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
 import { checkAgainst } from "./result-validation.js";
 
 /**
@@ -33,7 +33,8 @@ export const INSTANCE_ROLES = ["data", "client", "dashboard"] as const;
 export type InstanceRole = (typeof INSTANCE_ROLES)[number];
 
 // Typed as the union of its literals, so Static<> gives "cassandra" | ... rather than string.
-const literalUnion = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<TLiteral<T[number]>[]>;
+const literalUnion = <T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<TLiteral<T[number]>[]>;
 
 export const InstanceStatusSchema = Type.Object(
   {
@@ -49,7 +50,9 @@ export const InstanceStatusSchema = Type.Object(
     /** One line on what happens or, when failed, why. */
     detail: Type.Optional(Type.String({ maxLength: 4000 })),
     /** Client: the phase it runs (1-based position among the plan's phases). */
-    phase: Type.Optional(Type.Object({ position: Type.Integer({ minimum: 1 }), of: Type.Integer({ minimum: 1 }), name: Type.String() })),
+    phase: Type.Optional(
+      Type.Object({ position: Type.Integer({ minimum: 1 }), of: Type.Integer({ minimum: 1 }), name: Type.String() }),
+    ),
     /** What a rehearsal swapped for this machine (engine artifacts, addresses, disks): never set on AWS. */
     rehearsal: Type.Optional(Type.Array(Type.String())),
     kit: Type.Optional(Type.Object({ sha256: Type.String(), version: Type.String() })),
@@ -65,7 +68,8 @@ export const InstanceStatusSchema = Type.Object(
 );
 export type InstanceStatus = Static<typeof InstanceStatusSchema>;
 
-export const instanceName = (role: InstanceRole, index: number): string => `${role === "data" ? "node" : role}-${index}`;
+export const instanceName = (role: InstanceRole, index: number): string =>
+  `${role === "data" ? "node" : role}-${index}`;
 
 export function parseInstanceStatus(text: string): InstanceStatus | undefined {
   try {
@@ -106,7 +110,8 @@ export function parseReadyMarker(text: string, where: string): ReadyMarker {
     throw new Error(`${where}: not JSON: ${(err as Error).message}`);
   }
   const problems = checkAgainst(ReadyMarkerSchema, value);
-  if (problems.length > 0) throw new Error(`${where}: not a readiness marker: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
+  if (problems.length > 0)
+    throw new Error(`${where}: not a readiness marker: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
   return value as ReadyMarker;
 }
 

@@ -30,25 +30,75 @@ export const INSTANCE_TYPES: Record<string, InstanceType> = {
   "c6i.xlarge": t({ name: "c6i.xlarge", vcpus: 4, memoryGiB: 8, usdPerHour: 0.17 }),
   "c6i.2xlarge": t({ name: "c6i.2xlarge", vcpus: 8, memoryGiB: 16, usdPerHour: 0.34 }),
   "m5.xlarge": t({ name: "m5.xlarge", vcpus: 4, memoryGiB: 16, usdPerHour: 0.192 }),
-  "m5d.xlarge": t({ name: "m5d.xlarge", vcpus: 4, memoryGiB: 16, instanceStore: { disks: 1, diskGB: 150, nvme: true }, usdPerHour: 0.226 }),
-  "m6id.4xlarge": t({ name: "m6id.4xlarge", vcpus: 16, memoryGiB: 64, instanceStore: { disks: 1, diskGB: 950, nvme: true }, usdPerHour: 0.9492 }),
-  "i4i.xlarge": t({ name: "i4i.xlarge", vcpus: 4, memoryGiB: 32, instanceStore: { disks: 1, diskGB: 937, nvme: true }, usdPerHour: 0.343 }),
-  "i4i.4xlarge": t({ name: "i4i.4xlarge", vcpus: 16, memoryGiB: 128, instanceStore: { disks: 1, diskGB: 3750, nvme: true }, usdPerHour: 1.373 }),
+  "m5d.xlarge": t({
+    name: "m5d.xlarge",
+    vcpus: 4,
+    memoryGiB: 16,
+    instanceStore: { disks: 1, diskGB: 150, nvme: true },
+    usdPerHour: 0.226,
+  }),
+  "m6id.4xlarge": t({
+    name: "m6id.4xlarge",
+    vcpus: 16,
+    memoryGiB: 64,
+    instanceStore: { disks: 1, diskGB: 950, nvme: true },
+    usdPerHour: 0.9492,
+  }),
+  "i4i.xlarge": t({
+    name: "i4i.xlarge",
+    vcpus: 4,
+    memoryGiB: 32,
+    instanceStore: { disks: 1, diskGB: 937, nvme: true },
+    usdPerHour: 0.343,
+  }),
+  "i4i.4xlarge": t({
+    name: "i4i.4xlarge",
+    vcpus: 16,
+    memoryGiB: 128,
+    instanceStore: { disks: 1, diskGB: 3750, nvme: true },
+    usdPerHour: 1.373,
+  }),
   // Retired types named by seeds 000/001 (previous-generation instance pages).
-  "m1.xlarge": t({ name: "m1.xlarge", vcpus: 4, memoryGiB: 15, instanceStore: { disks: 4, diskGB: 420, nvme: false }, retired: true, replacedBy: "m5d.xlarge" }),
-  "i2.xlarge": t({ name: "i2.xlarge", vcpus: 4, memoryGiB: 30.5, instanceStore: { disks: 1, diskGB: 800, nvme: false }, retired: true, replacedBy: "i4i.xlarge" }),
-  "c3.xlarge": t({ name: "c3.xlarge", vcpus: 4, memoryGiB: 7.5, instanceStore: { disks: 2, diskGB: 40, nvme: false }, retired: true, replacedBy: "c6i.xlarge" }),
+  "m1.xlarge": t({
+    name: "m1.xlarge",
+    vcpus: 4,
+    memoryGiB: 15,
+    instanceStore: { disks: 4, diskGB: 420, nvme: false },
+    retired: true,
+    replacedBy: "m5d.xlarge",
+  }),
+  "i2.xlarge": t({
+    name: "i2.xlarge",
+    vcpus: 4,
+    memoryGiB: 30.5,
+    instanceStore: { disks: 1, diskGB: 800, nvme: false },
+    retired: true,
+    replacedBy: "i4i.xlarge",
+  }),
+  "c3.xlarge": t({
+    name: "c3.xlarge",
+    vcpus: 4,
+    memoryGiB: 7.5,
+    instanceStore: { disks: 2, diskGB: 40, nvme: false },
+    retired: true,
+    replacedBy: "c6i.xlarge",
+  }),
 };
 
 export class UnknownInstanceTypeError extends Error {
-  constructor(readonly field: string, name: string) {
-    super(`${field}: instance type "${name}" is not in model/instance-types.ts (known: ${Object.keys(INSTANCE_TYPES).join(", ")})`);
+  constructor(
+    readonly field: string,
+    name: string,
+  ) {
+    super(
+      `${field}: instance type "${name}" is not in model/instance-types.ts (known: ${Object.keys(INSTANCE_TYPES).join(", ")})`,
+    );
   }
 }
 
 /** Look up a launchable type; a retired one fails naming its replacement. */
 export function instanceType(name: string, field = "instanceType"): InstanceType {
-  const found = Object.prototype.hasOwnProperty.call(INSTANCE_TYPES, name) ? INSTANCE_TYPES[name] : undefined;
+  const found = Object.hasOwn(INSTANCE_TYPES, name) ? INSTANCE_TYPES[name] : undefined;
   if (!found) throw new UnknownInstanceTypeError(field, name);
   if (found.retired) throw new Error(`${field}: ${name} is retired; use ${found.replacedBy ?? "a current type"}`);
   return found;

@@ -5,8 +5,9 @@
  * than each other. Each change is a departure of its own, named where the plan and the study page show departures.
  * Pure.
  */
-import type { Departure, ResetPoint, ResetSpec, ScenarioSpec } from "./scenario.js";
+
 import type { PlannableScenario } from "./plan.js";
+import type { Departure, ResetPoint, ResetSpec, ScenarioSpec } from "./scenario.js";
 
 export interface LocalCellOptions {
   /** Records and operations times this (the scenario's own `scale` knob). */

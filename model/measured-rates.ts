@@ -47,6 +47,7 @@ export function measuredLoadRate(plan: Plan, phase: PlanPhase): MeasuredLoadRate
   const d = plan.deployment;
   const preset = phase.preset ?? d.loadPreset;
   const threads = phase.threadsPerClient;
-  const sameCell = (m: MeasuredLoadRate) => m.scenario === plan.scenario && m.engine === d.engine && m.preset === preset;
+  const sameCell = (m: MeasuredLoadRate) =>
+    m.scenario === plan.scenario && m.engine === d.engine && m.preset === preset;
   return MEASURED_LOAD_RATES.find((m) => sameCell(m) && m.threadsPerClient === threads);
 }

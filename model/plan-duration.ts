@@ -50,7 +50,9 @@ export interface RunDuration {
 }
 
 function operations(p: PlanPhase, plan: Plan): number | undefined {
-  const counts = p.perClient.map((c) => Number(c.operationcount ?? c.insertcount)).filter((n) => Number.isFinite(n) && n > 0);
+  const counts = p.perClient
+    .map((c) => Number(c.operationcount ?? c.insertcount))
+    .filter((n) => Number.isFinite(n) && n > 0);
   if (counts.length > 0) return counts.reduce((a, b) => a + b, 0);
   const shared = Number(p.properties.operationcount ?? (p.kind === "load" ? p.properties.recordcount : undefined));
   return Number.isFinite(shared) && shared > 0 ? shared * (p.kind === "load" ? 1 : plan.deployment.clients) : undefined;
@@ -66,13 +68,24 @@ function ycsbPhaseDuration(p: PlanPhase, plan: Plan, a: DurationAssumptions): Ph
   const cap = p.maxExecutionTimeSec ?? Number.POSITIVE_INFINITY;
   const seconds = Math.min(atRate, cap);
   const basis = cap <= atRate ? "cap" : measured ? "measured" : "rate";
-  return { index: p.index, name: p.name, seconds: (Number.isFinite(seconds) ? seconds : 3600) + (p.warmupSec ?? 0) + a.phaseOverheadSec, basis };
+  return {
+    index: p.index,
+    name: p.name,
+    seconds: (Number.isFinite(seconds) ? seconds : 3600) + (p.warmupSec ?? 0) + a.phaseOverheadSec,
+    basis,
+  };
 }
 
 export function estimateRunDuration(plan: Plan, a: DurationAssumptions = DURATION_ASSUMPTIONS): RunDuration {
   const phases: PhaseDuration[] = plan.phases.map((p) => {
     if (p.kind === "prepare") return { index: p.index, name: p.name, seconds: a.phaseOverheadSec, basis: "fixed" };
-    if (p.kind === "settle") return { index: p.index, name: p.name, seconds: (p.settle?.minSec ?? 0) + (p.settle?.waitForCompactions ? a.settleSec : 0), basis: "fixed" };
+    if (p.kind === "settle")
+      return {
+        index: p.index,
+        name: p.name,
+        seconds: (p.settle?.minSec ?? 0) + (p.settle?.waitForCompactions ? a.settleSec : 0),
+        basis: "fixed",
+      };
     if (p.kind === "reset") return { index: p.index, name: p.name, seconds: a.resetSec, basis: "fixed" };
     return ycsbPhaseDuration(p, plan, a);
   });

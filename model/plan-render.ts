@@ -11,7 +11,9 @@ export function renderPlanTable(plan: Plan): string {
   const head =
     `scenario ${plan.scenario}: ${d.engine}, ${d.nodes} node(s), preset ${d.preset} (load: ${d.loadPreset}), ` +
     `${d.clients} client(s), ${d.recordCount} records of ${d.recordBytes} B, scale ${d.scale}\n` +
-    (per ? `operation counts: as the scenario states them ${per === "client" ? "per client (YCSB counts per client)" : "in total, split over the clients"}\n` : "") +
+    (per
+      ? `operation counts: as the scenario states them ${per === "client" ? "per client (YCSB counts per client)" : "in total, split over the clients"}\n`
+      : "") +
     `repeats: ${repeats}\n`;
   const rows = plan.phases.map((p) => {
     const counts = clientOperationCounts(p, d.recordCount);
@@ -28,9 +30,24 @@ export function renderPlanTable(plan: Plan): string {
       note(p),
     ];
   });
-  const header = ["#", "phase", "kind", "workload", "threads/client", "ops/client", "ops total", "time cap", "target", "notes"];
+  const header = [
+    "#",
+    "phase",
+    "kind",
+    "workload",
+    "threads/client",
+    "ops/client",
+    "ops total",
+    "time cap",
+    "target",
+    "notes",
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
   return [head, line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n") + "\n";
 }
 
@@ -59,13 +76,25 @@ function note(p: PlanPhase): string {
     const r = insertKeyRange(p, i);
     return r ? [`c${i}:${r.first}${r.step > 1 ? `+${r.step}k` : "+k"}`] : [];
   });
-  if (inserts.length > 0) parts.push(`insert keys ${inserts.length > 3 ? `${inserts[0]} ${inserts[1]} ... ${inserts.at(-1)}` : inserts.join(" ")}`);
+  if (inserts.length > 0)
+    parts.push(
+      `insert keys ${inserts.length > 3 ? `${inserts[0]} ${inserts[1]} ... ${inserts.at(-1)}` : inserts.join(" ")}`,
+    );
   if (p.reset) {
-    const asked = [p.reset.wipeData ? "wipe data" : "", p.reset.restartServer ? "restart server" : "", p.reset.dropCaches ? "drop caches" : ""].filter(Boolean).join(", ");
+    const asked = [
+      p.reset.wipeData ? "wipe data" : "",
+      p.reset.restartServer ? "restart server" : "",
+      p.reset.dropCaches ? "drop caches" : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     parts.push(`${asked} (${p.reset.source})`);
   }
   if (p.settle) {
-    const waits = [p.settle.waitForCompactions ? "wait for compactions" : "", p.settle.waitForRebalance ? "wait for rebalancing" : ""].filter(Boolean);
+    const waits = [
+      p.settle.waitForCompactions ? "wait for compactions" : "",
+      p.settle.waitForRebalance ? "wait for rebalancing" : "",
+    ].filter(Boolean);
     parts.push(waits.length ? waits.join(", ") : `wait ${p.settle.minSec}s`);
   }
   if (p.warmupSec) parts.push(`warm-up ${p.warmupSec}s in this YCSB process, unmeasured`);

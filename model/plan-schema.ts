@@ -1,10 +1,10 @@
-import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
+import { type Static, type TLiteral, type TSchema, type TUnion, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { CapacityStepSchema } from "./capacity-schema.js";
 import { ENGINES } from "./engine.js";
 import { PLAN_VERSION, type Plan, type PlanPhase } from "./plan.js";
 import { PRESETS } from "./presets.js";
-import { RESET_POINTS, type Deployment } from "./scenario.js";
+import { type Deployment, RESET_POINTS } from "./scenario.js";
 
 /**
  * The schema of a plan file (`ycsb-lab plan` writes it; `ycsb-lab run --plan` and the boot command read it from a
@@ -27,11 +27,17 @@ const StudySchema = Type.Object({
         commitlogSyncPeriodMs: Type.Number(),
         commitlogSyncGroupWindowMs: Type.Number(),
         commitlogOwnVolume: Type.Boolean(),
-        tableCompaction: oneOf(["LeveledCompactionStrategy", "SizeTieredCompactionStrategy", "UnifiedCompactionStrategy"] as const),
+        tableCompaction: oneOf([
+          "LeveledCompactionStrategy",
+          "SizeTieredCompactionStrategy",
+          "UnifiedCompactionStrategy",
+        ] as const),
       }),
     ),
   ),
-  hbaseSplit: Type.Optional(Type.Object({ algorithm: oneOf(["HexStringSplit", "ycsb-keys"] as const), regionsPerNode: Positive })),
+  hbaseSplit: Type.Optional(
+    Type.Object({ algorithm: oneOf(["HexStringSplit", "ycsb-keys"] as const), regionsPerNode: Positive }),
+  ),
 });
 
 export const DeploymentSchema = Type.Object({
@@ -73,7 +79,13 @@ export const PlanPhaseSchema = Type.Object({
   maxExecutionTimeSec: Type.Optional(Positive),
   warmupSec: Type.Optional(Positive),
   repeat: Count,
-  settle: Type.Optional(Type.Object({ waitForCompactions: Type.Boolean(), waitForRebalance: Type.Optional(Type.Boolean()), minSec: Type.Number({ minimum: 0 }) })),
+  settle: Type.Optional(
+    Type.Object({
+      waitForCompactions: Type.Boolean(),
+      waitForRebalance: Type.Optional(Type.Boolean()),
+      minSec: Type.Number({ minimum: 0 }),
+    }),
+  ),
   serverPreset: Type.Optional(PresetSchema),
   reset: Type.Optional(
     Type.Object({
@@ -128,6 +140,9 @@ export function parsePlan(text: string, where: string): Plan {
   if (problems.length) throw new PlanError(`${where}: not a valid plan: ${problems.join("; ")}`);
   const plan = value as Plan;
   const misplaced = plan.phases.findIndex((p, i) => p.index !== i);
-  if (misplaced >= 0) throw new PlanError(`${where}: /phases/${misplaced}/index: is ${plan.phases[misplaced]!.index}, its position is ${misplaced}`);
+  if (misplaced >= 0)
+    throw new PlanError(
+      `${where}: /phases/${misplaced}/index: is ${plan.phases[misplaced]!.index}, its position is ${misplaced}`,
+    );
   return plan;
 }

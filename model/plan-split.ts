@@ -7,10 +7,16 @@ export interface InsertRange {
 
 /** Contiguous, non-overlapping ranges exactly covering 0..recordCount-1; sizes differ by at most one. */
 export function splitInserts(recordCount: number, clients: number): InsertRange[] {
-  if (!Number.isInteger(recordCount) || recordCount < 1) throw new Error(`recordCount: must be a whole number >= 1, got ${recordCount}`);
-  if (!Number.isInteger(clients) || clients < 1) throw new Error(`clients: must be a whole number >= 1, got ${clients}`);
+  if (!Number.isInteger(recordCount) || recordCount < 1)
+    throw new Error(`recordCount: must be a whole number >= 1, got ${recordCount}`);
+  if (!Number.isInteger(clients) || clients < 1)
+    throw new Error(`clients: must be a whole number >= 1, got ${clients}`);
   const start = (i: number) => Math.floor((i * recordCount) / clients);
-  return Array.from({ length: clients }, (_, i) => ({ clientIndex: i, insertStart: start(i), insertCount: start(i + 1) - start(i) }));
+  return Array.from({ length: clients }, (_, i) => ({
+    clientIndex: i,
+    insertStart: start(i),
+    insertCount: start(i + 1) - start(i),
+  }));
 }
 
 /** Per-client operation counts summing exactly to the scenario's total (never 0: YCSB reads 0 as "no limit"). */

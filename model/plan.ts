@@ -1,11 +1,20 @@
-import { clientProperties, SERVER_PRESET_SWITCH, type Preset } from "./presets.js";
-import { resolveDeployment, ScenarioError, type Deployment, type DeploymentChoice, type OperationCountPer, type ResetPoint, type ResetSpec, type ScenarioSpec } from "./scenario.js";
+import { type CapacitySearch, type StepRole, searchProblems } from "./capacity-search.js";
+import { type InsertRange, splitInserts, splitOperations } from "./plan-split.js";
+import { clientProperties, type Preset, SERVER_PRESET_SWITCH } from "./presets.js";
+import {
+  type Deployment,
+  type DeploymentChoice,
+  type OperationCountPer,
+  type ResetPoint,
+  type ResetSpec,
+  resolveDeployment,
+  ScenarioError,
+  type ScenarioSpec,
+} from "./scenario.js";
 import { CLIENT_KEY_RANGE_WORKLOAD, PROJECT_WORKLOAD, workload as workloadById } from "./workloads.js";
 import { clientCountProblem, YCSB_MAX_COUNT } from "./ycsb-limits.js";
-import { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
-import { searchProblems, type CapacitySearch, type StepRole } from "./capacity-search.js";
 
-export { splitInserts, splitOperations, type InsertRange } from "./plan-split.js";
+export { type InsertRange, splitInserts, splitOperations } from "./plan-split.js";
 
 /**
  * A plan is a scenario turned into the ordered phases every client runs in lock-step (seed 000: "all client
@@ -132,7 +141,8 @@ function baseProperties(spec: PlannableScenario, d: Deployment, workloadId: stri
   const w = workloadById(workloadId);
   const props: Record<string, string> = { ...w.properties };
   // Seed 001: the scenario's distribution, except "latest" workloads keep theirs ("zipfian (latest for D)").
-  if (spec.requestDistribution && props.requestdistribution !== "latest") props.requestdistribution = spec.requestDistribution;
+  if (spec.requestDistribution && props.requestdistribution !== "latest")
+    props.requestdistribution = spec.requestDistribution;
   Object.assign(props, spec.properties ?? {});
   // Every phase runs the project's CoreWorkload extension: counts and keys past 2^31 (model/workloads.ts).
   props.workload = PROJECT_WORKLOAD.workloadClass;
@@ -202,18 +212,26 @@ export function buildPlan(spec: PlannableScenario, choice: DeploymentChoice = {}
 /** What a plan needs of a scenario beyond its deployment; the first workload (the one loaded for). */
 function checkPlannable(spec: PlannableScenario, d: Deployment): PlannableScenario["workloads"][number] {
   if (spec.presets?.length && !spec.presets.includes(d.preset)) {
-    throw new ScenarioError("preset", `scenario "${spec.name}" covers preset(s) ${spec.presets.join(", ")}, not ${d.preset}`);
+    throw new ScenarioError(
+      "preset",
+      `scenario "${spec.name}" covers preset(s) ${spec.presets.join(", ")}, not ${d.preset}`,
+    );
   }
   const per = spec.operationCountPer;
-  if (per !== "client" && per !== "total") throw new ScenarioError("operationCountPer", `"client" or "total", got ${JSON.stringify(per)}`);
+  if (per !== "client" && per !== "total")
+    throw new ScenarioError("operationCountPer", `"client" or "total", got ${JSON.stringify(per)}`);
   const first = spec.workloads[0];
   if (!first) throw new ScenarioError("workloads", "name at least one workload");
-  for (const t of spec.targets ?? []) if (!(t > 0)) throw new ScenarioError("targets", `targets must be > 0 ops/s, got ${t}`);
+  for (const t of spec.targets ?? [])
+    if (!(t > 0)) throw new ScenarioError("targets", `targets must be > 0 ops/s, got ${t}`);
   if (spec.capacity) {
     const problem = searchProblems(spec.capacity)[0];
     if (problem) throw new ScenarioError("capacity", problem);
     if (spec.threads.stepUp || spec.threads.sweep || spec.targets?.length) {
-      throw new ScenarioError("capacity", "a capacity search sets the target itself: drop threads.stepUp, threads.sweep and targets");
+      throw new ScenarioError(
+        "capacity",
+        "a capacity search sets the target itself: drop threads.stepUp, threads.sweep and targets",
+      );
     }
   }
   return first;
@@ -228,29 +246,48 @@ function runSlots(spec: PlannableScenario, d: Deployment): RunSlot[] {
     const counts = opCounts ?? [w.operationCount === undefined ? undefined : scaled(w.operationCount, d.scale)];
     for (const operationCount of counts) {
       if (operationCount === undefined && !w.maxExecutionTimeSec) {
-        throw new ScenarioError(`workloads.${w.workload}`, "needs operationCount or maxExecutionTimeSec (else YCSB never stops)");
+        throw new ScenarioError(
+          `workloads.${w.workload}`,
+          "needs operationCount or maxExecutionTimeSec (else YCSB never stops)",
+        );
       }
       checkOperationCount(spec, d, w.workload, operationCount);
-      slots.push({ workload: w.workload, operationCount, maxExecutionTimeSec: w.maxExecutionTimeSec, extra: w.properties ?? {}, tagged: opCounts !== undefined });
+      slots.push({
+        workload: w.workload,
+        operationCount,
+        maxExecutionTimeSec: w.maxExecutionTimeSec,
+        extra: w.properties ?? {},
+        tagged: opCounts !== undefined,
+      });
     }
   }
   return slots;
 }
 
 /** A stated count past an int is stored nowhere (the result column is int4); a client's share past it stops YCSB. */
-function checkOperationCount(spec: PlannableScenario, d: Deployment, workload: string, count: number | undefined): void {
+function checkOperationCount(
+  spec: PlannableScenario,
+  d: Deployment,
+  workload: string,
+  count: number | undefined,
+): void {
   if (count === undefined) return;
   const field = `workloads.${workload}.operationCount`;
-  if (count > YCSB_MAX_COUNT) throw new ScenarioError(field, `${count} is past ${YCSB_MAX_COUNT}, the largest operation count a result stores`);
+  if (count > YCSB_MAX_COUNT)
+    throw new ScenarioError(field, `${count} is past ${YCSB_MAX_COUNT}, the largest operation count a result stores`);
   const share = Math.max(...perClientOperations(count, spec.operationCountPer, d.clients));
   const problem = clientCountProblem("operationcount", share, "lower the count or the scale");
   if (problem) throw new ScenarioError(field, problem);
 }
 
 /** Repeats of the whole test (each after the scenario's repeat reset) or of each measurement in place. */
-function repeatCounts(spec: PlannableScenario, choice: DeploymentChoice): { testRepeats: number; measurementRepeats: number } {
+function repeatCounts(
+  spec: PlannableScenario,
+  choice: DeploymentChoice,
+): { testRepeats: number; measurementRepeats: number } {
   const repeats = choice.repeats ?? spec.repeats;
-  if (!Number.isInteger(repeats) || repeats < 1) throw new ScenarioError("repeats", `must be a whole number >= 1, got ${String(repeats)}`);
+  if (!Number.isInteger(repeats) || repeats < 1)
+    throw new ScenarioError("repeats", `must be a whole number >= 1, got ${String(repeats)}`);
   const scope = spec.repeatScope ?? "test";
   return { testRepeats: scope === "test" ? repeats : 1, measurementRepeats: scope === "measurement" ? repeats : 1 };
 }
@@ -271,27 +308,52 @@ class PhaseList {
     private readonly d: Deployment,
   ) {
     this.settle = spec.settle
-      ? { waitForCompactions: spec.settle.waitForCompactions, ...(spec.settle.waitForRebalance ? { waitForRebalance: true } : {}), minSec: spec.settle.minSec ?? 0 }
+      ? {
+          waitForCompactions: spec.settle.waitForCompactions,
+          ...(spec.settle.waitForRebalance ? { waitForRebalance: true } : {}),
+          minSec: spec.settle.minSec ?? 0,
+        }
       : undefined;
     this.switchAfterLoad = d.loadPreset !== d.preset && SERVER_PRESET_SWITCH[d.engine] !== undefined;
     this.ranges = splitInserts(d.recordCount, d.clients);
   }
 
   add(p: Omit<PlanPhase, "index">): void {
-    if (this.phases.some((q) => q.name === p.name)) throw new ScenarioError("workloads", `two phases would be named "${p.name}"`);
+    if (this.phases.some((q) => q.name === p.name))
+      throw new ScenarioError("workloads", `two phases would be named "${p.name}"`);
     this.phases.push({ index: this.phases.length, ...p });
   }
 
   addSettle(name: string, repeat: number, stepUp?: StepUpStep, serverPreset?: Preset): void {
     if (!this.settle && !serverPreset) return;
-    this.add({ name, kind: "settle", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, settle: this.settle ?? { waitForCompactions: false, minSec: 0 }, ...(serverPreset ? { serverPreset } : {}), ...(stepUp ? { stepUp } : {}) });
+    this.add({
+      name,
+      kind: "settle",
+      clientsActive: [0],
+      properties: {},
+      perClient: [],
+      threadsPerClient: 1,
+      repeat,
+      settle: this.settle ?? { waitForCompactions: false, minSec: 0 },
+      ...(serverPreset ? { serverPreset } : {}),
+      ...(stepUp ? { stepUp } : {}),
+    });
   }
 
   /** Prepare (client 0 creates the schema, as seed 001's driver script did), load split over the clients, settle. */
   loadDataSet(suffix: string, repeat: number, workload: string, stepUp?: StepUpStep): void {
     const { spec, d } = this;
     const marker = stepUp ? { stepUp } : {};
-    this.add({ name: `prepare${suffix}`, kind: "prepare", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, ...marker });
+    this.add({
+      name: `prepare${suffix}`,
+      kind: "prepare",
+      clientsActive: [0],
+      properties: {},
+      perClient: [],
+      threadsPerClient: 1,
+      repeat,
+      ...marker,
+    });
     this.add({
       name: `load${suffix}`,
       kind: "load",
@@ -299,9 +361,17 @@ class PhaseList {
       workload,
       preset: d.loadPreset,
       // The server side in force while loading, recorded with the phase (the client side is ycsblab.preset).
-      properties: { ...baseProperties(spec, d, workload), ...clientProperties(d.engine, d.loadPreset), "ycsblab.serverPreset": this.switchAfterLoad ? d.loadPreset : d.preset },
+      properties: {
+        ...baseProperties(spec, d, workload),
+        ...clientProperties(d.engine, d.loadPreset),
+        "ycsblab.serverPreset": this.switchAfterLoad ? d.loadPreset : d.preset,
+      },
       // CoreWorkload.init parses operationcount even for a load (YCSB 0.17.0 throws on a missing one).
-      perClient: this.ranges.map((r) => ({ insertstart: String(r.insertStart), insertcount: String(r.insertCount), operationcount: String(r.insertCount) })),
+      perClient: this.ranges.map((r) => ({
+        insertstart: String(r.insertStart),
+        insertcount: String(r.insertCount),
+        operationcount: String(r.insertCount),
+      })),
       threadsPerClient: d.loadThreadsPerClient,
       repeat,
       ...marker,
@@ -314,18 +384,36 @@ class PhaseList {
   resetBefore(point: ResetPoint, name: string, repeat: number, workload: string, stepUp?: StepUpStep): void {
     const r = this.spec.resets?.[point];
     if (!r || (r.wipeData && this.fresh)) return;
-    this.add({ name: `reset-${name}`, kind: "reset", clientsActive: [0], properties: {}, perClient: [], threadsPerClient: 1, repeat, reset: { ...r, point }, ...(stepUp ? { stepUp } : {}) });
+    this.add({
+      name: `reset-${name}`,
+      kind: "reset",
+      clientsActive: [0],
+      properties: {},
+      perClient: [],
+      threadsPerClient: 1,
+      repeat,
+      reset: { ...r, point },
+      ...(stepUp ? { stepUp } : {}),
+    });
     if (r.wipeData) this.loadDataSet(`-${name}`, repeat, workload, stepUp);
   }
 
   /** One slot of one test repeat: its resets and settle, then its step-up steps or its thread counts and targets. */
-  addSlot(slot: RunSlot, previous: RunSlot | undefined, testRepeat: number, testRepeats: number, measurementRepeats: number): void {
+  addSlot(
+    slot: RunSlot,
+    previous: RunSlot | undefined,
+    testRepeat: number,
+    testRepeats: number,
+    measurementRepeats: number,
+  ): void {
     const { spec, d } = this;
     const r = repeatSuffix(testRepeat, testRepeats);
     const base = `${slot.workload}${opsTag(slot)}`;
     const resets = spec.resets ?? {};
-    if (previous && previous.workload !== slot.workload) this.resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
-    else if (!previous && testRepeat > 0 && !resets.repeat) this.resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
+    if (previous && previous.workload !== slot.workload)
+      this.resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
+    else if (!previous && testRepeat > 0 && !resets.repeat)
+      this.resetBefore("workload", `${slot.workload}${r}`, testRepeat, slot.workload);
     this.resetBefore("operationCount", `${base}${r}`, testRepeat, slot.workload);
     if ((previous || testRepeat > 0) && !this.fresh) this.addSettle(`settle-${base}${r}`, testRepeat);
     const measure = new SlotPhases(this, spec, d, slot);
@@ -340,7 +428,11 @@ class PhaseList {
     }
     if (spec.capacity) {
       for (let step = 0; step < spec.capacity.maxSteps; step++) {
-        measure.capacityStep(`${base}-cap${step}${r}`, testRepeat, d.threadsPerClient, { group: `${base}-cap${r}`, step, search: spec.capacity });
+        measure.capacityStep(`${base}-cap${step}${r}`, testRepeat, d.threadsPerClient, {
+          group: `${base}-cap${r}`,
+          step,
+          search: spec.capacity,
+        });
       }
       return;
     }
@@ -354,7 +446,12 @@ class PhaseList {
         for (let m = 0; m < measurementRepeats; m++) {
           const repeat = byMeasurement ? m : testRepeat;
           const suffix = byMeasurement ? repeatSuffix(m, measurementRepeats) : r;
-          measure.measured(`${base}${tt}${tg}${suffix}`, repeat, threads, target === undefined ? {} : { target, targetPerClient: target / d.clients });
+          measure.measured(
+            `${base}${tt}${tg}${suffix}`,
+            repeat,
+            threads,
+            target === undefined ? {} : { target, targetPerClient: target / d.clients },
+          );
         }
       }
     }
@@ -395,20 +492,38 @@ class SlotPhases {
       ...(slot.maxExecutionTimeSec ? { maxexecutiontime: String(slot.maxExecutionTimeSec) } : {}),
       ...(warmupSec ? { [PROJECT_WORKLOAD.warmupSeconds]: String(warmupSec) } : {}),
     };
-    this.perClientOps = slot.operationCount === undefined ? undefined : perClientOperations(slot.operationCount, spec.operationCountPer, d.clients);
+    this.perClientOps =
+      slot.operationCount === undefined
+        ? undefined
+        : perClientOperations(slot.operationCount, spec.operationCountPer, d.clients);
     this.common = { workload: slot.workload, preset: d.preset, clientsActive: "all" };
     this.counted = {
-      ...(slot.operationCount === undefined ? {} : { operationCount: slot.operationCount, operationCountPer: spec.operationCountPer }),
+      ...(slot.operationCount === undefined
+        ? {}
+        : { operationCount: slot.operationCount, operationCountPer: spec.operationCountPer }),
       ...(warmupSec ? { warmupSec } : {}),
     };
   }
 
   private perClient(): Record<string, string>[] {
-    return Array.from({ length: this.d.clients }, (_, i) => (this.perClientOps ? { operationcount: String(this.perClientOps[i]) } : ({} as Record<string, string>)));
+    return Array.from({ length: this.d.clients }, (_, i) =>
+      this.perClientOps ? { operationcount: String(this.perClientOps[i]) } : ({} as Record<string, string>),
+    );
   }
 
   measured(name: string, repeat: number, threads: number, extra: Partial<PlanPhase> = {}): void {
-    this.list.add({ ...this.common, name, kind: "workload", properties: this.props, perClient: this.perClient(), threadsPerClient: threads, repeat, ...this.counted, maxExecutionTimeSec: this.slot.maxExecutionTimeSec, ...extra });
+    this.list.add({
+      ...this.common,
+      name,
+      kind: "workload",
+      properties: this.props,
+      perClient: this.perClient(),
+      threadsPerClient: threads,
+      repeat,
+      ...this.counted,
+      maxExecutionTimeSec: this.slot.maxExecutionTimeSec,
+      ...extra,
+    });
     this.list.measuredOn();
   }
 
@@ -457,7 +572,9 @@ function assignInsertKeyRanges(phases: PlanPhase[], d: Deployment): void {
 export function insertKeyRange(phase: PlanPhase, clientIndex: number): { first: number; step: number } | undefined {
   if (Number(phase.properties.insertproportion ?? "0") <= 0 || phase.kind === "load") return undefined;
   const recordcount = Number(phase.properties.recordcount);
-  const ranged = phase.properties.workload === PROJECT_WORKLOAD.workloadClass || phase.properties.workload === CLIENT_KEY_RANGE_WORKLOAD;
+  const ranged =
+    phase.properties.workload === PROJECT_WORKLOAD.workloadClass ||
+    phase.properties.workload === CLIENT_KEY_RANGE_WORKLOAD;
   if (!ranged || phase.properties[PROJECT_WORKLOAD.clients] === undefined) return { first: recordcount, step: 1 };
   const clients = Number(phase.properties[PROJECT_WORKLOAD.clients]);
   const lane = Number(phase.properties[PROJECT_WORKLOAD.lane]);

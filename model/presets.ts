@@ -106,7 +106,12 @@ export const DURABILITY_PRESETS: PresetCatalogue = {
     throughput: {
       engine: "cassandra",
       preset: "throughput",
-      server: { durableWrites: false, commitlogSync: "periodic", commitlogSyncPeriodMs: 10_000, commitlogOwnVolume: false },
+      server: {
+        durableWrites: false,
+        commitlogSync: "periodic",
+        commitlogSyncPeriodMs: 10_000,
+        commitlogOwnVolume: false,
+      },
       client: cassandraClient(),
       dataLossWindow: "everything since the memtables were last flushed",
       reason: "Writes skip the commitlog: acknowledged from the memtable only.",
@@ -115,11 +120,19 @@ export const DURABILITY_PRESETS: PresetCatalogue = {
     balanced: {
       engine: "cassandra",
       preset: "balanced",
-      server: { durableWrites: true, commitlogSync: "periodic", commitlogSyncPeriodMs: 10_000, commitlogOwnVolume: true },
+      server: {
+        durableWrites: true,
+        commitlogSync: "periodic",
+        commitlogSyncPeriodMs: 10_000,
+        commitlogOwnVolume: true,
+      },
       client: cassandraClient(),
       dataLossWindow: "up to 10 s of writes (commitlog_sync_period)",
       reason: "Cassandra's default: commitlog fsynced every 10 s, on its own volume.",
-      sources: [{ seed: "004", note: "commitlog on a separate device, flushed every 10 seconds" }, { doc: CASSANDRA_YAML_DOC }],
+      sources: [
+        { seed: "004", note: "commitlog on a separate device, flushed every 10 seconds" },
+        { doc: CASSANDRA_YAML_DOC },
+      ],
     },
     durable: {
       engine: "cassandra",
@@ -130,7 +143,11 @@ export const DURABILITY_PRESETS: PresetCatalogue = {
       reason:
         "commitlog_sync: batch acknowledges only after fsync. Seed 000 used a 2 ms window and seed 004 10 ms; " +
         "Cassandra 5.0 deprecates the batch window (use `group` with a window for the same grouping).",
-      sources: [{ seed: "004", note: "commitlog_sync: batch, window 10 ms" }, { seed: "000", note: "batch window 2 ms" }, { doc: CASSANDRA_YAML_DOC }],
+      sources: [
+        { seed: "004", note: "commitlog_sync: batch, window 10 ms" },
+        { seed: "000", note: "batch window 2 ms" },
+        { doc: CASSANDRA_YAML_DOC },
+      ],
     },
   },
   mongodb: {
@@ -142,7 +159,11 @@ export const DURABILITY_PRESETS: PresetCatalogue = {
       dataLossWindow: "writes since the last journal commit (100 ms) or checkpoint",
       reason:
         "Seed 004 ran --nojournal; that option was removed in MongoDB 6.1, so the nearest setting is write concern {w:1, j:false}.",
-      sources: [{ seed: "004", note: "--storageEngine=wiredTiger --nojournal" }, { doc: MONGO_JOURNAL_DOC }, { doc: MONGO_WC_DOC }],
+      sources: [
+        { seed: "004", note: "--storageEngine=wiredTiger --nojournal" },
+        { doc: MONGO_JOURNAL_DOC },
+        { doc: MONGO_WC_DOC },
+      ],
     },
     balanced: {
       engine: "mongodb",
@@ -171,7 +192,10 @@ export const DURABILITY_PRESETS: PresetCatalogue = {
       client: { properties: { "couchbase.durability": "none" } },
       dataLossWindow: "everything in the disk write queue (up to the bucket's RAM)",
       reason: "Couchbase's default: acknowledged from memory, persisted asynchronously.",
-      sources: [{ seed: "004", note: "Couchbase default settings" }, { seed: "000", note: "bucket-eviction-policy fullEviction" }],
+      sources: [
+        { seed: "004", note: "Couchbase default settings" },
+        { seed: "000", note: "bucket-eviction-policy fullEviction" },
+      ],
     },
     balanced: {
       engine: "couchbase",
@@ -201,7 +225,8 @@ export const DURABILITY_PRESETS: PresetCatalogue = {
       server: { walHsync: false, tableDurability: "ASYNC_WAL" },
       client: { properties: { "hbase.durability": "ASYNC_WAL" } },
       dataLossWindow: "WAL edits not yet synced by the background syncer",
-      reason: "ASYNC_WAL writes the WAL without waiting for the sync (SKIP_WAL would lose everything since the last flush).",
+      reason:
+        "ASYNC_WAL writes the WAL without waiting for the sync (SKIP_WAL would lose everything since the last flush).",
       sources: [{ doc: HBASE_WAL_DOC }],
     },
     balanced: {
@@ -234,7 +259,10 @@ export function presetFor(engine: Engine, preset: Preset): PresetDefinition<unkn
   const byEngine = DURABILITY_PRESETS[engine] as Record<Preset, PresetDefinition<unknown>> | undefined;
   if (!byEngine) throw new Error(`engine: unknown engine "${engine}"`);
   const found = byEngine[preset];
-  if (!found) throw new Error(`preset: engine "${engine}" has no preset "${preset}" (known: ${Object.keys(byEngine).join(", ")})`);
+  if (!found)
+    throw new Error(
+      `preset: engine "${engine}" has no preset "${preset}" (known: ${Object.keys(byEngine).join(", ")})`,
+    );
   return found;
 }
 

@@ -29,18 +29,28 @@ export function referenceSeries(table: { columns: unknown; rows: unknown; derive
   const d = table.derive as Partial<MeanLatencyDeriveShape> | null;
   if (!d || d.metric !== "mean-latency" || !d.engines || !(d.unit === "us" || d.unit === "ms")) return [];
   const columns = Array.isArray(table.columns) ? (table.columns as unknown[]).map(String) : [];
-  const rows = Array.isArray(table.rows) ? (table.rows as unknown[]).filter((r): r is unknown[] => Array.isArray(r)) : [];
+  const rows = Array.isArray(table.rows)
+    ? (table.rows as unknown[]).filter((r): r is unknown[] => Array.isArray(r))
+    : [];
   const unit = UNIT_US[d.unit];
   // jsonb keeps no key order: series in engine order.
   return Object.entries(d.engines)
     .sort(([, a], [, b]) => a.localeCompare(b))
     .map(([column, engine]) => {
-    const at = columns.indexOf(column);
-    const points = rows.flatMap((r) => {
-      const nodes = r[0];
-      const value = r[at];
-      return typeof nodes === "number" && typeof value === "number" && Number.isFinite(value) ? [{ nodes, valueUs: value * unit }] : [];
-    });
-    return { engine, metric: "mean-latency" as const, workload: d.workload ?? null, operation: d.operation ?? null, points };
+      const at = columns.indexOf(column);
+      const points = rows.flatMap((r) => {
+        const nodes = r[0];
+        const value = r[at];
+        return typeof nodes === "number" && typeof value === "number" && Number.isFinite(value)
+          ? [{ nodes, valueUs: value * unit }]
+          : [];
+      });
+      return {
+        engine,
+        metric: "mean-latency" as const,
+        workload: d.workload ?? null,
+        operation: d.operation ?? null,
+        points,
+      };
     });
 }

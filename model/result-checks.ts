@@ -47,7 +47,8 @@ function keyProblem(k: string, object: object): string | null {
   // Two keys that render the same are one name (model/identifiers.ts): the second is refused, not merged.
   const n = nfc(k);
   const same = Object.keys(object).find((other) => other !== k && nfc(other) === n);
-  if (same !== undefined && same < k) return `key is ${JSON.stringify(same)} once normalized (Unicode NFC): two names that render the same`;
+  if (same !== undefined && same < k)
+    return `key is ${JSON.stringify(same)} once normalized (Unicode NFC): two names that render the same`;
   return null;
 }
 
@@ -60,7 +61,11 @@ export function textProblems(doc: unknown): FieldError[] {
   // Run for every document of every batch: paths are only spelled out for a problem (the keys on the way are kept on
   // a stack), and long columns of numbers are stepped over without allocating.
   const stack: (string | number)[] = [];
-  const here = (last?: string) => `/${[...stack, ...(last === undefined ? [] : [last])].map((s) => pointer(String(s))).join("/")}`.replace(/^\/$/, "/");
+  const here = (last?: string) =>
+    `/${[...stack, ...(last === undefined ? [] : [last])].map((s) => pointer(String(s))).join("/")}`.replace(
+      /^\/$/,
+      "/",
+    );
   const walk = (v: unknown): void => {
     if (problems.length >= 20) return;
     if (typeof v === "string") {
@@ -78,7 +83,10 @@ export function textProblems(doc: unknown): FieldError[] {
     } else if (v !== null && typeof v === "object") {
       for (const k in v) {
         if (k.length > LIMITS.keyLength) {
-          problems.push({ path: `${here()}/${pointer(k.slice(0, 40))}...`.replace(/^\/\//, "/"), message: `key name of ${k.length} characters, at most ${LIMITS.keyLength}` });
+          problems.push({
+            path: `${here()}/${pointer(k.slice(0, 40))}...`.replace(/^\/\//, "/"),
+            message: `key name of ${k.length} characters, at most ${LIMITS.keyLength}`,
+          });
           continue;
         }
         const p = PLAIN_KEY.test(k) ? null : keyProblem(k, v);
@@ -112,31 +120,58 @@ const countsAsOperations = (group: string) => group !== "CLEANUP" && !group.star
 export function consistencyProblems(doc: ResultDocument, options: { allowPublished?: boolean } = {}): FieldError[] {
   const problems: FieldError[] = [];
   if (doc.run.source.kind === "published" && !options.allowPublished) {
-    problems.push({ path: "/run/source/kind", message: "published figures enter only through the reference loader (prisma/reference, ycsb-lab ingest --reference), never as a result document" });
+    problems.push({
+      path: "/run/source/kind",
+      message:
+        "published figures enter only through the reference loader (prisma/reference, ycsb-lab ingest --reference), never as a result document",
+    });
   }
-  if (doc.client.count !== doc.phase.clients) problems.push({ path: "/client/count", message: `must equal /phase/clients (${doc.phase.clients}), got ${doc.client.count}` });
-  if (doc.client.index >= doc.client.count) problems.push({ path: "/client/index", message: `must be below /client/count (${doc.client.count}): clients are numbered 0..${doc.client.count - 1}, got ${doc.client.index}` });
-  if (Date.parse(doc.finishedAt) < Date.parse(doc.startedAt)) problems.push({ path: "/finishedAt", message: `${doc.finishedAt} is before /startedAt ${doc.startedAt}` });
+  if (doc.client.count !== doc.phase.clients)
+    problems.push({
+      path: "/client/count",
+      message: `must equal /phase/clients (${doc.phase.clients}), got ${doc.client.count}`,
+    });
+  if (doc.client.index >= doc.client.count)
+    problems.push({
+      path: "/client/index",
+      message: `must be below /client/count (${doc.client.count}): clients are numbered 0..${doc.client.count - 1}, got ${doc.client.index}`,
+    });
+  if (Date.parse(doc.finishedAt) < Date.parse(doc.startedAt))
+    problems.push({ path: "/finishedAt", message: `${doc.finishedAt} is before /startedAt ${doc.startedAt}` });
   if (doc.run.finishedAt !== undefined && Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt)) {
-    problems.push({ path: "/run/finishedAt", message: `${doc.run.finishedAt} is before /run/startedAt ${doc.run.startedAt}` });
+    problems.push({
+      path: "/run/finishedAt",
+      message: `${doc.run.finishedAt} is before /run/startedAt ${doc.run.startedAt}`,
+    });
   }
 
   let operations = 0;
   for (const [group, o] of Object.entries(doc.result.operations)) {
     const at = `/result/operations/${pointer(group)}`;
     if (countsAsOperations(group)) operations += o.count;
-    if (o.minUs !== null && o.maxUs !== null && o.minUs > o.maxUs) problems.push({ path: `${at}/minUs`, message: `${o.minUs} is above maxUs ${o.maxUs}` });
-    if (o.avgUs !== null && o.minUs !== null && o.avgUs < o.minUs) problems.push({ path: `${at}/avgUs`, message: `${o.avgUs} is below minUs ${o.minUs}` });
-    if (o.avgUs !== null && o.maxUs !== null && o.avgUs > o.maxUs) problems.push({ path: `${at}/avgUs`, message: `${o.avgUs} is above maxUs ${o.maxUs}` });
+    if (o.minUs !== null && o.maxUs !== null && o.minUs > o.maxUs)
+      problems.push({ path: `${at}/minUs`, message: `${o.minUs} is above maxUs ${o.maxUs}` });
+    if (o.avgUs !== null && o.minUs !== null && o.avgUs < o.minUs)
+      problems.push({ path: `${at}/avgUs`, message: `${o.avgUs} is below minUs ${o.minUs}` });
+    if (o.avgUs !== null && o.maxUs !== null && o.avgUs > o.maxUs)
+      problems.push({ path: `${at}/avgUs`, message: `${o.avgUs} is above maxUs ${o.maxUs}` });
     let previous: { p: number; value: number } | undefined;
     const percentiles: { key: string; p: number; value: number }[] = [];
     for (const [key, value] of Object.entries(o.percentilesUs)) {
       const p = Number(key);
-      if (!PERCENTILE_KEY.test(key) || !(p > 0 && p <= 100)) problems.push({ path: `${at}/percentilesUs/${pointer(key)}`, message: "key must be a percentile in (0, 100], as YCSB prints it (\"99.9\")" });
+      if (!PERCENTILE_KEY.test(key) || !(p > 0 && p <= 100))
+        problems.push({
+          path: `${at}/percentilesUs/${pointer(key)}`,
+          message: 'key must be a percentile in (0, 100], as YCSB prints it ("99.9")',
+        });
       else percentiles.push({ key, p, value });
     }
     for (const q of percentiles.sort((a, b) => a.p - b.p)) {
-      if (previous && q.value < previous.value) problems.push({ path: `${at}/percentilesUs/${pointer(q.key)}`, message: `p${q.key} ${q.value} is below p${previous.p} ${previous.value}: percentiles cannot decrease` });
+      if (previous && q.value < previous.value)
+        problems.push({
+          path: `${at}/percentilesUs/${pointer(q.key)}`,
+          message: `p${q.key} ${q.value} is below p${previous.p} ${previous.value}: percentiles cannot decrease`,
+        });
       previous = { p: q.p, value: q.value };
     }
   }
@@ -169,8 +204,10 @@ export class HistogramBudget {
   histograms = 0;
   inflatedBytes = 0;
   exhausted(): string | null {
-    if (this.histograms > HistogramBudget.MAX_HISTOGRAMS) return `more than ${HistogramBudget.MAX_HISTOGRAMS} histograms in one request`;
-    if (this.inflatedBytes > HistogramBudget.MAX_INFLATED_BYTES) return `histograms of one request inflate to more than ${HistogramBudget.MAX_INFLATED_BYTES} bytes`;
+    if (this.histograms > HistogramBudget.MAX_HISTOGRAMS)
+      return `more than ${HistogramBudget.MAX_HISTOGRAMS} histograms in one request`;
+    if (this.inflatedBytes > HistogramBudget.MAX_INFLATED_BYTES)
+      return `histograms of one request inflate to more than ${HistogramBudget.MAX_INFLATED_BYTES} bytes`;
     return null;
   }
 }
@@ -184,7 +221,11 @@ export class HistogramBudget {
  * be the histogram's, within one recording of the percentile's rank and one bucket (HdrHistogram 2.1.4, which YCSB
  * 0.17.0 ships, rounds the rank to nearest where later versions round up; their p99.9 differ by a bucket or more).
  */
-export function histogramProblems(histograms: Record<string, string>, budget: HistogramBudget = new HistogramBudget(), operations?: ResultDocument["result"]["operations"]): FieldError[] {
+export function histogramProblems(
+  histograms: Record<string, string>,
+  budget: HistogramBudget = new HistogramBudget(),
+  operations?: ResultDocument["result"]["operations"],
+): FieldError[] {
   const problems: FieldError[] = [];
   for (const [operation, encoded] of Object.entries(histograms)) {
     const at = `/hdrHistograms/${pointer(operation)}`;
@@ -193,7 +234,10 @@ export function histogramProblems(histograms: Record<string, string>, budget: Hi
     if (over) return [...problems, { path: at, message: `not decoded: ${over}; send fewer documents per request` }];
     const group = operations?.[operation];
     if (operations && !group) {
-      problems.push({ path: at, message: `no operation group ${operation} in /result/operations: a histogram is only of an operation the document ran` });
+      problems.push({
+        path: at,
+        message: `no operation group ${operation} in /result/operations: a histogram is only of an operation the document ran`,
+      });
       continue;
     }
     let h: JsHistogram;
@@ -205,20 +249,33 @@ export function histogramProblems(histograms: Record<string, string>, budget: Hi
       problems.push({ path: at, message: `not an HDR histogram: ${(err as Error).message}` });
       continue;
     }
-    if (h.totalCount > LIMITS.count) problems.push({ path: at, message: `total count ${h.totalCount} is beyond ${LIMITS.count}` });
+    if (h.totalCount > LIMITS.count)
+      problems.push({ path: at, message: `total count ${h.totalCount} is beyond ${LIMITS.count}` });
     else if (group) problems.push(...histogramAgreement(h, group, operation, at));
   }
   return problems;
 }
 
 /** A histogram against the group YCSB printed from it: the same count, the same percentiles (HDR's precision). */
-function histogramAgreement(h: JsHistogram, group: ResultDocument["result"]["operations"][string], operation: string, at: string): FieldError[] {
+function histogramAgreement(
+  h: JsHistogram,
+  group: ResultDocument["result"]["operations"][string],
+  operation: string,
+  at: string,
+): FieldError[] {
   const groupAt = `/result/operations/${pointer(operation)}`;
   if (h.totalCount !== group.count) {
-    return [{ path: at, message: `holds ${h.totalCount} recordings, but ${groupAt}/count is ${group.count}: YCSB prints a group's count from its own histogram` }];
+    return [
+      {
+        path: at,
+        message: `holds ${h.totalCount} recordings, but ${groupAt}/count is ${group.count}: YCSB prints a group's count from its own histogram`,
+      },
+    ];
   }
   if (h.totalCount === 0) return [];
-  const printed = Object.entries(group.percentilesUs).filter(([k]) => PERCENTILE_KEY.test(k) && Number(k) > 0 && Number(k) <= 100);
+  const printed = Object.entries(group.percentilesUs).filter(
+    ([k]) => PERCENTILE_KEY.test(k) && Number(k) > 0 && Number(k) <= 100,
+  );
   const n = h.totalCount;
   const ranks = printed.flatMap(([k]) => {
     const exact = (Number(k) / 100) * n;
@@ -230,7 +287,10 @@ function histogramAgreement(h: JsHistogram, group: ResultDocument["result"]["ope
     const lo = h.lowestEquivalentValue(values[2 * i]!);
     const hi = h.highestEquivalentValue(values[2 * i + 1]!);
     if (value < lo || value > hi) {
-      problems.push({ path: at, message: `p${k} is ${lo}..${hi} µs in the histogram, but ${groupAt}/percentilesUs/${pointer(k)} printed ${value}: the histogram is not the one YCSB printed from` });
+      problems.push({
+        path: at,
+        message: `p${k} is ${lo}..${hi} µs in the histogram, but ${groupAt}/percentilesUs/${pointer(k)} printed ${value}: the histogram is not the one YCSB printed from`,
+      });
     }
   });
   return problems;

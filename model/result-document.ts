@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { CapacityStepSchema } from "./capacity-schema.js";
 import { ENGINES } from "./engine.js";
 import { PRESETS } from "./presets.js";
@@ -23,7 +23,8 @@ const ElapsedSec = Type.Number({ minimum: 0, maximum: LIMITS.elapsedSec });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Text = Type.String({ maxLength: LIMITS.textLength });
 /** A map keyed by names (the keys' length and text are checked by textProblems: JSON Schema cannot bound a record key). */
-const NamedMap = <T extends TSchema>(value: T) => Type.Record(Type.String(), value, { maxProperties: LIMITS.mapEntries });
+const NamedMap = <T extends TSchema>(value: T) =>
+  Type.Record(Type.String(), value, { maxProperties: LIMITS.mapEntries });
 
 /** One operation group exactly as YCSB printed it (READ, UPDATE, READ-FAILED, Intended-READ, CLEANUP, ...). */
 export const OperationStatsSchema = Type.Object(
@@ -38,9 +39,22 @@ export const OperationStatsSchema = Type.Object(
     /** Return=<STATUS> counts: {"OK": n, "NOT_FOUND": n, "ERROR": n}. */
     returns: NamedMap(Count),
     /** measurementtype=histogram: bucket upper bound in ms (">N" as the overflow bucket) and count. */
-    histogramBuckets: Type.Optional(Type.Array(Type.Object({ bucket: Type.String({ maxLength: 50 }), count: Count }, { additionalProperties: false }), { maxItems: 1_000_000 })),
+    histogramBuckets: Type.Optional(
+      Type.Array(
+        Type.Object({ bucket: Type.String({ maxLength: 50 }), count: Count }, { additionalProperties: false }),
+        { maxItems: 1_000_000 },
+      ),
+    ),
     /** measurementtype=timeseries: [elapsed ms, average latency us]. */
-    timeSeries: Type.Optional(Type.Array(Type.Object({ tMs: Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs }), avgUs: LatencyUs }, { additionalProperties: false }), { maxItems: 1_000_000 })),
+    timeSeries: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { tMs: Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs }), avgUs: LatencyUs },
+          { additionalProperties: false },
+        ),
+        { maxItems: 1_000_000 },
+      ),
+    ),
     /** Any further "[GROUP], Name, value" line this group printed, verbatim. */
     extra: Type.Optional(NamedMap(Type.Union([Type.Number(), Text]))),
   },
@@ -120,12 +134,19 @@ export type StatusPoint = Static<typeof StatusPointSchema>;
 /** What one YCSB invocation printed, parsed (runner/ycsb-output). */
 export const ClientOutputSchema = Type.Object(
   {
-    overall: Type.Object({ runtimeMs: Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs }), throughputOpsSec: Throughput }, { additionalProperties: false }),
+    overall: Type.Object(
+      { runtimeMs: Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs }), throughputOpsSec: Throughput },
+      { additionalProperties: false },
+    ),
     operations: NamedMap(OperationStatsSchema),
     /** TOTAL_GCS_*, TOTAL_GC_TIME_*, TOTAL_GC_TIME_%_* per collector ("" = all collectors). */
     gc: NamedMap(
       Type.Object(
-        { count: Type.Optional(Count), timeMs: Type.Optional(Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs })), timePct: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })) },
+        {
+          count: Type.Optional(Count),
+          timeMs: Type.Optional(Type.Number({ minimum: 0, maximum: LIMITS.runtimeMs })),
+          timePct: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -163,7 +184,14 @@ export type ClientOutput = Static<typeof ClientOutputSchema>;
 export const SourceSchema = Type.Union([
   Type.Object({ kind: Type.Literal("measured") }, { additionalProperties: false }),
   // Published figures enter only through the reference loader (prisma/reference): result-checks.ts refuses them elsewhere.
-  Type.Object({ kind: Type.Literal("published"), citation: Type.String({ minLength: 1, maxLength: 2000 }), seed: Type.Optional(Type.String({ maxLength: 20 })) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      kind: Type.Literal("published"),
+      citation: Type.String({ minLength: 1, maxLength: 2000 }),
+      seed: Type.Optional(Type.String({ maxLength: 20 })),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 /** The characters of a run's id (it is an S3 key segment and a URL path segment as written). */
@@ -177,7 +205,10 @@ export const RunSchema = Type.Object(
     engineVersion: Type.String({ maxLength: 100 }),
     preset: literalUnion(PRESETS),
     nodes: Type.Integer({ minimum: 1, maximum: LIMITS.nodes }),
-    instanceTypes: Type.Object({ data: Type.String({ maxLength: 100 }), client: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
+    instanceTypes: Type.Object(
+      { data: Type.String({ maxLength: 100 }), client: Type.String({ maxLength: 100 }) },
+      { additionalProperties: false },
+    ),
     storage: Type.Optional(Type.String({ maxLength: 200 })),
     region: Type.Optional(Type.String({ maxLength: 100 })),
     replication: Type.Integer({ minimum: 1, maximum: LIMITS.replication }),
@@ -191,7 +222,12 @@ export const RunSchema = Type.Object(
           configHash: Type.Optional(Type.String({ maxLength: 200 })),
           ami: Type.Optional(Type.String({ maxLength: 200 })),
           /** The kit the instances ran (kit/build.ts): its archive's SHA-256 and the ycsb-lab version inside. */
-          kit: Type.Optional(Type.Object({ sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), version: Type.String({ maxLength: 50 }) }, { additionalProperties: false })),
+          kit: Type.Optional(
+            Type.Object(
+              { sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), version: Type.String({ maxLength: 50 }) },
+              { additionalProperties: false },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -260,7 +296,10 @@ export { VERDICTS } from "./verdicts.js";
 export const ValiditySchema = Type.Object(
   {
     verdict: literalUnion(VERDICTS),
-    reasons: Type.Array(Type.Object({ code: Type.String({ maxLength: 100 }), message: Text }, { additionalProperties: false }), { maxItems: 1_000 }),
+    reasons: Type.Array(
+      Type.Object({ code: Type.String({ maxLength: 100 }), message: Text }, { additionalProperties: false }),
+      { maxItems: 1_000 },
+    ),
   },
   { additionalProperties: false },
 );
@@ -301,7 +340,13 @@ export const ResultDocumentSchema = Type.Object(
      * and a POSTed document's multi-client percentiles are labelled max-of-clients. Decoding is bounded
      * (model/hdr/histogram-bounds.ts).
      */
-    hdrHistograms: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: LIMITS.keyLength }), Type.String({ minLength: 1, maxLength: 4_000_000 }), { maxProperties: 64 })),
+    hdrHistograms: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1, maxLength: LIMITS.keyLength }),
+        Type.String({ minLength: 1, maxLength: 4_000_000 }),
+        { maxProperties: 64 },
+      ),
+    ),
     resources: Type.Array(ResourceSampleSchema, { maxItems: 1_000_000 }),
     validity: ValiditySchema,
   },

@@ -39,8 +39,10 @@ export const LIMITS = {
  * fraction, Z or an offset up to ±23:59. Date.parse alone accepts 2024-02-30 (rolled over to March 1).
  */
 const YEAR = "(?:19[7-9][0-9]|[2-9][0-9]{3})";
-const MONTH_DAY = "(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))";
-const LEAP_YEAR = "(?:19(?:7[26]|8[048]|9[26])|[2-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[3579][26])00)";
+const MONTH_DAY =
+  "(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))";
+const LEAP_YEAR =
+  "(?:19(?:7[26]|8[048]|9[26])|[2-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[3579][26])00)";
 const TIME = "T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])";
 export const DATE_TIME_PATTERN = `^(?:${YEAR}-${MONTH_DAY}|${LEAP_YEAR}-02-29)${TIME}$`;
 const DATE_TIME = new RegExp(DATE_TIME_PATTERN);
@@ -52,4 +54,7 @@ export function isDateTime(v: string): boolean {
 FormatRegistry.Set("date-time", isDateTime);
 
 /** A date-time field of the contract: its rule as a pattern (stated in the OpenAPI document), described. */
-export const dateTimeOptions = (description?: string) => ({ pattern: DATE_TIME_PATTERN, description: `${description ? `${description}: ` : ""}ISO 8601 date-time, years 1970-9999` });
+export const dateTimeOptions = (description?: string) => ({
+  pattern: DATE_TIME_PATTERN,
+  description: `${description ? `${description}: ` : ""}ISO 8601 date-time, years 1970-9999`,
+});

@@ -1,18 +1,23 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { consistencyProblems, histogramProblems, HistogramBudget, textProblems, type FieldError } from "./result-checks.js";
-import { ClientOutputSchema, ResultDocumentSchema, type ClientOutput, type ResultDocument } from "./result-document.js";
+import { lengthFormatMessage, withCodePointLengths } from "./code-point-lengths.js";
 import { identifierFieldProblems, normalizeIdentifiers } from "./identifiers.js";
+import {
+  consistencyProblems,
+  type FieldError,
+  HistogramBudget,
+  histogramProblems,
+  textProblems,
+} from "./result-checks.js";
+import { type ClientOutput, ClientOutputSchema, type ResultDocument, ResultDocumentSchema } from "./result-document.js";
 import { DATE_TIME_PATTERN } from "./result-limits.js";
 import { statusSeriesProblems } from "./status-series.js";
-import { lengthFormatMessage, withCodePointLengths } from "./code-point-lengths.js";
 
 /**
  * Checking a value against the result document's schemas (result-document.ts) and the rules JSON Schema cannot
  * say (result-checks.ts, status-series.ts): apart from the schemas, which those rules read as types.
  */
-export { HistogramBudget, type FieldError };
-
+export { type FieldError, HistogramBudget };
 
 export interface CheckOptions {
   /**
@@ -33,7 +38,9 @@ export function schemaErrorMessage(e: { schema: unknown; message: string }): str
 }
 
 export function checkAgainst(schema: TSchema, value: unknown, options: CheckOptions = {}): FieldError[] {
-  const errors = [...Value.Errors(withCodePointLengths(schema), value)].slice(0, 20).map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
+  const errors = [...Value.Errors(withCodePointLengths(schema), value)]
+    .slice(0, 20)
+    .map((e) => ({ path: e.path || "/", message: schemaErrorMessage(e) }));
   if (errors.length > 0) return errors;
   // Equal column lengths are beyond JSON Schema: checked here for the two schemas that hold a status series.
   if (schema === ClientOutputSchema) return statusSeriesProblems((value as ClientOutput).statusSeries);
@@ -51,12 +58,21 @@ export function documentProblems(doc: ResultDocument, options: CheckOptions = {}
   return [
     ...consistencyProblems(doc, options),
     ...statusSeriesProblems(doc.result.statusSeries, "/result/statusSeries"),
-    ...histogramProblems(doc.hdrHistograms ?? {}, options.histogramBudget ?? new HistogramBudget(), doc.result.operations),
+    ...histogramProblems(
+      doc.hdrHistograms ?? {},
+      options.histogramBudget ?? new HistogramBudget(),
+      doc.result.operations,
+    ),
   ].slice(0, 20);
 }
 
 /** A document that passed, as it is stored: its names in Unicode NFC (model/identifiers.ts). */
-export function validateResultDocument(value: unknown, options: CheckOptions = {}): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {
+export function validateResultDocument(
+  value: unknown,
+  options: CheckOptions = {},
+): { ok: true; value: ResultDocument } | { ok: false; errors: FieldError[] } {
   const errors = checkAgainst(ResultDocumentSchema, value, options);
-  return errors.length === 0 ? { ok: true, value: normalizeIdentifiers(value as ResultDocument) } : { ok: false, errors };
+  return errors.length === 0
+    ? { ok: true, value: normalizeIdentifiers(value as ResultDocument) }
+    : { ok: false, errors };
 }

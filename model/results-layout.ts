@@ -38,7 +38,8 @@ export const nodeCommandKey = (runId: string): string => `${clusterPrefix(runId)
 /** The run's end (model/instance-status.ts RunEnd): under cluster/, so data nodes, which read only there, see it. */
 export const runEndKey = (runId: string): string => `${clusterPrefix(runId)}end.json`;
 /** Each node's answer to command `id` (the reset phase's index). */
-export const nodeAckKey = (runId: string, id: number, node: number): string => `${clusterPrefix(runId)}acks/${id}/node-${node}.json`;
+export const nodeAckKey = (runId: string, id: number, node: number): string =>
+  `${clusterPrefix(runId)}acks/${id}/node-${node}.json`;
 export const statusPrefix = (runId: string): string => `${runPrefix(runId)}status/`;
 /** One instance's boot stage (model/instance-status.ts); `instance` is "node-<i>" or "client-<i>". */
 export const statusKey = (runId: string, instance: string): string => `${statusPrefix(runId)}${instance}.json`;
@@ -52,14 +53,19 @@ export const artifactsPrefix = (runId: string): string => `${ARTIFACTS_PREFIX}${
  * An engine distribution mirrored in the bucket for one run, by the digest its vendor publishes: the leader data node
  * fetches it from the vendor once, every other node of the run takes it from here.
  */
-export const artifactKey = (runId: string, digest: string, name: string): string => `${artifactsPrefix(runId)}${digest}/${name}`;
+export const artifactKey = (runId: string, digest: string, name: string): string =>
+  `${artifactsPrefix(runId)}${digest}/${name}`;
 /** The leader's progress on that download (bytes so far, or a failure), so the others wait while it moves. */
-export const artifactProgressKey = (runId: string, digest: string, name: string): string => `${artifactKey(runId, digest, name)}.progress.json`;
+export const artifactProgressKey = (runId: string, digest: string, name: string): string =>
+  `${artifactKey(runId, digest, name)}.progress.json`;
 /** The next target of a capacity search (runner/capacity-decision.ts): client 0 writes it, every client reads it. */
-export const capacityDecisionKey = (runId: string, index: number, name: string): string => `${runPrefix(runId)}capacity/${index}-${name}.json`;
+export const capacityDecisionKey = (runId: string, index: number, name: string): string =>
+  `${runPrefix(runId)}capacity/${index}-${name}.json`;
 /** One object per client per barrier (runner/barrier.ts). */
-export const barrierDir = (runId: string, index: number, name: string): string => `${runPrefix(runId)}barriers/${index}-${name}/`;
-export const barrierKey = (runId: string, index: number, name: string, client: number): string => `${barrierDir(runId, index, name)}client-${client}.json`;
+export const barrierDir = (runId: string, index: number, name: string): string =>
+  `${runPrefix(runId)}barriers/${index}-${name}/`;
+export const barrierKey = (runId: string, index: number, name: string, client: number): string =>
+  `${barrierDir(runId, index, name)}client-${client}.json`;
 
 /**
  * The keys client `i` writes, as IAM resource patterns ("*" matches any characters): its own results, barrier
@@ -93,15 +99,21 @@ export const stdoutKey = (runId: string, phaseIndex: number, phaseName: string, 
 export const stderrKey = (runId: string, phaseIndex: number, phaseName: string, clientIndex: number): string =>
   `${clientDir(runId, phaseIndex, phaseName, clientIndex)}stderr.txt`;
 /** YCSB writes one interval log per operation group: hdr/<OPERATION>.hdr. */
-export const hdrLogKey = (runId: string, phaseIndex: number, phaseName: string, clientIndex: number, operation: string): string =>
-  `${clientDir(runId, phaseIndex, phaseName, clientIndex)}hdr/${operation}.hdr`;
+export const hdrLogKey = (
+  runId: string,
+  phaseIndex: number,
+  phaseName: string,
+  clientIndex: number,
+  operation: string,
+): string => `${clientDir(runId, phaseIndex, phaseName, clientIndex)}hdr/${operation}.hdr`;
 
 export type ResultsObject =
   | { kind: "manifest"; runId: string }
   | { kind: "result" | "stdout" | "stderr"; runId: string; phaseIndex: number; phaseName: string; clientIndex: number }
   | { kind: "hdr"; runId: string; phaseIndex: number; phaseName: string; clientIndex: number; operation: string };
 
-const CLIENT_OBJECT = /^runs\/([^/]+)\/phases\/(\d+)-([^/]+)\/client-(\d+)\/(result\.json|stdout\.txt|stderr\.txt|hdr\/([^/]+)\.hdr)$/;
+const CLIENT_OBJECT =
+  /^runs\/([^/]+)\/phases\/(\d+)-([^/]+)\/client-(\d+)\/(result\.json|stdout\.txt|stderr\.txt|hdr\/([^/]+)\.hdr)$/;
 const MANIFEST = /^runs\/([^/]+)\/manifest\.json$/;
 
 /** Reads a key relative to the prefix; undefined for anything else in the bucket (barriers, plan.json, strangers). */

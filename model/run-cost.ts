@@ -1,3 +1,4 @@
+import type { InstanceStatus } from "./instance-status.js";
 import {
   EBS_GP3_USD_PER_GB_MONTH,
   EBS_IO2_USD_PER_GB_MONTH,
@@ -9,7 +10,6 @@ import {
   S3_GET_USD_PER_1000,
   S3_PUT_LIST_USD_PER_1000,
 } from "./instance-types.js";
-import type { InstanceStatus } from "./instance-status.js";
 
 /**
  * What a run cost, from the instances' own start and end (their boot status markers, model/instance-status.ts), at
@@ -60,8 +60,12 @@ export function instanceSpans(statuses: readonly InstanceStatus[]): InstanceSpan
   return statuses
     .filter((s) => s.role === "data" || s.role === "client")
     .map((s) => {
-      if (!s.bootedAt) throw new Error(`status of ${s.instance}: no bootedAt, so its start is unknown and it cannot be priced`);
-      const last = [s.at, s.heartbeatAt].filter((t): t is string => !!t).sort().at(-1)!;
+      if (!s.bootedAt)
+        throw new Error(`status of ${s.instance}: no bootedAt, so its start is unknown and it cannot be priced`);
+      const last = [s.at, s.heartbeatAt]
+        .filter((t): t is string => !!t)
+        .sort()
+        .at(-1)!;
       return { instance: s.instance, role: s.role as "data" | "client", startedAt: s.bootedAt, endedAt: last };
     });
 }
@@ -69,7 +73,8 @@ export function instanceSpans(statuses: readonly InstanceStatus[]): InstanceSpan
 /** USD per hour of one instance of a shape: the instance, its volumes (GB-month over 730 h), its address. */
 export function shapeUsdPerHour(shape: RoleShape): number {
   const price = INSTANCE_TYPES[shape.instanceType]?.usdPerHour;
-  if (price === undefined) throw new Error(`instanceType: no price for "${shape.instanceType}" in model/instance-types.ts`);
+  if (price === undefined)
+    throw new Error(`instanceType: no price for "${shape.instanceType}" in model/instance-types.ts`);
   const gbMonth = (v: Volume) => v.sizeGiB * (v.type === "io2" ? EBS_IO2_USD_PER_GB_MONTH : EBS_GP3_USD_PER_GB_MONTH);
   const volumes = shape.volumes.reduce((a, v) => a + gbMonth(v), 0) / HOURS_PER_MONTH;
   return price + volumes + (shape.publicIpv4 ? PUBLIC_IPV4_USD_PER_HOUR : 0);
@@ -91,7 +96,13 @@ export function realizedCost(
   const hourly = { data: shapeUsdPerHour(shapes.data), client: shapeUsdPerHour(shapes.client) };
   const instances = spans.map((s) => {
     const billedHours = billedSeconds(s) / 3600;
-    return { instance: s.instance, role: s.role, billedHours, usdPerHour: hourly[s.role], usd: billedHours * hourly[s.role] };
+    return {
+      instance: s.instance,
+      role: s.role,
+      billedHours,
+      usdPerHour: hourly[s.role],
+      usd: billedHours * hourly[s.role],
+    };
   });
   const requestsUsd = (requests.put / 1000) * S3_PUT_LIST_USD_PER_1000 + (requests.get / 1000) * S3_GET_USD_PER_1000;
   return {
@@ -115,7 +126,10 @@ export interface PricePerformance {
 /** Price-performance at a sustainable throughput; undefined when nothing was sustained or nothing was priced. */
 export function pricePerformance(sustainableOpsSec: number, usdPerHour: number): PricePerformance | undefined {
   if (!(sustainableOpsSec > 0) || !(usdPerHour > 0)) return undefined;
-  return { opsPerSecPerUsdHour: sustainableOpsSec / usdPerHour, usdPerMillionOps: (usdPerHour / (sustainableOpsSec * 3600)) * 1e6 };
+  return {
+    opsPerSecPerUsdHour: sustainableOpsSec / usdPerHour,
+    usdPerMillionOps: (usdPerHour / (sustainableOpsSec * 3600)) * 1e6,
+  };
 }
 
 /** A span as the store keeps it: the instance's type as the run recorded it for the role (null when unknown). */
@@ -149,7 +163,10 @@ export function spansCost(spans: readonly TypedSpan[]): SpansCost | { statement:
   const instances = [];
   for (const s of spans) {
     const usdPerHour = s.instanceType ? INSTANCE_TYPES[s.instanceType]?.usdPerHour : undefined;
-    if (usdPerHour === undefined) return { statement: `${s.instance}: no price for instance type "${s.instanceType ?? "unknown"}" in model/instance-types.ts` };
+    if (usdPerHour === undefined)
+      return {
+        statement: `${s.instance}: no price for instance type "${s.instanceType ?? "unknown"}" in model/instance-types.ts`,
+      };
     let billed: number;
     try {
       billed = billedSeconds(s);
@@ -160,7 +177,16 @@ export function spansCost(spans: readonly TypedSpan[]): SpansCost | { statement:
   }
   const data = instances.filter((i) => i.role === "data");
   const stood = data.length
-    ? Math.max(seconds(data.map((d) => d.startedAt).sort()[0]!, data.map((d) => d.endedAt).sort().at(-1)!), MINIMUM_BILLED_SECONDS)
+    ? Math.max(
+        seconds(
+          data.map((d) => d.startedAt).sort()[0]!,
+          data
+            .map((d) => d.endedAt)
+            .sort()
+            .at(-1)!,
+        ),
+        MINIMUM_BILLED_SECONDS,
+      )
     : 0;
   return {
     usd: instances.reduce((a, i) => a + i.usd, 0),
@@ -181,5 +207,7 @@ export function runCost(dataInstanceType: string, spans: readonly TypedSpan[]): 
   if (dataInstanceType === "local") return { priced: false, statement: LOCAL_RUN_NO_PRICE };
   if (spans.length === 0) return { priced: false, statement: NO_MARKERS };
   const cost = spansCost(spans);
-  return "statement" in cost ? { priced: false, statement: cost.statement } : { priced: true, basis: "realized", ...cost };
+  return "statement" in cost
+    ? { priced: false, statement: cost.statement }
+    : { priced: true, basis: "realized", ...cost };
 }

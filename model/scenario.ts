@@ -1,5 +1,13 @@
-import { ENGINES, isEngine, type Engine } from "./engine.js";
-import { DURABILITY_PRESETS, isPreset, presetFor, PRESETS, type CassandraServerSide, type Preset, type Source } from "./presets.js";
+import { ENGINES, type Engine, isEngine } from "./engine.js";
+import {
+  type CassandraServerSide,
+  DURABILITY_PRESETS,
+  isPreset,
+  PRESETS,
+  type Preset,
+  presetFor,
+  type Source,
+} from "./presets.js";
 import { isWorkloadId } from "./workloads.js";
 import { clientCountProblem, YCSB_MAX_COUNT } from "./ycsb-limits.js";
 
@@ -274,37 +282,59 @@ export function baseRecordCount(spec: Pick<ScenarioSpec, "records">, nodes: numb
 /** Resolve one deployment of a scenario; throws ScenarioError naming the field that is wrong. */
 export function resolveDeployment(spec: ScenarioSpec, choice: DeploymentChoice = {}): Deployment {
   const engine = choice.engine ?? spec.defaults.engine;
-  if (!isEngine(engine)) throw new ScenarioError("engine", `unknown engine "${String(engine)}" (known: ${ENGINES.join(", ")})`);
+  if (!isEngine(engine))
+    throw new ScenarioError("engine", `unknown engine "${String(engine)}" (known: ${ENGINES.join(", ")})`);
   if (!spec.engines.includes(engine)) {
     throw new ScenarioError("engine", `scenario "${spec.name}" covers ${spec.engines.join(", ")}, not ${engine}`);
   }
   const own = spec.enginePresets?.[engine];
   const preset = choice.preset ?? own?.presets[0] ?? spec.defaults.preset;
-  if (!isPreset(preset)) throw new ScenarioError("preset", `unknown preset "${String(preset)}" (known: ${PRESETS.join(", ")})`);
-  if (!DURABILITY_PRESETS[engine][preset]) throw new ScenarioError("preset", `engine ${engine} has no preset "${preset}"`);
+  if (!isPreset(preset))
+    throw new ScenarioError("preset", `unknown preset "${String(preset)}" (known: ${PRESETS.join(", ")})`);
+  if (!DURABILITY_PRESETS[engine][preset])
+    throw new ScenarioError("preset", `engine ${engine} has no preset "${preset}"`);
   if (own && !own.presets.includes(preset) && !own.offered?.includes(preset)) {
-    throw new ScenarioError("preset", `scenario "${spec.name}" ran ${engine} with ${own.presets.join(", ")} only, not ${preset} (${own.source})`);
+    throw new ScenarioError(
+      "preset",
+      `scenario "${spec.name}" ran ${engine} with ${own.presets.join(", ")} only, not ${preset} (${own.source})`,
+    );
   }
-  const presetNote = own && !own.presets.includes(preset) ? unstudiedPresetNote(spec.name, engine, preset, own) : undefined;
+  const presetNote =
+    own && !own.presets.includes(preset) ? unstudiedPresetNote(spec.name, engine, preset, own) : undefined;
   const nodes = choice.nodes ?? spec.defaults.nodes;
-  if (!Number.isInteger(nodes) || nodes < 1) throw new ScenarioError("nodes", `must be a whole number >= 1, got ${String(nodes)}`);
+  if (!Number.isInteger(nodes) || nodes < 1)
+    throw new ScenarioError("nodes", `must be a whole number >= 1, got ${String(nodes)}`);
   const scale = choice.scale ?? 1;
   if (!(scale > 0 && scale <= 1)) throw new ScenarioError("scale", `must be in (0, 1], got ${String(scale)}`);
   const clients = choice.clients ?? clientCount(spec, nodes);
-  if (!Number.isInteger(clients) || clients < 1) throw new ScenarioError("clients", `must be a whole number >= 1, got ${String(clients)}`);
+  if (!Number.isInteger(clients) || clients < 1)
+    throw new ScenarioError("clients", `must be a whole number >= 1, got ${String(clients)}`);
   const baseRecords = baseRecordCount(spec, nodes);
   if (baseRecords < 1) throw new ScenarioError("records", "set records.perNode or records.total");
   const recordCount = scaled(baseRecords, scale);
   // Each client loads its share: YCSB's Client reads that count as an int (model/ycsb-limits.ts).
   const loadShare = Math.ceil(recordCount / clients);
-  const tooMany = clientCountProblem("insertcount", loadShare, `use at least ${Math.ceil(recordCount / YCSB_MAX_COUNT)} clients`);
-  if (tooMany) throw new ScenarioError("clients", `scenario "${spec.name}" at ${nodes} node(s) with ${clients} client(s): ${tooMany}`);
+  const tooMany = clientCountProblem(
+    "insertcount",
+    loadShare,
+    `use at least ${Math.ceil(recordCount / YCSB_MAX_COUNT)} clients`,
+  );
+  if (tooMany)
+    throw new ScenarioError(
+      "clients",
+      `scenario "${spec.name}" at ${nodes} node(s) with ${clients} client(s): ${tooMany}`,
+    );
   if (spec.replication > nodes) {
-    throw new ScenarioError("replication", `replication ${spec.replication} needs at least as many nodes (got ${nodes})`);
+    throw new ScenarioError(
+      "replication",
+      `replication ${spec.replication} needs at least as many nodes (got ${nodes})`,
+    );
   }
   const t = spec.threads;
   // Seed 001: "128 client threads per data instance ... distributed across the client instances" (341 for 8 nodes / 3 clients).
-  const threadsPerClient = t.perClient ?? (t.perDataNode ? Math.floor((t.perDataNode * nodes) / clients) : t.sweep?.[0] ?? t.stepUp?.start ?? 1);
+  const threadsPerClient =
+    t.perClient ??
+    (t.perDataNode ? Math.floor((t.perDataNode * nodes) / clients) : (t.sweep?.[0] ?? t.stepUp?.start ?? 1));
   return {
     scenario: spec.name,
     engine,
@@ -346,7 +376,11 @@ export function ownLogDevice(spec: Pick<ScenarioSpec, "logDevice">, engine: Engi
 }
 
 /** The study's settings beyond the preset for one engine and preset (sources dropped: they are for people). */
-export function studyServerSide(spec: Pick<ScenarioSpec, "presetServer" | "hbaseSplit">, engine: Engine, preset: Preset): StudyServerSide {
+export function studyServerSide(
+  spec: Pick<ScenarioSpec, "presetServer" | "hbaseSplit">,
+  engine: Engine,
+  preset: Preset,
+): StudyServerSide {
   const study: StudyServerSide = {};
   const cassandra = engine === "cassandra" ? spec.presetServer?.cassandra?.[preset] : undefined;
   if (cassandra) {
@@ -363,28 +397,38 @@ export function studyServerSide(spec: Pick<ScenarioSpec, "presetServer" | "hbase
 /** Structural checks of a spec itself (not of a deployment); every problem names its field. */
 export function checkScenario(spec: ScenarioSpec): ScenarioError[] {
   const errors: ScenarioError[] = [];
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(spec.name ?? "")) errors.push(new ScenarioError("name", "lower-case letters, digits and dashes"));
-  if (!Array.isArray(spec.engines) || spec.engines.length === 0) errors.push(new ScenarioError("engines", "name at least one engine"));
-  for (const e of spec.engines ?? []) if (!isEngine(e)) errors.push(new ScenarioError("engines", `unknown engine "${String(e)}"`));
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(spec.name ?? ""))
+    errors.push(new ScenarioError("name", "lower-case letters, digits and dashes"));
+  if (!Array.isArray(spec.engines) || spec.engines.length === 0)
+    errors.push(new ScenarioError("engines", "name at least one engine"));
+  for (const e of spec.engines ?? [])
+    if (!isEngine(e)) errors.push(new ScenarioError("engines", `unknown engine "${String(e)}"`));
   for (const n of spec.nodeCounts ?? []) {
-    if (!Number.isInteger(n) || n < 1) errors.push(new ScenarioError("nodeCounts", `node count must be >= 1, got ${String(n)}`));
+    if (!Number.isInteger(n) || n < 1)
+      errors.push(new ScenarioError("nodeCounts", `node count must be >= 1, got ${String(n)}`));
   }
-  for (const p of spec.presets ?? []) if (!isPreset(p)) errors.push(new ScenarioError("presets", `unknown preset "${String(p)}"`));
+  for (const p of spec.presets ?? [])
+    if (!isPreset(p)) errors.push(new ScenarioError("presets", `unknown preset "${String(p)}"`));
   if (!spec.workloads?.length) errors.push(new ScenarioError("workloads", "name at least one workload"));
   spec.workloads?.forEach((w, i) => {
-    if (!isWorkloadId(w.workload)) errors.push(new ScenarioError(`workloads[${i}].workload`, `unknown workload "${w.workload}"`));
+    if (!isWorkloadId(w.workload))
+      errors.push(new ScenarioError(`workloads[${i}].workload`, `unknown workload "${w.workload}"`));
   });
   if (!(spec.records?.fieldCount >= 1)) errors.push(new ScenarioError("records.fieldCount", "must be >= 1"));
-  if (!(spec.records?.fieldLengthBytes >= 1)) errors.push(new ScenarioError("records.fieldLengthBytes", "must be >= 1"));
+  if (!(spec.records?.fieldLengthBytes >= 1))
+    errors.push(new ScenarioError("records.fieldLengthBytes", "must be >= 1"));
   if (!(spec.repeats >= 1)) errors.push(new ScenarioError("repeats", "must be >= 1"));
   if (spec.operationCountPer !== "client" && spec.operationCountPer !== "total") {
-    errors.push(new ScenarioError("operationCountPer", `"client" or "total", got ${JSON.stringify(spec.operationCountPer)}`));
+    errors.push(
+      new ScenarioError("operationCountPer", `"client" or "total", got ${JSON.stringify(spec.operationCountPer)}`),
+    );
   }
   if (spec.repeatScope !== undefined && spec.repeatScope !== "test" && spec.repeatScope !== "measurement") {
     errors.push(new ScenarioError("repeatScope", `"test" or "measurement", got ${JSON.stringify(spec.repeatScope)}`));
   }
   for (const point of Object.keys(spec.resets ?? {})) {
-    if (!(RESET_POINTS as readonly string[]).includes(point)) errors.push(new ScenarioError(`resets.${point}`, `unknown reset point (known: ${RESET_POINTS.join(", ")})`));
+    if (!(RESET_POINTS as readonly string[]).includes(point))
+      errors.push(new ScenarioError(`resets.${point}`, `unknown reset point (known: ${RESET_POINTS.join(", ")})`));
   }
   return errors;
 }

@@ -50,7 +50,10 @@ export const SCENARIOS = {
     // "128 client threads per data instance (32 per CPU core) ... distributed across the client instances"; line 154:
     // "For the load process, MongoDB was not able to scale effectively to 32 nodes ... until the thread count was
     // reduced to 20."
-    threads: { perDataNode: 128, loadOverrides: [{ engine: "mongodb", nodes: [32], perClient: 20, source: "seed 001 line 154" }] },
+    threads: {
+      perDataNode: 128,
+      loadOverrides: [{ engine: "mongodb", nodes: [32], perClient: 20, source: "seed 001 line 154" }],
+    },
     workloads: [
       { workload: "b", operationCount: 900_000 },
       { workload: "a", operationCount: 900_000 },
@@ -79,17 +82,45 @@ export const SCENARIOS = {
       },
     },
     departures: [
-      { what: "m1.xlarge data and client nodes (lines 53-55) run as m5d.xlarge / m5.xlarge", why: "m1 is retired; m5d.xlarge has the same 4 cores and 16 GiB with local NVMe instead of 4 spinning disks in RAID", fields: ["dataNode.instanceType", "clientNode.instanceType"] },
-      { what: "Cassandra 1.1.6, HBase 0.94.3, MongoDB 2.2.2 (lines 61, 71, 82) run as the current releases", why: "the old releases do not run on current systems; presets translate each setting (model/presets.ts)" },
-      { what: "durability is not stated (lines 59-95 print no commitlog, journal or WAL setting): engines run their defaults (balanced)", why: "the paper names no commitlog, journal or WAL setting" },
-      { what: "each of the 3 repeats runs on the same instances, wiped and restarted, not on new instances on 3 days (line 49)", why: "one run holds a plan's repeats; a new deployment per repeat is another stack run (its run.repeat)" },
-      { what: "Cassandra tokens by num_tokens (vnodes), not the computed initial_token (line 61)", why: "Cassandra 5.0 allocates tokens itself; the ring is as even" },
-      { what: "900,000 operations per client (line 114)", why: "YCSB counts operationcount per client and the driver split only the record count (line 118)" },
-      { what: "write/scan and read-latest inserts go to per-client key ranges (line 118 splits only the load's records over the clients)", why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys" },
-      { what: "HBase keeps one copy of each record, where HDFS then kept 3 by default (dfs.replication; the paper prints no hdfs-site.xml, lines 69-77, and no replication for any engine)", why: "the scenario has one replication for every engine: Cassandra's keyspace and MongoDB's unreplicated shards keep one copy, and three HDFS copies would make HBase alone write every record three times" },
+      {
+        what: "m1.xlarge data and client nodes (lines 53-55) run as m5d.xlarge / m5.xlarge",
+        why: "m1 is retired; m5d.xlarge has the same 4 cores and 16 GiB with local NVMe instead of 4 spinning disks in RAID",
+        fields: ["dataNode.instanceType", "clientNode.instanceType"],
+      },
+      {
+        what: "Cassandra 1.1.6, HBase 0.94.3, MongoDB 2.2.2 (lines 61, 71, 82) run as the current releases",
+        why: "the old releases do not run on current systems; presets translate each setting (model/presets.ts)",
+      },
+      {
+        what: "durability is not stated (lines 59-95 print no commitlog, journal or WAL setting): engines run their defaults (balanced)",
+        why: "the paper names no commitlog, journal or WAL setting",
+      },
+      {
+        what: "each of the 3 repeats runs on the same instances, wiped and restarted, not on new instances on 3 days (line 49)",
+        why: "one run holds a plan's repeats; a new deployment per repeat is another stack run (its run.repeat)",
+      },
+      {
+        what: "Cassandra tokens by num_tokens (vnodes), not the computed initial_token (line 61)",
+        why: "Cassandra 5.0 allocates tokens itself; the ring is as even",
+      },
+      {
+        what: "900,000 operations per client (line 114)",
+        why: "YCSB counts operationcount per client and the driver split only the record count (line 118)",
+      },
+      {
+        what: "write/scan and read-latest inserts go to per-client key ranges (line 118 splits only the load's records over the clients)",
+        why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys",
+      },
+      {
+        what: "HBase keeps one copy of each record, where HDFS then kept 3 by default (dfs.replication; the paper prints no hdfs-site.xml, lines 69-77, and no replication for any engine)",
+        why: "the scenario has one replication for every engine: Cassandra's keyspace and MongoDB's unreplicated shards keep one copy, and three HDFS copies would make HBase alone write every record three times",
+      },
     ],
     // Seed 001: m1.xlarge's local instance disks, nothing said of a separate log device: the commit log stays on them.
-    logDevice: { presets: {}, source: "seed 001: data on the instances' local disks; no separate log device is described" },
+    logDevice: {
+      presets: {},
+      source: "seed 001: data on the instances' local disks; no separate log device is described",
+    },
     defaults: { engine: "cassandra", nodes: 32, preset: "balanced" },
   },
   "endpoint-2015": {
@@ -102,10 +133,25 @@ export const SCENARIOS = {
     // printed configuration (lines 508-626) keeps for Cassandra only; the others ran on their defaults.
     presets: ["durable", "balanced", "throughput"],
     enginePresets: {
-      cassandra: { presets: ["durable"], source: "seed 000 lines 525-526: commitlog_sync: batch, commitlog_sync_batch_window_in_ms: 2" },
-      hbase: { presets: ["balanced"], offered: ["durable"], source: "seed 000 lines 562-626: hbase-site.xml sets no WAL durability, HBase's default SYNC_WAL" },
-      mongodb: { presets: ["balanced"], offered: ["durable"], source: "seed 000 lines 546-560: mongod started without a journal or write-concern option, MongoDB's defaults" },
-      couchbase: { presets: ["throughput"], offered: ["durable"], source: "seed 000 lines 99-102, 530-544: a default bucket and no durability, acknowledged from memory" },
+      cassandra: {
+        presets: ["durable"],
+        source: "seed 000 lines 525-526: commitlog_sync: batch, commitlog_sync_batch_window_in_ms: 2",
+      },
+      hbase: {
+        presets: ["balanced"],
+        offered: ["durable"],
+        source: "seed 000 lines 562-626: hbase-site.xml sets no WAL durability, HBase's default SYNC_WAL",
+      },
+      mongodb: {
+        presets: ["balanced"],
+        offered: ["durable"],
+        source: "seed 000 lines 546-560: mongod started without a journal or write-concern option, MongoDB's defaults",
+      },
+      couchbase: {
+        presets: ["throughput"],
+        offered: ["durable"],
+        source: "seed 000 lines 99-102, 530-544: a default bucket and no durability, acknowledged from memory",
+      },
     },
     // "We allowed each database to perform non-durable writes for this stage [load] only"
     loadPreset: "throughput",
@@ -149,21 +195,57 @@ export const SCENARIOS = {
         wipeData: true,
         restartServer: true,
         dropCaches: false,
-        source: 'seed 000 lines 41-43, 62: "New EC2 instances were used for each test run"; "Each test started with an empty database"',
+        source:
+          'seed 000 lines 41-43, 62: "New EC2 instances were used for each test run"; "Each test started with an empty database"',
       },
     },
     departures: [
-      { what: "i2.xlarge data and c3.xlarge client nodes (lines 45-48) run as i4i.xlarge / c6i.xlarge", why: "both are retired; the replacements have the same cores and memory class, NVMe instead of SATA SSD", fields: ["dataNode.instanceType", "clientNode.instanceType"] },
-      { what: "Cassandra 2.1.0, Couchbase 3.0.1, HBase 0.98.6, MongoDB 2.8.0-rc4 (lines 77, 95, 112, 129) run as the current releases", why: "the old releases do not run on current systems; presets translate each setting" },
-      { what: "Cassandra's 2 ms batch window (lines 525-526) is commitlog_sync: group with a 2 ms window", why: "since Cassandra 4.0 batch mode syncs at once and ignores the window; group mode is the old batch window", fields: ["presetServer.cassandra.durable.commitlogSync"] },
-      { what: "HBase, MongoDB and Couchbase may also run durable (FSYNC_WAL with hsync, j:true, persistToMajority), which the paper never set for them (lines 530-626); such results carry ycsblab.presetNote", why: "the paper's goal was durable writes (lines 161-162) but only Cassandra's printed configuration has one; its own settings (the defaults) are each engine's default cell" },
-      { what: "each of the 3 repeats runs on the same instances, wiped and restarted, not on new instances on 3 days (lines 41-43)", why: "one run holds a plan's repeats; a new deployment per repeat is another stack run (its run.repeat)" },
-      { what: "9 million operations per client (lines 177-180)", why: "YCSB counts operationcount per client; 9M in total would end a 32-node phase in 40 s, far from the 1 h cap the paper set" },
-      { what: "mixed and insert-mostly inserts go to per-client key ranges (lines 182-185 split only the load's records)", why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys" },
-      { what: "insert-mostly also runs at 16 and 32 nodes (the paper has no results there, lines 332-334)", why: "the plan runs every workload at every size; the published series simply stops at 8" },
-      { what: "HBase compression stays off at every size (lines 497-500 turned it on at 8+ nodes)", why: "compression was a workaround for full disks at 500M records per node; the scale knob decides the data size here" },
-      { what: "Couchbase's local.ini (file_compression none, compaction thresholds, lines 533-544) is not rendered", why: "Couchbase 7 has no CouchDB-era local.ini; full eviction is kept" },
-      { what: "latency is the count-weighted mean over clients and merged-HDR percentiles, not the average of client averages (lines 199-202)", why: "the average of averages weighs a slow client like a fast one; it is still reported as averageOfClientAveragesUs" },
+      {
+        what: "i2.xlarge data and c3.xlarge client nodes (lines 45-48) run as i4i.xlarge / c6i.xlarge",
+        why: "both are retired; the replacements have the same cores and memory class, NVMe instead of SATA SSD",
+        fields: ["dataNode.instanceType", "clientNode.instanceType"],
+      },
+      {
+        what: "Cassandra 2.1.0, Couchbase 3.0.1, HBase 0.98.6, MongoDB 2.8.0-rc4 (lines 77, 95, 112, 129) run as the current releases",
+        why: "the old releases do not run on current systems; presets translate each setting",
+      },
+      {
+        what: "Cassandra's 2 ms batch window (lines 525-526) is commitlog_sync: group with a 2 ms window",
+        why: "since Cassandra 4.0 batch mode syncs at once and ignores the window; group mode is the old batch window",
+        fields: ["presetServer.cassandra.durable.commitlogSync"],
+      },
+      {
+        what: "HBase, MongoDB and Couchbase may also run durable (FSYNC_WAL with hsync, j:true, persistToMajority), which the paper never set for them (lines 530-626); such results carry ycsblab.presetNote",
+        why: "the paper's goal was durable writes (lines 161-162) but only Cassandra's printed configuration has one; its own settings (the defaults) are each engine's default cell",
+      },
+      {
+        what: "each of the 3 repeats runs on the same instances, wiped and restarted, not on new instances on 3 days (lines 41-43)",
+        why: "one run holds a plan's repeats; a new deployment per repeat is another stack run (its run.repeat)",
+      },
+      {
+        what: "9 million operations per client (lines 177-180)",
+        why: "YCSB counts operationcount per client; 9M in total would end a 32-node phase in 40 s, far from the 1 h cap the paper set",
+      },
+      {
+        what: "mixed and insert-mostly inserts go to per-client key ranges (lines 182-185 split only the load's records)",
+        why: "stock YCSB starts every client's inserts at recordcount, so the clients would overwrite each other's keys",
+      },
+      {
+        what: "insert-mostly also runs at 16 and 32 nodes (the paper has no results there, lines 332-334)",
+        why: "the plan runs every workload at every size; the published series simply stops at 8",
+      },
+      {
+        what: "HBase compression stays off at every size (lines 497-500 turned it on at 8+ nodes)",
+        why: "compression was a workaround for full disks at 500M records per node; the scale knob decides the data size here",
+      },
+      {
+        what: "Couchbase's local.ini (file_compression none, compaction thresholds, lines 533-544) is not rendered",
+        why: "Couchbase 7 has no CouchDB-era local.ini; full eviction is kept",
+      },
+      {
+        what: "latency is the count-weighted mean over clients and merged-HDR percentiles, not the average of client averages (lines 199-202)",
+        why: "the average of averages weighs a slow client like a fast one; it is still reported as averageOfClientAveragesUs",
+      },
     ],
     // Seed 000 line 46: "a single volume of 800 GB of SSD" per node: the commit log shares it.
     logDevice: { presets: {}, source: 'seed 000 line 46: i2.xlarge with "a single volume of 800 GB of SSD"' },
@@ -185,7 +267,11 @@ export const SCENARIOS = {
       mongodb: { presets: ["balanced"], source: "seed 002 lines 479-503: MongoDB defaults" },
     },
     // Bare metal: 2 x Xeon E5-2620 v2 (12 cores), 64 GB, SSD RAID-1 (appendix A); m6id.4xlarge: 16 vCPU, 64 GiB, NVMe.
-    dataNode: { instanceType: "m6id.4xlarge", original: "2x Xeon E5-2620 v2, 64 GB, SSD (bare metal)", storage: { kind: "instance-store" } },
+    dataNode: {
+      instanceType: "m6id.4xlarge",
+      original: "2x Xeon E5-2620 v2, 64 GB, SSD (bare metal)",
+      storage: { kind: "instance-store" },
+    },
     // 32 clients: 4-core i5-4440, 8 GB (appendix A).
     clientNode: { instanceType: "c6i.xlarge", original: "Core i5-4440, 8 GB (bare metal)" },
     clients: { count: 32 },
@@ -213,7 +299,8 @@ export const SCENARIOS = {
         wipeData: true,
         restartServer: false,
         dropCaches: false,
-        source: 'seed 002 lines 80, 96: "Reload database and populate a 20M record dataset"; the balanced workload does "the same steps precisely"',
+        source:
+          'seed 002 lines 80, 96: "Reload database and populate a 20M record dataset"; the balanced workload does "the same steps precisely"',
       },
       step: {
         wipeData: false,
@@ -223,18 +310,50 @@ export const SCENARIOS = {
       },
     },
     departures: [
-      { what: "bare-metal servers (2x E5-2620 v2, 64 GB) and 32 bare-metal clients (lines 281-304) run as m6id.4xlarge / c6i.xlarge", why: "no bare metal here; the instances match cores and memory", fields: ["dataNode.instanceType", "clientNode.instanceType"] },
-      { what: "threads per client double from 4 to 512 (lines 92-93: 'Incrementally increase the number of threads per client')", why: "the paper prints no thread counts; doubling from a few threads reaches any saturation point in a few 5-minute steps" },
-      { what: "Cassandra 2.0.9, Couchbase 2.5.1, MongoDB 2.6.4 (line 40) run as the current releases", why: "the old releases do not run on current systems; presets translate each setting" },
-      { what: "Cassandra through CQL, not the Thrift results the paper reported (lines 150-152)", why: "Thrift was removed in Cassandra 4.0" },
-      { what: "the last thread step is where total throughput stops rising by 5%, not where latency starts to rise (lines 191-193)", why: "the paper's choice was, in its words, inherently subjective; the runner must decide the same on every client" },
-      { what: "the 2 repeats repeat the whole sequence (reload, every step) (lines 238-239)", why: "the paper repeated 'the final configuration' without saying more" },
-      { what: "Couchbase's memcached threads, reader/writer threads, compaction off and read optimisation (lines 459-477) are not set", why: "they are Couchbase 2.5 diag/eval settings with no Couchbase 7 equivalent in the product yet" },
-      { what: "clearing the caches (line 84) needs root on the data nodes", why: "where the runner cannot (a local run), the reset says so in the run's manifest" },
-      { what: "the wait for the database 'to finish rebalancing' after each load (line 82) polls only MongoDB's balancer (balancerCollectionStatus until usertable is compliant, at most 1 h, then measures anyway)", why: "a load moves no Cassandra token range and no Couchbase vBucket; MongoDB's balancer may still move chunks (model/settle.ts, runner/mongodb-balancer.ts)" },
+      {
+        what: "bare-metal servers (2x E5-2620 v2, 64 GB) and 32 bare-metal clients (lines 281-304) run as m6id.4xlarge / c6i.xlarge",
+        why: "no bare metal here; the instances match cores and memory",
+        fields: ["dataNode.instanceType", "clientNode.instanceType"],
+      },
+      {
+        what: "threads per client double from 4 to 512 (lines 92-93: 'Incrementally increase the number of threads per client')",
+        why: "the paper prints no thread counts; doubling from a few threads reaches any saturation point in a few 5-minute steps",
+      },
+      {
+        what: "Cassandra 2.0.9, Couchbase 2.5.1, MongoDB 2.6.4 (line 40) run as the current releases",
+        why: "the old releases do not run on current systems; presets translate each setting",
+      },
+      {
+        what: "Cassandra through CQL, not the Thrift results the paper reported (lines 150-152)",
+        why: "Thrift was removed in Cassandra 4.0",
+      },
+      {
+        what: "the last thread step is where total throughput stops rising by 5%, not where latency starts to rise (lines 191-193)",
+        why: "the paper's choice was, in its words, inherently subjective; the runner must decide the same on every client",
+      },
+      {
+        what: "the 2 repeats repeat the whole sequence (reload, every step) (lines 238-239)",
+        why: "the paper repeated 'the final configuration' without saying more",
+      },
+      {
+        what: "Couchbase's memcached threads, reader/writer threads, compaction off and read optimisation (lines 459-477) are not set",
+        why: "they are Couchbase 2.5 diag/eval settings with no Couchbase 7 equivalent in the product yet",
+      },
+      {
+        what: "clearing the caches (line 84) needs root on the data nodes",
+        why: "where the runner cannot (a local run), the reset says so in the run's manifest",
+      },
+      {
+        what: "the wait for the database 'to finish rebalancing' after each load (line 82) polls only MongoDB's balancer (balancerCollectionStatus until usertable is compliant, at most 1 h, then measures anyway)",
+        why: "a load moves no Cassandra token range and no Couchbase vBucket; MongoDB's balancer may still move chunks (model/settle.ts, runner/mongodb-balancer.ts)",
+      },
     ],
     // Seed 002 appendix C, MongoDB 1: "Place journal, log and data files on separate storage devices".
-    logDevice: { presets: { mongodb: ["throughput", "balanced", "durable"] }, source: 'seed 002 appendix C, MongoDB-specific parameters 1: "Place journal, log and data files on separate storage devices"' },
+    logDevice: {
+      presets: { mongodb: ["throughput", "balanced", "durable"] },
+      source:
+        'seed 002 appendix C, MongoDB-specific parameters 1: "Place journal, log and data files on separate storage devices"',
+    },
     defaults: { engine: "cassandra", nodes: 4, preset: "balanced" },
   },
   "andor-parv-2019": {
@@ -269,13 +388,15 @@ export const SCENARIOS = {
         wipeData: true,
         restartServer: false,
         dropCaches: false,
-        source: 'seed 003 lines 300-303: "the data set corresponding to that workload was dropped. After that, the data set ... that corresponds to the second workload was loaded"',
+        source:
+          'seed 003 lines 300-303: "the data set corresponding to that workload was dropped. After that, the data set ... that corresponds to the second workload was loaded"',
       },
       operationCount: {
         wipeData: false,
         restartServer: true,
         dropCaches: false,
-        source: 'seed 003 lines 266-267, 298: "A batch of tests includes all tests having the same workload, number of operations, and database server"; "restarted the database server before each batch"',
+        source:
+          'seed 003 lines 266-267, 298: "A batch of tests includes all tests having the same workload, number of operations, and database server"; "restarted the database server before each batch"',
       },
     },
     // "write request timeout in ms was set to 100000 ..." (section 3)
@@ -288,12 +409,31 @@ export const SCENARIOS = {
       },
     },
     departures: [
-      { what: "Windows 7 servers (i7-4770, 16 GB, HDD; lines 234-239) run as c6i.2xlarge on Linux with gp3", why: "no Windows hosts or spinning disks here; the instance matches cores and memory", fields: ["dataNode.instanceType"] },
-      { what: "each load runs on 1 client thread (lines 240-243 print no load settings)", why: "the first thread count of the sweep; the load is not measured by the study, only its data set matters" },
-      { what: "YCSB's synchronous bindings, not the asynchronous variant of the Java drivers (line 265)", why: "YCSB 0.17.0's DB interface is synchronous: each client thread waits for its operation, as the project's bindings do" },
-      { what: "Cassandra 3.11.0, MongoDB 3.4.4 and YCSB 0.12.0 (lines 143, 156, 212) run as the current releases and YCSB 0.17.0", why: "the old releases do not run on current systems" },
-      { what: "each test's 3 repeats run one after another (lines 253-254)", why: "the paper does not say in which order; this keeps a batch between restarts" },
-      { what: "Table 9 is recomputed from Tables 1-8, which print means only (lines 433-435)", why: "the spread of the repeats is not printed: each F is an upper bound of the paper's, within 1.5% (model/anova.ts)" },
+      {
+        what: "Windows 7 servers (i7-4770, 16 GB, HDD; lines 234-239) run as c6i.2xlarge on Linux with gp3",
+        why: "no Windows hosts or spinning disks here; the instance matches cores and memory",
+        fields: ["dataNode.instanceType"],
+      },
+      {
+        what: "each load runs on 1 client thread (lines 240-243 print no load settings)",
+        why: "the first thread count of the sweep; the load is not measured by the study, only its data set matters",
+      },
+      {
+        what: "YCSB's synchronous bindings, not the asynchronous variant of the Java drivers (line 265)",
+        why: "YCSB 0.17.0's DB interface is synchronous: each client thread waits for its operation, as the project's bindings do",
+      },
+      {
+        what: "Cassandra 3.11.0, MongoDB 3.4.4 and YCSB 0.12.0 (lines 143, 156, 212) run as the current releases and YCSB 0.17.0",
+        why: "the old releases do not run on current systems",
+      },
+      {
+        what: "each test's 3 repeats run one after another (lines 253-254)",
+        why: "the paper does not say in which order; this keeps a batch between restarts",
+      },
+      {
+        what: "Table 9 is recomputed from Tables 1-8, which print means only (lines 433-435)",
+        why: "the spread of the repeats is not printed: each F is an upper bound of the paper's, within 1.5% (model/anova.ts)",
+      },
     ],
     // Seed 003 ran one server and describes no separate log device.
     logDevice: { presets: {}, source: "seed 003: a single server; no separate log device is described" },
@@ -308,7 +448,10 @@ export const SCENARIOS = {
     presets: ["throughput", "balanced", "durable"],
     enginePresets: {
       // Line 81 and 169: Couchbase "No equivalent option available", "has no equivalent configuration".
-      couchbase: { presets: ["throughput", "durable"], source: 'seed 004 lines 81, 169: Couchbase balanced: "No equivalent option available"' },
+      couchbase: {
+        presets: ["throughput", "durable"],
+        source: 'seed 004 lines 81, 169: Couchbase balanced: "No equivalent option available"',
+      },
     },
     presetServer: {
       cassandra: {
@@ -319,7 +462,11 @@ export const SCENARIOS = {
       },
     },
     // 2 x Xeon X5675 (12 cores), 96 GB, 2 x 960 GB SSD; i4i.4xlarge: 16 vCPU, 128 GiB, NVMe (+ a log volume where the preset wants one).
-    dataNode: { instanceType: "i4i.4xlarge", original: "2x Xeon X5675, 96 GB, 2x 960 GB SSD (bare metal)", storage: { kind: "instance-store" } },
+    dataNode: {
+      instanceType: "i4i.4xlarge",
+      original: "2x Xeon X5675, 96 GB, 2x 960 GB SSD (bare metal)",
+      storage: { kind: "instance-store" },
+    },
     // "Both servers were identical"
     clientNode: { instanceType: "i4i.4xlarge", original: "2x Xeon X5675, 96 GB (bare metal)" },
     clients: { count: 1 },
@@ -349,18 +496,52 @@ export const SCENARIOS = {
       },
     },
     departures: [
-      { what: "bare-metal servers (2x X5675, 96 GB, 2 SSDs; lines 214-221) run as i4i.4xlarge", why: "no bare metal here; the instance matches cores and memory with local NVMe", fields: ["dataNode.instanceType"] },
-      { what: "every run stops at 15 minutes (maxexecutiontime=900), not only 'in some configurations where running 20 million operations would be prohibitively slow' (line 284)", why: "the paper does not say which configurations; the cap binds only where 20M operations take longer, and bounds the cost of the others", fields: ["workloads.a.maxExecutionTimeSec", "workloads.b.maxExecutionTimeSec"] },
-      { what: "each step's reload of 20M records runs under the step's own preset (durable: a 10 ms commit window; lines 56-60)", why: "the paper wipes and reloads before every run and names no other setting for the load" },
-      { what: "Cassandra 2.1.2, Couchbase 3.0.2, MongoDB 3.0.1 and the vendors' YCSB forks (lines 228-244) run as current releases and ycsb-lab's bindings", why: "the old releases and forks do not run on current systems" },
-      { what: "MongoDB throughput runs with write concern j:false, not --nojournal (line 258)", why: "--nojournal was removed in MongoDB 6.1" },
-      { what: "Couchbase durable is durability persistToMajority, not PersistTo=MASTER (line 266)", why: "SDK 3 replaced PersistTo with durability levels; on one node both wait for the disk" },
-      { what: "Cassandra durable's 10 ms batch window (lines 263-264) is commitlog_sync: group with a 10 ms window", why: "since Cassandra 4.0 batch mode ignores the window; group mode is the old batch window", fields: ["presetServer.cassandra.durable.commitlogSync"] },
-      { what: "Cassandra throughput's table has LeveledCompactionStrategy but not COMPACT STORAGE (line 254)", why: "COMPACT STORAGE was removed in Cassandra 4.0" },
-      { what: "threads double from 8 to 1024 while total throughput rises by 5%, not 'until the maximum throughput was reached without sacrificing latency' (line 52)", why: "the runner must decide the same on every client from what they measured; latency is not judged" },
+      {
+        what: "bare-metal servers (2x X5675, 96 GB, 2 SSDs; lines 214-221) run as i4i.4xlarge",
+        why: "no bare metal here; the instance matches cores and memory with local NVMe",
+        fields: ["dataNode.instanceType"],
+      },
+      {
+        what: "every run stops at 15 minutes (maxexecutiontime=900), not only 'in some configurations where running 20 million operations would be prohibitively slow' (line 284)",
+        why: "the paper does not say which configurations; the cap binds only where 20M operations take longer, and bounds the cost of the others",
+        fields: ["workloads.a.maxExecutionTimeSec", "workloads.b.maxExecutionTimeSec"],
+      },
+      {
+        what: "each step's reload of 20M records runs under the step's own preset (durable: a 10 ms commit window; lines 56-60)",
+        why: "the paper wipes and reloads before every run and names no other setting for the load",
+      },
+      {
+        what: "Cassandra 2.1.2, Couchbase 3.0.2, MongoDB 3.0.1 and the vendors' YCSB forks (lines 228-244) run as current releases and ycsb-lab's bindings",
+        why: "the old releases and forks do not run on current systems",
+      },
+      {
+        what: "MongoDB throughput runs with write concern j:false, not --nojournal (line 258)",
+        why: "--nojournal was removed in MongoDB 6.1",
+      },
+      {
+        what: "Couchbase durable is durability persistToMajority, not PersistTo=MASTER (line 266)",
+        why: "SDK 3 replaced PersistTo with durability levels; on one node both wait for the disk",
+      },
+      {
+        what: "Cassandra durable's 10 ms batch window (lines 263-264) is commitlog_sync: group with a 10 ms window",
+        why: "since Cassandra 4.0 batch mode ignores the window; group mode is the old batch window",
+        fields: ["presetServer.cassandra.durable.commitlogSync"],
+      },
+      {
+        what: "Cassandra throughput's table has LeveledCompactionStrategy but not COMPACT STORAGE (line 254)",
+        why: "COMPACT STORAGE was removed in Cassandra 4.0",
+      },
+      {
+        what: "threads double from 8 to 1024 while total throughput rises by 5%, not 'until the maximum throughput was reached without sacrificing latency' (line 52)",
+        why: "the runner must decide the same on every client from what they measured; latency is not judged",
+      },
     ],
     // Seed 004 lines 271-274: only the balanced configuration moved the commit log / journal to a separate device.
-    logDevice: { presets: { cassandra: ["balanced"], mongodb: ["balanced"] }, source: 'seed 004 lines 271-274: "For the balanced configuration ... the commitlog was placed on a separate device ... the journal was placed on a separate device"' },
+    logDevice: {
+      presets: { cassandra: ["balanced"], mongodb: ["balanced"] },
+      source:
+        'seed 004 lines 271-274: "For the balanced configuration ... the commitlog was placed on a separate device ... the journal was placed on a separate device"',
+    },
     defaults: { engine: "cassandra", nodes: 1, preset: "durable" },
   },
 } as const satisfies Record<string, ScenarioSpec>;
@@ -368,7 +549,7 @@ export const SCENARIOS = {
 export type ScenarioName = keyof typeof SCENARIOS;
 
 export function scenario(name: string): ScenarioSpec {
-  if (!Object.prototype.hasOwnProperty.call(SCENARIOS, name)) {
+  if (!Object.hasOwn(SCENARIOS, name)) {
     throw new Error(`scenario: unknown scenario "${name}" (known: ${Object.keys(SCENARIOS).join(", ")})`);
   }
   return SCENARIOS[name as ScenarioName] as unknown as ScenarioSpec;

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { checkAgainst } from "./result-validation.js";
 import { runPrefix } from "./results-layout.js";
 
@@ -15,7 +15,9 @@ export const ServiceDescriptionSchema = Type.Object(
     /** The port the API and dashboard listen on. */
     port: Type.Integer({ minimum: 1, maximum: 65535 }),
     /** Results buckets imported by polling (each a scenario stack's bucket), read-only. */
-    importBuckets: Type.Array(Type.Object({ bucket: Type.String({ minLength: 3 }), prefix: Type.String() }, { additionalProperties: false })),
+    importBuckets: Type.Array(
+      Type.Object({ bucket: Type.String({ minLength: 3 }), prefix: Type.String() }, { additionalProperties: false }),
+    ),
     pollSeconds: Type.Integer({ minimum: 5 }),
     /** Secrets Manager secret holding the write token (a plain string). */
     writeTokenSecretArn: Type.String({ minLength: 1 }),
@@ -55,14 +57,19 @@ export function parseServiceDescription(text: string, where: string): ServiceDes
     throw new Error(`${where}: not JSON: ${(err as Error).message}`);
   }
   const problems = checkAgainst(ServiceDescriptionSchema, value);
-  if (problems.length > 0) throw new Error(`${where}: not a service description: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
+  if (problems.length > 0)
+    throw new Error(`${where}: not a service description: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`);
   return value as ServiceDescription;
 }
 
 /** The PostgreSQL URL of a described database with the secret's credentials (user and password URL-encoded). */
-export function databaseUrl(d: ServiceDescription["database"], credentials: { username: string; password: string }): string {
+export function databaseUrl(
+  d: ServiceDescription["database"],
+  credentials: { username: string; password: string },
+): string {
   const user = encodeURIComponent(credentials.username);
   const password = encodeURIComponent(credentials.password);
-  const ssl = d.sslMode === "require" ? "?sslmode=no-verify" : d.sslMode === "verify-full" ? "?sslmode=verify-full" : "";
+  const ssl =
+    d.sslMode === "require" ? "?sslmode=no-verify" : d.sslMode === "verify-full" ? "?sslmode=verify-full" : "";
   return `postgresql://${user}:${password}@${d.host}:${d.port}/${d.name}${ssl}`;
 }

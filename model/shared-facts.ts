@@ -17,7 +17,15 @@ const instant = (iso: string | undefined) => (iso === undefined ? null : new Dat
 export function sortedJson(v: unknown): string | null {
   if (v === undefined || v === null) return null;
   const sort = (x: unknown): unknown =>
-    Array.isArray(x) ? x.map(sort) : x && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sort((x as Record<string, unknown>)[k])])) : x;
+    Array.isArray(x)
+      ? x.map(sort)
+      : x && typeof x === "object"
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, sort((x as Record<string, unknown>)[k])]),
+          )
+        : x;
   return JSON.stringify(sort(v));
 }
 
@@ -68,12 +76,14 @@ export function phaseFacts(doc: ResultDocument): Facts {
 
 /** The facts that differ, as [pointer, first's value, second's value]; facts absent from `b` are not compared. */
 export function factDifferences(a: Facts, b: Facts): [string, unknown, unknown][] {
-  return Object.keys(a).flatMap((k) => (k in b && a[k] !== b[k] ? [[k, a[k], b[k]] as [string, unknown, unknown]] : []));
+  return Object.keys(a).flatMap((k) =>
+    k in b && a[k] !== b[k] ? [[k, a[k], b[k]] as [string, unknown, unknown]] : [],
+  );
 }
 
 /** A fact's value as a message shows it (instants as ISO times). */
 export function showFact(pointer: string, v: unknown): string {
   if (v === null) return "none";
-  if ((pointer.endsWith("At") && typeof v === "number")) return new Date(v).toISOString();
+  if (pointer.endsWith("At") && typeof v === "number") return new Date(v).toISOString();
   return JSON.stringify(v);
 }

@@ -5,10 +5,39 @@
 
 /** Two-sided 95% Student t critical values by degrees of freedom (standard table, e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2). */
 const T95: Record<number, number> = {
-  1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
-  11: 2.201, 12: 2.179, 13: 2.16, 14: 2.145, 15: 2.131, 16: 2.12, 17: 2.11, 18: 2.101, 19: 2.093, 20: 2.086,
-  21: 2.08, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.06, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042,
-  40: 2.021, 60: 2.0, 120: 1.98,
+  1: 12.706,
+  2: 4.303,
+  3: 3.182,
+  4: 2.776,
+  5: 2.571,
+  6: 2.447,
+  7: 2.365,
+  8: 2.306,
+  9: 2.262,
+  10: 2.228,
+  11: 2.201,
+  12: 2.179,
+  13: 2.16,
+  14: 2.145,
+  15: 2.131,
+  16: 2.12,
+  17: 2.11,
+  18: 2.101,
+  19: 2.093,
+  20: 2.086,
+  21: 2.08,
+  22: 2.074,
+  23: 2.069,
+  24: 2.064,
+  25: 2.06,
+  26: 2.056,
+  27: 2.052,
+  28: 2.048,
+  29: 2.045,
+  30: 2.042,
+  40: 2.021,
+  60: 2.0,
+  120: 1.98,
 };
 
 /** t(0.975, df); between table rows the next smaller df is used (a slightly wider, conservative interval). */
@@ -16,7 +45,10 @@ export function tCritical95(df: number): number {
   if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be an integer >= 1, got ${df}`);
   if (T95[df] !== undefined) return T95[df]!;
   if (df > 120) return 1.96;
-  const lower = Object.keys(T95).map(Number).filter((k) => k <= df).sort((a, b) => b - a)[0]!;
+  const lower = Object.keys(T95)
+    .map(Number)
+    .filter((k) => k <= df)
+    .sort((a, b) => b - a)[0]!;
   return T95[lower]!;
 }
 
@@ -37,7 +69,17 @@ export interface RepeatStatistics {
 
 export function repeatStatistics(values: readonly number[]): RepeatStatistics {
   const n = values.length;
-  if (n === 0) return { n, mean: null, stdDev: null, ci95: null, coefficientOfVariation: null, maxDifference: null, min: null, max: null };
+  if (n === 0)
+    return {
+      n,
+      mean: null,
+      stdDev: null,
+      ci95: null,
+      coefficientOfVariation: null,
+      maxDifference: null,
+      min: null,
+      max: null,
+    };
   const mean = values.reduce((a, b) => a + b, 0) / n;
   const min = Math.min(...values);
   const max = Math.max(...values);

@@ -16,8 +16,14 @@ export function statusSeriesLength(series: StatusSeries): number {
  */
 export function statusPoint(series: StatusSeries, i: number): StatusPoint {
   const n = statusSeriesLength(series);
-  if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`status line ${i} is out of range: the series has ${n} lines`);
-  const point: StatusPoint = { elapsedSec: series.elapsedSec[i]!, operations: series.operations[i]!, opsPerSec: series.opsPerSec[i] ?? null, perOperation: {} };
+  if (!Number.isInteger(i) || i < 0 || i >= n)
+    throw new RangeError(`status line ${i} is out of range: the series has ${n} lines`);
+  const point: StatusPoint = {
+    elapsedSec: series.elapsedSec[i]!,
+    operations: series.operations[i]!,
+    opsPerSec: series.opsPerSec[i] ?? null,
+    perOperation: {},
+  };
   const at = series.at[i];
   if (at != null) point.at = at;
   const est = series.estCompletionSec[i];
@@ -51,11 +57,18 @@ export function statusPoints(series: StatusSeries): StatusPoint[] {
 }
 
 /** What the schema cannot say: every column holds one entry per status line. Empty when consistent. */
-export function statusSeriesProblems(series: StatusSeries, path = "/statusSeries"): { path: string; message: string }[] {
+export function statusSeriesProblems(
+  series: StatusSeries,
+  path = "/statusSeries",
+): { path: string; message: string }[] {
   const n = statusSeriesLength(series);
   const problems: { path: string; message: string }[] = [];
   const check = (column: unknown[], at: string) => {
-    if (column.length !== n) problems.push({ path: `${path}/${at}`, message: `has ${column.length} entries, the series has ${n} status lines (elapsedSec)` });
+    if (column.length !== n)
+      problems.push({
+        path: `${path}/${at}`,
+        message: `has ${column.length} entries, the series has ${n} status lines (elapsedSec)`,
+      });
   };
   check(series.at, "at");
   check(series.operations, "operations");

@@ -130,7 +130,9 @@ export function scenarioField(spec: ScenarioSpec, path: string): unknown {
     const key = parts[i]!;
     if (at === undefined || at === null) return undefined;
     const byWorkload = i > 0 && parts[i - 1] === "workloads" && Array.isArray(at);
-    at = byWorkload ? (at as { workload: string }[]).find((w) => w.workload === key) : (at as Record<string, unknown>)[key];
+    at = byWorkload
+      ? (at as { workload: string }[]).find((w) => w.workload === key)
+      : (at as Record<string, unknown>)[key];
   }
   return at;
 }

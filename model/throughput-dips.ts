@@ -25,7 +25,10 @@ export const DIP_RULE = `throughput under ${DIP_RATIO * 100} % of the phase mean
  * without a rate (the first, "∞", or not printed) and at 0 s do not count, and the last line neither: it
  * covers a partial interval at the end of the run and says nothing about a dip.
  */
-export function findThroughputDips(elapsedSec: readonly number[], opsPerSec: readonly (number | null)[]): ThroughputDip[] {
+export function findThroughputDips(
+  elapsedSec: readonly number[],
+  opsPerSec: readonly (number | null)[],
+): ThroughputDip[] {
   const body: number[] = [];
   for (let i = 0; i < elapsedSec.length; i++) {
     const rate = opsPerSec[i];

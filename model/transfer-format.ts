@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 
 /**
  * The lines of `ycsb-lab export` (api/store/transfer.ts), one JSON object per line, checked line by line by

@@ -85,7 +85,12 @@ export const WORKLOADS = {
   "read-scan": {
     id: "read-scan",
     title: "Read/scan mix (47% read, 47% scan, 6% update)",
-    properties: core({ readproportion: "0.47", scanproportion: "0.47", updateproportion: "0.06", maxscanlength: "100" }),
+    properties: core({
+      readproportion: "0.47",
+      scanproportion: "0.47",
+      updateproportion: "0.06",
+      maxscanlength: "100",
+    }),
     source: { seed: "001", note: "Tested workloads, 4; scans limited to 100 records" },
   },
   "write-scan": {
@@ -129,7 +134,7 @@ export const WORKLOADS = {
 export type WorkloadId = keyof typeof WORKLOADS;
 
 export function isWorkloadId(value: unknown): value is WorkloadId {
-  return typeof value === "string" && Object.prototype.hasOwnProperty.call(WORKLOADS, value);
+  return typeof value === "string" && Object.hasOwn(WORKLOADS, value);
 }
 
 export function workload(id: string): Workload {

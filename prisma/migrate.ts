@@ -74,10 +74,12 @@ export async function applyMigrations(session: MigrationSession, dir = MIGRATION
     if (failed.length) {
       throw new Error(
         `migrations failed earlier and were never resolved: ${failed.join(", ")}; ` +
-          "see `prisma migrate resolve` (docs/api.md, \"Database and Prisma offline\")",
+          'see `prisma migrate resolve` (docs/api.md, "Database and Prisma offline")',
       );
     }
-    const done = new Set(rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => r.migration_name));
+    const done = new Set(
+      rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => r.migration_name),
+    );
     const applied: string[] = [];
     for (const m of migrations.filter((x) => !done.has(x.name))) {
       await applyOne(session, m);

@@ -19,22 +19,34 @@ const PROVIDERS: Partial<Record<Engine, () => Promise<LocalArtifacts>>> = {
   async cassandra() {
     // scripts/setup-cassandra.sh prints <cache>/<version>/lib: the same lib/ the Apache tarball unpacks.
     const lib = await runSetupScript("setup-cassandra.sh");
-    return { engineArtifacts: dirname(lib), note: `Cassandra from Maven Central jars (${dirname(lib)}) instead of the Apache tarball` };
+    return {
+      engineArtifacts: dirname(lib),
+      note: `Cassandra from Maven Central jars (${dirname(lib)}) instead of the Apache tarball`,
+    };
   },
   async hbase() {
     // scripts/setup-hbase-artifacts.sh lays out hadoop/ and hbase/ as the two tarballs unpack, from Maven Central jars.
     const dir = await runSetupScript("setup-hbase-artifacts.sh");
-    return { engineArtifacts: dir, note: `Hadoop and HBase from Maven Central jars (${dir}) instead of the Apache tarballs; the same daemons, one JVM each` };
+    return {
+      engineArtifacts: dir,
+      note: `Hadoop and HBase from Maven Central jars (${dir}) instead of the Apache tarballs; the same daemons, one JVM each`,
+    };
   },
   async mongodb() {
     // No mongod can be installed here (DESIGN.md): FerretDB serves one node, and every result says so.
     const binary = await runSetupScript("setup-ferretdb.sh");
-    return { standIn: binary, note: `${MONGODB_STAND_IN} (${binary}): no mongod can be installed on this machine; one node only` };
+    return {
+      standIn: binary,
+      note: `${MONGODB_STAND_IN} (${binary}): no mongod can be installed on this machine; one node only`,
+    };
   },
   async couchbase() {
     // No Couchbase Server can be installed here: the mock serves one node, KV only, the throughput preset only.
     const jar = await runSetupScript("setup-couchbase-mock.sh");
-    return { standIn: jar, note: `${COUCHBASE_STAND_IN} (${jar}): Couchbase Server cannot be installed on this machine; one node, the "throughput" preset only` };
+    return {
+      standIn: jar,
+      note: `${COUCHBASE_STAND_IN} (${jar}): Couchbase Server cannot be installed on this machine; one node, the "throughput" preset only`,
+    };
   },
 };
 

@@ -12,13 +12,14 @@ import { REPO_ROOT } from "../runner/java-artifacts.js";
 import { freePort } from "../runner/local/detached.js";
 import { stackConfigFromFiles } from "../stacks/config-file.js";
 import { serviceKit } from "../stacks/kit.js";
-import { createBucketWith, startEmulator, type Emulator } from "./emulator.js";
+import { createBucketWith, type Emulator, startEmulator } from "./emulator.js";
 import { evaluateStack } from "./evaluate.js";
 import type { Machine } from "./machine.js";
-import { rehearse, type RehearsalResult, type RehearseOptions, type ResultsServiceContext } from "./rehearse.js";
+import { type RehearsalResult, type RehearseOptions, type ResultsServiceContext, rehearse } from "./rehearse.js";
 import type { ResultsService } from "./results-service.js";
 
-export interface DashboardRehearsalOptions extends Omit<RehearseOptions, "stack" | "emulator" | "resultsService" | "databaseUrl"> {
+export interface DashboardRehearsalOptions
+  extends Omit<RehearseOptions, "stack" | "emulator" | "resultsService" | "databaseUrl"> {
   /** The scenario stack rehearsed into the dashboard. @default "quickstart" */
   scenarioStack?: string;
   /** The PostgreSQL standing for RDS (a database of its own is created in it). @default the test PostgreSQL (scripts/setup-postgres.sh) */
@@ -33,7 +34,12 @@ export interface DashboardRehearsalResult extends RehearsalResult {
 /** moto judges Secrets Manager calls against the resource "*" only: the user standing for the role gets the secret
  * statements widened to it, and the project's own audit (infra/policy-eval.ts) judges the exact ARNs. */
 function widenSecretResources(policy: PolicyDocument): PolicyDocument {
-  return { ...policy, Statement: policy.Statement.map((s) => (s.Action.every((a) => a.startsWith("secretsmanager:")) ? { ...s, Resource: ["*"] } : s)) };
+  return {
+    ...policy,
+    Statement: policy.Statement.map((s) =>
+      s.Action.every((a) => a.startsWith("secretsmanager:")) ? { ...s, Resource: ["*"] } : s,
+    ),
+  };
 }
 
 async function freshDatabase(base: string, name: string): Promise<string> {
@@ -62,7 +68,12 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
   const serviceId = `dashboard-${stamp}`;
   const root = o.root ?? join(REPO_ROOT, ".local", "rehearsals", serviceId);
   mkdirSync(root, { recursive: true });
-  const base = o.postgresUrl ?? execFileSync("bash", [join(REPO_ROOT, "scripts", "setup-postgres.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const base =
+    o.postgresUrl ??
+    execFileSync("bash", [join(REPO_ROOT, "scripts", "setup-postgres.sh")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }).trim();
   const databaseName = `dashboard_${stamp}`.replace(/[^a-z0-9_]/g, "_");
   const databaseUrl = await freshDatabase(base, databaseName);
   const pgUrl = new URL(databaseUrl);
@@ -76,7 +87,12 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
   let objects: RunObjects | undefined;
   const startDashboard = async (ctx: ResultsServiceContext): Promise<ResultsService> => {
     const port = await freePort();
-    const get = stackConfigFromFiles("dashboard", { "ycsb-lab:importBuckets": ctx.bucket, "ycsb-lab:port": String(port), "ycsb-lab:serviceId": serviceId, "ycsb-lab:pollSeconds": "5" });
+    const get = stackConfigFromFiles("dashboard", {
+      "ycsb-lab:importBuckets": ctx.bucket,
+      "ycsb-lab:port": String(port),
+      "ycsb-lab:serviceId": serviceId,
+      "ycsb-lab:pollSeconds": "5",
+    });
     const kit = await serviceKit(get);
     ctx.log(`dashboard kit ${kit.sha256.slice(0, 12)} (${kit.path})`);
     const stack = await evaluateStack("dashboard", get, kit);
@@ -87,26 +103,68 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
     if (!described?.content) throw new Error(`rehearse: the dashboard stack uploads no ${key}`);
     const d = parseServiceDescription(described.content, key);
     // The one swap of the service description: where the database answers.
-    const swapped = { ...d, database: { ...d.database, host: pgUrl.hostname, port: Number(pgUrl.port || 5432), name: databaseName, sslMode: "disable" as const } };
-    await createBucketWith(emulator, stack.bucket, stack.uploads.map((u) => (u.key === key ? { key, content: JSON.stringify(swapped, null, 2) } : u)));
+    const swapped = {
+      ...d,
+      database: {
+        ...d.database,
+        host: pgUrl.hostname,
+        port: Number(pgUrl.port || 5432),
+        name: databaseName,
+        sslMode: "disable" as const,
+      },
+    };
+    await createBucketWith(
+      emulator,
+      stack.bucket,
+      stack.uploads.map((u) => (u.key === key ? { key, content: JSON.stringify(swapped, null, 2) } : u)),
+    );
     // The secrets as AWS would hold them: the tokens (the stack's secret versions) and RDS's managed master secret.
-    const secrets = new SecretsManagerClient({ region: stack.region, endpoint: emulator.endpoint, credentials: emulator.admin });
+    const secrets = new SecretsManagerClient({
+      region: stack.region,
+      endpoint: emulator.endpoint,
+      credentials: emulator.admin,
+    });
     const writeToken = randomBytes(24).toString("base64url");
     const nameOf = (arn: string) => arn.split(":").pop()!;
     await secrets.send(new CreateSecretCommand({ Name: nameOf(d.writeTokenSecretArn), SecretString: writeToken }));
-    if (d.readTokenSecretArn) await secrets.send(new CreateSecretCommand({ Name: nameOf(d.readTokenSecretArn), SecretString: randomBytes(24).toString("base64url") }));
-    await secrets.send(new CreateSecretCommand({ Name: nameOf(d.database.secretArn), SecretString: JSON.stringify({ username: decodeURIComponent(pgUrl.username) || "postgres", password: decodeURIComponent(pgUrl.password) || "rehearsal" }) }));
+    if (d.readTokenSecretArn)
+      await secrets.send(
+        new CreateSecretCommand({
+          Name: nameOf(d.readTokenSecretArn),
+          SecretString: randomBytes(24).toString("base64url"),
+        }),
+      );
+    await secrets.send(
+      new CreateSecretCommand({
+        Name: nameOf(d.database.secretArn),
+        SecretString: JSON.stringify({
+          username: decodeURIComponent(pgUrl.username) || "postgres",
+          password: decodeURIComponent(pgUrl.password) || "rehearsal",
+        }),
+      }),
+    );
     secrets.destroy();
     const policy = stack.policies.get(spec.roleName);
     if (!policy) throw new Error(`rehearse: no policy for the dashboard's role ${spec.roleName}`);
     const credentials = await emulator.userFor(spec.roleName, widenSecretResources(policy));
     ctx.track(credentials, spec.roleName, policy);
-    ctx.log(`dashboard: bucket ${stack.bucket}, secrets in the emulator's Secrets Manager, role ${spec.roleName} (importing ${ctx.bucket} only)`);
+    ctx.log(
+      `dashboard: bucket ${stack.bucket}, secrets in the emulator's Secrets Manager, role ${spec.roleName} (importing ${ctx.bucket} only)`,
+    );
     const address = `${prefix}.50`;
     // The instance, an OS container like the run's, listens on its own loopback address (EC2: its private IP).
-    instance = ctx.bootService(spec, { credentials, buckets: [stack.bucket, ctx.bucket], address, bootEnvironment: { YCSB_LAB_LISTEN_ADDRESS: address } });
+    instance = ctx.bootService(spec, {
+      credentials,
+      buckets: [stack.bucket, ctx.bucket],
+      address,
+      bootEnvironment: { YCSB_LAB_LISTEN_ADDRESS: address },
+    });
     ctx.log(`dashboard-0: booting (listening on ${address}:${port}), console ${instance.consoleLog}`);
-    objects = await RunObjects.open(`s3://${stack.bucket}/runs/${serviceId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
+    objects = await RunObjects.open(`s3://${stack.bucket}/runs/${serviceId}/`, undefined, {
+      endpoint: emulator.endpoint,
+      region: stack.region,
+      credentials: emulator.admin,
+    });
     const deadline = Date.now() + 300_000;
     for (;;) {
       const status = (await objects.statuses().catch(() => new Map<string, InstanceStatus>())).get("dashboard-0");
@@ -115,7 +173,9 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
         break;
       }
       if (status?.stage === "failed" || !instance.running || Date.now() > deadline) {
-        throw new Error(`the dashboard service did not become ready (${status?.stage ?? "no status"}: ${status?.detail ?? ""}); console:\n${instance.tail(20)}`);
+        throw new Error(
+          `the dashboard service did not become ready (${status?.stage ?? "no status"}: ${status?.detail ?? ""}); console:\n${instance.tail(20)}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -138,7 +198,15 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
 
   let result: RehearsalResult;
   try {
-    result = await rehearse({ ...o, stack: scenarioStack, loopbackPrefix: prefix, root: join(root, "scenario"), emulator, resultsService: startDashboard, log });
+    result = await rehearse({
+      ...o,
+      stack: scenarioStack,
+      loopbackPrefix: prefix,
+      root: join(root, "scenario"),
+      emulator,
+      resultsService: startDashboard,
+      log,
+    });
   } catch (err) {
     await instance?.stop();
     await emulator.stop();
@@ -152,7 +220,10 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
   };
   statuses = [...((await objects?.statuses().catch(() => undefined))?.values() ?? [])];
   const dashboardFailed = statuses.find((s) => s.stage === "failed");
-  const problems = [...result.problems, ...(dashboardFailed ? [`dashboard-0 failed: ${dashboardFailed.detail ?? ""}`] : [])];
+  const problems = [
+    ...result.problems,
+    ...(dashboardFailed ? [`dashboard-0 failed: ${dashboardFailed.detail ?? ""}`] : []),
+  ];
   return {
     ...result,
     ok: result.ok && problems.length === 0,

@@ -29,7 +29,8 @@ export async function withDirectoryLock<T>(dir: string, work: () => Promise<T>, 
         rmSync(dir, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`${dir}: held by process ${owner || "unknown"} for more than ${timeoutMs / 60_000} min`);
+      if (Date.now() > deadline)
+        throw new Error(`${dir}: held by process ${owner || "unknown"} for more than ${timeoutMs / 60_000} min`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }

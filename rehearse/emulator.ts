@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CreateAccessKeyCommand, CreateUserCommand, IAMClient, PutUserPolicyCommand } from "@aws-sdk/client-iam";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { PolicyDocument } from "../infra/policies.js";
-import { freePort, tcpOpen } from "../runner/local/detached.js";
 import { REPO_ROOT } from "../runner/java-artifacts.js";
+import { freePort, tcpOpen } from "../runner/local/detached.js";
 
 /**
  * The S3 emulator of a rehearsal: moto on loopback with IAM enforced. The first three requests (the admin user, its
@@ -35,7 +35,10 @@ const ADMIN_POLICY = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Act
 async function waitOpen(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await tcpOpen("127.0.0.1", port))) {
-    if (child.exitCode !== null) throw new Error(`moto exited with code ${child.exitCode} while starting (is moto installed? scripts/setup-moto.sh)`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `moto exited with code ${child.exitCode} while starting (is moto installed? scripts/setup-moto.sh)`,
+      );
     if (Date.now() > deadline) throw new Error(`moto did not open 127.0.0.1:${port} in ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -43,10 +46,14 @@ async function waitOpen(port: number, child: ChildProcess, timeoutMs: number): P
 
 export async function startEmulator(region: string, log: (line: string) => void = () => {}): Promise<Emulator> {
   const port = await freePort();
-  const child = spawn("python3", [join(REPO_ROOT, "scripts", "moto-server.py"), "-H", "127.0.0.1", "-p", String(port)], {
-    env: { ...process.env, INITIAL_NO_AUTH_ACTION_COUNT: "3" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    "python3",
+    [join(REPO_ROOT, "scripts", "moto-server.py"), "-H", "127.0.0.1", "-p", String(port)],
+    {
+      env: { ...process.env, INITIAL_NO_AUTH_ACTION_COUNT: "3" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   const stderr: string[] = [];
   child.stderr!.setEncoding("utf8").on("data", (c: string) => {
     stderr.push(c);
@@ -57,9 +64,19 @@ export async function startEmulator(region: string, log: (line: string) => void 
   });
   const endpoint = `http://127.0.0.1:${port}`;
   // The three unauthenticated requests: the admin user that signs everything after them.
-  const bootstrap = new IAMClient({ region, endpoint, credentials: { accessKeyId: "bootstrap", secretAccessKey: "bootstrap" } });
+  const bootstrap = new IAMClient({
+    region,
+    endpoint,
+    credentials: { accessKeyId: "bootstrap", secretAccessKey: "bootstrap" },
+  });
   await bootstrap.send(new CreateUserCommand({ UserName: "rehearsal-admin" }));
-  await bootstrap.send(new PutUserPolicyCommand({ UserName: "rehearsal-admin", PolicyName: "admin", PolicyDocument: JSON.stringify(ADMIN_POLICY) }));
+  await bootstrap.send(
+    new PutUserPolicyCommand({
+      UserName: "rehearsal-admin",
+      PolicyName: "admin",
+      PolicyDocument: JSON.stringify(ADMIN_POLICY),
+    }),
+  );
   const key = (await bootstrap.send(new CreateAccessKeyCommand({ UserName: "rehearsal-admin" }))).AccessKey!;
   bootstrap.destroy();
   const admin = { accessKeyId: key.AccessKeyId!, secretAccessKey: key.SecretAccessKey! };
@@ -72,12 +89,24 @@ export async function startEmulator(region: string, log: (line: string) => void 
     s3: (credentials = admin) => new S3Client({ region, endpoint, forcePathStyle: true, credentials }),
     async userFor(name, policy) {
       await iam.send(new CreateUserCommand({ UserName: name }));
-      await iam.send(new PutUserPolicyCommand({ UserName: name, PolicyName: `${name}-policy`, PolicyDocument: JSON.stringify(policy) }));
+      await iam.send(
+        new PutUserPolicyCommand({
+          UserName: name,
+          PolicyName: `${name}-policy`,
+          PolicyDocument: JSON.stringify(policy),
+        }),
+      );
       const k = (await iam.send(new CreateAccessKeyCommand({ UserName: name }))).AccessKey!;
       return { accessKeyId: k.AccessKeyId!, secretAccessKey: k.SecretAccessKey! };
     },
     async setPolicy(name, policy) {
-      await iam.send(new PutUserPolicyCommand({ UserName: name, PolicyName: `${name}-policy`, PolicyDocument: JSON.stringify(policy) }));
+      await iam.send(
+        new PutUserPolicyCommand({
+          UserName: name,
+          PolicyName: `${name}-policy`,
+          PolicyDocument: JSON.stringify(policy),
+        }),
+      );
     },
     async stop() {
       iam.destroy();
@@ -90,7 +119,11 @@ export async function startEmulator(region: string, log: (line: string) => void 
 }
 
 /** The stack's bucket with what the stack uploads into it (plan, cluster description, kit). */
-export async function createBucketWith(emulator: Emulator, bucket: string, uploads: Array<{ key: string; content?: string; file?: string }>): Promise<void> {
+export async function createBucketWith(
+  emulator: Emulator,
+  bucket: string,
+  uploads: Array<{ key: string; content?: string; file?: string }>,
+): Promise<void> {
   const s3 = emulator.s3();
   // A second rehearsal of the same stack on a shared emulator finds its bucket there (S3: BucketAlreadyOwnedByYou).
   await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((err: { name?: string }) => {

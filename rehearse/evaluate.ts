@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PolicyDocument } from "../infra/policies.js";
 import { SPOT_PLACEMENT_SCORES_TOKEN } from "../infra/zone-choice.js";
 import { dashboardProgram, stackProgram } from "../stacks/program.js";
-import { stackKind, type ConfigSource, type StackKit } from "../stacks/settings.js";
+import { type ConfigSource, type StackKit, stackKind } from "../stacks/settings.js";
 
 /**
  * A stack evaluated the way `pulumi up` would, with the AWS API mocked (pulumi.runtime.setMocks): what it would
@@ -70,7 +70,8 @@ export async function settleRegistrations(registered: () => number): Promise<voi
   }
 }
 
-const outputValue = <T>(o: pulumi.Input<T>) => new Promise<T>((resolve) => pulumi.output(o).apply((v) => resolve(v as T)));
+const outputValue = <T>(o: pulumi.Input<T>) =>
+  new Promise<T>((resolve) => pulumi.output(o).apply((v) => resolve(v as T)));
 
 /** The evaluation running in this process: Pulumi's mocks are one global state, so evaluations take turns. */
 let turn: Promise<unknown> = Promise.resolve();
@@ -90,38 +91,72 @@ async function evaluateAlone(stack: string, get: ConfigSource, kit: StackKit): P
         recorded.push({ type: args.type, name: args.name, inputs: args.inputs });
         const state: Record<string, unknown> = { ...args.inputs, arn: `arn:aws:mock:::${args.name}` };
         // A bucket name S3 (and the emulator) accepts: lower case, at most 63 characters.
-        if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${String(args.inputs.bucketPrefix ?? "ycsb-lab-")}rehearsal`.slice(0, 63);
+        if (args.type === "aws:s3/bucket:Bucket")
+          state.bucket = `${String(args.inputs.bucketPrefix ?? "ycsb-lab-")}rehearsal`.slice(0, 63);
         if (state.name === undefined) state.name = args.name;
         // What AWS reports and the dashboard stack passes on: secret ARNs (partial ARNs, which Secrets Manager and
         // moto accept), the database's address and its managed master secret.
-        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}rehearsal`)}`;
+        if (args.type === "aws:secretsmanager/secret:Secret")
+          state.arn = `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}rehearsal`)}`;
         if (args.type === "aws:rds/instance:Instance") {
-          Object.assign(state, { address: `${args.name}.rehearsal.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.rehearsal.rds.amazonaws.com:5432` });
-          state.masterUserSecrets = [{ secretArn: `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:rds!db-${args.name}`, secretStatus: "active" }];
+          Object.assign(state, {
+            address: `${args.name}.rehearsal.rds.amazonaws.com`,
+            port: 5432,
+            endpoint: `${args.name}.rehearsal.rds.amazonaws.com:5432`,
+          });
+          state.masterUserSecrets = [
+            {
+              secretArn: `arn:aws:secretsmanager:${region}:${REHEARSAL_ACCOUNT}:secret:rds!db-${args.name}`,
+              secretStatus: "active",
+            },
+          ];
         }
         return { id: `${args.name}-id`, state };
       },
       call(args) {
         switch (args.token) {
           case "aws:ec2/getAmi:getAmi":
-            return { id: REHEARSAL_AMI, name: `${String(args.inputs.filters?.[0]?.values?.[0] ?? "rehearsal").replace("*", "")}rehearsal` };
+            return {
+              id: REHEARSAL_AMI,
+              name: `${String(args.inputs.filters?.[0]?.values?.[0] ?? "rehearsal").replace("*", "")}rehearsal`,
+            };
           case "aws:index/getAvailabilityZones:getAvailabilityZones":
             return { names: [`${region}a`, `${region}b`], zoneIds: ["az1", "az2"] };
           case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
             const types: string[] = args.inputs.filters?.[0]?.values ?? [];
-            return { locationType: "availability-zone", locations: types.map(() => `${region}a`), instanceTypes: types };
+            return {
+              locationType: "availability-zone",
+              locations: types.map(() => `${region}a`),
+              instanceTypes: types,
+            };
           }
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
             // A token for the stack's secret version; the rehearsal puts tokens of its own into the emulated secrets.
             return { randomPassword: "rehearsal-token-not-used-0123456789" };
           case "aws:servicequotas/getServiceQuota:getServiceQuota":
             // Capacity is what only AWS can show: the rehearsal's account holds any stack.
-            return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: 1_000_000, adjustable: true, globalQuota: false };
+            return {
+              serviceCode: args.inputs.serviceCode,
+              quotaCode: args.inputs.quotaCode,
+              value: 1_000_000,
+              adjustable: true,
+              globalQuota: false,
+            };
           case SPOT_PLACEMENT_SCORES_TOKEN:
             // Capacity again: every zone of the rehearsal's region scores alike.
-            return { spotPlacementScores: ["az1", "az2"].map((availabilityZoneId) => ({ region, availabilityZoneId, score: 5 })) };
+            return {
+              spotPlacementScores: ["az1", "az2"].map((availabilityZoneId) => ({
+                region,
+                availabilityZoneId,
+                score: 5,
+              })),
+            };
           case "aws:index/getCallerIdentity:getCallerIdentity":
-            return { accountId: REHEARSAL_ACCOUNT, arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`, userId: "REHEARSAL" };
+            return {
+              accountId: REHEARSAL_ACCOUNT,
+              arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/rehearsal`,
+              userId: "REHEARSAL",
+            };
           default:
             throw new Error(`rehearsal: the stack calls ${args.token}, which the rehearsal does not answer`);
         }
@@ -151,25 +186,61 @@ async function evaluateAlone(stack: string, get: ConfigSource, kit: StackKit): P
   await settleRegistrations(() => recorded.length);
 
   const of = (type: string) => recorded.filter((r) => r.type === type);
-  const roleOfProfile = new Map(of("aws:iam/instanceProfile:InstanceProfile").map((p) => [p.name, String(p.inputs.role)]));
+  const roleOfProfile = new Map(
+    of("aws:iam/instanceProfile:InstanceProfile").map((p) => [p.name, String(p.inputs.role)]),
+  );
   const policies = new Map<string, PolicyDocument>();
-  for (const rp of of("aws:iam/rolePolicy:RolePolicy")) policies.set(String(rp.inputs.role).replace(/-id$/, ""), JSON.parse(rp.inputs.policy) as PolicyDocument);
+  for (const rp of of("aws:iam/rolePolicy:RolePolicy"))
+    policies.set(String(rp.inputs.role).replace(/-id$/, ""), JSON.parse(rp.inputs.policy) as PolicyDocument);
   const instances: StackInstance[] = of("aws:ec2/instance:Instance").map((i) => {
     const tags = i.inputs.tags as Record<string, string>;
-    const role = tags["ycsb-lab:role"] === "client" ? "client" : tags["ycsb-lab:role"] === "dashboard" ? "dashboard" : "data";
-    const index = role === "client" ? Number(tags["ycsb-lab:client-index"]) : role === "dashboard" ? 0 : Number(/-node-(\d+)$/.exec(i.name)?.[1]);
+    const role =
+      tags["ycsb-lab:role"] === "client" ? "client" : tags["ycsb-lab:role"] === "dashboard" ? "dashboard" : "data";
+    const index =
+      role === "client"
+        ? Number(tags["ycsb-lab:client-index"])
+        : role === "dashboard"
+          ? 0
+          : Number(/-node-(\d+)$/.exec(i.name)?.[1]);
     const roleName = roleOfProfile.get(String(i.inputs.iamInstanceProfile));
     if (!roleName) throw new Error(`rehearsal: instance ${i.name} has no instance profile the stack created`);
-    const ebs = ((i.inputs.ebsBlockDevices ?? []) as Array<{ deviceName: string; volumeSize: number }>).map((v) => ({ deviceName: v.deviceName, sizeGiB: Number(v.volumeSize) }));
-    return { role, index, name: i.name, privateIp: String(i.inputs.privateIp), instanceType: String(i.inputs.instanceType), userData: String(i.inputs.userData), roleName, ebs };
+    const ebs = ((i.inputs.ebsBlockDevices ?? []) as Array<{ deviceName: string; volumeSize: number }>).map((v) => ({
+      deviceName: v.deviceName,
+      sizeGiB: Number(v.volumeSize),
+    }));
+    return {
+      role,
+      index,
+      name: i.name,
+      privateIp: String(i.inputs.privateIp),
+      instanceType: String(i.inputs.instanceType),
+      userData: String(i.inputs.userData),
+      roleName,
+      ebs,
+    };
   });
   instances.sort((a, b) => (a.role === b.role ? a.index - b.index : a.role === "data" ? -1 : 1));
   const uploads: StackUpload[] = await Promise.all(
     of("aws:s3/bucketObjectv2:BucketObjectv2").map(async (o) => {
       // A FileAsset keeps its path as a promise under mocks.
       const path = await (o.inputs.source as { path?: string | Promise<string> } | undefined)?.path;
-      return { key: String(o.inputs.key), ...(o.inputs.content !== undefined ? { content: String(o.inputs.content) } : {}), ...(path ? { file: path } : {}) };
+      return {
+        key: String(o.inputs.key),
+        ...(o.inputs.content !== undefined ? { content: String(o.inputs.content) } : {}),
+        ...(path ? { file: path } : {}),
+      };
     }),
   );
-  return { stack, runId, engine, bucket, region, account: REHEARSAL_ACCOUNT, instances, uploads, policies, resources: recorded };
+  return {
+    stack,
+    runId,
+    engine,
+    bucket,
+    region,
+    account: REHEARSAL_ACCOUNT,
+    instances,
+    uploads,
+    policies,
+    resources: recorded,
+  };
 }

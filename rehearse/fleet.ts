@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { INSTANCE_TYPES } from "../model/instance-types.js";
 import type { ClusterDescription } from "../model/cluster-description.js";
 import { instanceName } from "../model/instance-status.js";
+import { INSTANCE_TYPES } from "../model/instance-types.js";
 import type { LocalArtifacts } from "./artifacts.js";
 import type { Credentials } from "./emulator.js";
 import type { StackInstance } from "./evaluate.js";
@@ -43,7 +43,10 @@ export function instanceIdOf(runId: string, instance: string): string {
  * The NVMe devices a Nitro instance of this type shows its volumes as: EBS volumes in the order of their device
  * names, then the instance-store disks (the rehearsal gives one: this kernel has no md driver to stripe several).
  */
-export function instanceDisks(spec: StackInstance, storage: ClusterDescription["storage"]): { disks: MachineDisk[]; blockDevices: string[]; instanceStore: string[]; notes: string[] } {
+export function instanceDisks(
+  spec: StackInstance,
+  storage: ClusterDescription["storage"],
+): { disks: MachineDisk[]; blockDevices: string[]; instanceStore: string[]; notes: string[] } {
   const disks: MachineDisk[] = [];
   const blockDevices: string[] = [];
   const instanceStore: string[] = [];
@@ -59,12 +62,19 @@ export function instanceDisks(spec: StackInstance, storage: ClusterDescription["
     const device = next();
     disks.push({ device, sizeMiB: MAX_DISK_MIB });
     instanceStore.push(device);
-    if ((store?.disks ?? 1) > 1) notes.push(`${spec.instanceType} has ${store!.disks} instance-store disks; the rehearsal gives one (this kernel has no md driver for mdadm's stripe)`);
+    if ((store?.disks ?? 1) > 1)
+      notes.push(
+        `${spec.instanceType} has ${store!.disks} instance-store disks; the rehearsal gives one (this kernel has no md driver for mdadm's stripe)`,
+      );
   }
   return { disks, blockDevices, instanceStore, notes };
 }
 
-function bootEnvironment(spec: StackInstance, ctx: FleetContext, disks: ReturnType<typeof instanceDisks>): Record<string, string> {
+function bootEnvironment(
+  spec: StackInstance,
+  ctx: FleetContext,
+  disks: ReturnType<typeof instanceDisks>,
+): Record<string, string> {
   const env: Record<string, string> = {
     YCSB_LAB_REHEARSAL: "1",
     YCSB_LAB_ADDRESS_MAP: [...ctx.addresses].map(([a, b]) => `${a}=${b}`).join(","),
@@ -85,7 +95,18 @@ function bootEnvironment(spec: StackInstance, ctx: FleetContext, disks: ReturnTy
  * A service's instance (the dashboard) as a machine beside the run's: its exact user-data, the seam, no disks. It is
  * stopped with the rehearsal and never expected to power off by itself.
  */
-export function serviceMachine(spec: StackInstance, o: { root: string; runId: string; image: OsImage; hosts: string; address: string; credentials: Credentials; bootEnvironment: Record<string, string> }): Machine {
+export function serviceMachine(
+  spec: StackInstance,
+  o: {
+    root: string;
+    runId: string;
+    image: OsImage;
+    hosts: string;
+    address: string;
+    credentials: Credentials;
+    bootEnvironment: Record<string, string>;
+  },
+): Machine {
   const name = instanceName(spec.role, spec.index);
   const tag = createHash("sha256").update(o.runId).digest("hex").slice(0, 6);
   const files = seamFiles({
@@ -95,9 +116,21 @@ export function serviceMachine(spec: StackInstance, o: { root: string; runId: st
     userData: spec.userData,
     hosts: o.hosts,
     credentials: o.credentials,
-    bootEnvironment: { YCSB_LAB_REHEARSAL: "1", NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", ...o.bootEnvironment },
+    bootEnvironment: {
+      YCSB_LAB_REHEARSAL: "1",
+      NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt",
+      ...o.bootEnvironment,
+    },
   });
-  return new Machine({ name, dir: join(o.root, name), image: o.image, machineName: `y${tag}-${name}`, files, readOnly: [], disks: [] });
+  return new Machine({
+    name,
+    dir: join(o.root, name),
+    image: o.image,
+    machineName: `y${tag}-${name}`,
+    files,
+    readOnly: [],
+    disks: [],
+  });
 }
 
 /** One machine per instance of the evaluated stack, each with its exact user-data and the rehearsal's seam. */
@@ -109,8 +142,10 @@ export function buildFleet(instances: StackInstance[], ctx: FleetContext): { mac
     const disks = instanceDisks(spec, ctx.storage);
     notes.push(...disks.notes);
     const readOnly: Array<{ host: string; guest: string }> = [];
-    if (spec.role === "data" && ctx.artifacts.engineArtifacts) readOnly.push({ host: ctx.artifacts.engineArtifacts, guest: GUEST_ENGINE_ARTIFACTS });
-    if (spec.role === "data" && ctx.artifacts.standIn) readOnly.push({ host: dirname(ctx.artifacts.standIn), guest: GUEST_STAND_IN });
+    if (spec.role === "data" && ctx.artifacts.engineArtifacts)
+      readOnly.push({ host: ctx.artifacts.engineArtifacts, guest: GUEST_ENGINE_ARTIFACTS });
+    if (spec.role === "data" && ctx.artifacts.standIn)
+      readOnly.push({ host: dirname(ctx.artifacts.standIn), guest: GUEST_STAND_IN });
     const files = seamFiles({
       instanceId: instanceIdOf(ctx.runId, name),
       hostname: `${name}-${tag}`,
@@ -120,7 +155,15 @@ export function buildFleet(instances: StackInstance[], ctx: FleetContext): { mac
       credentials: ctx.credentialsOf(spec.roleName),
       bootEnvironment: bootEnvironment(spec, ctx, disks),
     });
-    return new Machine({ name, dir: join(ctx.root, name), image: ctx.image, machineName: `y${tag}-${name}`, files: ctx.seam ? ctx.seam(name, files) : files, readOnly, disks: disks.disks });
+    return new Machine({
+      name,
+      dir: join(ctx.root, name),
+      image: ctx.image,
+      machineName: `y${tag}-${name}`,
+      files: ctx.seam ? ctx.seam(name, files) : files,
+      readOnly,
+      disks: disks.disks,
+    });
   });
   return { machines, notes };
 }

@@ -1,6 +1,6 @@
 import { createReadStream, statSync } from "node:fs";
+import { type IncomingMessage, request, type ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
-import { request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { RehearsalCa } from "./rehearsal-ca.js";
 import { serverCertificate } from "./rehearsal-ca.js";
 import type { VendorFile } from "./vendor-mirror.js";
@@ -42,16 +42,35 @@ export interface Front {
   stop(): Promise<void>;
 }
 
-const VENDOR_HOSTS = ["nodejs.org", "archive.apache.org", "downloads.apache.org", "dlcdn.apache.org", "fastdl.mongodb.org", "packages.couchbase.com"];
+const VENDOR_HOSTS = [
+  "nodejs.org",
+  "archive.apache.org",
+  "downloads.apache.org",
+  "dlcdn.apache.org",
+  "fastdl.mongodb.org",
+  "packages.couchbase.com",
+];
 
 /** The AWS host names a rehearsed instance calls: S3 (virtual-hosted and path style), SSM, Secrets Manager, STS. */
 export function awsHostNames(region: string, buckets: string[]): string[] {
   const services = ["ssm", "secretsmanager", "sts", "ec2"].map((s) => `${s}.${region}.amazonaws.com`);
-  return [`s3.${region}.amazonaws.com`, "s3.amazonaws.com", ...buckets.flatMap((b) => [`${b}.s3.${region}.amazonaws.com`, `${b}.s3.amazonaws.com`]), ...services];
+  return [
+    `s3.${region}.amazonaws.com`,
+    "s3.amazonaws.com",
+    ...buckets.flatMap((b) => [`${b}.s3.${region}.amazonaws.com`, `${b}.s3.amazonaws.com`]),
+    ...services,
+  ];
 }
 
 function certificateNames(region: string): string[] {
-  return [`s3.${region}.amazonaws.com`, `*.s3.${region}.amazonaws.com`, "s3.amazonaws.com", "*.s3.amazonaws.com", ...["ssm", "secretsmanager", "sts", "ec2"].map((s) => `${s}.${region}.amazonaws.com`), ...VENDOR_HOSTS];
+  return [
+    `s3.${region}.amazonaws.com`,
+    `*.s3.${region}.amazonaws.com`,
+    "s3.amazonaws.com",
+    "*.s3.amazonaws.com",
+    ...["ssm", "secretsmanager", "sts", "ec2"].map((s) => `${s}.${region}.amazonaws.com`),
+    ...VENDOR_HOSTS,
+  ];
 }
 
 function serveFile(res: ServerResponse, file: string): void {
@@ -61,10 +80,13 @@ function serveFile(res: ServerResponse, file: string): void {
 }
 
 function forward(req: IncomingMessage, res: ServerResponse, upstream: URL): void {
-  const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const up = request(
+    { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   up.on("error", (err) => {
     res.writeHead(502, { "content-type": "text/plain" });
     res.end(`rehearsal: the AWS side did not answer: ${err.message}`);
@@ -102,7 +124,8 @@ export async function startFront(o: FrontOptions): Promise<Front> {
     server.once("error", reject);
     server.listen(443, o.address, () => resolve());
   });
-  const hostsFor = (buckets: string[]) => [...new Set([...awsHostNames(o.region, buckets), ...VENDOR_HOSTS])].map((n) => `${o.address} ${n}`).join("\n");
+  const hostsFor = (buckets: string[]) =>
+    [...new Set([...awsHostNames(o.region, buckets), ...VENDOR_HOSTS])].map((n) => `${o.address} ${n}`).join("\n");
   return {
     address: o.address,
     hosts: hostsFor(o.buckets),

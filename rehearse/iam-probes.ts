@@ -1,7 +1,7 @@
-import { GetParameterCommand, PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { evaluatePolicy } from "../infra/policy-eval.js";
+import { GetParameterCommand, PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import type { PolicyDocument } from "../infra/policies.js";
+import { evaluatePolicy } from "../infra/policy-eval.js";
 import type { Credentials, Emulator } from "./emulator.js";
 
 export interface IamProbe {
@@ -25,11 +25,34 @@ const denied = (err: unknown) => {
  * another run's parameter, and (judged by the policy's s3:prefix condition, which moto ignores) listing another
  * run's prefix; and the run's own parameter, which must be readable.
  */
-export async function probeRoles(emulator: Emulator, o: { bucket: string; runId: string; region: string; account: string; roles: Array<{ role: string; credentials: Credentials; policy: PolicyDocument }> }): Promise<IamProbe[]> {
+export async function probeRoles(
+  emulator: Emulator,
+  o: {
+    bucket: string;
+    runId: string;
+    region: string;
+    account: string;
+    roles: Array<{ role: string; credentials: Credentials; policy: PolicyDocument }>;
+  },
+): Promise<IamProbe[]> {
   const other = `${o.runId}-other`;
   const admin = new SSMClient({ region: o.region, endpoint: emulator.endpoint, credentials: emulator.admin });
-  await admin.send(new PutParameterCommand({ Name: `/ycsb-lab/${other}/admin-password`, Value: "not yours", Type: "SecureString", Overwrite: true }));
-  await admin.send(new PutParameterCommand({ Name: `/ycsb-lab/${o.runId}/probe`, Value: "yours", Type: "SecureString", Overwrite: true }));
+  await admin.send(
+    new PutParameterCommand({
+      Name: `/ycsb-lab/${other}/admin-password`,
+      Value: "not yours",
+      Type: "SecureString",
+      Overwrite: true,
+    }),
+  );
+  await admin.send(
+    new PutParameterCommand({
+      Name: `/ycsb-lab/${o.runId}/probe`,
+      Value: "yours",
+      Type: "SecureString",
+      Overwrite: true,
+    }),
+  );
   admin.destroy();
   const probes: IamProbe[] = [];
   for (const r of o.roles) {
@@ -45,11 +68,28 @@ export async function probeRoles(emulator: Emulator, o: { bucket: string; runId:
       }
       probes.push({ role: r.role, probe, expected, judgedBy: "emulator", outcome, ok: outcome === expected });
     };
-    await attempt(`write s3://${o.bucket}/runs/${other}/probe.json`, "denied", () => s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: `runs/${other}/probe.json`, Body: "{}" })));
-    await attempt(`read parameter /ycsb-lab/${other}/admin-password`, "denied", () => ssm.send(new GetParameterCommand({ Name: `/ycsb-lab/${other}/admin-password`, WithDecryption: true })));
-    await attempt(`read parameter /ycsb-lab/${o.runId}/probe`, "allowed", () => ssm.send(new GetParameterCommand({ Name: `/ycsb-lab/${o.runId}/probe`, WithDecryption: true })));
-    const list = evaluatePolicy(r.policy, { action: "s3:ListBucket", resource: `arn:aws:s3:::${o.bucket}`, context: { "s3:prefix": `runs/${other}/` } });
-    probes.push({ role: r.role, probe: `list s3://${o.bucket}/runs/${other}/`, expected: "denied", judgedBy: "policy", outcome: list === "allowed" ? "allowed" : "denied", ok: list !== "allowed" });
+    await attempt(`write s3://${o.bucket}/runs/${other}/probe.json`, "denied", () =>
+      s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: `runs/${other}/probe.json`, Body: "{}" })),
+    );
+    await attempt(`read parameter /ycsb-lab/${other}/admin-password`, "denied", () =>
+      ssm.send(new GetParameterCommand({ Name: `/ycsb-lab/${other}/admin-password`, WithDecryption: true })),
+    );
+    await attempt(`read parameter /ycsb-lab/${o.runId}/probe`, "allowed", () =>
+      ssm.send(new GetParameterCommand({ Name: `/ycsb-lab/${o.runId}/probe`, WithDecryption: true })),
+    );
+    const list = evaluatePolicy(r.policy, {
+      action: "s3:ListBucket",
+      resource: `arn:aws:s3:::${o.bucket}`,
+      context: { "s3:prefix": `runs/${other}/` },
+    });
+    probes.push({
+      role: r.role,
+      probe: `list s3://${o.bucket}/runs/${other}/`,
+      expected: "denied",
+      judgedBy: "policy",
+      outcome: list === "allowed" ? "allowed" : "denied",
+      ok: list !== "allowed",
+    });
     s3.destroy();
     ssm.destroy();
   }

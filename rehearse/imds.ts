@@ -15,7 +15,10 @@ export interface MetadataService {
   stop(): Promise<void>;
 }
 
-export async function startMetadataService(address: string, instances: Array<{ name: string; instanceId: string }>): Promise<MetadataService> {
+export async function startMetadataService(
+  address: string,
+  instances: Array<{ name: string; instanceId: string }>,
+): Promise<MetadataService> {
   const notices = new Map<string, { action: string; time: string }>();
   const servers: Array<{ name: string; server: Server; port: number }> = [];
   for (const i of instances) {

@@ -1,5 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { OsImage } from "./os-image.js";
 
@@ -49,12 +61,15 @@ const CGROUP_PARENT = "ycsb-lab-rehearsal";
 
 /** The cgroup hierarchies nspawn places a container in: systemd's named v1 hierarchy, and the unified one. */
 function cgroupHierarchies(): string[] {
-  const mounts = readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" "));
+  const mounts = readFileSync("/proc/mounts", "utf8")
+    .split("\n")
+    .map((l) => l.split(" "));
   const unified = mounts.find((m) => m[2] === "cgroup2")?.[1];
   const named = mounts.find((m) => m[2] === "cgroup" && (m[3] ?? "").split(",").includes("name=systemd"))?.[1];
   if (!unified) {
     mkdirSync(UNIFIED_MOUNT, { recursive: true });
-    if (spawnSync("mountpoint", ["-q", UNIFIED_MOUNT]).status !== 0) sh("mount", ["-t", "cgroup2", "none", UNIFIED_MOUNT]);
+    if (spawnSync("mountpoint", ["-q", UNIFIED_MOUNT]).status !== 0)
+      sh("mount", ["-t", "cgroup2", "none", UNIFIED_MOUNT]);
   }
   return [unified ?? UNIFIED_MOUNT, ...(named ? [named] : [])];
 }
@@ -124,7 +139,14 @@ export class Machine {
   boot(): void {
     for (const d of ["upper", "work", "root", "disks"]) mkdirSync(join(this.dir, d), { recursive: true });
     Machine.release(this.dir);
-    sh("mount", ["-t", "overlay", "overlay", "-o", `lowerdir=${this.o.image.aptLayer}:${this.o.image.rootfs},upperdir=${join(this.dir, "upper")},workdir=${join(this.dir, "work")}`, this.merged]);
+    sh("mount", [
+      "-t",
+      "overlay",
+      "overlay",
+      "-o",
+      `lowerdir=${this.o.image.aptLayer}:${this.o.image.rootfs},upperdir=${join(this.dir, "upper")},workdir=${join(this.dir, "work")}`,
+      this.merged,
+    ]);
     for (const f of this.o.files) {
       const target = join(this.merged, f.path);
       mkdirSync(dirname(target), { recursive: true });
@@ -136,7 +158,17 @@ export class Machine {
       writeFileSync(target, f.content);
       chmodSync(target, f.mode ?? 0o644);
     }
-    const args = ["--quiet", "--register=no", "--keep-unit", "--boot", "--directory", this.merged, `--machine=${this.o.machineName}`, "--link-journal=no", "--timezone=off"];
+    const args = [
+      "--quiet",
+      "--register=no",
+      "--keep-unit",
+      "--boot",
+      "--directory",
+      this.merged,
+      `--machine=${this.o.machineName}`,
+      "--link-journal=no",
+      "--timezone=off",
+    ];
     for (const [i, disk] of this.o.disks.entries()) {
       const file = join(this.dir, "disks", `disk${i}.img`);
       // Sparse: a loop device of the volume's rehearsal size costs only what the engine writes.
@@ -149,7 +181,8 @@ export class Machine {
     this.cgroups = containerCgroups(this.o.machineName);
     const fd = openSync(this.consoleLog, "a");
     // The shell moves itself into the container's own cgroups, then becomes nspawn.
-    const enter = 'for d in "$@"; do case "$d" in --) break;; esac; mkdir -p "$d"; echo $$ > "$d/cgroup.procs"; done; while [ "$1" != -- ]; do shift; done; shift; exec systemd-nspawn "$@"';
+    const enter =
+      'for d in "$@"; do case "$d" in --) break;; esac; mkdir -p "$d"; echo $$ > "$d/cgroup.procs"; done; while [ "$1" != -- ]; do shift; done; shift; exec systemd-nspawn "$@"';
     try {
       this.child = spawn("sh", ["-c", enter, "sh", ...this.cgroups, "--", ...args], { stdio: ["ignore", fd, fd] });
     } finally {
@@ -179,7 +212,8 @@ export class Machine {
     if (!parent) return undefined;
     for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
       try {
-        if (Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1]) === parent) return Number(entry);
+        if (Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1]) === parent)
+          return Number(entry);
       } catch {
         // Gone meanwhile.
       }
@@ -201,7 +235,10 @@ export class Machine {
     for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
       try {
         if (readlinkSync(`/proc/${entry}/ns/pid`) !== ns) continue;
-        out.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").trim() });
+        out.push({
+          pid: Number(entry),
+          command: readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").trim(),
+        });
       } catch {
         // Gone meanwhile, or a kernel thread.
       }
@@ -257,7 +294,11 @@ export class Machine {
     const disks = join(dir, "disks");
     if (!existsSync(disks)) return;
     for (const f of readdirSync(disks).filter((n) => n.endsWith(".img"))) {
-      const attached = spawnSync("losetup", ["--list", "--noheadings", "--output", "NAME", "--associated", join(disks, f)], { encoding: "utf8" }).stdout.trim();
+      const attached = spawnSync(
+        "losetup",
+        ["--list", "--noheadings", "--output", "NAME", "--associated", join(disks, f)],
+        { encoding: "utf8" },
+      ).stdout.trim();
       for (const loop of attached.split("\n").filter(Boolean)) spawnSync("losetup", ["--detach", loop]);
     }
   }

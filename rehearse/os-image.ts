@@ -1,6 +1,16 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { AmiDistribution } from "../infra/ami.js";
 import { REPO_ROOT } from "../runner/java-artifacts.js";
@@ -25,7 +35,19 @@ export interface OsImage {
 
 /** What the image has besides debootstrap's minimal base: a cloud image's boot path (python3-cffi-backend:
  * debootstrap does not resolve python3-cryptography's virtual dependency, and cloud-init then fails to configure). */
-const PACKAGES = ["systemd", "systemd-sysv", "dbus", "udev", "kmod", "procps", "iproute2", "cloud-init", "python3-cffi-backend", "ca-certificates", "openssl"];
+const PACKAGES = [
+  "systemd",
+  "systemd-sysv",
+  "dbus",
+  "udev",
+  "kmod",
+  "procps",
+  "iproute2",
+  "cloud-init",
+  "python3-cffi-backend",
+  "ca-certificates",
+  "openssl",
+];
 
 /**
  * Units that would call out of this machine (time servers, apt's daily runs, DHCP) or wait for a network the
@@ -67,7 +89,14 @@ export function imageFiles(caCertificate: string): Array<{ path: string; content
 }
 
 export function imageRecipe(d: AmiDistribution, mirror: string, caCertificate: string): string {
-  const text = JSON.stringify({ v: 1, codename: d.codename, mirror, PACKAGES, MASKED_UNITS, files: imageFiles(caCertificate) });
+  const text = JSON.stringify({
+    v: 1,
+    codename: d.codename,
+    mirror,
+    PACKAGES,
+    MASKED_UNITS,
+    files: imageFiles(caCertificate),
+  });
   return createHash("sha256").update(text).digest("hex").slice(0, 12);
 }
 
@@ -94,12 +123,20 @@ export function checkMachineTools(): void {
     ["openssl", "openssl"],
     ["xz", "xz-utils"],
   ].filter(([tool]) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
-  if (missing.length) throw new Error(`rehearse: this machine lacks ${missing.map(([t]) => t).join(", ")}: apt-get install -y ${missing.map(([, p]) => p).join(" ")}`);
-  if (process.getuid?.() !== 0) throw new Error("rehearse: booting OS containers (systemd-nspawn), loop devices and overlay mounts need root");
+  if (missing.length)
+    throw new Error(
+      `rehearse: this machine lacks ${missing.map(([t]) => t).join(", ")}: apt-get install -y ${missing.map(([, p]) => p).join(" ")}`,
+    );
+  if (process.getuid?.() !== 0)
+    throw new Error("rehearse: booting OS containers (systemd-nspawn), loop devices and overlay mounts need root");
 }
 
 /** The image of a distribution, built now if the cache has none of this recipe. */
-export async function osImage(d: AmiDistribution, caCertificate: string, log: (l: string) => void = () => {}): Promise<OsImage> {
+export async function osImage(
+  d: AmiDistribution,
+  caCertificate: string,
+  log: (l: string) => void = () => {},
+): Promise<OsImage> {
   const mirror = debianMirror();
   const recipe = imageRecipe(d, mirror, caCertificate);
   const base = join(REPO_ROOT, ".cache", "os");
@@ -115,7 +152,19 @@ export async function osImage(d: AmiDistribution, caCertificate: string, log: (l
     mkdirSync(building, { recursive: true });
     mkdirSync(join(base, "debootstrap-cache"), { recursive: true });
     log(`image: debootstrap ${d.codename} from ${mirror} (once; about 2 minutes)`);
-    run("image: debootstrap", "debootstrap", ["--variant=minbase", `--include=${PACKAGES.join(",")}`, `--cache-dir=${join(base, "debootstrap-cache")}`, d.codename, join(building, "rootfs"), mirror], log);
+    run(
+      "image: debootstrap",
+      "debootstrap",
+      [
+        "--variant=minbase",
+        `--include=${PACKAGES.join(",")}`,
+        `--cache-dir=${join(base, "debootstrap-cache")}`,
+        d.codename,
+        join(building, "rootfs"),
+        mirror,
+      ],
+      log,
+    );
     prepare(join(building, "rootfs"), caCertificate, log);
     rmSync(dir, { recursive: true, force: true });
     renameSync(building, dir);

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { PolicyDocument } from "../infra/policies.js";
-import { accessDeniedBody, judgeAnswer, judgeRequest, type S3Call, type S3Scope, type S3Verdict } from "./s3-semantics.js";
+import {
+  accessDeniedBody,
+  judgeAnswer,
+  judgeRequest,
+  type S3Call,
+  type S3Scope,
+  type S3Verdict,
+} from "./s3-semantics.js";
 
 /** One AWS call an instance made, as the rehearsal saw it pass to the emulator. */
 export interface RecordedCall {
@@ -49,7 +56,11 @@ function accessKeyOf(req: IncomingMessage): string {
 function refuse(res: ServerResponse, method: string): void {
   const requestId = randomBytes(8).toString("hex").toUpperCase();
   const body = method === "HEAD" ? "" : accessDeniedBody(requestId);
-  res.writeHead(403, { "content-type": "application/xml", "content-length": Buffer.byteLength(body), "x-amz-request-id": requestId });
+  res.writeHead(403, {
+    "content-type": "application/xml",
+    "content-length": Buffer.byteLength(body),
+    "x-amz-request-id": requestId,
+  });
   res.end(body);
 }
 
@@ -67,7 +78,11 @@ export async function startRecordingProxy(target: string, semantics?: S3Semantic
     const amzTarget = req.headers["x-amz-target"] ? String(req.headers["x-amz-target"]) : undefined;
     const accessKeyId = accessKeyOf(req);
     const method = req.method ?? "GET";
-    const call: S3Call = { method, path: pathStyle(String(req.headers.host ?? ""), url.pathname), query: Object.fromEntries(url.searchParams) };
+    const call: S3Call = {
+      method,
+      path: pathStyle(String(req.headers.host ?? ""), url.pathname),
+      query: Object.fromEntries(url.searchParams),
+    };
     const policy = amzTarget ? undefined : semantics?.policyOf(accessKeyId);
     const chunks: Buffer[] = [];
     let kept = 0;
@@ -88,18 +103,21 @@ export async function startRecordingProxy(target: string, semantics?: S3Semantic
       });
       return;
     }
-    const up = request({ host: upstream.hostname, port: upstream.port, method, path: req.url, headers: req.headers }, (answer) => {
-      const after = policy ? judgeAnswer(call, policy, semantics!.scope, answer.statusCode ?? 0) : undefined;
-      if (after?.kind === "refuse") {
-        answer.resume();
-        record(403, after);
-        refuse(res, method);
-        return;
-      }
-      record(answer.statusCode ?? 0);
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const up = request(
+      { host: upstream.hostname, port: upstream.port, method, path: req.url, headers: req.headers },
+      (answer) => {
+        const after = policy ? judgeAnswer(call, policy, semantics!.scope, answer.statusCode ?? 0) : undefined;
+        if (after?.kind === "refuse") {
+          answer.resume();
+          record(403, after);
+          refuse(res, method);
+          return;
+        }
+        record(answer.statusCode ?? 0);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on("error", (err) => {
       res.writeHead(502);
       res.end(err.message);

@@ -20,7 +20,8 @@ const dir = () => join(REPO_ROOT, ".cache", "os", "ca");
 
 function openssl(args: string[], cwd: string): void {
   const out = spawnSync("openssl", args, { cwd, encoding: "utf8" });
-  if (out.status !== 0) throw new Error(`openssl ${args[0]} failed: ${(out.stderr || out.error?.message || "").trim()}`);
+  if (out.status !== 0)
+    throw new Error(`openssl ${args[0]} failed: ${(out.stderr || out.error?.message || "").trim()}`);
 }
 
 export function rehearsalCa(): RehearsalCa {
@@ -30,9 +31,26 @@ export function rehearsalCa(): RehearsalCa {
   if (!existsSync(certificateFile) || !existsSync(keyFile)) {
     mkdirSync(d, { recursive: true, mode: 0o700 });
     openssl(
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "3650", "-keyout", "ca.key", "-out", "ca.crt",
-        "-subj", "/CN=ycsb-lab rehearsal CA (this machine only)", "-addext", "basicConstraints=critical,CA:TRUE",
-        "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-sha256",
+        "-days",
+        "3650",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.crt",
+        "-subj",
+        "/CN=ycsb-lab rehearsal CA (this machine only)",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+      ],
       d,
     );
   }
@@ -46,9 +64,46 @@ export function serverCertificate(ca: RehearsalCa, names: string[]): { key: stri
   const d = join(dir(), `server-${id}`);
   if (!existsSync(join(d, "server.crt"))) {
     mkdirSync(d, { recursive: true, mode: 0o700 });
-    writeFileSync(join(d, "ext.cnf"), `subjectAltName=${sorted.map((n) => `DNS:${n}`).join(",")}\nextendedKeyUsage=serverAuth\n`);
-    openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=ycsb-lab rehearsal front"], d);
-    openssl(["x509", "-req", "-in", "server.csr", "-CA", ca.certificateFile, "-CAkey", ca.keyFile, "-CAcreateserial", "-days", "825", "-sha256", "-extfile", "ext.cnf", "-out", "server.crt"], d);
+    writeFileSync(
+      join(d, "ext.cnf"),
+      `subjectAltName=${sorted.map((n) => `DNS:${n}`).join(",")}\nextendedKeyUsage=serverAuth\n`,
+    );
+    openssl(
+      [
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=ycsb-lab rehearsal front",
+      ],
+      d,
+    );
+    openssl(
+      [
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        ca.certificateFile,
+        "-CAkey",
+        ca.keyFile,
+        "-CAcreateserial",
+        "-days",
+        "825",
+        "-sha256",
+        "-extfile",
+        "ext.cnf",
+        "-out",
+        "server.crt",
+      ],
+      d,
+    );
   }
   return { key: readFileSync(join(d, "server.key"), "utf8"), cert: readFileSync(join(d, "server.crt"), "utf8") };
 }

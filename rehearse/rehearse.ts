@@ -1,32 +1,32 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AMI_DISTRIBUTIONS, DEBIAN_12, type AmiDistribution } from "../infra/ami.js";
+import { AMI_DISTRIBUTIONS, type AmiDistribution, DEBIAN_12 } from "../infra/ami.js";
 import type { PolicyDocument } from "../infra/policies.js";
-import { parseClusterDescription, type ClusterDescription } from "../model/cluster-description.js";
-import { isEngine, type Engine } from "../model/engine.js";
-import { instanceName, type InstanceStatus } from "../model/instance-status.js";
+import { NODE_VERSION } from "../infra/user-data.js";
+import { type ClusterDescription, parseClusterDescription } from "../model/cluster-description.js";
+import { type Engine, isEngine } from "../model/engine.js";
+import { type InstanceStatus, instanceName } from "../model/instance-status.js";
 import type { Plan } from "../model/plan.js";
 import { clusterKey, planKey } from "../model/results-layout.js";
 import { RunObjects } from "../runner/boot/run-objects.js";
 import { REPO_ROOT } from "../runner/java-artifacts.js";
 import { stackConfigFromFiles } from "../stacks/config-file.js";
 import { stackKit } from "../stacks/kit.js";
-import { stackEngine, type ConfigSource } from "../stacks/settings.js";
+import { type ConfigSource, stackEngine } from "../stacks/settings.js";
 import { localArtifacts } from "./artifacts.js";
-import { createBucketWith, startEmulator, type Credentials, type Emulator } from "./emulator.js";
-import { evaluateStack, type EvaluatedStack, type StackInstance } from "./evaluate.js";
+import { type Credentials, createBucketWith, type Emulator, startEmulator } from "./emulator.js";
+import { type EvaluatedStack, evaluateStack, type StackInstance } from "./evaluate.js";
 import { buildFleet, instanceIdOf, serviceMachine } from "./fleet.js";
-import { startMetadataService, type MetadataService } from "./imds.js";
-import { startFront, type Front } from "./front.js";
+import { type Front, startFront } from "./front.js";
 import { auditCalls, type IamAudit } from "./iam-audit.js";
-import { probeRoles, type IamProbe } from "./iam-probes.js";
+import { type IamProbe, probeRoles } from "./iam-probes.js";
+import { type MetadataService, startMetadataService } from "./imds.js";
 import { loopbackUsable } from "./loopback.js";
 import { Machine, type SeamFile } from "./machine.js";
 import { checkMachineTools, keepAptDownloads, osImage } from "./os-image.js";
-import { NODE_VERSION } from "../infra/user-data.js";
-import { rehearsalCa } from "./rehearsal-ca.js";
 import { startRecordingProxy } from "./recording-proxy.js";
-import { startResultsService, type ResultsService } from "./results-service.js";
+import { rehearsalCa } from "./rehearsal-ca.js";
+import { type ResultsService, startResultsService } from "./results-service.js";
 import { nodeDistribution } from "./vendor-mirror.js";
 import { watchStatuses } from "./watch.js";
 
@@ -90,7 +90,10 @@ export interface ResultsServiceContext {
    * Boots an instance of another stack (the dashboard service) as a machine of this rehearsal, reaching AWS through
    * its front with `buckets` named in its /etc/hosts; stopped with the rehearsal, never expected to power off.
    */
-  bootService(spec: StackInstance, o: { credentials: Credentials; buckets: string[]; address: string; bootEnvironment: Record<string, string> }): Machine;
+  bootService(
+    spec: StackInstance,
+    o: { credentials: Credentials; buckets: string[]; address: string; bootEnvironment: Record<string, string> },
+  ): Machine;
   log(line: string): void;
 }
 
@@ -148,7 +151,10 @@ const instanceNameOf = (i: { role: "data" | "client" | "dashboard"; index: numbe
 
 function freshRunId(stack: string): string {
   // Tags and IAM names carry the run id: [a-z0-9-], at most 41 characters (infra/tags.ts).
-  return `${stack.toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 26)}-${Date.now().toString(36)}`;
+  return `${stack
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, "-")
+    .slice(0, 26)}-${Date.now().toString(36)}`;
 }
 
 /** The distribution of the stack's AMI: the default image's, or the one a stack bringing its own AMI declares. */
@@ -156,16 +162,28 @@ export function stackDistribution(get: ConfigSource): AmiDistribution {
   const declared = get("ycsb-lab:amiDistribution");
   if (declared) {
     const d = AMI_DISTRIBUTIONS[declared];
-    if (!d) throw new Error(`ycsb-lab:amiDistribution: ${declared} is not one ycsb-lab rehearses (${Object.keys(AMI_DISTRIBUTIONS).join(", ")})`);
+    if (!d)
+      throw new Error(
+        `ycsb-lab:amiDistribution: ${declared} is not one ycsb-lab rehearses (${Object.keys(AMI_DISTRIBUTIONS).join(", ")})`,
+      );
     return d;
   }
-  if (get("ycsb-lab:ami")) throw new Error("ycsb-lab:ami names an AMI of its own: say its distribution with ycsb-lab:amiDistribution (e.g. debian-12) so the rehearsal boots the same one");
+  if (get("ycsb-lab:ami"))
+    throw new Error(
+      "ycsb-lab:ami names an AMI of its own: say its distribution with ycsb-lab:amiDistribution (e.g. debian-12) so the rehearsal boots the same one",
+    );
   return DEBIAN_12;
 }
 
 /** What the API stored of each measured phase of the plan, against what every client should have stored. */
 async function storedPhases(service: ResultsService, runId: string, plan: Plan): Promise<PhaseOutcome[]> {
-  type Run = { phases: Array<{ phase: { name: string; index: number; kind: string; clients: number }; verdict: string; aggregate: { clients: number; expectedClients: number; throughputOpsSec: number } }> };
+  type Run = {
+    phases: Array<{
+      phase: { name: string; index: number; kind: string; clients: number };
+      verdict: string;
+      aggregate: { clients: number; expectedClients: number; throughputOpsSec: number };
+    }>;
+  };
   const run = await service.get<Run>(`/api/v1/runs/${encodeURIComponent(runId)}`).catch(() => undefined);
   return plan.phases
     .filter((p) => p.kind === "load" || p.kind === "warmup" || p.kind === "workload")
@@ -216,7 +234,8 @@ function releaseStale(base: string): void {
   if (!existsSync(base)) return;
   for (const run of readdirSync(base)) {
     if (ownerAlive(join(base, run))) continue;
-    for (const name of readdirSync(join(base, run)).filter((n) => /^(node|client|dashboard)-\d+$/.test(n))) Machine.release(join(base, run, name));
+    for (const name of readdirSync(join(base, run)).filter((n) => /^(node|client|dashboard)-\d+$/.test(n)))
+      Machine.release(join(base, run, name));
   }
 }
 
@@ -257,11 +276,18 @@ async function evaluate(o: RehearseOptions, log: (l: string) => void): Promise<P
   if (!plan) throw new Error(`rehearse: the stack uploads no ${planKey(runId)}`);
   const clusterText = stack.uploads.find((u) => u.key === clusterKey(runId))?.content;
   const cluster = clusterText ? parseClusterDescription(clusterText, clusterKey(runId)) : undefined;
-  log(`stack evaluated under mocks: ${stack.instances.filter((i) => i.role === "data").length} data node(s), ${stack.instances.filter((i) => i.role === "client").length} client(s), bucket ${stack.bucket}, ${stack.uploads.length} upload(s)`);
+  log(
+    `stack evaluated under mocks: ${stack.instances.filter((i) => i.role === "data").length} data node(s), ${stack.instances.filter((i) => i.role === "client").length} client(s), bucket ${stack.bucket}, ${stack.uploads.length} upload(s)`,
+  );
   const addresses = new Map<string, string>();
-  for (const i of stack.instances) addresses.set(i.privateIp, `${prefix}.${i.role === "data" ? i.index + 1 : i.index + 101}`);
-  for (const a of [...addresses.values(), `${prefix}.253`, `${prefix}.254`]) if (!loopbackUsable(a)) throw new Error(`rehearse: cannot bind ${a} here (Linux routes 127.0.0.0/8 to loopback; pick --loopback)`);
-  const swaps = [`addresses: ${[...addresses].map(([a, b]) => `${a} -> ${b}`).join(", ")} (the instances share this machine's network namespace)`];
+  for (const i of stack.instances)
+    addresses.set(i.privateIp, `${prefix}.${i.role === "data" ? i.index + 1 : i.index + 101}`);
+  for (const a of [...addresses.values(), `${prefix}.253`, `${prefix}.254`])
+    if (!loopbackUsable(a))
+      throw new Error(`rehearse: cannot bind ${a} here (Linux routes 127.0.0.0/8 to loopback; pick --loopback)`);
+  const swaps = [
+    `addresses: ${[...addresses].map(([a, b]) => `${a} -> ${b}`).join(", ")} (the instances share this machine's network namespace)`,
+  ];
   return { runId, root, prefix, engine, stack, plan, ...(cluster ? { cluster } : {}), addresses, swaps };
 }
 
@@ -280,9 +306,17 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   const { runId, root, stack, plan } = p;
   const distribution = stackDistribution(stackConfigFromFiles(o.stack, o.config ?? {}));
   const ca = rehearsalCa();
-  const [image, nodeFiles, artifacts] = await Promise.all([osImage(distribution, ca.certificate, log), nodeDistribution(undefined, log), localArtifacts(p.engine)]);
-  p.swaps.push(`machines: OS containers of ${distribution.id} (${distribution.codename}) from Debian's mirror, booted by systemd-nspawn; cloud-init reads the user-data from a NoCloud seed`);
-  p.swaps.push(`credentials: the emulator's user for each instance role in /root/.aws/credentials (EC2: the instance profile)`);
+  const [image, nodeFiles, artifacts] = await Promise.all([
+    osImage(distribution, ca.certificate, log),
+    nodeDistribution(undefined, log),
+    localArtifacts(p.engine),
+  ]);
+  p.swaps.push(
+    `machines: OS containers of ${distribution.id} (${distribution.codename}) from Debian's mirror, booted by systemd-nspawn; cloud-init reads the user-data from a NoCloud seed`,
+  );
+  p.swaps.push(
+    `credentials: the emulator's user for each instance role in /root/.aws/credentials (EC2: the instance profile)`,
+  );
   p.swaps.push(`vendors: ${nodeFiles.map((f) => `${f.url} from ${f.source}`).join("; ")}`);
   p.swaps.push(`engine: ${artifacts.note}`);
   for (const s of p.swaps) log(`swap: ${s}`);
@@ -290,7 +324,10 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   const emulator = o.emulator ?? (await startEmulator(stack.region, log));
   // Every tracked principal's S3 calls are answered as S3 answers them under its policy (rehearse/s3-semantics.ts).
   const roles = new Map<string, { role: string; policy: PolicyDocument }>();
-  const proxy = await startRecordingProxy(emulator.endpoint, { policyOf: (key) => roles.get(key)?.policy, scope: { region: stack.region, account: stack.account } });
+  const proxy = await startRecordingProxy(emulator.endpoint, {
+    policyOf: (key) => roles.get(key)?.policy,
+    scope: { region: stack.region, account: stack.account },
+  });
   let front: Front | undefined;
   let metadata: MetadataService | undefined;
   let service: ResultsService | undefined;
@@ -303,9 +340,13 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     if (stopped) return;
     stopped = true;
     const up = machines.filter((m) => m.running);
-    if (why && up.length) log(`rehearse: ${why}: stopping ${up.length} instance(s): ${up.map((m) => m.name).join(", ")}`);
+    if (why && up.length)
+      log(`rehearse: ${why}: stopping ${up.length} instance(s): ${up.map((m) => m.name).join(", ")}`);
     await Promise.all([...machines, ...services].map((m) => m.stop()));
-    const kept = await keepAptDownloads(image, machines.map((m) => m.upper)).catch(() => 0);
+    const kept = await keepAptDownloads(
+      image,
+      machines.map((m) => m.upper),
+    ).catch(() => 0);
     if (kept) log(`apt: ${kept} downloaded package(s) kept for the next rehearsal`);
     await service?.stop();
     await front?.stop();
@@ -330,16 +371,50 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     }
     const reader = await emulator.userFor("results-service-reader", {
       Version: "2012-10-17",
-      Statement: [{ Sid: "ReadResults", Effect: "Allow", Action: ["s3:ListBucket", "s3:GetObject"], Resource: [`arn:aws:s3:::${stack.bucket}`, `arn:aws:s3:::${stack.bucket}/*`] }],
+      Statement: [
+        {
+          Sid: "ReadResults",
+          Effect: "Allow",
+          Action: ["s3:ListBucket", "s3:GetObject"],
+          Resource: [`arn:aws:s3:::${stack.bucket}`, `arn:aws:s3:::${stack.bucket}/*`],
+        },
+      ],
     });
-    log(`S3 emulator: bucket ${stack.bucket} with the stack's uploads; ${credentialsOf.size} role(s) as IAM users with the stack's policies`);
-    const probes = await probeRoles(emulator, { bucket: stack.bucket, runId, region: stack.region, account: stack.account, roles: [...stack.policies].map(([role, policy]) => ({ role, policy, credentials: credentialsOf.get(role)! })) });
-    log(`IAM probes: ${probes.filter((x) => x.ok).length} of ${probes.length} as expected (another run's prefix and parameters denied, the run's own parameters readable)`);
-    front = await startFront({ address: `${p.prefix}.254`, awsUpstream: proxy.endpoint, region: stack.region, buckets: [stack.bucket], files: nodeFiles, ca });
-    log(`front on ${front.address}:443: AWS's endpoints and the vendors' hosts for the instances (TLS from the rehearsal's CA)`);
+    log(
+      `S3 emulator: bucket ${stack.bucket} with the stack's uploads; ${credentialsOf.size} role(s) as IAM users with the stack's policies`,
+    );
+    const probes = await probeRoles(emulator, {
+      bucket: stack.bucket,
+      runId,
+      region: stack.region,
+      account: stack.account,
+      roles: [...stack.policies].map(([role, policy]) => ({ role, policy, credentials: credentialsOf.get(role)! })),
+    });
+    log(
+      `IAM probes: ${probes.filter((x) => x.ok).length} of ${probes.length} as expected (another run's prefix and parameters denied, the run's own parameters readable)`,
+    );
+    front = await startFront({
+      address: `${p.prefix}.254`,
+      awsUpstream: proxy.endpoint,
+      region: stack.region,
+      buckets: [stack.bucket],
+      files: nodeFiles,
+      ca,
+    });
+    log(
+      `front on ${front.address}:443: AWS's endpoints and the vendors' hosts for the instances (TLS from the rehearsal's CA)`,
+    );
     const theFront = front;
     const bootService: ResultsServiceContext["bootService"] = (spec: StackInstance, so) => {
-      const m = serviceMachine(spec, { root, runId, image, hosts: theFront.hostsFor([stack.bucket, ...so.buckets]), address: so.address, credentials: so.credentials, bootEnvironment: so.bootEnvironment });
+      const m = serviceMachine(spec, {
+        root,
+        runId,
+        image,
+        hosts: theFront.hostsFor([stack.bucket, ...so.buckets]),
+        address: so.address,
+        credentials: so.credentials,
+        bootEnvironment: so.bootEnvironment,
+      });
       services.push(m);
       m.boot();
       return m;
@@ -347,11 +422,30 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     service = o.noResultsService
       ? noResultsService()
       : o.resultsService
-      ? await o.resultsService({ emulator, endpoint: proxy.endpoint, bucket: stack.bucket, region: stack.region, account: stack.account, track: (c, role, policy) => roles.set(c.accessKeyId, { role, policy }), bootService, log })
-      : await startResultsService({ dir: root, endpoint: proxy.endpoint, region: stack.region, bucket: stack.bucket, credentials: reader, ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}) });
+        ? await o.resultsService({
+            emulator,
+            endpoint: proxy.endpoint,
+            bucket: stack.bucket,
+            region: stack.region,
+            account: stack.account,
+            track: (c, role, policy) => roles.set(c.accessKeyId, { role, policy }),
+            bootService,
+            log,
+          })
+        : await startResultsService({
+            dir: root,
+            endpoint: proxy.endpoint,
+            region: stack.region,
+            bucket: stack.bucket,
+            credentials: reader,
+            ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}),
+          });
     log(`results service on ${service.url} (importing from the bucket every 5 s)`);
 
-    metadata = await startMetadataService(`${p.prefix}.253`, stack.instances.map((i) => ({ name: instanceNameOf(i), instanceId: instanceIdOf(runId, instanceNameOf(i)) })));
+    metadata = await startMetadataService(
+      `${p.prefix}.253`,
+      stack.instances.map((i) => ({ name: instanceNameOf(i), instanceId: instanceIdOf(runId, instanceNameOf(i)) })),
+    );
     const storage = p.cluster?.storage ?? { data: { kind: "ebs" as const, device: "sdf" }, dataDir: "/data" };
     const fleet = buildFleet(stack.instances, {
       runId,
@@ -396,8 +490,13 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     const statuses = await watchRun(o, p, rehearsal, started, log);
     const ends = await awaitPowerOff(machines, statuses, log, o.powerOffGraceMs);
     // What the instances said last, after the clients (data nodes report "done" when they stop serving).
-    const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
-    for (const [name, s] of await objects.statuses().catch(() => new Map<string, InstanceStatus>())) statuses.set(name, s);
+    const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${runId}/`, undefined, {
+      endpoint: emulator.endpoint,
+      region: stack.region,
+      credentials: emulator.admin,
+    });
+    for (const [name, s] of await objects.statuses().catch(() => new Map<string, InstanceStatus>()))
+      statuses.set(name, s);
     let phases = await storedPhases(service, runId, plan);
     const importDeadline = Date.now() + 90_000;
     while (phases.some((x) => x.clientsStored < x.clients) && Date.now() < importDeadline) {
@@ -433,16 +532,28 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
 }
 
 /** Watches the run's statuses (rehearse/watch.ts), logging each new one and handing it to the caller. */
-async function watchRun(o: RehearseOptions, p: Prepared, rehearsal: Rehearsal, started: number, log: (l: string) => void): Promise<Map<string, InstanceStatus>> {
+async function watchRun(
+  o: RehearseOptions,
+  p: Prepared,
+  rehearsal: Rehearsal,
+  started: number,
+  log: (l: string) => void,
+): Promise<Map<string, InstanceStatus>> {
   const { emulator, stack } = { emulator: rehearsal.emulator, stack: p.stack };
-  const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${p.runId}/`, undefined, { endpoint: emulator.endpoint, region: stack.region, credentials: emulator.admin });
+  const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${p.runId}/`, undefined, {
+    endpoint: emulator.endpoint,
+    region: stack.region,
+    credentials: emulator.admin,
+  });
   const end = await watchStatuses({
     machines: rehearsal.instances,
     poll: () => objects.statuses(),
     deadline: started + (o.timeoutMs ?? 40 * 60_000),
     onStatus: async (s) => {
       const where = s.phase ? ` ${s.phase.position}/${s.phase.of} ${s.phase.name}` : "";
-      log(`${s.instance.padEnd(9)} ${s.stage}${where}${s.detail && s.stage !== "running" ? `: ${s.detail.length > 240 ? `${s.detail.slice(0, 240)}...` : s.detail}` : ""}`);
+      log(
+        `${s.instance.padEnd(9)} ${s.stage}${where}${s.detail && s.stage !== "running" ? `: ${s.detail.length > 240 ? `${s.detail.slice(0, 240)}...` : s.detail}` : ""}`,
+      );
       await o.onStatus?.(s, rehearsal);
     },
   });
@@ -451,28 +562,56 @@ async function watchRun(o: RehearseOptions, p: Prepared, rehearsal: Rehearsal, s
 }
 
 /** After the run every instance powers itself off (a run's fleet ends itself); waits for that a little while. */
-async function awaitPowerOff(machines: Machine[], statuses: Map<string, InstanceStatus>, log: (l: string) => void, graceMs = 180_000): Promise<Record<string, MachineEnd>> {
+async function awaitPowerOff(
+  machines: Machine[],
+  statuses: Map<string, InstanceStatus>,
+  log: (l: string) => void,
+  graceMs = 180_000,
+): Promise<Record<string, MachineEnd>> {
   const deadline = Date.now() + graceMs;
   while (machines.some((m) => m.running) && Date.now() < deadline) await sleep(1000);
   const ends: Record<string, MachineEnd> = {};
   for (const m of machines) ends[m.name] = m.running ? "running" : "powered off";
-  const still = machines.filter((m) => m.running).map((m) => `${m.name} (${statuses.get(m.name)?.stage ?? "no status"})`);
-  log(still.length ? `still running ${Math.round(graceMs / 1000)} s after the run: ${still.join(", ")}` : "every instance powered itself off");
+  const still = machines
+    .filter((m) => m.running)
+    .map((m) => `${m.name} (${statuses.get(m.name)?.stage ?? "no status"})`);
+  log(
+    still.length
+      ? `still running ${Math.round(graceMs / 1000)} s after the run: ${still.join(", ")}`
+      : "every instance powered itself off",
+  );
   return ends;
 }
 
-function findProblems(phases: PhaseOutcome[], statuses: Map<string, InstanceStatus>, machines: Machine[], iam: IamAudit & { probes: IamProbe[] }, front: Front): string[] {
+function findProblems(
+  phases: PhaseOutcome[],
+  statuses: Map<string, InstanceStatus>,
+  machines: Machine[],
+  iam: IamAudit & { probes: IamProbe[] },
+  front: Front,
+): string[] {
   const problems: string[] = [];
-  for (const x of phases) if (x.clientsStored < x.clients) problems.push(`phase ${x.index} ${x.name}: ${x.clientsStored} of ${x.clients} client result(s) stored`);
-  for (const s of statuses.values()) if (s.stage === "failed") problems.push(`${s.instance} failed: ${s.detail ?? "no reason"}`);
+  for (const x of phases)
+    if (x.clientsStored < x.clients)
+      problems.push(`phase ${x.index} ${x.name}: ${x.clientsStored} of ${x.clients} client result(s) stored`);
+  for (const s of statuses.values())
+    if (s.stage === "failed") problems.push(`${s.instance} failed: ${s.detail ?? "no reason"}`);
   for (const m of machines) {
     // A failed client is listed once above, with its reason.
-    if (m.name.startsWith("client-") && !["done", "failed"].includes(statuses.get(m.name)?.stage ?? "")) problems.push(`${m.name} did not finish (${statuses.get(m.name)?.stage ?? "no status"})`);
+    if (m.name.startsWith("client-") && !["done", "failed"].includes(statuses.get(m.name)?.stage ?? ""))
+      problems.push(`${m.name} did not finish (${statuses.get(m.name)?.stage ?? "no status"})`);
     if (m.running) problems.push(`${m.name} is still running after the run: it did not power itself off`);
   }
-  for (const f of iam.findings) problems.push(`IAM: ${f.role} ${f.call}: ${f.status === 403 ? "refused by the emulator" : `policy says ${f.decision}`}`);
-  for (const x of iam.probes.filter((y) => !y.ok)) problems.push(`IAM probe: ${x.role} could ${x.outcome === "allowed" ? "" : "not "}${x.probe} (expected ${x.expected}, judged by the ${x.judgedBy})`);
-  for (const u of new Set(front.unserved)) problems.push(`an instance asked for ${u}, which the rehearsal does not serve`);
+  for (const f of iam.findings)
+    problems.push(
+      `IAM: ${f.role} ${f.call}: ${f.status === 403 ? "refused by the emulator" : `policy says ${f.decision}`}`,
+    );
+  for (const x of iam.probes.filter((y) => !y.ok))
+    problems.push(
+      `IAM probe: ${x.role} could ${x.outcome === "allowed" ? "" : "not "}${x.probe} (expected ${x.expected}, judged by the ${x.judgedBy})`,
+    );
+  for (const u of new Set(front.unserved))
+    problems.push(`an instance asked for ${u}, which the rehearsal does not serve`);
   return problems;
 }
 

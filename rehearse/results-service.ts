@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
@@ -25,43 +25,65 @@ const SERVICE_START_MS = 300_000;
  * polling (S3_POLL_*), with read-only credentials on the bucket. Its database is the rehearsal's own embedded one
  * unless `databaseUrl` names a PostgreSQL.
  */
-export async function startResultsService(o: { dir: string; endpoint: string; region: string; bucket: string; credentials: Credentials; databaseUrl?: string; port?: number; log?: (l: string) => void }): Promise<ResultsService> {
+export async function startResultsService(o: {
+  dir: string;
+  endpoint: string;
+  region: string;
+  bucket: string;
+  credentials: Credentials;
+  databaseUrl?: string;
+  port?: number;
+  log?: (l: string) => void;
+}): Promise<ResultsService> {
   const port = o.port ?? (await freePort());
   const token = randomBytes(24).toString("base64url");
   const out = openSync(join(o.dir, "results-service.log"), "a");
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [join(REPO_ROOT, "bin", "ycsb-lab.js"), "serve", "--host", "127.0.0.1", "--port", String(port)], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : { PGLITE_DIR: join(o.dir, "pglite"), DATABASE_URL: "" }),
-        YCSB_LAB_TOKEN: token,
-        S3_ENDPOINT: o.endpoint,
-        S3_REGION: o.region,
-        S3_POLL_BUCKET: o.bucket,
-        S3_POLL_PREFIX: "",
-        S3_POLL_SECONDS: "5",
-        AWS_ACCESS_KEY_ID: o.credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: o.credentials.secretAccessKey,
-        AWS_EC2_METADATA_DISABLED: "true",
-        LOG_LEVEL: "warn",
+    child = spawn(
+      process.execPath,
+      [join(REPO_ROOT, "bin", "ycsb-lab.js"), "serve", "--host", "127.0.0.1", "--port", String(port)],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          ...(o.databaseUrl
+            ? { DATABASE_URL: o.databaseUrl }
+            : { PGLITE_DIR: join(o.dir, "pglite"), DATABASE_URL: "" }),
+          YCSB_LAB_TOKEN: token,
+          S3_ENDPOINT: o.endpoint,
+          S3_REGION: o.region,
+          S3_POLL_BUCKET: o.bucket,
+          S3_POLL_PREFIX: "",
+          S3_POLL_SECONDS: "5",
+          AWS_ACCESS_KEY_ID: o.credentials.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: o.credentials.secretAccessKey,
+          AWS_EC2_METADATA_DISABLED: "true",
+          LOG_LEVEL: "warn",
+        },
+        stdio: ["ignore", out, out],
       },
-      stdio: ["ignore", out, out],
-    });
+    );
   } finally {
     closeSync(out);
   }
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + SERVICE_START_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the results service exited with code ${child.exitCode}; see ${join(o.dir, "results-service.log")}`);
-    const up = await fetch(`${url}/health`).then((r) => r.ok).catch(() => false);
+    if (child.exitCode !== null)
+      throw new Error(
+        `the results service exited with code ${child.exitCode}; see ${join(o.dir, "results-service.log")}`,
+      );
+    const up = await fetch(`${url}/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (up) break;
     if (Date.now() > deadline) {
       // A service that never answered is still a process of ours: it must not outlive the rehearsal that gave up.
       child.kill("SIGKILL");
-      throw new Error(`the results service did not answer on ${url} in ${SERVICE_START_MS / 1000} s; see ${join(o.dir, "results-service.log")}`);
+      throw new Error(
+        `the results service did not answer on ${url} in ${SERVICE_START_MS / 1000} s; see ${join(o.dir, "results-service.log")}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 500));
   }

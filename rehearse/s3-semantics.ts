@@ -1,5 +1,5 @@
-import { evaluatePolicy, iamRequestOf, type IamRequest } from "../infra/policy-eval.js";
 import type { PolicyDocument } from "../infra/policies.js";
+import { evaluatePolicy, type IamRequest, iamRequestOf } from "../infra/policy-eval.js";
 
 /**
  * How S3 answers a request of an IAM principal, where the emulator (moto) answers more kindly. Pure: the rehearsal's
@@ -49,12 +49,16 @@ function s3Request(call: S3Call, scope: S3Scope): IamRequest | undefined {
 export function judgeRequest(call: S3Call, policy: PolicyDocument, scope: S3Scope): S3Verdict {
   const request = s3Request(call, scope);
   if (!request) return FORWARD;
-  return evaluatePolicy(policy, request) === "allowed" ? FORWARD : { kind: "refuse", status: 403, code: "AccessDenied", request, rule: "policy" };
+  return evaluatePolicy(policy, request) === "allowed"
+    ? FORWARD
+    : { kind: "refuse", status: 403, code: "AccessDenied", request, rule: "policy" };
 }
 
 /** Whether the caller holds s3:ListBucket on the bucket for a request that carries no s3:prefix (a GET's context). */
 export function canListBucket(policy: PolicyDocument, bucket: string): boolean {
-  return evaluatePolicy(policy, { action: "s3:ListBucket", resource: `arn:aws:s3:::${bucket}`, context: {} }) === "allowed";
+  return (
+    evaluatePolicy(policy, { action: "s3:ListBucket", resource: `arn:aws:s3:::${bucket}`, context: {} }) === "allowed"
+  );
 }
 
 /** After the emulator answered: a missing key (404) becomes 403 AccessDenied for a caller without s3:ListBucket. */

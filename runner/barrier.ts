@@ -1,4 +1,4 @@
-import { parseArrival, type Arrival } from "../model/barrier-arrival.js";
+import { type Arrival, parseArrival } from "../model/barrier-arrival.js";
 import { barrierDir, barrierKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
 import { RetryDeadlineError, withRetry } from "./retry.js";
@@ -47,7 +47,8 @@ export async function passBarrier(
   const deadline = () => Math.max(0, o.timeoutMs - (Date.now() - started));
   const retry = <T>(what: string, fn: () => Promise<T>) =>
     withRetry(what, fn, { baseMs: 200, maxMs: 5_000, deadlineMs: deadline() }).catch((err: unknown) => {
-      if (err instanceof RetryDeadlineError) throw new BarrierError(`${where}: results store unreachable for ${o.timeoutMs / 1000} s: ${err.message}`, []);
+      if (err instanceof RetryDeadlineError)
+        throw new BarrierError(`${where}: results store unreachable for ${o.timeoutMs / 1000} s: ${err.message}`, []);
       throw err;
     });
 
@@ -63,24 +64,37 @@ export async function passBarrier(
   for (let poll = 0; ; poll++) {
     if (poll % 4 === 0) {
       // Health that cannot be read is no evidence of a failure: the wait goes on then.
-      const problem = endedEarly(await readRunEnd(store, runId).catch(() => undefined)) ?? (await o.runProblem?.().catch(() => undefined));
+      const problem =
+        endedEarly(await readRunEnd(store, runId).catch(() => undefined)) ??
+        (await o.runProblem?.().catch(() => undefined));
       if (problem) throw new BarrierError(`${where}: ${problem}`, []);
     }
     const keys = await retry(`list ${barrierDir(runId, point.index, point.name)}`, () =>
       store.list(barrierDir(runId, point.index, point.name)),
     );
-    const present = new Set(keys.map((k) => /client-(\d+)\.json$/.exec(k)?.[1]).filter(Boolean).map(Number));
+    const present = new Set(
+      keys
+        .map((k) => /client-(\d+)\.json$/.exec(k)?.[1])
+        .filter(Boolean)
+        .map(Number),
+    );
     const missing = Array.from({ length: o.clients }, (_, i) => i).filter((i) => !present.has(i));
     if (missing.length === 0 || poll % 4 === 0) {
       const arrivals = await Promise.all(
-        [...present].filter((i) => i < o.clients).map(async (i) => {
-          const peerKey = barrierKey(runId, point.index, point.name, i);
-          const body = await retry(`read barrier of client ${i}`, () => store.get(peerKey));
-          return body ? peerArrival(body.toString("utf8"), peerKey, i, where, missing) : undefined;
-        }),
+        [...present]
+          .filter((i) => i < o.clients)
+          .map(async (i) => {
+            const peerKey = barrierKey(runId, point.index, point.name, i);
+            const body = await retry(`read barrier of client ${i}`, () => store.get(peerKey));
+            return body ? peerArrival(body.toString("utf8"), peerKey, i, where, missing) : undefined;
+          }),
       );
       const aborted = arrivals.find((a) => a?.status === "aborted");
-      if (aborted) throw new BarrierError(`${where}: client ${aborted.client} aborted the run: ${aborted.reason ?? "no reason given"}`, missing);
+      if (aborted)
+        throw new BarrierError(
+          `${where}: client ${aborted.client} aborted the run: ${aborted.reason ?? "no reason given"}`,
+          missing,
+        );
       if (missing.length === 0) return arrivals.filter((a): a is Arrival => !!a).sort((a, b) => a.client - b.client);
     }
     if (missing.length > 0 && Date.now() - toldAt >= 30_000) {
@@ -106,6 +120,10 @@ function peerArrival(text: string, key: string, client: number, where: string, m
   } catch (err) {
     throw new BarrierError(`${where}: ${(err as Error).message}`, missing);
   }
-  if (arrival.client !== client) throw new BarrierError(`${where}: ${key}: /client: is ${arrival.client}, the object is client ${client}'s`, missing);
+  if (arrival.client !== client)
+    throw new BarrierError(
+      `${where}: ${key}: /client: is ${arrival.client}, the object is client ${client}'s`,
+      missing,
+    );
   return arrival;
 }

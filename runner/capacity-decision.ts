@@ -1,14 +1,14 @@
 import {
-  judged,
-  nextCapacityStep,
-  parseCapacityDecision,
-  stepMeasurement,
-  validateResultDocument,
   type CapacityDecision,
   type JudgedStep,
+  judged,
+  nextCapacityStep,
   type Plan,
   type PlanPhase,
+  parseCapacityDecision,
   type ResultDocument,
+  stepMeasurement,
+  validateResultDocument,
 } from "../model/index.js";
 import { capacityDecisionKey, resultKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
@@ -41,7 +41,9 @@ export async function capacityDecision(o: DecisionOptions, phase: PlanPhase): Pr
     group: cap.group,
     step: cap.step,
     run: next.run,
-    ...(next.run ? { role: next.role, ...(next.target === undefined ? {} : { target: next.target }) } : { reason: next.reason }),
+    ...(next.run
+      ? { role: next.role, ...(next.target === undefined ? {} : { target: next.target }) }
+      : { reason: next.reason }),
     decidedBy: 0,
     decidedAt: new Date().toISOString(),
   };
@@ -74,8 +76,12 @@ export async function storedSearch(
     if (!body) throw new Error(`capacity step ${p.name}: no decision at ${key}`);
     const d = parseCapacityDecision(body.toString("utf8"), key);
     if (!d.run) return { steps, stopped: d };
-    const docs = await Promise.all(Array.from({ length: o.plan.deployment.clients }, (_, c) => clientDocument(o, p, c)));
-    steps.push(judged(p.capacity!.search, p.capacity!.step, d.role!, stepMeasurement(p.capacity!.search, docs, d.target)));
+    const docs = await Promise.all(
+      Array.from({ length: o.plan.deployment.clients }, (_, c) => clientDocument(o, p, c)),
+    );
+    steps.push(
+      judged(p.capacity!.search, p.capacity!.step, d.role!, stepMeasurement(p.capacity!.search, docs, d.target)),
+    );
   }
   return { steps };
 }

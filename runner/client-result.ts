@@ -1,4 +1,13 @@
-import { emptyStatusSeries, ENGINE_VERSIONS, SCHEMA_VERSION, type ClientOutput, type Plan, type PlanPhase, type ResultDocument, type Validity } from "../model/index.js";
+import {
+  type ClientOutput,
+  ENGINE_VERSIONS,
+  emptyStatusSeries,
+  type Plan,
+  type PlanPhase,
+  type ResultDocument,
+  SCHEMA_VERSION,
+  type Validity,
+} from "../model/index.js";
 import { histogramProblems } from "../model/result-checks.js";
 import type { ResourceSample } from "./proc-stat.js";
 import { YCSB_VERSION } from "./ycsb-invocation.js";
@@ -20,7 +29,15 @@ export interface RunFacts {
 
 /** An output that says nothing happened, for a YCSB that failed before printing its summary. */
 export function emptyOutput(warning: string): ClientOutput {
-  return { overall: { runtimeMs: 0, throughputOpsSec: 0 }, operations: {}, gc: {}, statusSeries: emptyStatusSeries(), measurementType: null, unknownLines: [], warnings: [warning] };
+  return {
+    overall: { runtimeMs: 0, throughputOpsSec: 0 },
+    operations: {},
+    gc: {},
+    statusSeries: emptyStatusSeries(),
+    measurementType: null,
+    unknownLines: [],
+    warnings: [warning],
+  };
 }
 
 /** The result document of one client in one phase (pure). */
@@ -41,7 +58,8 @@ export function clientResult(a: {
 }): ResultDocument {
   const d = a.plan.deployment;
   const kind = a.phase.kind;
-  if (kind !== "load" && kind !== "warmup" && kind !== "workload") throw new Error(`phase ${a.phase.name}: ${kind} phases have no result document`);
+  if (kind !== "load" && kind !== "warmup" && kind !== "workload")
+    throw new Error(`phase ${a.phase.name}: ${kind} phases have no result document`);
   return {
     schemaVersion: SCHEMA_VERSION,
     run: {
@@ -52,7 +70,9 @@ export function clientResult(a: {
       preset: d.preset,
       nodes: d.nodes,
       // A local run must not be labelled with the scenario's cloud instance types.
-      instanceTypes: a.run.machine ? { data: a.run.machine, client: a.run.machine } : { data: d.dataInstanceType, client: d.clientInstanceType },
+      instanceTypes: a.run.machine
+        ? { data: a.run.machine, client: a.run.machine }
+        : { data: d.dataInstanceType, client: d.clientInstanceType },
       replication: d.replication,
       ycsbVersion: YCSB_VERSION,
       ycsbLabVersion: a.run.ycsbLabVersion,
@@ -74,7 +94,9 @@ export function clientResult(a: {
       clients: d.clients,
       repeat: a.phase.repeat,
       ...(a.phase.capacity ? { capacity: a.phase.capacity } : {}),
-      ...(a.phase.operationCount !== undefined ? { operationCount: a.phase.operationCount, operationCountPer: a.phase.operationCountPer ?? "total" } : {}),
+      ...(a.phase.operationCount !== undefined
+        ? { operationCount: a.phase.operationCount, operationCountPer: a.phase.operationCountPer ?? "total" }
+        : {}),
     },
     client: { index: a.clientIndex, count: d.clients, ...(a.run.host ? { host: a.run.host } : {}) },
     startedAt: a.startedAt,
@@ -93,7 +115,10 @@ export function clientResult(a: {
  * but printed no summary; sent as they are, its histograms would get the whole document refused and the client would
  * lose the phase it measured. Those are left out and named in a warning; their HDR logs are still stored (hdrLogs).
  */
-export function acceptedHistograms(histograms: Record<string, string>, operations: ClientOutput["operations"]): { histograms: Record<string, string>; warnings: string[] } {
+export function acceptedHistograms(
+  histograms: Record<string, string>,
+  operations: ClientOutput["operations"],
+): { histograms: Record<string, string>; warnings: string[] } {
   const refused = new Map<string, string>();
   for (const p of histogramProblems(histograms, undefined, operations)) {
     // "/hdrHistograms/<group>" (a JSON pointer: "~1" is "/", "~0" is "~")
@@ -102,6 +127,8 @@ export function acceptedHistograms(histograms: Record<string, string>, operation
   }
   if (refused.size === 0) return { histograms, warnings: [] };
   const kept = Object.fromEntries(Object.entries(histograms).filter(([group]) => !refused.has(group)));
-  const warnings = [...refused].map(([group, why]) => `hdr histogram ${group} left out of the document (${why}); its HDR log is stored`);
+  const warnings = [...refused].map(
+    ([group, why]) => `hdr histogram ${group} left out of the document (${why}); its HDR log is stored`,
+  );
   return { histograms: kept, warnings };
 }

@@ -17,7 +17,11 @@ export interface EngineActions {
 export function describeReset(phase: PlanPhase): string {
   const r = phase.reset;
   if (!r) return "nothing asked";
-  const asked = [r.wipeData ? "wipe data" : "", r.restartServer ? "restart server" : "", r.dropCaches ? "drop caches" : ""].filter(Boolean);
+  const asked = [
+    r.wipeData ? "wipe data" : "",
+    r.restartServer ? "restart server" : "",
+    r.dropCaches ? "drop caches" : "",
+  ].filter(Boolean);
   return `${asked.join(", ") || "nothing asked"} before each ${r.point === "operationCount" ? "operation count" : r.point}`;
 }
 

@@ -1,21 +1,29 @@
 import { readFile, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
-import { decideStep, isActive, stepPhases, validateResultDocument, type ClientOutput, type Plan, type PlanPhase } from "../model/index.js";
 import { clientHistograms } from "../model/hdr/index.js";
-import { BarrierError, passBarrier, type Arrival } from "./barrier.js";
+import {
+  type ClientOutput,
+  decideStep,
+  isActive,
+  type Plan,
+  type PlanPhase,
+  stepPhases,
+  validateResultDocument,
+} from "../model/index.js";
+import { type Arrival, BarrierError, passBarrier } from "./barrier.js";
 import { capacityDecision } from "./capacity-decision.js";
 import { acceptedHistograms, clientResult, emptyOutput, type RunFacts } from "./client-result.js";
 import { describeReset, type EngineActions } from "./engine-actions.js";
 import { hdrLogKey, manifestKey, planKey, resultKey, runPrefix, stderrKey, stdoutKey } from "./keys.js";
 import type { ResultsStore } from "./results-store.js";
-import { DEFAULT_BACKOFF, withRetry, type BackoffOptions } from "./retry.js";
+import { type BackoffOptions, DEFAULT_BACKOFF, withRetry } from "./retry.js";
+import { endedEarly, readRunEnd, writeRunEnd } from "./run-end.js";
 import { Spool, Uploader } from "./spool.js";
 import { judgePhase } from "./validity.js";
+import { shellQuote, type YcsbSetup, ycsbInvocation } from "./ycsb-invocation.js";
 import { parseYcsbOutput } from "./ycsb-output/index.js";
-import { shellQuote, ycsbInvocation, type YcsbSetup } from "./ycsb-invocation.js";
 import { runYcsbPhase } from "./ycsb-phase.js";
-import { endedEarly, readRunEnd, writeRunEnd } from "./run-end.js";
 
 export interface ExecuteOptions {
   plan: Plan;
@@ -85,9 +93,13 @@ export function dryRunLines(plan: Plan, clientIndex: number, ycsb: YcsbSetup, wo
     const head = `# ${p.index} ${p.name} (${p.kind})`;
     if (!isActive(p, clientIndex)) return `${head}: client ${clientIndex} waits at the barrier only`;
     if (p.kind === "prepare") return `${head}: prepare the schema`;
-    if (p.kind === "settle") return `${head}: settle (${p.settle?.waitForCompactions ? "wait for compactions" : `${p.settle?.minSec ?? 0} s`})`;
+    if (p.kind === "settle")
+      return `${head}: settle (${p.settle?.waitForCompactions ? "wait for compactions" : `${p.settle?.minSec ?? 0} s`})`;
     if (p.kind === "reset") return `${head}: reset (${describeReset(p)})`;
-    const step = p.stepUp && p.stepUp.step > 0 ? ` [runs only if step-up ${p.stepUp.group} still gains >= ${p.stepUp.minGainPct}%]` : "";
+    const step =
+      p.stepUp && p.stepUp.step > 0
+        ? ` [runs only if step-up ${p.stepUp.group} still gains >= ${p.stepUp.minGainPct}%]`
+        : "";
     const inv = ycsbInvocation(ycsb, p, clientIndex, `${workRoot}/phases/${p.index}-${p.name}/hdr/`);
     return `${head}${step}\n${shellQuote(inv.argv)}`;
   });
@@ -98,7 +110,8 @@ function stepOutcomes(plan: Plan, spool: Spool): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [index, f] of Object.entries(spool.allFinished())) {
     const phase = plan.phases[Number(index)];
-    if (phase?.stepUp && phase.kind === "workload" && f.outcome === "ran" && f.throughputOpsSec !== undefined) out[index] = f.throughputOpsSec;
+    if (phase?.stepUp && phase.kind === "workload" && f.outcome === "ran" && f.throughputOpsSec !== undefined)
+      out[index] = f.throughputOpsSec;
   }
   return out;
 }
@@ -124,7 +137,8 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
   const { plan, runId, clientIndex, store } = o;
   const clients = plan.deployment.clients;
   const log = o.log ?? (() => {});
-  if (!(clientIndex >= 0 && clientIndex < clients)) throw new Error(`client-index: ${clientIndex} is outside 0..${clients - 1} (the plan has ${clients} clients)`);
+  if (!(clientIndex >= 0 && clientIndex < clients))
+    throw new Error(`client-index: ${clientIndex} is outside 0..${clients - 1} (the plan has ${clients} clients)`);
   const spool = await Spool.open(o.spoolDir, runId, clientIndex);
   const uploader = new Uploader(spool, store, o.backoff ?? DEFAULT_BACKOFF, log);
   const barrier = (point: { index: number; name: string }) => ({
@@ -139,7 +153,8 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
 
   // A stack uploads plan.json with the run, and a client may not rewrite it (infra/policies.ts); a local run's store
   // gets it from client 0. Staged only when the store answers that it has none.
-  if (clientIndex === 0 && (await planMissing(store, runId, o.backoff ?? DEFAULT_BACKOFF))) await spool.stage(planKey(runId), JSON.stringify(plan, null, 2));
+  if (clientIndex === 0 && (await planMissing(store, runId, o.backoff ?? DEFAULT_BACKOFF)))
+    await spool.stage(planKey(runId), JSON.stringify(plan, null, 2));
   uploader.kick();
 
   try {
@@ -147,34 +162,63 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
       // A store that refuses uploads for good would leave every later phase's results stranded on this client.
       if (uploader.permanentError) throw uploader.permanentError;
       if (!spool.finished(phase.index)) await o.onPhase?.(phase, phase.index + 1, plan.phases.length);
-      const arrivals = await passBarrier(store, runId, phase, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier(phase));
+      const arrivals = await passBarrier(
+        store,
+        runId,
+        phase,
+        { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) },
+        barrier(phase),
+      );
       if (!run) {
         const first = arrivals.map((a) => a.arrivedAt).sort()[0] ?? new Date().toISOString();
-        run = { runId, startedAt: first, ycsbLabVersion: o.ycsbLabVersion, standIn: o.standIn, machine: o.machine, host: hostname(), ...(o.provenance ? { provenance: o.provenance } : {}) };
+        run = {
+          runId,
+          startedAt: first,
+          ycsbLabVersion: o.ycsbLabVersion,
+          standIn: o.standIn,
+          machine: o.machine,
+          host: hostname(),
+          ...(o.provenance ? { provenance: o.provenance } : {}),
+        };
       }
       if (spool.finished(phase.index)) continue;
       if (phase.stepUp && phase.stepUp.step > 0) {
         const decision = stepDecision(plan, phase, arrivals);
         if (!decision.run) {
           log(`phase ${phase.index} ${phase.name}: skipped, ${decision.reason}`);
-          await spool.finish(phase.index, { name: phase.name, outcome: "skipped", reason: decision.reason, finishedAt: new Date().toISOString() });
+          await spool.finish(phase.index, {
+            name: phase.name,
+            outcome: "skipped",
+            reason: decision.reason,
+            finishedAt: new Date().toISOString(),
+          });
           phasesSkipped++;
           continue;
         }
       }
       let measured = phase;
       if (phase.capacity) {
-        const decision = await capacityDecision({ store, runId, plan, clientIndex, timeoutMs: o.barrierTimeoutMs }, phase).catch((err: Error) => {
+        const decision = await capacityDecision(
+          { store, runId, plan, clientIndex, timeoutMs: o.barrierTimeoutMs },
+          phase,
+        ).catch((err: Error) => {
           throw new BarrierError(`phase ${phase.index} (${phase.name}): ${err.message}`, []);
         });
         if (!decision.run) {
           log(`phase ${phase.index} ${phase.name}: skipped, capacity search done: ${decision.reason}`);
-          await spool.finish(phase.index, { name: phase.name, outcome: "skipped", reason: decision.reason, finishedAt: new Date().toISOString() });
+          await spool.finish(phase.index, {
+            name: phase.name,
+            outcome: "skipped",
+            reason: decision.reason,
+            finishedAt: new Date().toISOString(),
+          });
           phasesSkipped++;
           continue;
         }
         measured = capacityPhase(phase, decision.role!, decision.target, clients);
-        log(`phase ${phase.index} ${phase.name}: capacity step ${phase.capacity.step} (${decision.role}), target ${decision.target ?? "none"} ops/s`);
+        log(
+          `phase ${phase.index} ${phase.name}: capacity step ${phase.capacity.step} (${decision.role}), target ${decision.target ?? "none"} ops/s`,
+        );
       }
       if (!isActive(phase, clientIndex)) {
         await spool.finish(phase.index, { name: phase.name, outcome: "idle", finishedAt: new Date().toISOString() });
@@ -182,14 +226,29 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
       }
       if (phase.kind === "prepare" || phase.kind === "settle" || phase.kind === "reset") {
         log(`phase ${phase.index} ${phase.name}: ${phase.kind} ...`);
-        const note = phase.kind === "prepare" ? await o.actions.prepareSchema(plan) : phase.kind === "settle" ? await o.actions.settle(phase) : await o.actions.reset(phase, plan);
+        const note =
+          phase.kind === "prepare"
+            ? await o.actions.prepareSchema(plan)
+            : phase.kind === "settle"
+              ? await o.actions.settle(phase)
+              : await o.actions.reset(phase, plan);
         log(`phase ${phase.index} ${phase.name}: ${note}`);
-        await spool.finish(phase.index, { name: phase.name, outcome: "ran", reason: note, finishedAt: new Date().toISOString() });
+        await spool.finish(phase.index, {
+          name: phase.name,
+          outcome: "ran",
+          reason: note,
+          finishedAt: new Date().toISOString(),
+        });
         phasesRun++;
         continue;
       }
       const throughput = await runMeasuredPhase(o, spool, run, measured, log);
-      await spool.finish(phase.index, { name: phase.name, outcome: "ran", throughputOpsSec: throughput, finishedAt: new Date().toISOString() });
+      await spool.finish(phase.index, {
+        name: phase.name,
+        outcome: "ran",
+        throughputOpsSec: throughput,
+        finishedAt: new Date().toISOString(),
+      });
       uploader.kick();
       // Client 0 judges the step on every client's stored result before the next one starts.
       if (phase.capacity) await uploader.flush(o.flushTimeoutMs ?? 30 * 60_000);
@@ -198,42 +257,71 @@ export async function executePlan(o: ExecuteOptions): Promise<ExecuteOutcome> {
     // Every client's objects are in the store before it reports at the end: the manifest then lists them all.
     await uploader.flush(o.flushTimeoutMs ?? 30 * 60_000);
     const end = { index: plan.phases.length, name: "end" };
-    await passBarrier(store, runId, end, { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) }, barrier(end));
+    await passBarrier(
+      store,
+      runId,
+      end,
+      { client: clientIndex, stepOutcomes: stepOutcomes(plan, spool) },
+      barrier(end),
+    );
     if (clientIndex === 0) await writeManifest(store, plan, runId, true, undefined, o);
     // Every client passed the last barrier: the data nodes may stop serving, the fleet power off.
     if (clientIndex === 0) await writeRunEnd(store, runId, { complete: true, by: "client-0" });
     uploader.stop();
     return { complete: true, phasesRun, phasesSkipped };
   } catch (err) {
-    const reason = err instanceof BarrierError ? err.message : `client ${clientIndex} failed: ${(err as Error).message}`;
+    const reason =
+      err instanceof BarrierError ? err.message : `client ${clientIndex} failed: ${(err as Error).message}`;
     log(`stopping: ${reason}`);
     // Tell the others at once (best effort), keep what was measured, and say why the run is incomplete.
     const next = plan.phases.find((p) => !spool.finished(p.index)) ?? { index: plan.phases.length, name: "end" };
     // A run-level fact every barrier poll and every data node reads (the first cause is kept), then the arrival.
-    await writeRunEnd(store, runId, { complete: false, reason, by: `client-${clientIndex}` }).catch((e: Error) => log(`run end not written: ${e.message}`));
-    await passBarrier(store, runId, next, { client: clientIndex, stepOutcomes: {}, status: "aborted", reason }, { clients, timeoutMs: 5_000 }).catch(() => {});
+    await writeRunEnd(store, runId, { complete: false, reason, by: `client-${clientIndex}` }).catch((e: Error) =>
+      log(`run end not written: ${e.message}`),
+    );
+    await passBarrier(
+      store,
+      runId,
+      next,
+      { client: clientIndex, stepOutcomes: {}, status: "aborted", reason },
+      { clients, timeoutMs: 5_000 },
+    ).catch(() => {});
     if (!(err instanceof BarrierError)) {
       uploader.stop();
       throw err;
     }
     await uploader.flush(Math.min(o.flushTimeoutMs ?? 60_000, 60_000)).catch((e: Error) => log(e.message));
-    if (clientIndex === 0) await writeManifest(store, plan, runId, false, reason, o).catch((e: Error) => log(`manifest: ${e.message}`));
+    if (clientIndex === 0)
+      await writeManifest(store, plan, runId, false, reason, o).catch((e: Error) => log(`manifest: ${e.message}`));
     uploader.stop();
     return { complete: false, reason, phasesRun, phasesSkipped };
   }
 }
 
 /** A capacity step as decided: the total target split over the clients, and the step's role for the result. */
-function capacityPhase(phase: PlanPhase, role: NonNullable<PlanPhase["capacity"]>["role"], target: number | undefined, clients: number): PlanPhase {
+function capacityPhase(
+  phase: PlanPhase,
+  role: NonNullable<PlanPhase["capacity"]>["role"],
+  target: number | undefined,
+  clients: number,
+): PlanPhase {
   const capacity = { ...phase.capacity!, role };
-  return target === undefined ? { ...phase, capacity } : { ...phase, capacity, target, targetPerClient: target / clients };
+  return target === undefined
+    ? { ...phase, capacity }
+    : { ...phase, capacity, target, targetPerClient: target / clients };
 }
 
 /** Validity codes that mean operations failed, so the cluster is asked whether a node died (clusterRollCall). */
 const OPERATIONS_FAILED = new Set(["errors", "ycsb-failed", "ycsb-exit", "no-operations", "load-incomplete"]);
 
 /** Run YCSB for one phase, judge it and stage everything; returns the client's throughput. */
-async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, phase: PlanPhase, log: (l: string) => void): Promise<number> {
+async function runMeasuredPhase(
+  o: ExecuteOptions,
+  spool: Spool,
+  run: RunFacts,
+  phase: PlanPhase,
+  log: (l: string) => void,
+): Promise<number> {
   const at = [o.runId, phase.index, phase.name, o.clientIndex] as const;
   const workDir = join(spool.dir, "work", `${phase.index}-${phase.name}`);
   log(`phase ${phase.index} ${phase.name}: YCSB ${phase.kind}, ${phase.threadsPerClient} threads`);
@@ -249,7 +337,10 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   }).finally(() => watch.done());
   // Bytes as written: the parser reads them without a decoded copy, and they are uploaded unchanged.
   const missing = () => Buffer.alloc(0);
-  const [stdout, stderr] = await Promise.all([readFile(proc.stdoutPath).catch(missing), readFile(proc.stderrPath).catch(missing)]);
+  const [stdout, stderr] = await Promise.all([
+    readFile(proc.stdoutPath).catch(missing),
+    readFile(proc.stderrPath).catch(missing),
+  ]);
   let output: ClientOutput;
   let failure = proc.failure;
   try {
@@ -260,23 +351,45 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
   }
   const insertCount = phase.kind === "load" ? Number(phase.perClient[o.clientIndex]?.insertcount) : undefined;
   const judge = (clusterProblems: string[]) =>
-    judgePhase({ kind: phase.kind as "load" | "warmup" | "workload", output, exitCode: proc.exitCode, failure, targetPerClient: phase.targetPerClient, insertCount, resources: proc.resources, clusterProblems });
+    judgePhase({
+      kind: phase.kind as "load" | "warmup" | "workload",
+      output,
+      exitCode: proc.exitCode,
+      failure,
+      targetPerClient: phase.targetPerClient,
+      insertCount,
+      resources: proc.resources,
+      clusterProblems,
+    });
   // Health that cannot be read is no evidence of a failure: the phase stands on its own measurements then.
   let validity = judge((await o.clusterProblems?.().catch(() => [])) ?? []);
   let lostNode: string | undefined;
-  if (o.clusterRollCall && validity.reasons.some((r) => OPERATIONS_FAILED.has(r.code)) && !validity.reasons.some((r) => r.code === "cluster-node-failed")) {
+  if (
+    o.clusterRollCall &&
+    validity.reasons.some((r) => OPERATIONS_FAILED.has(r.code)) &&
+    !validity.reasons.some((r) => r.code === "cluster-node-failed")
+  ) {
     const problems = await o.clusterRollCall(new Date(proc.finishedAt)).catch(() => []);
     if (problems.length) {
       validity = judge(problems);
       lostNode = problems[0];
     }
   }
-  const hdrLogs = proc.hdrFiles.map((f) => ({ operation: basename(f, ".hdr"), uri: hdrLogKey(...at, basename(f, ".hdr")) }));
+  const hdrLogs = proc.hdrFiles.map((f) => ({
+    operation: basename(f, ".hdr"),
+    uri: hdrLogKey(...at, basename(f, ".hdr")),
+  }));
   const hdrBytes = await Promise.all(proc.hdrFiles.map((f) => readFile(f)));
   // The document carries this client's histograms, so percentiles merge across clients however it is ingested.
   let hdrHistograms: Record<string, string> = {};
   try {
-    const all = clientHistograms(hdrLogs.map((l, i) => ({ operation: l.operation, text: hdrBytes[i]!.toString("utf8"), source: basename(proc.hdrFiles[i]!) })));
+    const all = clientHistograms(
+      hdrLogs.map((l, i) => ({
+        operation: l.operation,
+        text: hdrBytes[i]!.toString("utf8"),
+        source: basename(proc.hdrFiles[i]!),
+      })),
+    );
     const accepted = acceptedHistograms(all, output.operations);
     hdrHistograms = accepted.histograms;
     output.warnings.push(...accepted.warnings);
@@ -299,7 +412,10 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
     validity,
   });
   const checked = validateResultDocument(doc);
-  if (!checked.ok) throw new Error(`phase ${phase.name}: result document invalid: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+  if (!checked.ok)
+    throw new Error(
+      `phase ${phase.name}: result document invalid: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`,
+    );
   await spool.stage(stdoutKey(...at), stdout);
   await spool.stage(stderrKey(...at), stderr);
   for (const [i, l] of hdrLogs.entries()) await spool.stage(hdrLogKey(...at, l.operation), hdrBytes[i]!);
@@ -312,13 +428,17 @@ async function runMeasuredPhase(o: ExecuteOptions, spool: Spool, run: RunFacts, 
       (validity.reasons.length ? ` (${validity.reasons.map((r) => r.code).join(", ")})` : ""),
   );
   // Stopped mid-phase: what it measured is stored (invalid, with its reason); the run ends here, naming the cause.
-  if (watch.signal.aborted) throw new BarrierError(`phase ${phase.index} (${phase.name}): ${String(watch.signal.reason)}`, []);
+  if (watch.signal.aborted)
+    throw new BarrierError(`phase ${phase.index} (${phase.name}): ${String(watch.signal.reason)}`, []);
   if (lostNode) throw new BarrierError(`phase ${phase.index} (${phase.name}): ${lostNode}`, []);
   return output.overall.throughputOpsSec;
 }
 
 async function planMissing(store: ResultsStore, runId: string, backoff: BackoffOptions): Promise<boolean> {
-  const body = await withRetry("read plan.json", () => store.get(planKey(runId)), { ...backoff, deadlineMs: 60_000 }).catch(() => null);
+  const body = await withRetry("read plan.json", () => store.get(planKey(runId)), {
+    ...backoff,
+    deadlineMs: 60_000,
+  }).catch(() => null);
   return body === undefined;
 }
 
@@ -330,7 +450,9 @@ function watchPhase(o: ExecuteOptions): { signal: AbortSignal; done: () => void 
     if (asking || controller.signal.aborted) return;
     asking = true;
     void (async () => {
-      const problem = endedEarly(await readRunEnd(o.store, o.runId).catch(() => undefined)) ?? (await o.runProblem?.().catch(() => undefined));
+      const problem =
+        endedEarly(await readRunEnd(o.store, o.runId).catch(() => undefined)) ??
+        (await o.runProblem?.().catch(() => undefined));
       if (problem && !controller.signal.aborted) {
         o.log?.(`stopping YCSB mid-phase: ${problem}`);
         controller.abort(problem);
@@ -342,7 +464,14 @@ function watchPhase(o: ExecuteOptions): { signal: AbortSignal; done: () => void 
   return { signal: controller.signal, done: () => clearInterval(timer) };
 }
 
-async function writeManifest(store: ResultsStore, plan: Plan, runId: string, complete: boolean, reason: string | undefined, o: ExecuteOptions): Promise<void> {
+async function writeManifest(
+  store: ResultsStore,
+  plan: Plan,
+  runId: string,
+  complete: boolean,
+  reason: string | undefined,
+  o: ExecuteOptions,
+): Promise<void> {
   const objects = (await store.list(runPrefix(runId))).filter((k) => k !== manifestKey(runId));
   const results = new Set(objects.filter((k) => k.endsWith("/result.json")));
   const manifest: Manifest = {
@@ -359,14 +488,22 @@ async function writeManifest(store: ResultsStore, plan: Plan, runId: string, com
       outcome: Object.fromEntries(
         Array.from({ length: plan.deployment.clients }, (_, i) => [
           `client-${i}`,
-          results.has(resultKey(runId, p.index, p.name, i)) ? "stored" : p.kind === "prepare" || p.kind === "settle" || p.kind === "reset" ? "action" : "none",
+          results.has(resultKey(runId, p.index, p.name, i))
+            ? "stored"
+            : p.kind === "prepare" || p.kind === "settle" || p.kind === "reset"
+              ? "action"
+              : "none",
         ]),
       ),
     })),
     objects,
   };
-  await withRetry("write manifest", () => store.put(manifestKey(runId), JSON.stringify(manifest, null, 2), "application/json"), {
-    ...(o.backoff ?? DEFAULT_BACKOFF),
-    deadlineMs: o.flushTimeoutMs ?? 30 * 60_000,
-  });
+  await withRetry(
+    "write manifest",
+    () => store.put(manifestKey(runId), JSON.stringify(manifest, null, 2), "application/json"),
+    {
+      ...(o.backoff ?? DEFAULT_BACKOFF),
+      deadlineMs: o.flushTimeoutMs ?? 30 * 60_000,
+    },
+  );
 }

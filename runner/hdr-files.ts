@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { HdrMerger, type HdrMergeOptions, type HdrMergeResult } from "../model/hdr/index.js";
+import { type HdrMergeOptions, type HdrMergeResult, HdrMerger } from "../model/hdr/index.js";
 
 /** A directory of one client's `<OPERATION>.hdr` logs that cannot be used (missing, unreadable, no logs). */
 export class HdrDirectoryError extends Error {}

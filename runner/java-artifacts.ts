@@ -35,7 +35,9 @@ export async function runSetupScript(script: string, args: string[] = []): Promi
   });
   if (code !== 0) {
     const tail = stderr.trim().split("\n").slice(-15).join("\n");
-    throw new Error(`scripts/${script} ${args.join(" ")} failed: ${tail || (typeof code === "string" ? code : `exit code ${code}`)}`);
+    throw new Error(
+      `scripts/${script} ${args.join(" ")} failed: ${tail || (typeof code === "string" ? code : `exit code ${code}`)}`,
+    );
   }
   const lines = stdout.trim().split("\n");
   return lines[lines.length - 1] ?? "";
@@ -44,7 +46,8 @@ export async function runSetupScript(script: string, args: string[] = []): Promi
 /** The folder of site.ycsb:core:0.17.0 and its dependencies (scripts/fetch-ycsb.sh). */
 export function ycsbCoreDir(): string {
   const kit = currentKit();
-  const dir = process.env.YCSB_CORE_DIR ?? (kit ? join(kitYcsbDir(kit.root), "core") : join(REPO_ROOT, ".cache", "ycsb", "core"));
+  const dir =
+    process.env.YCSB_CORE_DIR ?? (kit ? join(kitYcsbDir(kit.root), "core") : join(REPO_ROOT, ".cache", "ycsb", "core"));
   if (!existsSync(join(dir, "core-0.17.0.jar"))) {
     throw new Error(`YCSB core not found in ${dir}: run scripts/fetch-ycsb.sh first`);
   }
@@ -56,7 +59,8 @@ export async function bindingClasspathDir(module: string): Promise<string> {
   // A kit carries its bindings built: an instance has no Maven and no sources.
   const kit = currentKit();
   if (kit) {
-    if (!kit.manifest.bindings.includes(module)) throw new Error(`binding "${module}" is not in this kit (it has: ${kit.manifest.bindings.join(", ")})`);
+    if (!kit.manifest.bindings.includes(module))
+      throw new Error(`binding "${module}" is not in this kit (it has: ${kit.manifest.bindings.join(", ")})`);
     return kitBindingDir(kit.root, module);
   }
   const out = await runSetupScript("build-bindings.sh", [module]);

@@ -1,12 +1,12 @@
-import type { Engine } from "../model/index.js";
-import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
 import { writeFile } from "node:fs/promises";
-import { describeReset, type EngineActions } from "./engine-actions.js";
-import { rebalanceWait } from "./mongodb-balancer.js";
+import type { Engine } from "../model/index.js";
 import { switchCassandraDurableWrites, waitForCassandraCompactions } from "./cassandra-compactions.js";
+import { describeReset, type EngineActions } from "./engine-actions.js";
+import { bindingClasspathDir, ycsbCoreDir } from "./java-artifacts.js";
 import { queryCql } from "./local/cassandra-cql.js";
-import { engineDir, readState, type LocalEngineState } from "./local/engine.js";
+import { engineDir, type LocalEngineState, readState } from "./local/engine.js";
 import { loadLocalEngine } from "./local/registry.js";
+import { rebalanceWait } from "./mongodb-balancer.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,9 +26,18 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
       const state = await runningState(engine);
       const local = await loadLocalEngine(engine);
       const switches = plan.phases.some((p) => p.serverPreset);
-      await local.prepareSchema?.(state, { preset: plan.deployment.preset, fieldCount: plan.deployment.fieldCount, study: plan.deployment.study, ...(switches ? { loadPreset: plan.deployment.loadPreset } : {}) });
+      await local.prepareSchema?.(state, {
+        preset: plan.deployment.preset,
+        fieldCount: plan.deployment.fieldCount,
+        study: plan.deployment.study,
+        ...(switches ? { loadPreset: plan.deployment.loadPreset } : {}),
+      });
       if (engine === "cassandra") {
-        await queryCql({ ...(await cqlTools()), hosts: state.nodes.map((n) => n.address), statements: ["TRUNCATE ycsb.usertable"] });
+        await queryCql({
+          ...(await cqlTools()),
+          hosts: state.nodes.map((n) => n.address),
+          statements: ["TRUNCATE ycsb.usertable"],
+        });
         return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset}), ycsb.usertable emptied`;
       }
       return `schema prepared for ${plan.deployment.fieldCount} fields (preset ${plan.deployment.preset})`;
@@ -42,10 +51,20 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
       if (r.wipeData && (r.restartServer || engine !== "cassandra")) {
         // Data files wiped, server restarted (seed 004's words): the local engine started again from empty folders.
         await local.down(state);
-        await local.up({ nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir ?? engineDir(engine), log, study: (state.details?.study as never) ?? undefined });
+        await local.up({
+          nodes: state.nodes.length,
+          preset: state.preset,
+          dataDir: state.dataDir ?? engineDir(engine),
+          log,
+          study: (state.details?.study as never) ?? undefined,
+        });
         done.push(`${engine} stopped and started again on empty data folders`);
       } else if (r.wipeData) {
-        await queryCql({ ...(await cqlTools()), hosts: state.nodes.map((n) => n.address), statements: ["TRUNCATE ycsb.usertable"] });
+        await queryCql({
+          ...(await cqlTools()),
+          hosts: state.nodes.map((n) => n.address),
+          statements: ["TRUNCATE ycsb.usertable"],
+        });
         done.push("ycsb.usertable emptied");
       } else if (r.restartServer) {
         if (local.restart) {
@@ -58,7 +77,9 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
           await writeFile("/proc/sys/vm/drop_caches", "3\n");
           done.push("page cache dropped");
         } catch (err) {
-          done.push(`page cache not dropped (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}: needs root)`);
+          done.push(
+            `page cache not dropped (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}: needs root)`,
+          );
         }
       }
       return `reset (${describeReset(phase)}): ${done.join("; ")}`;
@@ -69,13 +90,25 @@ export function localEngineActions(engine: Engine, log: (l: string) => void = ()
       const done: string[] = [];
       if (!phase.settle?.waitForCompactions) done.push(`settled for ${minSec} s`);
       else if (engine !== "cassandra") done.push(`settled for ${minSec} s (no compaction check for local ${engine})`);
-      else done.push(await waitForCassandraCompactions((await runningState(engine)).nodes.map((n) => n.address), log));
+      else
+        done.push(
+          await waitForCassandraCompactions(
+            (await runningState(engine)).nodes.map((n) => n.address),
+            log,
+          ),
+        );
       if (phase.settle?.waitForRebalance) {
         const routers = async () => (await loadLocalEngine(engine)).connectionProperties(await runningState(engine));
         const url = engine === "mongodb" ? (await routers())["mongodb.url"] : undefined;
         done.push(await rebalanceWait(engine, url, log));
       }
-      if (phase.serverPreset && engine === "cassandra") done.push(await switchCassandraDurableWrites((await runningState(engine)).nodes.map((n) => n.address), phase.serverPreset));
+      if (phase.serverPreset && engine === "cassandra")
+        done.push(
+          await switchCassandraDurableWrites(
+            (await runningState(engine)).nodes.map((n) => n.address),
+            phase.serverPreset,
+          ),
+        );
       return done.join("; ");
     },
   };

@@ -1,5 +1,5 @@
 import { BALANCER_STATUS_COMMAND, balancerVerdict, isBalancerUnsupported } from "../engines/mongodb/balancer.js";
-import { rebalanceNote, type Engine } from "../model/index.js";
+import { type Engine, rebalanceNote } from "../model/index.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { FolderStore, StoreError, type ResultsStore, type S3Options } from "./results-store.js";
+import { FolderStore, type ResultsStore, type S3Options, StoreError } from "./results-store.js";
 
 // Apart from results-store.ts so that the S3 store (which implements its interface) and the folder store never
 // import each other; the AWS SDK is loaded only when a run writes to S3.

@@ -10,7 +10,7 @@ export interface CpuTimes {
 /** Parse the first "cpu " line: user nice system idle iowait irq softirq steal (guest time is inside user). */
 export function parseProcStat(text: string): CpuTimes {
   const line = text.split("\n").find((l) => l.startsWith("cpu "));
-  if (!line) throw new Error("/proc/stat: no aggregate \"cpu\" line");
+  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
   const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
   if (f.length < 4 || f.some((n) => !Number.isFinite(n))) throw new Error(`/proc/stat: unreadable cpu line "${line}"`);
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
@@ -51,7 +51,11 @@ export class ResourceSampler {
     const now = await readCpu().catch(() => undefined);
     if (!now || !this.last) return;
     const load1 = Number((await readFile("/proc/loadavg", "utf8").catch(() => "")).split(" ")[0]);
-    this.samples.push({ tSec: (Date.now() - this.started) / 1000, ...cpuBetween(this.last, now), ...(Number.isFinite(load1) ? { load1 } : {}) });
+    this.samples.push({
+      tSec: (Date.now() - this.started) / 1000,
+      ...cpuBetween(this.last, now),
+      ...(Number.isFinite(load1) ? { load1 } : {}),
+    });
     this.last = now;
   }
 

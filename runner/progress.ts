@@ -14,7 +14,8 @@ export interface ProgressState {
   leftSec?: number;
 }
 
-const STATUS = /^\S+ \S+ (\d+) sec: (\d+) operations; (?:([\d.]+|∞) current ops\/sec; )?(?:est completion in ([^[]+?) ?)?(\[.*)?$/;
+const STATUS =
+  /^\S+ \S+ (\d+) sec: (\d+) operations; (?:([\d.]+|∞) current ops\/sec; )?(?:est completion in ([^[]+?) ?)?(\[.*)?$/;
 
 /** YCSB prints "est completion in 1 hour 2 minutes" or "3 minutes" or "45 seconds". */
 export function parseDuration(text: string): number | undefined {
@@ -39,15 +40,26 @@ export function updateProgress(s: ProgressState, line: string, maxExecutionTimeS
   // Before any operation has finished YCSB's estimate divides by a zero rate (e.g. 2562047788015215h13m): no ETA yet.
   const est = m[4] && Number(m[2]) > 0 ? parseDuration(m[4]) : undefined;
   const capLeft = maxExecutionTimeSec ? Math.max(0, maxExecutionTimeSec - elapsedSec) : undefined;
-  const leftSec = est !== undefined && capLeft !== undefined ? Math.min(est, capLeft) : est ?? capLeft;
+  const leftSec = est !== undefined && capLeft !== undefined ? Math.min(est, capLeft) : (est ?? capLeft);
   return { ...s, elapsedSec, operations: Number(m[2]), opsPerSec: ops ?? s.opsPerSec, p99Us: p99 ?? s.p99Us, leftSec };
 }
 
-const fmtSec = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s` : `${Math.round(s)}s`);
+const fmtSec = (s: number) =>
+  s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`
+      : `${Math.round(s)}s`;
 
 export function renderProgress(s: ProgressState): string {
-  const ops = s.opsPerSec === undefined ? "-" : s.opsPerSec >= 1000 ? `${(s.opsPerSec / 1000).toFixed(1)}k` : s.opsPerSec.toFixed(0);
-  const p99 = s.p99Us === undefined ? "-" : s.p99Us >= 1000 ? `${(s.p99Us / 1000).toFixed(1)}ms` : `${s.p99Us.toFixed(0)}us`;
+  const ops =
+    s.opsPerSec === undefined
+      ? "-"
+      : s.opsPerSec >= 1000
+        ? `${(s.opsPerSec / 1000).toFixed(1)}k`
+        : s.opsPerSec.toFixed(0);
+  const p99 =
+    s.p99Us === undefined ? "-" : s.p99Us >= 1000 ? `${(s.p99Us / 1000).toFixed(1)}ms` : `${s.p99Us.toFixed(0)}us`;
   const left = s.leftSec === undefined ? "-" : fmtSec(s.leftSec);
   return `client ${s.client} | ${s.phase} | ${ops} ops/s | p99 ${p99} | ${s.elapsedSec ?? 0}s elapsed, ${left} left`;
 }

@@ -2,15 +2,32 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, paginateListObjectsV2, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { withPrefix } from "../model/results-layout.js";
-import { StoreAccessError, type ResultsStore, type S3Options } from "./results-store.js";
+import { type ResultsStore, type S3Options, StoreAccessError } from "./results-store.js";
 
 /**
  * S3 error codes no retry can fix: the caller's identity or permissions, or the bucket itself. Throttling, 5xx and
  * network errors are left to the runner's backoff. (S3 API reference, "Error responses".)
  */
-const PERMANENT = new Set(["AccessDenied", "AllAccessDisabled", "InvalidAccessKeyId", "SignatureDoesNotMatch", "NoSuchBucket", "InvalidBucketName", "AccountProblem", "InvalidObjectState", "KMS.AccessDeniedException"]);
+const PERMANENT = new Set([
+  "AccessDenied",
+  "AllAccessDisabled",
+  "InvalidAccessKeyId",
+  "SignatureDoesNotMatch",
+  "NoSuchBucket",
+  "InvalidBucketName",
+  "AccountProblem",
+  "InvalidObjectState",
+  "KMS.AccessDeniedException",
+]);
 
 /** Re-throw an SDK error as StoreAccessError when it is permanent, naming the operation and the key. */
 export function classifyS3Error(err: unknown, what: string): never {
@@ -18,7 +35,8 @@ export function classifyS3Error(err: unknown, what: string): never {
   const code = e.Code ?? e.name ?? "Error";
   const status = e.$metadata?.httpStatusCode;
   // A 403 without a code (HEAD-style answers carry no body) is still a refusal.
-  if (PERMANENT.has(code) || status === 403) throw new StoreAccessError(`${what}: ${code}${status ? ` (HTTP ${status})` : ""}: ${e.message ?? ""}`.trim());
+  if (PERMANENT.has(code) || status === 403)
+    throw new StoreAccessError(`${what}: ${code}${status ? ` (HTTP ${status})` : ""}: ${e.message ?? ""}`.trim());
   throw err;
 }
 
@@ -59,7 +77,9 @@ export class S3Store implements ResultsStore {
 
   async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body, ContentType: contentType }));
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body, ContentType: contentType }),
+      );
     } catch (err) {
       classifyS3Error(err, `put ${this.where(key)}`);
     }
@@ -73,7 +93,9 @@ export class S3Store implements ResultsStore {
    */
   private async listed(key: string): Promise<boolean | undefined> {
     try {
-      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(key), MaxKeys: 1 }));
+      const out = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(key), MaxKeys: 1 }),
+      );
       return (out.Contents ?? []).some((o) => o.Key === this.key(key));
     } catch {
       return undefined;
@@ -128,7 +150,15 @@ export class S3Store implements ResultsStore {
   async upload(key: string, file: string, contentType?: string): Promise<void> {
     try {
       const size = (await stat(file)).size;
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(key),
+          Body: createReadStream(file),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
+      );
     } catch (err) {
       classifyS3Error(err, `put ${this.where(key)}`);
     }
@@ -139,7 +169,10 @@ export class S3Store implements ResultsStore {
     const strip = this.prefix ? this.prefix.length + 1 : 0;
     try {
       // The SDK's paginator follows the continuation tokens (1,000 keys a page).
-      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: this.key(prefix) })) {
+      for await (const page of paginateListObjectsV2(
+        { client: this.client },
+        { Bucket: this.bucket, Prefix: this.key(prefix) },
+      )) {
         for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(strip));
       }
     } catch (err) {

@@ -26,7 +26,11 @@ export function isPermanent(err: unknown): boolean {
 }
 
 /** Run `fn` until it succeeds, sleeping by `backoffDelay` between attempts, up to the deadline; a permanent error is not retried. */
-export async function withRetry<T>(what: string, fn: () => Promise<T>, o: BackoffOptions = DEFAULT_BACKOFF): Promise<T> {
+export async function withRetry<T>(
+  what: string,
+  fn: () => Promise<T>,
+  o: BackoffOptions = DEFAULT_BACKOFF,
+): Promise<T> {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
@@ -35,7 +39,9 @@ export async function withRetry<T>(what: string, fn: () => Promise<T>, o: Backof
       if (isPermanent(err)) throw err;
       const delay = backoffDelay(attempt, o);
       if (o.deadlineMs !== undefined && Date.now() - started + delay > o.deadlineMs) {
-        throw new RetryDeadlineError(`${what}: gave up after ${attempt + 1} attempts in ${Date.now() - started} ms: ${(err as Error).message}`);
+        throw new RetryDeadlineError(
+          `${what}: gave up after ${attempt + 1} attempts in ${Date.now() - started} ms: ${(err as Error).message}`,
+        );
       }
       await new Promise((r) => setTimeout(r, delay));
     }

@@ -1,4 +1,4 @@
-import { parseChecked, RunEndSchema, type RunEnd } from "../model/instance-status.js";
+import { parseChecked, type RunEnd, RunEndSchema } from "../model/instance-status.js";
 import { runEndKey } from "../model/results-layout.js";
 import type { ResultsStore } from "./results-store.js";
 

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { ResultsStore } from "./results-store.js";
-import { backoffDelay, DEFAULT_BACKOFF, isPermanent, type BackoffOptions } from "./retry.js";
+import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF, isPermanent } from "./retry.js";
 
 /**
  * The local spool: every result is written here before any upload, so nothing is lost when the store is down or
@@ -43,7 +43,9 @@ export class Spool {
     try {
       const saved = JSON.parse(await readFile(join(dir, "state.json"), "utf8")) as SpoolState;
       if (saved.runId !== runId || saved.clientIndex !== clientIndex) {
-        throw new Error(`spool ${dir} belongs to run ${saved.runId} client ${saved.clientIndex}, not run ${runId} client ${clientIndex}`);
+        throw new Error(
+          `spool ${dir} belongs to run ${saved.runId} client ${saved.clientIndex}, not run ${runId} client ${clientIndex}`,
+        );
       }
       state = saved;
     } catch (err) {
@@ -84,7 +86,9 @@ export class Spool {
     };
     await walk(root);
     // A phase's result.json goes last, so a reader that sees it finds the raw files beside it.
-    return out.sort((a, b) => Number(a.endsWith("/result.json")) - Number(b.endsWith("/result.json")) || a.localeCompare(b));
+    return out.sort(
+      (a, b) => Number(a.endsWith("/result.json")) - Number(b.endsWith("/result.json")) || a.localeCompare(b),
+    );
   }
 
   /** Upload one pending object and drop it from the outbox. */
@@ -140,12 +144,16 @@ export class Uploader {
         this.lastError = (err as Error).message;
         if (isPermanent(err)) {
           this.permanentError = err as Error;
-          this.log(`upload to ${this.store.uri} refused: ${this.lastError}; ${keys.length} object(s) kept in the spool`);
+          this.log(
+            `upload to ${this.store.uri} refused: ${this.lastError}; ${keys.length} object(s) kept in the spool`,
+          );
           return;
         }
         if (progressed) attempt = 0;
         const delay = backoffDelay(attempt++, this.backoff);
-        this.log(`upload to ${this.store.uri} failed (${this.lastError}); ${keys.length} object(s) waiting, retry in ${delay} ms`);
+        this.log(
+          `upload to ${this.store.uri} failed (${this.lastError}); ${keys.length} object(s) waiting, retry in ${delay} ms`,
+        );
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, delay);
           this.wake = () => {
@@ -169,7 +177,9 @@ export class Uploader {
       if (left.length === 0) return;
       if (this.permanentError) throw this.permanentError;
       if (Date.now() > until) {
-        throw new Error(`${left.length} result object(s) still in the spool ${this.spool.dir} after ${deadlineMs} ms (last error: ${this.lastError ?? "none"}); run again to resume the upload`);
+        throw new Error(
+          `${left.length} result object(s) still in the spool ${this.spool.dir} after ${deadlineMs} ms (last error: ${this.lastError ?? "none"}); run again to resume the upload`,
+        );
       }
       await new Promise((r) => setTimeout(r, 100));
     }

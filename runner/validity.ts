@@ -32,7 +32,9 @@ type Reason = Validity["reasons"][number];
 
 /** Operation groups that count operations (not the Intended-/FAILED/CLEANUP echoes). */
 function mainGroups(out: ClientOutput): [string, ClientOutput["operations"][string]][] {
-  return Object.entries(out.operations).filter(([g]) => !g.startsWith("Intended-") && !g.endsWith("-FAILED") && g !== "CLEANUP");
+  return Object.entries(out.operations).filter(
+    ([g]) => !g.startsWith("Intended-") && !g.endsWith("-FAILED") && g !== "CLEANUP",
+  );
 }
 
 export function errorCounts(out: ClientOutput): { ok: number; failed: number } {
@@ -59,7 +61,8 @@ export function judgePhase(input: ValidityInput): Validity {
   if (input.failure) invalid.push({ code: "ycsb-failed", message: input.failure });
   // A cluster that lost a node measures something else than the cluster the run describes.
   for (const problem of input.clusterProblems ?? []) invalid.push({ code: "cluster-node-failed", message: problem });
-  if (input.exitCode !== 0 && input.exitCode !== null) invalid.push({ code: "ycsb-exit", message: `YCSB exited with code ${input.exitCode}` });
+  if (input.exitCode !== 0 && input.exitCode !== null)
+    invalid.push({ code: "ycsb-exit", message: `YCSB exited with code ${input.exitCode}` });
 
   const { ok, failed } = errorCounts(out);
   if (failed > 0) {
@@ -67,7 +70,8 @@ export function judgePhase(input: ValidityInput): Validity {
     const message = `${failed} of ${ok + failed} operations failed (${(rate * 100).toFixed(2)}%)`;
     (rate > MAX_ERROR_RATE ? invalid : warning).push({ code: "errors", message });
   }
-  if (!input.failure && ok + failed === 0 && input.kind !== "warmup") invalid.push({ code: "no-operations", message: "YCSB reported no operations" });
+  if (!input.failure && ok + failed === 0 && input.kind !== "warmup")
+    invalid.push({ code: "no-operations", message: "YCSB reported no operations" });
 
   if (input.kind === "load" && input.insertCount !== undefined) {
     const inserted = out.operations.INSERT?.returns.OK ?? 0;
@@ -90,9 +94,16 @@ export function judgePhase(input: ValidityInput): Validity {
     const cpu = input.resources.reduce((s, r) => s + r.cpuPct, 0) / input.resources.length;
     const steal = input.resources.reduce((s, r) => s + r.stealPct, 0) / input.resources.length;
     if (cpu > CLIENT_BOUND_CPU_PCT) {
-      warning.push({ code: "client-bound", message: `client CPU averaged ${cpu.toFixed(0)}% (> ${CLIENT_BOUND_CPU_PCT}%): the client, not the database, may be the limit` });
+      warning.push({
+        code: "client-bound",
+        message: `client CPU averaged ${cpu.toFixed(0)}% (> ${CLIENT_BOUND_CPU_PCT}%): the client, not the database, may be the limit`,
+      });
     }
-    if (steal > 5) warning.push({ code: "steal", message: `CPU steal averaged ${steal.toFixed(1)}%: a noisy neighbour took the client's CPU` });
+    if (steal > 5)
+      warning.push({
+        code: "steal",
+        message: `CPU steal averaged ${steal.toFixed(1)}%: a noisy neighbour took the client's CPU`,
+      });
   }
 
   for (const dip of findDips(out.statusSeries)) {

@@ -23,7 +23,12 @@ export interface YcsbInvocation {
 }
 
 /** The java command line of one client in one phase (pure). `hdrPrefix` is where YCSB writes <OP>.hdr. */
-export function ycsbInvocation(setup: YcsbSetup, phase: PlanPhase, clientIndex: number, hdrPrefix: string): YcsbInvocation {
+export function ycsbInvocation(
+  setup: YcsbSetup,
+  phase: PlanPhase,
+  clientIndex: number,
+  hdrPrefix: string,
+): YcsbInvocation {
   if (phase.kind !== "load" && phase.kind !== "warmup" && phase.kind !== "workload") {
     throw new Error(`phase ${phase.name}: a ${phase.kind} phase runs no YCSB`);
   }

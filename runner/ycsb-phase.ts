@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { $ } from "zx";
 import type { PlanPhase } from "../model/index.js";
-import { ResourceSampler, type ResourceSample } from "./proc-stat.js";
-import { renderProgress, updateProgress, type ProgressState } from "./progress.js";
-import { ycsbInvocation, type YcsbSetup } from "./ycsb-invocation.js";
+import { type ResourceSample, ResourceSampler } from "./proc-stat.js";
+import { type ProgressState, renderProgress, updateProgress } from "./progress.js";
+import { type YcsbSetup, ycsbInvocation } from "./ycsb-invocation.js";
 
 export interface PhaseProcessResult {
   exitCode: number | null;

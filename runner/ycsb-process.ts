@@ -69,7 +69,8 @@ export function threadsForCount(threads: number, phase: "load" | "run", properti
 
 export function buildYcsbCommand(spec: YcsbCommandSpec): JavaCommand {
   if (!spec.dbClass) throw new Error("ycsb: dbClass is required");
-  if (!spec.classpath && !spec.bindingDirs?.length) throw new Error("ycsb: at least one binding classpath folder is required");
+  if (!spec.classpath && !spec.bindingDirs?.length)
+    throw new Error("ycsb: at least one binding classpath folder is required");
   if (!spec.classpath && !spec.ycsbCoreDir) throw new Error("ycsb: the YCSB core folder is required");
   if (spec.threads !== undefined && !(Number.isInteger(spec.threads) && spec.threads > 0)) {
     throw new Error(`ycsb: threads must be a positive integer, got ${spec.threads}`);
@@ -92,7 +93,8 @@ export function buildYcsbCommand(spec: YcsbCommandSpec): JavaCommand {
     if (!name || name.includes("=")) throw new Error(`ycsb: bad property name "${name}"`);
     args.push("-p", `${name}=${value}`);
   }
-  if (spec.threads !== undefined) args.push("-threads", String(threadsForCount(spec.threads, spec.phase, spec.properties ?? {})));
+  if (spec.threads !== undefined)
+    args.push("-threads", String(threadsForCount(spec.threads, spec.phase, spec.properties ?? {})));
   if (spec.target) args.push("-target", String(spec.target));
   if (spec.status) args.push("-s");
   args.push(...(spec.extraArgs ?? []));
@@ -116,7 +118,11 @@ export interface SpawnYcsbOptions {
 /** Thin spawner: runs the command, collects stdout/stderr. YCSB exits 0 even when operations failed. */
 export function spawnYcsb(cmd: JavaCommand, opts: SpawnYcsbOptions = {}): Promise<YcsbProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd.command, cmd.args, { cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"], signal: opts.signal });
+    const child = spawn(cmd.command, cmd.args, {
+      cwd: opts.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      signal: opts.signal,
+    });
     const out: string[] = [];
     const err: string[] = [];
     child.stdout.setEncoding("utf8").on("data", (c: string) => {

@@ -18,13 +18,25 @@ export function ycsbCacheDir(): string {
 export const DB_ALIASES: Record<string, string> = { basic: "site.ycsb.BasicDB" };
 
 /** Java, classpath and DB class for YCSB; HdrHistogram 2.1.12 ahead of core so interval logs are V2 (DESIGN.md). */
-export function ycsbSetup(a: { db: string; classpath?: string[]; properties?: Record<string, string>; ycsbDir?: string; java?: string; statusIntervalSec?: number }): YcsbSetup {
+export function ycsbSetup(a: {
+  db: string;
+  classpath?: string[];
+  properties?: Record<string, string>;
+  ycsbDir?: string;
+  java?: string;
+  statusIntervalSec?: number;
+}): YcsbSetup {
   const dir = a.ycsbDir ?? ycsbCacheDir();
-  if (!existsSync(join(dir, "core"))) throw new Error(`ycsb: no YCSB core in ${dir}/core; run scripts/fetch-ycsb.sh first`);
+  if (!existsSync(join(dir, "core")))
+    throw new Error(`ycsb: no YCSB core in ${dir}/core; run scripts/fetch-ycsb.sh first`);
   const db = DB_ALIASES[a.db] ?? a.db;
   return {
     java: a.java ?? (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, "bin", "java") : "java"),
-    classpath: ycsbClasspath({ hdrHistogram: join(dir, "hdr-2.1.12", "*"), core: join(dir, "core", "*"), bindings: a.classpath ?? [] }),
+    classpath: ycsbClasspath({
+      hdrHistogram: join(dir, "hdr-2.1.12", "*"),
+      core: join(dir, "core", "*"),
+      bindings: a.classpath ?? [],
+    }),
     db,
     properties: { ...(db === "site.ycsb.BasicDB" ? { "basicdb.verbose": "false" } : {}), ...(a.properties ?? {}) },
     statusIntervalSec: a.statusIntervalSec ?? 1,

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPlan, scenario, type CapacitySearch, type ResultDocument } from "../model/index.js";
+import { buildPlan, type CapacitySearch, type ResultDocument, scenario } from "../model/index.js";
 import { resultKey } from "../model/results-layout.js";
 import { passiveActions } from "../runner/engine-actions.js";
 import { executePlan } from "../runner/execute.js";
@@ -86,7 +86,10 @@ try {
     const docs = await capture(delayMs);
     // The HDR output folder is this capture's temporary path: kept relative to the phase (hdr/), as the local
     // benchmark's fixtures keep it, so a fixture names no folder of the machine that captured it.
-    const text = JSON.stringify(docs).replace(/"hdrhistogram\.output\.path":"[^"]*\/(hdr\/)"/g, '"hdrhistogram.output.path":"$1"');
+    const text = JSON.stringify(docs).replace(
+      /"hdrhistogram\.output\.path":"[^"]*\/(hdr\/)"/g,
+      '"hdrhistogram.output.path":"$1"',
+    );
     writeFileSync(join(out, `basicdb-${delayMs}ms.json`), `${text}\n`);
     console.log(`basicdb-${delayMs}ms.json: ${docs.length} documents`);
   }

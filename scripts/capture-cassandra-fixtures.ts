@@ -12,9 +12,18 @@ import { runCql } from "../runner/local/cassandra-cql.js";
 import { engineDir, stopNode } from "../runner/local/engine.js";
 
 const out = fileURLToPath(new URL("../test/fixtures/cassandra/", import.meta.url));
-const state = await cassandraLocalEngine.up({ nodes: 3, preset: "balanced", dataDir: engineDir("cassandra"), log: console.error });
+const state = await cassandraLocalEngine.up({
+  nodes: 3,
+  preset: "balanced",
+  dataDir: engineDir("cassandra"),
+  log: console.error,
+});
 try {
-  const base = { bindingDir: await bindingClasspathDir("cassandra"), ycsbCoreDir: ycsbCoreDir(), hosts: state.nodes.map((n) => n.address) };
+  const base = {
+    bindingDir: await bindingClasspathDir("cassandra"),
+    ycsbCoreDir: ycsbCoreDir(),
+    hosts: state.nodes.map((n) => n.address),
+  };
   const capture = async (file: string) => {
     const { rows } = await runCql({ ...base, statements: [GOSSIP_QUERY], eachNode: true });
     await writeFile(`${out}${file}`, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");

@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPlan, scenario, type ResultDocument } from "../model/index.js";
+import { buildPlan, type ResultDocument, scenario } from "../model/index.js";
 import { resultKey } from "../model/results-layout.js";
 import { Reporter } from "../runner/boot/reporter.js";
 import { RunObjects } from "../runner/boot/run-objects.js";
@@ -45,7 +45,8 @@ async function capture(runId: string, workloadSec: number) {
   const node = new Reporter(objects, "data", 0, join(work, `${runId}-logs/node-0.log`));
   await node.stage("booting", "BasicDB stand-in: no engine to install");
   const nodeBeat = node.heartbeat();
-  for (const stage of ["installed", "started", "formed", "ready"] as const) await node.stage(stage, "site.ycsb.BasicDB");
+  for (const stage of ["installed", "started", "formed", "ready"] as const)
+    await node.stage(stage, "site.ycsb.BasicDB");
   const client = new Reporter(objects, "client", 0, join(work, `${runId}-logs/client-0.log`));
   await client.stage("booting", "kit ready");
   const clientBeat = client.heartbeat();
@@ -84,10 +85,16 @@ async function capture(runId: string, workloadSec: number) {
 
 try {
   mkdirSync(out, { recursive: true });
-  for (const [runId, workloadSec] of [["status-basicdb", 70], ["status-basicdb-short", 5]] as const) {
+  for (const [runId, workloadSec] of [
+    ["status-basicdb", 70],
+    ["status-basicdb-short", 5],
+  ] as const) {
     const captured = await capture(runId, workloadSec);
     // The HDR output folder is this capture's temporary path: kept relative to the phase (hdr/), as other fixtures.
-    const text = JSON.stringify(captured).replace(/"hdrhistogram\.output\.path":"[^"]*\/(hdr\/)"/g, '"hdrhistogram.output.path":"$1"');
+    const text = JSON.stringify(captured).replace(
+      /"hdrhistogram\.output\.path":"[^"]*\/(hdr\/)"/g,
+      '"hdrhistogram.output.path":"$1"',
+    );
     writeFileSync(join(out, `${runId}.json`), `${text}\n`);
     console.log(`${runId}.json: ${captured.results.length} documents, ${captured.statuses.length} status markers`);
   }

@@ -10,14 +10,22 @@ import { fileURLToPath } from "node:url";
 
 const FILE = fileURLToPath(new URL("../kit/rds-global-bundle.pem", import.meta.url));
 const URL_ = "https://truststore.pki.rds.amazonaws.com/global/global-bundle.pem";
-const certs = (pem: string) => new Map((pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((p) => [new X509Certificate(p).fingerprint256, new X509Certificate(p)]));
+const certs = (pem: string) =>
+  new Map(
+    (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((p) => [
+      new X509Certificate(p).fingerprint256,
+      new X509Certificate(p),
+    ]),
+  );
 
 const response = await fetch(URL_);
 if (!response.ok) throw new Error(`GET ${URL_}: HTTP ${response.status}`);
 const published = await response.text();
 const ours = certs(readFileSync(FILE, "utf8"));
 const theirs = certs(published);
-for (const [fp, c] of theirs) if (!ours.has(fp)) console.log(`missing here: ${c.subject.replace(/\n/g, ", ")} (until ${c.validTo})`);
-for (const [fp, c] of ours) if (!theirs.has(fp)) console.log(`no longer published: ${c.subject.replace(/\n/g, ", ")} (until ${c.validTo})`);
+for (const [fp, c] of theirs)
+  if (!ours.has(fp)) console.log(`missing here: ${c.subject.replace(/\n/g, ", ")} (until ${c.validTo})`);
+for (const [fp, c] of ours)
+  if (!theirs.has(fp)) console.log(`no longer published: ${c.subject.replace(/\n/g, ", ")} (until ${c.validTo})`);
 console.log(`${ours.size} certificates here, ${theirs.size} published`);
 if (process.argv.includes("--write")) writeFileSync(FILE, published);

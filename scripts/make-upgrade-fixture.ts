@@ -19,10 +19,16 @@ import { fixtureDocument, freshPostgresDatabase, ROOT } from "../test/api-helper
 const git = (...args: string[]) => execFileSync("git", ["-C", ROOT, ...args], { encoding: "utf8" }).trim();
 
 function previousRelease(): string {
-  const migrations = readdirSync(join(ROOT, "prisma", "migrations"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const migrations = readdirSync(join(ROOT, "prisma", "migrations"), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const newest = migrations[migrations.length - 1]!;
   const added = git("log", "--diff-filter=A", "--format=%H", "--", `prisma/migrations/${newest}`).split("\n").pop();
-  if (!added) throw new Error(`no commit adds prisma/migrations/${newest}: this script needs the repository's history (not a shallow clone)`);
+  if (!added)
+    throw new Error(
+      `no commit adds prisma/migrations/${newest}: this script needs the repository's history (not a shallow clone)`,
+    );
   return git("rev-parse", `${added}^`);
 }
 
@@ -33,25 +39,61 @@ try {
   const previous = join(dir, "previous");
   mkdirSync(previous);
   // The previous release's code, with this checkout's installed packages (no network).
-  execFileSync("bash", ["-c", `git -C "$1" archive "$2" bin cli api model engines runner web prisma kit scripts package.json tsconfig.json | tar -x -C "$3"`, "_", ROOT, release, previous]);
+  execFileSync("bash", [
+    "-c",
+    `git -C "$1" archive "$2" bin cli api model engines runner web prisma kit scripts package.json tsconfig.json | tar -x -C "$3"`,
+    "_",
+    ROOT,
+    release,
+    previous,
+  ]);
   symlinkSync(join(ROOT, "node_modules"), join(previous, "node_modules"));
-  execFileSync("npx", ["prisma", "generate", "--config", "prisma/prisma.config.ts"], { cwd: previous, env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: join(previous, "scripts", "prisma-schema-engine") }, stdio: "pipe" });
+  execFileSync("npx", ["prisma", "generate", "--config", "prisma/prisma.config.ts"], {
+    cwd: previous,
+    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: join(previous, "scripts", "prisma-schema-engine") },
+    stdio: "pipe",
+  });
   url = await freshPostgresDatabase("upgrade_fixture");
   const docs = join(dir, "docs.json");
-  writeFileSync(docs, JSON.stringify([0, 1].flatMap((client) => [fixtureDocument({ runId: "before-upgrade-a", client: client as 0 | 1 }), fixtureDocument({ runId: "before-upgrade-b", client: client as 0 | 1, nodes: 3, variant: "hdr-v1" })])));
-  execFileSync(process.execPath, [join(previous, "bin", "ycsb-lab.js"), "ingest", "--reference", docs], { cwd: previous, env: { ...process.env, DATABASE_URL: url, YCSB_LAB_TOKEN: "" }, stdio: "pipe" });
-  const dump = execFileSync("pg_dump", ["--no-owner", "--no-privileges", "--inserts", "--rows-per-insert=200", url], { encoding: "utf8", maxBuffer: 1 << 30 });
+  writeFileSync(
+    docs,
+    JSON.stringify(
+      [0, 1].flatMap((client) => [
+        fixtureDocument({ runId: "before-upgrade-a", client: client as 0 | 1 }),
+        fixtureDocument({ runId: "before-upgrade-b", client: client as 0 | 1, nodes: 3, variant: "hdr-v1" }),
+      ]),
+    ),
+  );
+  execFileSync(process.execPath, [join(previous, "bin", "ycsb-lab.js"), "ingest", "--reference", docs], {
+    cwd: previous,
+    env: { ...process.env, DATABASE_URL: url, YCSB_LAB_TOKEN: "" },
+    stdio: "pipe",
+  });
+  const dump = execFileSync("pg_dump", ["--no-owner", "--no-privileges", "--inserts", "--rows-per-insert=200", url], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
   // psql meta-commands (\restrict) are not SQL: the test runs the dump through the driver.
-  const sql = dump.split("\n").filter((l) => !l.startsWith("\\")).join("\n");
+  const sql = dump
+    .split("\n")
+    .filter((l) => !l.startsWith("\\"))
+    .join("\n");
   const out = join(ROOT, "test", "fixtures", "upgrade");
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "previous-release.sql"), `-- A database of release ${release} (scripts/make-upgrade-fixture.ts)\n${sql}`);
-  console.log(`test/fixtures/upgrade/previous-release.sql: release ${release.slice(0, 12)}, ${(sql.length / 1024).toFixed(0)} KiB`);
+  writeFileSync(
+    join(out, "previous-release.sql"),
+    `-- A database of release ${release} (scripts/make-upgrade-fixture.ts)\n${sql}`,
+  );
+  console.log(
+    `test/fixtures/upgrade/previous-release.sql: release ${release.slice(0, 12)}, ${(sql.length / 1024).toFixed(0)} KiB`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
   if (url) {
     const name = new URL(url).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: "/postgres" }).toString() });
+    const admin = new pg.Client({
+      connectionString: Object.assign(new URL(url), { pathname: "/postgres" }).toString(),
+    });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
     await admin.end();

@@ -39,7 +39,8 @@ export function schemaEngineFor(command, env) {
  */
 export function generateInputsHash(root, args) {
   const hash = createHash("sha256").update(JSON.stringify(args));
-  for (const file of ["prisma/schema.prisma", "prisma/prisma.config.ts"]) hash.update(`\0${file}\0`).update(readFileSync(join(root, file)));
+  for (const file of ["prisma/schema.prisma", "prisma/prisma.config.ts"])
+    hash.update(`\0${file}\0`).update(readFileSync(join(root, file)));
   for (const pkg of ["prisma", "@prisma/client"]) {
     const { version } = JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8"));
     hash.update(`\0${pkg}@${version}`);
@@ -77,7 +78,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = spawnSync(prisma, args, { stdio: "inherit", env });
   if (r.status === 0 && args[0] === "generate") writeFileSync(join(root, STAMP), `${generateInputsHash(root, args)}\n`);
   if (r.status !== 0 && !engine && args[0] !== "generate") {
-    console.error("db: Prisma needs its schema engine for this command; offline, YCSB_LAB_SCHEMA_ENGINE=stand-in runs scripts/prisma-schema-engine (WebAssembly) instead (docs/api.md).");
+    console.error(
+      "db: Prisma needs its schema engine for this command; offline, YCSB_LAB_SCHEMA_ENGINE=stand-in runs scripts/prisma-schema-engine (WebAssembly) instead (docs/api.md).",
+    );
   }
   process.exit(r.status ?? 1);
 }

@@ -52,17 +52,31 @@ async function adapterFactory(url) {
 }
 
 function logLine(level, message) {
-  process.stderr.write(JSON.stringify({ timestamp: new Date().toISOString(), level, fields: { message }, target: "schema_engine_shim" }) + "\n");
+  process.stderr.write(
+    JSON.stringify({ timestamp: new Date().toISOString(), level, fields: { message }, target: "schema_engine_shim" }) +
+      "\n",
+  );
 }
 
 function rpcError(id, e, registry) {
   // Driver adapter errors reach us as "External error id#N": look the real one up.
   const externalId = /External error id#(\d+)/.exec(String(e?.message))?.[1];
   const external = externalId ? registry?.consumeError?.(Number(externalId))?.error : undefined;
-  if (external) e = Object.assign(new Error(external.originalMessage ?? external.message ?? JSON.stringify(external)), { code: external.originalCode ?? external.kind });
+  if (external)
+    e = Object.assign(new Error(external.originalMessage ?? external.message ?? JSON.stringify(external)), {
+      code: external.originalCode ?? external.kind,
+    });
   // The CLI prints error.data.message (and error_code) as the user-facing error.
   const code = e && typeof e === "object" && "code" in e ? e.code : undefined;
-  return { jsonrpc: "2.0", id, error: { code: 4466, message: "An error happened. Check the data field for details.", data: { is_panic: false, message: String(e?.message ?? e), error_code: code, meta: e?.meta } } };
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: 4466,
+      message: "An error happened. Check the data field for details.",
+      data: { is_panic: false, message: String(e?.message ?? e), error_code: code, meta: e?.meta },
+    },
+  };
 }
 
 async function main() {
@@ -111,12 +125,21 @@ async function main() {
         try {
           const e = await engine();
           const method = req.method === "getDatabaseVersion" ? "version" : req.method;
-          if (typeof e[method] !== "function") throw Object.assign(new Error(`Method not supported by the wasm shim: ${req.method}`), { code: "SHIM" });
+          if (typeof e[method] !== "function")
+            throw Object.assign(new Error(`Method not supported by the wasm shim: ${req.method}`), { code: "SHIM" });
           const result = await e[method](req.params ?? (method === "version" ? null : {}));
           // The native engine sends diff scripts to the CLI as a "print" request rather than in the result.
           if (result && typeof result === "object" && typeof result.stdout === "string") {
             const { stdout, ...rest } = result;
-            if (stdout) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: `print-${req.id}`, method: "print", params: { content: stdout.replace(/\n$/, "") } }) + "\n");
+            if (stdout)
+              process.stdout.write(
+                JSON.stringify({
+                  jsonrpc: "2.0",
+                  id: `print-${req.id}`,
+                  method: "print",
+                  params: { content: stdout.replace(/\n$/, "") },
+                }) + "\n",
+              );
             process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, result: rest }) + "\n");
             return;
           }
@@ -135,7 +158,10 @@ async function main() {
 // An open PGlite keeps the event loop alive: exit explicitly once the CLI closed stdin.
 // Pipes are asynchronous: flush stdout before exiting or the last responses are lost.
 const flushed = () => new Promise((resolve) => process.stdout.write("", resolve));
-main().then(() => flushed().then(() => process.exit(0)), (e) => {
-  logLine("ERROR", String(e?.stack ?? e));
-  process.exit(1);
-});
+main().then(
+  () => flushed().then(() => process.exit(0)),
+  (e) => {
+    logLine("ERROR", String(e?.stack ?? e));
+    process.exit(1);
+  },
+);

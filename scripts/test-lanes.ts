@@ -35,7 +35,12 @@ function runVitest(lane: string, project: string, env: NodeJS.ProcessEnv, tag: b
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     // Piped output gets no colour codes (they would fill the CI log and the lane's log file).
-    env: { ...process.env, ...(tag && !process.stdout.isTTY ? { NO_COLOR: "1" } : {}), ...env, YCSB_LAB_SUMMARY_FILE: summaryFile },
+    env: {
+      ...process.env,
+      ...(tag && !process.stdout.isTTY ? { NO_COLOR: "1" } : {}),
+      ...env,
+      YCSB_LAB_SUMMARY_FILE: summaryFile,
+    },
     stdio: tag ? ["ignore", "pipe", "pipe"] : "inherit",
   });
   children.add(child);
@@ -83,7 +88,8 @@ const lanes = await Promise.all(
     runVitest(lane, "integration", { YCSB_LAB_LANE: lane, TEST_DATABASE_URL: postgres.url }, true),
   ),
 );
-if (postgres.startedHere) execFileSync("bash", [join(ROOT, "scripts", "setup-postgres.sh"), "--stop"], { stdio: "pipe" });
+if (postgres.startedHere)
+  execFileSync("bash", [join(ROOT, "scripts", "setup-postgres.sh"), "--stop"], { stdio: "pipe" });
 const all = [unit, ...lanes];
 process.stdout.write(`\n${renderLaneSummary(all)}`);
 process.exitCode = lanesPassed(all) ? 0 : 1;

@@ -11,7 +11,9 @@ const read = (key: string): string | undefined => {
 
 // A stack is a benchmark scenario or the team's dashboard service (ycsb-lab:kind); outputs of the other kind stay unset.
 const dashboard = stackKind(read) === "dashboard";
-const scenarioOut = dashboard ? undefined : stackProgram(read, pulumi.getStack(), await stackKit(read, stackEngine(read)));
+const scenarioOut = dashboard
+  ? undefined
+  : stackProgram(read, pulumi.getStack(), await stackKit(read, stackEngine(read)));
 const serviceOut = dashboard ? dashboardProgram(read, pulumi.getStack(), await serviceKit(read)) : undefined;
 
 export const runId = scenarioOut?.runId;

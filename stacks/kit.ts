@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Engine } from "../model/engine.js";
 import { buildKit, buildServiceKit } from "../kit/build.js";
+import type { Engine } from "../model/engine.js";
 import type { ConfigSource, StackKit } from "./settings.js";
 
 /**
@@ -18,7 +18,11 @@ export async function stackKit(get: ConfigSource, engine: Engine): Promise<Stack
     } catch (err) {
       throw new Error(`ycsb-lab:kit: cannot read ${path}: ${(err as Error).message}`);
     }
-    return { path, sha256: createHash("sha256").update(bytes).digest("hex"), version: get("ycsb-lab:kitVersion") ?? "unknown" };
+    return {
+      path,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      version: get("ycsb-lab:kitVersion") ?? "unknown",
+    };
   }
   const kit = await buildKit(engine, { log: (line) => console.error(line) });
   return { path: kit.path, sha256: kit.sha256, version: kit.version };

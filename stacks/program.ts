@@ -1,6 +1,6 @@
 import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
 import { DashboardService } from "../infra/dashboard-service.js";
-import { dashboardArgs, stackArgs, type ConfigSource, type StackKit } from "./settings.js";
+import { type ConfigSource, dashboardArgs, type StackKit, stackArgs } from "./settings.js";
 
 /** The stack's program: config -> BenchmarkScenario -> outputs. index.ts runs it with pulumi.Config; tests with a stack file. */
 export function stackProgram(get: ConfigSource, stackName: string, kit: StackKit, now: Date = new Date()) {

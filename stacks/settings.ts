@@ -1,17 +1,20 @@
+import type { MongoTopology } from "../engines/node-context.js";
 import type { BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
 import type { DashboardServiceArgs } from "../infra/dashboard-service.js";
-import type { MongoTopology } from "../engines/node-context.js";
-import { INSTANCE_TYPES } from "../model/instance-types.js";
-import { scenario } from "../model/scenarios.js";
-import type { DeploymentChoice, ScenarioSpec } from "../model/scenario.js";
 import type { Engine } from "../model/engine.js";
+import { INSTANCE_TYPES } from "../model/instance-types.js";
 import type { Preset } from "../model/presets.js";
+import type { DeploymentChoice, ScenarioSpec } from "../model/scenario.js";
+import { scenario } from "../model/scenarios.js";
 
 /** Reads one config value by its full key ("ycsb-lab:nodes", "aws:region"); undefined when unset. */
 export type ConfigSource = (key: string) => string | undefined;
 
 export class StackConfigError extends Error {
-  constructor(readonly key: string, message: string) {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
     super(`${key}: ${message}`);
   }
 }
@@ -36,13 +39,18 @@ function wholeNumber(get: ConfigSource, key: string): number | undefined {
  * A machine override from config: the current type, and the retired original it stands for. A retired original maps
  * to its replacement from model/instance-types.ts unless the type is given; it must be the original the study used.
  */
-function machine(get: ConfigSource, role: "data" | "client", spec: ScenarioSpec["dataNode"] | ScenarioSpec["clientNode"]): string {
+function machine(
+  get: ConfigSource,
+  role: "data" | "client",
+  spec: ScenarioSpec["dataNode"] | ScenarioSpec["clientNode"],
+): string {
   const typeKey = `${NS}:${role}InstanceType`;
   const originalKey = `${NS}:${role}InstanceOriginal`;
   const original = get(originalKey);
   const type = get(typeKey);
   if (original !== undefined) {
-    if (spec.original !== undefined && spec.original !== original) throw new StackConfigError(originalKey, `the study used "${spec.original}", not "${original}"`);
+    if (spec.original !== undefined && spec.original !== original)
+      throw new StackConfigError(originalKey, `the study used "${spec.original}", not "${original}"`);
     const known = INSTANCE_TYPES[original];
     if (known?.retired && type === undefined) return known.replacedBy!;
   }
@@ -63,7 +71,8 @@ export function stackEngine(get: ConfigSource): Engine {
     throw new StackConfigError(`${NS}:scenario`, (e as Error).message.replace(/^scenario: /, ""));
   }
   const engine = get(`${NS}:engine`) ?? base.defaults.engine;
-  if (!base.engines.includes(engine as Engine)) throw new StackConfigError(`${NS}:engine`, `scenario "${name}" covers ${base.engines.join(", ")}, not "${engine}"`);
+  if (!base.engines.includes(engine as Engine))
+    throw new StackConfigError(`${NS}:engine`, `scenario "${name}" covers ${base.engines.join(", ")}, not "${engine}"`);
   return engine as Engine;
 }
 
@@ -73,7 +82,12 @@ export function stackEngine(get: ConfigSource): Engine {
  */
 export function runIdFor(stackName: string, now: Date): string {
   const stamp = now.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
-  const base = stackName.toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+/, "").slice(0, 27) || "run";
+  const base =
+    stackName
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .replace(/^-+/, "")
+      .slice(0, 27) || "run";
   return `${base}-${stamp}`;
 }
 
@@ -85,11 +99,20 @@ export function expiryFrom(value: string | undefined, now: Date): string | undef
   if (value === undefined || value === "") return undefined;
   const days = /^\+?(\d{1,3})d$/.exec(value);
   if (days) return new Date(now.getTime() + Number(days[1]) * 86_400_000).toISOString().slice(0, 10);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new StackConfigError(`${NS}:expiry`, `a date YYYY-MM-DD or a number of days from the up like "3d", got "${value}"`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value))
+    throw new StackConfigError(
+      `${NS}:expiry`,
+      `a date YYYY-MM-DD or a number of days from the up like "3d", got "${value}"`,
+    );
   return value;
 }
 
-export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, now: Date = new Date()): BenchmarkScenarioArgs {
+export function stackArgs(
+  get: ConfigSource,
+  stackName: string,
+  kit: StackKit,
+  now: Date = new Date(),
+): BenchmarkScenarioArgs {
   const name = required(get, `${NS}:scenario`);
   let base: ScenarioSpec;
   try {
@@ -132,16 +155,27 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
     throw new StackConfigError(`${NS}:${key}`, `"true" or "false", got "${v}"`);
   };
   const logVolume = {
-    ...(wholeNumber(get, `${NS}:logVolumeGiB`) !== undefined ? { sizeGiB: wholeNumber(get, `${NS}:logVolumeGiB`)! } : {}),
-    ...(wholeNumber(get, `${NS}:logVolumeIops`) !== undefined ? { iops: wholeNumber(get, `${NS}:logVolumeIops`)! } : {}),
-    ...(wholeNumber(get, `${NS}:logVolumeThroughput`) !== undefined ? { throughputMiBs: wholeNumber(get, `${NS}:logVolumeThroughput`)! } : {}),
+    ...(wholeNumber(get, `${NS}:logVolumeGiB`) !== undefined
+      ? { sizeGiB: wholeNumber(get, `${NS}:logVolumeGiB`)! }
+      : {}),
+    ...(wholeNumber(get, `${NS}:logVolumeIops`) !== undefined
+      ? { iops: wholeNumber(get, `${NS}:logVolumeIops`)! }
+      : {}),
+    ...(wholeNumber(get, `${NS}:logVolumeThroughput`) !== undefined
+      ? { throughputMiBs: wholeNumber(get, `${NS}:logVolumeThroughput`)! }
+      : {}),
   };
   const maxHoursText = get(`${NS}:maxHours`);
   const maxHours = maxHoursText === undefined ? undefined : Number(maxHoursText);
-  if (maxHours !== undefined && !(maxHours > 0)) throw new StackConfigError(`${NS}:maxHours`, `hours > 0, got "${maxHoursText}"`);
+  if (maxHours !== undefined && !(maxHours > 0))
+    throw new StackConfigError(`${NS}:maxHours`, `hours > 0, got "${maxHoursText}"`);
   const bucket = get(`${NS}:resultsBucket`);
   const egress = get(`${NS}:egress`);
-  if (egress !== undefined && egress !== "nat" && egress !== "public-ip") throw new StackConfigError(`${NS}:egress`, `"nat" or "public-ip" (unset: the cheaper for the run), got "${egress}"`);
+  if (egress !== undefined && egress !== "nat" && egress !== "public-ip")
+    throw new StackConfigError(
+      `${NS}:egress`,
+      `"nat" or "public-ip" (unset: the cheaper for the run), got "${egress}"`,
+    );
   const expiry = expiryFrom(get(`${NS}:expiry`), now);
   return {
     spec,
@@ -170,11 +204,16 @@ export function stackArgs(get: ConfigSource, stackName: string, kit: StackKit, n
 /** What a stack deploys: a benchmark scenario (the default) or the team's dashboard service (`ycsb-lab:kind: dashboard`). */
 export function stackKind(get: ConfigSource): "scenario" | "dashboard" {
   const kind = get(`${NS}:kind`) ?? "scenario";
-  if (kind !== "scenario" && kind !== "dashboard") throw new StackConfigError(`${NS}:kind`, `"scenario" or "dashboard", got "${kind}"`);
+  if (kind !== "scenario" && kind !== "dashboard")
+    throw new StackConfigError(`${NS}:kind`, `"scenario" or "dashboard", got "${kind}"`);
   return kind;
 }
 
-const list = (v: string | undefined): string[] => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined): string[] =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * Stack config -> DashboardService args. `ycsb-lab:importBuckets` lists the scenario stacks' results buckets
@@ -193,10 +232,16 @@ export function dashboardArgs(get: ConfigSource, stackName: string, kit: StackKi
   };
   const certificateArn = get(`${NS}:certificateArn`);
   const allowedCidrs = list(get(`${NS}:allowedCidrs`));
-  if (allowedCidrs.length > 0 && !certificateArn) throw new StackConfigError(`${NS}:allowedCidrs`, `needs ${NS}:certificateArn (the load balancer serves HTTPS only)`);
-  if (certificateArn && allowedCidrs.length === 0) throw new StackConfigError(`${NS}:allowedCidrs`, "is required with a certificate: who may connect (CIDR blocks)");
+  if (allowedCidrs.length > 0 && !certificateArn)
+    throw new StackConfigError(
+      `${NS}:allowedCidrs`,
+      `needs ${NS}:certificateArn (the load balancer serves HTTPS only)`,
+    );
+  if (certificateArn && allowedCidrs.length === 0)
+    throw new StackConfigError(`${NS}:allowedCidrs`, "is required with a certificate: who may connect (CIDR blocks)");
   const egress = get(`${NS}:egress`);
-  if (egress !== undefined && egress !== "nat" && egress !== "public-ip") throw new StackConfigError(`${NS}:egress`, `"nat" or "public-ip", got "${egress}"`);
+  if (egress !== undefined && egress !== "nat" && egress !== "public-ip")
+    throw new StackConfigError(`${NS}:egress`, `"nat" or "public-ip", got "${egress}"`);
   const pollSeconds = wholeNumber(get, `${NS}:pollSeconds`);
   const port = wholeNumber(get, `${NS}:port`);
   const storage = wholeNumber(get, `${NS}:dbStorageGiB`);
@@ -208,7 +253,10 @@ export function dashboardArgs(get: ConfigSource, stackName: string, kit: StackKi
   const instanceType = get(`${NS}:instanceType`);
   const ami = get(`${NS}:ami`);
   return {
-    serviceId: (get(`${NS}:serviceId`) ?? stackName).toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 41),
+    serviceId: (get(`${NS}:serviceId`) ?? stackName)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .slice(0, 41),
     owner: required(get, `${NS}:owner`),
     region: required(get, "aws:region"),
     kit,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { rebuildAggregates } from "../api/store/aggregates/rebuild.js";
 import { settleAggregates } from "../api/store/aggregates/settle.js";
 import { ingestDocuments } from "../api/store/ingest.js";
@@ -13,7 +13,8 @@ import { clientHistograms } from "../model/hdr/index.js";
 import type { ResultDocument } from "../model/result-document.js";
 import { fixtureDocument, fixtureHdr, freshPostgresDatabase } from "./api-helpers.js";
 
-const histograms = (c: 0 | 1) => clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) })));
+const histograms = (c: 0 | 1) =>
+  clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) })));
 
 /**
  * Runs of a thread sweep (4, 8, 16 threads x 2 clients) over engines, cluster sizes and repeats, with real YCSB output
@@ -28,12 +29,29 @@ function dataset(): ResultDocument[] {
         [4, 8, 16].forEach((threads, i) => {
           for (const client of [0, 1] as const) {
             if (engine === "hbase" && nodes === 3 && repeat === 2 && threads === 16 && client === 1) continue; // incomplete
-            const d = fixtureDocument({ runId, engine, nodes, repeat, client, threads, phaseName: `a-t${threads}`, phaseIndex: i, scenario: "aggregates" });
+            const d = fixtureDocument({
+              runId,
+              engine,
+              nodes,
+              repeat,
+              client,
+              threads,
+              phaseName: `a-t${threads}`,
+              phaseIndex: i,
+              scenario: "aggregates",
+            });
             // Real output at other load levels: the same operations in less time as threads and nodes grow.
             const f = (1 + i / 4) * nodes * (1 + repeat / 50);
-            d.result.overall = { runtimeMs: d.result.overall.runtimeMs / f, throughputOpsSec: d.result.overall.throughputOpsSec * f };
+            d.result.overall = {
+              runtimeMs: d.result.overall.runtimeMs / f,
+              throughputOpsSec: d.result.overall.throughputOpsSec * f,
+            };
             if (engine === "cassandra") d.hdrHistograms = histograms(client);
-            if (engine === "cassandra" && nodes === 3 && repeat === 1 && threads === 8) d.validity = { verdict: "invalid", reasons: [{ code: "failed-operations", message: "2% of operations failed" }] };
+            if (engine === "cassandra" && nodes === 3 && repeat === 1 && threads === 8)
+              d.validity = {
+                verdict: "invalid",
+                reasons: [{ code: "failed-operations", message: "2% of operations failed" }],
+              };
             docs.push(d);
           }
         });
@@ -58,7 +76,13 @@ describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s"
 
   // A date range cuts through the kept groups: the views then compute from the phases. From 1970 it leaves out nothing.
   const computed = (f: RunFilters): RunFilters => ({ ...f, from: "1970-01-01T00:00:00.000Z" });
-  const filters: RunFilters[] = [{}, { include: "all" }, { engine: "cassandra" }, { scenario: "aggregates", nodes: 3, include: "all" }, { workload: "a", preset: "balanced" }];
+  const filters: RunFilters[] = [
+    {},
+    { include: "all" },
+    { engine: "cassandra" },
+    { scenario: "aggregates", nodes: 3, include: "all" },
+    { workload: "a", preset: "balanced" },
+  ];
 
   async function expectKeptEqualsComputed() {
     for (const f of filters) {
@@ -98,7 +122,10 @@ describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s"
     const before = await kept();
     const batch = dataset().slice(17, 34);
     const changed = structuredClone(batch[0]!);
-    changed.result.overall = { ...changed.result.overall, throughputOpsSec: changed.result.overall.throughputOpsSec * 2 };
+    changed.result.overall = {
+      ...changed.result.overall,
+      throughputOpsSec: changed.result.overall.throughputOpsSec * 2,
+    };
     const outcomes = await ingestDocuments(db.prisma, [...batch, changed]);
     expect(outcomes.map((o) => o.status)).toEqual([...batch.map(() => "duplicate"), "conflict"]);
     await settleAggregates(db.prisma);
@@ -120,7 +147,12 @@ describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s"
   });
 
   it("rebuilds every kept row when a store written before them (or by older rules) is opened", async () => {
-    const before = await Promise.all([sweeps(db.prisma, {}), durability(db.prisma, {}), scaling(db.prisma, {}), repeatability(db.prisma, { include: "all" })]);
+    const before = await Promise.all([
+      sweeps(db.prisma, {}),
+      durability(db.prisma, {}),
+      scaling(db.prisma, {}),
+      repeatability(db.prisma, { include: "all" }),
+    ]);
     await db.prisma.$executeRawUnsafe("DELETE FROM phase_operations");
     await db.prisma.$executeRawUnsafe("DELETE FROM configuration_aggregates");
     await db.prisma.$executeRawUnsafe("DELETE FROM peak_aggregates");
@@ -128,7 +160,14 @@ describe.each(["pglite", "postgres"] as const)("aggregates kept at ingest on %s"
     await db.prisma.$executeRawUnsafe("DELETE FROM aggregate_versions");
     expect(await rebuildAggregates(db.prisma)).toEqual(["phase-operations", "groups"]);
     expect(await rebuildAggregates(db.prisma)).toEqual([]);
-    expect(await Promise.all([sweeps(db.prisma, {}), durability(db.prisma, {}), scaling(db.prisma, {}), repeatability(db.prisma, { include: "all" })])).toEqual(before);
+    expect(
+      await Promise.all([
+        sweeps(db.prisma, {}),
+        durability(db.prisma, {}),
+        scaling(db.prisma, {}),
+        repeatability(db.prisma, { include: "all" }),
+      ]),
+    ).toEqual(before);
   });
 });
 
@@ -150,13 +189,25 @@ function deployments(): ResultDocument[] {
     for (const repeat of [0, 1, 2]) {
       [4, 8].forEach((threads, i) => {
         for (const client of [0, 1] as const) {
-          const d = fixtureDocument({ runId: `dep-${v.id}-r${repeat}`, nodes: 1, repeat, client, threads, phaseName: `a-t${threads}`, phaseIndex: i, scenario: "deployments" });
+          const d = fixtureDocument({
+            runId: `dep-${v.id}-r${repeat}`,
+            nodes: 1,
+            repeat,
+            client,
+            threads,
+            phaseName: `a-t${threads}`,
+            phaseIndex: i,
+            scenario: "deployments",
+          });
           d.run.engineVersion = v.version;
           d.run.standIn = v.standIn;
           d.run.instanceTypes = { ...d.run.instanceTypes, data: v.data };
           // Each client half of the phase's throughput, its runtime scaled to match the same operations.
           const f = perLevel[threads]![repeat]! / 2 / d.result.overall.throughputOpsSec;
-          d.result.overall = { runtimeMs: d.result.overall.runtimeMs / f, throughputOpsSec: d.result.overall.throughputOpsSec * f };
+          d.result.overall = {
+            runtimeMs: d.result.overall.runtimeMs / f,
+            throughputOpsSec: d.result.overall.throughputOpsSec * f,
+          };
           docs.push(d);
         }
       });
@@ -182,7 +233,9 @@ describe("kept groups are keyed by the deployment: stand-in and machines apart, 
     // 4 deployments x 2 thread counts; the two versions of the stand-in share a peak group.
     expect(await db.prisma.configurationAggregate.count()).toBe(8);
     expect(await db.prisma.peakAggregate.count()).toBe(3);
-    const peaks = await db.prisma.peakAggregate.findMany({ orderBy: [{ standIn: "asc" }, { dataInstanceType: "asc" }] });
+    const peaks = await db.prisma.peakAggregate.findMany({
+      orderBy: [{ standIn: "asc" }, { dataInstanceType: "asc" }],
+    });
     expect(peaks.map((p) => [p.standIn, p.dataInstanceType, p.clientInstanceType])).toEqual([
       ["site.ycsb.BasicDB", "i4i.xlarge", "c7i.xlarge"],
       ["site.ycsb.BasicDB", "m6i.large", "c7i.xlarge"],
@@ -191,7 +244,13 @@ describe("kept groups are keyed by the deployment: stand-in and machines apart, 
   });
 
   it("the views read them as computing from the phases would, an instance type filter included", async () => {
-    for (const f of [{}, { include: "all" }, { instanceType: "m6i.large" }, { instanceType: "c7i.xlarge" }, { version: "5.0.5" }] as RunFilters[]) {
+    for (const f of [
+      {},
+      { include: "all" },
+      { instanceType: "m6i.large" },
+      { instanceType: "c7i.xlarge" },
+      { version: "5.0.5" },
+    ] as RunFilters[]) {
       expect(await sweeps(db.prisma, f), JSON.stringify(f)).toEqual(await sweeps(db.prisma, computed(f)));
       expect(await durability(db.prisma, f), JSON.stringify(f)).toEqual(await durability(db.prisma, computed(f)));
       expect(await scaling(db.prisma, f), JSON.stringify(f)).toEqual(await scaling(db.prisma, computed(f)));
@@ -200,7 +259,9 @@ describe("kept groups are keyed by the deployment: stand-in and machines apart, 
     expect((await sweeps(db.prisma, {})).series).toHaveLength(4);
     expect((await scaling(db.prisma, {})).series).toHaveLength(3);
     const other = await durability(db.prisma, { instanceType: "m6i.large" });
-    expect(other.rows.map((r) => [r.standIn, r.instanceTypes])).toEqual([["site.ycsb.BasicDB", { data: "m6i.large", client: "c7i.xlarge" }]]);
+    expect(other.rows.map((r) => [r.standIn, r.instanceTypes])).toEqual([
+      ["site.ycsb.BasicDB", { data: "m6i.large", client: "c7i.xlarge" }],
+    ]);
   });
 
   it("a kept cell is the mean over repeats at the level of the highest mean, over the versions it spans", async () => {
@@ -214,6 +275,9 @@ describe("kept groups are keyed by the deployment: stand-in and machines apart, 
     expect(standIn).toMatchObject({ runs: 6, throughput: { n: 6 } });
     expect(standIn.throughput.mean).toBeCloseTo(900, 6);
     const { groups } = await repeatability(db.prisma, { version: "5.0.5" });
-    expect(groups.map((g) => [g.engineVersion, g.threadsPerClient, g.throughput.n])).toEqual([["5.0.5", 4, 3], ["5.0.5", 8, 3]]);
+    expect(groups.map((g) => [g.engineVersion, g.threadsPerClient, g.throughput.n])).toEqual([
+      ["5.0.5", 4, 3],
+      ["5.0.5", 8, 3],
+    ]);
   });
 });

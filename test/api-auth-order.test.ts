@@ -3,7 +3,7 @@ import { deflateSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { auth, fixtureDocument, testConfig } from "./api-helpers.js";
 
 /** A compressed V2 histogram envelope around any inflated bytes (HdrHistogram's cookie and length header). */
@@ -44,11 +44,26 @@ describe("authentication before the body, bounded decoding", () => {
   });
 
   it("a write without a token is 401 whatever its body: unparsable, over the limit, or never sent", async () => {
-    const junk = await app.inject({ method: "POST", url: "/api/v1/results", payload: "{not json", headers: { "content-type": "application/json" } });
+    const junk = await app.inject({
+      method: "POST",
+      url: "/api/v1/results",
+      payload: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(junk.statusCode).toBe(401);
-    const huge = await app.inject({ method: "POST", url: "/api/v1/results", payload: "x".repeat(5 * 1024 * 1024), headers: { "content-type": "application/json" } });
+    const huge = await app.inject({
+      method: "POST",
+      url: "/api/v1/results",
+      payload: "x".repeat(5 * 1024 * 1024),
+      headers: { "content-type": "application/json" },
+    });
     expect(huge.statusCode).toBe(401);
-    const s3 = await app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: "[", headers: { "content-type": "application/json" } });
+    const s3 = await app.inject({
+      method: "POST",
+      url: "/api/v1/ingest/s3",
+      payload: "[",
+      headers: { "content-type": "application/json" },
+    });
     expect(s3.statusCode).toBe(401);
 
     // A real connection announcing 3 MB and sending 1 KB: the answer comes without the rest, and the server hangs up.
@@ -58,7 +73,9 @@ describe("authentication before the body, bounded decoding", () => {
       socket.on("data", (d) => (text += d.toString("latin1")));
       socket.on("close", () => resolve(text));
       socket.on("error", reject);
-      socket.write(`POST /api/v1/results HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${3 * 1024 * 1024}\r\n\r\n`);
+      socket.write(
+        `POST /api/v1/results HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${3 * 1024 * 1024}\r\n\r\n`,
+      );
       socket.write(`[${" ".repeat(1023)}`);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
@@ -71,13 +88,18 @@ describe("authentication before the body, bounded decoding", () => {
     const docs = [0, 1].map((c) => ({
       ...fixtureDocument({ runId: "bounded", client: c as 0 | 1 }),
       // Client 1: a greedy histogram of an operation it ran, and 50 of operations it never ran (refused undecoded).
-      hdrHistograms: c === 0 ? { READ: bomb } : { UPDATE: greedy, ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`OP${i}`, greedy])) },
+      hdrHistograms:
+        c === 0
+          ? { READ: bomb }
+          : { UPDATE: greedy, ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`OP${i}`, greedy])) },
     }));
     const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
     expect(r.statusCode, r.body.slice(0, 500)).toBe(400);
     const fields = r.json().fields as { path: string; message: string }[];
     expect(fields.find((f) => f.path === "/0/hdrHistograms/READ")?.message).toMatch(/inflates to more than \d+ bytes/);
-    expect(fields.find((f) => f.path === "/1/hdrHistograms/UPDATE")?.message).toMatch(/needs \d+ buckets, more than 1048576/);
+    expect(fields.find((f) => f.path === "/1/hdrHistograms/UPDATE")?.message).toMatch(
+      /needs \d+ buckets, more than 1048576/,
+    );
     expect(fields.find((f) => f.path === "/1/hdrHistograms/OP0")?.message).toMatch(/no operation group OP0/);
     expect(await db.prisma.clientResult.count()).toBe(0);
     // The service still answers.

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
-import { LOCAL_RUN_NO_PRICE, type ResultDocument } from "../model/index.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import type { CapacityConfiguration } from "../api/store/queries/capacity.js";
+import { LOCAL_RUN_NO_PRICE, type ResultDocument } from "../model/index.js";
 import { auth, freshPostgresDatabase, ROOT, testConfig } from "./api-helpers.js";
 
 /**
@@ -39,7 +39,11 @@ describe.each(["pglite", "postgres"] as const)("GET /capacity on %s", (kind) => 
       // On EC2 machines the configuration has a price ($/hour of its data nodes).
       asRun(fixture(10), "capacity-priced", (d) => (d.run.instanceTypes = { data: "m6i.large", client: "c6i.large" })),
       // A run whose every step was judged invalid: left out of the valid figures, counted with include=all.
-      asRun(fixture(10), "capacity-invalid", (d) => (d.validity = { verdict: "invalid", reasons: [{ code: "test", message: "judged invalid" }] })),
+      asRun(
+        fixture(10),
+        "capacity-invalid",
+        (d) => (d.validity = { verdict: "invalid", reasons: [{ code: "test", message: "judged invalid" }] }),
+      ),
     ];
     for (const docs of batches) {
       const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs as object, headers: auth });
@@ -81,7 +85,9 @@ describe.each(["pglite", "postgres"] as const)("GET /capacity on %s", (kind) => 
         expect(result.sustainableOpsSec).toBe(held.achievedOpsSec);
         expect(result.broke!.target - held.target!, ladder).toBeLessThanOrEqual(RESOLUTION);
         expect(result.broke!.breaches.join("; "), ladder).toMatch(/READ p95 intended [\d.]+ ms > 50 ms/);
-        const read = result.steps.find((s) => s.step === result.broke!.step)!.operations.find((o) => o.operation === "READ")!;
+        const read = result.steps
+          .find((s) => s.step === result.broke!.step)!
+          .operations.find((o) => o.operation === "READ")!;
         expect(read.intendedMs!).toBeGreaterThan(50);
         expect(read.opMs!).toBeLessThan(50);
         expect(result.price).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
@@ -110,7 +116,9 @@ describe.each(["pglite", "postgres"] as const)("GET /capacity on %s", (kind) => 
   it("valid only by default; include=all counts the invalid run's searches; filters apply; CSV lists each configuration", async () => {
     const all = await get("?include=all");
     expect(all.leftOut).toEqual({ invalid: 0, incomplete: 0 });
-    const ten = all.configurations.filter((c) => c.instanceTypes.data === "local" && c.runs.some((r) => r.runId === "capacity-invalid"));
+    const ten = all.configurations.filter(
+      (c) => c.instanceTypes.data === "local" && c.runs.some((r) => r.runId === "capacity-invalid"),
+    );
     expect(ten).toHaveLength(1);
     expect(ten[0]!.sustainable.n).toBe(4);
     expect(ten[0]!.verdict).toBe("invalid");
@@ -122,8 +130,12 @@ describe.each(["pglite", "postgres"] as const)("GET /capacity on %s", (kind) => 
   });
 
   it("each step is stored with its phase: its group, step and search", async () => {
-    const phases = await db.prisma.phase.findMany({ where: { runId: "capacity-basicdb-10ms" }, orderBy: { index: "asc" } });
+    const phases = await db.prisma.phase.findMany({
+      where: { runId: "capacity-basicdb-10ms" },
+      orderBy: { index: "asc" },
+    });
     expect(phases.length).toBeGreaterThan(2);
-    for (const p of phases) expect(p.capacity).toMatchObject({ group: expect.stringMatching(/^c-cap-r[01]$/), search: { maxSteps: 8 } });
+    for (const p of phases)
+      expect(p.capacity).toMatchObject({ group: expect.stringMatching(/^c-cap-r[01]$/), search: { maxSteps: 8 } });
   });
 });

@@ -1,13 +1,23 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { auth, testConfig } from "./api-helpers.js";
 
 const EMOJI = "\u{1F600}";
 
-type Schema = { type?: string; pattern?: string; maxLength?: number; enum?: unknown[]; anyOf?: Schema[]; properties?: Record<string, Schema> };
-type Operation = { parameters?: { name: string; in: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } };
+type Schema = {
+  type?: string;
+  pattern?: string;
+  maxLength?: number;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  properties?: Record<string, Schema>;
+};
+type Operation = {
+  parameters?: { name: string; in: string; schema: Schema }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
 
 // Each rule the API enforces on a request is stated in the OpenAPI document, so a request the document calls valid is
 // taken (the failures Schemathesis found: test/api-schemathesis.test.ts runs it against the whole document).
@@ -33,7 +43,9 @@ describe("the OpenAPI document states the rules the API enforces", () => {
     expect(r.statusCode, r.body).toBe(200);
     const over = await get(`/api/v1/reference/?seed=${encodeURIComponent(EMOJI.repeat(11))}`);
     expect(over.statusCode).toBe(400);
-    expect(over.json().fields).toEqual([{ path: "/seed", message: "expected a string of at most 10 characters (Unicode code points)" }]);
+    expect(over.json().fields).toEqual([
+      { path: "/seed", message: "expected a string of at most 10 characters (Unicode code points)" },
+    ]);
   });
 
   it("every free query and path value states that U+0000 and invisible characters are refused (a pattern)", async () => {
@@ -41,12 +53,15 @@ describe("the OpenAPI document states the rules the API enforces", () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         for (const p of op.parameters ?? []) {
-          const strings = [p.schema, ...(p.schema.anyOf ?? [])].filter((s) => s.type === "string" && !s.enum && !("const" in s));
+          const strings = [p.schema, ...(p.schema.anyOf ?? [])].filter(
+            (s) => s.type === "string" && !s.enum && !("const" in s),
+          );
           for (const s of strings) {
             free.push(`${method} ${path} ${p.name}`);
             expect(s.pattern, `${method} ${path} ${p.name}`).toBeDefined();
             const re = new RegExp(s.pattern!);
-            for (const bad of ["a\u0000b", "api-test\u200b", "\u202Eevil"]) expect(re.test(bad), `${method} ${path} ${p.name}`).toBe(false);
+            for (const bad of ["a\u0000b", "api-test\u200b", "\u202Eevil"])
+              expect(re.test(bad), `${method} ${path} ${p.name}`).toBe(false);
           }
         }
       }
@@ -62,7 +77,9 @@ describe("the OpenAPI document states the rules the API enforces", () => {
   it("POST /results documents a measured source only: published figures come from the reference loader", () => {
     const body = doc.paths["/api/v1/results/"]!.post!.requestBody!.content["application/json"]!.schema;
     const one = body.anyOf![0]!;
-    const source = one.properties!.run!.properties!.source as Schema & { properties: { kind: { enum?: string[] } & Record<string, unknown> } };
+    const source = one.properties!.run!.properties!.source as Schema & {
+      properties: { kind: { enum?: string[] } & Record<string, unknown> };
+    };
     expect(JSON.stringify(source)).not.toContain("published");
     expect(JSON.stringify(source)).toContain("measured");
   });
@@ -84,7 +101,12 @@ describe("the OpenAPI document states the rules the API enforces", () => {
   });
 
   it("POST /reference/load with a JSON null body is refused: the body may be left out, not be null", async () => {
-    const r = await app.inject({ method: "POST", url: "/api/v1/reference/load", payload: "null", headers: { ...auth, "content-type": "application/json" } });
+    const r = await app.inject({
+      method: "POST",
+      url: "/api/v1/reference/load",
+      payload: "null",
+      headers: { ...auth, "content-type": "application/json" },
+    });
     expect(r.statusCode, r.body).toBe(400);
     expect(await db.prisma.referenceTable.count()).toBe(0);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FairQueue, laneOf } from "../api/db/fair-queue.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { ingestDocuments } from "../api/store/ingest.js";
 import { fixtureDocument } from "./api-helpers.js";
 
@@ -16,7 +16,12 @@ describe("readers and writers take turns on PGlite's one connection", () => {
       await wait;
       order.push(name);
     };
-    const done = [queue.run("read", task("r0", blocked)), ...[1, 2, 3, 4, 5].map((i) => queue.run("read", task(`r${i}`))), queue.run("write", task("w1")), queue.run("write", task("w2"))];
+    const done = [
+      queue.run("read", task("r0", blocked)),
+      ...[1, 2, 3, 4, 5].map((i) => queue.run("read", task(`r${i}`))),
+      queue.run("write", task("w1")),
+      queue.run("write", task("w2")),
+    ];
     expect(queue.pending).toEqual({ read: 5, write: 2 });
     release();
     await Promise.all(done);
@@ -54,9 +59,14 @@ describe("readers and writers take turns on PGlite's one connection", () => {
     it("an ingest issued after ten slow reads is stored before eight of them have answered", async () => {
       const finished: string[] = [];
       const reads = Array.from({ length: 10 }, (_, i) =>
-        db.prisma.$queryRawUnsafe("SELECT count(*)::int AS n FROM generate_series(1, 1000000)").then(() => void finished.push(`read ${i}`)),
+        db.prisma
+          .$queryRawUnsafe("SELECT count(*)::int AS n FROM generate_series(1, 1000000)")
+          .then(() => void finished.push(`read ${i}`)),
       );
-      const write = ingestDocuments(db.prisma, [0, 1].map((c) => fixtureDocument({ runId: "behind-readers", client: c as 0 | 1 }))).then((r) => {
+      const write = ingestDocuments(
+        db.prisma,
+        [0, 1].map((c) => fixtureDocument({ runId: "behind-readers", client: c as 0 | 1 })),
+      ).then((r) => {
         finished.push("write");
         return r;
       });

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { AppConfig } from "../api/config.js";
-import { SCHEMA_VERSION, type ResultDocument } from "../model/result-document.js";
+import { type ResultDocument, SCHEMA_VERSION } from "../model/result-document.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 import { testDatabasePrefix } from "./support/integration-teardown.js";
 
@@ -71,14 +71,24 @@ export function fixtureDocument(o: DocOptions): ResultDocument {
     startedAt: "2026-11-22T04:32:44.000Z",
     finishedAt: "2026-11-22T04:32:57.000Z",
     result: fixtureOutput(o.variant ?? "hdr-v2", client),
-    hdrLogs: ["READ", "UPDATE", "CLEANUP"].map((op) => ({ operation: op, uri: `runs/${o.runId}/phases/${phaseIndex}-${phaseName}/client-${client}/hdr/${op}.hdr` })),
+    hdrLogs: ["READ", "UPDATE", "CLEANUP"].map((op) => ({
+      operation: op,
+      uri: `runs/${o.runId}/phases/${phaseIndex}-${phaseName}/client-${client}/hdr/${op}.hdr`,
+    })),
     resources: [{ tSec: 1, cpuPct: 12.5, stealPct: 0 }],
     validity: { verdict: "valid", reasons: [] },
   };
 }
 
 export function testConfig(over: Partial<AppConfig> = {}): AppConfig {
-  return { token: TOKEN, protectReads: false, bodyLimit: 2 * 1024 * 1024, rateLimit: { max: 100_000, timeWindow: "1 minute" }, s3: { region: "us-east-1" }, ...over };
+  return {
+    token: TOKEN,
+    protectReads: false,
+    bodyLimit: 2 * 1024 * 1024,
+    rateLimit: { max: 100_000, timeWindow: "1 minute" },
+    s3: { region: "us-east-1" },
+    ...over,
+  };
 }
 
 /**
@@ -86,10 +96,16 @@ export function testConfig(over: Partial<AppConfig> = {}): AppConfig {
  * ycsb_test_: the integration project's teardown (test/support/integration-teardown.ts) drops them all and stops the server.
  */
 export async function freshPostgresDatabase(name: string): Promise<string> {
-  const base = process.env.TEST_DATABASE_URL ?? execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const base =
+    process.env.TEST_DATABASE_URL ??
+    execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }).trim();
   const db = `${testDatabasePrefix()}${name}_${process.pid}_${Date.now()}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
   // PostgreSQL cuts names at 63 bytes without a word: the URL below would name a database that does not exist.
-  if (db.length > 63) throw new Error(`test database name ${db} is longer than PostgreSQL's 63 bytes: shorten "${name}"`);
+  if (db.length > 63)
+    throw new Error(`test database name ${db} is longer than PostgreSQL's 63 bytes: shorten "${name}"`);
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${db}`);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
+import { Float64Histogram } from "hdr-histogram-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
-import { Float64Histogram } from "hdr-histogram-js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { clientHistograms, encodeHistogram } from "../model/hdr/index.js";
 import { auth, fixtureDocument, fixtureHdr, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
@@ -33,12 +33,24 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
     await db?.close();
   });
 
-  const postRaw = (payload: string) => app.inject({ method: "POST", url: "/api/v1/results", payload, headers: { ...auth, "content-type": "application/json" } });
+  const postRaw = (payload: string) =>
+    app.inject({
+      method: "POST",
+      url: "/api/v1/results",
+      payload,
+      headers: { ...auth, "content-type": "application/json" },
+    });
   // JSON.stringify cannot write 5000 levels: the nested text is spliced in where the DEEP marker stands.
-  const post = (body: unknown) => postRaw(JSON.stringify(body).replace(JSON.stringify(DEEP), "[".repeat(5000) + "]".repeat(5000)));
-  const stored = async () => ({ runs: await db.prisma.run.count(), clients: await db.prisma.clientResult.count(), ops: await db.prisma.operationStat.count() });
+  const post = (body: unknown) =>
+    postRaw(JSON.stringify(body).replace(JSON.stringify(DEEP), "[".repeat(5000) + "]".repeat(5000)));
+  const stored = async () => ({
+    runs: await db.prisma.run.count(),
+    clients: await db.prisma.clientResult.count(),
+    ops: await db.prisma.operationStat.count(),
+  });
 
-  const doc = (runId: string, o: Parameters<typeof fixtureDocument>[0] extends infer T ? Partial<T> : never = {}) => fixtureDocument({ runId, ...o }) as any;
+  const doc = (runId: string, o: Parameters<typeof fixtureDocument>[0] extends infer T ? Partial<T> : never = {}) =>
+    fixtureDocument({ runId, ...o }) as any;
 
   describe("400 naming the field, nothing stored", () => {
     const cases: [string, (d: any) => void, string][] = [
@@ -49,17 +61,41 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
       ["2024-02-30", (d) => (d.run.startedAt = "2024-02-30T00:00:00Z"), "/run/startedAt"],
       ["U+0000", (d) => (d.run.scenario = "a\u0000b"), "/run/scenario"],
       ["a lone surrogate", (d) => (d.run.engineVersion = "5.0\ud800"), "/run/engineVersion"],
-      ["a 1 MB operation name", (d) => (d.result.operations["R".repeat(1_000_000)] = d.result.operations.READ), `/result/operations/${"R".repeat(40)}...`],
-      ["a 1 MB property name", (d) => (d.phase.properties["p".repeat(1_000_000)] = "1"), `/phase/properties/${"p".repeat(40)}...`],
+      [
+        "a 1 MB operation name",
+        (d) => (d.result.operations["R".repeat(1_000_000)] = d.result.operations.READ),
+        `/result/operations/${"R".repeat(40)}...`,
+      ],
+      [
+        "a 1 MB property name",
+        (d) => (d.phase.properties["p".repeat(1_000_000)] = "1"),
+        `/phase/properties/${"p".repeat(40)}...`,
+      ],
       ["nesting depth 5000", (d) => (d.run.provenance = { stack: "s", deep: DEEP }), "/run/provenance/deep"],
       ["avgUs 1e308", (d) => (d.result.operations.READ.avgUs = 1e308), "/result/operations/READ/avgUs"],
-      ["minUs > maxUs", (d) => (d.result.operations.UPDATE.minUs = d.result.operations.UPDATE.maxUs + 1), "/result/operations/UPDATE/minUs"],
-      ["p50 > p99", (d) => (d.result.operations.READ.percentilesUs["50"] = d.result.operations.READ.percentilesUs["99"] + 1), "/result/operations/READ/percentilesUs/95"],
-      ["throughput 10x operations / runtime", (d) => (d.result.overall.throughputOpsSec *= 10), "/result/overall/throughputOpsSec"],
+      [
+        "minUs > maxUs",
+        (d) => (d.result.operations.UPDATE.minUs = d.result.operations.UPDATE.maxUs + 1),
+        "/result/operations/UPDATE/minUs",
+      ],
+      [
+        "p50 > p99",
+        (d) => (d.result.operations.READ.percentilesUs["50"] = d.result.operations.READ.percentilesUs["99"] + 1),
+        "/result/operations/READ/percentilesUs/95",
+      ],
+      [
+        "throughput 10x operations / runtime",
+        (d) => (d.result.overall.throughputOpsSec *= 10),
+        "/result/overall/throughputOpsSec",
+      ],
       ["finishedAt < startedAt", (d) => (d.finishedAt = "2026-11-22T04:00:00.000Z"), "/finishedAt"],
       ["client 5 of a 2-client phase", (d) => (d.client.index = 5), "/client/index"],
       ["client.count other than phase.clients", (d) => (d.client.count = 3), "/client/count"],
-      ["a published source", (d) => (d.run.source = { kind: "published", citation: "Lineate 2014", seed: "002" }), "/run/source/kind"],
+      [
+        "a published source",
+        (d) => (d.run.source = { kind: "published", citation: "Lineate 2014", seed: "002" }),
+        "/run/source/kind",
+      ],
       ["an unknown field in client", (d) => (d.client.rack = "r1"), "/client/rack"],
       ["an unknown field in result", (d) => (d.result.note = "x"), "/result/note"],
       ["an unknown field in resources", (d) => (d.resources[0].memPct = 3), "/resources/0/memPct"],
@@ -71,7 +107,10 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
       const r = await post(d);
       expect(r.statusCode, r.body).toBe(400);
       const fields = r.json().fields as { path: string }[];
-      expect(fields.map((f) => f.path), r.body).toContain(path);
+      expect(
+        fields.map((f) => f.path),
+        r.body,
+      ).toContain(path);
       expect(await stored()).toEqual(before);
     });
   });
@@ -96,9 +135,14 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
     expect(r2.statusCode, r2.body).toBe(409);
     expect(r2.json().message).toMatch(/clients/);
     // Within one batch too.
-    const r3 = await post([doc("phase-facts-batch", { client: 0 }), doc("phase-facts-batch", { client: 1, threads: 16 })]);
+    const r3 = await post([
+      doc("phase-facts-batch", { client: 0 }),
+      doc("phase-facts-batch", { client: 1, threads: 16 }),
+    ]);
     expect(r3.statusCode).toBe(409);
-    expect(await db.prisma.clientResult.count({ where: { runId: { in: ["phase-facts", "phase-facts-batch"] } } })).toBe(1);
+    expect(await db.prisma.clientResult.count({ where: { runId: { in: ["phase-facts", "phase-facts-batch"] } } })).toBe(
+      1,
+    );
   });
 
   it("a run's phases posted one by one are stored however each states the run's end; finishedAt is the latest", async () => {
@@ -123,7 +167,15 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
     const d = doc("reordered");
     expect((await post(d)).statusCode).toBe(201);
     const reversed = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reversed) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reversed)
+        : v && typeof v === "object"
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : v;
     const r = await post(reversed(d));
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ created: 0, duplicates: 1, conflicts: 0 });
@@ -175,7 +227,9 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
 
     const withHistograms = (runId: string) => {
       const d = doc(runId);
-      d.hdrHistograms = clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", 0, operation) })));
+      d.hdrHistograms = clientHistograms(
+        ["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", 0, operation) })),
+      );
       return d;
     };
 
@@ -206,7 +260,11 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
 
     it.each([
       ["a zero-width space in the scenario", (d: any) => (d.run.scenario = "api-test\u200b"), "/run/scenario"],
-      ["an RTL override in the engine version", (d: any) => (d.run.engineVersion = "5.0.4\u202e"), "/run/engineVersion"],
+      [
+        "an RTL override in the engine version",
+        (d: any) => (d.run.engineVersion = "5.0.4\u202e"),
+        "/run/engineVersion",
+      ],
     ])("%s: 400 naming the field", async (_name, spoil, path) => {
       const d = doc("invisible");
       spoil(d);
@@ -214,7 +272,7 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
       expect(fields!.map((f) => f.path)).toContain(path);
     });
 
-    it("a repeated key (\"id\":\"A\",\"id\":\"B\"): 400 naming it, nothing stored", async () => {
+    it('a repeated key ("id":"A","id":"B"): 400 naming it, nothing stored', async () => {
       const text = JSON.stringify(doc("dup-A")).replace('"id":"dup-A"', '"id":"dup-A","id":"dup-B"');
       const { fields } = await errorOf(await postRaw(text), 400);
       expect(fields!.map((f) => f.path)).toContain("/run/id");
@@ -222,7 +280,12 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
     });
 
     it("JSON declared UTF-16: 415, never read as UTF-8", async () => {
-      const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: JSON.stringify(doc("utf16")), headers: { ...auth, "content-type": "application/json; charset=utf-16" } });
+      const r = await app.inject({
+        method: "POST",
+        url: "/api/v1/results",
+        payload: JSON.stringify(doc("utf16")),
+        headers: { ...auth, "content-type": "application/json; charset=utf-16" },
+      });
       expect((await errorOf(r, 415)).message).toMatch(/UTF-8/);
     });
 
@@ -252,8 +315,12 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
       expect(spec.paths["/api/v1/results/"].post.requestBody.required).toBe(true);
       const order = spec.paths["/api/v1/regressions/"].get.parameters.find((p: { name: string }) => p.name === "order");
       expect(order.required).toBe(false);
-      expect(Object.keys(spec.paths["/api/v1/runs/{id}"].get.responses)).toEqual(expect.arrayContaining(["200", "304", "400", "404", "503"]));
-      expect(Object.keys(spec.paths["/api/v1/reference/load"].post.responses)).toEqual(expect.arrayContaining(["400", "401", "413", "415"]));
+      expect(Object.keys(spec.paths["/api/v1/runs/{id}"].get.responses)).toEqual(
+        expect.arrayContaining(["200", "304", "400", "404", "503"]),
+      );
+      expect(Object.keys(spec.paths["/api/v1/reference/load"].post.responses)).toEqual(
+        expect.arrayContaining(["400", "401", "413", "415"]),
+      );
       expect(spec.paths["/api/v1/ingest/s3"].post.responses["502"]).toBeDefined();
     });
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { MAX_BATCH } from "../api/routes/api/results/index.js";
 import { ingestDocuments } from "../api/store/ingest.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
@@ -21,7 +21,15 @@ describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
     await db?.close();
   });
 
-  const batch = Array.from({ length: 40 }, (_, i) => fixtureDocument({ runId: `bulk-${Math.floor(i / 10)}`, client: (i % 2) as 0 | 1, clients: 2, phaseName: `a-t${Math.floor(i / 2) % 5}`, phaseIndex: Math.floor(i / 2) % 5 }));
+  const batch = Array.from({ length: 40 }, (_, i) =>
+    fixtureDocument({
+      runId: `bulk-${Math.floor(i / 10)}`,
+      client: (i % 2) as 0 | 1,
+      clients: 2,
+      phaseName: `a-t${Math.floor(i / 2) % 5}`,
+      phaseIndex: Math.floor(i / 2) % 5,
+    }),
+  );
 
   it("stores a batch of documents across runs and phases, with every child row", async () => {
     const out = await ingestDocuments(db.prisma, batch);
@@ -39,7 +47,10 @@ describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
     expect(stored.validity?.verdict).toBe(doc.validity.verdict);
     const phase = await db.prisma.phase.findFirstOrThrow({ where: { runId: "bulk-3", name: "a-t4" } });
     expect(phase.clientsReported).toBe(2);
-    expect(phase.throughputSum).toBeCloseTo(batch[38]!.result.overall.throughputOpsSec + doc.result.overall.throughputOpsSec, 6);
+    expect(phase.throughputSum).toBeCloseTo(
+      batch[38]!.result.overall.throughputOpsSec + doc.result.overall.throughputOpsSec,
+      6,
+    );
   });
 
   it("reports the same batch again as duplicates and writes nothing", async () => {
@@ -50,9 +61,13 @@ describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
   });
 
   it("compresses status series with lz4 on Postgres (Debian's build has it), pglz where lz4 is missing", async () => {
-    const [setting] = await db.prisma.$queryRaw<{ lz4: boolean }[]>`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`;
+    const [setting] = await db.prisma.$queryRaw<
+      { lz4: boolean }[]
+    >`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`;
     const lz4 = setting?.lz4 === true;
-    const rows = await db.prisma.$queryRaw<{ method: string | null }[]>`SELECT pg_column_compression(points) AS method FROM status_series`;
+    const rows = await db.prisma.$queryRaw<
+      { method: string | null }[]
+    >`SELECT pg_column_compression(points) AS method FROM status_series`;
     expect(rows.length).toBe(40);
     expect(lz4).toBe(kind === "postgres");
     expect(new Set(rows.map((r) => r.method))).toEqual(new Set([lz4 ? "lz4" : "pglz"]));
@@ -63,8 +78,21 @@ describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
   // answered 500 from 700 documents on), so every document is answered duplicate and nothing is written.
   it(`a retry of an acknowledged batch of ${MAX_BATCH} documents (the largest accepted) is answered duplicate, over thousands stored`, async () => {
     const batch = (b: number) =>
-      Array.from({ length: MAX_BATCH }, (_, i) => fixtureDocument({ runId: `retry-${b}-${Math.floor(i / 20)}`, client: (i % 2) as 0 | 1, phaseName: `a-t${Math.floor(i / 2) % 10}`, phaseIndex: Math.floor(i / 2) % 10 }));
-    const post = (docs: unknown) => app.inject({ method: "POST", url: "/api/v1/results", headers: { ...auth, "content-type": "application/json" }, payload: JSON.stringify(docs) });
+      Array.from({ length: MAX_BATCH }, (_, i) =>
+        fixtureDocument({
+          runId: `retry-${b}-${Math.floor(i / 20)}`,
+          client: (i % 2) as 0 | 1,
+          phaseName: `a-t${Math.floor(i / 2) % 10}`,
+          phaseIndex: Math.floor(i / 2) % 10,
+        }),
+      );
+    const post = (docs: unknown) =>
+      app.inject({
+        method: "POST",
+        url: "/api/v1/results",
+        headers: { ...auth, "content-type": "application/json" },
+        payload: JSON.stringify(docs),
+      });
     for (let b = 0; b < 4; b++) {
       const r = await post(batch(b));
       expect(r.statusCode, r.body.slice(0, 300)).toBe(201);
@@ -74,7 +102,9 @@ describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
     const again = await post(batch(3));
     expect(again.statusCode, again.body.slice(0, 300)).toBe(200);
     expect(again.json()).toMatchObject({ created: 0, duplicates: MAX_BATCH, conflicts: 0 });
-    expect({ clients: await db.prisma.clientResult.count(), ops: await db.prisma.operationStat.count() }).toEqual(before);
+    expect({ clients: await db.prisma.clientResult.count(), ops: await db.prisma.operationStat.count() }).toEqual(
+      before,
+    );
     // One document changed in the retry: that one is a conflict, never overwritten; the others stay duplicates.
     const changed = batch(2);
     changed[500]!.result.overall.throughputOpsSec *= 0.5;

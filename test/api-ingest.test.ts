@@ -2,15 +2,21 @@ import { readdirSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
-import { clientHistograms, mergeHdrLogs } from "../model/hdr/index.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { durability } from "../api/store/queries/durability.js";
+import { clientHistograms, mergeHdrLogs } from "../model/hdr/index.js";
 import { auth, fixtureDocument, fixtureHdr, fixtureOutput, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 async function counts(db: Database) {
   const p = db.prisma;
   const [runs, phases, clients, ops, series, hdr, verdicts] = await Promise.all([
-    p.run.count(), p.phase.count(), p.clientResult.count(), p.operationStat.count(), p.statusSeries.count(), p.hdrLogRef.count(), p.validityVerdict.count(),
+    p.run.count(),
+    p.phase.count(),
+    p.clientResult.count(),
+    p.operationStat.count(),
+    p.statusSeries.count(),
+    p.hdrLogRef.count(),
+    p.validityVerdict.count(),
   ]);
   return { runs, phases, clients, ops, series, hdr, verdicts };
 }
@@ -30,11 +36,15 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     await db?.close();
   });
 
-  const post = (body: unknown, headers: Record<string, string> = auth) => app.inject({ method: "POST", url: "/api/v1/results", payload: body as object, headers });
+  const post = (body: unknown, headers: Record<string, string> = auth) =>
+    app.inject({ method: "POST", url: "/api/v1/results", payload: body as object, headers });
 
   it("applied the committed migrations", async () => {
     // Every migration committed under prisma/migrations, in order: a new one that is not applied fails here.
-    const committed = readdirSync(new URL("../prisma/migrations/", import.meta.url), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const committed = readdirSync(new URL("../prisma/migrations/", import.meta.url), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(committed.length).toBeGreaterThanOrEqual(8);
     expect(db.appliedMigrations).toEqual(committed);
   });
@@ -59,7 +69,9 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     const created = rs.reduce((a, r) => a + r.json().created, 0);
     expect(created).toBe(1);
     expect(await db.prisma.clientResult.count({ where: { runId: "run-race" } })).toBe(1);
-    expect(await db.prisma.operationStat.count({ where: { clientResult: { runId: "run-race" } } })).toBe(Object.keys(doc.result.operations).length);
+    expect(await db.prisma.operationStat.count({ where: { clientResult: { runId: "run-race" } } })).toBe(
+      Object.keys(doc.result.operations).length,
+    );
   });
 
   it("stores one copy when two processes ingest at once", async () => {
@@ -80,7 +92,10 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
       // The phase totals kept under a row lock saw both clients, whichever process stored which.
       const phase = await db.prisma.phase.findFirstOrThrow({ where: { runId: "run-two-procs" } });
       expect(phase.clientsReported).toBe(2);
-      expect(phase.throughputSum).toBeCloseTo(docs[0]!.result.overall.throughputOpsSec + docs[1]!.result.overall.throughputOpsSec, 6);
+      expect(phase.throughputSum).toBeCloseTo(
+        docs[0]!.result.overall.throughputOpsSec + docs[1]!.result.overall.throughputOpsSec,
+        6,
+      );
     } finally {
       await app2.close();
       if (db2 !== db) await db2.close();
@@ -96,9 +111,17 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
       ["huge string", (d) => ((d.run.scenario = "x".repeat(500_000)), d), /^\/run\/scenario$/],
       ["SQL in an id", (d) => ((d.run.id = "x'; DROP TABLE runs; --"), d), /^\/run\/id$/],
       ["bad date", (d) => ((d.startedAt = "yesterday"), d), /^\/startedAt$/],
-      ["status series columns of unequal length", (d) => (d.result.statusSeries.elapsedSec.push(99), d), /^\/result\/statusSeries\//],
+      [
+        "status series columns of unequal length",
+        (d) => (d.result.statusSeries.elapsedSec.push(99), d),
+        /^\/result\/statusSeries\//,
+      ],
       ["not a histogram", (d) => ((d.hdrHistograms = { READ: "SGVsbG8sIHdvcmxkIQ==" }), d), /^\/hdrHistograms\/READ$/],
-      ["one bad document in a batch", (d) => [fixtureDocument({ runId: "batch-ok" }), ((d.phase.threadsPerClient = 0), d)], /^\/1\/phase\/threadsPerClient$/],
+      [
+        "one bad document in a batch",
+        (d) => [fixtureDocument({ runId: "batch-ok" }), ((d.phase.threadsPerClient = 0), d)],
+        /^\/1\/phase\/threadsPerClient$/,
+      ],
     ];
     it.each(cases)("%s", async (_name, mutate, field) => {
       const before = await counts(db);
@@ -106,7 +129,10 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
       const r = await post(body);
       expect(r.statusCode, r.body).toBe(400);
       const json = r.json();
-      expect(json.fields.some((f: { path: string }) => field.test(f.path)), JSON.stringify(json.fields)).toBe(true);
+      expect(
+        json.fields.some((f: { path: string }) => field.test(f.path)),
+        JSON.stringify(json.fields),
+      ).toBe(true);
       expect(json.message).toContain(json.fields[0].path);
       expect(await counts(db)).toEqual(before);
     });
@@ -154,7 +180,10 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     expect(body.missing).toEqual(["missing-run"]);
     const phase = body.runs[0].phases[0];
     const outs = [fixtureOutput("hdr-v2", 0), fixtureOutput("hdr-v2", 1)];
-    expect(phase.aggregate.throughputOpsSec).toBeCloseTo(outs[0]!.overall.throughputOpsSec + outs[1]!.overall.throughputOpsSec, 6);
+    expect(phase.aggregate.throughputOpsSec).toBeCloseTo(
+      outs[0]!.overall.throughputOpsSec + outs[1]!.overall.throughputOpsSec,
+      6,
+    );
     expect(phase.aggregate.complete).toBe(true);
     const read = phase.aggregate.operations.READ;
     const [r0, r1] = outs.map((o) => o.operations.READ!);
@@ -168,33 +197,60 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
   it("merges the clients' histograms a posted document carries (as the runner writes them): percentiles merged-hdr", async () => {
     const docs = ([0, 1] as const).map((c) => ({
       ...fixtureDocument({ runId: "run-hist", client: c, scenario: "api-hist" }),
-      hdrHistograms: clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) }))),
+      hdrHistograms: clientHistograms(
+        ["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) })),
+      ),
     }));
     expect((await post(docs)).statusCode).toBe(201);
     const r = await app.inject({ url: "/api/v1/runs/run-hist" });
     expect(r.statusCode, r.body).toBe(200);
     const read = r.json().phases[0].aggregate.operations.READ;
     expect(read.percentileMethod).toBe("merged-hdr");
-    const merged = mergeHdrLogs(([0, 1] as const).map((c) => ({ client: `client-${c}`, operation: "READ", text: fixtureHdr("hdr-v2", c, "READ") })), { percentiles: [50, 95, 99, 99.9] });
-    expect(merged.operations.READ!.count).toBe(docs[0]!.result.operations.READ!.count + docs[1]!.result.operations.READ!.count);
-    for (const p of ["50", "95", "99", "99.9"]) expect(read.percentilesUs[p]).toBe(merged.operations.READ!.percentilesUs[p]);
+    const merged = mergeHdrLogs(
+      ([0, 1] as const).map((c) => ({
+        client: `client-${c}`,
+        operation: "READ",
+        text: fixtureHdr("hdr-v2", c, "READ"),
+      })),
+      { percentiles: [50, 95, 99, 99.9] },
+    );
+    expect(merged.operations.READ!.count).toBe(
+      docs[0]!.result.operations.READ!.count + docs[1]!.result.operations.READ!.count,
+    );
+    for (const p of ["50", "95", "99", "99.9"])
+      expect(read.percentilesUs[p]).toBe(merged.operations.READ!.percentilesUs[p]);
 
     // The whole distribution: the spectrum's p99 is the merge's, the 1 ms buckets hold every recording once.
     const series = await app.inject({ url: "/api/v1/runs/run-hist/phases/a-t4/series" });
     expect(series.statusCode, series.body).toBe(200);
-    const latency = series.json().latency.READ as { clients: number; count: number; spectrum: { percentile: number; valueUs: number }[]; buckets: { count: number }[] };
+    const latency = series.json().latency.READ as {
+      clients: number;
+      count: number;
+      spectrum: { percentile: number; valueUs: number }[];
+      buckets: { count: number }[];
+    };
     expect(latency.clients).toBe(2);
     expect(latency.count).toBe(merged.operations.READ!.count);
-    expect(latency.spectrum.find((q) => q.percentile === 99)!.valueUs).toBe(merged.operations.READ!.percentilesUs["99"]);
+    expect(latency.spectrum.find((q) => q.percentile === 99)!.valueUs).toBe(
+      merged.operations.READ!.percentilesUs["99"],
+    );
     expect(latency.buckets.reduce((a, b) => a + b.count, 0)).toBe(merged.operations.READ!.count);
     // /durability's p99 of the cell is the same merge (labelled so), not the larger of the two clients' own.
     const dur = await app.inject({ url: "/api/v1/durability?scenario=api-hist" });
     expect(dur.statusCode, dur.body).toBe(200);
     const cell = (dur.json().rows as { operations: Record<string, { p99Us: number; p99Method: string }> }[])[0]!;
-    expect(cell.operations.READ).toMatchObject({ p99Us: merged.operations.READ!.percentilesUs["99"], p99Method: "merged-hdr" });
+    expect(cell.operations.READ).toMatchObject({
+      p99Us: merged.operations.READ!.percentilesUs["99"],
+      p99Method: "merged-hdr",
+    });
     const sweeps = await app.inject({ url: "/api/v1/sweeps?scenario=api-hist" });
-    const point = (sweeps.json().series as { points: { latency: Record<string, { p99Us: number; p99Method: string }> }[] }[])[0]!.points[0]!;
-    expect(point.latency.READ).toMatchObject({ p99Us: merged.operations.READ!.percentilesUs["99"], p99Method: "merged-hdr" });
+    const point = (
+      sweeps.json().series as { points: { latency: Record<string, { p99Us: number; p99Method: string }> }[] }[]
+    )[0]!.points[0]!;
+    expect(point.latency.READ).toMatchObject({
+      p99Us: merged.operations.READ!.percentilesUs["99"],
+      p99Method: "merged-hdr",
+    });
     // Past the merge limit (a query over a whole database) the p99 is the clients' max, and says so: computed from the
     // phases, as a view does when a filter (here a date range) cuts through the groups ingest keeps.
     const [r0, r1] = docs.map((d) => d.result.operations.READ!.percentilesUs["99"]!);
@@ -204,7 +260,10 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     await post(([0, 1] as const).map((c) => fixtureDocument({ runId: "run-no-hist", client: c })));
     expect((await app.inject({ url: "/api/v1/runs/run-no-hist/phases/a-t4/series" })).json().latency).toEqual({});
     // Nor one where only some clients did.
-    await post([{ ...fixtureDocument({ runId: "run-half-hist", client: 0 }), hdrHistograms: docs[0]!.hdrHistograms }, fixtureDocument({ runId: "run-half-hist", client: 1 })]);
+    await post([
+      { ...fixtureDocument({ runId: "run-half-hist", client: 0 }), hdrHistograms: docs[0]!.hdrHistograms },
+      fixtureDocument({ runId: "run-half-hist", client: 1 }),
+    ]);
     expect((await app.inject({ url: "/api/v1/runs/run-half-hist/phases/a-t4/series" })).json().latency).toEqual({});
   });
 
@@ -227,6 +286,7 @@ describe.each(["pglite", "postgres"] as const)("results API on %s", (kind) => {
     const r = await app.inject({ url: "/docs/json" });
     expect(r.statusCode).toBe(200);
     const paths = Object.keys(r.json().paths);
-    for (const p of ["/api/v1/results/", "/api/v1/runs/", "/api/v1/compare/", "/api/v1/scaling/", "/api/v1/ingest/s3"]) expect(paths).toContain(p);
+    for (const p of ["/api/v1/results/", "/api/v1/runs/", "/api/v1/compare/", "/api/v1/scaling/", "/api/v1/ingest/s3"])
+      expect(paths).toContain(p);
   });
 });

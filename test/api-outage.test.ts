@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
-import { fixtureDocument, freshPostgresDatabase, testConfig, auth } from "./api-helpers.js";
-import pg from "pg";
+import { type Database, openDatabase } from "../api/db/open.js";
+import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 import { FlakyProxy, waitFor } from "./runner-helpers.js";
 
 // The database goes away (a Postgres restart, a network cut): /health says so and every request answers 503 with
@@ -21,7 +21,16 @@ describe("database outage on Postgres", () => {
     url.port = String(proxy.port);
     db = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
     app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
-    expect((await app.inject({ method: "POST", url: "/api/v1/results", payload: fixtureDocument({ runId: "before-outage" }), headers: auth })).statusCode).toBe(201);
+    expect(
+      (
+        await app.inject({
+          method: "POST",
+          url: "/api/v1/results",
+          payload: fixtureDocument({ runId: "before-outage" }),
+          headers: auth,
+        })
+      ).statusCode,
+    ).toBe(201);
   });
   afterAll(async () => {
     if (proxyDown) await proxy.up();
@@ -44,7 +53,12 @@ describe("database outage on Postgres", () => {
       { url: "/api/v1/runs" },
       { url: "/api/v1/runs/before-outage" },
       { url: "/api/v1/scaling" },
-      { method: "POST" as const, url: "/api/v1/results", payload: fixtureDocument({ runId: "during-outage" }), headers: auth },
+      {
+        method: "POST" as const,
+        url: "/api/v1/results",
+        payload: fixtureDocument({ runId: "during-outage" }),
+        headers: auth,
+      },
     ]) {
       const r = await app.inject(req);
       expect(r.statusCode, `${req.url}: ${r.body}`).toBe(503);
@@ -68,7 +82,9 @@ describe("database outage on Postgres", () => {
       // The pool's one connection held for longer than the pool's connection deadline (api/db/open.ts: 5 s).
       const holder = busy.prisma.$queryRawUnsafe("SELECT pg_sleep(8) IS NULL AS slept").then(() => undefined);
       await waitFor("the pool's connection to be busy", 30_000, async () => {
-        const { rows } = await watcher.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(8)%' AND state = 'active'");
+        const { rows } = await watcher.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(8)%' AND state = 'active'",
+        );
         return rows[0].n > 0;
       });
       const r = await busyApp.inject({ url: "/api/v1/runs" });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
-import { buildPlan, scenario, type Plan, type PlanPhase, type ResultDocument } from "../model/index.js";
+import { type Database, openDatabase } from "../api/db/open.js";
+import { buildPlan, type Plan, type PlanPhase, type ResultDocument, scenario } from "../model/index.js";
 import { clientResult } from "../runner/client-result.js";
 import { auth, fixtureOutput, testConfig } from "./api-helpers.js";
 
@@ -13,12 +13,24 @@ const STAND_IN_LOCAL = { standIn: "site.ycsb.BasicDB: no database", machine: "lo
  * the documents the runner writes for them are stored, and read back over repeats.
  */
 function threeRepeatPlan(scenarioName = "api-repeats"): Plan {
-  const spec = { ...scenario("quickstart"), name: scenarioName, repeats: 3, workloads: [{ workload: "a", operationCount: 2_000 }] };
+  const spec = {
+    ...scenario("quickstart"),
+    name: scenarioName,
+    repeats: 3,
+    workloads: [{ workload: "a", operationCount: 2_000 }],
+  };
   return buildPlan(spec, { clients: 2 });
 }
 
 /** The runner's document of one client in one phase, around a real client's parsed output of a workload A run. */
-function runnerDocument(plan: Plan, phase: PlanPhase, client: 0 | 1, runId: string, throughputOpsSec?: number, where: { standIn?: string; machine?: string } = STAND_IN_LOCAL): ResultDocument {
+function runnerDocument(
+  plan: Plan,
+  phase: PlanPhase,
+  client: 0 | 1,
+  runId: string,
+  throughputOpsSec?: number,
+  where: { standIn?: string; machine?: string } = STAND_IN_LOCAL,
+): ResultDocument {
   const output = structuredClone(fixtureOutput("hdr-v2", client));
   if (throughputOpsSec !== undefined) output.overall.throughputOpsSec = throughputOpsSec;
   return clientResult({
@@ -47,18 +59,27 @@ describe("repeats of a plan are stored", () => {
     await app?.close();
     await db?.close();
   });
-  const post = (body: unknown) => app.inject({ method: "POST", url: "/api/v1/results", payload: body as object, headers: auth });
+  const post = (body: unknown) =>
+    app.inject({ method: "POST", url: "/api/v1/results", payload: body as object, headers: auth });
 
   it("every repeat phase of one run, one repeat per request", async () => {
     const plan = threeRepeatPlan();
     const runs = plan.phases.filter((p) => p.kind === "workload");
-    expect(runs.map((p) => [p.name, p.repeat])).toEqual([["a-r0", 0], ["a-r1", 1], ["a-r2", 2]]);
+    expect(runs.map((p) => [p.name, p.repeat])).toEqual([
+      ["a-r0", 0],
+      ["a-r1", 1],
+      ["a-r2", 2],
+    ]);
     for (const phase of runs) {
       const r = await post(([0, 1] as const).map((c) => runnerDocument(plan, phase, c, "rep-each")));
       expect(r.statusCode, r.body).toBe(201);
       expect(r.json()).toMatchObject({ created: 2, conflicts: 0 });
     }
-    const stored = await db.prisma.phase.findMany({ where: { runId: "rep-each" }, orderBy: { index: "asc" }, select: { name: true, repeat: true, clientsReported: true } });
+    const stored = await db.prisma.phase.findMany({
+      where: { runId: "rep-each" },
+      orderBy: { index: "asc" },
+      select: { name: true, repeat: true, clientsReported: true },
+    });
     expect(stored).toEqual([
       { name: "a-r0", repeat: 0, clientsReported: 2 },
       { name: "a-r1", repeat: 1, clientsReported: 2 },
@@ -70,7 +91,11 @@ describe("repeats of a plan are stored", () => {
   it("a batch holding r0 and r1 of one run stores both", async () => {
     const plan = threeRepeatPlan();
     const [r0, r1] = plan.phases.filter((p) => p.kind === "workload");
-    const r = await post([runnerDocument(plan, r0!, 0, "rep-batch"), runnerDocument(plan, r1!, 0, "rep-batch"), runnerDocument(plan, r1!, 1, "rep-batch")]);
+    const r = await post([
+      runnerDocument(plan, r0!, 0, "rep-batch"),
+      runnerDocument(plan, r1!, 0, "rep-batch"),
+      runnerDocument(plan, r1!, 1, "rep-batch"),
+    ]);
     expect(r.statusCode, r.body).toBe(201);
     expect(r.json()).toMatchObject({ created: 3, conflicts: 0 });
     expect(await db.prisma.clientResult.count({ where: { runId: "rep-batch" } })).toBe(3);
@@ -87,7 +112,11 @@ describe("repeats of a plan are stored", () => {
       });
     const r = await post(docs);
     expect(r.statusCode, r.body).toBe(201);
-    const stored = await db.prisma.phase.findMany({ where: { runId: "rep-legacy" }, orderBy: { index: "asc" }, select: { repeat: true } });
+    const stored = await db.prisma.phase.findMany({
+      where: { runId: "rep-legacy" },
+      orderBy: { index: "asc" },
+      select: { repeat: true },
+    });
     expect(stored.map((p) => p.repeat)).toEqual([0, 1, 2]);
   });
 
@@ -114,7 +143,9 @@ describe("aggregates over repeats: mean, CI and n, valid results only by default
     const plan = threeRepeatPlan(scenarioName);
     const docs = plan.phases
       .filter((p) => p.kind === "workload")
-      .flatMap((p) => ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "agg-run", TOTALS[p.repeat]! * (c === 0 ? 0.4 : 0.6))));
+      .flatMap((p) =>
+        ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "agg-run", TOTALS[p.repeat]! * (c === 0 ? 0.4 : 0.6))),
+      );
     const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
     expect(r.statusCode, r.body).toBe(201);
   });
@@ -160,14 +191,28 @@ describe("aggregates over repeats: mean, CI and n, valid results only by default
   });
 
   it("an invalid repeat is left out and counted (include=all counts it): 25% failed operations do not move the mean", async () => {
-    const plan = buildPlan({ ...scenario("quickstart"), name: `${scenarioName}-invalid`, repeats: 3, workloads: [{ workload: "a", operationCount: 2_000 }] }, { clients: 1 });
+    const plan = buildPlan(
+      {
+        ...scenario("quickstart"),
+        name: `${scenarioName}-invalid`,
+        repeats: 3,
+        workloads: [{ workload: "a", operationCount: 2_000 }],
+      },
+      { clients: 1 },
+    );
     const runs = plan.phases.filter((p) => p.kind === "workload");
     const docs = runs.map((p, i) => {
       const d = runnerDocument(plan, p, 0, "agg-invalid", [656, 656, 1170][i]);
-      if (i === 2) d.validity = { verdict: "invalid", reasons: [{ code: "error-rate", message: "25.0% of operations failed (> 1%)" }] };
+      if (i === 2)
+        d.validity = {
+          verdict: "invalid",
+          reasons: [{ code: "error-rate", message: "25.0% of operations failed (> 1%)" }],
+        };
       return d;
     });
-    expect((await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth })).statusCode).toBe(201);
+    expect(
+      (await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth })).statusCode,
+    ).toBe(201);
     const valid = await get(`/api/v1/durability?scenario=${scenarioName}-invalid`);
     expect(valid.rows[0].throughputOpsSec).toBeCloseTo(656, 6);
     expect(valid.rows[0].throughput.n).toBe(2);
@@ -178,17 +223,28 @@ describe("aggregates over repeats: mean, CI and n, valid results only by default
     expect(all.rows[0].throughput.n).toBe(3);
     expect(all.leftOut).toEqual({ invalid: 0, incomplete: 0 });
     for (const path of ["scaling", "sweeps", "repeatability"]) {
-      expect((await get(`/api/v1/${path}?scenario=${scenarioName}-invalid`)).leftOut, path).toEqual({ invalid: 1, incomplete: 0 });
+      expect((await get(`/api/v1/${path}?scenario=${scenarioName}-invalid`)).leftOut, path).toEqual({
+        invalid: 1,
+        incomplete: 0,
+      });
     }
     // The run and its phase carry the worst verdict, kept by ingest with the same rule.
     expect((await get(`/api/v1/runs?scenario=${scenarioName}-invalid`)).runs[0].verdict).toBe("invalid");
     expect((await get(`/api/v1/runs?scenario=${scenarioName}-invalid&verdict=valid`)).total).toBe(0);
-    expect((await get("/api/v1/runs/agg-invalid")).phases.map((p: { verdict: string }) => p.verdict)).toEqual(["valid", "valid", "invalid"]);
+    expect((await get("/api/v1/runs/agg-invalid")).phases.map((p: { verdict: string }) => p.verdict)).toEqual([
+      "valid",
+      "valid",
+      "invalid",
+    ]);
   });
 
   it("every view reads a phase the same: throughput, runtime and verdict of /runs/:id are those /repeatability and /sweeps count", async () => {
     const run = await get("/api/v1/runs/agg-run");
-    const phases = run.phases as { phase: { name: string }; verdict: string; aggregate: { throughputOpsSec: number; runtimeMs: number; complete: boolean } }[];
+    const phases = run.phases as {
+      phase: { name: string };
+      verdict: string;
+      aggregate: { throughputOpsSec: number; runtimeMs: number; complete: boolean };
+    }[];
     const { groups } = await get(`/api/v1/repeatability?scenario=${scenarioName}&include=all`);
     const repeats = groups[0].repeats as { phase: string; throughputOpsSec: number; verdict: string }[];
     for (const r of repeats) {
@@ -205,8 +261,14 @@ describe("aggregates over repeats: mean, CI and n, valid results only by default
   it("an incomplete phase (a client never reported) is never counted, and says so", async () => {
     const plan = threeRepeatPlan(`${scenarioName}-partial`);
     const [r0, r1] = plan.phases.filter((p) => p.kind === "workload");
-    const docs = [runnerDocument(plan, r0!, 0, "agg-partial", 400), runnerDocument(plan, r0!, 1, "agg-partial", 600), runnerDocument(plan, r1!, 0, "agg-partial", 900)];
-    expect((await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth })).statusCode).toBe(201);
+    const docs = [
+      runnerDocument(plan, r0!, 0, "agg-partial", 400),
+      runnerDocument(plan, r0!, 1, "agg-partial", 600),
+      runnerDocument(plan, r1!, 0, "agg-partial", 900),
+    ];
+    expect(
+      (await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth })).statusCode,
+    ).toBe(201);
     const { series, leftOut } = await get(`/api/v1/scaling?scenario=${scenarioName}-partial&include=all`);
     expect(series[0].points[0]).toMatchObject({ throughputOpsSec: 1000, throughput: { n: 1 } });
     expect(leftOut).toEqual({ invalid: 0, incomplete: 1 });
@@ -268,7 +330,9 @@ describe("a stand-in is not the engine: its runs are their own configuration in 
     const plan = threeRepeatPlan(scenarioName);
     const work = plan.phases.filter((p) => p.kind === "workload");
     const docs = [
-      ...work.flatMap((p) => ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "engine-run", [1000, 2000, 3000][p.repeat]! / 2, {}))),
+      ...work.flatMap((p) =>
+        ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "engine-run", [1000, 2000, 3000][p.repeat]! / 2, {})),
+      ),
       ...work.flatMap((p) => ([0, 1] as const).map((c) => runnerDocument(plan, p, c, "rehearsal-run", 1250))),
     ];
     const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
@@ -283,14 +347,27 @@ describe("a stand-in is not the engine: its runs are their own configuration in 
     expect(r.statusCode, r.body).toBe(200);
     return r.json();
   };
-  const byStandIn = <T extends { standIn: string | null }>(xs: T[]) => Object.fromEntries(xs.map((x) => [x.standIn ?? "engine", x]));
+  const byStandIn = <T extends { standIn: string | null }>(xs: T[]) =>
+    Object.fromEntries(xs.map((x) => [x.standIn ?? "engine", x]));
 
   it("/scaling draws two series, each with its stand-in and machines, never one mean of both", async () => {
     const { series } = await get(`/api/v1/scaling?scenario=${scenarioName}&workload=a`);
     expect(series).toHaveLength(2);
-    const s = byStandIn(series as { standIn: string | null; instanceTypes: object; points: { throughputOpsSec: number; throughput: { n: number } }[] }[]);
-    expect(s.engine).toMatchObject({ instanceTypes: { data: "m6i.large", client: "c6i.large" }, points: [{ throughputOpsSec: 2000, throughput: { n: 3 } }] });
-    expect(s["site.ycsb.BasicDB: no database"]).toMatchObject({ instanceTypes: { data: "local", client: "local" }, points: [{ throughputOpsSec: 2500, throughput: { n: 3 } }] });
+    const s = byStandIn(
+      series as {
+        standIn: string | null;
+        instanceTypes: object;
+        points: { throughputOpsSec: number; throughput: { n: number } }[];
+      }[],
+    );
+    expect(s.engine).toMatchObject({
+      instanceTypes: { data: "m6i.large", client: "c6i.large" },
+      points: [{ throughputOpsSec: 2000, throughput: { n: 3 } }],
+    });
+    expect(s["site.ycsb.BasicDB: no database"]).toMatchObject({
+      instanceTypes: { data: "local", client: "local" },
+      points: [{ throughputOpsSec: 2500, throughput: { n: 3 } }],
+    });
   });
 
   it("/durability and /repeatability keep them apart too", async () => {
@@ -301,9 +378,14 @@ describe("a stand-in is not the engine: its runs are their own configuration in 
     expect(cells["site.ycsb.BasicDB: no database"]).toMatchObject({ throughputOpsSec: 2500, throughput: { n: 3 } });
     const { groups } = await get(`/api/v1/repeatability?scenario=${scenarioName}`);
     expect(groups).toHaveLength(2);
-    const g = byStandIn(groups as { standIn: string | null; runs: string[]; throughput: { n: number; mean: number } }[]);
+    const g = byStandIn(
+      groups as { standIn: string | null; runs: string[]; throughput: { n: number; mean: number } }[],
+    );
     expect(g.engine).toMatchObject({ runs: ["engine-run"], throughput: { n: 3, mean: 2000 } });
-    expect(g["site.ycsb.BasicDB: no database"]).toMatchObject({ runs: ["rehearsal-run"], throughput: { n: 3, mean: 2500 } });
+    expect(g["site.ycsb.BasicDB: no database"]).toMatchObject({
+      runs: ["rehearsal-run"],
+      throughput: { n: 3, mean: 2500 },
+    });
   });
 });
 
@@ -317,7 +399,15 @@ describe("seed 003's rule for back-to-back repeats: the mean per thread count fi
     // 128, 256 and 512 threads within 1-2 % of each other, each repeat's best at another level (seed 003 Tables 1-8).
     const top: Record<number, number[]> = { 128: [1000, 1020, 990], 256: [1010, 990, 1015], 512: [995, 1005, 1000] };
     const phases = plan.phases.filter((p) => p.kind === "workload" && p.workload === "a" && p.operationCount === 1);
-    const docs = phases.map((p) => runnerDocument(plan, p, 0, "seed003-rule", top[p.threadsPerClient]?.[p.repeat] ?? 100 * Math.log2(p.threadsPerClient + 1)));
+    const docs = phases.map((p) =>
+      runnerDocument(
+        plan,
+        p,
+        0,
+        "seed003-rule",
+        top[p.threadsPerClient]?.[p.repeat] ?? 100 * Math.log2(p.threadsPerClient + 1),
+      ),
+    );
     const r = await app.inject({ method: "POST", url: "/api/v1/results", payload: docs, headers: auth });
     expect(r.statusCode, r.body).toBe(201);
   });

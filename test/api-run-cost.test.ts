@@ -3,7 +3,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import type { InstanceStatus } from "../model/instance-status.js";
 import { INSTANCE_TYPES, PRICE_SOURCE, PRICES_AS_OF } from "../model/instance-types.js";
 import type { ResultDocument } from "../model/result-document.js";
@@ -18,16 +18,22 @@ interface Captured {
   statuses: InstanceStatus[];
 }
 /** Real runs' result documents and the status markers their instances wrote (scripts/capture-status-fixtures.ts). */
-const captured = (name: string) => JSON.parse(readFileSync(`${ROOT}test/fixtures/instance-status/${name}.json`, "utf8")) as Captured;
+const captured = (name: string) =>
+  JSON.parse(readFileSync(`${ROOT}test/fixtures/instance-status/${name}.json`, "utf8")) as Captured;
 /** Its instances lived past the 60 s minimum; SHORT's did not. */
 const FIXTURE = captured("status-basicdb");
 const SHORT = captured("status-basicdb-short");
 /** A local benchmark's document (one client of one phase): a run on this machine. */
-const LOCAL = [JSON.parse(readFileSync(`${ROOT}test/fixtures/local-benchmark/balanced-1-load.json`, "utf8")) as ResultDocument];
+const LOCAL = [
+  JSON.parse(readFileSync(`${ROOT}test/fixtures/local-benchmark/balanced-1-load.json`, "utf8")) as ResultDocument,
+];
 
 /** By hand: from the boot to the later of the last stage and the heartbeat, 60 s at least, at the table's price. */
 function handCost(s: InstanceStatus, type: string) {
-  const end = [s.at, s.heartbeatAt].filter((t): t is string => !!t).sort().at(-1)!;
+  const end = [s.at, s.heartbeatAt]
+    .filter((t): t is string => !!t)
+    .sort()
+    .at(-1)!;
   const seconds = (Date.parse(end) - Date.parse(s.bootedAt!)) / 1000;
   const billedSeconds = Math.max(seconds, 60);
   return { seconds, billedSeconds, usd: (billedSeconds / 3600) * INSTANCE_TYPES[type]!.usdPerHour! };
@@ -46,8 +52,10 @@ describe("a run's realized cost from its instances' status markers, imported fro
     const endpoint = moto.endpoint;
     s3 = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    const put = (key: string, body: unknown) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, key), Body: JSON.stringify(body) }));
-    for (const d of [...FIXTURE.results, ...SHORT.results, ...LOCAL]) await put(resultKey(d.run.id, d.phase.index, d.phase.name, d.client.index), d);
+    const put = (key: string, body: unknown) =>
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, key), Body: JSON.stringify(body) }));
+    for (const d of [...FIXTURE.results, ...SHORT.results, ...LOCAL])
+      await put(resultKey(d.run.id, d.phase.index, d.phase.name, d.client.index), d);
     for (const f of [FIXTURE, SHORT]) for (const s of f.statuses) await put(statusKey(f.runId, s.instance), s);
     db = await openDatabase({});
     app = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint } }), { database: db, logLevel: "silent" });
@@ -59,7 +67,8 @@ describe("a run's realized cost from its instances' status markers, imported fro
     await moto?.stop();
   });
 
-  const ingest = () => app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket, prefix }, headers: auth });
+  const ingest = () =>
+    app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: { bucket, prefix }, headers: auth });
   const runCost = async (id: string) => {
     const r = await app.inject({ method: "GET", url: `/api/v1/runs/${id}` });
     expect(r.statusCode, r.body).toBe(200);
@@ -68,10 +77,14 @@ describe("a run's realized cost from its instances' status markers, imported fro
 
   it("the fixtures are real runs: a data node and a client each, with their boot times, one past a minute, one short", () => {
     for (const f of [FIXTURE, SHORT]) {
-      expect(f.statuses.map((s) => [s.instance, s.stage])).toEqual([["client-0", "done"], ["node-0", "done"]]);
+      expect(f.statuses.map((s) => [s.instance, s.stage])).toEqual([
+        ["client-0", "done"],
+        ["node-0", "done"],
+      ]);
       for (const s of f.statuses) expect(s.bootedAt).toBeTruthy();
     }
-    const types = (f: Captured) => f.statuses.map((s) => handCost(s, s.role === "data" ? "m6i.large" : "c6i.large").seconds);
+    const types = (f: Captured) =>
+      f.statuses.map((s) => handCost(s, s.role === "data" ? "m6i.large" : "c6i.large").seconds);
     expect(Math.min(...types(FIXTURE))).toBeGreaterThan(60);
     expect(Math.max(...types(SHORT))).toBeLessThan(60);
   });
@@ -90,10 +103,17 @@ describe("a run's realized cost from its instances' status markers, imported fro
       const cost = await runCost(f.runId);
       expect(cost.priced, JSON.stringify(cost)).toBe(true);
       expect(cost.basis).toBe("realized");
-      expect(cost.usd).toBeCloseTo(byHand.reduce((a, h) => a + h.usd, 0), 12);
+      expect(cost.usd).toBeCloseTo(
+        byHand.reduce((a, h) => a + h.usd, 0),
+        12,
+      );
       for (const h of byHand) {
         const i = cost.instances.find((x: { instance: string }) => x.instance === h.s.instance);
-        expect(i).toMatchObject({ role: h.s.role, instanceType: h.s.role === "data" ? types.data : types.client, startedAt: h.s.bootedAt });
+        expect(i).toMatchObject({
+          role: h.s.role,
+          instanceType: h.s.role === "data" ? types.data : types.client,
+          startedAt: h.s.bootedAt,
+        });
         expect(i.billedSeconds).toBeCloseTo(h.billedSeconds, 9);
         expect(i.usd).toBeCloseTo(h.usd, 12);
       }
@@ -103,13 +123,21 @@ describe("a run's realized cost from its instances' status markers, imported fro
       expect(cost.source).toBe(PRICE_SOURCE);
     }
     // The short run's instances are billed the 60 s minimum each.
-    expect((await runCost(SHORT.runId)).instances.map((i: { billedSeconds: number }) => i.billedSeconds)).toEqual([60, 60]);
+    expect((await runCost(SHORT.runId)).instances.map((i: { billedSeconds: number }) => i.billedSeconds)).toEqual([
+      60, 60,
+    ]);
   });
 
   it("a heartbeat rewritten later moves the instance's end, and the cost with it", async () => {
     const node = FIXTURE.statuses.find((s) => s.role === "data")!;
     const later = { ...node, heartbeatAt: new Date(Date.parse(node.at) + 3_600_000).toISOString() };
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, statusKey(FIXTURE.runId, node.instance)), Body: JSON.stringify(later) }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: withPrefix(prefix, statusKey(FIXTURE.runId, node.instance)),
+        Body: JSON.stringify(later),
+      }),
+    );
     expect((await ingest()).json()).toMatchObject({ spans: 1 });
     const cost = await runCost(FIXTURE.runId);
     const i = cost.instances.find((x: { instance: string }) => x.instance === node.instance);
@@ -119,9 +147,11 @@ describe("a run's realized cost from its instances' status markers, imported fro
 
   it("a marker that is no status is reported by key; a local run carries no price and says so", async () => {
     const key = withPrefix(prefix, statusKey(FIXTURE.runId, "client-1"));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: "{\"instance\":\"client-1\"}" }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: '{"instance":"client-1"}' }));
     const r = (await ingest()).json();
-    expect(r.invalid).toEqual([{ key, errors: [{ path: "/", message: expect.stringMatching(/not an instance status/) }] }]);
+    expect(r.invalid).toEqual([
+      { key, errors: [{ path: "/", message: expect.stringMatching(/not an instance status/) }] },
+    ]);
     expect(await runCost(LOCAL[0]!.run.id)).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
     expect(NO_MARKERS).toMatch(/no boot status markers/);
   });

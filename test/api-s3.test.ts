@@ -1,22 +1,22 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { mergeHdrLogs } from "../model/hdr/index.js";
-import { hdrLogKey, manifestKey, resultKey, stderrKey, stdoutKey, withPrefix } from "../model/results-layout.js";
-import { auth, fixtureDocument, fixtureHdr, ROOT, testConfig } from "./api-helpers.js";
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { buildPlan, scenario } from "../model/index.js";
+import { hdrLogKey, manifestKey, resultKey, stderrKey, stdoutKey, withPrefix } from "../model/results-layout.js";
 import { passiveActions } from "../runner/engine-actions.js";
 import { executePlan } from "../runner/execute.js";
 import { S3Store } from "../runner/results-store-s3.js";
 import { basicDbSetup } from "../runner/ycsb-setup.js";
+import { auth, fixtureDocument, fixtureHdr, ROOT, testConfig } from "./api-helpers.js";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -64,11 +64,21 @@ describe("POST /ingest/s3 against moto", () => {
     s3 = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     // The runner's layout, with the real two-client run's outputs and HDR logs (V2).
-    const put = (key: string, body: string) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, key), Body: body }));
+    const put = (key: string, body: string) =>
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, key), Body: body }));
     for (const c of [0, 1] as const) {
-      await put(resultKey(RUN, PHASE.index, PHASE.name, c), JSON.stringify(fixtureDocument({ runId: RUN, client: c, phaseIndex: PHASE.index, phaseName: PHASE.name })));
-      await put(stdoutKey(RUN, PHASE.index, PHASE.name, c), readFileSync(`${ROOT}test/fixtures/ycsb/hdr-v2/client-${c}/stdout.txt`, "utf8"));
-      await put(stderrKey(RUN, PHASE.index, PHASE.name, c), readFileSync(`${ROOT}test/fixtures/ycsb/hdr-v2/client-${c}/stderr.txt`, "utf8"));
+      await put(
+        resultKey(RUN, PHASE.index, PHASE.name, c),
+        JSON.stringify(fixtureDocument({ runId: RUN, client: c, phaseIndex: PHASE.index, phaseName: PHASE.name })),
+      );
+      await put(
+        stdoutKey(RUN, PHASE.index, PHASE.name, c),
+        readFileSync(`${ROOT}test/fixtures/ycsb/hdr-v2/client-${c}/stdout.txt`, "utf8"),
+      );
+      await put(
+        stderrKey(RUN, PHASE.index, PHASE.name, c),
+        readFileSync(`${ROOT}test/fixtures/ycsb/hdr-v2/client-${c}/stderr.txt`, "utf8"),
+      );
       for (const op of OPS) await put(hdrLogKey(RUN, PHASE.index, PHASE.name, c, op), fixtureHdr("hdr-v2", c, op));
     }
     await put(manifestKey(RUN), JSON.stringify({ runId: RUN, complete: true }));
@@ -88,7 +98,8 @@ describe("POST /ingest/s3 against moto", () => {
     }
   });
 
-  const ingest = (body: object) => app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: body, headers: auth });
+  const ingest = (body: object) =>
+    app.inject({ method: "POST", url: "/api/v1/ingest/s3", payload: body, headers: auth });
 
   it("imports every result of the run once, and nothing the second time", async () => {
     const r = await ingest({ bucket, prefix });
@@ -104,11 +115,17 @@ describe("POST /ingest/s3 against moto", () => {
     expect(r.statusCode).toBe(200);
     const read = r.json().phases[0].aggregate.operations.READ;
     expect(read.percentileMethod).toBe("merged-hdr");
-    const merged = mergeHdrLogs([0, 1].map((c) => ({ client: `client-${c}`, operation: "READ", text: fixtureHdr("hdr-v2", c as 0 | 1, "READ") })), { percentiles: [50, 95, 99, 99.9] });
-    for (const p of ["50", "95", "99", "99.9"]) expect(read.percentilesUs[p]).toBe(merged.operations.READ!.percentilesUs[p]);
+    const merged = mergeHdrLogs(
+      [0, 1].map((c) => ({ client: `client-${c}`, operation: "READ", text: fixtureHdr("hdr-v2", c as 0 | 1, "READ") })),
+      { percentiles: [50, 95, 99, 99.9] },
+    );
+    for (const p of ["50", "95", "99", "99.9"])
+      expect(read.percentilesUs[p]).toBe(merged.operations.READ!.percentilesUs[p]);
     // And it is not the average of the clients' own p99s (what the seeds did).
     const docs = [0, 1].map((c) => fixtureDocument({ runId: RUN, client: c as 0 | 1 }));
-    const avgOfP99 = (docs[0]!.result.operations.READ!.percentilesUs["99"]! + docs[1]!.result.operations.READ!.percentilesUs["99"]!) / 2;
+    const avgOfP99 =
+      (docs[0]!.result.operations.READ!.percentilesUs["99"]! + docs[1]!.result.operations.READ!.percentilesUs["99"]!) /
+      2;
     expect(read.percentilesUs["99"]).not.toBe(avgOfP99);
   });
 
@@ -126,7 +143,13 @@ describe("POST /ingest/s3 against moto", () => {
   it("an invalid object is reported with its field and not stored", async () => {
     const doc = fixtureDocument({ runId: "s3-run-bad", client: 0 }) as unknown as { run: { nodes: unknown } };
     doc.run.nodes = "three";
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(prefix, resultKey("s3-run-bad", 0, "load", 0)), Body: JSON.stringify(doc) }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: withPrefix(prefix, resultKey("s3-run-bad", 0, "load", 0)),
+        Body: JSON.stringify(doc),
+      }),
+    );
     const r = await ingest({ bucket, prefix, runId: "s3-run-bad" });
     expect(r.json().invalid[0].errors[0].path).toBe("/run/nodes");
     expect(await db.prisma.run.count({ where: { id: "s3-run-bad" } })).toBe(0);
@@ -137,12 +160,21 @@ describe("POST /ingest/s3 against moto", () => {
     const putRun = async (runId: string) => {
       for (const c of [0, 1] as const) {
         const doc = fixtureDocument({ runId, client: c, phaseIndex: PHASE.index, phaseName: PHASE.name });
-        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: withPrefix(pollPrefix, resultKey(runId, PHASE.index, PHASE.name, c)), Body: JSON.stringify(doc) }));
+        await s3.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: withPrefix(pollPrefix, resultKey(runId, PHASE.index, PHASE.name, c)),
+            Body: JSON.stringify(doc),
+          }),
+        );
       }
     };
     await putRun("poll-run-1");
     const pollDb = await openDatabase({});
-    const pollApp = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint, poll: { bucket, prefix: pollPrefix, seconds: 1 } } }), { database: pollDb, logLevel: "silent" });
+    const pollApp = await buildApp(
+      testConfig({ s3: { region: "us-east-1", endpoint, poll: { bucket, prefix: pollPrefix, seconds: 1 } } }),
+      { database: pollDb, logLevel: "silent" },
+    );
     try {
       await pollApp.ready();
       const clients = (runId: string) => pollDb.prisma.clientResult.count({ where: { runId } });
@@ -171,20 +203,42 @@ describe("POST /ingest/s3 against moto", () => {
     // Real YCSB 0.17.0 (site.ycsb.BasicDB), the runner's own S3 store on moto, three repeats of workload A.
     const dir = await mkdtemp(join(tmpdir(), "s3-repeats-"));
     try {
-      const spec = { ...scenario("quickstart"), name: "s3-repeats", repeats: 3, records: { total: 500, fieldCount: 10, fieldLengthBytes: 100 }, workloads: [{ workload: "a", operationCount: 2_000 }] };
+      const spec = {
+        ...scenario("quickstart"),
+        name: "s3-repeats",
+        repeats: 3,
+        records: { total: 500, fieldCount: 10, fieldLengthBytes: 100 },
+        workloads: [{ workload: "a", operationCount: 2_000 }],
+      };
       const plan = buildPlan(spec);
       const store = new S3Store(bucket, "repeats/2026", { endpoint });
       const outcome = await executePlan({
-        plan, runId: "s3-repeats-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: await basicDbSetup(),
-        actions: passiveActions("none (site.ycsb.BasicDB)"), barrierTimeoutMs: 60_000, ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database",
+        plan,
+        runId: "s3-repeats-1",
+        clientIndex: 0,
+        store,
+        spoolDir: join(dir, "spool"),
+        ycsb: await basicDbSetup(),
+        actions: passiveActions("none (site.ycsb.BasicDB)"),
+        barrierTimeoutMs: 60_000,
+        ycsbLabVersion: "test",
+        standIn: "site.ycsb.BasicDB: no database",
       });
       expect(outcome.complete).toBe(true);
       const r = await ingest({ bucket, prefix: "repeats/2026" });
       expect(r.statusCode, r.body).toBe(200);
       // load + three repeats of a: every result stored, none refused as a conflicting repeat.
       expect(r.json()).toMatchObject({ imported: 4, created: 4, conflicts: [], invalid: [], runs: ["s3-repeats-1"] });
-      const stored = await db.prisma.phase.findMany({ where: { runId: "s3-repeats-1", kind: "workload" }, orderBy: { index: "asc" }, select: { name: true, repeat: true, throughputSum: true } });
-      expect(stored.map((p) => [p.name, p.repeat])).toEqual([["a-r0", 0], ["a-r1", 1], ["a-r2", 2]]);
+      const stored = await db.prisma.phase.findMany({
+        where: { runId: "s3-repeats-1", kind: "workload" },
+        orderBy: { index: "asc" },
+        select: { name: true, repeat: true, throughputSum: true },
+      });
+      expect(stored.map((p) => [p.name, p.repeat])).toEqual([
+        ["a-r0", 0],
+        ["a-r1", 1],
+        ["a-r2", 2],
+      ]);
       const scaling = await app.inject({ url: "/api/v1/scaling?scenario=s3-repeats&workload=a" });
       expect(scaling.statusCode, scaling.body).toBe(200);
       const point = scaling.json().series[0].points[0];

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
-import { freshPostgresDatabase, ROOT, testConfig, TOKEN } from "./api-helpers.js";
+import { type Database, openDatabase } from "../api/db/open.js";
+import { freshPostgresDatabase, ROOT, TOKEN, testConfig } from "./api-helpers.js";
 import { startMoto } from "./runner-helpers.js";
 
 /** Fixed: a failure seen once is seen again with the same cases (`st run --seed`). */
@@ -15,12 +15,33 @@ const SEED = 28;
 const MAX_EXAMPLES = 5;
 
 /** Schemathesis' CLI, installed by the test setup (scripts/setup-schemathesis.sh; a no-op once installed). */
-const st = () => execFileSync("bash", [`${ROOT}scripts/setup-schemathesis.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+const st = () =>
+  execFileSync("bash", [`${ROOT}scripts/setup-schemathesis.sh`], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }).trim();
 
 /** `st run` against the served document with every check; its exit code and report. */
 function schemathesis(cli: string, base: string, cwd: string): Promise<{ code: number; report: string }> {
-  const args = ["--config-file", `${ROOT}test/schemathesis.toml`, "--no-color", "run", `${base}/docs/json`, "--checks", "all"];
-  args.push("--seed", String(SEED), "--max-examples", String(MAX_EXAMPLES), "--workers", "1", "--generation-database", "none");
+  const args = [
+    "--config-file",
+    `${ROOT}test/schemathesis.toml`,
+    "--no-color",
+    "run",
+    `${base}/docs/json`,
+    "--checks",
+    "all",
+  ];
+  args.push(
+    "--seed",
+    String(SEED),
+    "--max-examples",
+    String(MAX_EXAMPLES),
+    "--workers",
+    "1",
+    "--generation-database",
+    "none",
+  );
   args.push("--header", `Authorization: Bearer ${TOKEN}`);
   return new Promise((resolve) => {
     execFile(cli, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
@@ -64,7 +85,10 @@ describe("the served OpenAPI document holds under Schemathesis", () => {
     beforeAll(async () => {
       const url = kind === "postgres" ? await freshPostgresDatabase("api_schemathesis") : undefined;
       db = await openDatabase(url ? { databaseUrl: url } : {});
-      app = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint: moto.endpoint } }), { database: db, logLevel: "silent" });
+      app = await buildApp(testConfig({ s3: { region: "us-east-1", endpoint: moto.endpoint } }), {
+        database: db,
+        logLevel: "silent",
+      });
       base = await app.listen({ host: "127.0.0.1", port: 0 });
     });
     afterAll(async () => {

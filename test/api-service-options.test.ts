@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { exposureWarnings, isLoopbackHost } from "../api/exposure.js";
 import { startServer } from "../api/server.js";
 import { testConfig } from "./api-helpers.js";
@@ -30,7 +30,10 @@ describe("service options: slow clients, proxies, headers, the write token, expo
 
   beforeAll(async () => {
     db = await openDatabase({});
-    app = await buildApp(testConfig({ requestTimeoutMs: 1_500, rateLimit: { max: 3, timeWindow: "1 minute" }, trustProxy: ["127.0.0.1"] }), { database: db, logLevel: "silent" });
+    app = await buildApp(
+      testConfig({ requestTimeoutMs: 1_500, rateLimit: { max: 3, timeWindow: "1 minute" }, trustProxy: ["127.0.0.1"] }),
+      { database: db, logLevel: "silent" },
+    );
     port = Number(new URL(await app.listen({ host: "127.0.0.1", port: 0 })).port);
   });
   afterAll(async () => {
@@ -40,7 +43,10 @@ describe("service options: slow clients, proxies, headers, the write token, expo
   });
 
   it("a client that never finishes its body, or its headers, is answered 408 and disconnected", async () => {
-    const body = await stall(port, "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-token-0123456789abcdef\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[{");
+    const body = await stall(
+      port,
+      "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-token-0123456789abcdef\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[{",
+    );
     expect(body).toMatch(/^HTTP\/1\.1 408 /);
     const headers = await stall(port, "GET /api/v1/runs HTTP/1.1\r\nHost: x\r\nX-Slow: ");
     expect(headers).toMatch(/^HTTP\/1\.1 408 /);
@@ -49,7 +55,8 @@ describe("service options: slow clients, proxies, headers, the write token, expo
   it("behind a trusted proxy the rate limit is per client (X-Forwarded-For), not per proxy", async () => {
     // Each a new answer to compute: what the budget counts.
     let n = 0;
-    const from = (ip: string) => app.inject({ url: `/api/v1/reference?seed=n${n++}`, headers: { "x-forwarded-for": ip } });
+    const from = (ip: string) =>
+      app.inject({ url: `/api/v1/reference?seed=n${n++}`, headers: { "x-forwarded-for": ip } });
     for (let i = 0; i < 3; i++) expect((await from("198.51.100.7")).statusCode).toBe(200);
     const refused = await from("198.51.100.7");
     expect(refused.statusCode).toBe(429);
@@ -58,7 +65,8 @@ describe("service options: slow clients, proxies, headers, the write token, expo
   });
 
   it("answers already computed cost no budget: a team of viewers behind one address is never refused them", async () => {
-    const viewer = () => app.inject({ url: "/api/v1/reference?seed=002", headers: { "x-forwarded-for": "198.51.100.9" } });
+    const viewer = () =>
+      app.inject({ url: "/api/v1/reference?seed=002", headers: { "x-forwarded-for": "198.51.100.9" } });
     const first = await viewer();
     expect(first.statusCode).toBe(200);
     // Sixteen viewers opening the same views, far past the budget of 3 requests a minute.
@@ -86,7 +94,14 @@ describe("service options: slow clients, proxies, headers, the write token, expo
   });
 
   it("the generated write token is kept: the same after a restart", async () => {
-    const env = { HOST: "127.0.15.1", PORT: "0", PGLITE_DIR: join(dir, "pglite"), YCSB_LAB_TOKEN_FILE: join(dir, "token"), LOG_LEVEL: "silent", YCSB_LAB_TOKEN: "" };
+    const env = {
+      HOST: "127.0.15.1",
+      PORT: "0",
+      PGLITE_DIR: join(dir, "pglite"),
+      YCSB_LAB_TOKEN_FILE: join(dir, "token"),
+      LOG_LEVEL: "silent",
+      YCSB_LAB_TOKEN: "",
+    };
     const first = await startServer(env);
     await first.app.close();
     const second = await startServer(env);

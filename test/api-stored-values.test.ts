@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { rebuildAggregates } from "../api/store/aggregates/rebuild.js";
 import { clientHistograms, createHistogram, decodeHistogram, encodeHistogram } from "../model/hdr/index.js";
 import { auth, fixtureDocument, fixtureHdr, freshPostgresDatabase, testConfig } from "./api-helpers.js";
@@ -9,7 +9,10 @@ import { auth, fixtureDocument, fixtureHdr, freshPostgresDatabase, testConfig } 
 /** A client's READ histogram re-recorded at another precision (2 significant digits instead of YCSB's 3). */
 function coarser(encoded: string): string {
   const fine = decodeHistogram(encoded);
-  const coarse = createHistogram({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 2 }, fine.highestTrackableValue);
+  const coarse = createHistogram(
+    { lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 2 },
+    fine.highestTrackableValue,
+  );
   for (let i = 0; i < fine.countsArrayLength; i++) {
     const count = fine.getCountAtIndex(i);
     if (count > 0) coarse.recordValueWithCount(fine.valueFromIndex(i), count);
@@ -24,39 +27,68 @@ describe.each(["pglite", "postgres"] as const)("every view survives any stored v
   let app: FastifyInstance;
   const sql = (text: string) => db.prisma.$executeRawUnsafe(text);
 
-  const histograms = (c: 0 | 1) => clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) })));
+  const histograms = (c: 0 | 1) =>
+    clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr("hdr-v2", c, operation) })));
   const twoClients = (runId: string, o: Partial<Parameters<typeof fixtureDocument>[0]> = {}) =>
-    ([0, 1] as const).map((c) => ({ ...fixtureDocument({ runId, client: c, scenario: "stored-values", ...o }), hdrHistograms: histograms(c) }));
+    ([0, 1] as const).map((c) => ({
+      ...fixtureDocument({ runId, client: c, scenario: "stored-values", ...o }),
+      hdrHistograms: histograms(c),
+    }));
 
   beforeAll(async () => {
     const url = kind === "postgres" ? await freshPostgresDatabase("api_stored_values") : undefined;
     db = await openDatabase(url ? { databaseUrl: url } : {});
     app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
-    const runs = ["sv-ok", "sv-huge", "sv-nonfinite", "sv-json", "sv-histogram", "sv-precision", "sv-index", "sv-phase"];
+    const runs = [
+      "sv-ok",
+      "sv-huge",
+      "sv-nonfinite",
+      "sv-json",
+      "sv-histogram",
+      "sv-precision",
+      "sv-index",
+      "sv-phase",
+    ];
     for (const [i, id] of runs.entries()) {
       for (const threads of [4, 8]) {
-        const r = await app.inject({ method: "POST", url: "/api/v1/results", headers: auth, payload: twoClients(id, { nodes: 1 + (i % 3), threads, phaseName: `a-t${threads}`, phaseIndex: threads }) });
+        const r = await app.inject({
+          method: "POST",
+          url: "/api/v1/results",
+          headers: auth,
+          payload: twoClients(id, { nodes: 1 + (i % 3), threads, phaseName: `a-t${threads}`, phaseIndex: threads }),
+        });
         expect(r.statusCode, r.body).toBe(201);
       }
     }
     const ops = (runId: string) => `client_result_id IN (SELECT id FROM client_results WHERE run_id = '${runId}')`;
     // Values no document may carry any more, as a hand edit or an older version could have stored them.
-    await sql(`UPDATE operation_stats SET avg_us = 1e308, min_us = 1e308, count = 9223372036854775807 WHERE ${ops("sv-huge")}`);
+    await sql(
+      `UPDATE operation_stats SET avg_us = 1e308, min_us = 1e308, count = 9223372036854775807 WHERE ${ops("sv-huge")}`,
+    );
     await sql(`UPDATE client_results SET throughput_ops_sec = 1e308, runtime_ms = 1e308 WHERE run_id = 'sv-huge'`);
     await sql(`UPDATE phases SET throughput_sum = 1e308 WHERE run_id = 'sv-huge'`);
-    await sql(`UPDATE operation_stats SET avg_us = 'NaN', max_us = 'Infinity', min_us = '-Infinity' WHERE ${ops("sv-nonfinite")}`);
-    await sql(`UPDATE client_results SET throughput_ops_sec = 'Infinity', runtime_ms = 'NaN' WHERE run_id = 'sv-nonfinite'`);
+    await sql(
+      `UPDATE operation_stats SET avg_us = 'NaN', max_us = 'Infinity', min_us = '-Infinity' WHERE ${ops("sv-nonfinite")}`,
+    );
+    await sql(
+      `UPDATE client_results SET throughput_ops_sec = 'Infinity', runtime_ms = 'NaN' WHERE run_id = 'sv-nonfinite'`,
+    );
     await sql(`UPDATE phases SET throughput_sum = 'NaN', target = 'Infinity' WHERE run_id = 'sv-nonfinite'`);
-    await sql(`UPDATE operation_stats SET percentiles_us = '{"99": "slow", "abc": null, "50": -3}', histogram_buckets = '{"not": "a list"}', returns = '7' WHERE ${ops("sv-json")}`);
+    await sql(
+      `UPDATE operation_stats SET percentiles_us = '{"99": "slow", "abc": null, "50": -3}', histogram_buckets = '{"not": "a list"}', returns = '7' WHERE ${ops("sv-json")}`,
+    );
     await sql(`UPDATE status_series SET points = '"text"' WHERE ${ops("sv-json")}`);
     await sql(`UPDATE validity_verdicts SET reasons = '"x"', verdict = 'odd' WHERE ${ops("sv-json")}`);
     await sql(`UPDATE phases SET properties = 'null' WHERE run_id = 'sv-json'`);
-    await sql(`UPDATE operation_stats SET hdr_histogram = 'not a histogram at all' WHERE operation = 'READ' AND ${ops("sv-histogram")}`);
+    await sql(
+      `UPDATE operation_stats SET hdr_histogram = 'not a histogram at all' WHERE operation = 'READ' AND ${ops("sv-histogram")}`,
+    );
     // Two clients of one phase whose histograms differ in precision (3 and 2 significant digits).
     const [read1] = await db.prisma.$queryRawUnsafe<{ id: number; h: string }[]>(
       `SELECT o.id, o.hdr_histogram AS h FROM operation_stats o JOIN client_results c ON c.id = o.client_result_id WHERE c.run_id = 'sv-precision' AND c.client_index = 1 AND o.operation = 'READ' ORDER BY o.id LIMIT 1`,
     );
-    await db.prisma.$executeRaw`UPDATE operation_stats SET hdr_histogram = ${coarser(read1!.h)} WHERE id = ${read1!.id}`;
+    await db.prisma
+      .$executeRaw`UPDATE operation_stats SET hdr_histogram = ${coarser(read1!.h)} WHERE id = ${read1!.id}`;
     // Clients 0 and 5 of a 2-client phase (stored before client indexes were checked).
     await sql(`UPDATE client_results SET client_index = 5 WHERE run_id = 'sv-index' AND client_index = 1`);
     await sql(`UPDATE phases SET clients_reported = 2 WHERE run_id = 'sv-index'`);
@@ -84,11 +116,9 @@ describe.each(["pglite", "postgres"] as const)("every view survives any stored v
     "/api/v1/anova",
     "/api/v1/compare?runs=sv-ok,sv-huge,sv-nonfinite,sv-json,sv-histogram,sv-precision,sv-index,sv-phase",
     "/api/v1/compare?runs=sv-huge,sv-nonfinite,sv-json&format=csv",
-    ...["sv-ok", "sv-huge", "sv-nonfinite", "sv-json", "sv-histogram", "sv-precision", "sv-index", "sv-phase"].flatMap((id) => [
-      `/api/v1/runs/${id}`,
-      `/api/v1/runs/${id}?format=csv`,
-      `/api/v1/runs/${id}/phases/a-t4/series`,
-    ]),
+    ...["sv-ok", "sv-huge", "sv-nonfinite", "sv-json", "sv-histogram", "sv-precision", "sv-index", "sv-phase"].flatMap(
+      (id) => [`/api/v1/runs/${id}`, `/api/v1/runs/${id}?format=csv`, `/api/v1/runs/${id}/phases/a-t4/series`],
+    ),
   ];
   it.each(views)("GET %s answers 200", async (url) => {
     const r = await app.inject({ url });

@@ -1,9 +1,9 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api/build.js";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { auth, freshPostgresDatabase, ROOT, testConfig } from "./api-helpers.js";
 
 /**
@@ -31,7 +31,10 @@ describe("upgrade: a database of the previous release, opened by this one", () =
   }
 
   beforeAll(async () => {
-    const migrations = readdirSync(join(ROOT, "prisma", "migrations"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const migrations = readdirSync(join(ROOT, "prisma", "migrations"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     newest = migrations[migrations.length - 1]!;
     url = await freshPostgresDatabase("upgrade");
     // The dump sets an empty search_path for its own session: it gets a client of its own.
@@ -48,7 +51,11 @@ describe("upgrade: a database of the previous release, opened by this one", () =
   it("applies the newer migrations at start, keeps every row, and every view answers on the old data", async () => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
-    const applied = (await c.query("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name")).rows.map((r: { migration_name: string }) => r.migration_name);
+    const applied = (
+      await c.query(
+        "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name",
+      )
+    ).rows.map((r: { migration_name: string }) => r.migration_name);
     await c.end();
     expect(applied).not.toContain(newest);
     expect(before.runs).toBeGreaterThan(2);
@@ -61,14 +68,29 @@ describe("upgrade: a database of the previous release, opened by this one", () =
       expect(await counts()).toEqual(before);
       const app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
       try {
-        for (const path of ["/api/v1/runs", "/api/v1/runs/before-upgrade-a", "/api/v1/facets", "/api/v1/timeline", "/api/v1/scaling?engine=cassandra", "/api/v1/regressions", "/api/v1/baselines"]) {
+        for (const path of [
+          "/api/v1/runs",
+          "/api/v1/runs/before-upgrade-a",
+          "/api/v1/facets",
+          "/api/v1/timeline",
+          "/api/v1/scaling?engine=cassandra",
+          "/api/v1/regressions",
+          "/api/v1/baselines",
+        ]) {
           const r = await app.inject({ method: "GET", url: path });
           expect(r.statusCode, `${path}: ${r.body.slice(0, 300)}`).toBe(200);
         }
-        const run = JSON.parse((await app.inject({ method: "GET", url: "/api/v1/runs/before-upgrade-a" })).body) as { phases: Array<{ aggregate: { clients: number } }> };
+        const run = JSON.parse((await app.inject({ method: "GET", url: "/api/v1/runs/before-upgrade-a" })).body) as {
+          phases: Array<{ aggregate: { clients: number } }>;
+        };
         expect(run.phases[0]!.aggregate.clients).toBe(2);
         // What the newest migration brought works on a run stored before it.
-        const pinned = await app.inject({ method: "PUT", url: "/api/v1/baselines/before-upgrade-a", headers: { ...auth, "content-type": "application/json" }, payload: "{}" });
+        const pinned = await app.inject({
+          method: "PUT",
+          url: "/api/v1/baselines/before-upgrade-a",
+          headers: { ...auth, "content-type": "application/json" },
+          payload: "{}",
+        });
         expect(pinned.statusCode, pinned.body).toBeLessThan(300);
       } finally {
         await app.close();

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -24,12 +24,17 @@ function reports(module: string): { name: string; tests: number; failures: numbe
 describe("Java bindings' unit tests", () => {
   it("pass in every module that has them", async () => {
     // Offline first (setup built the modules, ~/.m2 holds JUnit), then online, as scripts/build-bindings.sh does.
-    const mvn = (offline: boolean) => run("mvn", ["-B", "-q", ...(offline ? ["-o"] : []), "test", "-pl", MODULES.join(","), "-am"], { cwd: BINDINGS, maxBuffer: 16 << 20 });
+    const mvn = (offline: boolean) =>
+      run("mvn", ["-B", "-q", ...(offline ? ["-o"] : []), "test", "-pl", MODULES.join(","), "-am"], {
+        cwd: BINDINGS,
+        maxBuffer: 16 << 20,
+      });
     await mvn(true).catch(() => mvn(false));
     for (const m of MODULES) {
       const suites = reports(m);
       expect(suites.length, `${m}: surefire reports`).toBeGreaterThan(0);
-      for (const s of suites) expect({ ...s, tests: s.tests > 0 }).toEqual({ name: s.name, tests: true, failures: 0, errors: 0 });
+      for (const s of suites)
+        expect({ ...s, tests: s.tests > 0 }).toEqual({ name: s.name, tests: true, failures: 0, errors: 0 });
     }
   }, 600_000);
 });

@@ -3,11 +3,11 @@ import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { promisify } from "node:util";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { createBucketWith, startEmulator, type Emulator } from "../rehearse/emulator.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBucketWith, type Emulator, startEmulator } from "../rehearse/emulator.js";
 import { startRecordingProxy } from "../rehearse/recording-proxy.js";
 
 const run = promisify(execFile);
@@ -15,11 +15,29 @@ const CLI = fileURLToPath(new URL("../bin/ycsb-lab.js", import.meta.url));
 const BUCKET = "ycsb-access-probe";
 
 /** `ycsb-lab boot` as a client instance, with the given credentials and S3 endpoint; never throws. */
-async function bootClient(endpoint: string, credentials: { accessKeyId: string; secretAccessKey: string }, extra: Record<string, string> = {}) {
+async function bootClient(
+  endpoint: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+  extra: Record<string, string> = {},
+) {
   const home = mkdtempSync(join(tmpdir(), "boot-access-"));
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, YCSB_LAB_HOME: home, AWS_ENDPOINT_URL: endpoint, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_EC2_METADATA_DISABLED: "true", ...extra };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    YCSB_LAB_HOME: home,
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_EC2_METADATA_DISABLED: "true",
+    ...extra,
+  };
   try {
-    const out = await run(process.execPath, [CLI, "boot", "--role", "client", "--index", "0", "--run", `s3://${BUCKET}/runs/r1/`], { env, timeout: 180_000 });
+    const out = await run(
+      process.execPath,
+      [CLI, "boot", "--role", "client", "--index", "0", "--run", `s3://${BUCKET}/runs/r1/`],
+      { env, timeout: 180_000 },
+    );
     return { code: 0, output: out.stdout + out.stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -31,14 +49,22 @@ describe("a client that is denied or cannot reach the bucket fails naming the ke
   let emulator: Emulator;
   beforeAll(async () => {
     emulator = await startEmulator("us-east-1");
-    await createBucketWith(emulator, BUCKET, [{ key: "runs/r1/cluster.json", content: "{}" }, { key: "runs/r1/plan.json", content: "{}" }]);
+    await createBucketWith(emulator, BUCKET, [
+      { key: "runs/r1/cluster.json", content: "{}" },
+      { key: "runs/r1/plan.json", content: "{}" },
+    ]);
   });
   afterAll(async () => emulator?.stop());
 
   it("denied: fails at once (no retries) with exit 78, naming the key and AccessDenied", async () => {
     const proxy = await startRecordingProxy(emulator.endpoint);
     // A role whose policy names another run's prefix only.
-    const credentials = await emulator.userFor("other-run-client", { Version: "2012-10-17", Statement: [{ Sid: "Other", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`arn:aws:s3:::${BUCKET}/runs/r2/*`] }] });
+    const credentials = await emulator.userFor("other-run-client", {
+      Version: "2012-10-17",
+      Statement: [
+        { Sid: "Other", Effect: "Allow", Action: ["s3:GetObject"], Resource: [`arn:aws:s3:::${BUCKET}/runs/r2/*`] },
+      ],
+    });
     const r = await bootClient(proxy.endpoint, credentials);
     await proxy.stop();
     expect(r.code).toBe(78);
@@ -71,12 +97,45 @@ describe("a client that is denied or cannot reach the bucket fails naming the ke
   it("ycsb-lab status shows the fleet and a failed instance's log tail (exit 3)", async () => {
     const s3 = emulator.s3();
     const put = (key: string, body: string) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
-    await put("runs/r1/status/node-0.json", JSON.stringify({ instance: "node-0", role: "data", index: 0, stage: "failed", at: new Date().toISOString(), detail: "cassandra (pid 42) exited with code 1 while serving the run", logTail: true }));
+    await put(
+      "runs/r1/status/node-0.json",
+      JSON.stringify({
+        instance: "node-0",
+        role: "data",
+        index: 0,
+        stage: "failed",
+        at: new Date().toISOString(),
+        detail: "cassandra (pid 42) exited with code 1 while serving the run",
+        logTail: true,
+      }),
+    );
     await put("runs/r1/status/node-0.log", "INFO starting\nERROR Exception encountered during startup: disk full\n");
-    await put("runs/r1/status/client-0.json", JSON.stringify({ instance: "client-0", role: "client", index: 0, stage: "running", at: new Date().toISOString(), phase: { position: 3, of: 4, name: "a" }, detail: "workload" }));
+    await put(
+      "runs/r1/status/client-0.json",
+      JSON.stringify({
+        instance: "client-0",
+        role: "client",
+        index: 0,
+        stage: "running",
+        at: new Date().toISOString(),
+        phase: { position: 3, of: 4, name: "a" },
+        detail: "workload",
+      }),
+    );
     s3.destroy();
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: emulator.admin.accessKeyId, AWS_SECRET_ACCESS_KEY: emulator.admin.secretAccessKey, AWS_EC2_METADATA_DISABLED: "true" };
-    const r = await run(process.execPath, [CLI, "status", "--results", `s3://${BUCKET}/runs/r1/`, "--s3-endpoint", emulator.endpoint], { env }).then(
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: emulator.admin.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: emulator.admin.secretAccessKey,
+      AWS_EC2_METADATA_DISABLED: "true",
+    };
+    const r = await run(
+      process.execPath,
+      [CLI, "status", "--results", `s3://${BUCKET}/runs/r1/`, "--s3-endpoint", emulator.endpoint],
+      { env },
+    ).then(
       (o) => ({ code: 0, out: o.stdout }),
       (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
     );

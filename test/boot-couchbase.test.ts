@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COUCHBASE_STAND_IN } from "../engines/couchbase/stand-in.js";
 import { couchbaseMockJar } from "../runner/local/couchbase.js";
-import { BootRun, expectAllOk, startedPid, type BootProcess } from "./support/boot-run.js";
+import { type BootProcess, BootRun, expectAllOk, startedPid } from "./support/boot-run.js";
 
 // The boot command of a Couchbase data node and a client, as their user-data runs them, with CouchbaseMock standing
 // in for Couchbase Server (which cannot be installed here): the mock on the node's address and REST port, its KV
@@ -13,10 +13,23 @@ describe("boot path: Couchbase data node on its stand-in, and a client", () => {
 
   beforeAll(async () => {
     const jar = await couchbaseMockJar();
-    run = await BootRun.create({ engine: "couchbase", nodes: 1, preset: "throughput", scale: 0.05, loopback: "127.0.13", firstHost: 21, dataEnv: { YCSB_LAB_STAND_IN: jar, YCSB_LAB_MAX_HEAP_MB: "384" } });
+    run = await BootRun.create({
+      engine: "couchbase",
+      nodes: 1,
+      preset: "throughput",
+      scale: 0.05,
+      loopback: "127.0.13",
+      firstHost: 21,
+      dataEnv: { YCSB_LAB_STAND_IN: jar, YCSB_LAB_MAX_HEAP_MB: "384" },
+    });
     node = run.start("data", 0);
     client = run.start("client", 0);
-    await run.waitFor("client-0 done", 240_000, async () => ((await run.status("client-0"))?.stage === "done" ? true : undefined), client);
+    await run.waitFor(
+      "client-0 done",
+      240_000,
+      async () => ((await run.status("client-0"))?.stage === "done" ? true : undefined),
+      client,
+    );
   });
 
   afterAll(async () => {
@@ -25,15 +38,26 @@ describe("boot path: Couchbase data node on its stand-in, and a client", () => {
 
   it("boots the data node and the client through every stage, saying a stand-in serves", async () => {
     expect(await run.stages("data", 0)).toEqual(["booting", "installed", "started", "formed", "ready"]);
-    expect(await run.stages("client", 0)).toEqual(["booting", "installed", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
+    expect(await run.stages("client", 0)).toEqual([
+      "booting",
+      "installed",
+      "waiting",
+      "ready",
+      ...run.plan.phases.map(() => "running"),
+      "done",
+    ]);
     expect((await run.status("node-0"))?.rehearsal?.join("\n")).toMatch(/stand-in .*CouchbaseMock/);
-    expect(node.output()).toMatch(/installed: CouchbaseMock 1\.5\.25 \(KV only: no N1QL, no synchronous durability\) standing in for Couchbase;/);
+    expect(node.output()).toMatch(
+      /installed: CouchbaseMock 1\.5\.25 \(KV only: no N1QL, no synchronous durability\) standing in for Couchbase;/,
+    );
   });
 
   it("publishes the KV ports the mock chose, on the node's address, and names the stand-in", async () => {
     const marker = await run.marker();
     expect(marker).toMatchObject({ engine: "couchbase", nodes: 1, preset: "throughput", standIn: COUCHBASE_STAND_IN });
-    expect(marker?.connection["couchbase.connectionString"]).toMatch(new RegExp(`^couchbase://${run.nodeAddress(0).replace(/\./g, "\\.")}:\\d+$`));
+    expect(marker?.connection["couchbase.connectionString"]).toMatch(
+      new RegExp(`^couchbase://${run.nodeAddress(0).replace(/\./g, "\\.")}:\\d+$`),
+    );
     expect(marker?.connection["couchbase.bucket"]).toBe("ycsb");
     expect(marker?.secretConnection).toBeUndefined();
     expect(marker?.steps.join("\n")).toMatch(/no cluster-init, server-add, rebalance or bucket settings to form/);
@@ -64,7 +88,14 @@ describe("boot path: Couchbase's stand-in refuses what it cannot honour", () => 
   });
 
   it("fails a durable run's data node for good at boot: the mock has no synchronous durability", async () => {
-    run = await BootRun.create({ engine: "couchbase", nodes: 1, preset: "durable", loopback: "127.0.13", firstHost: 26, dataEnv: { YCSB_LAB_STAND_IN: await couchbaseMockJar() } });
+    run = await BootRun.create({
+      engine: "couchbase",
+      nodes: 1,
+      preset: "durable",
+      loopback: "127.0.13",
+      firstHost: 26,
+      dataEnv: { YCSB_LAB_STAND_IN: await couchbaseMockJar() },
+    });
     const node = run.start("data", 0);
     expect((await node.exited).code).toBe(78);
     const status = await run.status("node-0");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSetupScript } from "../runner/java-artifacts.js";
-import { BootRun, expectAllOk, startedPid, type BootProcess } from "./support/boot-run.js";
+import { type BootProcess, BootRun, expectAllOk, startedPid } from "./support/boot-run.js";
 
 // The boot command of a 2-node HBase cluster and a client, as their user-data runs them: on each node the same
 // NameNode, ZooKeeper, DataNode, HMaster and HRegionServer JVMs as on an instance (from Maven Central jars laid out
@@ -13,10 +13,23 @@ describe("boot path: a 2-node HBase cluster of separate daemons, and a client", 
 
   beforeAll(async () => {
     const artifacts = await runSetupScript("setup-hbase-artifacts.sh");
-    run = await BootRun.create({ engine: "hbase", nodes: 2, preset: "balanced", scale: 0.05, loopback: "127.0.13", firstHost: 31, dataEnv: { YCSB_LAB_ENGINE_ARTIFACTS: artifacts, YCSB_LAB_MAX_HEAP_MB: "512" } });
+    run = await BootRun.create({
+      engine: "hbase",
+      nodes: 2,
+      preset: "balanced",
+      scale: 0.05,
+      loopback: "127.0.13",
+      firstHost: 31,
+      dataEnv: { YCSB_LAB_ENGINE_ARTIFACTS: artifacts, YCSB_LAB_MAX_HEAP_MB: "512" },
+    });
     nodes.push(run.start("data", 0), run.start("data", 1));
     client = run.start("client", 0);
-    await run.waitFor("client-0 done", 600_000, async () => ((await run.status("client-0"))?.stage === "done" ? true : undefined), client);
+    await run.waitFor(
+      "client-0 done",
+      600_000,
+      async () => ((await run.status("client-0"))?.stage === "done" ? true : undefined),
+      client,
+    );
   }, 660_000);
 
   afterAll(async () => {
@@ -26,21 +39,42 @@ describe("boot path: a 2-node HBase cluster of separate daemons, and a client", 
   it("runs seed 000's daemons: namenode, ZooKeeper and master on the first node, a datanode and a region server on each", async () => {
     expect(await run.stages("data", 0)).toEqual(["booting", "installed", "started", "formed", "ready"]);
     expect(await run.stages("data", 1)).toEqual(["booting", "installed", "started", "ready"]);
-    expect(await run.stages("client", 0)).toEqual(["booting", "installed", "waiting", "ready", ...run.plan.phases.map(() => "running"), "done"]);
+    expect(await run.stages("client", 0)).toEqual([
+      "booting",
+      "installed",
+      "waiting",
+      "ready",
+      ...run.plan.phases.map(() => "running"),
+      "done",
+    ]);
     const started = (i: number) => [...nodes[i]!.output().matchAll(/started (\w+) \(pid \d+\)/g)].map((m) => m[1]);
     expect(started(0)).toEqual(["namenode", "zookeeper", "datanode", "master", "regionserver"]);
     expect(started(1)).toEqual(["datanode", "regionserver"]);
     // The rehearsal says what it swapped: both distributions for local folders.
-    expect(nodes[0]!.output()).toMatch(/hadoop-3\.4\.1\.tar\.gz: local artifacts .*\/hadoop \(rehearsal; the instance downloads https:\/\/archive\.apache\.org\/dist\/hadoop\/common\/hadoop-3\.4\.1\/hadoop-3\.4\.1\.tar\.gz\)/);
+    expect(nodes[0]!.output()).toMatch(
+      /hadoop-3\.4\.1\.tar\.gz: local artifacts .*\/hadoop \(rehearsal; the instance downloads https:\/\/archive\.apache\.org\/dist\/hadoop\/common\/hadoop-3\.4\.1\/hadoop-3\.4\.1\.tar\.gz\)/,
+    );
     expect(nodes[0]!.output()).toMatch(/hbase-2\.5\.11-hadoop3-bin\.tar\.gz: local artifacts .*\/hbase \(rehearsal/);
   });
 
   it("is formed when both region servers are live, with the pre-split table, and tells clients the ZooKeeper quorum", async () => {
     const marker = await run.marker();
-    expect(marker).toMatchObject({ engine: "hbase", nodes: 2, preset: "balanced", connection: { "hbase.zookeeper.quorum": run.nodeAddress(0), "hbase.zookeeper.property.clientPort": "2181", columnfamily: "data" } });
+    expect(marker).toMatchObject({
+      engine: "hbase",
+      nodes: 2,
+      preset: "balanced",
+      connection: {
+        "hbase.zookeeper.quorum": run.nodeAddress(0),
+        "hbase.zookeeper.property.clientPort": "2181",
+        columnfamily: "data",
+      },
+    });
     expect(marker?.standIn).toBeUndefined();
     expect(marker?.steps).toEqual([
-      `2 region server(s) live: ${[0, 1].map((i) => `${run.nodeAddress(i)}:16020`).sort().join(", ")}`,
+      `2 region server(s) live: ${[0, 1]
+        .map((i) => `${run.nodeAddress(i)}:16020`)
+        .sort()
+        .join(", ")}`,
       // engines/hbase/schema.ts: 10 regions per region server, the balanced preset's table durability.
       "usertable created: 20 regions, durability SYNC_WAL, family data (NONE)",
     ]);

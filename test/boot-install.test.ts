@@ -1,18 +1,30 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineArtifact } from "../engines/runtime.js";
-import { createServer, type Server } from "node:http";
-import { installArtifacts, localArtifactFolder, parseSha256File, parseSha512File } from "../runner/boot/engine-install.js";
-import { FolderStore } from "../runner/results-store.js";
-import { createHash } from "node:crypto";
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import {
+  installArtifacts,
+  localArtifactFolder,
+  parseSha256File,
+  parseSha512File,
+} from "../runner/boot/engine-install.js";
 import { httpServes } from "../runner/boot/processes.js";
+import { FolderStore } from "../runner/results-store.js";
 
 // How a data node checks and places its engine's artifacts (runner/boot/engine-install.ts).
-const tarball = (into: string): EngineArtifact => ({ name: `${into}.tar.gz`, url: `https://example.org/${into}.tar.gz`, checksumUrl: `https://example.org/${into}.tar.gz.sha512`, checksum: "sha512", into, stripComponents: 1 });
+const tarball = (into: string): EngineArtifact => ({
+  name: `${into}.tar.gz`,
+  url: `https://example.org/${into}.tar.gz`,
+  checksumUrl: `https://example.org/${into}.tar.gz.sha512`,
+  checksum: "sha512",
+  into,
+  stripComponents: 1,
+});
 
 describe("published digests", () => {
   it("reads a .sha256 as MongoDB and Couchbase publish it, and refuses one without a digest", () => {
@@ -40,12 +52,16 @@ describe("local artifacts in a rehearsal", () => {
     expect(localArtifactFolder([tarball("cassandra")], tarball("cassandra"), dir)).toBe(dir);
     const hbase = [tarball("hadoop"), tarball("hbase")];
     expect(localArtifactFolder(hbase, hbase[0]!, dir)).toBe(join(dir, "hadoop"));
-    expect(() => localArtifactFolder(hbase, hbase[1]!, dir)).toThrow(/has no hbase\/ \(an engine of several artifacts needs one folder per artifact: hadoop\/, hbase\/\)/);
+    expect(() => localArtifactFolder(hbase, hbase[1]!, dir)).toThrow(
+      /has no hbase\/ \(an engine of several artifacts needs one folder per artifact: hadoop\/, hbase\/\)/,
+    );
   });
 
   it("cannot swap a package that installs a system service: it names the stand-in instead", () => {
     const deb: EngineArtifact = { ...tarball("couchbase"), kind: "deb", checksum: "sha256", stripComponents: 0 };
-    expect(() => localArtifactFolder([deb], deb, dir)).toThrow(/a package cannot be swapped for local artifacts .*its stand-in \(YCSB_LAB_STAND_IN\)/);
+    expect(() => localArtifactFolder([deb], deb, dir)).toThrow(
+      /a package cannot be swapped for local artifacts .*its stand-in \(YCSB_LAB_STAND_IN\)/,
+    );
   });
 });
 
@@ -115,7 +131,8 @@ describe("engine downloads mirrored in the run's bucket: one vendor download for
       else if (req.url === "/slow/engine-1.0.tar.gz") trickle(res, archive);
       else if (req.url === "/slow/engine-1.0.tar.gz.sha512") res.end(`${digest}  engine-1.0.tar.gz\n`);
       else if (req.url === "/apache-cassandra-5.0.4-bin.tar.gz") res.end(forged);
-      else if (req.url === "/apache-cassandra-5.0.4-bin.tar.gz.sha512") res.end(`${forgedDigest}  apache-cassandra-5.0.4-bin.tar.gz\n`);
+      else if (req.url === "/apache-cassandra-5.0.4-bin.tar.gz.sha512")
+        res.end(`${forgedDigest}  apache-cassandra-5.0.4-bin.tar.gz\n`);
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -127,11 +144,28 @@ describe("engine downloads mirrored in the run's bucket: one vendor download for
   });
 
   it("the leader downloads and mirrors; the others take the leader's copy; a copy that does not match the vendor's digest is refused", async () => {
-    const artifact: EngineArtifact = { name: "engine-1.0.tar.gz", url: `${vendor}/engine-1.0.tar.gz`, checksumUrl: `${vendor}/engine-1.0.tar.gz.sha512`, checksum: "sha512", into: "engine", stripComponents: 1 };
+    const artifact: EngineArtifact = {
+      name: "engine-1.0.tar.gz",
+      url: `${vendor}/engine-1.0.tar.gz`,
+      checksumUrl: `${vendor}/engine-1.0.tar.gz.sha512`,
+      checksum: "sha512",
+      into: "engine",
+      stripComponents: 1,
+    };
     const store = new FolderStore(join(work, "bucket"));
-    const install = (node: number, leader: boolean) => installArtifacts([artifact], join(work, `node-${node}`), undefined, { store, runId: "r1", leader, pollMs: 50, waitMs: 2_000 });
+    const install = (node: number, leader: boolean) =>
+      installArtifacts([artifact], join(work, `node-${node}`), undefined, {
+        store,
+        runId: "r1",
+        leader,
+        pollMs: 50,
+        waitMs: 2_000,
+      });
     // The follower starts first and waits for the leader's copy.
-    const [follower, leader] = await Promise.all([install(1, false), new Promise((r) => setTimeout(r, 200)).then(() => install(0, true))]);
+    const [follower, leader] = await Promise.all([
+      install(1, false),
+      new Promise((r) => setTimeout(r, 200)).then(() => install(0, true)),
+    ]);
     expect(leader[0]).toMatch(/from http:\/\/127\.0\.0\.1:\d+\/engine-1\.0\.tar\.gz \(mirrored to the run's bucket/);
     expect(follower[0]).toMatch(/from the run's bucket \(the leader's copy\)/);
     expect(hits["/engine-1.0.tar.gz"]).toBe(1);
@@ -145,12 +179,29 @@ describe("engine downloads mirrored in the run's bucket: one vendor download for
   });
 
   it("a follower waits as long as the leader's download moves, past its stall limit, and takes the leader's copy", async () => {
-    const artifact: EngineArtifact = { name: "engine-1.0.tar.gz", url: `${vendor}/slow/engine-1.0.tar.gz`, checksumUrl: `${vendor}/slow/engine-1.0.tar.gz.sha512`, checksum: "sha512", into: "engine", stripComponents: 1 };
+    const artifact: EngineArtifact = {
+      name: "engine-1.0.tar.gz",
+      url: `${vendor}/slow/engine-1.0.tar.gz`,
+      checksumUrl: `${vendor}/slow/engine-1.0.tar.gz.sha512`,
+      checksum: "sha512",
+      into: "engine",
+      stripComponents: 1,
+    };
     const store = new FolderStore(join(work, "slow-bucket"));
     const install = (node: number, leader: boolean) =>
-      installArtifacts([artifact], join(work, `slow-node-${node}`), undefined, { store, runId: "r2", leader, pollMs: 50, waitMs: 500, progressEveryMs: 50 });
+      installArtifacts([artifact], join(work, `slow-node-${node}`), undefined, {
+        store,
+        runId: "r2",
+        leader,
+        pollMs: 50,
+        waitMs: 500,
+        progressEveryMs: 50,
+      });
     // The leader's vendor download takes about 2 s: four times the follower's limit without movement.
-    const [leader, follower] = await Promise.all([install(0, true), new Promise((r) => setTimeout(r, 100)).then(() => install(1, false))]);
+    const [leader, follower] = await Promise.all([
+      install(0, true),
+      new Promise((r) => setTimeout(r, 100)).then(() => install(1, false)),
+    ]);
     expect(leader[0]).toMatch(/mirrored to the run's bucket/);
     expect(follower[0]).toMatch(/from the run's bucket \(the leader's copy\)/);
     expect(hits["/slow/engine-1.0.tar.gz"]).toBe(1);
@@ -160,8 +211,17 @@ describe("engine downloads mirrored in the run's bucket: one vendor download for
 
   it("an artifact pinned in the repository is refused when the vendor serves another file with a digest to match", async () => {
     const name = "apache-cassandra-5.0.4-bin.tar.gz";
-    const artifact: EngineArtifact = { name, url: `${vendor}/${name}`, checksumUrl: `${vendor}/${name}.sha512`, checksum: "sha512", into: "cassandra", stripComponents: 1 };
-    await expect(installArtifacts([artifact], join(work, "pinned-node"))).rejects.toThrow(/apache-cassandra-5\.0\.4-bin\.tar\.gz: the vendor publishes sha512 [0-9a-f]{16}\.\.\., the repository pins 16de8bb78af94dab/);
+    const artifact: EngineArtifact = {
+      name,
+      url: `${vendor}/${name}`,
+      checksumUrl: `${vendor}/${name}.sha512`,
+      checksum: "sha512",
+      into: "cassandra",
+      stripComponents: 1,
+    };
+    await expect(installArtifacts([artifact], join(work, "pinned-node"))).rejects.toThrow(
+      /apache-cassandra-5\.0\.4-bin\.tar\.gz: the vendor publishes sha512 [0-9a-f]{16}\.\.\., the repository pins 16de8bb78af94dab/,
+    );
     expect(hits[`/${name}`] ?? 0).toBe(0);
   });
 });

@@ -3,9 +3,9 @@ import { clientProperties } from "../model/presets.js";
 import { WORKLOADS } from "../model/workloads.js";
 import { bindingClasspathDir, ycsbCoreDir } from "../runner/java-artifacts.js";
 import { cassandraLocalEngine } from "../runner/local/cassandra.js";
-import { engineDir, nodeAlive, readState, type LocalEngineState } from "../runner/local/engine.js";
-import { buildYcsbCommand, spawnYcsb } from "../runner/ycsb-process.js";
+import { engineDir, type LocalEngineState, nodeAlive, readState } from "../runner/local/engine.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
+import { buildYcsbCommand, spawnYcsb } from "../runner/ycsb-process.js";
 import { cli, cql, isolateLocalEngines } from "./cassandra-helpers.js";
 
 isolateLocalEngines("cassandra-cluster", "127.0.22");
@@ -35,7 +35,9 @@ describe.sequential("local Cassandra, three nodes", () => {
     expect(status.nodes.map((n) => [n.address, n.alive])).toEqual(hosts.map((h) => [h, true]));
     const peers = await cql(hosts, ["SELECT peer FROM system.peers_v2"]);
     expect(peers).toHaveLength(2);
-    const [keyspace] = await cql(hosts, ["SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'ycsb'"]);
+    const [keyspace] = await cql(hosts, [
+      "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'ycsb'",
+    ]);
     expect((keyspace?.replication as Record<string, string> | undefined)?.replication_factor).toBe("3");
   });
 
@@ -65,7 +67,9 @@ describe.sequential("local Cassandra, three nodes", () => {
     expect(Object.keys(ops).filter((g) => g.endsWith("-FAILED"))).toEqual([]);
 
     // Consistency ALL answers only if all three replicas hold every row.
-    const [count] = await cql(hosts, ["SELECT COUNT(*) AS n FROM ycsb.usertable"], { "cassandra.readconsistencylevel": "ALL" });
+    const [count] = await cql(hosts, ["SELECT COUNT(*) AS n FROM ycsb.usertable"], {
+      "cassandra.readconsistencylevel": "ALL",
+    });
     expect(count?.n).toBe(RECORDS);
   }, 300_000);
 

@@ -1,20 +1,20 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { splitYcsbArgs } from "../cli/commands/ycsb.js";
 import {
+  type CassandraNodeConfig,
   cassandraReadiness,
   cassandraSchemaStatements,
   commitlogSettings,
+  type GossipRow,
   gossipState,
   renderCassandraSchema,
   renderCassandraYaml,
-  type CassandraNodeConfig,
-  type GossipRow,
 } from "../engines/cassandra/index.js";
-import { DURABILITY_PRESETS, PRESETS } from "../model/presets.js";
 import { cassandraHeapMb, cassandraNodeCommand, renderLogbackXml } from "../engines/cassandra/jvm.js";
+import { DURABILITY_PRESETS, PRESETS } from "../model/presets.js";
 import { buildYcsbCommand, ycsbClasspath } from "../runner/ycsb-process.js";
-import { splitYcsbArgs } from "../cli/commands/ycsb.js";
 
 const node = (over: Partial<CassandraNodeConfig> = {}): CassandraNodeConfig => ({
   clusterName: "bench",
@@ -34,14 +34,17 @@ describe("renderCassandraYaml", () => {
     const doc = parse(renderCassandraYaml(node({ preset }))) as Record<string, unknown>;
     const server = DURABILITY_PRESETS.cassandra[preset].server;
     expect(doc.commitlog_sync).toBe(server.commitlogSync);
-    if (server.commitlogSync === "periodic") expect(doc.commitlog_sync_period).toBe(`${server.commitlogSyncPeriodMs}ms`);
+    if (server.commitlogSync === "periodic")
+      expect(doc.commitlog_sync_period).toBe(`${server.commitlogSyncPeriodMs}ms`);
     else expect(doc).not.toHaveProperty("commitlog_sync_period");
     // 5.0 deprecates the batch window; a rendered one would be ignored with a warning.
     expect(doc).not.toHaveProperty("commitlog_sync_batch_window_in_ms");
   });
 
   it("puts addresses, seeds and directories where Cassandra reads them", () => {
-    const doc = parse(renderCassandraYaml(node({ concurrentWrites: 64, numTokens: 8, cdcDir: "/mnt/cdc", nativeTransportPort: 19042 }))) as any;
+    const doc = parse(
+      renderCassandraYaml(node({ concurrentWrites: 64, numTokens: 8, cdcDir: "/mnt/cdc", nativeTransportPort: 19042 })),
+    ) as any;
     expect(doc.seed_provider[0].class_name).toBe("org.apache.cassandra.locator.SimpleSeedProvider");
     expect(doc.seed_provider[0].parameters[0].seeds).toBe("10.0.1.10,10.0.1.11");
     expect(doc.listen_address).toBe("10.0.1.12");
@@ -99,14 +102,23 @@ describe("cassandraSchemaStatements", () => {
 
   it("rejects names that would need quoting and bad counts", () => {
     expect(() => cassandraSchemaStatements({ preset: "balanced", replicationFactor: 0 })).toThrow(/replicationFactor/);
-    expect(() => cassandraSchemaStatements({ preset: "balanced", replicationFactor: 1, keyspace: "Y-csb" })).toThrow(/keyspace/);
-    expect(() => cassandraSchemaStatements({ preset: "balanced", replicationFactor: 1, fieldCount: 0 })).toThrow(/fieldCount/);
+    expect(() => cassandraSchemaStatements({ preset: "balanced", replicationFactor: 1, keyspace: "Y-csb" })).toThrow(
+      /keyspace/,
+    );
+    expect(() => cassandraSchemaStatements({ preset: "balanced", replicationFactor: 1, fieldCount: 0 })).toThrow(
+      /fieldCount/,
+    );
   });
 
   it("renders a script with one statement per line ending in ;", () => {
     const script = renderCassandraSchema({ preset: "balanced", replicationFactor: 1 });
     expect(script.trim().split("\n")).toHaveLength(3);
-    expect(script.trim().split("\n").every((l) => l.endsWith(";"))).toBe(true);
+    expect(
+      script
+        .trim()
+        .split("\n")
+        .every((l) => l.endsWith(";")),
+    ).toBe(true);
   });
 });
 
@@ -115,7 +127,14 @@ const fixture = (name: string): GossipRow[] =>
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l))
-    .map((r) => ({ node: r._node, address: r.address, status: r.status, status_with_port: r.status_with_port, rpc_ready: r.rpc_ready, schema: r.schema }));
+    .map((r) => ({
+      node: r._node,
+      address: r.address,
+      status: r.status,
+      status_with_port: r.status_with_port,
+      rpc_ready: r.rpc_ready,
+      schema: r.schema,
+    }));
 
 describe("cassandraReadiness (system_views.gossip_info captured from a real 3-node ring)", () => {
   const nodes = ["127.0.0.1", "127.0.0.2", "127.0.0.3"];
@@ -136,15 +155,21 @@ describe("cassandraReadiness (system_views.gossip_info captured from a real 3-no
 
   it("is not ready when a node is still joining or unknown to another", () => {
     const rows = fixture("gossip-3-nodes-ready.jsonl").map((r) =>
-      r.node === "127.0.0.1" && r.address === "/127.0.0.2" ? { ...r, status: "BOOT,123", status_with_port: "BOOT,123" } : r,
+      r.node === "127.0.0.1" && r.address === "/127.0.0.2"
+        ? { ...r, status: "BOOT,123", status_with_port: "BOOT,123" }
+        : r,
     );
     expect(cassandraReadiness(nodes, rows).reasons).toEqual(["127.0.0.1: sees 127.0.0.2 as BOOT, not NORMAL"]);
-    const fewer = fixture("gossip-3-nodes-ready.jsonl").filter((r) => !(r.node === "127.0.0.2" && r.address === "/127.0.0.3"));
+    const fewer = fixture("gossip-3-nodes-ready.jsonl").filter(
+      (r) => !(r.node === "127.0.0.2" && r.address === "/127.0.0.3"),
+    );
     expect(cassandraReadiness(nodes, fewer).reasons).toEqual(["127.0.0.2: does not know 127.0.0.3 yet"]);
   });
 
   it("flags schema disagreement and nodes from another ring", () => {
-    const rows = fixture("gossip-3-nodes-ready.jsonl").map((r) => (r.address === "/127.0.0.3" ? { ...r, schema: "00000000-0000-0000-0000-000000000000" } : r));
+    const rows = fixture("gossip-3-nodes-ready.jsonl").map((r) =>
+      r.address === "/127.0.0.3" ? { ...r, schema: "00000000-0000-0000-0000-000000000000" } : r,
+    );
     expect(cassandraReadiness(nodes, rows).reasons.join("\n")).toMatch(/schema versions disagree/);
     expect(cassandraReadiness(nodes.slice(0, 2), fixture("gossip-3-nodes-ready.jsonl")).reasons).toContain(
       "127.0.0.1: sees unexpected node 127.0.0.3 (NORMAL)",
@@ -158,15 +183,42 @@ describe("cassandraReadiness (system_views.gossip_info captured from a real 3-no
 });
 
 describe("buildYcsbCommand", () => {
-  const base = { dbClass: "io.ycsblab.bindings.cassandra.CassandraDB", ycsbCoreDir: "/y/core", bindingDirs: ["/b/cassandra"] };
+  const base = {
+    dbClass: "io.ycsblab.bindings.cassandra.CassandraDB",
+    ycsbCoreDir: "/y/core",
+    bindingDirs: ["/b/cassandra"],
+  };
 
   it("puts HdrHistogram first, then core, then the binding (the runner's order), and passes properties in order", () => {
-    const cmd = buildYcsbCommand({ ...base, phase: "load", hdrHistogramDir: "/y/hdr", properties: { a: "1", b: "x=y" }, threads: 4, status: true, extraArgs: ["-p", "a=2"] });
+    const cmd = buildYcsbCommand({
+      ...base,
+      phase: "load",
+      hdrHistogramDir: "/y/hdr",
+      properties: { a: "1", b: "x=y" },
+      threads: 4,
+      status: true,
+      extraArgs: ["-p", "a=2"],
+    });
     const cp = cmd.args[cmd.args.indexOf("-cp") + 1];
     expect(cp).toBe("/y/hdr/*:/y/core/*:/b/cassandra/*");
-    expect(cp!.split(":")).toEqual(ycsbClasspath({ hdrHistogram: "/y/hdr/*", core: "/y/core/*", bindings: ["/b/cassandra/*"] }));
+    expect(cp!.split(":")).toEqual(
+      ycsbClasspath({ hdrHistogram: "/y/hdr/*", core: "/y/core/*", bindings: ["/b/cassandra/*"] }),
+    );
     const main = cmd.args.indexOf("site.ycsb.Client");
-    expect(cmd.args.slice(main + 1)).toEqual(["-load", "-db", base.dbClass, "-p", "a=1", "-p", "b=x=y", "-threads", "4", "-s", "-p", "a=2"]);
+    expect(cmd.args.slice(main + 1)).toEqual([
+      "-load",
+      "-db",
+      base.dbClass,
+      "-p",
+      "a=1",
+      "-p",
+      "b=x=y",
+      "-threads",
+      "4",
+      "-s",
+      "-p",
+      "a=2",
+    ]);
   });
 
   it("runs the transaction phase with -t and a target", () => {
@@ -184,11 +236,28 @@ describe("buildYcsbCommand", () => {
 
 describe("local Cassandra command line and the ycsb command's arguments", () => {
   it("boots CassandraDaemon with the jamm agent, Java 17 opens and the rendered yaml", () => {
-    const args = cassandraNodeCommand({ libDir: "/c/lib", jammJar: "/c/lib/jamm-0.4.0.jar", yamlFile: "/n/cassandra.yaml", logbackFile: "/n/logback.xml", dir: "/n", heap: "768m" });
+    const args = cassandraNodeCommand({
+      libDir: "/c/lib",
+      jammJar: "/c/lib/jamm-0.4.0.jar",
+      yamlFile: "/n/cassandra.yaml",
+      logbackFile: "/n/logback.xml",
+      dir: "/n",
+      heap: "768m",
+    });
     expect(args).toContain("-Xmx768m");
     // Cassandra's own ring delay unless asked (the loopback ring of a rehearsal or a local run may settle faster).
     expect(args.some((a) => a.startsWith("-Dcassandra.ring_delay_ms"))).toBe(false);
-    expect(cassandraNodeCommand({ libDir: "/c/lib", jammJar: "j", yamlFile: "y", logbackFile: "l", dir: "/n", heap: "1g", ringDelayMs: 1000 })).toContain("-Dcassandra.ring_delay_ms=1000");
+    expect(
+      cassandraNodeCommand({
+        libDir: "/c/lib",
+        jammJar: "j",
+        yamlFile: "y",
+        logbackFile: "l",
+        dir: "/n",
+        heap: "1g",
+        ringDelayMs: 1000,
+      }),
+    ).toContain("-Dcassandra.ring_delay_ms=1000");
     expect(args).toContain("-javaagent:/c/lib/jamm-0.4.0.jar");
     expect(args).toContain("-Dcassandra.config=file:///n/cassandra.yaml");
     expect(args.join(" ")).toContain("--add-opens java.base/java.lang=ALL-UNNAMED");
@@ -205,7 +274,11 @@ describe("local Cassandra command line and the ycsb command's arguments", () => 
   });
 
   it("splits -load/-t out of the YCSB arguments and reads fieldcount", () => {
-    expect(splitYcsbArgs(["-load", "-p", "fieldcount=3", "-threads", "2"])).toEqual({ phase: "load", rest: ["-p", "fieldcount=3", "-threads", "2"], fieldCount: 3 });
+    expect(splitYcsbArgs(["-load", "-p", "fieldcount=3", "-threads", "2"])).toEqual({
+      phase: "load",
+      rest: ["-p", "fieldcount=3", "-threads", "2"],
+      fieldCount: 3,
+    });
     expect(splitYcsbArgs(["-s"]).phase).toBe("run");
     expect(() => splitYcsbArgs(["-p", "fieldcount=x"])).toThrow(/fieldcount/);
   });

@@ -29,13 +29,24 @@ export function cli(args: string[], timeoutMs = 300_000): Promise<CliResult> {
       process.execPath,
       ["--import", "tsx", "cli/main.ts", ...args],
       { cwd: REPO, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     );
   });
 }
 
-export async function cql(hosts: string[], statements: string[], properties?: Record<string, string>): Promise<Record<string, unknown>[]> {
-  return queryCql({ bindingDir: await bindingClasspathDir("cassandra"), ycsbCoreDir: ycsbCoreDir(), hosts, statements, properties });
+export async function cql(
+  hosts: string[],
+  statements: string[],
+  properties?: Record<string, string>,
+): Promise<Record<string, unknown>[]> {
+  return queryCql({
+    bindingDir: await bindingClasspathDir("cassandra"),
+    ycsbCoreDir: ycsbCoreDir(),
+    hosts,
+    statements,
+    properties,
+  });
 }
 
 /** java.lang.String#hashCode. */

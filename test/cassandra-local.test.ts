@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURABILITY_PRESETS, PRESETS } from "../model/presets.js";
-import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 import { readState } from "../runner/local/engine.js";
+import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 import { cli, cql, isolateLocalEngines, ycsbDeterministicValue } from "./cassandra-helpers.js";
 
 isolateLocalEngines("cassandra-local", "127.0.21");
@@ -19,8 +19,20 @@ const INTEGRITY = ["-p", "dataintegrity=true", "-p", "fieldcount=4", "-p", "fiel
 /** Workload A on the loaded table: every operation OK, values verified by YCSB and read back from the table. */
 async function runWorkloadA(): Promise<void> {
   const run = await cli([
-    "ycsb", "--engine", "cassandra", "--workload", "a", "--",
-    "-p", `recordcount=${RECORDS}`, "-p", `operationcount=${OPERATIONS}`, "-threads", "4", "-s", ...INTEGRITY,
+    "ycsb",
+    "--engine",
+    "cassandra",
+    "--workload",
+    "a",
+    "--",
+    "-p",
+    `recordcount=${RECORDS}`,
+    "-p",
+    `operationcount=${OPERATIONS}`,
+    "-threads",
+    "4",
+    "-s",
+    ...INTEGRITY,
   ]);
   expect(run.code, run.stderr).toBe(0);
   const out = parseYcsbOutput(run.stdout, run.stderr);
@@ -47,8 +59,21 @@ async function runWorkloadA(): Promise<void> {
 
   // Workload E: scans from a start key's token (and a few inserts) through the same binding.
   const scan = await cli([
-    "ycsb", "--engine", "cassandra", "--workload", "e", "--",
-    "-p", `recordcount=${RECORDS}`, "-p", "operationcount=300", "-p", "maxscanlength=10", "-threads", "2", ...INTEGRITY,
+    "ycsb",
+    "--engine",
+    "cassandra",
+    "--workload",
+    "e",
+    "--",
+    "-p",
+    `recordcount=${RECORDS}`,
+    "-p",
+    "operationcount=300",
+    "-p",
+    "maxscanlength=10",
+    "-threads",
+    "2",
+    ...INTEGRITY,
   ]);
   expect(scan.code, scan.stderr).toBe(0);
   const scanOps = parseYcsbOutput(scan.stdout, scan.stderr).operations;
@@ -68,7 +93,9 @@ describe.sequential("local Cassandra: presets, YCSB load + workload A, CLI", () 
   it("refuses a ycsb run when no engine runs, and bad options, with clear errors", async () => {
     const none = await cli(["ycsb", "--engine", "cassandra", "--", "-load"]);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('no local cassandra is running: start one with "ycsb-lab local up --engine cassandra"');
+    expect(none.stderr).toContain(
+      'no local cassandra is running: start one with "ycsb-lab local up --engine cassandra"',
+    );
     const bad = await cli(["local", "up", "--engine", "cassandra", "--preset", "fast"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--preset: unknown preset "fast"');
@@ -82,18 +109,36 @@ describe.sequential("local Cassandra: presets, YCSB load + workload A, CLI", () 
       expect(up.stdout).toContain(`cassandra: 1 node(s) ready, preset ${preset}`);
       try {
         const server = DURABILITY_PRESETS.cassandra[preset].server;
-        const [keyspace] = await cql(HOST, ["SELECT durable_writes FROM system_schema.keyspaces WHERE keyspace_name = 'ycsb'"]);
+        const [keyspace] = await cql(HOST, [
+          "SELECT durable_writes FROM system_schema.keyspaces WHERE keyspace_name = 'ycsb'",
+        ]);
         expect(keyspace?.durable_writes).toBe(server.durableWrites);
-        const settings = await cql(HOST, ["SELECT name, value FROM system_views.settings WHERE name IN ('commitlog_sync', 'commitlog_sync_period')"]);
+        const settings = await cql(HOST, [
+          "SELECT name, value FROM system_views.settings WHERE name IN ('commitlog_sync', 'commitlog_sync_period')",
+        ]);
         const setting = Object.fromEntries(settings.map((r) => [r.name, r.value]));
         expect(setting.commitlog_sync).toBe(server.commitlogSync);
-        if (server.commitlogSync === "periodic") expect(setting.commitlog_sync_period).toBe(`${server.commitlogSyncPeriodMs}ms`);
+        if (server.commitlogSync === "periodic")
+          expect(setting.commitlog_sync_period).toBe(`${server.commitlogSyncPeriodMs}ms`);
 
         const status = await cli(["local", "status", "--engine", "cassandra", "--json"]);
         expect(status.code, status.stdout).toBe(0);
         expect(JSON.parse(status.stdout)[0]).toMatchObject({ engine: "cassandra", ready: true, preset, reasons: [] });
 
-        const load = await cli(["ycsb", "--engine", "cassandra", "--workload", "a", "--", "-load", "-p", `recordcount=${RECORDS}`, "-threads", "4", ...INTEGRITY]);
+        const load = await cli([
+          "ycsb",
+          "--engine",
+          "cassandra",
+          "--workload",
+          "a",
+          "--",
+          "-load",
+          "-p",
+          `recordcount=${RECORDS}`,
+          "-threads",
+          "4",
+          ...INTEGRITY,
+        ]);
         expect(load.code, load.stderr).toBe(0);
         // The binding read the preset's client side (model/presets.ts) and says so once.
         expect(load.stderr).toContain(`read CL ONE, write CL ONE, preset ${preset}`);

@@ -30,17 +30,28 @@ describe.sequential("local Cassandra with a study's own values", () => {
     dataDir = await mkdtemp(join(tmpdir(), "cassandra-study-"));
     state = await cassandraLocalEngine.up({ nodes: 1, preset: "durable", dataDir, study: durable.study });
     const settings = Object.fromEntries(
-      (await cql(HOST, ["SELECT name, value FROM system_views.settings WHERE name IN ('commitlog_sync', 'commitlog_sync_group_window')"])).map((r) => [r.name, r.value]),
+      (
+        await cql(HOST, [
+          "SELECT name, value FROM system_views.settings WHERE name IN ('commitlog_sync', 'commitlog_sync_group_window')",
+        ])
+      ).map((r) => [r.name, r.value]),
     );
     expect(settings).toEqual({ commitlog_sync: "group", commitlog_sync_group_window: "10ms" });
 
     const throughput = resolveDeployment(spec, { engine: "cassandra", preset: "throughput" });
     await cql(HOST, ["DROP TABLE IF EXISTS ycsb.usertable"]);
     await cassandraLocalEngine.prepareSchema!(state, { preset: "throughput", fieldCount: 2, study: throughput.study });
-    const [table] = await cql(HOST, ["SELECT compaction FROM system_schema.tables WHERE keyspace_name = 'ycsb' AND table_name = 'usertable'"]);
-    expect(String((table?.compaction as Record<string, string> | undefined)?.class)).toMatch(/LeveledCompactionStrategy$/);
+    const [table] = await cql(HOST, [
+      "SELECT compaction FROM system_schema.tables WHERE keyspace_name = 'ycsb' AND table_name = 'usertable'",
+    ]);
+    expect(String((table?.compaction as Record<string, string> | undefined)?.class)).toMatch(
+      /LeveledCompactionStrategy$/,
+    );
 
-    await cql(HOST, ["INSERT INTO ycsb.usertable (y_id, field0, field1) VALUES ('user1', 0x01, 0x02)", "INSERT INTO ycsb.usertable (y_id, field0, field1) VALUES ('user2', 0x03, 0x04)"]);
+    await cql(HOST, [
+      "INSERT INTO ycsb.usertable (y_id, field0, field1) VALUES ('user1', 0x01, 0x02)",
+      "INSERT INTO ycsb.usertable (y_id, field0, field1) VALUES ('user2', 0x03, 0x04)",
+    ]);
     const before = state.nodes[0]!.pid;
     state = await cassandraLocalEngine.restart!(state);
     expect(state.nodes[0]!.pid).not.toBe(before);

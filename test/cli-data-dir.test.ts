@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../api/db/open.js";
 import { lockPathOf } from "../api/db/data-dir-lock.js";
+import { openDatabase } from "../api/db/open.js";
 import { fixtureDocument } from "./api-helpers.js";
 import { REPO_ROOT, TSX_IMPORT, waitFor } from "./runner-helpers.js";
 
@@ -26,7 +26,11 @@ function cli(args: string[], env: Record<string, string>) {
 /** `ycsb-lab serve` on a loopback port of its choosing; resolves once it listens, with its URL. */
 async function serve(env: Record<string, string>) {
   const p = cli(["serve", "--host", "127.0.15.1", "--port", "0"], env);
-  await waitFor("serve to listen", 120_000, () => /ycsb-lab API on (http:\/\/\S+)/.test(p.stderr()) || p.child.exitCode !== null);
+  await waitFor(
+    "serve to listen",
+    120_000,
+    () => /ycsb-lab API on (http:\/\/\S+)/.test(p.stderr()) || p.child.exitCode !== null,
+  );
   const url = /ycsb-lab API on (http:\/\/\S+)/.exec(p.stderr())?.[1];
   if (!url) throw new Error(`serve did not start: ${p.stderr()}`);
   return { ...p, url };
@@ -46,9 +50,14 @@ describe("the PGlite data directory has one owner", () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "ycsb-lab-datadir-"));
     env = { PGLITE_DIR: join(dir, "pglite"), YCSB_LAB_TOKEN_FILE: join(dir, "write-token") };
-    const docs = Array.from({ length: 50 }, (_, i) => fixtureDocument({ runId: `cli-${Math.floor(i / 2)}`, client: (i % 2) as 0 | 1 }));
+    const docs = Array.from({ length: 50 }, (_, i) =>
+      fixtureDocument({ runId: `cli-${Math.floor(i / 2)}`, client: (i % 2) as 0 | 1 }),
+    );
     writeFileSync(join(dir, "docs.json"), JSON.stringify(docs));
-    writeFileSync(join(dir, "one.json"), JSON.stringify([0, 1].map((c) => fixtureDocument({ runId: "after-kill", client: c as 0 | 1 }))));
+    writeFileSync(
+      join(dir, "one.json"),
+      JSON.stringify([0, 1].map((c) => fixtureDocument({ runId: "after-kill", client: c as 0 | 1 }))),
+    );
   });
   afterAll(async () => {
     for (const p of running) await stop(p, "SIGKILL");
@@ -83,7 +92,9 @@ describe("the PGlite data directory has one owner", () => {
     try {
       expect(await db.prisma.clientResult.count()).toBe(50);
       expect(await db.prisma.run.count()).toBe(25);
-      const [dups] = await db.prisma.$queryRaw<{ n: number }[]>`SELECT COUNT(*)::int AS n FROM (SELECT phase_id, client_index FROM client_results GROUP BY 1, 2 HAVING COUNT(*) > 1) d`;
+      const [dups] = await db.prisma.$queryRaw<
+        { n: number }[]
+      >`SELECT COUNT(*)::int AS n FROM (SELECT phase_id, client_index FROM client_results GROUP BY 1, 2 HAVING COUNT(*) > 1) d`;
       expect(dups!.n).toBe(0);
     } finally {
       await db.close();

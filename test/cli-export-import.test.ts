@@ -5,21 +5,37 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../api/db/open.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { pinBaseline } from "../api/store/histories.js";
 import { ingestDocuments } from "../api/store/ingest.js";
 import { storeSpan } from "../api/store/instance-spans.js";
-import type { InstanceStatus } from "../model/instance-status.js";
+import { loadReferenceData } from "../api/store/reference-data.js";
 import { quarantineRun } from "../api/store/run-admin.js";
 import { exportStore, TRANSFER_FORMAT, type TransferLine } from "../api/store/transfer.js";
-import { loadReferenceData } from "../api/store/reference-data.js";
+import type { InstanceStatus } from "../model/instance-status.js";
 import { fixtureDocument, freshPostgresDatabase, ROOT } from "./api-helpers.js";
 
 const run = promisify(execFile);
 const CLI = join(ROOT, "bin", "ycsb-lab.js");
-const TABLES = ["sources", "reference_tables", "runs", "phases", "client_results", "operation_stats", "status_series", "hdr_log_refs", "validity_verdicts", "baselines", "instance_spans"];
+const TABLES = [
+  "sources",
+  "reference_tables",
+  "runs",
+  "phases",
+  "client_results",
+  "operation_stats",
+  "status_series",
+  "hdr_log_refs",
+  "validity_verdicts",
+  "baselines",
+  "instance_spans",
+];
 /** Status markers a real run's instances wrote (scripts/capture-status-fixtures.ts). */
-const MARKERS = (JSON.parse(readFileSync(join(ROOT, "test/fixtures/instance-status/status-basicdb.json"), "utf8")) as { statuses: InstanceStatus[] }).statuses;
+const MARKERS = (
+  JSON.parse(readFileSync(join(ROOT, "test/fixtures/instance-status/status-basicdb.json"), "utf8")) as {
+    statuses: InstanceStatus[];
+  }
+).statuses;
 
 async function lines(db: Database): Promise<TransferLine[]> {
   const out: TransferLine[] = [];
@@ -29,11 +45,17 @@ async function lines(db: Database): Promise<TransferLine[]> {
 
 async function counts(db: Database): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of TABLES) out[t] = Number((await db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM ${t}`))[0]!.n);
+  for (const t of TABLES)
+    out[t] = Number((await db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM ${t}`))[0]!.n);
   return out;
 }
 
-const cli = (args: string[], env: Record<string, string>) => run(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: "", YCSB_LAB_TOKEN: "", ...env }, maxBuffer: 64 * 1024 * 1024 });
+const cli = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: "", YCSB_LAB_TOKEN: "", ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and values equal, idempotent", () => {
   const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-transfer-"));
@@ -45,7 +67,10 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
     // The laptop's store: two measured runs from real YCSB output (one quarantined, one pinned as baseline) and the
     // seeds' published runs.
     const laptop = await openDatabase({ pgliteDir });
-    const docs = [0, 1].flatMap((client) => [fixtureDocument({ runId: "laptop-a", client: client as 0 | 1 }), fixtureDocument({ runId: "laptop-b", client: client as 0 | 1, variant: "hdr-v1", nodes: 3 })]);
+    const docs = [0, 1].flatMap((client) => [
+      fixtureDocument({ runId: "laptop-a", client: client as 0 | 1 }),
+      fixtureDocument({ runId: "laptop-b", client: client as 0 | 1, variant: "hdr-v1", nodes: 3 }),
+    ]);
     const ingested = await ingestDocuments(laptop.prisma, docs);
     expect(ingested.every((o) => o.status === "created")).toBe(true);
     await loadReferenceData(laptop.prisma);
@@ -61,8 +86,13 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
   it("round-trips every run, measured and published: equal counts per table and equal rows, and a second import creates nothing", async () => {
     const exported = await cli(["export", "--out", file], { PGLITE_DIR: pgliteDir });
     expect(exported.stderr).toMatch(/ycsb-lab export: \d+ run\(s\)/);
-    const first = JSON.parse((await cli(["import", file], { DATABASE_URL: databaseUrl })).stdout) as { runs: { created: number; present: number } };
-    const second = JSON.parse((await cli(["import", file], { DATABASE_URL: databaseUrl })).stdout) as Record<string, { created: number; present: number }>;
+    const first = JSON.parse((await cli(["import", file], { DATABASE_URL: databaseUrl })).stdout) as {
+      runs: { created: number; present: number };
+    };
+    const second = JSON.parse((await cli(["import", file], { DATABASE_URL: databaseUrl })).stdout) as Record<
+      string,
+      { created: number; present: number }
+    >;
 
     const laptop = await openDatabase({ pgliteDir });
     const team = await openDatabase({ databaseUrl });
@@ -79,7 +109,9 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
       expect(await lines(team)).toEqual(await lines(laptop));
       const published = await team.prisma.run.count({ where: { source: { kind: "published" } } });
       expect(published).toBeGreaterThan(0);
-      expect((await team.prisma.run.findUnique({ where: { id: "laptop-b" } }))?.quarantineReason).toBe("client 1 saturated");
+      expect((await team.prisma.run.findUnique({ where: { id: "laptop-b" } }))?.quarantineReason).toBe(
+        "client 1 saturated",
+      );
     } finally {
       await laptop.close();
       await team.close();
@@ -87,10 +119,16 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
   }, 240_000);
 
   /** The real export of the laptop's store with one more line at its end. */
-  async function exportWith(name: string, extra: (runLine: { kind: "run"; run: Record<string, unknown> }) => unknown): Promise<{ path: string; line: number }> {
+  async function exportWith(
+    name: string,
+    extra: (runLine: { kind: "run"; run: Record<string, unknown> }) => unknown,
+  ): Promise<{ path: string; line: number }> {
     if (!existsSync(file)) await cli(["export", "--out", file], { PGLITE_DIR: pgliteDir });
     const text = readFileSync(file, "utf8").trimEnd().split("\n");
-    const realRun = JSON.parse(text.find((l) => l.startsWith('{"kind":"run"'))!) as { kind: "run"; run: Record<string, unknown> };
+    const realRun = JSON.parse(text.find((l) => l.startsWith('{"kind":"run"'))!) as {
+      kind: "run";
+      run: Record<string, unknown>;
+    };
     const path = join(dir, name);
     writeFileSync(path, `${[...text, JSON.stringify(extra(realRun))].join("\n")}\n`);
     return { path, line: text.length + 1 };
@@ -117,7 +155,10 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
   }
 
   it("a real export with one bad run appended: refused naming the line and the field, nothing written", async () => {
-    const { path, line } = await exportWith("bad-field.jsonl", (r) => ({ ...r, run: { ...r.run, id: "appended", nodes: "three" } }));
+    const { path, line } = await exportWith("bad-field.jsonl", (r) => ({
+      ...r,
+      run: { ...r.run, id: "appended", nodes: "three" },
+    }));
     const { stderr, counts } = await importFails(path);
     expect(stderr).toContain(`line ${line}: a run line: /run/nodes: Expected integer`);
     expect(counts).toEqual({});
@@ -136,7 +177,10 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
   }, 300_000);
 
   it("a run naming a source neither the file nor the store holds is refused, naming it", async () => {
-    const { path, line } = await exportWith("bad-source.jsonl", (r) => ({ ...r, run: { ...r.run, id: "appended", sourceId: "nowhere" } }));
+    const { path, line } = await exportWith("bad-source.jsonl", (r) => ({
+      ...r,
+      run: { ...r.run, id: "appended", sourceId: "nowhere" },
+    }));
     const { stderr, counts } = await importFails(path);
     expect(stderr).toContain(`line ${line}: the run's source "nowhere" is neither in the file nor in this store`);
     expect(counts.runs).toBe(0);
@@ -144,7 +188,10 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
 
   it("refuses a file that is not an export, naming the line, and writes nothing", async () => {
     const bad = join(dir, "bad.jsonl");
-    writeFileSync(bad, `${JSON.stringify({ kind: "header", format: TRANSFER_FORMAT, exportedAt: new Date().toISOString() })}\n{"kind":"run","run":{"phases":[]}}\n`);
+    writeFileSync(
+      bad,
+      `${JSON.stringify({ kind: "header", format: TRANSFER_FORMAT, exportedAt: new Date().toISOString() })}\n{"kind":"run","run":{"phases":[]}}\n`,
+    );
     const url = await freshPostgresDatabase("transfer_bad");
     const failed = await cli(["import", bad], { DATABASE_URL: url }).then(
       () => undefined,

@@ -8,7 +8,11 @@ import { REPO_ROOT } from "./runner-helpers.js";
  */
 describe("npx ycsb-lab in a checkout", () => {
   it("runs the CLI: its help lists the commands", () => {
-    const r = spawnSync("npx", ["--no-install", "ycsb-lab", "--help"], { cwd: REPO_ROOT, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync("npx", ["--no-install", "ycsb-lab", "--help"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("Usage: ycsb-lab <command>");
     expect(r.stdout).toMatch(/\n\s+plan\s/);

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -16,11 +16,20 @@ describe("ycsb-lab serve on a port another process holds", () => {
     const { port } = holder.address() as AddressInfo;
     const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-port-"));
     try {
-      const failed = await run(process.execPath, [join(REPO_ROOT, "bin", "ycsb-lab.js"), "serve", "--port", String(port)], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: join(dir, "pglite"), YCSB_LAB_TOKEN_FILE: join(dir, "token") },
-        timeout: 240_000,
-      }).then(
+      const failed = await run(
+        process.execPath,
+        [join(REPO_ROOT, "bin", "ycsb-lab.js"), "serve", "--port", String(port)],
+        {
+          cwd: REPO_ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: "",
+            PGLITE_DIR: join(dir, "pglite"),
+            YCSB_LAB_TOKEN_FILE: join(dir, "token"),
+          },
+          timeout: 240_000,
+        },
+      ).then(
         () => undefined,
         (e: { code: number; stderr: string }) => e,
       );

@@ -53,13 +53,21 @@ export function ciede2000(c1: Rgb, c2: Rgb): number {
   const dLp = L2 - L1;
   const dCp = C2p - C1p;
   let dhp = 0;
-  if (C1p * C2p !== 0) dhp = Math.abs(h2p - h1p) <= 180 ? h2p - h1p : h2p - h1p > 180 ? h2p - h1p - 360 : h2p - h1p + 360;
+  if (C1p * C2p !== 0)
+    dhp = Math.abs(h2p - h1p) <= 180 ? h2p - h1p : h2p - h1p > 180 ? h2p - h1p - 360 : h2p - h1p + 360;
   const dHp = 2 * Math.sqrt(C1p * C2p) * Math.sin(rad(dhp / 2));
   const Lbp = (L1 + L2) / 2;
   const Cbp = (C1p + C2p) / 2;
   let hbp = h1p + h2p;
-  if (C1p * C2p !== 0) hbp = Math.abs(h1p - h2p) <= 180 ? (h1p + h2p) / 2 : h1p + h2p < 360 ? (h1p + h2p + 360) / 2 : (h1p + h2p - 360) / 2;
-  const T = 1 - 0.17 * Math.cos(rad(hbp - 30)) + 0.24 * Math.cos(rad(2 * hbp)) + 0.32 * Math.cos(rad(3 * hbp + 6)) - 0.2 * Math.cos(rad(4 * hbp - 63));
+  if (C1p * C2p !== 0)
+    hbp =
+      Math.abs(h1p - h2p) <= 180 ? (h1p + h2p) / 2 : h1p + h2p < 360 ? (h1p + h2p + 360) / 2 : (h1p + h2p - 360) / 2;
+  const T =
+    1 -
+    0.17 * Math.cos(rad(hbp - 30)) +
+    0.24 * Math.cos(rad(2 * hbp)) +
+    0.32 * Math.cos(rad(3 * hbp + 6)) -
+    0.2 * Math.cos(rad(4 * hbp - 63));
   const dTheta = 30 * Math.exp(-(((hbp - 275) / 25) ** 2));
   const RC = 2 * Math.sqrt(Cbp ** 7 / (Cbp ** 7 + 25 ** 7));
   const SL = 1 + (0.015 * (Lbp - 50) ** 2) / Math.sqrt(20 + (Lbp - 50) ** 2);
@@ -74,7 +82,10 @@ export function minDeuteranopiaDistance(colours: readonly string[]): { distance:
   let best = { distance: Infinity, pair: ["", ""] as [string, string] };
   for (let i = 0; i < colours.length; i++)
     for (let j = i + 1; j < colours.length; j++) {
-      const d = ciede2000(simulateDeuteranopia(parseColour(colours[i]!)), simulateDeuteranopia(parseColour(colours[j]!)));
+      const d = ciede2000(
+        simulateDeuteranopia(parseColour(colours[i]!)),
+        simulateDeuteranopia(parseColour(colours[j]!)),
+      );
       if (d < best.distance) best = { distance: d, pair: [colours[i]!, colours[j]!] };
     }
   return best;

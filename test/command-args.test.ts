@@ -23,7 +23,9 @@ describe("parseCommandArgs", () => {
   });
 
   it("throws a string option given no value as a UsageError", () => {
-    expect(() => parseCommandArgs({ args: ["--out"], strict: true, options: { out: { type: "string" } } })).toThrow(UsageError);
+    expect(() => parseCommandArgs({ args: ["--out"], strict: true, options: { out: { type: "string" } } })).toThrow(
+      UsageError,
+    );
   });
 
   it("makes a command's bad option a usage error before the command opens anything", async () => {

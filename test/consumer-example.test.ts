@@ -1,5 +1,16 @@
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
 import { basename, join, normalize, sep } from "node:path";
@@ -7,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildKit, type Kit } from "../kit/build.js";
 import { pinFileName, pinPath, readDriverPins } from "../kit/driver-pins.js";
-import { buildCliPackage, buildLibraryPackage, type BuiltPackage } from "../kit/packages.js";
+import { type BuiltPackage, buildCliPackage, buildLibraryPackage } from "../kit/packages.js";
 
 /**
  * examples/infra-repo as a stranger gets it: its files copied into an empty folder beside the `npm pack` tarballs of
@@ -22,8 +33,17 @@ const work = mkdtempSync(join(tmpdir(), "ycsb-lab-consumer-example-"));
 const consumer = join(work, "infra");
 const home = join(work, "home");
 const mavenLocal = join(homedir(), ".m2", "repository");
-const env = { ...process.env, HOME: home, XDG_CACHE_HOME: "", YCSB_LAB_KIT_ROOT: "", npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
-const run = (cmd: string, args: string[], cwd = consumer) => execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: "pipe" });
+const env = {
+  ...process.env,
+  HOME: home,
+  XDG_CACHE_HOME: "",
+  YCSB_LAB_KIT_ROOT: "",
+  npm_config_update_notifier: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+};
+const run = (cmd: string, args: string[], cwd = consumer) =>
+  execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: "pipe" });
 
 /** A read-only Maven 2 repository on 127.0.0.1; `tampered` paths answer other bytes. */
 const served: string[] = [];
@@ -40,7 +60,13 @@ function startMaven(): Promise<void> {
   maven = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).slice(1);
     const file = join(mavenLocal, path);
-    if (req.method !== "GET" || path.startsWith("..") || !file.startsWith(mavenLocal + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    if (
+      req.method !== "GET" ||
+      path.startsWith("..") ||
+      !file.startsWith(mavenLocal + sep) ||
+      !existsSync(file) ||
+      !statSync(file).isFile()
+    ) {
       res.writeHead(404).end();
       return;
     }
@@ -61,9 +87,17 @@ function startMaven(): Promise<void> {
 }
 
 /** The installed package's `kit build`; asynchronous, since the Maven repository answers from this process. */
-function packageKitBuild(engine: string, out: string, cache: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function packageKitBuild(
+  engine: string,
+  out: string,
+  cache: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const args = ["kit", "build", "--engine", engine, "--json", "--out", out, "--maven-repo", mavenUrl, "--cache", cache];
-  const child = spawn(join(consumer, "node_modules", ".bin", "ycsb-lab"), args, { cwd: consumer, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(join(consumer, "node_modules", ".bin", "ycsb-lab"), args, {
+    cwd: consumer,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -84,7 +118,10 @@ beforeAll(async () => {
   library = buildLibraryPackage(packed);
   cli = await buildCliPackage(packed);
   // The example as committed, without anything a build or an earlier check left in the checkout's copy.
-  cpSync(example, consumer, { recursive: true, filter: (src) => !/(node_modules|[/\\]bin|\.cache|kit\.json|mock-resources\.json)$/.test(src) });
+  cpSync(example, consumer, {
+    recursive: true,
+    filter: (src) => !/(node_modules|[/\\]bin|\.cache|kit\.json|mock-resources\.json)$/.test(src),
+  });
   for (const p of [library, cli]) cpSync(p.tarball, join(consumer, basename(p.tarball)));
   run("npm", ["install", "--prefer-offline", "--no-package-lock", "--ignore-scripts"]);
   checkoutKit = await buildKit("cassandra", { outDir: join(work, "checkout-kits") });
@@ -97,19 +134,32 @@ afterAll(async () => {
 
 describe("examples/infra-repo installs from the packed tarballs", () => {
   it("names the tarballs npm pack makes and the Pulumi and TypeScript versions this repository tests with", () => {
-    const pkg = JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     const deps = { ...pkg.dependencies, ...pkg.devDependencies };
     expect(deps["ycsb-lab"]).toBe(`file:${basename(library.tarball)}`);
     expect(deps["@ycsb-lab/cli"]).toBe(`file:${basename(cli.tarball)}`);
     for (const name of ["@pulumi/pulumi", "@pulumi/aws", "typescript", "@types/node"]) {
-      const tested = (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+      const tested = (
+        JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }
+      ).version;
       expect(`${name}@${deps[name]}`).toBe(`${name}@${tested}`);
     }
     // The deploying principal's policy comes from the installed package too (docs/infrastructure.md, step 3).
-    const policy = JSON.parse(run(join(consumer, "node_modules", ".bin", "ycsb-lab"), ["plan", "--scenario", "quickstart", "--deployer-policy"])) as { Statement: unknown[] };
+    const policy = JSON.parse(
+      run(join(consumer, "node_modules", ".bin", "ycsb-lab"), [
+        "plan",
+        "--scenario",
+        "quickstart",
+        "--deployer-policy",
+      ]),
+    ) as { Statement: unknown[] };
     expect(policy.Statement.length).toBeGreaterThan(0);
     // Installed from the tarballs, not linked to this checkout.
-    for (const name of ["ycsb-lab", "@ycsb-lab/cli"]) expect(statSync(join(consumer, "node_modules", name)).isSymbolicLink()).toBe(false);
+    for (const name of ["ycsb-lab", "@ycsb-lab/cli"])
+      expect(statSync(join(consumer, "node_modules", name)).isSymbolicLink()).toBe(false);
   });
 });
 
@@ -129,7 +179,10 @@ describe("`ycsb-lab kit build` of the installed @ycsb-lab/cli", () => {
     expect(files).toContain("java/ycsb/hdr-2.1.12/HdrHistogram-2.1.12.jar");
     expect(files.some((f) => /^java\/bindings\/cassandra\/ycsb-lab-binding-cassandra-.*\.jar$/.test(f))).toBe(true);
     expect(pins.map((p) => `java/bindings/cassandra/${pinFileName(p)}`).filter((f) => !files.includes(f))).toEqual([]);
-    const manifest = JSON.parse(run("tar", ["-xzOf", kit.path, "kit.json"], work)) as { bindings: string[]; version: string };
+    const manifest = JSON.parse(run("tar", ["-xzOf", kit.path, "kit.json"], work)) as {
+      bindings: string[];
+      version: string;
+    };
     expect(manifest).toMatchObject({ bindings: ["cassandra"], version: kit.version });
     // Every driver came over the loopback repository, none from the checkout or this machine's Maven.
     expect(pins.map(pinPath).filter((p) => !served.includes(p))).toEqual([]);
@@ -137,7 +190,12 @@ describe("`ycsb-lab kit build` of the installed @ycsb-lab/cli", () => {
 
   it("is byte for byte the kit `ycsb-lab kit build` makes in this checkout", () => {
     expect(tarList(kit.path)).toEqual(tarList(checkoutKit.path));
-    expect({ sha256: kit.sha256, bytes: kit.bytes, files: kit.files, version: kit.version }).toEqual({ sha256: checkoutKit.sha256, bytes: checkoutKit.bytes, files: checkoutKit.files, version: checkoutKit.version });
+    expect({ sha256: kit.sha256, bytes: kit.bytes, files: kit.files, version: kit.version }).toEqual({
+      sha256: checkoutKit.sha256,
+      bytes: checkoutKit.bytes,
+      files: checkoutKit.files,
+      version: checkoutKit.version,
+    });
   });
 
   it("refuses a driver whose bytes are not the pinned ones, and writes no kit", async () => {
@@ -154,7 +212,10 @@ describe("`ycsb-lab kit build` of the installed @ycsb-lab/cli", () => {
 });
 
 describe("the example program under Pulumi's mocks, with the kit the package built", () => {
-  type Evaluated = { outputs: Record<string, unknown>; resources: Array<{ type: string; name: string; inputs: Record<string, any> }> };
+  type Evaluated = {
+    outputs: Record<string, unknown>;
+    resources: Array<{ type: string; name: string; inputs: Record<string, any> }>;
+  };
   let evaluated: Evaluated;
   beforeAll(() => {
     // What `npm run check` runs, with the kit's JSON as `ycsb-lab kit build --json` printed it.
@@ -165,11 +226,18 @@ describe("the example program under Pulumi's mocks, with the kit the package bui
   }, 600_000);
 
   it("uploads that kit by its hash, and every instance fetches it", () => {
-    const uploads = evaluated.resources.filter((r) => r.type === "aws:s3/bucketObjectv2:BucketObjectv2" && String(r.inputs.key).startsWith("kits/"));
-    expect(uploads.map((u) => [u.inputs.key, u.inputs.source])).toEqual([[`kits/${kit.sha256}.tar.gz`, { file: kit.path }]]);
+    const uploads = evaluated.resources.filter(
+      (r) => r.type === "aws:s3/bucketObjectv2:BucketObjectv2" && String(r.inputs.key).startsWith("kits/"),
+    );
+    expect(uploads.map((u) => [u.inputs.key, u.inputs.source])).toEqual([
+      [`kits/${kit.sha256}.tar.gz`, { file: kit.path }],
+    ]);
     const instances = evaluated.resources.filter((r) => r.type === "aws:ec2/instance:Instance");
     expect(instances.length).toBe(2);
     for (const i of instances) expect(i.inputs.userData).toContain(`kits/${kit.sha256}.tar.gz`);
-    expect(evaluated.outputs).toMatchObject({ kitSha256: kit.sha256, resultsPrefix: "s3://bench-results-mock/runs/consumer-check-1/" });
+    expect(evaluated.outputs).toMatchObject({
+      kitSha256: kit.sha256,
+      resultsPrefix: "s3://bench-results-mock/runs/consumer-check-1/",
+    });
   });
 });

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ycsbKey } from "../engines/ycsb-keys.js";
 import { couchbaseLocalEngine, mockDocument } from "../runner/local/couchbase.js";
-import { readState, type LocalEngineState } from "../runner/local/engine.js";
-import { deterministicValue, expectCleanWorkloadA, returnCount, runYcsb, testLocalDir, ycsbClasspath } from "./support/engine-ycsb.js";
+import { type LocalEngineState, readState } from "../runner/local/engine.js";
+import {
+  deterministicValue,
+  expectCleanWorkloadA,
+  returnCount,
+  runYcsb,
+  testLocalDir,
+  ycsbClasspath,
+} from "./support/engine-ycsb.js";
 
 // Real YCSB 0.17.0 + our binding on the Couchbase Java SDK 3 against CouchbaseMock (the stand-in); documents are
 // read back through the mock's control API, not through the SDK.
@@ -18,8 +25,16 @@ describe("couchbase binding on the CouchbaseMock stand-in", () => {
   const integrity = { dataintegrity: "true", fieldlengthdistribution: "constant", fieldlength: String(FIELD_LENGTH) };
   const ycsb = (phase: "load" | "run", extra: Record<string, string>, operations = OPERATIONS) =>
     runYcsb({
-      engine: "couchbase", preset: "throughput", classpath, dbClass: couchbaseLocalEngine.binding.dbClass, phase,
-      connection: couchbaseLocalEngine.connectionProperties(state), records: RECORDS, operations, threads: 2, extra,
+      engine: "couchbase",
+      preset: "throughput",
+      classpath,
+      dbClass: couchbaseLocalEngine.binding.dbClass,
+      phase,
+      connection: couchbaseLocalEngine.connectionProperties(state),
+      records: RECORDS,
+      operations,
+      threads: 2,
+      extra,
     });
 
   beforeAll(async () => {
@@ -65,14 +80,23 @@ describe("couchbase binding on the CouchbaseMock stand-in", () => {
   });
 
   it("answers SCAN with NOT_IMPLEMENTED, as seed 000 reported ('Range scan is not supported')", async () => {
-    const { output, stderr } = await ycsb("run", { readproportion: "0", updateproportion: "0", scanproportion: "1" }, 50);
+    const { output, stderr } = await ycsb(
+      "run",
+      { readproportion: "0", updateproportion: "0", scanproportion: "1" },
+      50,
+    );
     expect(returnCount(output, "SCAN", "NOT_IMPLEMENTED")).toBe(50);
     expect(returnCount(output, "SCAN")).toBe(0);
     expect(stderr).toContain("Range scan is not supported");
   });
 
   it("passes the durability level to the server: the mock rejects synchronous durability, YCSB counts errors", async () => {
-    const { output, stderr } = await ycsb("load", { "couchbase.durability": "majority", recordcount: "10005", insertstart: "10000", insertcount: "5" });
+    const { output, stderr } = await ycsb("load", {
+      "couchbase.durability": "majority",
+      recordcount: "10005",
+      insertstart: "10000",
+      insertcount: "5",
+    });
     expect(returnCount(output, "INSERT", "ERROR")).toBeGreaterThan(0);
     expect(returnCount(output, "INSERT")).toBe(0);
     expect(stderr).toMatch(/Synchronous Durability is currently not available/);

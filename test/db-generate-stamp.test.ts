@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { generateInputsHash, generatedUpToDate } from "../scripts/prisma-cli.mjs";
+import { generatedUpToDate, generateInputsHash } from "../scripts/prisma-cli.mjs";
 
 /**
  * `npm run db:generate` (scripts/prisma-cli.mjs) skips `prisma generate` when the client in prisma/generated was
@@ -22,7 +22,13 @@ const stamp = () => writeFileSync(join(root, "prisma/generated/.inputs-sha256"),
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "db-generate-"));
-  for (const f of ["prisma/schema.prisma", "prisma/prisma.config.ts", "node_modules/prisma/package.json", "node_modules/@prisma/client/package.json"]) copy(f);
+  for (const f of [
+    "prisma/schema.prisma",
+    "prisma/prisma.config.ts",
+    "node_modules/prisma/package.json",
+    "node_modules/@prisma/client/package.json",
+  ])
+    copy(f);
   mkdirSync(join(root, "prisma/generated"));
   writeFileSync(join(root, "prisma/generated/client.ts"), "// generated\n");
 });

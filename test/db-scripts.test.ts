@@ -17,8 +17,15 @@ const work = mkdtempSync(join(tmpdir(), "ycsb-lab-db-scripts-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function db(script: "db:generate" | "db:migrate", env: Record<string, string>) {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "PRISMA_SCHEMA_ENGINE_BINARY" && k !== "YCSB_LAB_SCHEMA_ENGINE")) as Record<string, string>;
-  const r = spawnSync("npm", ["run", "--silent", script], { cwd: REPO_ROOT, encoding: "utf8", env: { ...base, PRISMA_ENGINES_MIRROR: "http://127.0.0.1:9", npm_config_update_notifier: "false", ...env }, timeout: 240_000 });
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => k !== "PRISMA_SCHEMA_ENGINE_BINARY" && k !== "YCSB_LAB_SCHEMA_ENGINE"),
+  ) as Record<string, string>;
+  const r = spawnSync("npm", ["run", "--silent", script], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    env: { ...base, PRISMA_ENGINES_MIRROR: "http://127.0.0.1:9", npm_config_update_notifier: "false", ...env },
+    timeout: 240_000,
+  });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
@@ -64,7 +71,8 @@ async function withPglite<T>(dir: string, f: (db: PGlite) => Promise<T>): Promis
   }
 }
 
-const BOOKKEEPING = "SELECT migration_name, checksum, applied_steps_count, logs, rolled_back_at, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY migration_name";
+const BOOKKEEPING =
+  "SELECT migration_name, checksum, applied_steps_count, logs, rolled_back_at, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY migration_name";
 
 describe("the server's migrations (prisma/migrate.ts) and Prisma Migrate agree", () => {
   const ours = join(work, "ours");
@@ -73,18 +81,24 @@ describe("the server's migrations (prisma/migrate.ts) and Prisma Migrate agree",
   it("a database this migrated is up to date for `prisma migrate status`, with the rows `migrate deploy` writes", async () => {
     const applied = await withPglite(ours, (db) => applyMigrations(pgliteSession(db)));
     expect(applied).toEqual((await readMigrations()).map((m) => m.name));
-    const status = spawnSync(process.execPath, ["scripts/prisma-cli.mjs", "migrate", "status", "--config", "prisma/prisma.config.ts"], {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-      env: { ...process.env, DATABASE_URL: `pglite:${ours}`, YCSB_LAB_SCHEMA_ENGINE: "stand-in" },
-      timeout: 240_000,
-    });
+    const status = spawnSync(
+      process.execPath,
+      ["scripts/prisma-cli.mjs", "migrate", "status", "--config", "prisma/prisma.config.ts"],
+      {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: `pglite:${ours}`, YCSB_LAB_SCHEMA_ENGINE: "stand-in" },
+        timeout: 240_000,
+      },
+    );
     expect(status.status, status.stdout + status.stderr).toBe(0);
     expect(status.stdout).toContain("Database schema is up to date!");
     // Prisma's own engine (the stand-in runs it as WebAssembly) applies the same folder to a second database.
     const r = db("db:migrate", { DATABASE_URL: `pglite:${theirs}`, YCSB_LAB_SCHEMA_ENGINE: "stand-in" });
     expect(r.status, r.output).toBe(0);
-    const [mine, prismas] = await Promise.all([ours, theirs].map((dir) => withPglite(dir, async (d) => (await d.query(BOOKKEEPING)).rows)));
+    const [mine, prismas] = await Promise.all(
+      [ours, theirs].map((dir) => withPglite(dir, async (d) => (await d.query(BOOKKEEPING)).rows)),
+    );
     expect(mine).toEqual(prismas);
     expect(mine).toHaveLength(applied.length);
   }, 300_000);
@@ -98,10 +112,17 @@ describe("the server's migrations (prisma/migrate.ts) and Prisma Migrate agree",
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     const broken = "29991231000000_broken";
     cpSync(join(dir, "20261122000000_init"), join(dir, broken), { recursive: true });
-    writeFileSync(join(dir, broken, "migration.sql"), 'CREATE TABLE "half_done" (id int);\nSELECT no_such_function();\n');
+    writeFileSync(
+      join(dir, broken, "migration.sql"),
+      'CREATE TABLE "half_done" (id int);\nSELECT no_such_function();\n',
+    );
     await withPglite(join(work, "broken"), async (db) => {
-      await expect(applyMigrations(pgliteSession(db), dir)).rejects.toThrow(/applying migration 29991231000000_broken failed, nothing of it was applied: .*no_such_function/);
-      const names = (await db.query<{ migration_name: string }>("SELECT migration_name FROM _prisma_migrations")).rows.map((r) => r.migration_name);
+      await expect(applyMigrations(pgliteSession(db), dir)).rejects.toThrow(
+        /applying migration 29991231000000_broken failed, nothing of it was applied: .*no_such_function/,
+      );
+      const names = (
+        await db.query<{ migration_name: string }>("SELECT migration_name FROM _prisma_migrations")
+      ).rows.map((r) => r.migration_name);
       expect(names).not.toContain(broken);
       expect(names).toHaveLength((await readMigrations()).length);
       expect((await db.query("SELECT to_regclass('half_done') AS t")).rows).toEqual([{ t: null }]);
@@ -113,8 +134,12 @@ describe("the server's migrations (prisma/migrate.ts) and Prisma Migrate agree",
   it("a migration the CLI left failed stops the start, naming it (as `migrate deploy` does, P3009)", async () => {
     await withPglite(join(work, "failed-by-cli"), async (db) => {
       await applyMigrations(pgliteSession(db));
-      await db.query("UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = '20261205000000_baselines'");
-      await expect(applyMigrations(pgliteSession(db))).rejects.toThrow(/failed earlier and were never resolved: 20261205000000_baselines/);
+      await db.query(
+        "UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = '20261205000000_baselines'",
+      );
+      await expect(applyMigrations(pgliteSession(db))).rejects.toThrow(
+        /failed earlier and were never resolved: 20261205000000_baselines/,
+      );
     });
   });
 });

@@ -8,7 +8,8 @@ import { resultKey } from "../model/results-layout.js";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** A shell glob as a regular expression (`*` within one path segment). */
-const globRegExp = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+const globRegExp = (glob: string) =>
+  new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
 
 describe("docs/api.md", () => {
   it("its `ingest` example matches the result files a local run writes (results/ + model/results-layout.ts)", () => {
@@ -22,7 +23,13 @@ describe("docs/api.md", () => {
 });
 
 describe("the documents' tables", () => {
-  const docs = ["README.md", "DESIGN.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const docs = [
+    "README.md",
+    "DESIGN.md",
+    ...readdirSync(join(root, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
   it.each(docs)("%s: every table row belongs to a table (no row stranded after a paragraph)", (file) => {
     const lines = readFileSync(join(root, file), "utf8").split("\n");
     let fenced = false;
@@ -39,7 +46,13 @@ describe("the documents' tables", () => {
 });
 
 describe("the documents' headings", () => {
-  const docs = ["README.md", "DESIGN.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const docs = [
+    "README.md",
+    "DESIGN.md",
+    ...readdirSync(join(root, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
   it.each(docs)("%s: no heading twice, no section left empty", (file) => {
     const lines = readFileSync(join(root, file), "utf8").split("\n");
     let fenced = false;

@@ -5,9 +5,16 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HBASE_COLUMN_FAMILY, HBASE_TABLE } from "../engines/hbase/schema.js";
 import { ycsbKey } from "../engines/ycsb-keys.js";
-import { readState, type LocalEngineState } from "../runner/local/engine.js";
+import { type LocalEngineState, readState } from "../runner/local/engine.js";
 import { hbaseLocalEngine, LOCAL_REGIONS_PER_NODE, miniClusterClasspath } from "../runner/local/hbase.js";
-import { deterministicValue, expectCleanWorkloadA, returnCount, runYcsb, testLocalDir, ycsbClasspath } from "./support/engine-ycsb.js";
+import {
+  deterministicValue,
+  expectCleanWorkloadA,
+  returnCount,
+  runYcsb,
+  testLocalDir,
+  ycsbClasspath,
+} from "./support/engine-ycsb.js";
 
 // A real HBase 2.5 mini cluster (HDFS + ZooKeeper + master + region server), real YCSB 0.17.0 and our binding;
 // the table is then read with HBase's own client (TableCheck), not through the binding.
@@ -33,7 +40,15 @@ describe("hbase binding on a local HBase 2.5 mini cluster", () => {
     const port = String(state.nodes[0]!.ports.zookeeper);
     const { stdout } = await promisify(execFile)(
       "java",
-      ["-Dlog4j.configuration=ycsblab-minicluster-log4j.properties", "-cp", join(dir, "*"), "io.ycsblab.bindings.hbase.minicluster.TableCheck", port, HBASE_TABLE, ...get],
+      [
+        "-Dlog4j.configuration=ycsblab-minicluster-log4j.properties",
+        "-cp",
+        join(dir, "*"),
+        "io.ycsblab.bindings.hbase.minicluster.TableCheck",
+        port,
+        HBASE_TABLE,
+        ...get,
+      ],
       { maxBuffer: 1 << 22 },
     );
     return JSON.parse(stdout.trim().split("\n").pop()!) as TableReport;
@@ -74,8 +89,13 @@ describe("hbase binding on a local HBase 2.5 mini cluster", () => {
 
   it("loads every record through the buffered mutator; YCSB's keys spread over every pre-split region", async () => {
     const { output, stderr } = await runYcsb({
-      engine: "hbase", preset: "durable", classpath, dbClass: hbaseLocalEngine.binding.dbClass, phase: "load",
-      connection: hbaseLocalEngine.connectionProperties(state), records: RECORDS,
+      engine: "hbase",
+      preset: "durable",
+      classpath,
+      dbClass: hbaseLocalEngine.binding.dbClass,
+      phase: "load",
+      connection: hbaseLocalEngine.connectionProperties(state),
+      records: RECORDS,
       extra: { ...integrity, "hbase.usebufferedmutator": "true" },
     });
     expect(stderr).toContain("durability=FSYNC_WAL bufferedMutator=true family=data");
@@ -90,8 +110,15 @@ describe("hbase binding on a local HBase 2.5 mini cluster", () => {
 
   it("runs workload A: every read and update OK and verified, row count unchanged", async () => {
     const { output } = await runYcsb({
-      engine: "hbase", preset: "durable", classpath, dbClass: hbaseLocalEngine.binding.dbClass, phase: "run",
-      connection: hbaseLocalEngine.connectionProperties(state), records: RECORDS, operations: OPERATIONS, extra: integrity,
+      engine: "hbase",
+      preset: "durable",
+      classpath,
+      dbClass: hbaseLocalEngine.binding.dbClass,
+      phase: "run",
+      connection: hbaseLocalEngine.connectionProperties(state),
+      records: RECORDS,
+      operations: OPERATIONS,
+      extra: integrity,
     });
     expectCleanWorkloadA(output, OPERATIONS);
     expect((await tableCheck()).rows).toBe(RECORDS);

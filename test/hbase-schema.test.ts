@@ -59,7 +59,11 @@ describe("hbase schema and config (engines/hbase)", () => {
   it("renders hbase-site.xml that a real XML parser reads back, hsync only for the durable preset", () => {
     const parser = new XMLParser();
     const read = (xml: string) => {
-      const doc = parser.parse(xml) as { configuration: { property: { name: string; value: string | boolean } | { name: string; value: string | boolean }[] } };
+      const doc = parser.parse(xml) as {
+        configuration: {
+          property: { name: string; value: string | boolean } | { name: string; value: string | boolean }[];
+        };
+      };
       const list = [doc.configuration.property].flat();
       return Object.fromEntries(list.map((p) => [p.name, String(p.value)]));
     };

@@ -91,7 +91,14 @@ describe("ycsb-lab merge", () => {
   });
 
   it("bad usage exits 2 with the usage text", () => {
-    for (const args of [[], ["--hdr-dir"], ["--hdr-dir", "x", "--from", "abc"], ["--hdr-dir", "x", "--percentiles", "0,99"], ["--hdr-dir", "x", "--from", "5", "--to", "5"], ["--bogus"]]) {
+    for (const args of [
+      [],
+      ["--hdr-dir"],
+      ["--hdr-dir", "x", "--from", "abc"],
+      ["--hdr-dir", "x", "--percentiles", "0,99"],
+      ["--hdr-dir", "x", "--from", "5", "--to", "5"],
+      ["--bogus"],
+    ]) {
       const r = cli(...args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toContain("Usage: ycsb-lab merge");

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { JsHistogram } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { createHistogram, HdrMerger, type HdrMergeResult } from "../model/hdr/index.js";
+import { createHistogram, type HdrMergeResult, HdrMerger } from "../model/hdr/index.js";
 import { mergeHdrDirectories } from "../runner/hdr-files.js";
-import { javaMerge, type JavaHdrVersion, type JavaMergeResult } from "../tools/hdr-java/java-hdr.js";
-import { clientDirs, hdrFiles, type Encoding } from "./hdr-helpers.js";
+import { type JavaHdrVersion, type JavaMergeResult, javaMerge } from "../tools/hdr-java/java-hdr.js";
+import { clientDirs, type Encoding, hdrFiles } from "./hdr-helpers.js";
 
 const PERCENTILES = [50, 90, 95, 99, 99.9, 99.99];
 // Bucket arithmetic of the fixtures' layout (lowest 1, 3 significant digits, YCSB's Recorder(3)).
@@ -25,7 +25,8 @@ function compare(ours: HdrMergeResult, java: JavaMergeResult, version: JavaHdrVe
     for (const p of PERCENTILES) {
       const mine = o.percentilesUs[String(p)]!;
       const theirs = j.percentiles[String(p)]!;
-      if (!sameBucket(mine, theirs)) expect.fail(`${op} p${p}: ours ${mine}, Java ${version} ${theirs} (different buckets)`);
+      if (!sameBucket(mine, theirs))
+        expect.fail(`${op} p${p}: ours ${mine}, Java ${version} ${theirs} (different buckets)`);
     }
   }
 }

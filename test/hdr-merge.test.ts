@@ -7,10 +7,10 @@ import {
   createHistogram,
   decodeHistogram,
   HdrLogError,
+  type HdrLogInput,
   inflatePayload,
   mergeHdrLogs,
   parseHdrLogText,
-  type HdrLogInput,
 } from "../model/hdr/index.js";
 import { mergeHdrDirectories } from "../runner/hdr-files.js";
 import { javaReencode } from "../tools/hdr-java/java-hdr.js";
@@ -136,7 +136,8 @@ describe("V1 and V2 decoding", () => {
           const lib = decodeFromCompressedBase64(interval.payload, 64);
           expect(ours.totalCount).toBe(lib.totalCount);
           expect(ours.maxValue).toBe(lib.maxValue);
-          for (const p of [50, 90, 99, 99.9, 100]) expect(ours.getValueAtPercentile(p)).toBe(lib.getValueAtPercentile(p));
+          for (const p of [50, 90, 99, 99.9, 100])
+            expect(ours.getValueAtPercentile(p)).toBe(lib.getValueAtPercentile(p));
         }
       }
     }
@@ -144,7 +145,12 @@ describe("V1 and V2 decoding", () => {
 
   it("V2 counts too large for 32-bit words decode exactly (LEB128 words of 5 to 9 bytes)", () => {
     const h = createHistogram({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3 }, 2 ** 20);
-    const counts: [number, number][] = [[3, 2 ** 27 + 5], [1000, 2 ** 40 + 1], [70_000, 2 ** 52 - 3], [5, 1]];
+    const counts: [number, number][] = [
+      [3, 2 ** 27 + 5],
+      [1000, 2 ** 40 + 1],
+      [70_000, 2 ** 52 - 3],
+      [5, 1],
+    ];
     for (const [value, count] of counts) h.recordValueWithCount(value, count);
     const decoded = decodeHistogram(encodeIntoCompressedBase64(h));
     for (const [value, count] of counts) expect(decoded.getCountAtIndex(decoded.countsArrayIndex(value))).toBe(count);
@@ -185,7 +191,9 @@ describe("bad logs", () => {
     expect(cookie.problem).toMatch(/bad cookie 0x0000/);
     expect(errorOf(withLine(firstData, `${start},${length},${max}`)).problem).toMatch(/expected 4 fields/);
     expect(errorOf(withLine(firstData, `x${start},${length},${max},${payload}`)).problem).toMatch(/StartTimestamp/);
-    expect(errorOf(withLine(firstData, `${start},${length},${max},${payload.slice(0, -4)}@@@@`)).problem).toMatch(/not base64/);
+    expect(errorOf(withLine(firstData, `${start},${length},${max},${payload.slice(0, -4)}@@@@`)).problem).toMatch(
+      /not base64/,
+    );
   });
 
   it("rejects an empty log and a log cut in the middle of a line", () => {

@@ -27,11 +27,13 @@ describe("every --help pointer to a document", () => {
       // Every mention of a document is a pointer of the checked form.
       const mentions = usage.match(/README|DESIGN\.md|docs\/[a-z-]+\.md/g) ?? [];
       const found = [...usage.matchAll(POINTER)];
-      if (found.length !== mentions.length) broken.push(`${name}: a document named without its section, as (see docs/x.md, "Section")`);
+      if (found.length !== mentions.length)
+        broken.push(`${name}: a document named without its section, as (see docs/x.md, "Section")`);
       for (const [, doc, section] of found) {
         const file = doc === "README" ? "README.md" : doc!;
         pointers.push(`${name} -> ${file}`);
-        if (!headings(file).some((h) => h.startsWith(section!))) broken.push(`${name}: ${file} has no section "${section}"`);
+        if (!headings(file).some((h) => h.startsWith(section!)))
+          broken.push(`${name}: ${file} has no section "${section}"`);
       }
     }
     expect(broken).toEqual([]);

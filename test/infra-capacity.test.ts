@@ -1,9 +1,9 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
-import { calls, installMocks, ofType, quota, reset, settle, value } from "./infra-mocks.js";
-import { BenchmarkScenario, planScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BenchmarkScenario, type BenchmarkScenarioArgs, planScenario } from "../infra/benchmark-scenario.js";
 import { onDemandVcpuNeed, quotaIncreaseUrl, vcpuQuotaChecked, vcpuQuotaProblem } from "../infra/capacity.js";
 import { SCENARIOS } from "../model/scenarios.js";
+import { calls, installMocks, ofType, quota, reset, settle, value } from "./infra-mocks.js";
 
 /**
  * Capacity before anything bills: the account's On-Demand vCPU quota (Service Quotas L-1216C47A, answered by the
@@ -39,7 +39,10 @@ beforeEach(() => {
 
 describe("the On-Demand vCPU quota, checked at preview", () => {
   it("counts what runs at once: datastax-2013's default cell needs 172 vCPUs, lineate-2014's 192, Spot groups excluded", () => {
-    expect(planScenario(args("datastax-2013")).vcpus).toEqual({ vcpus: 172, parts: ["32 x m5d.xlarge (4 vCPUs)", "11 x m5.xlarge (4 vCPUs)"] });
+    expect(planScenario(args("datastax-2013")).vcpus).toEqual({
+      vcpus: 172,
+      parts: ["32 x m5d.xlarge (4 vCPUs)", "11 x m5.xlarge (4 vCPUs)"],
+    });
     expect(planScenario(args("lineate-2014")).vcpus.vcpus).toBe(192);
     expect(planScenario(args("lineate-2014", { clientSpot: true })).vcpus.vcpus).toBe(64);
   });
@@ -67,8 +70,12 @@ describe("the On-Demand vCPU quota, checked at preview", () => {
     quota.vcpus = 172;
     const run = new BenchmarkScenario("enough", args("datastax-2013"));
     expect(await settled(run.network.availabilityZone)).toBe("us-east-1b");
-    expect(vcpuQuotaProblem(onDemandVcpuNeed(planScenario(args("quickstart")).deployment), 4, "eu-west-1")).toBeUndefined();
-    expect(quotaIncreaseUrl("eu-west-1")).toBe("https://eu-west-1.console.aws.amazon.com/servicequotas/home/services/ec2/quotas/L-1216C47A");
+    expect(
+      vcpuQuotaProblem(onDemandVcpuNeed(planScenario(args("quickstart")).deployment), 4, "eu-west-1"),
+    ).toBeUndefined();
+    expect(quotaIncreaseUrl("eu-west-1")).toBe(
+      "https://eu-west-1.console.aws.amazon.com/servicequotas/home/services/ec2/quotas/L-1216C47A",
+    );
   });
 });
 
@@ -81,17 +88,36 @@ describe("placement and reserved capacity", () => {
     const [reservation] = ofType("aws:ec2/capacityReservation:CapacityReservation");
     const group = ofType("aws:ec2/placementGroup:PlacementGroup").find((g) => g.name.startsWith("reserved"));
     const maxHours = planScenario(a).lifetime.maxHours;
-    expect(reservation!.inputs).toMatchObject({ instanceCount: 32, instanceType: "m5d.xlarge", availabilityZone: "us-east-1b", instanceMatchCriteria: "targeted", endDateType: "limited", placementGroupArn: `arn:aws:mock:::${group!.name}` });
+    expect(reservation!.inputs).toMatchObject({
+      instanceCount: 32,
+      instanceType: "m5d.xlarge",
+      availabilityZone: "us-east-1b",
+      instanceMatchCriteria: "targeted",
+      endDateType: "limited",
+      placementGroupArn: `arn:aws:mock:::${group!.name}`,
+    });
     expect(Date.parse(reservation!.inputs.endDate)).toBe(NOW.getTime() + (maxHours + 1) * 3_600_000);
     const instances = ofType("aws:ec2/instance:Instance").filter((i) => i.name.startsWith("reserved"));
     const nodes = instances.filter((i) => i.inputs.tags["ycsb-lab:role"] !== "client");
     expect(nodes).toHaveLength(32);
-    expect(nodes.every((i) => i.inputs.capacityReservationSpecification?.capacityReservationTarget?.capacityReservationId === `${reservation!.name}-id`)).toBe(true);
-    expect(instances.filter((i) => i.inputs.tags["ycsb-lab:role"] === "client").every((i) => !i.inputs.placementGroup && !i.inputs.capacityReservationSpecification)).toBe(true);
+    expect(
+      nodes.every(
+        (i) =>
+          i.inputs.capacityReservationSpecification?.capacityReservationTarget?.capacityReservationId ===
+          `${reservation!.name}-id`,
+      ),
+    ).toBe(true);
+    expect(
+      instances
+        .filter((i) => i.inputs.tags["ycsb-lab:role"] === "client")
+        .every((i) => !i.inputs.placementGroup && !i.inputs.capacityReservationSpecification),
+    ).toBe(true);
   });
 
   it("no reservation unless asked, and none for Spot data nodes", () => {
     expect(planScenario(args("datastax-2013")).cluster.capacityReservation).toBeUndefined();
-    expect(() => planScenario(args("datastax-2013", { reserveCapacity: true, dataNodeSpot: true }))).toThrow(/capacityReservation: an On-Demand Capacity Reservation cannot hold Spot instances/);
+    expect(() => planScenario(args("datastax-2013", { reserveCapacity: true, dataNodeSpot: true }))).toThrow(
+      /capacityReservation: an On-Demand Capacity Reservation cannot hold Spot instances/,
+    );
   });
 });

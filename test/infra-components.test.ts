@@ -1,17 +1,30 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { calls, countByType, installMocks, MOCK_ACCOUNT, MOCK_AMI, ofType, options, recordOptions, recorded, reset, settle, value } from "./infra-mocks.js";
-import { BenchmarkNetwork } from "../infra/network.js";
-import { ResultsBucket } from "../infra/results-bucket.js";
-import { DatabaseCluster, type DatabaseClusterArgs } from "../infra/database-cluster.js";
-import { ClientFleet } from "../infra/client-fleet.js";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { engineRuntime } from "../engines/runtimes.js";
 import { addressing } from "../infra/addressing.js";
+import { ClientFleet } from "../infra/client-fleet.js";
+import { DatabaseCluster, type DatabaseClusterArgs } from "../infra/database-cluster.js";
+import { BenchmarkNetwork } from "../infra/network.js";
+import { ResultsBucket } from "../infra/results-bucket.js";
 import type { Engine } from "../model/engine.js";
 import type { Preset } from "../model/presets.js";
+import {
+  calls,
+  countByType,
+  installMocks,
+  MOCK_ACCOUNT,
+  MOCK_AMI,
+  ofType,
+  options,
+  recorded,
+  recordOptions,
+  reset,
+  settle,
+  value,
+} from "./infra-mocks.js";
 
 /** Under mocks the kit archive is never read: only its hash reaches user-data and IAM. */
 const KIT_SHA = "ab".repeat(32);
@@ -60,7 +73,10 @@ describe("BenchmarkNetwork", () => {
     });
     const subnets = ofType("aws:ec2/subnet:Subnet");
     expect(new Set(subnets.map((s) => s.inputs.availabilityZone))).toEqual(new Set(["us-east-1a"]));
-    expect(ofType("aws:ec2/vpcEndpoint:VpcEndpoint")[0]!.inputs).toMatchObject({ serviceName: "com.amazonaws.eu-west-1.s3", vpcEndpointType: "Gateway" });
+    expect(ofType("aws:ec2/vpcEndpoint:VpcEndpoint")[0]!.inputs).toMatchObject({
+      serviceName: "com.amazonaws.eu-west-1.s3",
+      vpcEndpointType: "Gateway",
+    });
     const client = recorded.find((r) => r.name === "net-client-sg")!;
     const data = recorded.find((r) => r.name === "net-data-sg")!;
     expect(client.inputs.ingress ?? []).toEqual([]);
@@ -74,7 +90,11 @@ describe("BenchmarkNetwork", () => {
   });
 
   it("egress through a NAT gateway: no instance subnet hands out public addresses, the default route goes to the NAT", async () => {
-    const net = new BenchmarkNetwork("natnet", { region: "us-east-1", ports: engineRuntime("cassandra").ports, egress: "nat" });
+    const net = new BenchmarkNetwork("natnet", {
+      region: "us-east-1",
+      ports: engineRuntime("cassandra").ports,
+      egress: "nat",
+    });
     await value(net.dataSecurityGroupId);
     await settle();
     const subnets = ofType("aws:ec2/subnet:Subnet");
@@ -97,8 +117,16 @@ describe("BenchmarkNetwork", () => {
   });
 
   it("rejects port 22 and a bad region before creating anything", () => {
-    expect(() => new BenchmarkNetwork("bad", { region: "us-east-1", ports: { client: [{ from: 22, to: 22, description: "ssh" }], cluster: [] } })).toThrow(/ports: port 22/);
-    expect(() => new BenchmarkNetwork("bad2", { region: "mars", ports: engineRuntime("hbase").ports })).toThrow(/region/);
+    expect(
+      () =>
+        new BenchmarkNetwork("bad", {
+          region: "us-east-1",
+          ports: { client: [{ from: 22, to: 22, description: "ssh" }], cluster: [] },
+        }),
+    ).toThrow(/ports: port 22/);
+    expect(() => new BenchmarkNetwork("bad2", { region: "mars", ports: engineRuntime("hbase").ports })).toThrow(
+      /region/,
+    );
     expect(recorded).toEqual([]);
   });
 });
@@ -109,13 +137,26 @@ describe("ResultsBucket", () => {
     await value(b.bucketName);
     await settle();
     const pab = ofType("aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock")[0]!.inputs;
-    expect(pab).toMatchObject({ blockPublicAcls: true, blockPublicPolicy: true, ignorePublicAcls: true, restrictPublicBuckets: true });
-    const sse = ofType("aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration")[0]!.inputs;
+    expect(pab).toMatchObject({
+      blockPublicAcls: true,
+      blockPublicPolicy: true,
+      ignorePublicAcls: true,
+      restrictPublicBuckets: true,
+    });
+    const sse = ofType("aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration")[0]!
+      .inputs;
     expect(sse.rules[0].applyServerSideEncryptionByDefault.sseAlgorithm).toBe("AES256");
     const rules = ofType("aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration")[0]!.inputs.rules;
-    expect(rules[0]).toMatchObject({ status: "Enabled", transitions: [{ days: 30, storageClass: "STANDARD_IA" }], expiration: { days: 365 } });
+    expect(rules[0]).toMatchObject({
+      status: "Enabled",
+      transitions: [{ days: 30, storageClass: "STANDARD_IA" }],
+      expiration: { days: 365 },
+    });
     const policy = JSON.parse(ofType("aws:s3/bucketPolicy:BucketPolicy")[0]!.inputs.policy);
-    expect(policy.Statement[0]).toMatchObject({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    expect(policy.Statement[0]).toMatchObject({
+      Effect: "Deny",
+      Condition: { Bool: { "aws:SecureTransport": "false" } },
+    });
     expect(ofType("aws:s3/bucket:Bucket")[0]!.inputs.forceDestroy).toBe(false);
   });
 
@@ -123,7 +164,14 @@ describe("ResultsBucket", () => {
     const b = new ResultsBucket("kept", {}, { transformations: [recordOptions] });
     await value(b.bucketName);
     await settle();
-    const guarded = ["kept-bucket", "kept-public-access", "kept-ownership", "kept-encryption", "kept-lifecycle", "kept-tls-only"];
+    const guarded = [
+      "kept-bucket",
+      "kept-public-access",
+      "kept-ownership",
+      "kept-encryption",
+      "kept-lifecycle",
+      "kept-tls-only",
+    ];
     for (const name of guarded) expect(options.get(name)?.retainOnDelete, name).toBe(true);
     expect(await value(b.keptOnDestroy)).toMatch(/pulumi destroy keeps s3:\/\/.* with every result and its guards/);
     reset();
@@ -131,7 +179,8 @@ describe("ResultsBucket", () => {
     await value(gone.bucketName);
     await settle();
     expect(ofType("aws:s3/bucket:Bucket")[0]!.inputs.forceDestroy).toBe(true);
-    for (const name of guarded.map((n) => n.replace("kept", "gone"))) expect(options.get(name)?.retainOnDelete ?? false, name).toBe(false);
+    for (const name of guarded.map((n) => n.replace("kept", "gone")))
+      expect(options.get(name)?.retainOnDelete ?? false, name).toBe(false);
   });
 
   it("rejects a Standard-IA transition before 30 days", () => {
@@ -165,17 +214,28 @@ describe("DatabaseCluster", () => {
       expect(inst.inputs.keyName).toBeUndefined();
       expect(inst.inputs.tags).toMatchObject({ "ycsb-lab:engine": "cassandra", "ycsb-lab:preset": "balanced" });
       // balanced keeps the commitlog on its own encrypted volume (seed 004).
-      expect(inst.inputs.ebsBlockDevices).toEqual([expect.objectContaining({ deviceName: "/dev/sdg", encrypted: true })]);
+      expect(inst.inputs.ebsBlockDevices).toEqual([
+        expect.objectContaining({ deviceName: "/dev/sdg", encrypted: true }),
+      ]);
     }
     // No AWS managed policy: AmazonSSMManagedInstanceCore's ssm:GetParameter* on "*" would void the run-scoped grant.
     expect(ofType("aws:iam/rolePolicyAttachment:RolePolicyAttachment")).toEqual([]);
     const policy = JSON.parse(ofType("aws:iam/rolePolicy:RolePolicy")[0]!.inputs.policy);
     const put = policy.Statement.find((s: any) => s.Action.includes("s3:PutObject"));
-    expect(put.Resource).toEqual(["arn:aws:s3:::results-bucket/runs/run-1/cluster/*", "arn:aws:s3:::results-bucket/runs/run-1/status/node-*"]);
-    expect(policy.Statement.find((s: any) => s.Sid === "ReadClusterAndKit").Resource).toContain(`arn:aws:s3:::results-bucket/kits/${KIT_SHA}.tar.gz`);
-    expect(policy.Statement.find((s: any) => s.Sid === "SessionManager").Action).toEqual(expect.arrayContaining(["ssmmessages:OpenDataChannel", "ssm:UpdateInstanceInformation"]));
+    expect(put.Resource).toEqual([
+      "arn:aws:s3:::results-bucket/runs/run-1/cluster/*",
+      "arn:aws:s3:::results-bucket/runs/run-1/status/node-*",
+    ]);
+    expect(policy.Statement.find((s: any) => s.Sid === "ReadClusterAndKit").Resource).toContain(
+      `arn:aws:s3:::results-bucket/kits/${KIT_SHA}.tar.gz`,
+    );
+    expect(policy.Statement.find((s: any) => s.Sid === "SessionManager").Action).toEqual(
+      expect.arrayContaining(["ssmmessages:OpenDataChannel", "ssm:UpdateInstanceInformation"]),
+    );
     expect(JSON.stringify(policy)).not.toMatch(/ssm:GetParameter\*|"ssm:\*"/);
-    expect(policy.Statement.find((s: any) => s.Action.includes("ssm:PutParameter")).Resource).toEqual([`arn:aws:ssm:us-east-1:${MOCK_ACCOUNT}:parameter/ycsb-lab/run-1/*`]);
+    expect(policy.Statement.find((s: any) => s.Action.includes("ssm:PutParameter")).Resource).toEqual([
+      `arn:aws:ssm:us-east-1:${MOCK_ACCOUNT}:parameter/ycsb-lab/run-1/*`,
+    ]);
     expect(cluster.endpoints).toEqual(["10.42.1.10:9042", "10.42.1.11:9042", "10.42.1.12:9042"]);
   });
 
@@ -184,12 +244,27 @@ describe("DatabaseCluster", () => {
     userData.forEach(bashSyntax);
     expect(userData[1]).toContain("boot --role data --index 1 --run 's3://results-bucket/runs/run-1/'");
     expect(userData[0]).toContain(`kits/${KIT_SHA}.tar.gz`);
-    for (const ud of userData) expect(ud).not.toMatch(/archive\.apache\.org|hbase-site|git clone|npm (ci|install)|cqlsh|mongosh|couchbase-cli/);
+    for (const ud of userData)
+      expect(ud).not.toMatch(/archive\.apache\.org|hbase-site|git clone|npm (ci|install)|cqlsh|mongosh|couchbase-cli/);
   });
 
   it("EBS data storage attaches an encrypted volume of the asked type, size and IOPS", async () => {
-    const { instances } = await buildCluster("ebs", clusterArgs("hbase", "balanced", { instanceType: "c6i.2xlarge", storage: { kind: "ebs", ebsType: "gp3", sizeGiB: 500, iops: 6000 } }));
-    expect(instances[0]!.inputs.ebsBlockDevices).toEqual([expect.objectContaining({ deviceName: "/dev/sdf", volumeType: "gp3", volumeSize: 500, iops: 6000, encrypted: true })]);
+    const { instances } = await buildCluster(
+      "ebs",
+      clusterArgs("hbase", "balanced", {
+        instanceType: "c6i.2xlarge",
+        storage: { kind: "ebs", ebsType: "gp3", sizeGiB: 500, iops: 6000 },
+      }),
+    );
+    expect(instances[0]!.inputs.ebsBlockDevices).toEqual([
+      expect.objectContaining({
+        deviceName: "/dev/sdf",
+        volumeType: "gp3",
+        volumeSize: 500,
+        iops: 6000,
+        encrypted: true,
+      }),
+    ]);
   });
 
   it.each([
@@ -201,7 +276,9 @@ describe("DatabaseCluster", () => {
     ["mongo topology on cassandra", { mongoTopology: "sharded" as const }, /mongoTopology: only for mongodb/],
     ["kit", { kit: { sha256: "latest" } }, /kit\.sha256: the kit archive's SHA-256/],
   ])("rejects a bad %s before creating anything", (_, over, message) => {
-    expect(() => new DatabaseCluster("bad", clusterArgs("cassandra", "balanced", over as Partial<DatabaseClusterArgs>))).toThrow(message);
+    expect(
+      () => new DatabaseCluster("bad", clusterArgs("cassandra", "balanced", over as Partial<DatabaseClusterArgs>)),
+    ).toThrow(message);
     expect(recorded).toEqual([]);
   });
 });
@@ -228,8 +305,16 @@ describe("ClientFleet", () => {
     expect(instances).toHaveLength(3);
     const policies = ofType("aws:iam/rolePolicy:RolePolicy").map((p) => JSON.parse(p.inputs.policy));
     expect(policies).toHaveLength(3);
-    expect(ofType("aws:iam/instanceProfile:InstanceProfile").map((p) => p.name)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
-    expect(instances.map((i) => i.inputs.iamInstanceProfile)).toEqual(["fleet-client-0-profile", "fleet-client-1-profile", "fleet-client-2-profile"]);
+    expect(ofType("aws:iam/instanceProfile:InstanceProfile").map((p) => p.name)).toEqual([
+      "fleet-client-0-profile",
+      "fleet-client-1-profile",
+      "fleet-client-2-profile",
+    ]);
+    expect(instances.map((i) => i.inputs.iamInstanceProfile)).toEqual([
+      "fleet-client-0-profile",
+      "fleet-client-1-profile",
+      "fleet-client-2-profile",
+    ]);
     const policy = policies[2];
     const writes = policy.Statement.filter((s: any) => s.Action.some((a: string) => /Put|Delete|Abort/.test(a)));
     expect(writes.flatMap((s: any) => s.Resource)).toEqual([
@@ -239,11 +324,15 @@ describe("ClientFleet", () => {
       "arn:aws:s3:::results-bucket/runs/run-7/status/client-2.log",
       "arn:aws:s3:::results-bucket/runs/run-7/cluster/end.json",
     ]);
-    expect(policy.Statement.find((s: any) => s.Action.includes("s3:ListBucket")).Condition).toEqual({ StringLike: { "s3:prefix": ["runs/run-7/*"] } });
+    expect(policy.Statement.find((s: any) => s.Action.includes("s3:ListBucket")).Condition).toEqual({
+      StringLike: { "s3:prefix": ["runs/run-7/*"] },
+    });
     // Only Session Manager's channel actions take "*" (they have no resource-level permissions); nothing else does.
     const wide = policy.Statement.filter((s: any) => s.Resource.includes("*"));
     expect(wide.map((s: any) => s.Sid)).toEqual(["SessionManager"]);
-    expect(wide[0].Action.every((a: string) => a.startsWith("ssmmessages:") || a === "ssm:UpdateInstanceInformation")).toBe(true);
+    expect(
+      wide[0].Action.every((a: string) => a.startsWith("ssmmessages:") || a === "ssm:UpdateInstanceInformation"),
+    ).toBe(true);
     expect(JSON.stringify(policy)).not.toMatch(/"s3:\*"/);
     const ud = instances[2]!.inputs.userData as string;
     bashSyntax(ud);

@@ -31,7 +31,11 @@ export const ZONES = [
  * What GetSpotPlacementScores answers, per zone ID, for every request (3 when unset: EC2 scores a request of one
  * instance type low); `refusal` makes it fail as EC2 does, e.g. without ec2:GetSpotPlacementScores.
  */
-export const spotScores: { byZoneId: Record<string, number>; refusal?: string; requests: Array<Record<string, unknown>> } = {
+export const spotScores: {
+  byZoneId: Record<string, number>;
+  refusal?: string;
+  requests: Array<Record<string, unknown>>;
+} = {
   byZoneId: {},
   requests: [],
 };
@@ -67,11 +71,22 @@ export async function installMocks(): Promise<void> {
         if (args.type === "aws:s3/bucket:Bucket") state.bucket = `${args.name}-bucket`;
         if (state.name === undefined) state.name = args.name;
         // A secret named by prefix gets AWS's random suffix; one named in full, the six characters Secrets Manager adds.
-        if (args.type === "aws:secretsmanager/secret:Secret") state.arn = `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}20261123183000000001`)}-AbCdEf`;
+        if (args.type === "aws:secretsmanager/secret:Secret")
+          state.arn = `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:${String(args.inputs.name ?? `${args.inputs.namePrefix}20261123183000000001`)}-AbCdEf`;
         // RDS keeps the master password in a secret of its own (manageMasterUserPassword) and reports its ARN.
         if (args.type === "aws:rds/instance:Instance") {
-          Object.assign(state, { address: `${args.name}.mock.us-east-1.rds.amazonaws.com`, port: 5432, endpoint: `${args.name}.mock.us-east-1.rds.amazonaws.com:5432` });
-          if (args.inputs.manageMasterUserPassword) state.masterUserSecrets = [{ secretArn: `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:rds!db-${args.name}-XyZ123`, secretStatus: "active" }];
+          Object.assign(state, {
+            address: `${args.name}.mock.us-east-1.rds.amazonaws.com`,
+            port: 5432,
+            endpoint: `${args.name}.mock.us-east-1.rds.amazonaws.com:5432`,
+          });
+          if (args.inputs.manageMasterUserPassword)
+            state.masterUserSecrets = [
+              {
+                secretArn: `arn:aws:secretsmanager:us-east-1:${MOCK_ACCOUNT}:secret:rds!db-${args.name}-XyZ123`,
+                secretStatus: "active",
+              },
+            ];
         }
         if (args.type === "aws:lb/loadBalancer:LoadBalancer") state.dnsName = `${args.name}.elb.mock`;
         return { id: `${args.name}-id`, state };
@@ -86,8 +101,16 @@ export async function installMocks(): Promise<void> {
           case "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings": {
             // us-east-1a lacks every type but the first asked: the run must land in us-east-1b, which has them all.
             const types: string[] = args.inputs.filters?.[0]?.values ?? [];
-            const offers = [...types.slice(0, 1).map((t) => ["us-east-1a", t]), ...types.map((t) => ["us-east-1b", t]), ...types.map((t) => ["us-east-1c", t])];
-            return { locationType: "availability-zone", locations: offers.map((o) => o[0]), instanceTypes: offers.map((o) => o[1]) };
+            const offers = [
+              ...types.slice(0, 1).map((t) => ["us-east-1a", t]),
+              ...types.map((t) => ["us-east-1b", t]),
+              ...types.map((t) => ["us-east-1c", t]),
+            ];
+            return {
+              locationType: "availability-zone",
+              locations: offers.map((o) => o[0]),
+              instanceTypes: offers.map((o) => o[1]),
+            };
           }
           case SPOT_PLACEMENT_SCORES_TOKEN:
             // The answer's shape (EC2 API reference, "GetSpotPlacementScores"): scores by zone ID, the top 10 only.
@@ -95,14 +118,24 @@ export async function installMocks(): Promise<void> {
             // A failed invoke reaches the program as the gRPC error's details (as the engine reports a provider's).
             if (spotScores.refusal) throw Object.assign(new Error(spotScores.refusal), { details: spotScores.refusal });
             return {
-              spotPlacementScores: ZONES.map((z) => ({ region: "us-east-1", availabilityZoneId: z.id, score: spotScores.byZoneId[z.id] ?? 3 })),
+              spotPlacementScores: ZONES.map((z) => ({
+                region: "us-east-1",
+                availabilityZoneId: z.id,
+                score: spotScores.byZoneId[z.id] ?? 3,
+              })),
             };
           case "aws:index/getCallerIdentity:getCallerIdentity":
             return { accountId: MOCK_ACCOUNT, arn: `arn:aws:iam::${MOCK_ACCOUNT}:user/test`, userId: "AIDTEST" };
           case "aws:secretsmanager/getRandomPassword:getRandomPassword":
             return { randomPassword: "mock-random-password-0123456789abcdefghij" };
           case "aws:servicequotas/getServiceQuota:getServiceQuota":
-            return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: quota.vcpus, adjustable: true, globalQuota: false };
+            return {
+              serviceCode: args.inputs.serviceCode,
+              quotaCode: args.inputs.quotaCode,
+              value: quota.vcpus,
+              adjustable: true,
+              globalQuota: false,
+            };
           default:
             throw new Error(`Mock not implemented: ${args.token}`);
         }
@@ -141,4 +174,5 @@ export function value<T>(o: pulumi.Input<T>): Promise<T> {
 export const settle = (): Promise<void> => settleRegistrations(() => recorded.length);
 
 export const ofType = (type: string) => recorded.filter((r) => r.type === type);
-export const countByType = () => recorded.reduce<Record<string, number>>((acc, r) => ((acc[r.type] = (acc[r.type] ?? 0) + 1), acc), {});
+export const countByType = () =>
+  recorded.reduce<Record<string, number>>((acc, r) => ((acc[r.type] = (acc[r.type] ?? 0) + 1), acc), {});

@@ -1,9 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { installMocks, options, recordOptions, recorded, reset, settle, value } from "./infra-mocks.js";
 import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
 import { stackConfigFromFiles } from "../stacks/config-file.js";
 import { stackArgs } from "../stacks/settings.js";
-import { secondUp, type Evaluated } from "./support/second-up.js";
+import { installMocks, options, recorded, recordOptions, reset, settle, value } from "./infra-mocks.js";
+import { type Evaluated, secondUp } from "./support/second-up.js";
 
 /**
  * A stack's second `pulumi up`: a new run id (every up is a new run) or a rebuilt kit changes every instance's
@@ -16,7 +16,12 @@ const REBUILT = { ...KIT, sha256: "ab".repeat(32) };
 beforeAll(installMocks);
 beforeEach(reset);
 
-async function evaluate(stack: string, kit: typeof KIT, now: Date, overrides: Record<string, string> = {}): Promise<Evaluated[]> {
+async function evaluate(
+  stack: string,
+  kit: typeof KIT,
+  now: Date,
+  overrides: Record<string, string> = {},
+): Promise<Evaluated[]> {
   reset();
   const args = stackArgs(stackConfigFromFiles(stack, overrides), stack, kit, now);
   const run = new BenchmarkScenario(args.spec.name, args, { transformations: [recordOptions] });
@@ -26,16 +31,19 @@ async function evaluate(stack: string, kit: typeof KIT, now: Date, overrides: Re
 }
 
 describe("a second pulumi up of the same stack", () => {
-  it.each(["quickstart", "datastax-2013"])("%s: a new run id replaces every instance, each old one terminated before its address is taken again", async (stack) => {
-    const first = await evaluate(stack, KIT, new Date("2026-11-23T18:30:00Z"));
-    const second = await evaluate(stack, KIT, new Date("2026-11-24T09:05:00Z"));
-    const up = secondUp(first, second);
-    const instances = second.filter((r) => r.type === "aws:ec2/instance:Instance");
-    expect(up.replaced.map((r) => r.name).sort()).toEqual(instances.map((i) => i.name).sort());
-    expect(up.replaced.every((r) => r.because.includes("userData"))).toBe(true);
-    expect(up.errors).toEqual([]);
-    expect(new Set(up.replaced.map((r) => r.order))).toEqual(new Set(["delete-then-create"]));
-  });
+  it.each(["quickstart", "datastax-2013"])(
+    "%s: a new run id replaces every instance, each old one terminated before its address is taken again",
+    async (stack) => {
+      const first = await evaluate(stack, KIT, new Date("2026-11-23T18:30:00Z"));
+      const second = await evaluate(stack, KIT, new Date("2026-11-24T09:05:00Z"));
+      const up = secondUp(first, second);
+      const instances = second.filter((r) => r.type === "aws:ec2/instance:Instance");
+      expect(up.replaced.map((r) => r.name).sort()).toEqual(instances.map((i) => i.name).sort());
+      expect(up.replaced.every((r) => r.because.includes("userData"))).toBe(true);
+      expect(up.errors).toEqual([]);
+      expect(new Set(up.replaced.map((r) => r.order))).toEqual(new Set(["delete-then-create"]));
+    },
+  );
 
   it("a rebuilt kit under a fixed run id replaces the fleet the same way", async () => {
     const fixed = { "ycsb-lab:runId": "quickstart-fixed" };
@@ -53,7 +61,9 @@ describe("a second pulumi up of the same stack", () => {
       inputs: { privateIp: "10.42.1.10", userData, userDataReplaceOnChange: true },
       options: deleteBeforeReplace ? { deleteBeforeReplace } : {},
     });
-    expect(secondUp([instance("run 1")], [instance("run 2")]).errors).toEqual(["db-node-0: InvalidIPAddress.InUse: 10.42.1.10 is held by db-node-0, which is not terminated yet"]);
+    expect(secondUp([instance("run 1")], [instance("run 2")]).errors).toEqual([
+      "db-node-0: InvalidIPAddress.InUse: 10.42.1.10 is held by db-node-0, which is not terminated yet",
+    ]);
     expect(secondUp([instance("run 1")], [instance("run 2", true)]).errors).toEqual([]);
     expect(secondUp([instance("run 1")], [instance("run 1")]).replaced).toEqual([]);
   });

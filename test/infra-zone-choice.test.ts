@@ -1,16 +1,16 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
-import { installMocks, ofType, options, recordOptions, reset, settle, spotScores, value } from "./infra-mocks.js";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BenchmarkScenario, type BenchmarkScenarioArgs } from "../infra/benchmark-scenario.js";
 import { DEPLOYER_LOOKUPS, deployerPolicy } from "../infra/deployer-policy.js";
 import {
   chooseZone,
   describeZoneChoice,
-  scoreRequests,
   SPOT_PLACEMENT_SCORES_TOKEN,
+  scoreRequests,
   zonesOffering,
 } from "../infra/zone-choice.js";
 import { SCENARIOS } from "../model/scenarios.js";
+import { installMocks, ofType, options, recordOptions, reset, settle, spotScores, value } from "./infra-mocks.js";
 
 /**
  * The zone of a run (infra/zone-choice.ts, infra/availability-zone.ts): of the zones offering both instance types,

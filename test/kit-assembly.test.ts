@@ -3,8 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { instanceKitFiles, writeKitArchive, type InstanceKitParts } from "../kit/assemble.js";
-import { parseDriverPins, pinFileName, pinPath, pinProblems, readDriverPins, sha256Of, type DriverPins } from "../kit/driver-pins.js";
+import { type InstanceKitParts, instanceKitFiles, writeKitArchive } from "../kit/assemble.js";
+import {
+  type DriverPins,
+  parseDriverPins,
+  pinFileName,
+  pinPath,
+  pinProblems,
+  readDriverPins,
+  sha256Of,
+} from "../kit/driver-pins.js";
 import { storedGzip } from "../kit/gzip.js";
 import { artifactUrl, fetchPinned } from "../kit/maven.js";
 
@@ -17,7 +25,13 @@ const work = mkdtempSync(join(tmpdir(), "ycsb-lab-kit-assembly-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const jar = (name: string, text: string) => ({ name, data: Buffer.from(text) });
-const pin = (artifactId: string, data: string, classifier?: string) => ({ groupId: "org.example.drivers", artifactId, version: "1.2.3", ...(classifier ? { classifier } : {}), sha256: sha256Of(Buffer.from(data)) });
+const pin = (artifactId: string, data: string, classifier?: string) => ({
+  groupId: "org.example.drivers",
+  artifactId,
+  version: "1.2.3",
+  ...(classifier ? { classifier } : {}),
+  sha256: sha256Of(Buffer.from(data)),
+});
 
 describe("storedGzip", () => {
   it("is a gzip any tool reads back, with no platform or time in its header", () => {
@@ -42,7 +56,9 @@ describe("instanceKitFiles and writeKitArchive", () => {
     version: "9.9.9",
     ycsbCore: [jar("core-0.17.0.jar", "core")],
     hdr: [jar("HdrHistogram-2.1.12.jar", "hdr")],
-    bindings: [{ module: "cassandra", jars: [jar("ycsb-lab-binding-cassandra-0.1.0.jar", "ours"), jar("driver-1.jar", "d")] }],
+    bindings: [
+      { module: "cassandra", jars: [jar("ycsb-lab-binding-cassandra-0.1.0.jar", "ours"), jar("driver-1.jar", "d")] },
+    ],
   };
 
   it("lays a kit out as runner/kit-layout.ts reads it, the manifest naming the bindings", () => {
@@ -55,7 +71,12 @@ describe("instanceKitFiles and writeKitArchive", () => {
       "java/bindings/cassandra/ycsb-lab-binding-cassandra-0.1.0.jar",
       "java/bindings/cassandra/driver-1.jar",
     ]);
-    expect(JSON.parse(Buffer.from(files[1]!.data).toString())).toEqual({ kitFormat: 1, name: "ycsb-lab", version: "9.9.9", bindings: ["cassandra"] });
+    expect(JSON.parse(Buffer.from(files[1]!.data).toString())).toEqual({
+      kitFormat: 1,
+      name: "ycsb-lab",
+      version: "9.9.9",
+      bindings: ["cassandra"],
+    });
     expect(files[0]!.executable).toBe(true);
   });
 
@@ -83,17 +104,28 @@ describe("driver pins", () => {
   it("names what is wrong in a pins file", () => {
     expect(() => parseDriverPins("{", "pins.json")).toThrow(/^pins.json: not JSON/);
     expect(() => parseDriverPins("{}", "pins.json")).toThrow('pins.json: no "modules" object');
-    const bad = { modules: { cassandra: [{ groupId: "org/evil", artifactId: "a", version: "1", sha256: "0".repeat(64) }] } };
-    expect(() => parseDriverPins(JSON.stringify(bad), "pins.json")).toThrow('pins.json: modules.cassandra[0].groupId: "org/evil" is not a Maven coordinate');
+    const bad = {
+      modules: { cassandra: [{ groupId: "org/evil", artifactId: "a", version: "1", sha256: "0".repeat(64) }] },
+    };
+    expect(() => parseDriverPins(JSON.stringify(bad), "pins.json")).toThrow(
+      'pins.json: modules.cassandra[0].groupId: "org/evil" is not a Maven coordinate',
+    );
     const short = { modules: { cassandra: [{ groupId: "g", artifactId: "a", version: "1", sha256: "abc" }] } };
-    expect(() => parseDriverPins(JSON.stringify(short), "pins.json")).toThrow("pins.json: modules.cassandra[0].sha256: not 64 hex digits");
+    expect(() => parseDriverPins(JSON.stringify(short), "pins.json")).toThrow(
+      "pins.json: modules.cassandra[0].sha256: not 64 hex digits",
+    );
   });
 
   it("lists each driver that differs from its pin: unpinned, other bytes, or missing", () => {
     const pins: DriverPins = { modules: { m: [pin("a", "A"), pin("b", "B"), pin("c", "C", "native")] } };
     expect(pinFileName(pins.modules.m![2]!)).toBe("c-1.2.3-native.jar");
     expect(pinPath(pins.modules.m![0]!)).toBe("org/example/drivers/a/1.2.3/a-1.2.3.jar");
-    const ok = [jar("ycsb-lab-binding-m-0.1.0.jar", "ours"), jar("a-1.2.3.jar", "A"), jar("b-1.2.3.jar", "B"), jar("c-1.2.3-native.jar", "C")];
+    const ok = [
+      jar("ycsb-lab-binding-m-0.1.0.jar", "ours"),
+      jar("a-1.2.3.jar", "A"),
+      jar("b-1.2.3.jar", "B"),
+      jar("c-1.2.3-native.jar", "C"),
+    ];
     expect(pinProblems("m", ok, pins)).toEqual([]);
     const wrong = [jar("a-1.2.3.jar", "A"), jar("b-1.2.3.jar", "not B"), jar("d-1.0.jar", "D")];
     expect(pinProblems("m", wrong, pins)).toEqual([
@@ -106,9 +138,13 @@ describe("driver pins", () => {
 
 describe("a pinned download", () => {
   it("refuses a repository that is not an http(s) or file URL", () => {
-    expect(() => artifactUrl("ftp://mirror.example/maven2", pin("a", "A"))).toThrow("--maven-repo: ftp: is not https:, http: or file:");
+    expect(() => artifactUrl("ftp://mirror.example/maven2", pin("a", "A"))).toThrow(
+      "--maven-repo: ftp: is not https:, http: or file:",
+    );
     expect(() => artifactUrl("not a url", pin("a", "A"))).toThrow('--maven-repo: "not a url" is not a URL');
-    expect(artifactUrl("https://repo.example/maven2", pin("a", "A")).href).toBe("https://repo.example/maven2/org/example/drivers/a/1.2.3/a-1.2.3.jar");
+    expect(artifactUrl("https://repo.example/maven2", pin("a", "A")).href).toBe(
+      "https://repo.example/maven2/org/example/drivers/a/1.2.3/a-1.2.3.jar",
+    );
   });
 
   it("keeps only the pinned bytes: other bytes are refused and never cached; a tampered cache is fetched again", async () => {
@@ -118,7 +154,9 @@ describe("a pinned download", () => {
     const dir = join(repo, "org", "example", "drivers", "a", "1.2.3");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "a-1.2.3.jar"), "not A");
-    await expect(fetchPinned(good, { repository: `file://${repo}`, cacheDir })).rejects.toThrow(`has SHA-256 ${sha256Of(Buffer.from("not A"))}, pinned ${good.sha256}: not used`);
+    await expect(fetchPinned(good, { repository: `file://${repo}`, cacheDir })).rejects.toThrow(
+      `has SHA-256 ${sha256Of(Buffer.from("not A"))}, pinned ${good.sha256}: not used`,
+    );
     writeFileSync(join(dir, "a-1.2.3.jar"), "A");
     expect((await fetchPinned(good, { repository: `file://${repo}`, cacheDir })).data.toString()).toBe("A");
     writeFileSync(join(cacheDir, `${good.sha256}.jar`), "tampered");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cellOf, fDistributionSurvival, twoWayAnova, type CellSummary } from "../model/anova.js";
 import { readSeedFile } from "../api/store/reference-data.js";
+import { type CellSummary, cellOf, fDistributionSurvival, twoWayAnova } from "../model/anova.js";
 
 /** Seed 003's Tables 1-8 as cells: each mean of 3 repeats (section 3, lines 253-254 and 305-308), spread unknown. */
 async function seed003() {
@@ -31,7 +31,10 @@ describe("seed 003's two-way ANOVA (Table 9) from Tables 1-8", () => {
   it("NT fitted as the paper did (numeric): Table 9's degrees of freedom, significance codes, and F within the repeats' unknown spread", async () => {
     for (const { table, cells, printed } of await seed003()) {
       const a = twoWayAnova(cells, "numeric");
-      expect(a.rows.map((r) => r.df), table).toEqual([1, 1, 1, 56]);
+      expect(
+        a.rows.map((r) => r.df),
+        table,
+      ).toEqual([1, 1, 1, 56]);
       expect(a.observations).toBe(60);
       expect(a.withinKnown).toBe(false);
       a.rows.slice(0, 3).forEach((r, i) => {
@@ -58,7 +61,10 @@ describe("seed 003's two-way ANOVA (Table 9) from Tables 1-8", () => {
         expect(F, `${table} ${a.rows[i]!.term} F`).toBeCloseTo(printed.F[i]!, 3);
         const p = fDistributionSurvival(F, 1, 56);
         if (printed.p[i] === null) expect(p).toBeLessThan(2e-16);
-        else expect(Math.abs(p / printed.p[i]! - 1), `${table} ${a.rows[i]!.term} p ${p} vs ${printed.p[i]}`).toBeLessThan(2e-3);
+        else
+          expect(Math.abs(p / printed.p[i]! - 1), `${table} ${a.rows[i]!.term} p ${p} vs ${printed.p[i]}`).toBeLessThan(
+            2e-3,
+          );
       }
     }
   });
@@ -78,10 +84,19 @@ describe("two-way ANOVA on repeats", () => {
   const noise = [-7, 3, 4, 5, -9, 4, 1, -2, 1, 6, 0, -6];
   for (const [d, db] of ["x", "y"].entries()) {
     for (const [t, nt] of [1, 2, 4, 8].entries()) {
-      for (const k of [0, 1, 2]) raw.push({ db, nt, y: 1000 / nt + 300 * d + 40 * d * Math.log2(nt) + noise[(t * 3 + k + d) % 12]! * 10 });
+      for (const k of [0, 1, 2])
+        raw.push({ db, nt, y: 1000 / nt + 300 * d + 40 * d * Math.log2(nt) + noise[(t * 3 + k + d) % 12]! * 10 });
     }
   }
-  const cells = ["x", "y"].flatMap((db) => [1, 2, 4, 8].map((nt) => cellOf(db, nt, raw.filter((r) => r.db === db && r.nt === nt).map((r) => r.y))));
+  const cells = ["x", "y"].flatMap((db) =>
+    [1, 2, 4, 8].map((nt) =>
+      cellOf(
+        db,
+        nt,
+        raw.filter((r) => r.db === db && r.nt === nt).map((r) => r.y),
+      ),
+    ),
+  );
 
   it("equals a regression on every run (numeric NT), sums of squares adding up to the total", () => {
     const a = twoWayAnova(cells, "numeric");
@@ -89,8 +104,15 @@ describe("two-way ANOVA on repeats", () => {
     const rss = (cols: ((r: (typeof raw)[number]) => number)[]) => {
       const X = raw.map((r) => cols.map((c) => c(r)));
       const p = cols.length;
-      const A = Array.from({ length: p }, (_, i) => Array.from({ length: p + 1 }, (_, j) => raw.reduce((s, r, k) => s + X[k]![i]! * (j < p ? X[k]![j]! : r.y), 0)));
-      for (let c = 0; c < p; c++) for (let r = 0; r < p; r++) if (r !== c) { const f = A[r]![c]! / A[c]![c]!; for (let k = c; k <= p; k++) A[r]![k]! -= f * A[c]![k]!; }
+      const A = Array.from({ length: p }, (_, i) =>
+        Array.from({ length: p + 1 }, (_, j) => raw.reduce((s, r, k) => s + X[k]![i]! * (j < p ? X[k]![j]! : r.y), 0)),
+      );
+      for (let c = 0; c < p; c++)
+        for (let r = 0; r < p; r++)
+          if (r !== c) {
+            const f = A[r]![c]! / A[c]![c]!;
+            for (let k = c; k <= p; k++) A[r]![k]! -= f * A[c]![k]!;
+          }
       const b = A.map((row, i) => row[p]! / row[i]!);
       return raw.reduce((s, r, k) => s + (r.y - X[k]!.reduce((t, x, j) => t + x * b[j]!, 0)) ** 2, 0);
     };
@@ -109,7 +131,10 @@ describe("two-way ANOVA on repeats", () => {
   it("ten levels: 1, 3 and 3 degrees of freedom and the within-cell residual", () => {
     const a = twoWayAnova(cells, "levels");
     expect(a.rows.map((r) => r.df)).toEqual([1, 3, 3, 16]);
-    expect(a.rows[3]!.sumSq).toBeCloseTo(cells.reduce((s, c) => s + c.withinSumSq!, 0), 6);
+    expect(a.rows[3]!.sumSq).toBeCloseTo(
+      cells.reduce((s, c) => s + c.withinSumSq!, 0),
+      6,
+    );
     expect(a.rows[0]!.p!).toBeLessThan(0.001);
     expect(a.rows[0]!.significance).toBe("***");
   });

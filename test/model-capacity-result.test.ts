@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { capacityPrice, capacityResult, configurationPrice, judgeSteps, type StoredStep } from "../model/capacity-result.js";
+import { capacityReportLines } from "../model/capacity-report.js";
+import {
+  capacityPrice,
+  capacityResult,
+  configurationPrice,
+  judgeSteps,
+  type StoredStep,
+} from "../model/capacity-result.js";
 import type { CapacitySearch } from "../model/capacity-search.js";
 import type { StepClient } from "../model/capacity-step.js";
 import { createHistogram, encodeHistogram } from "../model/hdr/index.js";
 import { LOCAL_RUN_NO_PRICE } from "../model/run-cost.js";
-import { capacityReportLines } from "../model/capacity-report.js";
 
 const SEARCH: CapacitySearch = {
   slo: { operations: ["READ"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 },
@@ -45,7 +51,10 @@ describe("capacity result of a search", () => {
     expect(r.sustainableOpsSec).toBe(600);
     expect(r.heldStep).toBe(1);
     expect(r.broke?.step).toBe(2);
-    expect(r.broke?.breaches).toEqual(["READ p99 intended 45.02 ms > 10 ms", "achieved 1000 ops/s < 95% of target 1200"]);
+    expect(r.broke?.breaches).toEqual([
+      "READ p99 intended 45.02 ms > 10 ms",
+      "achieved 1000 ops/s < 95% of target 1200",
+    ]);
     const read = r.steps[2]!.operations.find((o) => o.operation === "READ")!;
     expect(read.opMs).toBeCloseTo(3, 1);
     expect(read.intendedMs).toBeCloseTo(45, 0);
@@ -58,14 +67,20 @@ describe("capacity result of a search", () => {
 
   it("a local run carries no price and says so; a search where nothing held sustains 0 with no price-performance", () => {
     expect(configurationPrice("local", 1)).toEqual({ statement: LOCAL_RUN_NO_PRICE });
-    expect(configurationPrice("m1.unknown", 1)).toEqual({ statement: 'no price for instance type "m1.unknown" in model/instance-types.ts' });
+    expect(configurationPrice("m1.unknown", 1)).toEqual({
+      statement: 'no price for instance type "m1.unknown" in model/instance-types.ts',
+    });
     const broke = judgeSteps(SEARCH, [STEPS[1]!, STEPS[0]!]);
     const r = capacityResult("a-cap", SEARCH, broke, configurationPrice("local", 1));
     expect(r.sustainableOpsSec).toBe(0);
     expect(r.heldStep).toBeNull();
     expect(r.broke?.step).toBe(2);
     expect(r.price).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
-    expect(capacityPrice(0, { usdPerHour: 1, basis: "on-demand" })).toMatchObject({ priced: true, opsPerSecPerUsdHour: null, usdPerMillionOps: null });
+    expect(capacityPrice(0, { usdPerHour: 1, basis: "on-demand" })).toMatchObject({
+      priced: true,
+      opsPerSecPerUsdHour: null,
+      usdPerMillionOps: null,
+    });
   });
 
   it("prices the configuration from its data instances' realized spans when the run has them, else on demand", () => {
@@ -87,7 +102,10 @@ describe("capacity result of a search", () => {
     expect(configurationPrice("m6i.large", 2, [{ ...spans[0]!, instanceType: null }])).toEqual({
       statement: 'node-0: no price for instance type "unknown" in model/instance-types.ts',
     });
-    expect(capacityPrice(100, configurationPrice("m6i.large", 2, spans))).toMatchObject({ priced: true, basis: "realized" });
+    expect(capacityPrice(100, configurationPrice("m6i.large", 2, spans))).toMatchObject({
+      priced: true,
+      basis: "realized",
+    });
   });
 });
 
@@ -106,11 +124,21 @@ describe("a finished search in a console's words", () => {
   });
 
   it("a search where nothing held says so; a priced one gives $ per hour and per million operations", () => {
-    const none = capacityResult("b-cap", SEARCH, judgeSteps(SEARCH, [STEPS[1]!, STEPS[0]!]), configurationPrice("m6i.large", 3));
+    const none = capacityResult(
+      "b-cap",
+      SEARCH,
+      judgeSteps(SEARCH, [STEPS[1]!, STEPS[0]!]),
+      configurationPrice("m6i.large", 3),
+    );
     const lines = capacityReportLines(none, "fixed steps: 1200 ops/s broke");
     expect(lines[1]).toBe("  sustainable: 0 ops/s (no step held the SLO)");
     expect(lines[3]).toMatch(/^ {2}price: \$0\.288\/h, no price-performance \(nothing sustained\) \(.+, as of .+\)$/);
-    const held = capacityResult("a-cap", SEARCH, judgeSteps(SEARCH, STEPS.slice(1)), configurationPrice("m6i.large", 3));
+    const held = capacityResult(
+      "a-cap",
+      SEARCH,
+      judgeSteps(SEARCH, STEPS.slice(1)),
+      configurationPrice("m6i.large", 3),
+    );
     const priced = capacityReportLines(held, "the plan's 4 steps are used");
     expect(priced[2]).toBe("  broke: no step above the sustainable one broke");
     // By hand, as above: 600 ops/s at 0.288 $/h is 2083 ops/s per $/h and 0.1333 $ per million operations.

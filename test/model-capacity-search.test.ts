@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
+  type CapacitySearch,
   capacityOutcome,
+  type JudgedStep,
   judged,
   judgeStep,
   nextCapacityStep,
-  searchProblems,
-  type CapacitySearch,
-  type JudgedStep,
   type StepMeasurement,
+  searchProblems,
 } from "../model/capacity-search.js";
 import { stepMeasurement } from "../model/capacity-step.js";
 import { createHistogram, encodeHistogram } from "../model/hdr/index.js";
-import type { ResultDocument } from "../model/result-document.js";
 import { buildPlan, scenario } from "../model/index.js";
 import { PlanSchema, schemaProblems } from "../model/plan-schema.js";
+import type { ResultDocument } from "../model/result-document.js";
 
 const planProblems = (plan: unknown) => schemaProblems(PlanSchema, plan);
 
@@ -24,7 +24,11 @@ function system(breaking: number, maximum: number) {
   return (target?: number): StepMeasurement => {
     const achievedOpsSec = target === undefined ? maximum : Math.min(target, maximum);
     const late = target !== undefined && target > breaking;
-    return { ...(target === undefined ? {} : { target }), achievedOpsSec, operations: { READ: { count: 1000, failed: 0, opMs: 2, intendedMs: late ? 40 : 3 } } };
+    return {
+      ...(target === undefined ? {} : { target }),
+      achievedOpsSec,
+      operations: { READ: { count: 1000, failed: 0, opMs: 2, intendedMs: late ? 40 : 3 } },
+    };
   };
 }
 
@@ -41,18 +45,29 @@ function search(s: CapacitySearch, measure: (target?: number) => StepMeasurement
 describe("capacity search: judging a step", () => {
   const s: CapacitySearch = { slo: SLO, fractions: [0.5], maxSteps: 8 };
   it("judges intended latency, not the service time a late operation hides (coordinated omission)", () => {
-    const b = judgeStep(s, { target: 100, achievedOpsSec: 100, operations: { READ: { count: 10, failed: 0, opMs: 1, intendedMs: 25 } } });
+    const b = judgeStep(s, {
+      target: 100,
+      achievedOpsSec: 100,
+      operations: { READ: { count: 10, failed: 0, opMs: 1, intendedMs: 25 } },
+    });
     expect(b).toEqual([{ kind: "latency", operation: "READ", valueMs: 25, limitMs: 10 }]);
   });
   it("a step that misses its target rate breaks even with latency in bounds", () => {
-    const b = judgeStep(s, { target: 1000, achievedOpsSec: 800, operations: { READ: { count: 10, failed: 0, opMs: 1, intendedMs: 2 } } });
+    const b = judgeStep(s, {
+      target: 1000,
+      achievedOpsSec: 800,
+      operations: { READ: { count: 10, failed: 0, opMs: 1, intendedMs: 2 } },
+    });
     expect(b.map((x) => x.kind)).toEqual(["achieved"]);
   });
   it("errors over the budget break the step; operations outside the SLO count towards the error rate", () => {
     const b = judgeStep(s, {
       target: 100,
       achievedOpsSec: 100,
-      operations: { READ: { count: 990, failed: 0, opMs: 1, intendedMs: 2 }, UPDATE: { count: 10, failed: 2, opMs: 1, intendedMs: 2 } },
+      operations: {
+        READ: { count: 990, failed: 0, opMs: 1, intendedMs: 2 },
+        UPDATE: { count: 10, failed: 2, opMs: 1, intendedMs: 2 },
+      },
     });
     expect(b).toEqual([{ kind: "errors", ratePct: 0.2, budgetPct: 0.1 }]);
   });
@@ -77,7 +92,10 @@ describe("capacity search: deciding the next target", () => {
 
   it("bisects between the highest passing and the lowest breaking target to the resolution", () => {
     for (const breaking of [1, 137, 500, 999, 1000]) {
-      const steps = search({ slo: SLO, maximumOpsSec: 1000, resolutionOpsSec: 10, maxSteps: 30 }, system(breaking, 1000));
+      const steps = search(
+        { slo: SLO, maximumOpsSec: 1000, resolutionOpsSec: 10, maxSteps: 30 },
+        system(breaking, 1000),
+      );
       const out = capacityOutcome(steps);
       expect(out.held?.target ?? 0).toBeLessThanOrEqual(breaking);
       if (breaking < 1000) {
@@ -88,7 +106,10 @@ describe("capacity search: deciding the next target", () => {
   });
 
   it("ladder then bisection refines inside the bracket the ladder found", () => {
-    const steps = search({ slo: SLO, fractions: [0.5, 0.75, 0.9], resolutionOpsSec: 20, maxSteps: 20 }, system(820, 1000));
+    const steps = search(
+      { slo: SLO, fractions: [0.5, 0.75, 0.9], resolutionOpsSec: 20, maxSteps: 20 },
+      system(820, 1000),
+    );
     expect(steps.slice(0, 4).map((st) => st.target)).toEqual([undefined, 500, 750, 900]);
     expect(steps.slice(4).every((st) => st.role === "bisect" && st.target! > 750 && st.target! < 900)).toBe(true);
     const out = capacityOutcome(steps);
@@ -96,22 +117,38 @@ describe("capacity search: deciding the next target", () => {
   });
 
   it("stops at the plan's number of steps", () => {
-    const next = nextCapacityStep({ slo: SLO, maximumOpsSec: 1000, resolutionOpsSec: 1, maxSteps: 3 }, search({ slo: SLO, maximumOpsSec: 1000, resolutionOpsSec: 1, maxSteps: 3 }, system(300, 1000)));
+    const next = nextCapacityStep(
+      { slo: SLO, maximumOpsSec: 1000, resolutionOpsSec: 1, maxSteps: 3 },
+      search({ slo: SLO, maximumOpsSec: 1000, resolutionOpsSec: 1, maxSteps: 3 }, system(300, 1000)),
+    );
     expect(next).toEqual({ run: false, reason: "the plan's 3 steps are used" });
   });
 });
 
 /** A client's result document with only what a step's measurement reads. */
-function clientDoc(throughput: number, groups: Record<string, { values: number[]; returns?: Record<string, number> }>): ResultDocument {
+function clientDoc(
+  throughput: number,
+  groups: Record<string, { values: number[]; returns?: Record<string, number> }>,
+): ResultDocument {
   const operations: Record<string, unknown> = {};
   const hdrHistograms: Record<string, string> = {};
   for (const [g, { values, returns }] of Object.entries(groups)) {
     const h = createHistogram({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3 }, 100_000_000);
     for (const v of values) h.recordValue(v);
     hdrHistograms[g] = encodeHistogram(h);
-    operations[g] = { count: values.length, avgUs: null, minUs: null, maxUs: null, percentilesUs: {}, returns: returns ?? { OK: values.length } };
+    operations[g] = {
+      count: values.length,
+      avgUs: null,
+      minUs: null,
+      maxUs: null,
+      percentilesUs: {},
+      returns: returns ?? { OK: values.length },
+    };
   }
-  return { result: { overall: { runtimeMs: 1000, throughputOpsSec: throughput }, operations }, hdrHistograms } as unknown as ResultDocument;
+  return {
+    result: { overall: { runtimeMs: 1000, throughputOpsSec: throughput }, operations },
+    hdrHistograms,
+  } as unknown as ResultDocument;
 }
 
 describe("capacity step: the fleet's merged measurement", () => {
@@ -136,11 +173,17 @@ describe("capacity step: the fleet's merged measurement", () => {
 
 describe("capacity search in a plan", () => {
   const base = { ...scenario("quickstart"), workloads: [{ workload: "b", maxExecutionTimeSec: 60 }] };
-  const search: CapacitySearch = { slo: { operations: ["READ", "UPDATE"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 }, fractions: [0.5, 0.75, 0.9, 1.05], maxSteps: 6 };
+  const search: CapacitySearch = {
+    slo: { operations: ["READ", "UPDATE"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 },
+    fractions: [0.5, 0.75, 0.9, 1.05],
+    maxSteps: 6,
+  };
   it("lists the candidate steps as open-loop phases measuring intended latency, with the search on each", () => {
     const plan = buildPlan({ ...base, capacity: search });
     const steps = plan.phases.filter((p) => p.capacity);
-    expect(steps.map((p) => [p.name, p.capacity!.step, p.capacity!.group])).toEqual(Array.from({ length: 6 }, (_, i) => [`b-cap${i}`, i, "b-cap"]));
+    expect(steps.map((p) => [p.name, p.capacity!.step, p.capacity!.group])).toEqual(
+      Array.from({ length: 6 }, (_, i) => [`b-cap${i}`, i, "b-cap"]),
+    );
     for (const p of steps) {
       expect(p.properties["measurement.interval"]).toBe("both");
       expect(p.capacity!.search).toEqual(search);
@@ -149,7 +192,11 @@ describe("capacity search in a plan", () => {
     expect(planProblems(plan)).toEqual([]);
   });
   it("refuses a search beside a thread step-up, sweep or fixed targets, and a bad SLO, naming the field", () => {
-    expect(() => buildPlan({ ...base, capacity: search, targets: [100] })).toThrow(/capacity: a capacity search sets the target itself/);
-    expect(() => buildPlan({ ...base, capacity: { ...search, slo: { ...search.slo, limitMs: 0 } } })).toThrow(/capacity\.slo\.limitMs: must be > 0 ms/);
+    expect(() => buildPlan({ ...base, capacity: search, targets: [100] })).toThrow(
+      /capacity: a capacity search sets the target itself/,
+    );
+    expect(() => buildPlan({ ...base, capacity: { ...search, slo: { ...search.slo, limitMs: 0 } } })).toThrow(
+      /capacity\.slo\.limitMs: must be > 0 ms/,
+    );
   });
 });

@@ -4,8 +4,18 @@ import { buildPlan, nextCapacityStep, scenario } from "../model/index.js";
 
 describe("a scenario's capacity variant", () => {
   it("reads an SLO as operations, percentile and limit", () => {
-    expect(parseSloText("READ,UPDATE p99 10ms")).toEqual({ operations: ["READ", "UPDATE"], percentile: 99, limitMs: 10, errorBudgetPct: 0.1 });
-    expect(parseSloText("read p99.9 < 2.5 ms", 0)).toEqual({ operations: ["READ"], percentile: 99.9, limitMs: 2.5, errorBudgetPct: 0 });
+    expect(parseSloText("READ,UPDATE p99 10ms")).toEqual({
+      operations: ["READ", "UPDATE"],
+      percentile: 99,
+      limitMs: 10,
+      errorBudgetPct: 0.1,
+    });
+    expect(parseSloText("read p99.9 < 2.5 ms", 0)).toEqual({
+      operations: ["READ"],
+      percentile: 99.9,
+      limitMs: 2.5,
+      errorBudgetPct: 0,
+    });
     expect(() => parseSloText("fast please")).toThrow(/"fast please" is not an SLO: write the operations/);
   });
 

@@ -1,14 +1,14 @@
 import { describe, expect, test } from "vitest";
 import {
+  clientProperties,
   DURABILITY_PRESETS,
   ENGINES,
-  PRESETS,
-  WORKLOADS,
-  clientProperties,
   operationMix,
+  PRESETS,
   presetFor,
-  workload,
+  WORKLOADS,
   type Workload,
+  workload,
 } from "../model/index.js";
 
 describe("workload catalogue", () => {
@@ -28,7 +28,12 @@ describe("workload catalogue", () => {
   });
 
   test("seed 000's custom workloads: mixed 60/25/10/5 with scans of at most 100, insert-mostly 90/10", () => {
-    expect(operationMix(workload("mixed-analytical"))).toMatchObject({ read: 0.6, update: 0.25, insert: 0.1, scan: 0.05 });
+    expect(operationMix(workload("mixed-analytical"))).toMatchObject({
+      read: 0.6,
+      update: 0.25,
+      insert: 0.1,
+      scan: 0.05,
+    });
     expect(workload("mixed-analytical").properties.maxscanlength).toBe("100");
     expect(operationMix(workload("insert-mostly"))).toMatchObject({ insert: 0.9, read: 0.1 });
   });

@@ -11,7 +11,14 @@ function noisy(levels: readonly [number, number][], relativeSd: number, seed: nu
 
 describe("change points (E-Divisive means, Student's t significance)", () => {
   it("finds a planted 12 % drop where it was planted", () => {
-    const series = noisy([[22, 10_000], [18, 8_800]], 0.01, 1);
+    const series = noisy(
+      [
+        [22, 10_000],
+        [18, 8_800],
+      ],
+      0.01,
+      1,
+    );
     const found = findChangePoints(series);
     expect(found.map((c) => c.index)).toEqual([22]);
     expect(found[0]!.change).toBeCloseTo(-0.12, 1);
@@ -19,12 +26,38 @@ describe("change points (E-Divisive means, Student's t significance)", () => {
   });
 
   it("finds two steps, and a 3 % one within 1 % noise", () => {
-    expect(findChangePoints(noisy([[20, 10_000], [20, 8_000], [20, 10_500]], 0.01, 2)).map((c) => c.index)).toEqual([20, 40]);
-    expect(findChangePoints(noisy([[20, 10_000], [20, 9_700]], 0.01, 3)).map((c) => c.index)).toEqual([20]);
+    expect(
+      findChangePoints(
+        noisy(
+          [
+            [20, 10_000],
+            [20, 8_000],
+            [20, 10_500],
+          ],
+          0.01,
+          2,
+        ),
+      ).map((c) => c.index),
+    ).toEqual([20, 40]);
+    expect(
+      findChangePoints(
+        noisy(
+          [
+            [20, 10_000],
+            [20, 9_700],
+          ],
+          0.01,
+          3,
+        ),
+      ).map((c) => c.index),
+    ).toEqual([20]);
   });
 
   it("flags no change in noise alone: 500 seeded histories of 40 runs with 2 % noise", () => {
-    const flagged = Array.from({ length: 500 }, (_, i) => findChangePoints(noisy([[40, 10_000]], 0.02, 100 + i)).length).filter((n) => n > 0);
+    const flagged = Array.from(
+      { length: 500 },
+      (_, i) => findChangePoints(noisy([[40, 10_000]], 0.02, 100 + i)).length,
+    ).filter((n) => n > 0);
     expect(flagged).toEqual([]);
   });
 
@@ -41,7 +74,14 @@ describe("change points (E-Divisive means, Student's t significance)", () => {
 
 describe("histories", () => {
   it("orders engine versions as releases, not as text", () => {
-    expect(["5.0.10", "5.0.4", "5.0.5", "4.1.2", "5.1.0-beta1", "5.1.0"].sort(compareVersions)).toEqual(["4.1.2", "5.0.4", "5.0.5", "5.0.10", "5.1.0-beta1", "5.1.0"]);
+    expect(["5.0.10", "5.0.4", "5.0.5", "4.1.2", "5.1.0-beta1", "5.1.0"].sort(compareVersions)).toEqual([
+      "4.1.2",
+      "5.0.4",
+      "5.0.5",
+      "5.0.10",
+      "5.1.0-beta1",
+      "5.1.0",
+    ]);
     const runs = [
       { id: "b", engineVersion: "5.0.5", startedAt: "2026-01-01T00:00:00Z" },
       { id: "a", engineVersion: "5.0.4", startedAt: "2026-01-02T00:00:00Z" },
@@ -52,7 +92,11 @@ describe("histories", () => {
 
   it("a difference exceeds the noise only beyond the repeats' combined CI", () => {
     const base = { mean: 1000, ci95: { halfWidth: 30 } };
-    expect(againstNoise(base, { mean: 880, ci95: { halfWidth: 40 } })).toEqual({ change: -0.12, noise: 0.05, verdict: "exceeds noise" });
+    expect(againstNoise(base, { mean: 880, ci95: { halfWidth: 40 } })).toEqual({
+      change: -0.12,
+      noise: 0.05,
+      verdict: "exceeds noise",
+    });
     expect(againstNoise(base, { mean: 980, ci95: { halfWidth: 40 } }).verdict).toBe("within noise");
     expect(againstNoise(base, { mean: 880, ci95: null }).verdict).toBe("noise unknown");
   });
@@ -67,7 +111,12 @@ describe("baselineFor: the pinned run a view's series is compared with", () => {
   });
   const series = { scenario: "s", engine: "cassandra", preset: "balanced", nodes: 3 };
   it("matches scenario, engine, preset and nodes, and the workload's peak", () => {
-    expect(baselineFor([pinned("r1", "m5.large", 1000)], series, "a")).toEqual({ runId: "r1", engineVersion: "5.0.4", threads: 16, throughputOpsSec: 1000 });
+    expect(baselineFor([pinned("r1", "m5.large", 1000)], series, "a")).toEqual({
+      runId: "r1",
+      engineVersion: "5.0.4",
+      threads: 16,
+      throughputOpsSec: 1000,
+    });
     expect(baselineFor([pinned("r1", "m5.large", 1000)], series, "b")).toBeUndefined();
     expect(baselineFor([pinned("r1", "m5.large", 1000)], { ...series, nodes: 4 }, "a")).toBeUndefined();
     expect(baselineFor([pinned("r1", "m5.large", null)], series, "a")).toBeUndefined();

@@ -40,8 +40,12 @@ describe("string lengths in code points, as JSON Schema counts them", () => {
   });
 
   it("a result check names the limit in characters", () => {
-    const errors = checkAgainst(Type.Object({ name: Type.String({ maxLength: 3 }) }), { name: `${EMOJI}${EMOJI}${EMOJI}x` });
-    expect(errors).toEqual([{ path: "/name", message: "expected a string of at most 3 characters (Unicode code points)" }]);
+    const errors = checkAgainst(Type.Object({ name: Type.String({ maxLength: 3 }) }), {
+      name: `${EMOJI}${EMOJI}${EMOJI}x`,
+    });
+    expect(errors).toEqual([
+      { path: "/name", message: "expected a string of at most 3 characters (Unicode code points)" },
+    ]);
     expect(checkAgainst(Type.Object({ name: Type.String({ maxLength: 3 }) }), { name: EMOJI.repeat(3) })).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@ import { fixtureDocument, fixtureHdr } from "./api-helpers.js";
 
 const withHistograms = (variant: "hdr-v1" | "hdr-v2" = "hdr-v2") => ({
   ...fixtureDocument({ runId: "rules", variant }),
-  hdrHistograms: clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr(variant, 0, operation) }))),
+  hdrHistograms: clientHistograms(
+    ["READ", "UPDATE"].map((operation) => ({ operation, text: fixtureHdr(variant, 0, operation) })),
+  ),
 });
 
 /** A histogram of `count` recordings of `valueUs` each. */
@@ -34,14 +36,18 @@ describe("a histogram is accepted only where it is the one YCSB printed from (mo
     d.hdrHistograms.READ = histogramOf(7, 10_000_000);
     const errors = errorsOf(d);
     expect(errors.map((e) => e.path)).toContain("/hdrHistograms/READ");
-    expect(errors.find((e) => e.path === "/hdrHistograms/READ")!.message).toMatch(/holds 7 recordings, but \/result\/operations\/READ\/count is \d+/);
+    expect(errors.find((e) => e.path === "/hdrHistograms/READ")!.message).toMatch(
+      /holds 7 recordings, but \/result\/operations\/READ\/count is \d+/,
+    );
   });
 
   test("the right count but other latencies: refused, naming the percentile that disagrees", () => {
     const d = withHistograms();
     d.hdrHistograms.READ = histogramOf(d.result.operations.READ!.count, 10_000_000);
     const message = errorsOf(d).find((e) => e.path === "/hdrHistograms/READ")?.message;
-    expect(message).toMatch(/p\d+(\.\d+)? is .* in the histogram, but \/result\/operations\/READ\/percentilesUs\/\d+(\.\d+)? printed \d+/);
+    expect(message).toMatch(
+      /p\d+(\.\d+)? is .* in the histogram, but \/result\/operations\/READ\/percentilesUs\/\d+(\.\d+)? printed \d+/,
+    );
   });
 
   test("a histogram of an operation the document never ran (DELETE, 5e12 counts) is refused, not stored as dead weight", () => {
@@ -62,7 +68,9 @@ describe("names are keys: NFC, and nothing invisible (model/identifiers.ts)", ()
     d.run.engineVersion = "5.0.4\u202e";
     d.phase.properties["record\u2066count"] = "1";
     const paths = errorsOf(d).map((e) => e.path);
-    expect(paths).toEqual(expect.arrayContaining(["/run/scenario", "/run/engineVersion", "/phase/properties/record\u2066count"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["/run/scenario", "/run/engineVersion", "/phase/properties/record\u2066count"]),
+    );
   });
 
   test("free text may hold them (a warning quoting a line): only names are refused", () => {
@@ -82,6 +90,10 @@ describe("names are keys: NFC, and nothing invisible (model/identifiers.ts)", ()
     expect(Object.keys(n!.phase.properties)).toContain("café");
     expect(normalizeIdentifiers(n)).toBe(n);
     d.phase.properties["café"] = "2";
-    expect(errorsOf(d).map((e) => e.message).join()).toMatch(/once normalized \(Unicode NFC\)/);
+    expect(
+      errorsOf(d)
+        .map((e) => e.message)
+        .join(),
+    ).toMatch(/once normalized \(Unicode NFC\)/);
   });
 });

@@ -3,11 +3,20 @@ import { csvField, csvRecords, csvTable } from "../model/csv.js";
 
 describe("the one CSV writer (API answers and dashboard exports)", () => {
   it("quotes what RFC 4180 asks, leaves empty what has no value", () => {
-    expect(csvTable(["a", "b"], [["x,y", 'say "hi"'], [1.5, null], ["line\nbreak", Number.NaN]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n1.5,\r\n"line\nbreak",\r\n');
+    expect(
+      csvTable(
+        ["a", "b"],
+        [
+          ["x,y", 'say "hi"'],
+          [1.5, null],
+          ["line\nbreak", Number.NaN],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n1.5,\r\n"line\nbreak",\r\n');
   });
 
   it("keeps a spreadsheet from running a cell as a formula, but not a negative number", () => {
-    expect(csvField("=HYPERLINK(\"x\")")).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvField("-12.5")).toBe("-12.5");
     expect(csvField(-3)).toBe("-3");

@@ -1,10 +1,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { millisecondBuckets, percentileSpectrum, SPECTRUM_PERCENTILES } from "../model/aggregate/latency-distribution.js";
-import { HdrMerger } from "../model/hdr/index.js";
+import {
+  millisecondBuckets,
+  percentileSpectrum,
+  SPECTRUM_PERCENTILES,
+} from "../model/aggregate/latency-distribution.js";
 import { createHistogram } from "../model/hdr/histogram.js";
+import { HdrMerger } from "../model/hdr/index.js";
 
-const log = (client: number, op: string) => readFileSync(new URL(`./fixtures/ycsb/hdr-v2/client-${client}/${op}.hdr`, import.meta.url), "utf8");
+const log = (client: number, op: string) =>
+  readFileSync(new URL(`./fixtures/ycsb/hdr-v2/client-${client}/${op}.hdr`, import.meta.url), "utf8");
 
 describe("latency distribution of a merged HDR histogram", () => {
   const merger = new HdrMerger();
@@ -41,6 +46,8 @@ describe("latency distribution of a merged HDR histogram", () => {
       { bucket: "2", count: 1 },
       { bucket: ">1000", count: 1 },
     ]);
-    expect(percentileSpectrum(createHistogram({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3 }))).toEqual([]);
+    expect(
+      percentileSpectrum(createHistogram({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3 })),
+    ).toEqual([]);
   });
 });

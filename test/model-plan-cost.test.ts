@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { buildPlan, scenario } from "../model/index.js";
 import { MEASURED_LOAD_RATES, measuredLoadRate } from "../model/measured-rates.js";
 import { DURATION_ASSUMPTIONS, estimateRunDuration } from "../model/plan-duration.js";
-import { buildPlan, scenario } from "../model/index.js";
 
 /** `ycsb-lab plan --cost` estimates a durable usa-2015 plan at the load rate measured on a real Cassandra. */
 describe("a durable load takes as long as measured, not the assumed rate per node", () => {
@@ -19,7 +19,9 @@ describe("a durable load takes as long as measured, not the assumed rate per nod
       expect(p.basis).toBe("measured");
       expect(p.seconds).toBeCloseTo(20_000_000 / measured.opsPerSec + DURATION_ASSUMPTIONS.phaseOverheadSec, 6);
     }
-    expect(d.assumptions.join("\n")).toContain(`durable loads at ${measured.opsPerSec.toLocaleString("en-US")} ops/s per client (cassandra, commitlog_sync group, 10 ms window`);
+    expect(d.assumptions.join("\n")).toContain(
+      `durable loads at ${measured.opsPerSec.toLocaleString("en-US")} ops/s per client (cassandra, commitlog_sync group, 10 ms window`,
+    );
     expect(d.assumptions.join("\n")).toContain("bench/durable-load.ts");
   });
 
@@ -30,7 +32,11 @@ describe("a durable load takes as long as measured, not the assumed rate per nod
     expect(assumed.hours).toBeGreaterThan(loadHours);
     // Other presets and engines keep the assumed rate: nothing was measured for them.
     const balanced = buildPlan(scenario("usa-2015-durability"), { engine: "cassandra", preset: "balanced" });
-    expect(estimateRunDuration(balanced).phases.filter((p) => p.name.startsWith("load")).every((p) => p.basis === "rate")).toBe(true);
+    expect(
+      estimateRunDuration(balanced)
+        .phases.filter((p) => p.name.startsWith("load"))
+        .every((p) => p.basis === "rate"),
+    ).toBe(true);
     const mongo = buildPlan(scenario("usa-2015-durability"), { engine: "mongodb", preset: "durable" });
     expect(mongo.phases.some((p) => measuredLoadRate(mongo, p))).toBe(false);
   });

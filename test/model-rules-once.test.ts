@@ -22,7 +22,10 @@ const RESTATEMENTS: [string, RegExp][] = [
   ["peak phase in SQL", /MAX\s*\(\s*p\.throughput_sum/i],
   ["complete phase in SQL", /clients_reported\s*>=\s*p\.clients/],
   ["worst verdict by hand", /verdicts?\.includes\(\s*"invalid"\s*\)|bool_or\s*\(\s*v\.verdict/],
-  ["summed throughput by hand", /\.reduce\(\s*\(\s*\w+\s*,\s*\w+\s*\)\s*=>\s*\w+\s*\+\s*\w+\.throughputOpsSec\s*,\s*0\s*\)/],
+  [
+    "summed throughput by hand",
+    /\.reduce\(\s*\(\s*\w+\s*,\s*\w+\s*\)\s*=>\s*\w+\s*\+\s*\w+\.throughputOpsSec\s*,\s*0\s*\)/,
+  ],
 ];
 
 describe("each aggregation rule lives once (model/aggregate/rules.ts)", () => {
@@ -35,6 +38,7 @@ describe("each aggregation rule lives once (model/aggregate/rules.ts)", () => {
     // ingestDocuments calls keepTotals (api/store/phase-totals.ts) for every phase a batch adds clients to.
     expect(readFileSync(join(REPO_ROOT, "api/store/ingest.ts"), "utf8")).toContain("await keepTotals(");
     const totals = readFileSync(join(REPO_ROOT, "api/store/phase-totals.ts"), "utf8");
-    for (const rule of ["phaseThroughput(", "phaseRuntimeMs(", "worstVerdict(", "clientsReported("]) expect(totals).toContain(rule);
+    for (const rule of ["phaseThroughput(", "phaseRuntimeMs(", "worstVerdict(", "clientsReported("])
+      expect(totals).toContain(rule);
   });
 });

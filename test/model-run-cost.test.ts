@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { InstanceStatus } from "../model/instance-status.js";
-import { instanceSpans, LOCAL_RUN_NO_PRICE, NO_MARKERS, pricePerformance, realizedCost, runCost, shapeUsdPerHour } from "../model/run-cost.js";
+import {
+  instanceSpans,
+  LOCAL_RUN_NO_PRICE,
+  NO_MARKERS,
+  pricePerformance,
+  realizedCost,
+  runCost,
+  shapeUsdPerHour,
+} from "../model/run-cost.js";
 
 const status = (instance: string, bootedAt: string, at: string, heartbeatAt?: string): InstanceStatus => ({
   instance,
@@ -13,7 +21,14 @@ const status = (instance: string, bootedAt: string, at: string, heartbeatAt?: st
 });
 
 describe("realized cost from the instances' markers", () => {
-  const data = { instanceType: "m6i.large", volumes: [{ type: "gp3" as const, sizeGiB: 30 }, { type: "gp3" as const, sizeGiB: 100 }], publicIpv4: true };
+  const data = {
+    instanceType: "m6i.large",
+    volumes: [
+      { type: "gp3" as const, sizeGiB: 30 },
+      { type: "gp3" as const, sizeGiB: 100 },
+    ],
+    publicIpv4: true,
+  };
   const client = { instanceType: "c6i.large", volumes: [{ type: "gp3" as const, sizeGiB: 30 }], publicIpv4: true };
 
   it("bills each instance from its boot to its last word, at least 60 s, against a hand computation", () => {
@@ -54,8 +69,20 @@ describe("realized cost from the instances' markers", () => {
 
 describe("a run's cost from its stored spans", () => {
   const spans = [
-    { instance: "node-0", role: "data" as const, instanceType: "m6i.large", startedAt: "2026-01-01T10:00:00Z", endedAt: "2026-01-01T10:00:30Z" },
-    { instance: "client-0", role: "client" as const, instanceType: "c6i.large", startedAt: "2026-01-01T10:00:00Z", endedAt: "2026-01-01T10:10:00Z" },
+    {
+      instance: "node-0",
+      role: "data" as const,
+      instanceType: "m6i.large",
+      startedAt: "2026-01-01T10:00:00Z",
+      endedAt: "2026-01-01T10:00:30Z",
+    },
+    {
+      instance: "client-0",
+      role: "client" as const,
+      instanceType: "c6i.large",
+      startedAt: "2026-01-01T10:00:00Z",
+      endedAt: "2026-01-01T10:10:00Z",
+    },
   ];
 
   it("bills each instance at its own type's price, 60 s at least, and says what it covers", () => {
@@ -71,6 +98,9 @@ describe("a run's cost from its stored spans", () => {
   it("a local run says it carries no price; a run without markers says so", () => {
     expect(runCost("local", spans)).toEqual({ priced: false, statement: LOCAL_RUN_NO_PRICE });
     expect(runCost("m6i.large", [])).toEqual({ priced: false, statement: NO_MARKERS });
-    expect(runCost("m6i.large", [{ ...spans[0]!, endedAt: "2026-01-01T09:00:00Z" }])).toMatchObject({ priced: false, statement: /node-0: ends/ });
+    expect(runCost("m6i.large", [{ ...spans[0]!, endedAt: "2026-01-01T09:00:00Z" }])).toMatchObject({
+      priced: false,
+      statement: /node-0: ends/,
+    });
   });
 });

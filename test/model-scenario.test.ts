@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { SCENARIOS, buildPlan, checkScenario, resolveDeployment, scenario, scenarioPresets, YCSB_MAX_COUNT, type ScenarioSpec } from "../model/index.js";
+import {
+  buildPlan,
+  checkScenario,
+  resolveDeployment,
+  SCENARIOS,
+  type ScenarioSpec,
+  scenario,
+  scenarioPresets,
+  YCSB_MAX_COUNT,
+} from "../model/index.js";
 
 describe("built-in scenarios", () => {
   test.each(Object.keys(SCENARIOS))("%s passes its own checks and resolves its default deployment", (name) => {
@@ -18,34 +27,66 @@ describe("built-in scenarios", () => {
     [8, 3, 120_000_000, 341],
     [16, 6, 240_000_000, 341],
     [32, 11, 480_000_000, 372],
-  ])("datastax-2013 at %i nodes: %i clients, %i records, %i threads per client (seed 001 table)", (nodes, clients, records, threads) => {
-    const d = resolveDeployment(scenario("datastax-2013"), { nodes });
-    expect(d).toMatchObject({ clients, recordCount: records, threadsPerClient: threads });
-  });
+  ])(
+    "datastax-2013 at %i nodes: %i clients, %i records, %i threads per client (seed 001 table)",
+    (nodes, clients, records, threads) => {
+      const d = resolveDeployment(scenario("datastax-2013"), { nodes });
+      expect(d).toMatchObject({ clients, recordCount: records, threadsPerClient: threads });
+    },
+  );
 
   test("endpoint-2015 loads with 40 threads per client and the non-durable preset, then runs durable (seed 000)", () => {
     const d = resolveDeployment(scenario("endpoint-2015"), { nodes: 4, engine: "cassandra" });
-    expect(d).toMatchObject({ clients: 4, threadsPerClient: 256, loadThreadsPerClient: 40, preset: "durable", loadPreset: "throughput" });
+    expect(d).toMatchObject({
+      clients: 4,
+      threadsPerClient: 256,
+      loadThreadsPerClient: 40,
+      preset: "durable",
+      loadPreset: "throughput",
+    });
     expect(d.recordCount).toBe(2_000_000_000);
     expect(d.presetNote).toBeUndefined();
   });
 
   test("endpoint-2015's other engines run the settings seed 000 printed for them (none: their defaults)", () => {
-    const presets = Object.fromEntries((["cassandra", "hbase", "mongodb", "couchbase"] as const).map((e) => [e, resolveDeployment(scenario("endpoint-2015"), { engine: e }).preset]));
+    const presets = Object.fromEntries(
+      (["cassandra", "hbase", "mongodb", "couchbase"] as const).map((e) => [
+        e,
+        resolveDeployment(scenario("endpoint-2015"), { engine: e }).preset,
+      ]),
+    );
     expect(presets).toEqual({ cassandra: "durable", hbase: "balanced", mongodb: "balanced", couchbase: "throughput" });
     // Durable is still on offer for them, and every phase of such a run says the paper never set it.
     const d = resolveDeployment(scenario("endpoint-2015"), { engine: "hbase", preset: "durable" });
-    expect(d.presetNote).toMatch(/^endpoint-2015 ran hbase with balanced, not durable: durable is ycsb-lab's choice here \(seed 000 lines 562-626/);
+    expect(d.presetNote).toMatch(
+      /^endpoint-2015 ran hbase with balanced, not durable: durable is ycsb-lab's choice here \(seed 000 lines 562-626/,
+    );
     const plan = buildPlan(scenario("endpoint-2015"), { engine: "hbase", preset: "durable", nodes: 2 });
-    expect(plan.phases.filter((p) => p.kind === "workload" || p.kind === "load").every((p) => p.properties["ycsblab.presetNote"] === d.presetNote)).toBe(true);
-    expect(buildPlan(scenario("endpoint-2015"), { engine: "hbase", nodes: 2 }).phases.some((p) => p.properties["ycsblab.presetNote"])).toBe(false);
-    expect(() => resolveDeployment(scenario("endpoint-2015"), { engine: "cassandra", preset: "balanced" })).toThrow(/ran cassandra with durable only/);
+    expect(
+      plan.phases
+        .filter((p) => p.kind === "workload" || p.kind === "load")
+        .every((p) => p.properties["ycsblab.presetNote"] === d.presetNote),
+    ).toBe(true);
+    expect(
+      buildPlan(scenario("endpoint-2015"), { engine: "hbase", nodes: 2 }).phases.some(
+        (p) => p.properties["ycsblab.presetNote"],
+      ),
+    ).toBe(false);
+    expect(() => resolveDeployment(scenario("endpoint-2015"), { engine: "cassandra", preset: "balanced" })).toThrow(
+      /ran cassandra with durable only/,
+    );
   });
 
   test("seed 001's MongoDB loads 32 nodes with 20 threads per client (line 154); other cells keep 128 per data node", () => {
-    expect(resolveDeployment(scenario("datastax-2013"), { engine: "mongodb", nodes: 32 }).loadThreadsPerClient).toBe(20);
-    expect(resolveDeployment(scenario("datastax-2013"), { engine: "mongodb", nodes: 16 }).loadThreadsPerClient).toBe(341);
-    expect(resolveDeployment(scenario("datastax-2013"), { engine: "cassandra", nodes: 32 }).loadThreadsPerClient).toBe(372);
+    expect(resolveDeployment(scenario("datastax-2013"), { engine: "mongodb", nodes: 32 }).loadThreadsPerClient).toBe(
+      20,
+    );
+    expect(resolveDeployment(scenario("datastax-2013"), { engine: "mongodb", nodes: 16 }).loadThreadsPerClient).toBe(
+      341,
+    );
+    expect(resolveDeployment(scenario("datastax-2013"), { engine: "cassandra", nodes: 32 }).loadThreadsPerClient).toBe(
+      372,
+    );
   });
 
   test("seed 000 runs 500 million records per node at every size, 16 billion at 32 nodes (no 2^31 refusal)", () => {
@@ -69,7 +110,8 @@ describe("built-in scenarios", () => {
             cells++;
             try {
               const { deployment } = buildPlan(spec, { engine, preset, nodes });
-              if (deployment.scale !== 1) refused.push(`${spec.name} ${engine} ${preset} ${nodes}: scale ${deployment.scale}`);
+              if (deployment.scale !== 1)
+                refused.push(`${spec.name} ${engine} ${preset} ${nodes}: scale ${deployment.scale}`);
             } catch (e) {
               refused.push(`${spec.name} ${engine} ${preset} ${nodes}: ${(e as Error).message}`);
             }
@@ -84,12 +126,24 @@ describe("built-in scenarios", () => {
 
   test("what YCSB 0.17.0 still counts in ints is refused, naming the field: a client's load share and operation count", () => {
     // One client loading 16 billion records: its insertcount is past 2^31 - 1.
-    expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 32, clients: 1 })).toThrow(/clients: .*insertcount would be 16,000,000,000, past the 2,147,483,647 .*use at least 8 clients/);
+    expect(() => resolveDeployment(scenario("endpoint-2015"), { nodes: 32, clients: 1 })).toThrow(
+      /clients: .*insertcount would be 16,000,000,000, past the 2,147,483,647 .*use at least 8 clients/,
+    );
     expect(resolveDeployment(scenario("endpoint-2015"), { nodes: 32, clients: 8 }).recordCount).toBe(16_000_000_000);
-    const big = { ...scenario("quickstart"), workloads: [{ workload: "a", operationCount: YCSB_MAX_COUNT + 1 }], operationCountPer: "client" as const };
+    const big = {
+      ...scenario("quickstart"),
+      workloads: [{ workload: "a", operationCount: YCSB_MAX_COUNT + 1 }],
+      operationCountPer: "client" as const,
+    };
     expect(() => buildPlan(big)).toThrow(/workloads\.a\.operationCount: 2147483648 is past 2147483647/);
-    const perClient = { ...scenario("quickstart"), workloads: [{ workload: "a", operationCount: 2_000_000_000 }], operationCountPer: "client" as const };
-    expect(buildPlan(perClient).phases.find((p) => p.kind === "workload")!.perClient[0]!.operationcount).toBe("2000000000");
+    const perClient = {
+      ...scenario("quickstart"),
+      workloads: [{ workload: "a", operationCount: 2_000_000_000 }],
+      operationCountPer: "client" as const,
+    };
+    expect(buildPlan(perClient).phases.find((p) => p.kind === "workload")!.perClient[0]!.operationcount).toBe(
+      "2000000000",
+    );
   });
 
   test("scale makes a cheap trial of the same scenario", () => {
@@ -116,7 +170,13 @@ describe("bad deployments name the field", () => {
   });
 
   test("a malformed spec lists every wrong field", () => {
-    const bad = { ...spec, name: "Bad Name", engines: ["cassandra", "oracle"], workloads: [{ workload: "zz" }], repeats: 0 } as unknown as ScenarioSpec;
+    const bad = {
+      ...spec,
+      name: "Bad Name",
+      engines: ["cassandra", "oracle"],
+      workloads: [{ workload: "zz" }],
+      repeats: 0,
+    } as unknown as ScenarioSpec;
     const fields = checkScenario(bad).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(["name", "engines", "workloads[0].workload", "repeats"]));
   });
@@ -124,11 +184,15 @@ describe("bad deployments name the field", () => {
 
 describe("the presets a scenario runs an engine under", () => {
   test("quickstart runs every engine under all three presets; a one-preset study under its one", () => {
-    for (const engine of scenario("quickstart").engines) expect(scenarioPresets(scenario("quickstart"), engine)).toEqual(["throughput", "balanced", "durable"]);
+    for (const engine of scenario("quickstart").engines)
+      expect(scenarioPresets(scenario("quickstart"), engine)).toEqual(["throughput", "balanced", "durable"]);
     expect(scenarioPresets(scenario("datastax-2013"), "cassandra")).toEqual(["balanced"]);
   });
   test("a study's own presets for an engine come first, and a preset the engine lacks is left out", () => {
-    const spec = { ...scenario("quickstart"), enginePresets: { mongodb: { presets: ["durable"], source: "test" } } } as ScenarioSpec;
+    const spec = {
+      ...scenario("quickstart"),
+      enginePresets: { mongodb: { presets: ["durable"], source: "test" } },
+    } as ScenarioSpec;
     expect(scenarioPresets(spec, "mongodb")).toEqual(["durable"]);
     expect(scenarioPresets(spec, "cassandra")).toEqual(["throughput", "balanced", "durable"]);
   });

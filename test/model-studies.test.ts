@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { renderCassandraYaml } from "../engines/cassandra/config.js";
 import { cassandraSchemaCql, cassandraYaml } from "../engines/cassandra/formation.js";
@@ -5,15 +6,30 @@ import { cassandraSchemaStatements } from "../engines/cassandra/schema.js";
 import { usertableSpec } from "../engines/hbase/cluster-config.js";
 import { hbaseTableSpec, hexStringSplitPoints } from "../engines/hbase/schema.js";
 import type { NodeContext } from "../engines/node-context.js";
-import { isDeepStrictEqual } from "node:util";
-import { resolveDeployment, scenario, scenarioField, ScenarioError, SCENARIOS, STUDY_PRINTED } from "../model/index.js";
+import { resolveDeployment, SCENARIOS, ScenarioError, STUDY_PRINTED, scenario, scenarioField } from "../model/index.js";
 import { schemaToolArgs } from "../runner/boot/formation/hbase.js";
 
 /** Each scenario runs its engines as its study did: presets per engine, the study's own server values, its pre-split. */
 const ctx = (over: Partial<NodeContext>): NodeContext => ({
-  engine: "cassandra", version: "5.0.4", preset: "durable", loadPreset: "durable", nodeIps: ["10.0.1.10"], index: 0, replication: 1, recordCount: 1000,
-  fieldCount: 10, runId: "r", region: "us-east-1", readyMarkerUrl: "s3://b/ready", adminPasswordParameter: "/p", memoryGiB: 32, vcpus: 4, dataDir: "/data",
-  mongoTopology: "sharded", serverSettings: {}, ...over,
+  engine: "cassandra",
+  version: "5.0.4",
+  preset: "durable",
+  loadPreset: "durable",
+  nodeIps: ["10.0.1.10"],
+  index: 0,
+  replication: 1,
+  recordCount: 1000,
+  fieldCount: 10,
+  runId: "r",
+  region: "us-east-1",
+  readyMarkerUrl: "s3://b/ready",
+  adminPasswordParameter: "/p",
+  memoryGiB: 32,
+  vcpus: 4,
+  dataDir: "/data",
+  mongoTopology: "sharded",
+  serverSettings: {},
+  ...over,
 });
 
 describe("presets follow the studies", () => {
@@ -22,13 +38,17 @@ describe("presets follow the studies", () => {
     expect(resolveDeployment(spec, { engine: "cassandra" }).preset).toBe("throughput");
     expect(resolveDeployment(spec, { engine: "couchbase" }).preset).toBe("throughput");
     expect(resolveDeployment(spec, { engine: "mongodb" }).preset).toBe("balanced");
-    expect(() => resolveDeployment(spec, { engine: "cassandra", preset: "balanced" })).toThrow(/line 443: "Disable the commit log\."/);
+    expect(() => resolveDeployment(spec, { engine: "cassandra", preset: "balanced" })).toThrow(
+      /line 443: "Disable the commit log\."/,
+    );
   });
 
   it("seed 004: Couchbase has no balanced cell ('no equivalent option')", () => {
     const spec = scenario("usa-2015-durability");
     expect(() => resolveDeployment(spec, { engine: "couchbase", preset: "balanced" })).toThrow(ScenarioError);
-    expect(() => resolveDeployment(spec, { engine: "couchbase", preset: "balanced" })).toThrow(/No equivalent option available/);
+    expect(() => resolveDeployment(spec, { engine: "couchbase", preset: "balanced" })).toThrow(
+      /No equivalent option available/,
+    );
     expect(resolveDeployment(spec, { engine: "couchbase", preset: "durable" }).preset).toBe("durable");
     expect(resolveDeployment(spec, { engine: "cassandra", preset: "balanced" }).preset).toBe("balanced");
   });
@@ -39,18 +59,36 @@ describe("presets follow the studies", () => {
     expect(throughput.study).toEqual({ cassandra: { tableCompaction: "LeveledCompactionStrategy" } });
     const table = cassandraSchemaCql(ctx({ preset: "throughput", study: throughput.study }));
     expect(table).toContain("durable_writes = false");
-    expect(table).toContain("WITH compression = {'enabled': 'false'} AND compaction = {'class': 'LeveledCompactionStrategy'};");
+    expect(table).toContain(
+      "WITH compression = {'enabled': 'false'} AND compaction = {'class': 'LeveledCompactionStrategy'};",
+    );
     const durable = resolveDeployment(spec, { engine: "cassandra", preset: "durable" });
     const yaml = cassandraYaml(ctx({ preset: "durable", study: durable.study }));
     expect(yaml).toContain("commitlog_sync: group\ncommitlog_sync_group_window: 10ms\n");
     // The catalogue's durable preset, for scenarios without a window of their own: 5.0's batch.
     expect(cassandraSchemaStatements({ preset: "throughput", replicationFactor: 1 })[2]).not.toContain("compaction");
-    expect(renderCassandraYaml({ clusterName: "c", seeds: ["127.0.0.1"], listenAddress: "127.0.0.1", rpcAddress: "127.0.0.1", dataDir: "/d", commitlogDir: "/c", hintsDir: "/h", savedCachesDir: "/s", preset: "durable" })).toContain("commitlog_sync: batch\n");
+    expect(
+      renderCassandraYaml({
+        clusterName: "c",
+        seeds: ["127.0.0.1"],
+        listenAddress: "127.0.0.1",
+        rpcAddress: "127.0.0.1",
+        dataDir: "/d",
+        commitlogDir: "/c",
+        hintsDir: "/h",
+        savedCachesDir: "/s",
+        preset: "durable",
+      }),
+    ).toContain("commitlog_sync: batch\n");
   });
 
   it("seed 000: durable with its 2 ms window, the load non-durable", () => {
     const d = resolveDeployment(scenario("endpoint-2015"), { engine: "cassandra", nodes: 4 });
-    expect(d).toMatchObject({ preset: "durable", loadPreset: "throughput", study: { cassandra: { commitlogSync: "group", commitlogSyncGroupWindowMs: 2 } } });
+    expect(d).toMatchObject({
+      preset: "durable",
+      loadPreset: "throughput",
+      study: { cassandra: { commitlogSync: "group", commitlogSyncGroupWindowMs: 2 } },
+    });
     expect(cassandraYaml(ctx({ study: d.study }))).toContain("commitlog_sync_group_window: 2ms");
   });
 
@@ -60,10 +98,23 @@ describe("presets follow the studies", () => {
     // HBase's RegionSplitter.HexStringSplit over 00000000..ffffffff in 4 regions.
     expect(hexStringSplitPoints(4)).toEqual(["3fffffff", "7fffffff", "bfffffff"]);
     expect(hbaseTableSpec({ preset: "balanced", nodes: 1, splitAlgorithm: "HexStringSplit" }).splits).toEqual([]);
-    const table = usertableSpec(ctx({ engine: "hbase", preset: "balanced", nodeIps: ["10.0.1.10", "10.0.1.11", "10.0.1.12", "10.0.1.13"], study: d.study }));
+    const table = usertableSpec(
+      ctx({
+        engine: "hbase",
+        preset: "balanced",
+        nodeIps: ["10.0.1.10", "10.0.1.11", "10.0.1.12", "10.0.1.13"],
+        study: d.study,
+      }),
+    );
     expect(table.splits).toEqual(["3fffffff", "7fffffff", "bfffffff"]);
     // What the leader's schema tool is asked to create (runner/boot/formation/hbase.ts).
-    const args = schemaToolArgs({ bindingDir: "/kit/java/bindings/hbase", quorum: "10.0.1.10", servers: 4, timeoutSec: 60, table });
+    const args = schemaToolArgs({
+      bindingDir: "/kit/java/bindings/hbase",
+      quorum: "10.0.1.10",
+      servers: 4,
+      timeoutSec: 60,
+      table,
+    });
     expect(args.filter((_, i) => args[i - 1] === "--split")).toEqual(["3fffffff", "7fffffff", "bfffffff"]);
   });
 });
@@ -97,17 +148,27 @@ describe("docs/runner.md's scenario table", () => {
         const value = scenarioField(spec, p.field);
         if (isDeepStrictEqual(value, p.printed)) continue;
         differing++;
-        expect(named, `${name}: ${p.field} is ${JSON.stringify(value)}, the paper printed ${JSON.stringify(p.printed)} (${p.line})`).toContain(p.field);
+        expect(
+          named,
+          `${name}: ${p.field} is ${JSON.stringify(value)}, the paper printed ${JSON.stringify(p.printed)} (${p.line})`,
+        ).toContain(p.field);
       }
       // A departure names only fields the paper printed otherwise.
       for (const field of named) {
         const p = printed.find((x) => x.field === field);
-        expect(p, `${name}: departure names ${field}, which model/study-printed.ts has no printed value for`).toBeDefined();
-        expect(isDeepStrictEqual(scenarioField(spec, field), p!.printed), `${name}: ${field} is as printed`).toBe(false);
+        expect(
+          p,
+          `${name}: departure names ${field}, which model/study-printed.ts has no printed value for`,
+        ).toBeDefined();
+        expect(isDeepStrictEqual(scenarioField(spec, field), p!.printed), `${name}: ${field} is as printed`).toBe(
+          false,
+        );
       }
     }
     // Every seeded scenario is transcribed; instance types, windows and caps differ today.
-    const seeded = Object.values(SCENARIOS).filter((s) => (s.sources as readonly { seed?: string }[]).some((x) => x.seed)).map((s) => s.name);
+    const seeded = Object.values(SCENARIOS)
+      .filter((s) => (s.sources as readonly { seed?: string }[]).some((x) => x.seed))
+      .map((s) => s.name);
     expect(Object.keys(STUDY_PRINTED).sort()).toEqual([...seeded].sort());
     expect(differing).toBeGreaterThanOrEqual(12);
   });

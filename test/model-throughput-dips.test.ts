@@ -3,14 +3,17 @@ import { describe, expect, it } from "vitest";
 import { DIP_MIN_SEC, DIP_RATIO, findThroughputDips } from "../model/throughput-dips.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 
-const fixture = (name: string, file: string) => readFileSync(new URL(`./fixtures/ycsb/${name}/${file}`, import.meta.url));
+const fixture = (name: string, file: string) =>
+  readFileSync(new URL(`./fixtures/ycsb/${name}/${file}`, import.meta.url));
 const seconds = (n: number) => Array.from({ length: n }, (_, i) => (i + 1) * 1);
 
 describe("throughput dips (the runner's verdict and the dashboard's marks)", () => {
   it("a run under half the mean for ten seconds or more is a dip; its lines are the ones inside it", () => {
     const rates = [...Array(10).fill(1000), ...Array(12).fill(100), ...Array(11).fill(1000)];
     const dips = findThroughputDips(seconds(rates.length), rates);
-    expect(dips).toEqual([{ fromSec: 10, toSec: 22, minOpsPerSec: 100, lines: [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21] }]);
+    expect(dips).toEqual([
+      { fromSec: 10, toSec: 22, minOpsPerSec: 100, lines: [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21] },
+    ]);
     expect(DIP_RATIO).toBe(0.5);
     expect(DIP_MIN_SEC).toBe(10);
   });
@@ -25,7 +28,10 @@ describe("throughput dips (the runner's verdict and the dashboard's marks)", () 
   });
 
   it("finds none in a real steady series, and finds one injected into it", () => {
-    const { statusSeries: s } = parseYcsbOutput(fixture("timeseries", "stdout.txt"), fixture("timeseries", "stderr.txt"));
+    const { statusSeries: s } = parseYcsbOutput(
+      fixture("timeseries", "stdout.txt"),
+      fixture("timeseries", "stderr.txt"),
+    );
     expect(s.opsPerSec.filter((r) => r !== null).length).toBeGreaterThan(2);
     expect(findThroughputDips(s.elapsedSec, s.opsPerSec)).toEqual([]);
     // Stretch the real series to a long run, then drop it to a tenth for 20 s before its last line.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BALANCER_STATUS_COMMAND, balancerVerdict, isBalancerUnsupported } from "../engines/mongodb/balancer.js";
 import { REBALANCE_AFTER_LOAD } from "../model/index.js";
-import { rebalanceWait, waitForMongoBalancer, type AdminCommand } from "../runner/mongodb-balancer.js";
+import { type AdminCommand, rebalanceWait, waitForMongoBalancer } from "../runner/mongodb-balancer.js";
 
 /**
  * Seed 002's method step 2 ("wait for the database to finish rebalancing") on MongoDB. The replies are those

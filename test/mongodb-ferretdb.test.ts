@@ -2,12 +2,19 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ycsbKey } from "../engines/ycsb-keys.js";
 import { MONGODB_COLLECTION, MONGODB_DATABASE } from "../engines/mongodb/schema.js";
+import { ycsbKey } from "../engines/ycsb-keys.js";
+import { type LocalEngineState, readState } from "../runner/local/engine.js";
 import { mongodbLocalEngine } from "../runner/local/mongodb.js";
-import { readState, type LocalEngineState } from "../runner/local/engine.js";
 import { rebalanceWait } from "../runner/mongodb-balancer.js";
-import { deterministicValue, expectCleanWorkloadA, returnCount, runYcsb, testLocalDir, ycsbClasspath } from "./support/engine-ycsb.js";
+import {
+  deterministicValue,
+  expectCleanWorkloadA,
+  returnCount,
+  runYcsb,
+  testLocalDir,
+  ycsbClasspath,
+} from "./support/engine-ycsb.js";
 
 // Real YCSB 0.17.0 + our MongoDB binding against FerretDB (the MongoDB stand-in), checked through an independent driver.
 const RECORDS = 300;
@@ -56,8 +63,13 @@ describe("mongodb binding on the FerretDB stand-in", () => {
 
   it("loads every record with batched inserts, under YCSB's own keys and values", async () => {
     const { output, stderr } = await runYcsb({
-      engine: "mongodb", preset: "durable", classpath, dbClass: mongodbLocalEngine.binding.dbClass, phase: "load",
-      connection: mongodbLocalEngine.connectionProperties(state), records: RECORDS,
+      engine: "mongodb",
+      preset: "durable",
+      classpath,
+      dbClass: mongodbLocalEngine.binding.dbClass,
+      phase: "load",
+      connection: mongodbLocalEngine.connectionProperties(state),
+      records: RECORDS,
       extra: { ...integrity, "mongodb.batchsize": "25" },
     });
     // The durable preset's write concern (model/presets.ts) reached the binding.
@@ -68,7 +80,13 @@ describe("mongodb binding on the FerretDB stand-in", () => {
     expect(output.operations["INSERT-FAILED"]).toBeUndefined();
 
     expect(await collection().countDocuments()).toBe(RECORDS);
-    const ids = (await collection().find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id).sort();
+    const ids = (
+      await collection()
+        .find({}, { projection: { _id: 1 } })
+        .toArray()
+    )
+      .map((d) => d._id)
+      .sort();
     const expected = Array.from({ length: RECORDS }, (_, i) => ycsbKey(i)).sort();
     expect(ids).toEqual(expected);
 
@@ -80,8 +98,15 @@ describe("mongodb binding on the FerretDB stand-in", () => {
 
   it("runs workload A: every read and update OK, reads verified by YCSB, record count unchanged", async () => {
     const { output } = await runYcsb({
-      engine: "mongodb", preset: "durable", classpath, dbClass: mongodbLocalEngine.binding.dbClass, phase: "run",
-      connection: mongodbLocalEngine.connectionProperties(state), records: RECORDS, operations: OPERATIONS, extra: integrity,
+      engine: "mongodb",
+      preset: "durable",
+      classpath,
+      dbClass: mongodbLocalEngine.binding.dbClass,
+      phase: "run",
+      connection: mongodbLocalEngine.connectionProperties(state),
+      records: RECORDS,
+      operations: OPERATIONS,
+      extra: integrity,
     });
     expectCleanWorkloadA(output, OPERATIONS);
     expect(await collection().countDocuments()).toBe(RECORDS);

@@ -1,9 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCliPackage, buildServerPackage, type BuiltPackage } from "../kit/packages.js";
+import { type BuiltPackage, buildCliPackage, buildServerPackage } from "../kit/packages.js";
 import { seedDocuments } from "./web-seed.js";
 
 /**
@@ -12,7 +12,12 @@ import { seedDocuments } from "./web-seed.js";
  * The library's own install (components and model, no @prisma/*) is test/infra-package.test.ts.
  */
 const work = mkdtempSync(join(tmpdir(), "ycsb-lab-packages-"));
-const npmEnv = { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
+const npmEnv = {
+  ...process.env,
+  npm_config_update_notifier: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+};
 let cli: BuiltPackage;
 let server: BuiltPackage;
 
@@ -20,7 +25,11 @@ function install(tarball: string, folder: string): string {
   const dir = join(work, folder);
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `consumer-${folder}`, private: true }));
-  execFileSync("npm", ["install", "--prefer-offline", "--no-package-lock", tarball], { cwd: dir, env: npmEnv, stdio: "pipe" });
+  execFileSync("npm", ["install", "--prefer-offline", "--no-package-lock", tarball], {
+    cwd: dir,
+    env: npmEnv,
+    stdio: "pipe",
+  });
   return dir;
 }
 
@@ -43,7 +52,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("@ycsb-lab/cli: the command line and runner, from its tarball", () => {
   let dir: string;
-  const ycsbLab = (...args: string[]) => execFileSync(join(dir, "node_modules", ".bin", "ycsb-lab"), args, { cwd: dir, encoding: "utf8", env: npmEnv });
+  const ycsbLab = (...args: string[]) =>
+    execFileSync(join(dir, "node_modules", ".bin", "ycsb-lab"), args, { cwd: dir, encoding: "utf8", env: npmEnv });
   beforeAll(() => {
     dir = install(cli.tarball, "cli");
   }, 300_000);
@@ -55,14 +65,20 @@ describe("@ycsb-lab/cli: the command line and runner, from its tarball", () => {
   it("`ycsb-lab --help` lists the instance commands, and `plan` plans a built-in scenario", () => {
     const help = ycsbLab("--help");
     expect(help).toMatch(/^ycsb-lab: benchmark databases in the cloud with YCSB/);
-    for (const c of ["plan", "run", "boot", "status", "merge", "parse", "kit"]) expect(help).toMatch(new RegExp(`^  ${c} `, "m"));
-    const plan = JSON.parse(ycsbLab("plan", "--scenario", "quickstart", "--format", "json")) as { scenario: string; phases: { kind: string }[] };
+    for (const c of ["plan", "run", "boot", "status", "merge", "parse", "kit"])
+      expect(help).toMatch(new RegExp(`^  ${c} `, "m"));
+    const plan = JSON.parse(ycsbLab("plan", "--scenario", "quickstart", "--format", "json")) as {
+      scenario: string;
+      phases: { kind: string }[];
+    };
     expect(plan.scenario).toBe("quickstart");
     expect(plan.phases.map((p) => p.kind)).toContain("load");
   });
 
   it("carries YCSB 0.17.0's core, where the runner finds it", () => {
-    expect(existsSync(join(dir, "node_modules", "@ycsb-lab", "cli", "java", "ycsb", "core", "core-0.17.0.jar"))).toBe(true);
+    expect(existsSync(join(dir, "node_modules", "@ycsb-lab", "cli", "java", "ycsb", "core", "core-0.17.0.jar"))).toBe(
+      true,
+    );
   });
 
   it("carries every part of a kit but the drivers: the instance CLI, each binding's own jar, the drivers' pins", () => {
@@ -74,7 +90,9 @@ describe("@ycsb-lab/cli: the command line and runner, from its tarball", () => {
       expect(jars).toContain(`ycsb-lab-binding-${m}`);
       expect(jars.filter((j) => j !== `ycsb-lab-binding-${m}` && j !== "ycsb-lab-binding-common")).toEqual([]);
     }
-    const pins = JSON.parse(readFileSync(join(parts, "driver-pins.json"), "utf8")) as { modules: Record<string, unknown[]> };
+    const pins = JSON.parse(readFileSync(join(parts, "driver-pins.json"), "utf8")) as {
+      modules: Record<string, unknown[]>;
+    };
     expect(Object.keys(pins.modules).sort()).toEqual(["cassandra", "couchbase", "hbase", "mongodb"]);
   });
 });
@@ -85,7 +103,11 @@ describe("@ycsb-lab/server: the results service and dashboard, from its tarball"
   let base = "";
   beforeAll(async () => {
     dir = install(server.tarball, "server");
-    serve = spawn(join(dir, "node_modules", ".bin", "ycsb-lab-server"), ["serve", "--host", "127.0.0.1", "--port", "0"], { cwd: dir, env: npmEnv, stdio: ["ignore", "pipe", "pipe"] });
+    serve = spawn(
+      join(dir, "node_modules", ".bin", "ycsb-lab-server"),
+      ["serve", "--host", "127.0.0.1", "--port", "0"],
+      { cwd: dir, env: npmEnv, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let log = "";
     base = await new Promise<string>((resolve, reject) => {
       const seen = (chunk: Buffer) => {
@@ -127,7 +149,11 @@ describe("@ycsb-lab/server: the results service and dashboard, from its tarball"
     expect(existsSync(tokenFile)).toBe(true);
     const token = readFileSync(tokenFile, "utf8").trim();
     const doc = seedDocuments().documents[0]!;
-    const post = await fetch(`${base}/api/v1/results`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(doc) });
+    const post = await fetch(`${base}/api/v1/results`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(doc),
+    });
     expect(post.status, await post.clone().text()).toBe(201);
     const runs = (await (await fetch(`${base}/api/v1/runs?limit=10`)).json()) as { runs: { id: string }[] };
     expect(runs.runs.map((r) => r.id)).toContain(doc.run.id);

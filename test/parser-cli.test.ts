@@ -14,23 +14,42 @@ const FIXTURES = "test/fixtures/ycsb";
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // Same as `npx tsx cli/main.ts parse ...`, without npx's start-up cost per spawn.
-    execFile(process.execPath, ["--import", "tsx", "cli/main.ts", "parse", ...args], { cwd: ROOT, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "cli/main.ts", "parse", ...args],
+      { cwd: ROOT, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 describe("ycsb-lab parse", () => {
   it("prints the ClientOutput of a fixture with the documented keys (exit 0)", async () => {
-    const { code, stdout } = await cli("--stdout", `${FIXTURES}/failed/stdout.txt`, "--stderr", `${FIXTURES}/failed/stderr.txt`);
+    const { code, stdout } = await cli(
+      "--stdout",
+      `${FIXTURES}/failed/stdout.txt`,
+      "--stderr",
+      `${FIXTURES}/failed/stderr.txt`,
+    );
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(checkAgainst(ClientOutputSchema, out)).toEqual([]);
     expect(Object.keys(out.overall).sort()).toEqual(["runtimeMs", "throughputOpsSec"]);
-    expect(Object.keys(out.operations["READ-FAILED"]).sort()).toEqual(["avgUs", "count", "maxUs", "minUs", "percentilesUs", "returns"]);
+    expect(Object.keys(out.operations["READ-FAILED"]).sort()).toEqual([
+      "avgUs",
+      "count",
+      "maxUs",
+      "minUs",
+      "percentilesUs",
+      "returns",
+    ]);
     expect(Object.keys(out.operations.READ.percentilesUs)).toEqual(["95", "99"]);
     expect(out.operations.READ.returns.ERROR).toBe(out.operations["READ-FAILED"].count);
-    const statusLines = readFileSync(join(ROOT, FIXTURES, "failed/stderr.txt"), "utf8").split("\n").filter((l) => l.includes(" sec: ")).length;
+    const statusLines = readFileSync(join(ROOT, FIXTURES, "failed/stderr.txt"), "utf8")
+      .split("\n")
+      .filter((l) => l.includes(" sec: ")).length;
     expect(out.statusSeries.elapsedSec).toHaveLength(statusLines);
     expect(out.statusSeries.perOperation.READ.count).toHaveLength(statusLines);
   });
@@ -74,7 +93,14 @@ describe("ycsb-lab parse", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--hdr-dir ".*no-such-dir" is not a readable directory/);
 
-    const run = await cli("--stdout", `${FIXTURES}/hdr-v2/client-0/stdout.txt`, "--hdr-dir", `${FIXTURES}/hdr-v2/client-0`, "--hdr-dir", `${FIXTURES}/hdr-v2/client-1`);
+    const run = await cli(
+      "--stdout",
+      `${FIXTURES}/hdr-v2/client-0/stdout.txt`,
+      "--hdr-dir",
+      `${FIXTURES}/hdr-v2/client-0`,
+      "--hdr-dir",
+      `${FIXTURES}/hdr-v2/client-1`,
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);

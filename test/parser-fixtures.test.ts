@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ClientOutputSchema, type ClientOutput } from "../model/result-document.js";
+import { type ClientOutput, ClientOutputSchema } from "../model/result-document.js";
 import { checkAgainst } from "../model/result-validation.js";
 import { statusPoints, statusSeriesLength } from "../model/status-series.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
@@ -51,7 +51,9 @@ function commonChecks(f: Fixture): void {
     if (s.count === 0) continue;
     expect(s.minUs!, name).toBeLessThanOrEqual(s.avgUs!);
     expect(s.avgUs!, name).toBeLessThanOrEqual(s.maxUs!);
-    const ps = Object.entries(s.percentilesUs).sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => v);
+    const ps = Object.entries(s.percentilesUs)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, v]) => v);
     expect(ps, name).toEqual([...ps].sort((a, b) => a - b));
   }
   // The per-collector GC lines add up to the [TOTAL_GCs]/[TOTAL_GC_TIME] lines.
@@ -64,7 +66,8 @@ function commonChecks(f: Fixture): void {
 /** hdrhistogram status lines report per-interval counts: they add up to the summary's Operations. */
 function statusCountsAddUp(r: ClientOutput): void {
   const sums: Record<string, number> = {};
-  for (const [name, g] of Object.entries(r.statusSeries.perOperation)) for (const c of g.count) sums[name] = (sums[name] ?? 0) + (c ?? 0);
+  for (const [name, g] of Object.entries(r.statusSeries.perOperation))
+    for (const c of g.count) sums[name] = (sums[name] ?? 0) + (c ?? 0);
   for (const [name, s] of Object.entries(r.operations)) expect(sums[name], name).toBe(s.count);
 }
 
@@ -78,7 +81,8 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
         expect(f.result.measurementType).toBe("hdrhistogram");
         expect(f.result.exporter).toBe("text");
         const configured = f.props["hdrhistogram.percentiles"]!.split(",");
-        for (const name of ["READ", "UPDATE", "CLEANUP"]) expect(Object.keys(f.result.operations[name]!.percentilesUs).sort()).toEqual([...configured].sort());
+        for (const name of ["READ", "UPDATE", "CLEANUP"])
+          expect(Object.keys(f.result.operations[name]!.percentilesUs).sort()).toEqual([...configured].sort());
         expect(statusSeriesLength(f.result.statusSeries)).toBeGreaterThanOrEqual(10);
         const elapsed = f.result.statusSeries.elapsedSec;
         expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
@@ -104,7 +108,8 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
     const groups = Object.values(f.result.statusSeries.perOperation);
     expect(groups.length).toBeGreaterThan(0);
     for (const g of groups) expect(g.count.every((c) => c === null)).toBe(true);
-    for (const p of statusPoints(f.result.statusSeries)) for (const o of Object.values(p.perOperation)) expect(o.count).toBeNull();
+    for (const p of statusPoints(f.result.statusSeries))
+      for (const o of Object.values(p.perOperation)) expect(o.count).toBeNull();
   });
 
   it("timeseries: one point per granularity window, READ-MODIFY-WRITE of workload F", () => {
@@ -144,7 +149,8 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
     expect(f.result.rawPoints).toBeUndefined();
     const csv = readFileSync(`${FIXTURES}raw-file/${f.result.rawOutputFile}`, "utf8");
     const counts: Record<string, number> = {};
-    for (const l of csv.split("\n")) if (/^[A-Z-]+,\d+,\d+$/.test(l)) counts[l.split(",")[0]!] = (counts[l.split(",")[0]!] ?? 0) + 1;
+    for (const l of csv.split("\n"))
+      if (/^[A-Z-]+,\d+,\d+$/.test(l)) counts[l.split(",")[0]!] = (counts[l.split(",")[0]!] ?? 0) + 1;
     for (const [name, s] of Object.entries(f.result.operations)) expect(counts[name], name).toBe(s.count);
   });
 
@@ -158,12 +164,14 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
     let checked = 0;
     for (const e of entries) {
       const s = r.operations[e.metric];
-      if (e.metric === "OVERALL") expect(e.value).toBe(e.measurement === "RunTime(ms)" ? r.overall.runtimeMs : r.overall.throughputOpsSec);
+      if (e.metric === "OVERALL")
+        expect(e.value).toBe(e.measurement === "RunTime(ms)" ? r.overall.runtimeMs : r.overall.throughputOpsSec);
       else if (!s) continue;
       else if (e.measurement === "Operations") expect(s.count).toBe(e.value);
       else if (e.measurement === "AverageLatency(us)") expect(s.avgUs).toBe(e.value);
       else if (e.measurement.startsWith("Return=")) expect(s.returns[e.measurement.slice(7)]).toBe(e.value);
-      else if (e.measurement.endsWith("PercentileLatency(us)")) expect(s.percentilesUs[e.measurement.replace(/(th)?PercentileLatency\(us\)$/, "")]).toBe(e.value);
+      else if (e.measurement.endsWith("PercentileLatency(us)"))
+        expect(s.percentilesUs[e.measurement.replace(/(th)?PercentileLatency\(us\)$/, "")]).toBe(e.value);
       else continue;
       checked++;
     }
@@ -203,7 +211,9 @@ describe("parser on real YCSB 0.17.0 fixtures", () => {
     expect(ops.READ!.count).toBe(ops.READ!.returns.OK);
     expect(ops["READ-FAILED"]!.returns).toEqual({});
     // A group that had no operation in the last window prints Count=0 and Avg=NaN: no average, no made-up min.
-    const empty = statusPoints(f.result.statusSeries).flatMap((p) => Object.values(p.perOperation)).filter((o) => o.count === 0);
+    const empty = statusPoints(f.result.statusSeries)
+      .flatMap((p) => Object.values(p.perOperation))
+      .filter((o) => o.count === 0);
     for (const o of empty) expect(o).toEqual({ count: 0, avgUs: null });
   });
 });

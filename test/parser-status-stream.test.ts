@@ -54,15 +54,18 @@ describe("a long stream of status lines", () => {
     for (let i = 0; i < 1800; i++) {
       let line = i < 600 || i >= 1300 ? hdr[i % hdr.length]! : intended[i % intended.length]!;
       // A new group first printed well into the stream (after several blocks of rows).
-      if (i >= 700 && i % 3 === 0) line += " [INSERT: Count=7, Max=90, Min=3, Avg=12.5, 90=40, 99=90, 99.9=90, 99.99=90]";
+      if (i >= 700 && i % 3 === 0)
+        line += " [INSERT: Count=7, Max=90, Min=3, Avg=12.5, 90=40, 99=90, 99.9=90, 99.99=90]";
       // A percentile key the layout did not have, then back to the usual layout.
       if (i === 900) line = withBlock(line, "99.99=", "99.999=1, 99.99=");
       // An empty window (Avg=NaN, Min=Long.MAX_VALUE), a broken value, a group printed twice on one line.
       if (i === 1000) line += " [SCAN: Count=0, Max=0, Min=9223372036854775807, Avg=NaN, 90=0, 99=0, 99.9=0, 99.99=0]";
       if (i === 1001) line += " [SCAN: Count=12, Max=x7, Min=1, Avg=2, 90=3, 99=4, 99.9=5, 99.99=6]";
-      if (i === 1002) line += " [INSERT: Count=1, Max=1, Min=1, Avg=1, 90=1] [INSERT: Count=2, Max=2, Min=2, Avg=2, 99=2]";
+      if (i === 1002)
+        line += " [INSERT: Count=1, Max=1, Min=1, Avg=1, 90=1] [INSERT: Count=2, Max=2, Min=2, Avg=2, 99=2]";
       // Values longer than 15 digits and a value in exponent form: read the general way.
-      if (i === 1100) line += " [UPDATE: Count=5, Max=1234567890123456789, Min=1, Avg=1.0E7, 90=2, 99=3, 99.9=4, 99.99=5]";
+      if (i === 1100)
+        line += " [UPDATE: Count=5, Max=1234567890123456789, Min=1, Avg=1.0E7, 90=2, 99=3, 99.9=4, 99.99=5]";
       // No date (YCSB before 0.2), a timestamp that is not ASCII, and a block cut short.
       if (i === 1200) line = line.slice(line.indexOf(" ", line.indexOf(" ") + 1));
       if (i === 1201) line = `2026-11-22 04:32:37:19\u00e9${line.slice(23)}`;
@@ -77,7 +80,11 @@ describe("a long stream of status lines", () => {
       expect(statusSeriesProblems(series)).toEqual([]);
       expect(statusSeriesLength(series)).toBe(lines.length);
       for (let i = 0; i < lines.length; i++) {
-        expect({ line: i, point: statusPoint(series, i), warnings: warnings[i] }).toEqual({ line: i, point: alone[i]!.point, warnings: alone[i]!.warnings });
+        expect({ line: i, point: statusPoint(series, i), warnings: warnings[i] }).toEqual({
+          line: i,
+          point: alone[i]!.point,
+          warnings: alone[i]!.warnings,
+        });
       }
       // Groups and keys in first-seen order, as a reader of the document expects.
       expect(Object.keys(series.perOperation)).toEqual(firstSeen);

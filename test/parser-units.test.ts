@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ClientOutputSchema } from "../model/result-document.js";
 import { checkAgainst } from "../model/result-validation.js";
-import { StatusSeriesBuilder } from "../runner/ycsb-output/status-series-builder.js";
 import { statusPoint, statusSeriesLength, statusSeriesProblems } from "../model/status-series.js";
 import { appendStatusLine, parseYcsbOutput, YcsbOutputError } from "../runner/ycsb-output/index.js";
+import { StatusSeriesBuilder } from "../runner/ycsb-output/status-series-builder.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/ycsb/", import.meta.url));
 const real = (dir: string, file = "stdout.txt") => readFileSync(`${FIXTURES}${dir}/${file}`, "utf8");
@@ -44,29 +44,60 @@ describe("parseYcsbOutput on excerpts", () => {
     const r = parseYcsbOutput(HEAD + READ + CLEANUP);
     expect(checkAgainst(ClientOutputSchema, r)).toEqual([]);
     expect(r.overall).toEqual({ runtimeMs: 1000, throughputOpsSec: 10 });
-    expect(r.operations.READ).toEqual({ count: 10, avgUs: 100.5, minUs: 50, maxUs: 300, percentilesUs: { "95": 250, "99": 300 }, returns: { OK: 10 } });
+    expect(r.operations.READ).toEqual({
+      count: 10,
+      avgUs: 100.5,
+      minUs: 50,
+      maxUs: 300,
+      percentilesUs: { "95": 250, "99": 300 },
+      returns: { OK: 10 },
+    });
     expect(r.warnings).toEqual([]);
   });
 
   it("keeps percentile keys as printed numbers, including ordinals and decimals", () => {
-    const lines = ["1st", "2nd", "3rd", "50th", "99.9", "99.99"].map((p, i) => `[READ], ${p}PercentileLatency(us), ${i + 1}`).join("\n");
-    const r = parseYcsbOutput(HEAD + READ + lines + "\n" + CLEANUP + `[CLEANUP], 1stPercentileLatency(us), 1\n[CLEANUP], 2ndPercentileLatency(us), 1\n[CLEANUP], 3rdPercentileLatency(us), 1\n[CLEANUP], 50thPercentileLatency(us), 1\n[CLEANUP], 99.9PercentileLatency(us), 1\n[CLEANUP], 99.99PercentileLatency(us), 2\n`);
-    expect(Object.keys(r.operations.READ!.percentilesUs).sort()).toEqual(["1", "2", "3", "50", "95", "99", "99.9", "99.99"].sort());
+    const lines = ["1st", "2nd", "3rd", "50th", "99.9", "99.99"]
+      .map((p, i) => `[READ], ${p}PercentileLatency(us), ${i + 1}`)
+      .join("\n");
+    const r = parseYcsbOutput(
+      HEAD +
+        READ +
+        lines +
+        "\n" +
+        CLEANUP +
+        `[CLEANUP], 1stPercentileLatency(us), 1\n[CLEANUP], 2ndPercentileLatency(us), 1\n[CLEANUP], 3rdPercentileLatency(us), 1\n[CLEANUP], 50thPercentileLatency(us), 1\n[CLEANUP], 99.9PercentileLatency(us), 1\n[CLEANUP], 99.99PercentileLatency(us), 2\n`,
+    );
+    expect(Object.keys(r.operations.READ!.percentilesUs).sort()).toEqual(
+      ["1", "2", "3", "50", "95", "99", "99.9", "99.99"].sort(),
+    );
     expect(r.operations.READ!.percentilesUs["99.99"]).toBe(6);
   });
 
   it("keeps unknown lines verbatim and still parses the rest", () => {
     const noise = "WARNING: An illegal reflective access operation has occurred\nsomething odd, with commas\n";
     const r = parseYcsbOutput(noise + HEAD + READ + CLEANUP, "SLF4J: no binding\nStarting test.\n");
-    expect(r.unknownLines).toEqual(["WARNING: An illegal reflective access operation has occurred", "something odd, with commas", "SLF4J: no binding"]);
+    expect(r.unknownLines).toEqual([
+      "WARNING: An illegal reflective access operation has occurred",
+      "something odd, with commas",
+      "SLF4J: no binding",
+    ]);
     expect(r.operations.READ!.count).toBe(10);
   });
 
   it("a value that does not parse is a warning and stays null, never 0", () => {
-    const r = parseYcsbOutput(HEAD + READ.replace("AverageLatency(us), 100.5", "AverageLatency(us), NaN").replace("MinLatency(us), 50", "MinLatency(us), ") + CLEANUP);
+    const r = parseYcsbOutput(
+      HEAD +
+        READ.replace("AverageLatency(us), 100.5", "AverageLatency(us), NaN").replace(
+          "MinLatency(us), 50",
+          "MinLatency(us), ",
+        ) +
+        CLEANUP,
+    );
     expect(r.operations.READ!.avgUs).toBeNull();
     expect(r.operations.READ!.minUs).toBeNull();
-    expect(r.warnings.some((w) => w.includes("line 4") && w.includes("AverageLatency(us)") && w.includes("NaN"))).toBe(true);
+    expect(r.warnings.some((w) => w.includes("line 4") && w.includes("AverageLatency(us)") && w.includes("NaN"))).toBe(
+      true,
+    );
     expect(r.warnings.some((w) => w.includes("MinLatency(us)"))).toBe(true);
     expect(checkAgainst(ClientOutputSchema, r)).toEqual([]);
   });
@@ -96,7 +127,9 @@ describe("parseYcsbOutput on excerpts", () => {
     const end = text.indexOf("[Intended-READ], Operations");
     const r = parseYcsbOutput(text.slice(0, start) + text.slice(end));
     expect(r.operations.UPDATE).toBeUndefined();
-    expect(r.warnings.join("\n")).toMatch(/Return= counts add up to \d+ operations but \[OVERALL\] Throughput x RunTime gives 4000/);
+    expect(r.warnings.join("\n")).toMatch(
+      /Return= counts add up to \d+ operations but \[OVERALL\] Throughput x RunTime gives 4000/,
+    );
   });
 
   it("reads Java's exponent form and keeps unknown group entries in extra", () => {
@@ -109,13 +142,18 @@ describe("parseYcsbOutput on excerpts", () => {
   it("CRLF line endings parse the same as LF", () => {
     const out = real("failed");
     const err = real("failed", "stderr.txt");
-    expect(parseYcsbOutput(out.replaceAll("\n", "\r\n"), err.replaceAll("\n", "\r\n"))).toEqual(parseYcsbOutput(out, err));
+    expect(parseYcsbOutput(out.replaceAll("\n", "\r\n"), err.replaceAll("\n", "\r\n"))).toEqual(
+      parseYcsbOutput(out, err),
+    );
   });
 
   it("GC groups map to per-collector and total entries", () => {
     const gc = `[TOTAL_GCS_PS_Scavenge], Count, 3\n[TOTAL_GC_TIME_PS_Scavenge], Time(ms), 12\n[TOTAL_GC_TIME_%_PS_Scavenge], Time(%), 1.2\n[TOTAL_GCs], Count, 3\n[TOTAL_GC_TIME], Time(ms), 12\n[TOTAL_GC_TIME_%], Time(%), 1.2\n`;
     const r = parseYcsbOutput(HEAD + gc + READ + CLEANUP);
-    expect(r.gc).toEqual({ PS_Scavenge: { count: 3, timeMs: 12, timePct: 1.2 }, "": { count: 3, timeMs: 12, timePct: 1.2 } });
+    expect(r.gc).toEqual({
+      PS_Scavenge: { count: 3, timeMs: 12, timePct: 1.2 },
+      "": { count: 3, timeMs: 12, timePct: 1.2 },
+    });
   });
 });
 
@@ -144,7 +182,9 @@ describe("input errors name what is wrong and where", () => {
   });
 
   it("cut inside the percentile lines of the last hdrhistogram group", () => {
-    const e = thrown(() => parseYcsbOutput(HEAD + READ + CLEANUP.replace("[CLEANUP], 99thPercentileLatency(us), 2\n", "")));
+    const e = thrown(() =>
+      parseYcsbOutput(HEAD + READ + CLEANUP.replace("[CLEANUP], 99thPercentileLatency(us), 2\n", "")),
+    );
     expect(e.message).toMatch(/fewer percentile lines/);
   });
 
@@ -176,7 +216,18 @@ describe("input errors name what is wrong and where", () => {
 });
 
 describe("never crashes: every cut and every dropped line of every fixture", () => {
-  const dirs = ["hdr-v1/client-0", "hdr-v2/client-1", "histogram", "timeseries", "raw-stdout", "raw-file", "json-array", "intended", "load", "failed"];
+  const dirs = [
+    "hdr-v1/client-0",
+    "hdr-v2/client-1",
+    "histogram",
+    "timeseries",
+    "raw-stdout",
+    "raw-file",
+    "json-array",
+    "intended",
+    "load",
+    "failed",
+  ];
   // A fixed-seed generator: the same cuts on every run.
   let seed = 42;
   const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
@@ -232,7 +283,13 @@ describe("status lines in every form", () => {
       opsPerSec: [1234.5],
       estCompletionSec: [3720],
       perOperation: {
-        READ: { count: [10], avgUs: [20.5], minUs: [1], maxUs: [90], percentilesUs: { "90": [50], "99": [80], "99.9": [90], "99.99": [90] } },
+        READ: {
+          count: [10],
+          avgUs: [20.5],
+          minUs: [1],
+          maxUs: [90],
+          percentilesUs: { "90": [50], "99": [80], "99.9": [90], "99.99": [90] },
+        },
         // An empty window: no average, no min/max, no percentiles (all null, never 0).
         UPDATE: { count: [0], avgUs: [null], minUs: [null], maxUs: [null], percentilesUs: {} },
       },
@@ -244,7 +301,13 @@ describe("status lines in every form", () => {
       opsPerSec: 1234.5,
       estCompletionSec: 3720,
       perOperation: {
-        READ: { count: 10, avgUs: 20.5, minUs: 1, maxUs: 90, percentilesUs: { "90": 50, "99": 80, "99.9": 90, "99.99": 90 } },
+        READ: {
+          count: 10,
+          avgUs: 20.5,
+          minUs: 1,
+          maxUs: 90,
+          percentilesUs: { "90": 50, "99": 80, "99.9": 90, "99.99": 90 },
+        },
         UPDATE: { count: 0, avgUs: null },
       },
     });
@@ -270,13 +333,17 @@ describe("status lines in every form", () => {
       percentilesUs: { "90": [null, 6, null, null], "99": [null, 7, 7, null] },
     });
     expect(Object.keys(series.perOperation)).toEqual(["READ", "INSERT"]);
-    expect(statusPoint(series, 0).perOperation).toEqual({ READ: { count: 10, avgUs: 5, minUs: 1, maxUs: 9, percentilesUs: { "90": 8, "99": 9 } } });
+    expect(statusPoint(series, 0).perOperation).toEqual({
+      READ: { count: 10, avgUs: 5, minUs: 1, maxUs: 9, percentilesUs: { "90": 8, "99": 9 } },
+    });
     expect(Object.keys(statusPoint(series, 3).perOperation)).toEqual(["READ"]);
     expect(() => statusPoint(series, 4)).toThrow(/status line 4 is out of range: the series has 4 lines/);
   });
 
   it("the old form without a date (YCSB 0.1.x) and histogram/timeseries averages", () => {
-    const { series } = parse([" 10 sec: 1000 operations; 100 current ops/sec; [UPDATE AverageLatency(us)=1234.5] [READ AverageLatency(us)=NaN]"]);
+    const { series } = parse([
+      " 10 sec: 1000 operations; 100 current ops/sec; [UPDATE AverageLatency(us)=1234.5] [READ AverageLatency(us)=NaN]",
+    ]);
     expect(series).toEqual({
       at: [null],
       elapsedSec: [10],
@@ -291,15 +358,24 @@ describe("status lines in every form", () => {
   });
 
   it("the raw form", () => {
-    const { series } = parse(["2026-11-22 04:33:39:240 1 sec: 499 operations; 480 current ops/sec; est completion in 2 seconds READ count: 249, average latency(us): 978.93 UPDATE count: 230, average latency(us): 1041.99 "]);
+    const { series } = parse([
+      "2026-11-22 04:33:39:240 1 sec: 499 operations; 480 current ops/sec; est completion in 2 seconds READ count: 249, average latency(us): 978.93 UPDATE count: 230, average latency(us): 1041.99 ",
+    ]);
     expect(series.estCompletionSec).toEqual([2]);
-    expect(statusPoint(series, 0).perOperation).toEqual({ READ: { count: 249, avgUs: 978.93 }, UPDATE: { count: 230, avgUs: 1041.99 } });
+    expect(statusPoint(series, 0).perOperation).toEqual({
+      READ: { count: 249, avgUs: 978.93 },
+      UPDATE: { count: 230, avgUs: 1041.99 },
+    });
   });
 
   it("broken values are warnings, and lines that are not status lines are not taken", () => {
     const local: string[] = [];
     const { series, taken } = parse(
-      ["5 sec: 10 operations; 2 current ops/sec; [READ: Count=x, Avg=1]", "Maximum execution time specified as: 10 secs", "abc sec: 10 operations;"],
+      [
+        "5 sec: 10 operations; 2 current ops/sec; [READ: Count=x, Avg=1]",
+        "Maximum execution time specified as: 10 secs",
+        "abc sec: 10 operations;",
+      ],
       (m) => local.push(m),
     );
     expect(taken).toEqual([true, false, false]);
@@ -311,8 +387,18 @@ describe("status lines in every form", () => {
   it("columns of unequal length are named as a problem", () => {
     const { series } = parse(["5 sec: 10 operations; 2 current ops/sec; [READ: Count=1, Max=1, Min=1, Avg=1, 99=1]"]);
     series.perOperation.READ!.percentilesUs["99"]!.push(2);
-    expect(statusSeriesProblems(series)).toEqual([{ path: "/statusSeries/perOperation/READ/percentilesUs/99", message: "has 2 entries, the series has 1 status lines (elapsedSec)" }]);
-    expect(checkAgainst(ClientOutputSchema, { ...parseYcsbOutput(real("intended"), real("intended", "stderr.txt")), statusSeries: series })).toHaveLength(1);
+    expect(statusSeriesProblems(series)).toEqual([
+      {
+        path: "/statusSeries/perOperation/READ/percentilesUs/99",
+        message: "has 2 entries, the series has 1 status lines (elapsedSec)",
+      },
+    ]);
+    expect(
+      checkAgainst(ClientOutputSchema, {
+        ...parseYcsbOutput(real("intended"), real("intended", "stderr.txt")),
+        statusSeries: series,
+      }),
+    ).toHaveLength(1);
   });
 
   it("status lines merged into stdout are found there", () => {

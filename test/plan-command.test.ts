@@ -14,7 +14,9 @@ describe("ycsb-lab plan --cost", () => {
 
   it("prints the cost before the phase table, so a long plan does not push it off the screen", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "ycsb-lab-plan-cost-")), "plan.txt");
-    expect(await plan.run(["--scenario", "endpoint-2015", "--nodes", "4", "--scale", "0.01", "--cost", "--out", out])).toBe(0);
+    expect(
+      await plan.run(["--scenario", "endpoint-2015", "--nodes", "4", "--scale", "0.01", "--cost", "--out", out]),
+    ).toBe(0);
     const text = readFileSync(out, "utf8");
     const cost = text.search(/left running/);
     const firstPhase = text.search(/\bprepare\b/);
@@ -26,9 +28,22 @@ describe("ycsb-lab plan --cost", () => {
 describe("ycsb-lab plan --capacity", () => {
   it("plans a study's capacity variant: the SLO's search on every candidate step, open loop, no sweep left", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "ycsb-lab-plan-capacity-")), "plan.json");
-    const args = ["--scenario", "usa-2015-durability", "--scale", "0.01", "--capacity", "READ,UPDATE p99 10ms", "--resolution", "100", "-o", out];
+    const args = [
+      "--scenario",
+      "usa-2015-durability",
+      "--scale",
+      "0.01",
+      "--capacity",
+      "READ,UPDATE p99 10ms",
+      "--resolution",
+      "100",
+      "-o",
+      out,
+    ];
     expect(await plan.run(args)).toBe(0);
-    const p = JSON.parse(readFileSync(out, "utf8")) as { phases: { name: string; kind: string; target?: number; capacity?: { step: number; search: unknown } }[] };
+    const p = JSON.parse(readFileSync(out, "utf8")) as {
+      phases: { name: string; kind: string; target?: number; capacity?: { step: number; search: unknown } }[];
+    };
     const measured = p.phases.filter((ph) => ph.kind === "workload");
     expect(measured.length).toBeGreaterThan(0);
     for (const ph of measured) {

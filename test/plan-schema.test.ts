@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { command as runCommand } from "../cli/commands/run.js";
-import { buildPlan, scenario, SCENARIOS } from "../model/index.js";
-import { parsePlan, PlanError } from "../model/plan-schema.js";
+import { buildPlan, SCENARIOS, scenario } from "../model/index.js";
+import { PlanError, parsePlan } from "../model/plan-schema.js";
 
 /**
  * A plan crosses processes (`ycsb-lab plan` writes it, `ycsb-lab run --plan` and the boot read it): it is checked
@@ -27,11 +27,27 @@ describe("the plan's schema (model/plan-schema.ts)", () => {
   });
 
   it.each([
-    ["a phase without its properties", (p: Record<string, any>) => delete p.phases[1].properties, "/phases/1/properties: Expected required property"],
-    ["threads as text", (p: Record<string, any>) => (p.phases[2].threadsPerClient = "8"), "/phases/2/threadsPerClient: Expected integer"],
+    [
+      "a phase without its properties",
+      (p: Record<string, any>) => delete p.phases[1].properties,
+      "/phases/1/properties: Expected required property",
+    ],
+    [
+      "threads as text",
+      (p: Record<string, any>) => (p.phases[2].threadsPerClient = "8"),
+      "/phases/2/threadsPerClient: Expected integer",
+    ],
     ["an engine it does not know", (p: Record<string, any>) => (p.deployment.engine = "redis"), "/deployment/engine"],
-    ["no phases", (p: Record<string, any>) => (p.phases = []), "/phases: Expected array length to be greater or equal to 1"],
-    ["a phase out of place", (p: Record<string, any>) => (p.phases[1].index = 5), "/phases/1/index: is 5, its position is 1"],
+    [
+      "no phases",
+      (p: Record<string, any>) => (p.phases = []),
+      "/phases: Expected array length to be greater or equal to 1",
+    ],
+    [
+      "a phase out of place",
+      (p: Record<string, any>) => (p.phases[1].index = 5),
+      "/phases/1/index: is 5, its position is 1",
+    ],
   ])("%s: refused naming the field", (_what, spoil, message) => {
     const plan = good();
     spoil(plan);
@@ -42,7 +58,9 @@ describe("the plan's schema (model/plan-schema.ts)", () => {
 
   it("not JSON, or another version: says so", () => {
     expect(() => parsePlan("{", "x.json")).toThrow(/^x\.json: not JSON/);
-    expect(() => parsePlan('{"planVersion":2}', "x.json")).toThrow("x.json: not a ycsb-lab plan (planVersion 1, got 2)");
+    expect(() => parsePlan('{"planVersion":2}', "x.json")).toThrow(
+      "x.json: not a ycsb-lab plan (planVersion 1, got 2)",
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InstanceStatus } from "../model/instance-status.js";
-import { watchStatuses, type WatchedMachine } from "../rehearse/watch.js";
+import { type WatchedMachine, watchStatuses } from "../rehearse/watch.js";
 
 const status = (stage: InstanceStatus["stage"], at: string, detail?: string): InstanceStatus => ({
   instance: "client-0",
@@ -20,13 +20,24 @@ describe("watching a rehearsal's statuses (rehearse/watch.ts)", () => {
     const poll = async () => {
       const read = new Map(stored);
       if (++polls === 1) {
-        stored = new Map([["client-0", status("failed", "2026-11-25T07:00:05Z", "user-data failed at line 40: sha256sum -c node.sha256")]]);
+        stored = new Map([
+          [
+            "client-0",
+            status("failed", "2026-11-25T07:00:05Z", "user-data failed at line 40: sha256sum -c node.sha256"),
+          ],
+        ]);
         machine.running = false;
       }
       return read;
     };
     const seen: InstanceStatus[] = [];
-    const end = await watchStatuses({ machines: [machine], poll, onStatus: (s) => void seen.push(s), deadline: Number.MAX_SAFE_INTEGER, sleep: async () => {} });
+    const end = await watchStatuses({
+      machines: [machine],
+      poll,
+      onStatus: (s) => void seen.push(s),
+      deadline: Number.MAX_SAFE_INTEGER,
+      sleep: async () => {},
+    });
     expect(seen.map((s) => s.stage)).toEqual(["booting", "failed"]);
     expect(end.statuses.get("client-0")?.stage).toBe("failed");
     expect(end.timedOut).toBe(false);
@@ -37,11 +48,21 @@ describe("watching a rehearsal's statuses (rehearse/watch.ts)", () => {
       { name: "node-0", running: true },
       { name: "client-0", running: true },
     ];
-    const steps = [status("booting", "2026-11-25T07:00:00Z", "installing OS packages"), status("running", "2026-11-25T07:01:00Z"), status("done", "2026-11-25T07:02:00Z")];
+    const steps = [
+      status("booting", "2026-11-25T07:00:00Z", "installing OS packages"),
+      status("running", "2026-11-25T07:01:00Z"),
+      status("done", "2026-11-25T07:02:00Z"),
+    ];
     let polls = 0;
     const poll = async () => new Map([["client-0", steps[Math.min(Math.floor(polls++ / 2), steps.length - 1)]!]]);
     const seen: string[] = [];
-    const end = await watchStatuses({ machines, poll, onStatus: (s) => void seen.push(s.stage), deadline: Number.MAX_SAFE_INTEGER, sleep: async () => {} });
+    const end = await watchStatuses({
+      machines,
+      poll,
+      onStatus: (s) => void seen.push(s.stage),
+      deadline: Number.MAX_SAFE_INTEGER,
+      sleep: async () => {},
+    });
     expect(seen).toEqual(["booting", "running", "done"]);
     expect(end.timedOut).toBe(false);
   });

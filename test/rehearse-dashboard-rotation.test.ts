@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
 import { CreateSecretCommand, PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootDashboard } from "../cli/dashboard-boot.js";
-import { serviceDescriptionKey, type ServiceDescription } from "../model/service-description.js";
-import { createBucketWith, startEmulator, type Emulator } from "../rehearse/emulator.js";
+import { type ServiceDescription, serviceDescriptionKey } from "../model/service-description.js";
+import { createBucketWith, type Emulator, startEmulator } from "../rehearse/emulator.js";
 import { RunObjects } from "../runner/boot/run-objects.js";
 import { freePort } from "../runner/local/detached.js";
-import { startPasswordPostgres, type PasswordPostgres } from "./support/password-postgres.js";
+import { type PasswordPostgres, startPasswordPostgres } from "./support/password-postgres.js";
 
 /**
  * The dashboard service's boot (`ycsb-lab boot --role dashboard`, cli/dashboard-boot.ts) over a PostgreSQL that checks
@@ -43,9 +43,20 @@ beforeAll(async () => {
   await admin(`CREATE ROLE ${ROLE} LOGIN PASSWORD 'first-password'`);
   await admin(`CREATE DATABASE ${ROLE} OWNER ${ROLE}`);
   emulator = await startEmulator(REGION);
-  const secrets = new SecretsManagerClient({ region: REGION, endpoint: emulator.endpoint, credentials: emulator.admin });
-  const token = await secrets.send(new CreateSecretCommand({ Name: "ycsb-lab/dash-rotation/write-token-x", SecretString: "w".repeat(40) }));
-  const db = await secrets.send(new CreateSecretCommand({ Name: "rds!db-dash-rotation", SecretString: JSON.stringify({ username: ROLE, password: "first-password" }) }));
+  const secrets = new SecretsManagerClient({
+    region: REGION,
+    endpoint: emulator.endpoint,
+    credentials: emulator.admin,
+  });
+  const token = await secrets.send(
+    new CreateSecretCommand({ Name: "ycsb-lab/dash-rotation/write-token-x", SecretString: "w".repeat(40) }),
+  );
+  const db = await secrets.send(
+    new CreateSecretCommand({
+      Name: "rds!db-dash-rotation",
+      SecretString: JSON.stringify({ username: ROLE, password: "first-password" }),
+    }),
+  );
   secrets.destroy();
   const port = await freePort();
   const description: ServiceDescription = {
@@ -58,9 +69,16 @@ beforeAll(async () => {
     protectReads: false,
     database: { host: postgres.host, port: postgres.port, name: ROLE, secretArn: db.ARN!, sslMode: "disable" },
   };
-  await createBucketWith(emulator, BUCKET, [{ key: serviceDescriptionKey(SERVICE), content: JSON.stringify(description) }]);
+  await createBucketWith(emulator, BUCKET, [
+    { key: serviceDescriptionKey(SERVICE), content: JSON.stringify(description) },
+  ]);
   // The SDK's default chain, as an instance role would give it.
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: emulator.admin.accessKeyId, AWS_SECRET_ACCESS_KEY: emulator.admin.secretAccessKey, AWS_REGION: REGION, AWS_EC2_METADATA_DISABLED: "true" });
+  Object.assign(process.env, {
+    AWS_ACCESS_KEY_ID: emulator.admin.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: emulator.admin.secretAccessKey,
+    AWS_REGION: REGION,
+    AWS_EC2_METADATA_DISABLED: "true",
+  });
   home = mkdtempSync(join(tmpdir(), "dash-rotation-"));
   const address = "127.0.0.1";
   booted = bootDashboard({
@@ -68,10 +86,20 @@ beforeAll(async () => {
     runUrl: `s3://${BUCKET}/runs/${SERVICE}/`,
     ycsbLabVersion: "test",
     s3Endpoint: emulator.endpoint,
-    env: { YCSB_LAB_HOME: home, YCSB_LAB_REHEARSAL: "1", YCSB_LAB_LISTEN_ADDRESS: address, AWS_ENDPOINT_URL: emulator.endpoint, LOG_LEVEL: "warn" },
+    env: {
+      YCSB_LAB_HOME: home,
+      YCSB_LAB_REHEARSAL: "1",
+      YCSB_LAB_LISTEN_ADDRESS: address,
+      AWS_ENDPOINT_URL: emulator.endpoint,
+      LOG_LEVEL: "warn",
+    },
     stopSignal: new Promise<void>((resolve) => (stop = resolve)),
   });
-  const objects = await RunObjects.open(`s3://${BUCKET}/runs/${SERVICE}/`, undefined, { endpoint: emulator.endpoint, region: REGION, credentials: emulator.admin });
+  const objects = await RunObjects.open(`s3://${BUCKET}/runs/${SERVICE}/`, undefined, {
+    endpoint: emulator.endpoint,
+    region: REGION,
+    credentials: emulator.admin,
+  });
   for (let i = 0; i < 240; i++) {
     const status = (await objects.statuses()).get("dashboard-0");
     if (status?.stage === "ready") break;
@@ -95,8 +123,17 @@ describe("the dashboard service when RDS rotates its database password", () => {
     expect((await fetch(`${url}/health`)).status).toBe(200);
     // The rotation: the server's password and the secret change together; connections open so far are ended.
     await admin(`ALTER ROLE ${ROLE} PASSWORD 'second-password'`);
-    const secrets = new SecretsManagerClient({ region: REGION, endpoint: emulator.endpoint, credentials: emulator.admin });
-    await secrets.send(new PutSecretValueCommand({ SecretId: "rds!db-dash-rotation", SecretString: JSON.stringify({ username: ROLE, password: "second-password" }) }));
+    const secrets = new SecretsManagerClient({
+      region: REGION,
+      endpoint: emulator.endpoint,
+      credentials: emulator.admin,
+    });
+    await secrets.send(
+      new PutSecretValueCommand({
+        SecretId: "rds!db-dash-rotation",
+        SecretString: JSON.stringify({ username: ROLE, password: "second-password" }),
+      }),
+    );
     secrets.destroy();
     await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '${ROLE}'`);
     const answers: number[] = [];

@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from "vitest";
-import pg from "pg";
-import { rehearseDashboard, type DashboardRehearsalResult } from "../rehearse/dashboard.js";
-import { ROOT } from "./api-helpers.js";
 import { execFileSync } from "node:child_process";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { type DashboardRehearsalResult, rehearseDashboard } from "../rehearse/dashboard.js";
+import { ROOT } from "./api-helpers.js";
 
 // The dashboard stack's service booted from its rendered user-data (the dashboard kit, `ycsb-lab boot --role
 // dashboard`), a real PostgreSQL standing for RDS, moto for S3 and Secrets Manager; a quickstart run rehearsed into it
@@ -12,7 +12,13 @@ afterAll(async () => {
   await result?.stop();
 });
 
-type Run = { run: { id: string; source: { kind: string } | string }; phases: Array<{ phase: { kind: string }; aggregate: { clients: number; expectedClients: number; complete: boolean } }> };
+type Run = {
+  run: { id: string; source: { kind: string } | string };
+  phases: Array<{
+    phase: { kind: string };
+    aggregate: { clients: number; expectedClients: number; complete: boolean };
+  }>;
+};
 
 describe("ycsb-lab rehearse --stack dashboard", () => {
   it("boots the dashboard service from its user-data over PostgreSQL, and a rehearsed quickstart's results appear in it through the emulated bucket", async () => {
@@ -36,10 +42,21 @@ describe("ycsb-lab rehearse --stack dashboard", () => {
     for (const p of run.phases) expect(p.aggregate).toMatchObject({ clients: 1, expectedClients: 1, complete: true });
     expect((await fetch(`${url}/`)).status).toBe(200);
     // Writes need the token the service read from Secrets Manager.
-    expect((await fetch(`${url}/api/v1/results`, { method: "POST", headers: { "content-type": "application/json" }, body: "[]" })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${url}/api/v1/results`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "[]",
+        })
+      ).status,
+    ).toBe(401);
 
     // Stored in the PostgreSQL standing for RDS, not in an embedded store.
-    const base = execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    const base = execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }).trim();
     const db = new URL(base);
     db.pathname = `/${result.dashboard.database}`;
     const client = new pg.Client({ connectionString: db.toString() });

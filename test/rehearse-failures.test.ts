@@ -1,13 +1,13 @@
-import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { readFileSync } from "node:fs";
+import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
-import { NODE_VERSION } from "../infra/user-data.js";
 import type { PolicyDocument } from "../infra/policies.js";
-import { runEndKey, statusLogKey } from "../model/results-layout.js";
+import { NODE_VERSION } from "../infra/user-data.js";
 import type { InstanceStatus, RunEnd } from "../model/instance-status.js";
+import { runEndKey, statusLogKey } from "../model/results-layout.js";
 import type { SeamFile } from "../rehearse/machine.js";
+import { type Rehearsal, type RehearsalResult, type RehearseOptions, rehearse } from "../rehearse/rehearse.js";
 import { rehearsalLog } from "./support/rehearsal-log.js";
-import { rehearse, type Rehearsal, type RehearsalResult, type RehearseOptions } from "../rehearse/rehearse.js";
 
 // Every failure ends the instance (DESIGN.md "One boot path, rehearsed"): each drill boots one client of quickstart
 // as an OS container, plants one fault on its path, and expects `failed` in its status (with the log's tail) and the
@@ -22,7 +22,10 @@ interface Drill {
   options: Partial<RehearseOptions>;
 }
 
-async function runDrill(d: Drill, prefix: string): Promise<{ result: RehearsalResult; seen: InstanceStatus[]; logTail: string; rehearsal?: Rehearsal }> {
+async function runDrill(
+  d: Drill,
+  prefix: string,
+): Promise<{ result: RehearsalResult; seen: InstanceStatus[]; logTail: string; rehearsal?: Rehearsal }> {
   const seen: InstanceStatus[] = [];
   let held: Rehearsal | undefined;
   const result = await rehearse({
@@ -70,7 +73,11 @@ async function spotDrill(prefix: string): Promise<{ result: RehearsalResult; end
   started.push(result);
   const { emulator, bucket } = result.internals!;
   const s3 = emulator.s3();
-  const end = JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: runEndKey(result.runId) }))).Body!.transformToString()) as RunEnd;
+  const end = JSON.parse(
+    await (
+      await s3.send(new GetObjectCommand({ Bucket: bucket, Key: runEndKey(result.runId) }))
+    ).Body!.transformToString(),
+  ) as RunEnd;
   s3.destroy();
   return { result, end, noticeAt };
 }
@@ -82,13 +89,22 @@ async function spotDrill(prefix: string): Promise<{ result: RehearsalResult; end
 async function interruptDrill(prefix: string): Promise<{ code: number | null; err: string; leftovers: string[] }> {
   const { spawn, execFileSync } = await import("node:child_process");
   const { REPO_ROOT } = await import("../runner/java-artifacts.js");
-  const child = spawn(process.execPath, [`${REPO_ROOT}/bin/ycsb-lab.js`, "rehearse", "--stack", "quickstart", "--clients", "2", "--loopback", prefix], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [`${REPO_ROOT}/bin/ycsb-lab.js`, "rehearse", "--stack", "quickstart", "--clients", "2", "--loopback", prefix],
+    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let err = "";
   child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   // The command builds its own kit first (a Maven build on a fresh machine), so the wait is the test's own limit.
   const deadline = Date.now() + 780_000;
-  while ((err.match(/ booting: installing OS packages/g) ?? []).length < 3 && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+  while (
+    (err.match(/ booting: installing OS packages/g) ?? []).length < 3 &&
+    child.exitCode === null &&
+    Date.now() < deadline
+  )
+    await new Promise((r) => setTimeout(r, 500));
   if ((err.match(/ booting: installing OS packages/g) ?? []).length < 3) {
     child.kill("SIGKILL");
     throw new Error(`rehearse never had its three machines installing OS packages; it said:\n${err.slice(-3000)}`);
@@ -97,9 +113,15 @@ async function interruptDrill(prefix: string): Promise<{ code: number | null; er
   const code = await exited;
   const run = /rehearse quickstart: run (\S+),/.exec(err)?.[1] ?? "no run";
   const leftovers = [
-    ...execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes("systemd-nspawn") && l.includes(run)),
-    ...execFileSync("cat", ["/proc/mounts"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(run)),
-    ...execFileSync("losetup", ["--list", "--noheadings", "--output", "BACK-FILE"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(run)),
+    ...execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.includes("systemd-nspawn") && l.includes(run)),
+    ...execFileSync("cat", ["/proc/mounts"], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.includes(run)),
+    ...execFileSync("losetup", ["--list", "--noheadings", "--output", "BACK-FILE"], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.includes(run)),
   ];
   return { code, err, leftovers };
 }
@@ -117,7 +139,11 @@ ExecStart=/usr/bin/python3 -c "import fcntl, time; f = open('/var/lib/dpkg/lock-
 WantedBy=multi-user.target
 `,
   },
-  { path: "/etc/systemd/system/multi-user.target.wants/drill-dpkg-lock.service", content: "", symlink: "/etc/systemd/system/drill-dpkg-lock.service" },
+  {
+    path: "/etc/systemd/system/multi-user.target.wants/drill-dpkg-lock.service",
+    content: "",
+    symlink: "/etc/systemd/system/drill-dpkg-lock.service",
+  },
 ];
 
 /** The user-data with its maxHours deadline replaced by `seconds` after the first boot (the drill's one edit). */
@@ -136,11 +162,23 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
         name: "node-checksum",
         options: {
           beforeBoot: (r) =>
-            r.front.setFault((url) => (url.endsWith("/SHASUMS256.txt") ? `${"0".repeat(64)}  node-v${NODE_VERSION}-linux-x64.tar.xz\n` : undefined)),
+            r.front.setFault((url) =>
+              url.endsWith("/SHASUMS256.txt")
+                ? `${"0".repeat(64)}  node-v${NODE_VERSION}-linux-x64.tar.xz\n`
+                : undefined,
+            ),
         },
       },
       // The mirror cannot be reached (a subnet with no way out): apt-get update fails instead of warning.
-      { name: "apt", options: { seam: (_i, files) => files.map((f) => (f.path === "/etc/hosts" ? { ...f, content: `${f.content}127.0.121.9 deb.debian.org\n` } : f)) } },
+      {
+        name: "apt",
+        options: {
+          seam: (_i, files) =>
+            files.map((f) =>
+              f.path === "/etc/hosts" ? { ...f, content: `${f.content}127.0.121.9 deb.debian.org\n` } : f,
+            ),
+        },
+      },
       {
         name: "dpkg-lock-then-kit",
         options: {
@@ -160,7 +198,10 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
             const role = r.stack.instances.find((i) => i.role === "client")!.roleName;
             const policy = r.stack.policies.get(role)!;
             // The role without its read of the kit: S3 answers 403 (AccessDenied), and the boot must say so and end.
-            const narrowed: PolicyDocument = { ...policy, Statement: policy.Statement.filter((s) => s.Sid !== "ReadKit") };
+            const narrowed: PolicyDocument = {
+              ...policy,
+              Statement: policy.Statement.filter((s) => s.Sid !== "ReadKit"),
+            };
             await r.emulator.setPolicy(role, narrowed);
           },
         },
@@ -172,14 +213,22 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
         name: "brake",
         options: {
           seam: (_i, files) =>
-            files.map((f) => (f.path.endsWith("/nocloud/user-data") ? { ...f, content: shortenLifetime(f.content, 72) } : f)),
+            files.map((f) =>
+              f.path.endsWith("/nocloud/user-data") ? { ...f, content: shortenLifetime(f.content, 72) } : f,
+            ),
         },
       },
     ];
-    const [outcomes, spot, interrupted] = await Promise.all([Promise.all(drills.map((d, i) => runDrill(d, `127.0.${120 + i}`))), spotDrill("127.0.126"), interruptDrill("127.0.127")]);
+    const [outcomes, spot, interrupted] = await Promise.all([
+      Promise.all(drills.map((d, i) => runDrill(d, `127.0.${120 + i}`))),
+      spotDrill("127.0.126"),
+      interruptDrill("127.0.127"),
+    ]);
     // Ctrl-C: every machine stopped, said so, nothing left behind.
     expect(interrupted.code).toBe(130);
-    expect(interrupted.err).toMatch(/rehearse: interrupted \(Ctrl-C\): stopping 3 instance\(s\): node-0, client-0, client-1/);
+    expect(interrupted.err).toMatch(
+      /rehearse: interrupted \(Ctrl-C\): stopping 3 instance\(s\): node-0, client-0, client-1/,
+    );
     expect(interrupted.err).toMatch(/rehearse: interrupted \(Ctrl-C\): every instance stopped/);
     expect(interrupted.leftovers).toEqual([]);
     const [checksum, apt, lock, denied, brake] = outcomes;
@@ -195,20 +244,29 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
     }
     expect(failedStatus(checksum!.seen)?.detail).toMatch(/user-data failed at line \d+: sha256sum -c node\.sha256/);
     expect(checksum!.logTail).toMatch(/FAILED/);
-    expect(failedStatus(apt!.seen)?.detail).toMatch(/user-data failed at line \d+: apt-get -q -o DPkg::Lock::Timeout=600 --error-on=any update/);
+    expect(failedStatus(apt!.seen)?.detail).toMatch(
+      /user-data failed at line \d+: apt-get -q -o DPkg::Lock::Timeout=600 --error-on=any update/,
+    );
     expect(failedStatus(denied!.seen)?.detail).toMatch(/user-data failed at line \d+: s3 get .*kits\//);
     expect(denied!.logTail).toMatch(/HTTP 403/);
     // The lock was held when apt started: apt waited for it (instead of failing), and the boot went on to the kit.
-    const [heldAt, releasedAt] = readFileSync(lock!.rehearsal!.instance("client-0").path("/root/drill-lock"), "utf8").trim().split(" ").map(Number);
+    const [heldAt, releasedAt] = readFileSync(lock!.rehearsal!.instance("client-0").path("/root/drill-lock"), "utf8")
+      .trim()
+      .split(" ")
+      .map(Number);
     const aptStarted = lock!.seen.find((s) => s.detail === "installing OS packages")!;
     const nodeStarted = lock!.seen.find((s) => s.detail === `installing Node.js ${NODE_VERSION}`)!;
     expect(Date.parse(aptStarted.at) / 1000).toBeLessThan(releasedAt!);
     expect(Date.parse(aptStarted.at) / 1000).toBeGreaterThan(heldAt! - 1);
     expect(Date.parse(nodeStarted.at) / 1000).toBeGreaterThanOrEqual(releasedAt! - 1);
-    expect(failedStatus(lock!.seen)?.detail).toMatch(/user-data failed at line \d+: sha256sum -c --quiet <<< "[0-9a-f]{64}  \$YCSB_LAB_HOME\/kit\.tar\.gz"/);
+    expect(failedStatus(lock!.seen)?.detail).toMatch(
+      /user-data failed at line \d+: sha256sum -c --quiet <<< "[0-9a-f]{64} {2}\$YCSB_LAB_HOME\/kit\.tar\.gz"/,
+    );
     // The brake: no failure, just the lifetime's end, 72 s after the first boot (the timer's accuracy is a minute).
     const machine = brake!.rehearsal!.instance("client-0");
-    expect(readFileSync(machine.path("/etc/systemd/system/ycsb-lab-brake.timer"), "utf8")).toMatch(/^OnCalendar=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m);
+    expect(readFileSync(machine.path("/etc/systemd/system/ycsb-lab-brake.timer"), "utf8")).toMatch(
+      /^OnCalendar=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m,
+    );
     expect(failedStatus(brake!.seen)).toBeUndefined();
     expect(machine.endedAt! - machine.bootedAt!).toBeGreaterThan(70_000);
     // Whatever the machine was doing then (still installing on a busy host, or waiting for its cluster).

@@ -6,16 +6,16 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildPlan,
+  type CapacityDecision,
+  type CapacitySearch,
   capacityOutcome,
+  type JudgedStep,
   judged,
   nextCapacityStep,
   parseCapacityDecision,
+  type ResultDocument,
   scenario,
   stepMeasurement,
-  type CapacityDecision,
-  type CapacitySearch,
-  type JudgedStep,
-  type ResultDocument,
 } from "../model/index.js";
 import { capacityDecisionKey, resultKey } from "../model/results-layout.js";
 import { passiveActions } from "../runner/engine-actions.js";
@@ -93,7 +93,10 @@ describe("capacity search at run time", () => {
         }),
       ),
     );
-    expect(outcomes.map((o) => o.complete), logs.flat().join("\n")).toEqual([true, true]);
+    expect(
+      outcomes.map((o) => o.complete),
+      logs.flat().join("\n"),
+    ).toEqual([true, true]);
 
     const decisions: CapacityDecision[] = [];
     const judgedSteps: JudgedStep[] = [];
@@ -103,9 +106,16 @@ describe("capacity search at run time", () => {
       const d = parseCapacityDecision(body!.toString("utf8"), p.name);
       decisions.push(d);
       // The decision is what the pure rule gives on the stored, merged results of the steps before it.
-      expect(nextCapacityStep(SEARCH, judgedSteps)).toEqual(d.run ? { run: true, role: d.role, target: d.target } : { run: false, reason: d.reason });
+      expect(nextCapacityStep(SEARCH, judgedSteps)).toEqual(
+        d.run ? { run: true, role: d.role, target: d.target } : { run: false, reason: d.reason },
+      );
       if (!d.run) break;
-      const docs = await Promise.all([0, 1].map(async (c) => JSON.parse((await store.get(resultKey("capacity", p.index, p.name, c)))!.toString()) as ResultDocument));
+      const docs = await Promise.all(
+        [0, 1].map(
+          async (c) =>
+            JSON.parse((await store.get(resultKey("capacity", p.index, p.name, c)))!.toString()) as ResultDocument,
+        ),
+      );
       for (const doc of docs) {
         // Both clients ran the decided target, each its share, and neither started before the decision was stored.
         expect(doc.phase.target).toBe(d.target);
@@ -119,7 +129,9 @@ describe("capacity search at run time", () => {
     expect(decisions.at(-1)!.run).toBe(false);
     expect(decisions.at(-1)!.reason).toMatch(/resolution reached/);
     const out = capacityOutcome(judgedSteps);
-    const ladder = JSON.stringify(judgedSteps.map((st) => [st.target, st.achievedOpsSec, st.operations.READ, st.breaches]));
+    const ladder = JSON.stringify(
+      judgedSteps.map((st) => [st.target, st.achievedOpsSec, st.operations.READ, st.breaches]),
+    );
     // Every target above the breaking rate breaks; a target held is at most the breaking rate, and the lowest broken
     // one lies within the resolution above it. How far below 400 ops/s the limit lies depends on the machine's load
     // (sleeps overshoot on a busy machine), so the lower side is only: some step held.
@@ -136,6 +148,9 @@ describe("capacity search at run time", () => {
     expect(first.operations.READ!.opMs!, ladder).toBeLessThan(SEARCH.slo.limitMs);
     // Skipped steps are skipped on both clients, naming why.
     const skipped = steps.slice(decisions.length - 1);
-    for (const c of [0, 1]) expect(logs[c]!.join("\n")).toContain(`phase ${skipped[0]!.index} ${skipped[0]!.name}: skipped, capacity search done`);
+    for (const c of [0, 1])
+      expect(logs[c]!.join("\n")).toContain(
+        `phase ${skipped[0]!.index} ${skipped[0]!.name}: skipped, capacity search done`,
+      );
   });
 });

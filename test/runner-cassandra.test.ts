@@ -6,17 +6,17 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ycsbKey } from "../engines/ycsb-keys.js";
 import {
-  capacityReportLines,
-  judged,
-  nextCapacityStep,
-  parseCapacityDecision,
-  stepMeasurement,
-  validateResultDocument,
   type CapacityDecision,
   type CapacitySearch,
+  capacityReportLines,
   type JudgedStep,
+  judged,
+  nextCapacityStep,
   type Plan,
+  parseCapacityDecision,
   type ResultDocument,
+  stepMeasurement,
+  validateResultDocument,
 } from "../model/index.js";
 import { capacityDecisionKey } from "../model/results-layout.js";
 import { LOCAL_RUN_NO_PRICE } from "../model/run-cost.js";
@@ -24,10 +24,10 @@ import { capacityReports } from "../runner/capacity-report.js";
 import type { Manifest } from "../runner/execute.js";
 import { bindingClasspathDir, ycsbCoreDir } from "../runner/java-artifacts.js";
 import { queryCql } from "../runner/local/cassandra-cql.js";
-import { nodeAlive, readState, type LocalEngineState } from "../runner/local/engine.js";
+import { type LocalEngineState, nodeAlive, readState } from "../runner/local/engine.js";
 import { loadLocalEngine } from "../runner/local/registry.js";
 import { S3Store } from "../runner/results-store-s3.js";
-import { createBucket, REPO_ROOT, S3_ENV, startMoto, TSX_IMPORT, startRunner, waitFor } from "./runner-helpers.js";
+import { createBucket, REPO_ROOT, S3_ENV, startMoto, startRunner, TSX_IMPORT, waitFor } from "./runner-helpers.js";
 
 /**
  * The runner against a real local Cassandra 5.0 (runner/local, scripts/setup-cassandra.sh) with moto as S3:
@@ -117,13 +117,35 @@ describe("runner + local Cassandra", () => {
     const file = join(dir, "small.yaml");
     await writeFile(
       file,
-      scenarioYaml("  - { workload: a, operationCount: 3000, maxExecutionTimeSec: 60 }\n  - { workload: b, operationCount: 3000, maxExecutionTimeSec: 60 }", "{ sweep: [2, 4] }"),
+      scenarioYaml(
+        "  - { workload: a, operationCount: 3000, maxExecutionTimeSec: 60 }\n  - { workload: b, operationCount: 3000, maxExecutionTimeSec: 60 }",
+        "{ sweep: [2, 4] }",
+      ),
     );
     const runId = "cassandra-lockstep";
     const { stderr } = await run(
       process.execPath,
-      ["--import", TSX_IMPORT, join(REPO_ROOT, "cli", "main.ts"), "local", "run", "--engine", "cassandra", "--scenario", file, "--clients", "2",
-        "--results", `s3://${BUCKET}/lab`, "--s3-endpoint", moto.endpoint, "--run-id", runId, "--barrier-timeout", "120"],
+      [
+        "--import",
+        TSX_IMPORT,
+        join(REPO_ROOT, "cli", "main.ts"),
+        "local",
+        "run",
+        "--engine",
+        "cassandra",
+        "--scenario",
+        file,
+        "--clients",
+        "2",
+        "--results",
+        `s3://${BUCKET}/lab`,
+        "--s3-endpoint",
+        moto.endpoint,
+        "--run-id",
+        runId,
+        "--barrier-timeout",
+        "120",
+      ],
       { cwd: dir, env: { ...process.env, ...S3_ENV }, maxBuffer: 1 << 24 },
     );
     expect(stderr).toMatch(/run cassandra-lockstep: complete/);
@@ -153,7 +175,11 @@ describe("runner + local Cassandra", () => {
       expect(started).toBeGreaterThanOrEqual(ended);
     }
     // Counted in Cassandra: exactly the keys of records 0..RECORDS-1, and each inserted once.
-    const rows = await queryCql({ ...cql, hosts: state.nodes.map((n) => n.address), statements: ["SELECT y_id FROM ycsb.usertable"] });
+    const rows = await queryCql({
+      ...cql,
+      hosts: state.nodes.map((n) => n.address),
+      statements: ["SELECT y_id FROM ycsb.usertable"],
+    });
     const stored = new Set(rows.map((r) => String(r.y_id)));
     expect(stored.size).toBe(RECORDS);
     for (let k = 0; k < RECORDS; k++) expect(stored.has(ycsbKey(k)), `record ${k}`).toBe(true);
@@ -163,12 +189,34 @@ describe("runner + local Cassandra", () => {
   it("a capacity search finds a limit and stops: the decided targets on both clients, why it ended, the outcome printed", async () => {
     const file = join(dir, "capacity.yaml");
     const workload = "  - { workload: c, maxExecutionTimeSec: 4 }";
-    await writeFile(file, `${scenarioYaml(workload, "{ perClient: 1 }")}warmupSec: 1\ncapacity: ${JSON.stringify(CAPACITY)}\n`);
+    await writeFile(
+      file,
+      `${scenarioYaml(workload, "{ perClient: 1 }")}warmupSec: 1\ncapacity: ${JSON.stringify(CAPACITY)}\n`,
+    );
     const runId = "cassandra-capacity";
     const { stderr } = await run(
       process.execPath,
-      ["--import", TSX_IMPORT, join(REPO_ROOT, "cli", "main.ts"), "local", "run", "--engine", "cassandra", "--scenario", file, "--clients", "2",
-        "--results", `s3://${BUCKET}/lab`, "--s3-endpoint", moto.endpoint, "--run-id", runId, "--barrier-timeout", "120"],
+      [
+        "--import",
+        TSX_IMPORT,
+        join(REPO_ROOT, "cli", "main.ts"),
+        "local",
+        "run",
+        "--engine",
+        "cassandra",
+        "--scenario",
+        file,
+        "--clients",
+        "2",
+        "--results",
+        `s3://${BUCKET}/lab`,
+        "--s3-endpoint",
+        moto.endpoint,
+        "--run-id",
+        runId,
+        "--barrier-timeout",
+        "120",
+      ],
       { cwd: dir, env: { ...process.env, ...S3_ENV }, maxBuffer: 1 << 24 },
     );
     expect(stderr).toMatch(/run cassandra-capacity: complete/);
@@ -187,7 +235,9 @@ describe("runner + local Cassandra", () => {
       const rule = nextCapacityStep(CAPACITY, judgedSteps);
       expect(rule).toEqual(d.run ? { run: true, role: d.role, target: d.target } : { run: false, reason: d.reason });
       if (!d.run) break;
-      const docs = await Promise.all([0, 1].map((c) => resultOf(runId, `runs/${runId}/phases/${p.index}-${p.name}/client-${c}/result.json`)));
+      const docs = await Promise.all(
+        [0, 1].map((c) => resultOf(runId, `runs/${runId}/phases/${p.index}-${p.name}/client-${c}/result.json`)),
+      );
       for (const doc of docs) {
         // Both clients ran the decided target, open loop, and started once it was stored.
         expect(doc.phase.target).toBe(d.target);
@@ -197,10 +247,15 @@ describe("runner + local Cassandra", () => {
       }
       judgedSteps.push(judged(CAPACITY, p.capacity!.step, d.role!, stepMeasurement(CAPACITY, docs, d.target)));
     }
-    const ladder = JSON.stringify(judgedSteps.map((st) => [st.target, st.achievedOpsSec, st.operations.READ, st.breaches]));
+    const ladder = JSON.stringify(
+      judgedSteps.map((st) => [st.target, st.achievedOpsSec, st.operations.READ, st.breaches]),
+    );
     // 40 ops/s held (the one verdict a stall of over a second could turn), 40,000 and then 20,020 broke, and the
     // bracket left (40 to 20,020) is within the resolution: the search stopped with a planned step unused.
-    expect(decisions.map((d) => [d.run, d.role, d.target]), ladder).toEqual([
+    expect(
+      decisions.map((d) => [d.run, d.role, d.target]),
+      ladder,
+    ).toEqual([
       [true, "ladder", 40],
       [true, "ladder", 40_000],
       [true, "bisect", 20_020],
@@ -209,10 +264,14 @@ describe("runner + local Cassandra", () => {
     expect(decisions[3]!.reason).toBe("resolution reached: 40 passes, 20020 breaks");
     const unused = steps[3]!;
     expect(await store.get(`runs/${runId}/phases/${unused.index}-${unused.name}/client-0/result.json`)).toBeUndefined();
-    for (const c of [0, 1]) expect(stderr).toContain(`[client ${c}] phase ${unused.index} ${unused.name}: skipped, capacity search done`);
+    for (const c of [0, 1])
+      expect(stderr).toContain(`[client ${c}] phase ${unused.index} ${unused.name}: skipped, capacity search done`);
     for (const st of judgedSteps.slice(1)) {
       expect(st.pass, ladder).toBe(false);
-      expect(st.breaches.map((b) => b.kind), ladder).toContain("achieved");
+      expect(
+        st.breaches.map((b) => b.kind),
+        ladder,
+      ).toContain("achieved");
     }
 
     // What local run printed is the search's result as the store holds it: held at 40, broke at 20,020, no price.
@@ -231,22 +290,72 @@ describe("runner + local Cassandra", () => {
     const file = join(dir, "long.yaml");
     await writeFile(file, scenarioYaml("  - { workload: a, maxExecutionTimeSec: 25 }", "{ perClient: 2 }"));
     const planFile = join(dir, "long-plan.json");
-    await run(process.execPath, ["--import", TSX_IMPORT, join(REPO_ROOT, "cli", "main.ts"), "plan", "--scenario", file, "--format", "json", "-o", planFile], { cwd: REPO_ROOT });
+    await run(
+      process.execPath,
+      [
+        "--import",
+        TSX_IMPORT,
+        join(REPO_ROOT, "cli", "main.ts"),
+        "plan",
+        "--scenario",
+        file,
+        "--format",
+        "json",
+        "-o",
+        planFile,
+      ],
+      { cwd: REPO_ROOT },
+    );
     const plan = JSON.parse(await readFile(planFile, "utf8")) as Plan;
     const runId = "cassandra-killed";
-    const props = Object.entries((await loadLocalEngine("cassandra")).connectionProperties(state)).flatMap(([k, v]) => ["-p", `${k}=${v}`]);
+    const props = Object.entries((await loadLocalEngine("cassandra")).connectionProperties(state)).flatMap(([k, v]) => [
+      "-p",
+      `${k}=${v}`,
+    ]);
     const runners = [0, 1].map((c) =>
-      startRunner([
-        "--plan", planFile, "--client-index", String(c), "--clients", "2", "--results", `s3://${BUCKET}/lab`, "--run-id", runId,
-        "--db", "io.ycsblab.bindings.cassandra.CassandraDB", "--classpath", join(cql.bindingDir, "*"), "--local-engine", "cassandra",
-        "--s3-endpoint", moto.endpoint, "--spool", join(dir, "spool", runId, `client-${c}`), "--barrier-timeout", "120", ...props,
-      ], { YCSB_LAB_LOCAL_DIR: process.env.YCSB_LAB_LOCAL_DIR! }),
+      startRunner(
+        [
+          "--plan",
+          planFile,
+          "--client-index",
+          String(c),
+          "--clients",
+          "2",
+          "--results",
+          `s3://${BUCKET}/lab`,
+          "--run-id",
+          runId,
+          "--db",
+          "io.ycsblab.bindings.cassandra.CassandraDB",
+          "--classpath",
+          join(cql.bindingDir, "*"),
+          "--local-engine",
+          "cassandra",
+          "--s3-endpoint",
+          moto.endpoint,
+          "--spool",
+          join(dir, "spool", runId, `client-${c}`),
+          "--barrier-timeout",
+          "120",
+          ...props,
+        ],
+        { YCSB_LAB_LOCAL_DIR: process.env.YCSB_LAB_LOCAL_DIR! },
+      ),
     );
     // Kill only once both YCSB clients have reported operations done twice in phase a (status lines in the spool).
     const a = plan.phases.find((p) => p.kind === "workload")!;
     const doingWork = async (c: number) =>
-      ((await readFile(join(dir, "spool", runId, `client-${c}`, "work", `${a.index}-${a.name}`, "stderr.txt"), "utf8").catch(() => "")).match(/\d+ sec: [1-9]\d* operations/g)?.length ?? 0) >= 2;
-    await waitFor("workload a running on both clients", 240_000, async () => (await doingWork(0)) && (await doingWork(1)));
+      ((
+        await readFile(
+          join(dir, "spool", runId, `client-${c}`, "work", `${a.index}-${a.name}`, "stderr.txt"),
+          "utf8",
+        ).catch(() => "")
+      ).match(/\d+ sec: [1-9]\d* operations/g)?.length ?? 0) >= 2;
+    await waitFor(
+      "workload a running on both clients",
+      240_000,
+      async () => (await doingWork(0)) && (await doingWork(1)),
+    );
     for (const n of state.nodes) {
       expect(await nodeAlive(n), `node ${n.index} runs before the kill`).toBe(true);
       process.kill(n.pid, "SIGKILL");
@@ -258,8 +367,21 @@ describe("runner + local Cassandra", () => {
       expect(doc.validity.verdict).toBe("invalid");
       const errors = doc.validity.reasons.find((r) => r.code === "errors");
       expect(errors, JSON.stringify(doc.validity)).toBeDefined();
-      const failed = Object.values(doc.result.operations).reduce((s, o) => s + Object.entries(o.returns).filter(([k]) => k !== "OK").reduce((t, [, n]) => t + n, 0), 0);
-      expect(failed, JSON.stringify({ validity: doc.validity, ops: doc.result.operations, warnings: doc.result.warnings }).slice(0, 3000)).toBeGreaterThan(0);
+      const failed = Object.values(doc.result.operations).reduce(
+        (s, o) =>
+          s +
+          Object.entries(o.returns)
+            .filter(([k]) => k !== "OK")
+            .reduce((t, [, n]) => t + n, 0),
+        0,
+      );
+      expect(
+        failed,
+        JSON.stringify({ validity: doc.validity, ops: doc.result.operations, warnings: doc.result.warnings }).slice(
+          0,
+          3000,
+        ),
+      ).toBeGreaterThan(0);
     }
     const manifest = JSON.parse((await store.get(`runs/${runId}/manifest.json`))!.toString("utf8")) as Manifest;
     expect(manifest.complete).toBe(true);

@@ -1,9 +1,9 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { clientHistograms } from "../model/hdr/index.js";
 import { buildPlan, scenario, validateResultDocument } from "../model/index.js";
 import { acceptedHistograms, clientResult, emptyOutput, type RunFacts } from "../runner/client-result.js";
-import { clientHistograms } from "../model/hdr/index.js";
 import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
-import { readFileSync } from "node:fs";
 
 const fixture = (f: string) => readFileSync(new URL(`fixtures/ycsb/hdr-v2/client-0/${f}`, import.meta.url), "utf8");
 
@@ -42,20 +42,40 @@ describe("the result document of a client phase", () => {
 
   test("a YCSB stopped before its summary: its histograms are left out and named, so the phase is still stored", () => {
     // A data node died mid-phase and the run ended: YCSB wrote HDR logs, then was stopped before printing a group.
-    const all = clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixture(`${operation}.hdr`) })));
+    const all = clientHistograms(
+      ["READ", "UPDATE"].map((operation) => ({ operation, text: fixture(`${operation}.hdr`) })),
+    );
     const stopped = emptyOutput("YCSB stopped: the run ended");
     const { histograms, warnings } = acceptedHistograms(all, stopped.operations);
     expect(histograms).toEqual({});
-    expect(warnings).toEqual([expect.stringMatching(/^hdr histogram READ left out .*no operation group READ/), expect.stringMatching(/^hdr histogram UPDATE left out/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^hdr histogram READ left out .*no operation group READ/),
+      expect.stringMatching(/^hdr histogram UPDATE left out/),
+    ]);
     const plan = buildPlan(scenario("quickstart"));
-    const doc = clientResult({ plan, phase: plan.phases.find((p) => p.kind === "workload")!, run: { runId: "r1", startedAt: "2026-11-22T05:00:00.000Z", ycsbLabVersion: "0.1.0" }, clientIndex: 0, properties: {}, startedAt: "2026-11-22T05:00:00.000Z", finishedAt: "2026-11-22T05:00:10.000Z", output: { ...stopped, warnings: [...stopped.warnings, ...warnings] }, hdrLogs: [], hdrHistograms: histograms, resources: [], validity: { verdict: "invalid", reasons: [{ code: "ycsb-exit", message: "stopped" }] } });
+    const doc = clientResult({
+      plan,
+      phase: plan.phases.find((p) => p.kind === "workload")!,
+      run: { runId: "r1", startedAt: "2026-11-22T05:00:00.000Z", ycsbLabVersion: "0.1.0" },
+      clientIndex: 0,
+      properties: {},
+      startedAt: "2026-11-22T05:00:00.000Z",
+      finishedAt: "2026-11-22T05:00:10.000Z",
+      output: { ...stopped, warnings: [...stopped.warnings, ...warnings] },
+      hdrLogs: [],
+      hdrHistograms: histograms,
+      resources: [],
+      validity: { verdict: "invalid", reasons: [{ code: "ycsb-exit", message: "stopped" }] },
+    });
     expect(validateResultDocument(doc).ok).toBe(true);
     // Sent with them, the contract refuses the whole document (model/result-checks.ts histogramProblems).
     expect(validateResultDocument({ ...doc, hdrHistograms: all }).ok).toBe(false);
   });
 
   test("the histograms of groups YCSB printed, agreeing with it, are all kept", () => {
-    const all = clientHistograms(["READ", "UPDATE"].map((operation) => ({ operation, text: fixture(`${operation}.hdr`) })));
+    const all = clientHistograms(
+      ["READ", "UPDATE"].map((operation) => ({ operation, text: fixture(`${operation}.hdr`) })),
+    );
     const output = parseYcsbOutput(fixture("stdout.txt"), fixture("stderr.txt"));
     expect(acceptedHistograms(all, output.operations)).toEqual({ histograms: all, warnings: [] });
   });

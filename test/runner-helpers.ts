@@ -1,5 +1,5 @@
-import { spawn, execFile, type ChildProcess } from "node:child_process";
-import { createServer, Socket, type Server } from "node:net";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createServer, type Server, Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -56,7 +56,12 @@ export const S3_ENV = { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test"
 Object.assign(process.env, S3_ENV);
 
 export async function createBucket(endpoint: string, bucket: string): Promise<void> {
-  const s3 = new S3Client({ endpoint, forcePathStyle: true, region: "us-east-1", credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  const s3 = new S3Client({
+    endpoint,
+    forcePathStyle: true,
+    region: "us-east-1",
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   s3.destroy();
 }
@@ -72,7 +77,9 @@ export class FlakyProxy {
     this.server = createServer((client) => {
       const upstream = new Socket();
       this.sockets.add(client).add(upstream);
-      const drop = () => (client.destroy(), upstream.destroy(), this.sockets.delete(client), this.sockets.delete(upstream));
+      const drop = () => (
+        client.destroy(), upstream.destroy(), this.sockets.delete(client), this.sockets.delete(upstream)
+      );
       client.on("error", drop).on("close", drop);
       upstream.on("error", drop).on("close", drop);
       upstream.connect(this.target, "127.0.0.1", () => client.pipe(upstream).pipe(client));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPlan, insertKeyRange, scenario, type Plan } from "../model/index.js";
+import { buildPlan, insertKeyRange, type Plan, scenario } from "../model/index.js";
 import { bindingClasspathDir } from "../runner/java-artifacts.js";
 import { ycsbInvocation } from "../runner/ycsb-invocation.js";
 import { ycsbSetup } from "../runner/ycsb-setup.js";
@@ -31,7 +31,11 @@ afterAll(async () => {
 
 async function insertedKeys(plan: Plan, phaseName: string, client: number): Promise<string[]> {
   const phase = plan.phases.find((p) => p.name === phaseName)!;
-  const setup = ycsbSetup({ db: "basic", classpath: [join(commonClasspath, "*")], properties: { "basicdb.verbose": "true" } });
+  const setup = ycsbSetup({
+    db: "basic",
+    classpath: [join(commonClasspath, "*")],
+    properties: { "basicdb.verbose": "true" },
+  });
   const inv = ycsbInvocation(setup, phase, client, join(hdrDir, `${phase.index}-${client}-`));
   const { stdout } = await run(inv.argv[0]!, inv.argv.slice(1), { maxBuffer: 64 * 1024 * 1024 });
   return [...stdout.matchAll(/^INSERT usertable (\S+) /gm)].map((m) => m[1]!);
@@ -51,7 +55,9 @@ describe("run-phase inserts: each client and each insert workload in keys of its
   const plan = buildPlan(spec, { clients: 2 });
 
   it("the plan gives every client of every insert phase its own key numbers", () => {
-    const ranges = ["insert-mostly", "write-scan"].flatMap((w) => [0, 1].map((c) => insertKeyRange(plan.phases.find((p) => p.workload === w && p.kind === "workload")!, c)!));
+    const ranges = ["insert-mostly", "write-scan"].flatMap((w) =>
+      [0, 1].map((c) => insertKeyRange(plan.phases.find((p) => p.workload === w && p.kind === "workload")!, c)!),
+    );
     // recordcount 200, 2 clients, 2 insert phases since the load: client c of phase l starts at 200 + 2l + c, step 4.
     expect(ranges).toEqual([
       { first: 200, step: 4 },
@@ -65,7 +71,8 @@ describe("run-phase inserts: each client and each insert workload in keys of its
     const loaded = (await Promise.all([0, 1].map((c) => insertedKeys(plan, "load", c)))).flat();
     expect(new Set(loaded).size).toBe(200);
     const inserted: string[] = [];
-    for (const phase of ["insert-mostly", "write-scan"]) for (const c of [0, 1]) inserted.push(...(await insertedKeys(plan, phase, c)));
+    for (const phase of ["insert-mostly", "write-scan"])
+      for (const c of [0, 1]) inserted.push(...(await insertedKeys(plan, phase, c)));
     // insert-mostly inserts 90%, write-scan 25% of each client's 300 operations.
     expect(inserted.length).toBeGreaterThan(2 * 300 * 0.9);
     const seen = new Set(loaded);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { buildPlan, decideStep, renderPlanTable, SCENARIOS, scenario, splitInserts, UNLIMITED_OPERATIONS, type PlanPhase } from "../model/index.js";
+import {
+  buildPlan,
+  decideStep,
+  type PlanPhase,
+  renderPlanTable,
+  SCENARIOS,
+  scenario,
+  splitInserts,
+  UNLIMITED_OPERATIONS,
+} from "../model/index.js";
 
 const workloadPhases = (phases: PlanPhase[]) => phases.filter((p) => p.kind === "workload");
 
@@ -37,7 +46,9 @@ describe("plan: built-in scenarios", () => {
     expect(load.perClient).toHaveLength(11);
     const total = Number(load.properties.recordcount);
     expect(total).toBe(15_000_000 * 32);
-    const ranges = load.perClient.map((c) => [Number(c.insertstart), Number(c.insertcount)] as const).sort((a, b) => a[0] - b[0]);
+    const ranges = load.perClient
+      .map((c) => [Number(c.insertstart), Number(c.insertcount)] as const)
+      .sort((a, b) => a[0] - b[0]);
     let next = 0;
     for (const [start, count] of ranges) {
       expect(start).toBe(next);
@@ -104,12 +115,23 @@ describe("plan: built-in scenarios", () => {
     const plan = buildPlan(scenario("lineate-2014"), { scale: 0.01 });
     const group = plan.phases.filter((p) => p.stepUp?.group === "b-r0");
     // Each step: clear the caches, then one YCSB process warming up 1 minute and running 5 (seed 002 steps 3 to 6).
-    expect(group.map((p) => `${p.kind}:${p.threadsPerClient}`).slice(0, 4)).toEqual(["reset:1", "workload:4", "reset:1", "workload:8"]);
+    expect(group.map((p) => `${p.kind}:${p.threadsPerClient}`).slice(0, 4)).toEqual([
+      "reset:1",
+      "workload:4",
+      "reset:1",
+      "workload:8",
+    ]);
     expect(plan.phases.some((p) => p.kind === "warmup")).toBe(false);
     expect(group.filter((p) => p.kind === "reset").every((p) => p.reset?.dropCaches && !p.reset.wipeData)).toBe(true);
     const steps = group.filter((p) => p.kind === "workload");
-    expect(steps.every((p) => p.warmupSec === 60 && p.properties["ycsblab.warmup.seconds"] === "60" && p.maxExecutionTimeSec === 300)).toBe(true);
-    expect(group.filter((p) => p.kind === "workload").map((p) => p.threadsPerClient)).toEqual([4, 8, 16, 32, 64, 128, 256, 512]);
+    expect(
+      steps.every(
+        (p) => p.warmupSec === 60 && p.properties["ycsblab.warmup.seconds"] === "60" && p.maxExecutionTimeSec === 300,
+      ),
+    ).toBe(true);
+    expect(group.filter((p) => p.kind === "workload").map((p) => p.threadsPerClient)).toEqual([
+      4, 8, 16, 32, 64, 128, 256, 512,
+    ]);
     expect(plan.deployment.recordCount).toBe(200_000);
   });
 
@@ -118,7 +140,9 @@ describe("plan: built-in scenarios", () => {
     const b = endpoint.phases.find((p) => p.workload === "b" && p.kind === "workload")!;
     expect(b.perClient.map((c) => Number(c.operationcount))).toEqual(Array(4).fill(9_000_000));
     // At 32 nodes and full size, 32 clients run 9M each:
-    const at32 = buildPlan(scenario("endpoint-2015"), { nodes: 32 }).phases.find((p) => p.workload === "b" && p.kind === "workload")!;
+    const at32 = buildPlan(scenario("endpoint-2015"), { nodes: 32 }).phases.find(
+      (p) => p.workload === "b" && p.kind === "workload",
+    )!;
     const total = at32.perClient.reduce((s, c) => s + Number(c.operationcount), 0);
     expect(total).toBe(32 * 9_000_000);
     // At seed 000's published 32-node Cassandra read-mostly 227,292.80 ops/s: 1,267 s, about 21 minutes (40 s if split).
@@ -129,14 +153,19 @@ describe("plan: built-in scenarios", () => {
     // Seed 001's 32-node Cassandra write-mostly 215,271.59 ops/s: 46 s (4 s if 900,000 were split over the clients).
     expect((11 * 900_000) / 215_271.59).toBeCloseTo(46, 0);
     // A scenario stating a total still splits it.
-    expect(buildPlan({ ...scenario("quickstart"), operationCountPer: "total" }, { clients: 3 }).phases.find((p) => p.kind === "workload")!.perClient.map((c) => c.operationcount)).toEqual(["3333", "3333", "3334"]);
+    expect(
+      buildPlan({ ...scenario("quickstart"), operationCountPer: "total" }, { clients: 3 })
+        .phases.find((p) => p.kind === "workload")!
+        .perClient.map((c) => c.operationcount),
+    ).toEqual(["3333", "3333", "3334"]);
   });
 
   it("lineate-2014: every load is followed by a wait for the database to finish rebalancing (seed 002 step 2)", () => {
     const plan = buildPlan(scenario("lineate-2014"), { scale: 0.01, engine: "mongodb" });
     const loads = plan.phases.filter((p) => p.kind === "load");
     expect(loads.length).toBeGreaterThan(1);
-    for (const load of loads) expect(plan.phases[load.index + 1]).toMatchObject({ kind: "settle", settle: { waitForRebalance: true } });
+    for (const load of loads)
+      expect(plan.phases[load.index + 1]).toMatchObject({ kind: "settle", settle: { waitForRebalance: true } });
   });
 
   it("every phase runs the project's LongKeyWorkload; a phase bounded by time only sizes no key space for its sentinel count", () => {
@@ -145,30 +174,61 @@ describe("plan: built-in scenarios", () => {
     expect(new Set(ycsb.map((p) => p.properties.workload))).toEqual(new Set(["io.ycsblab.workloads.LongKeyWorkload"]));
     // Seed 001's scans: 1 h cap, no operation count ("All other workloads were run ... using an operation count").
     const writeScan = plan.phases.find((p) => p.workload === "write-scan")!;
-    expect(writeScan.properties).toMatchObject({ operationcount: UNLIMITED_OPERATIONS, "ycsblab.keyspace.operationcount": "0", insertproportion: "0.25" });
+    expect(writeScan.properties).toMatchObject({
+      operationcount: UNLIMITED_OPERATIONS,
+      "ycsblab.keyspace.operationcount": "0",
+      insertproportion: "0.25",
+    });
     // A counted phase sizes it as YCSB does, from its operationcount.
-    expect(plan.phases.find((p) => p.workload === "read-latest")!.properties["ycsblab.keyspace.operationcount"]).toBeUndefined();
+    expect(
+      plan.phases.find((p) => p.workload === "read-latest")!.properties["ycsblab.keyspace.operationcount"],
+    ).toBeUndefined();
   });
 
   it("resets are phases: seeds 000/001 start each repeat empty and restarted, then prepare and load again", () => {
     for (const name of ["endpoint-2015", "datastax-2013"]) {
       const plan = buildPlan(scenario(name), { nodes: 2 });
       const r1 = plan.phases.findIndex((p) => p.name === "reset-r1");
-      expect(plan.phases[r1]).toMatchObject({ kind: "reset", clientsActive: [0], repeat: 1, reset: { wipeData: true, restartServer: true, point: "repeat" } });
+      expect(plan.phases[r1]).toMatchObject({
+        kind: "reset",
+        clientsActive: [0],
+        repeat: 1,
+        reset: { wipeData: true, restartServer: true, point: "repeat" },
+      });
       expect(plan.phases.slice(r1 + 1, r1 + 3).map((p) => p.name)).toEqual(["prepare-r1", "load-r1"]);
-      expect(plan.phases.filter((p) => p.kind === "load").map((p) => [p.name, p.repeat])).toEqual([["load", 0], ["load-r1", 1], ["load-r2", 2]]);
+      expect(plan.phases.filter((p) => p.kind === "load").map((p) => [p.name, p.repeat])).toEqual([
+        ["load", 0],
+        ["load-r1", 1],
+        ["load-r2", 2],
+      ]);
     }
   });
 
   it("resets are phases: seed 003 restarts before each operation-count batch, drops and reloads between workloads, repeats each test at once", () => {
     const plan = buildPlan(scenario("andor-parv-2019"), { scale: 0.001 });
     const kinds = plan.phases.map((p) => `${p.kind}:${p.name}`);
-    expect(kinds.slice(0, 7)).toEqual(["prepare:prepare", "load:load", "reset:reset-a-ops1", "workload:a-ops1-t1-r0", "workload:a-ops1-t1-r1", "workload:a-ops1-t1-r2", "workload:a-ops1-t2-r0"]);
+    expect(kinds.slice(0, 7)).toEqual([
+      "prepare:prepare",
+      "load:load",
+      "reset:reset-a-ops1",
+      "workload:a-ops1-t1-r0",
+      "workload:a-ops1-t1-r1",
+      "workload:a-ops1-t1-r2",
+      "workload:a-ops1-t2-r0",
+    ]);
     expect(plan.phases.filter((p) => p.reset?.point === "operationCount")).toHaveLength(2 * 4);
-    expect(plan.phases.filter((p) => p.reset?.point === "operationCount").every((p) => p.reset!.restartServer && !p.reset!.wipeData)).toBe(true);
+    expect(
+      plan.phases
+        .filter((p) => p.reset?.point === "operationCount")
+        .every((p) => p.reset!.restartServer && !p.reset!.wipeData),
+    ).toBe(true);
     const reload = plan.phases.findIndex((p) => p.name === "reset-b");
     expect(plan.phases[reload]!.reset).toMatchObject({ wipeData: true, point: "workload" });
-    expect(plan.phases.slice(reload + 1, reload + 4).map((p) => p.name)).toEqual(["prepare-b", "load-b", "reset-b-ops1"]);
+    expect(plan.phases.slice(reload + 1, reload + 4).map((p) => p.name)).toEqual([
+      "prepare-b",
+      "load-b",
+      "reset-b-ops1",
+    ]);
     expect(plan.phases.find((p) => p.name === "load-b")!.workload).toBe("b");
   });
 
@@ -178,8 +238,16 @@ describe("plan: built-in scenarios", () => {
     expect(step1.map((p) => p.kind)).toEqual(["reset", "prepare", "load", "settle", "workload"]);
     expect(step1[0]!.reset).toMatchObject({ wipeData: true, restartServer: true, point: "step" });
     // The first step runs on the data set just loaded: no second wipe and load before it.
-    expect(plan.phases.filter((p) => p.stepUp?.group === "a" && p.stepUp.step === 0).map((p) => p.kind)).toEqual(["workload"]);
-    expect(plan.phases.filter((p) => p.stepUp?.group === "b" && p.stepUp.step === 0).map((p) => p.kind)).toEqual(["reset", "prepare", "load", "settle", "workload"]);
+    expect(plan.phases.filter((p) => p.stepUp?.group === "a" && p.stepUp.step === 0).map((p) => p.kind)).toEqual([
+      "workload",
+    ]);
+    expect(plan.phases.filter((p) => p.stepUp?.group === "b" && p.stepUp.step === 0).map((p) => p.kind)).toEqual([
+      "reset",
+      "prepare",
+      "load",
+      "settle",
+      "workload",
+    ]);
   });
 
   it("every built-in scenario plans with unique names, consecutive indices and the table renders", () => {
@@ -194,7 +262,9 @@ describe("plan: built-in scenarios", () => {
   });
 
   it("refuses a preset the scenario does not cover, naming it", () => {
-    expect(() => buildPlan(scenario("datastax-2013"), { preset: "durable" })).toThrow(/preset: scenario "datastax-2013" covers preset\(s\) balanced, not durable/);
+    expect(() => buildPlan(scenario("datastax-2013"), { preset: "durable" })).toThrow(
+      /preset: scenario "datastax-2013" covers preset\(s\) balanced, not durable/,
+    );
   });
 
   it("--clients and a target sweep", () => {
@@ -225,10 +295,23 @@ describe("plan: step-up decisions", () => {
   it("first two steps always run; later ones only while throughput rises by the minimum gain", () => {
     expect(decideStep(0, 5, [])).toEqual({ run: true });
     expect(decideStep(1, 5, [{ step: 0, throughput: 1000 }])).toEqual({ run: true });
-    expect(decideStep(2, 5, [{ step: 0, throughput: 1000 }, { step: 1, throughput: 1200 }])).toEqual({ run: true });
-    const stop = decideStep(2, 5, [{ step: 0, throughput: 1000 }, { step: 1, throughput: 1030 }]);
+    expect(
+      decideStep(2, 5, [
+        { step: 0, throughput: 1000 },
+        { step: 1, throughput: 1200 },
+      ]),
+    ).toEqual({ run: true });
+    const stop = decideStep(2, 5, [
+      { step: 0, throughput: 1000 },
+      { step: 1, throughput: 1030 },
+    ]);
     expect(stop.run).toBe(false);
     expect(!stop.run && stop.reason).toMatch(/stopped rising.*3\.0% < 5%/);
-    expect(decideStep(3, 5, [{ step: 0, throughput: 1000 }, { step: 1, throughput: 1030 }])).toMatchObject({ run: false });
+    expect(
+      decideStep(3, 5, [
+        { step: 0, throughput: 1000 },
+        { step: 1, throughput: 1030 },
+      ]),
+    ).toMatchObject({ run: false });
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPlan, scenario, type PlanPhase } from "../model/index.js";
+import { buildPlan, type PlanPhase, scenario } from "../model/index.js";
 import type { EngineActions } from "../runner/engine-actions.js";
 import { dryRunLines, executePlan } from "../runner/execute.js";
 import { FolderStore } from "../runner/results-store.js";
@@ -40,16 +40,28 @@ describe("runner: resets", () => {
     const actions: EngineActions = {
       prepareSchema: async () => (calls.push("prepare"), "prepared"),
       settle: async (p) => (calls.push(`settle ${p.name}`), "settled"),
-      reset: async (p: PlanPhase) => (calls.push(`reset ${p.name} wipe=${p.reset!.wipeData} restart=${p.reset!.restartServer}`), "reset done"),
+      reset: async (p: PlanPhase) => (
+        calls.push(`reset ${p.name} wipe=${p.reset!.wipeData} restart=${p.reset!.restartServer}`), "reset done"
+      ),
     };
     const store = new FolderStore(join(dir, "store"));
     const outcome = await executePlan({
-      plan, runId: "resets-1", clientIndex: 0, store, spoolDir: join(dir, "spool"), ycsb: await basicDbSetup(),
-      actions, barrierTimeoutMs: 60_000, ycsbLabVersion: "test", standIn: "site.ycsb.BasicDB: no database",
+      plan,
+      runId: "resets-1",
+      clientIndex: 0,
+      store,
+      spoolDir: join(dir, "spool"),
+      ycsb: await basicDbSetup(),
+      actions,
+      barrierTimeoutMs: 60_000,
+      ycsbLabVersion: "test",
+      standIn: "site.ycsb.BasicDB: no database",
     });
     expect(outcome.complete).toBe(true);
     expect(calls).toEqual(["prepare", "reset reset-r1 wipe=true restart=true", "prepare"]);
-    const manifest = JSON.parse(await readFile(join(dir, "store", "runs", "resets-1", "manifest.json"), "utf8")) as { phases: { name: string; kind: string; outcome: Record<string, string> }[] };
+    const manifest = JSON.parse(await readFile(join(dir, "store", "runs", "resets-1", "manifest.json"), "utf8")) as {
+      phases: { name: string; kind: string; outcome: Record<string, string> }[];
+    };
     expect(manifest.phases.map((p) => `${p.kind}:${p.name}:${p.outcome["client-0"]}`)).toEqual([
       "prepare:prepare:action",
       "load:load:stored",
@@ -59,6 +71,8 @@ describe("runner: resets", () => {
       "load:load-r1:stored",
       "workload:a-r1:stored",
     ]);
-    expect(dryRunLines(plan, 0, ycsbSetup({ db: "basic" }))[3]).toBe("# 3 reset-r1 (reset): reset (wipe data, restart server before each repeat)");
+    expect(dryRunLines(plan, 0, ycsbSetup({ db: "basic" }))[3]).toBe(
+      "# 3 reset-r1 (reset): reset (wipe data, restart server before each repeat)",
+    );
   }, 300_000);
 });

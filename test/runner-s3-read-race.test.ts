@@ -10,7 +10,8 @@ import { S3Store } from "../runner/results-store-s3.js";
  * refusal and failed the run. Each case scripts S3's answers in order.
  */
 type Answer = { ok: unknown } | { fail: Error };
-const forbidden = () => Object.assign(new Error("Access Denied"), { name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
+const forbidden = () =>
+  Object.assign(new Error("Access Denied"), { name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
 const body = (text: string) => ({ ok: { Body: { transformToByteArray: async () => new TextEncoder().encode(text) } } });
 const listing = (...keys: string[]) => ({ ok: { Contents: keys.map((Key) => ({ Key })) } });
 
@@ -52,6 +53,8 @@ describe("a GET refused with 403, told apart by a listing (runner/results-store-
 
   it("is a refusal when the listing is refused too", async () => {
     const { store } = storeAnswering([{ fail: forbidden() }, { fail: forbidden() }]);
-    await expect(store.get(KEY)).rejects.toThrow(/get s3:\/\/results\/runs\/r1\/cluster\/ready\.json: AccessDenied \(HTTP 403\)/);
+    await expect(store.get(KEY)).rejects.toThrow(
+      /get s3:\/\/results\/runs\/r1\/cluster\/ready\.json: AccessDenied \(HTTP 403\)/,
+    );
   });
 });

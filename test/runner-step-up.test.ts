@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPlan, decideStep, scenario, type ResultDocument } from "../model/index.js";
+import { buildPlan, decideStep, type ResultDocument, scenario } from "../model/index.js";
 import { passiveActions } from "../runner/engine-actions.js";
 import { executePlan } from "../runner/execute.js";
 import { FolderStore } from "../runner/results-store.js";
@@ -58,20 +58,33 @@ describe("step-up at run time", () => {
       [true, 2],
     ]);
     const keys = await store.list("runs/step-up/phases/");
-    const ran = (c: number) => steps.filter((p) => keys.includes(`runs/step-up/phases/${p.index}-${p.name}/client-${c}/result.json`)).map((p) => p.stepUp!.step);
+    const ran = (c: number) =>
+      steps
+        .filter((p) => keys.includes(`runs/step-up/phases/${p.index}-${p.name}/client-${c}/result.json`))
+        .map((p) => p.stepUp!.step);
     expect(ran(0)).toEqual([0, 1]);
     expect(ran(1)).toEqual([0, 1]);
     // The decision recorded is the one the pure rule gives on the stored, summed throughputs.
     const total = async (i: number) => {
       let sum = 0;
       for (const c of [0, 1]) {
-        const doc = JSON.parse((await store.get(`runs/step-up/phases/${steps[i]!.index}-${steps[i]!.name}/client-${c}/result.json`))!.toString()) as ResultDocument;
+        const doc = JSON.parse(
+          (await store.get(
+            `runs/step-up/phases/${steps[i]!.index}-${steps[i]!.name}/client-${c}/result.json`,
+          ))!.toString(),
+        ) as ResultDocument;
         sum += doc.result.overall.throughputOpsSec;
       }
       return sum;
     };
-    const decision = decideStep(2, 1000, [{ step: 0, throughput: await total(0) }, { step: 1, throughput: await total(1) }]);
+    const decision = decideStep(2, 1000, [
+      { step: 0, throughput: await total(0) },
+      { step: 1, throughput: await total(1) },
+    ]);
     expect(decision.run).toBe(false);
-    for (const c of [0, 1]) expect(logs[c]!.join("\n")).toContain(`phase ${steps[2]!.index} ${steps[2]!.name}: skipped, ${!decision.run && decision.reason}`);
+    for (const c of [0, 1])
+      expect(logs[c]!.join("\n")).toContain(
+        `phase ${steps[2]!.index} ${steps[2]!.name}: skipped, ${!decision.run && decision.reason}`,
+      );
   });
 });

@@ -1,9 +1,18 @@
-import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
 import { shellcheck } from "./support/shellcheck.js";
 
 /**
@@ -26,8 +35,10 @@ describe("scripts/build-bindings.sh", () => {
     const tree = mkdtempSync(join(tmpdir(), "ycsb-lab-bindings-"));
     mkdirSync(join(tree, "scripts"));
     copyFileSync(join(root, "scripts/build-bindings.sh"), join(tree, "scripts/build-bindings.sh"));
-    for (const dir of ["runner/bindings/common", "runner/bindings/demo"]) mkdirSync(join(tree, dir), { recursive: true });
-    for (const pom of ["pom.xml", "common/pom.xml", "demo/pom.xml"]) writeFileSync(join(tree, "runner/bindings", pom), "<project/>");
+    for (const dir of ["runner/bindings/common", "runner/bindings/demo"])
+      mkdirSync(join(tree, dir), { recursive: true });
+    for (const pom of ["pom.xml", "common/pom.xml", "demo/pom.xml"])
+      writeFileSync(join(tree, "runner/bindings", pom), "<project/>");
     const bin = join(tree, "bin");
     mkdirSync(bin);
     writeFileSync(join(bin, "mvn"), FAKE_MVN);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { answerDependency, answerKey } from "../api/plugins/app/cache-keys.js";
 import { ComputeQueue } from "../api/plugins/app/compute-queue.js";
-import { affects, runMatches, touchedByDocuments, type TouchedRun } from "../api/store/touched.js";
+import { affects, runMatches, type TouchedRun, touchedByDocuments } from "../api/store/touched.js";
 import { fixtureDocument } from "./api-helpers.js";
 
 const run: TouchedRun = {
@@ -20,7 +20,12 @@ const run: TouchedRun = {
 describe("what a write touched drops only the answers it can change (api/store/touched.ts)", () => {
   test("a run matches the filters that select it, and no other", () => {
     expect(runMatches({}, run)).toBe(true);
-    expect(runMatches({ engine: "cassandra", nodes: 4, preset: "throughput", workload: "load", instanceType: "c7i.xlarge" }, run)).toBe(true);
+    expect(
+      runMatches(
+        { engine: "cassandra", nodes: 4, preset: "throughput", workload: "load", instanceType: "c7i.xlarge" },
+        run,
+      ),
+    ).toBe(true);
     expect(runMatches({ scenario: "datastax-2013" }, run)).toBe(false);
     expect(runMatches({ engine: "hbase" }, run)).toBe(false);
     expect(runMatches({ workload: "b" }, run)).toBe(false);
@@ -44,25 +49,41 @@ describe("what a write touched drops only the answers it can change (api/store/t
   });
 
   test("the runs a batch stored, with every preset and workload of their phases", () => {
-    const docs = [fixtureDocument({ runId: "a", preset: "durable" }), fixtureDocument({ runId: "a", client: 1, phaseName: "load", phaseIndex: 0 })];
+    const docs = [
+      fixtureDocument({ runId: "a", preset: "durable" }),
+      fixtureDocument({ runId: "a", client: 1, phaseName: "load", phaseIndex: 0 }),
+    ];
     docs[1]!.phase.kind = "load";
     docs[1]!.phase.properties["ycsblab.preset"] = "throughput";
     const [a] = touchedByDocuments(docs, () => "measured");
-    expect(a).toMatchObject({ id: "a", presets: ["durable", "throughput"], workloads: ["a", "load"], instanceTypes: ["i4i.xlarge", "c7i.xlarge"] });
+    expect(a).toMatchObject({
+      id: "a",
+      presets: ["durable", "throughput"],
+      workloads: ["a", "load"],
+      instanceTypes: ["i4i.xlarge", "c7i.xlarge"],
+    });
   });
 });
 
 describe("an answer's key and dependency (api/plugins/app/cache-keys.ts)", () => {
   test("parameters in another order are one key; another value is another", () => {
-    expect(answerKey("/api/v1/scaling", {}, { engine: "cassandra", nodes: 3 })).toBe(answerKey("/api/v1/scaling", {}, { nodes: 3, engine: "cassandra" }));
+    expect(answerKey("/api/v1/scaling", {}, { engine: "cassandra", nodes: 3 })).toBe(
+      answerKey("/api/v1/scaling", {}, { nodes: 3, engine: "cassandra" }),
+    );
     expect(answerKey("/api/v1/scaling", {}, { nodes: 3 })).not.toBe(answerKey("/api/v1/scaling", {}, { nodes: 4 }));
     expect(answerKey("/api/v1/runs/:id", { id: "a" }, {})).not.toBe(answerKey("/api/v1/runs/:id", { id: "b" }, {}));
   });
 
   test("a run's page depends on its run, compare on its runs, a view on its filters, the published tables on the loader", () => {
     expect(answerDependency("/api/v1/runs/:id", "/api/v1", { id: "a" }, {})).toEqual({ on: "runs", ids: ["a"] });
-    expect(answerDependency("/api/v1/compare", "/api/v1", {}, { runs: "a, b" })).toEqual({ on: "runs", ids: ["a", "b"] });
-    expect(answerDependency("/api/v1/sweeps", "/api/v1", {}, { engine: "hbase" })).toEqual({ on: "filters", filters: { engine: "hbase" } });
+    expect(answerDependency("/api/v1/compare", "/api/v1", {}, { runs: "a, b" })).toEqual({
+      on: "runs",
+      ids: ["a", "b"],
+    });
+    expect(answerDependency("/api/v1/sweeps", "/api/v1", {}, { engine: "hbase" })).toEqual({
+      on: "filters",
+      filters: { engine: "hbase" },
+    });
     expect(answerDependency("/api/v1/reference", "/api/v1", {}, {})).toEqual({ on: "reference" });
     expect(answerDependency("/api/v1/facets", "/api/v1", {}, {})).toEqual({ on: "anything" });
   });
@@ -90,11 +111,12 @@ describe("turns for computing answers (api/plugins/app/compute-queue.ts)", () =>
     const q = new ComputeQueue(1);
     const first = await q.acquire("attacker", never);
     const order: string[] = [];
-    const waits = [...Array.from({ length: 5 }, (_, i) => ["attacker", `attacker-${i}`]), ["viewer", "viewer"]].map(([address, name]) =>
-      q.acquire(address!, never).then((release) => {
-        order.push(name!);
-        release();
-      }),
+    const waits = [...Array.from({ length: 5 }, (_, i) => ["attacker", `attacker-${i}`]), ["viewer", "viewer"]].map(
+      ([address, name]) =>
+        q.acquire(address!, never).then((release) => {
+          order.push(name!);
+          release();
+        }),
     );
     first();
     await Promise.all(waits);

@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "no
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { DataDirBusyError, LEASE_MS, lockDataDir, lockPathOf, processStartOf, type DataDirOwner } from "../api/db/data-dir-lock.js";
+import {
+  DataDirBusyError,
+  type DataDirOwner,
+  LEASE_MS,
+  lockDataDir,
+  lockPathOf,
+  processStartOf,
+} from "../api/db/data-dir-lock.js";
 
 // A PGlite directory's one owner (api/db/data-dir-lock.ts): a lock its owner left behind never locks the store for good.
 describe("the data directory's lock knows a dead owner", () => {
@@ -13,7 +20,16 @@ describe("the data directory's lock knows a dead owner", () => {
     return join(root, "pglite");
   };
   const leave = (dir: string, owner: Partial<DataDirOwner>) =>
-    writeFileSync(lockPathOf(dir), JSON.stringify({ pid: process.pid, host: hostname(), command: "ycsb-lab serve", startedAt: "2026-01-01T00:00:00.000Z", ...owner }));
+    writeFileSync(
+      lockPathOf(dir),
+      JSON.stringify({
+        pid: process.pid,
+        host: hostname(),
+        command: "ycsb-lab serve",
+        startedAt: "2026-01-01T00:00:00.000Z",
+        ...owner,
+      }),
+    );
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
@@ -32,7 +48,9 @@ describe("the data directory's lock knows a dead owner", () => {
     const dir = fresh();
     leave(dir, { pid: process.ppid, processStart: processStartOf(process.ppid)! });
     expect(() => lockDataDir(dir, "serve")).toThrow(DataDirBusyError);
-    expect(() => lockDataDir(dir, "serve")).toThrow(new RegExp(`remove ${lockPathOf(dir).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} by hand`));
+    expect(() => lockDataDir(dir, "serve")).toThrow(
+      new RegExp(`remove ${lockPathOf(dir).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} by hand`),
+    );
   });
 
   test("a lock written under another host name (a container recreated on a persistent volume) is taken over once its lease lapsed", () => {

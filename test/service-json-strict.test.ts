@@ -4,7 +4,10 @@ import { duplicateKey, repeatsKey } from "../api/json-strict.js";
 describe("a JSON body's first duplicate key (api/json-strict.ts)", () => {
   test("names the repeated member by JSON pointer, at any depth", () => {
     expect(duplicateKey('{"id":"A","id":"B"}')).toEqual({ path: "/id", key: "id" });
-    expect(duplicateKey('[{"run":{"id":"a"}},{"run":{"id":"a","nodes":1,"nodes":2}}]')).toEqual({ path: "/1/run/nodes", key: "nodes" });
+    expect(duplicateKey('[{"run":{"id":"a"}},{"run":{"id":"a","nodes":1,"nodes":2}}]')).toEqual({
+      path: "/1/run/nodes",
+      key: "nodes",
+    });
     expect(duplicateKey('{"a/b":1,"a\\/b":2}')).toEqual({ path: "/a~1b", key: "a/b" });
     expect(duplicateKey('{"e\\u0301":1,"é":2}')).toBeNull();
   });
@@ -34,7 +37,7 @@ describe("a JSON body's first duplicate key (api/json-strict.ts)", () => {
     for (const text of texts) expect(repeatsKey(text, JSON.parse(text)), text).toBe(duplicateKey(text) !== null);
     expect(repeatsKey('{"__proto__":1,"a":2}', JSON.parse('{"__proto__":1,"a":2}'))).toBe(false);
     // A string of megabytes (the body limit is 64 MiB) is counted, not a stack overflow taken for no duplicate.
-    const long = JSON.stringify({ s: "x\\\"".repeat(100_000), t: "y".repeat(20_000_000) });
+    const long = JSON.stringify({ s: 'x\\"'.repeat(100_000), t: "y".repeat(20_000_000) });
     expect(repeatsKey(long, JSON.parse(long))).toBe(false);
   });
 });

@@ -36,7 +36,10 @@ export default class SummaryLineReporter implements Reporter {
       return;
     }
     const slowest = files.slice(0, SLOWEST);
-    if (slowest.length) process.stdout.write(`\nslowest files:\n${slowest.map((f) => `  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.file}`).join("\n")}\n`);
+    if (slowest.length)
+      process.stdout.write(
+        `\nslowest files:\n${slowest.map((f) => `  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.file}`).join("\n")}\n`,
+      );
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

@@ -4,7 +4,8 @@ import { parseYcsbOutput } from "../runner/ycsb-output/index.js";
 import { findKnee, histogramBars, percentileSpectrum, publishedMs, spectrumTickLabel } from "../web/src/analysis.js";
 import { shortCitation } from "../web/src/views/common.js";
 
-const fixture = (name: string, file: string) => readFileSync(new URL(`./fixtures/ycsb/${name}/${file}`, import.meta.url), "utf8");
+const fixture = (name: string, file: string) =>
+  readFileSync(new URL(`./fixtures/ycsb/${name}/${file}`, import.meta.url), "utf8");
 
 describe("findKnee", () => {
   it("finds where p99 starts to climb while throughput flattens", () => {
@@ -20,8 +21,19 @@ describe("findKnee", () => {
     expect(findKnee(sweep)).toBe(3);
   });
   it("has no knee below three points or on a flat axis", () => {
-    expect(findKnee([{ x: 1, y: 1 }, { x: 2, y: 3 }])).toBe(-1);
-    expect(findKnee([{ x: 1, y: 2 }, { x: 2, y: 2 }, { x: 3, y: 2 }])).toBe(-1);
+    expect(
+      findKnee([
+        { x: 1, y: 1 },
+        { x: 2, y: 3 },
+      ]),
+    ).toBe(-1);
+    expect(
+      findKnee([
+        { x: 1, y: 2 },
+        { x: 2, y: 2 },
+        { x: 3, y: 2 },
+      ]),
+    ).toBe(-1);
   });
 });
 
@@ -51,7 +63,11 @@ describe("histogramBars on real YCSB histogram output", () => {
     expect(bars.every((b) => b.count > 0)).toBe(true);
   });
   it("puts the overflow bucket after the last numbered one", () => {
-    const bars = histogramBars([{ bucket: ">19", count: 2 }, { bucket: "3", count: 5 }, { bucket: "0", count: 0 }]);
+    const bars = histogramBars([
+      { bucket: ">19", count: 2 },
+      { bucket: "3", count: 5 },
+      { bucket: "0", count: 0 },
+    ]);
     expect(bars).toEqual([
       { bucket: "3", fromMs: 3, count: 5 },
       { bucket: ">19", fromMs: 20, count: 2 },
@@ -71,9 +87,17 @@ describe("publishedMs", () => {
 
 describe("shortCitation", () => {
   it("keeps authors and year of the seeds' citations, and anything else whole", () => {
-    expect(shortCitation('End Point Corporation / DataStax, "Benchmarking Top NoSQL Databases", 2013', "001")).toBe("End Point Corporation / DataStax 2013 (seed 001)");
-    expect(shortCitation('C.-F. Andor and B. Pârv, "Runtime performance benchmarking for NoSQL databases", Studia Universitatis Babes-Bolyai Informatica, 2019')).toBe("C.-F. Andor and B. Pârv 2019");
-    expect(shortCitation("Lineate 2014 (seed 002), Throughput by cluster size 50% read / 50% write")).toBe("Lineate 2014 (seed 002), Throughput by cluster size 50% read / 50% write");
+    expect(shortCitation('End Point Corporation / DataStax, "Benchmarking Top NoSQL Databases", 2013', "001")).toBe(
+      "End Point Corporation / DataStax 2013 (seed 001)",
+    );
+    expect(
+      shortCitation(
+        'C.-F. Andor and B. Pârv, "Runtime performance benchmarking for NoSQL databases", Studia Universitatis Babes-Bolyai Informatica, 2019',
+      ),
+    ).toBe("C.-F. Andor and B. Pârv 2019");
+    expect(shortCitation("Lineate 2014 (seed 002), Throughput by cluster size 50% read / 50% write")).toBe(
+      "Lineate 2014 (seed 002), Throughput by cluster size 50% read / 50% write",
+    );
     expect(shortCitation("A study")).toBe("A study");
   });
 });

@@ -5,11 +5,10 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../api/build.js";
 import type { AppConfig } from "../api/config.js";
-import { openDatabase, type Database } from "../api/db/open.js";
-import type { ResultDocument } from "../model/result-document.js";
+import { type Database, openDatabase } from "../api/db/open.js";
 import { ingestDocuments } from "../api/store/ingest.js";
-import { buildDashboard } from "../web/build.js";
-import { buildDashboardIfStale } from "../web/build.js";
+import type { ResultDocument } from "../model/result-document.js";
+import { buildDashboard, buildDashboardIfStale } from "../web/build.js";
 
 export const TOKEN = "web-test-token-0123456789";
 
@@ -47,8 +46,16 @@ export async function startApi(): Promise<RunningApi> {
     base,
     async ingest(documents) {
       for (const d of documents) {
-        const r = await app.inject({ method: "POST", url: "/api/v1/results", headers: { authorization: `Bearer ${TOKEN}` }, payload: d });
-        if (r.statusCode >= 300) throw new Error(`ingest of ${d.run.id}/${d.phase.name}/${d.client.index} failed: ${r.statusCode} ${r.body.slice(0, 400)}`);
+        const r = await app.inject({
+          method: "POST",
+          url: "/api/v1/results",
+          headers: { authorization: `Bearer ${TOKEN}` },
+          payload: d,
+        });
+        if (r.statusCode >= 300)
+          throw new Error(
+            `ingest of ${d.run.id}/${d.phase.name}/${d.client.index} failed: ${r.statusCode} ${r.body.slice(0, 400)}`,
+          );
       }
     },
     async ingestPublished(documents) {

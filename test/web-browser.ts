@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/web/", import.meta.url));
@@ -57,7 +57,9 @@ export async function openBrowser(extraArgs: readonly string[] = []): Promise<Br
 
 /** Waits until the app shell finished rendering the URL now in the address bar. */
 export async function waitForView(page: Page, view: string): Promise<void> {
-  await page.waitForFunction((v) => document.body.dataset.ready === `${v}${location.search}`, view, { timeout: 30_000 });
+  await page.waitForFunction((v) => document.body.dataset.ready === `${v}${location.search}`, view, {
+    timeout: 30_000,
+  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -75,7 +77,10 @@ export interface DrawnDataset {
 }
 
 /** The series a chart drew, read from its Chart.js instance (window.__charts). */
-export async function drawnSeries(page: Page, chartId: string): Promise<{ type: string; labels: unknown[]; datasets: DrawnDataset[] }> {
+export async function drawnSeries(
+  page: Page,
+  chartId: string,
+): Promise<{ type: string; labels: unknown[]; datasets: DrawnDataset[] }> {
   return page.evaluate((id) => {
     const chart = window.__charts[id];
     if (!chart) throw new Error(`no chart ${id}; charts: ${Object.keys(window.__charts).join(", ")}`);
@@ -99,7 +104,11 @@ export async function chartIds(page: Page): Promise<string[]> {
 }
 
 /** An axis of a drawn chart: its type and the range Chart.js settled on. */
-export async function chartAxis(page: Page, chartId: string, axis: string): Promise<{ type: string; min: number; max: number }> {
+export async function chartAxis(
+  page: Page,
+  chartId: string,
+  axis: string,
+): Promise<{ type: string; min: number; max: number }> {
   return page.evaluate(
     ([id, a]) => {
       const scale = window.__charts[id!]!.scales[a!]!;

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResultDocument } from "../model/result-document.js";
-import { startApi, type RunningApi } from "./web-api.js";
-import { drawnSeries, openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
+import { type RunningApi, startApi } from "./web-api.js";
+import { type BrowserSession, drawnSeries, openBrowser, screenshot, waitForView } from "./web-browser.js";
 
 /**
  * The "Capacity and cost" view in headless Chromium against the real API over PGlite, with a planted frontier: the
@@ -12,7 +12,9 @@ import { drawnSeries, openBrowser, screenshot, waitForView, type BrowserSession 
  * the same searches on dearer machines are beaten on both.
  */
 const fixture = (delayMs: number): ResultDocument[] =>
-  JSON.parse(readFileSync(new URL(`./fixtures/capacity/basicdb-${delayMs}ms.json`, import.meta.url), "utf8")) as ResultDocument[];
+  JSON.parse(
+    readFileSync(new URL(`./fixtures/capacity/basicdb-${delayMs}ms.json`, import.meta.url), "utf8"),
+  ) as ResultDocument[];
 
 const PLANTED = [
   { id: "cap-slow-cheap", delayMs: 10, preset: "balanced", data: "c6i.large", frontier: true },
@@ -20,7 +22,12 @@ const PLANTED = [
   { id: "cap-fast-cheap", delayMs: 5, preset: "balanced", data: "c6i.xlarge", frontier: true },
   { id: "cap-fast-dear", delayMs: 5, preset: "balanced", data: "c6i.2xlarge", frontier: false },
 ] as const;
-const USD_PER_HOUR: Record<string, number> = { "c6i.large": 0.085, "m6i.large": 0.096, "c6i.xlarge": 0.17, "c6i.2xlarge": 0.34 };
+const USD_PER_HOUR: Record<string, number> = {
+  "c6i.large": 0.085,
+  "m6i.large": 0.096,
+  "c6i.xlarge": 0.17,
+  "c6i.2xlarge": 0.34,
+};
 const label = (p: (typeof PLANTED)[number]) => `cassandra (stand-in) · ${p.preset} · 1 × ${p.data}`;
 
 function planted(): ResultDocument[] {
@@ -50,9 +57,14 @@ describe("Capacity and cost in Chromium", () => {
   it("draws each configuration's sustainable throughput against its price with its CI, and the planted frontier", async () => {
     const { page } = session;
     const answer = (await (await fetch(`${api.base}/api/v1/capacity`)).json()) as {
-      configurations: { instanceTypes: { data: string }; preset: string; sustainable: { mean: number; ci95: { low: number; high: number } } }[];
+      configurations: {
+        instanceTypes: { data: string };
+        preset: string;
+        sustainable: { mean: number; ci95: { low: number; high: number } };
+      }[];
     };
-    const mean = (p: (typeof PLANTED)[number]) => answer.configurations.find((c) => c.instanceTypes.data === p.data && c.preset === p.preset)!.sustainable;
+    const mean = (p: (typeof PLANTED)[number]) =>
+      answer.configurations.find((c) => c.instanceTypes.data === p.data && c.preset === p.preset)!.sustainable;
     await page.goto(`${api.base}/?view=capacity`);
     await waitForView(page, "capacity");
     const drawn = await drawnSeries(page, "capacity-cost");
@@ -63,9 +75,13 @@ describe("Capacity and cost in Chromium", () => {
     }
     const frontier = drawn.datasets.find((x) => x.label.startsWith("frontier"))!;
     const onFrontier = PLANTED.filter((p) => p.frontier);
-    expect(frontier.data).toEqual(onFrontier.map((p) => ({ x: expect.closeTo(USD_PER_HOUR[p.data]!, 9), y: mean(p).mean })));
+    expect(frontier.data).toEqual(
+      onFrontier.map((p) => ({ x: expect.closeTo(USD_PER_HOUR[p.data]!, 9), y: mean(p).mean })),
+    );
     for (const p of PLANTED) {
-      expect(await page.locator(`tr[data-config="${label(p)}"]`).getAttribute("data-frontier"), p.id).toBe(String(p.frontier));
+      expect(await page.locator(`tr[data-config="${label(p)}"]`).getAttribute("data-frontier"), p.id).toBe(
+        String(p.frontier),
+      );
     }
     await screenshot(page, "capacity-cost");
   });
@@ -74,7 +90,9 @@ describe("Capacity and cost in Chromium", () => {
     const { page } = session;
     const fast = PLANTED[2];
     await page.locator(`tr[data-config="${label(fast)}"]`).click();
-    await page.waitForFunction(() => document.body.dataset.ready === `capacity${location.search}` && location.search.includes("config="));
+    await page.waitForFunction(
+      () => document.body.dataset.ready === `capacity${location.search}` && location.search.includes("config="),
+    );
     const ladder = await drawnSeries(page, "capacity-ladder");
     const slo = ladder.datasets.find((d) => d.label.startsWith("SLO"))!;
     expect(slo.label).toBe("SLO: p95 of READ ≤ 50 ms, errors ≤ 0 %");
@@ -90,9 +108,13 @@ describe("Capacity and cost in Chromium", () => {
     const held = await first.locator('tr[data-verdict="held"]').count();
     expect(broke).toBeGreaterThan(0);
     expect(held).toBeGreaterThan(0);
-    expect(await first.locator("caption").textContent()).toMatch(/sustains [\d,]+ ops\/s; step \d+ broke: .*READ p95 intended/);
+    expect(await first.locator("caption").textContent()).toMatch(
+      /sustains [\d,]+ ops\/s; step \d+ broke: .*READ p95 intended/,
+    );
     const brokeIndex = Number(await first.locator('tr[data-verdict="broke"]').first().getAttribute("data-step"));
-    expect(Number(intended.data[ladder.labels.findIndex((l) => String(l).startsWith(`${brokeIndex}:`))])).toBeGreaterThan(50);
+    expect(
+      Number(intended.data[ladder.labels.findIndex((l) => String(l).startsWith(`${brokeIndex}:`))]),
+    ).toBeGreaterThan(50);
     await screenshot(page, "capacity-ladder");
   });
 });

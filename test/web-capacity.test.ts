@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { CapacityResult } from "../model/capacity-result.js";
 import { capacityFrontier, configurationLabel, ladderRows, sloText } from "../web/src/capacity.js";
 
-const point = (label: string, usdPerHour: number | null, sustainableOpsSec: number) => ({ label, usdPerHour, sustainableOpsSec });
+const point = (label: string, usdPerHour: number | null, sustainableOpsSec: number) => ({
+  label,
+  usdPerHour,
+  sustainableOpsSec,
+});
 
 describe("capacity frontier", () => {
   it("keeps the configurations no other beats on both price and sustainable throughput, cheapest first", () => {
@@ -24,20 +28,58 @@ describe("capacity frontier", () => {
   });
 
   it("names a configuration by engine, preset, nodes and instance type, marking a stand-in", () => {
-    const c = { engine: "cassandra", preset: "balanced", nodes: 3, instanceTypes: { data: "i4i.xlarge" }, standIn: null };
+    const c = {
+      engine: "cassandra",
+      preset: "balanced",
+      nodes: 3,
+      instanceTypes: { data: "i4i.xlarge" },
+      standIn: null,
+    };
     expect(configurationLabel(c)).toBe("cassandra · balanced · 3 × i4i.xlarge");
-    expect(configurationLabel({ ...c, standIn: "site.ycsb.BasicDB" })).toBe("cassandra (stand-in) · balanced · 3 × i4i.xlarge");
+    expect(configurationLabel({ ...c, standIn: "site.ycsb.BasicDB" })).toBe(
+      "cassandra (stand-in) · balanced · 3 × i4i.xlarge",
+    );
   });
 });
 
 describe("capacity step ladder", () => {
-  const op = (operation: string, opMs: number | null, intendedMs: number | null, count = 100, failed = 0) => ({ operation, count, failed, opMs, intendedMs });
+  const op = (operation: string, opMs: number | null, intendedMs: number | null, count = 100, failed = 0) => ({
+    operation,
+    count,
+    failed,
+    opMs,
+    intendedMs,
+  });
   const result: Pick<CapacityResult, "slo" | "steps"> = {
     slo: { operations: ["READ", "UPDATE"], percentile: 99, limitMs: 10, errorBudgetPct: 0.5 },
     steps: [
-      { step: 1, role: "ladder", target: 500, achievedOpsSec: 498, pass: true, breaches: [], operations: [op("READ", 2, 3), op("UPDATE", 2.5, 4), op("SCAN", 50, 60)] },
-      { step: 0, role: "probe", target: null, achievedOpsSec: 1000, pass: false, breaches: [], operations: [op("READ", 5, 5), op("UPDATE", 6, 6)] },
-      { step: 2, role: "ladder", target: 900, achievedOpsSec: 700, pass: false, breaches: ["READ p99 intended 40.00 ms > 10 ms"], operations: [op("READ", 4, 40, 300, 3), op("UPDATE", 5, null, 100, 1)] },
+      {
+        step: 1,
+        role: "ladder",
+        target: 500,
+        achievedOpsSec: 498,
+        pass: true,
+        breaches: [],
+        operations: [op("READ", 2, 3), op("UPDATE", 2.5, 4), op("SCAN", 50, 60)],
+      },
+      {
+        step: 0,
+        role: "probe",
+        target: null,
+        achievedOpsSec: 1000,
+        pass: false,
+        breaches: [],
+        operations: [op("READ", 5, 5), op("UPDATE", 6, 6)],
+      },
+      {
+        step: 2,
+        role: "ladder",
+        target: 900,
+        achievedOpsSec: 700,
+        pass: false,
+        breaches: ["READ p99 intended 40.00 ms > 10 ms"],
+        operations: [op("READ", 4, 40, 300, 3), op("UPDATE", 5, null, 100, 1)],
+      },
     ],
   };
 

@@ -11,7 +11,9 @@ import * as schemas from "../model/api-schemas.js";
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const files = (dir: string): string[] =>
-  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 
 describe("one contract between API and dashboard", () => {
   it("every route plugin is typed through the TypeBox type provider", () => {
@@ -32,7 +34,8 @@ describe("one contract between API and dashboard", () => {
     for (const f of web) {
       const text = readFileSync(join(ROOT, f), "utf8");
       // Each getJson(...) is followed by its cast: `as Static<typeof X>` or `as Promise<Static<typeof X>>`.
-      for (const m of text.matchAll(/getJson\([^;]*?\)\)?\s+as\s+(Promise<)?([^;,]+?)>?[;,\n]/g)) casts.push(`${f}: ${m[2]!.trim()}`);
+      for (const m of text.matchAll(/getJson\([^;]*?\)\)?\s+as\s+(Promise<)?([^;,]+?)>?[;,\n]/g))
+        casts.push(`${f}: ${m[2]!.trim()}`);
       expect(text, f).not.toMatch(/interface Raw\w+/);
     }
     expect(casts.length).toBeGreaterThan(5);

@@ -1,12 +1,28 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBrowser, chartAxis, drawnSeries, screenshot, waitForView, chartIds, type BrowserSession } from "./web-browser.js";
-import { startApi, type RunningApi } from "./web-api.js";
 import { loadReferenceData, readSeedFile, type SeedFile } from "../api/store/reference-data.js";
-import { findThroughputDips } from "../model/throughput-dips.js";
 import { percentileSpectrum } from "../model/aggregate/latency-distribution.js";
 import { HdrMerger, mergeHdrLogs } from "../model/hdr/index.js";
-import { LINEATE_CASSANDRA_BALANCED, LINEATE_CASSANDRA_SCORE_PCT, LINEATE_CITATION, publishedDocuments, readFixture, seedDocuments, SWEEP_THREADS } from "./web-seed.js";
+import { findThroughputDips } from "../model/throughput-dips.js";
+import { type RunningApi, startApi } from "./web-api.js";
+import {
+  type BrowserSession,
+  chartAxis,
+  chartIds,
+  drawnSeries,
+  openBrowser,
+  screenshot,
+  waitForView,
+} from "./web-browser.js";
+import {
+  LINEATE_CASSANDRA_BALANCED,
+  LINEATE_CASSANDRA_SCORE_PCT,
+  LINEATE_CITATION,
+  publishedDocuments,
+  readFixture,
+  SWEEP_THREADS,
+  seedDocuments,
+} from "./web-seed.js";
 
 type Pt = { x: number; y: number };
 
@@ -43,7 +59,12 @@ describe("dashboard in Chromium against the API", () => {
     const series = await drawnSeries(page, "runs-throughput");
     // Published figures carry their studies' dates (2014): on one time axis with today's runs they pushed the measured
     // runs into one dot at the right edge. The landing chart is the measured runs, over their own span.
-    expect(series.datasets.map((d) => d.label)).toEqual(["cassandra (measured)", "couchbase (measured)", "hbase (measured)", "mongodb (measured)"]);
+    expect(series.datasets.map((d) => d.label)).toEqual([
+      "cassandra (measured)",
+      "couchbase (measured)",
+      "hbase (measured)",
+      "mongodb (measured)",
+    ]);
     const started = seed.documents.map((d) => Date.parse(d.run.startedAt));
     const x = await chartAxis(page, "runs-throughput", "x");
     const span = Math.max(...started) - Math.min(...started);
@@ -53,17 +74,25 @@ describe("dashboard in Chromium against the API", () => {
     expect(x.max - x.min).toBeLessThan(2 * span);
     // A run's point is its peak load level: the thread sweep at its highest throughput, not its first phase.
     const sweepPeak = Math.max(...seed.sweep.map((f) => f.output.overall.throughputOpsSec));
-    const sweepPoint = (series.datasets.find((d) => d.label === "cassandra (measured)")!.data as (Pt & { id: string })[]).find((p) => p.id === "web-sweep-a")!;
+    const sweepPoint = (
+      series.datasets.find((d) => d.label === "cassandra (measured)")!.data as (Pt & { id: string })[]
+    ).find((p) => p.id === "web-sweep-a")!;
     expect(sweepPoint.y).toBeCloseTo(sweepPeak, 6);
-    expect(await page.locator('tr[data-run-id="web-sweep-a"] td.num').nth(1).getAttribute("title")).toMatch(/peak phase a-t\d+/);
+    expect(await page.locator('tr[data-run-id="web-sweep-a"] td.num').nth(1).getAttribute("title")).toMatch(
+      /peak phase a-t\d+/,
+    );
     // Published runs are in the table, with their source.
     const rows = await page.locator("#runs-table tbody tr[data-run-id]").count();
     expect(rows).toBe(seed.runIds.length + LINEATE_CASSANDRA_BALANCED.length);
     // Seed 004 printed p99 tables only (no throughput): listed as rows of their own, engine by preset, linking its page.
     expect(await page.locator("#runs-table tbody tr[data-published-table]").count()).toBe(8);
-    expect(await page.locator("#runs-table tbody tr.published[data-run-id]").count()).toBe(LINEATE_CASSANDRA_BALANCED.length);
+    expect(await page.locator("#runs-table tbody tr.published[data-run-id]").count()).toBe(
+      LINEATE_CASSANDRA_BALANCED.length,
+    );
     expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').textContent()).toBe("invalid");
-    expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').getAttribute("title")).toMatch(/operations failed/);
+    expect(await page.locator('tr[data-run-id="web-failed-a"] td.verdict').getAttribute("title")).toMatch(
+      /operations failed/,
+    );
     await screenshot(page, "runs");
   });
 
@@ -71,21 +100,31 @@ describe("dashboard in Chromium against the API", () => {
     const { page } = session;
     await open("?view=runs", "runs");
     await page.selectOption('select[name="verdict"]', "invalid");
-    await page.waitForFunction(() => location.search.includes("verdict=invalid") && document.body.dataset.ready?.includes("verdict=invalid"));
-    expect(await page.locator("#runs-table tbody tr").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-run-id")))).toEqual(["web-failed-a"]);
+    await page.waitForFunction(
+      () => location.search.includes("verdict=invalid") && document.body.dataset.ready?.includes("verdict=invalid"),
+    );
+    expect(
+      await page.locator("#runs-table tbody tr").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-run-id"))),
+    ).toEqual(["web-failed-a"]);
     await page.selectOption('select[name="verdict"]', "");
     await page.waitForFunction(() => !location.search.includes("verdict"));
     await page.selectOption('select[name="engine"]', "hbase");
-    await page.waitForFunction(() => document.body.dataset.ready === `runs${location.search}` && location.search.includes("engine=hbase"));
+    await page.waitForFunction(
+      () => document.body.dataset.ready === `runs${location.search}` && location.search.includes("engine=hbase"),
+    );
     const permalink = page.url();
-    const ids = await page.locator("#runs-table tbody tr").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-run-id")).sort());
+    const ids = await page
+      .locator("#runs-table tbody tr")
+      .evaluateAll((trs) => trs.map((t) => t.getAttribute("data-run-id")).sort());
     expect(ids).toEqual(["web-scale-n2", "web-scale-n4", "web-scale-n8"]);
     // The chart updated in place: one dataset, the three hbase runs.
     const series = await drawnSeries(page, "runs-throughput");
     expect(series.datasets.map((d) => d.data.length)).toEqual([3]);
     // Back restores the previous state; the permalink in a fresh load restores the filter.
     await page.goBack();
-    await page.waitForFunction(() => !location.search.includes("engine=hbase") && document.body.dataset.ready === `runs${location.search}`);
+    await page.waitForFunction(
+      () => !location.search.includes("engine=hbase") && document.body.dataset.ready === `runs${location.search}`,
+    );
     expect(await page.locator("#runs-table tbody tr").count()).toBeGreaterThan(3);
     await page.goto(permalink);
     await waitForView(page, "runs");
@@ -104,7 +143,9 @@ describe("dashboard in Chromium against the API", () => {
     await waitForView(page, "compare");
     expect(new URL(page.url()).searchParams.get("runs")).toBe("web-repeat-r0,web-repeat-r1");
     // One configuration run twice (run repeats 0 and 1): pooled as its repeats, the mean of both with n = 2.
-    const [r0, r1] = ["web-repeat-r0", "web-repeat-r1"].map((id) => seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
+    const [r0, r1] = ["web-repeat-r0", "web-repeat-r1"].map((id) =>
+      seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0),
+    );
     const pooled = await drawnSeries(page, "compare-throughput");
     expect(pooled.datasets[0]!.data).toHaveLength(1);
     expect(pooled.datasets[0]!.data[0]).toBeCloseTo((r0! + r1!) / 2, 6);
@@ -113,9 +154,24 @@ describe("dashboard in Chromium against the API", () => {
     const throughput = await drawnSeries(page, "compare-throughput");
     expect(throughput.datasets[0]!.data[0]).toBeCloseTo(r0!, 6);
     const latency = await drawnSeries(page, "compare-latency");
-    expect(latency.labels).toEqual(["READ p50", "READ p95", "READ p99", "READ p99.9", "READ p99.99", "UPDATE p50", "UPDATE p95", "UPDATE p99", "UPDATE p99.9", "UPDATE p99.99"]);
+    expect(latency.labels).toEqual([
+      "READ p50",
+      "READ p95",
+      "READ p99",
+      "READ p99.9",
+      "READ p99.99",
+      "UPDATE p50",
+      "UPDATE p95",
+      "UPDATE p99",
+      "UPDATE p99.9",
+      "UPDATE p99.99",
+    ]);
     // Two clients whose documents carry their HDR histograms: p99.9 of the merge, drawn in ms, not a client's own.
-    const logs = [0, 1].map((c) => ({ client: `c${c}`, operation: "READ", text: readFileSync(new URL(`./fixtures/ycsb/hdr-v2/client-${c}/READ.hdr`, import.meta.url), "utf8") }));
+    const logs = [0, 1].map((c) => ({
+      client: `c${c}`,
+      operation: "READ",
+      text: readFileSync(new URL(`./fixtures/ycsb/hdr-v2/client-${c}/READ.hdr`, import.meta.url), "utf8"),
+    }));
     const p999 = mergeHdrLogs(logs, { percentiles: [99.9] }).operations.READ!.percentilesUs["99.9"]! / 1000;
     expect(latency.datasets[1]!.data[3]).toBeCloseTo(p999, 9);
     await screenshot(page, "compare");
@@ -126,9 +182,12 @@ describe("dashboard in Chromium against the API", () => {
     await open("?view=scaling&workload=a", "scaling");
     const s = await drawnSeries(page, "scaling");
     const hbase = s.datasets.find((d) => d.label.startsWith("hbase (stand-in)"))!;
-    const expected = ["web-scale-n2", "web-scale-n4", "web-scale-n8"].map((id) => seed.documents.find((d) => d.run.id === id)!);
+    const expected = ["web-scale-n2", "web-scale-n4", "web-scale-n8"].map(
+      (id) => seed.documents.find((d) => d.run.id === id)!,
+    );
     expect((hbase.data as Pt[]).map((p) => p.x)).toEqual([2, 4, 8]);
-    for (const [i, p] of (hbase.data as Pt[]).entries()) expect(p.y).toBeCloseTo(expected[i]!.result.overall.throughputOpsSec, 6);
+    for (const [i, p] of (hbase.data as Pt[]).entries())
+      expect(p.y).toBeCloseTo(expected[i]!.result.overall.throughputOpsSec, 6);
     const ideal = s.datasets.find((d) => d.label === `ideal linear: ${hbase.label}`)!;
     expect((ideal.data as Pt[]).map((p) => p.y / (hbase.data as Pt[])[0]!.y)).toEqual([1, 2, 4]);
     const published = s.datasets.find((d) => d.label.includes(LINEATE_CITATION))!;
@@ -144,9 +203,17 @@ describe("dashboard in Chromium against the API", () => {
     await open("?view=durability&scenario=usa-2015-durability&workload=a&op=UPDATE", "durability");
     const withPublished = await drawnSeries(page, "durability-p99");
     const table = (preset: string) => seed004.tables.find((t) => t.id === `004-p99-a-${preset}`)!;
-    const cassandraPublished = withPublished.datasets.find((d) => d.label.startsWith("cassandra: United Software Associates"))!;
-    expect(cassandraPublished.data).toEqual(["throughput", "balanced", "durable"].map((preset) => Number(String(table(preset).rows.find((r) => r[0] === "Cassandra")![2]).replace("ms", ""))));
-    const couchbasePublished = withPublished.datasets.find((d) => d.label.startsWith("couchbase: United Software Associates"))!;
+    const cassandraPublished = withPublished.datasets.find((d) =>
+      d.label.startsWith("cassandra: United Software Associates"),
+    )!;
+    expect(cassandraPublished.data).toEqual(
+      ["throughput", "balanced", "durable"].map((preset) =>
+        Number(String(table(preset).rows.find((r) => r[0] === "Cassandra")![2]).replace("ms", "")),
+      ),
+    );
+    const couchbasePublished = withPublished.datasets.find((d) =>
+      d.label.startsWith("couchbase: United Software Associates"),
+    )!;
     // Couchbase has no balanced configuration in seed 004: no bar there.
     expect(couchbasePublished.data).toEqual([3, null, 203]);
     expect(withPublished.datasets.some((d) => d.label.includes("(stand-in)"))).toBe(false);
@@ -157,24 +224,33 @@ describe("dashboard in Chromium against the API", () => {
     expect(t.labels).toEqual(["throughput", "balanced", "durable"]);
     const couchbase = t.datasets.find((d) => d.label === "couchbase (stand-in)")!;
     const tp = (id: string) => seed.documents.find((d) => d.run.id === id)!.result.overall.throughputOpsSec;
-    expect(couchbase.data.map(Number).map((v) => Math.round(v))).toEqual(["web-dur-throughput", "web-dur-balanced", "web-dur-durable"].map((id) => Math.round(tp(id))));
+    expect(couchbase.data.map(Number).map((v) => Math.round(v))).toEqual(
+      ["web-dur-throughput", "web-dur-balanced", "web-dur-durable"].map((id) => Math.round(tp(id))),
+    );
     const p99 = await drawnSeries(page, "durability-p99");
     const cb = p99.datasets.find((d) => d.label === "couchbase (stand-in)")!;
-    const p99Of = (id: string) => seed.documents.find((d) => d.run.id === id)!.result.operations.UPDATE!.percentilesUs["99"]! / 1000;
+    const p99Of = (id: string) =>
+      seed.documents.find((d) => d.run.id === id)!.result.operations.UPDATE!.percentilesUs["99"]! / 1000;
     expect(cb.data).toEqual(["web-dur-throughput", "web-dur-balanced", "web-dur-durable"].map(p99Of));
     // Cassandra balanced at 1 node is the thread sweep web-sweep-a: the bar is its peak phase, not the sweep's mean.
     const sweepPeak = Math.max(...seed.sweep.map((f) => f.output.overall.throughputOpsSec));
     const cassandra = t.datasets.find((d) => d.label === "cassandra (stand-in)")!;
     expect(Number(cassandra.data[1])).toBeCloseTo(sweepPeak, 6);
-    const atPeak = seed.sweep.find((f) => f.output.overall.throughputOpsSec === sweepPeak)!.output.operations.UPDATE!.percentilesUs["99"]! / 1000;
+    const atPeak =
+      seed.sweep.find((f) => f.output.overall.throughputOpsSec === sweepPeak)!.output.operations.UPDATE!.percentilesUs[
+        "99"
+      ]! / 1000;
     expect(p99.datasets.find((d) => d.label === "cassandra (stand-in)")!.data[1]).toBe(atPeak);
     expect(await page.locator('select[data-filter="nodes"]').inputValue()).toBe("1");
     // Without a workload in the URL the view shows workload A, never bars of several workloads mixed.
     await open("?view=durability", "durability");
     expect(await page.locator('select[data-filter="workload"]').inputValue()).toBe("a");
-    expect((await drawnSeries(page, "durability-throughput")).datasets.find((d) => d.label === "couchbase (stand-in)")!.data.map(Number).map(Math.round)).toEqual(
-      couchbase.data.map(Number).map(Math.round),
-    );
+    expect(
+      (await drawnSeries(page, "durability-throughput")).datasets
+        .find((d) => d.label === "couchbase (stand-in)")!
+        .data.map(Number)
+        .map(Math.round),
+    ).toEqual(couchbase.data.map(Number).map(Math.round));
     await open("?view=durability&workload=a&op=UPDATE", "durability");
     await screenshot(page, "durability");
   });
@@ -187,7 +263,9 @@ describe("dashboard in Chromium against the API", () => {
     expect((sweep.data as Pt[]).map((p) => p.x)).toEqual([...SWEEP_THREADS]);
     expect((sweep.data as Pt[]).map((p) => p.y)).toEqual(seed.sweep.map((f) => f.output.overall.runtimeMs / 1000));
     const throughput = await drawnSeries(page, "sweeps-throughput");
-    expect((throughput.datasets.find((d) => d.label.includes("web-sweep-a"))!.data as Pt[]).map((p) => p.y)).toEqual(seed.sweep.map((f) => f.output.overall.throughputOpsSec));
+    expect((throughput.datasets.find((d) => d.label.includes("web-sweep-a"))!.data as Pt[]).map((p) => p.y)).toEqual(
+      seed.sweep.map((f) => f.output.overall.throughputOpsSec),
+    );
     const knee = await drawnSeries(page, "sweeps-knee");
     const mark = knee.datasets.find((d) => d.label.startsWith("knee:") && d.label.includes("web-sweep-a"))!;
     expect(mark.data).toHaveLength(1);
@@ -212,7 +290,9 @@ describe("dashboard in Chromium against the API", () => {
     const histogram = await drawnSeries(page, "latency-histogram");
     const update = histogram.datasets.find((d) => d.label === "UPDATE")!;
     const fixture = readFixture("web/histogram-a").output.operations.UPDATE!;
-    expect((update.data as Pt[]).reduce((a, p) => a + p.y, 0)).toBe(fixture.histogramBuckets!.reduce((a, b) => a + b.count, 0));
+    expect((update.data as Pt[]).reduce((a, p) => a + p.y, 0)).toBe(
+      fixture.histogramBuckets!.reduce((a, b) => a + b.count, 0),
+    );
     await screenshot(page, "latency");
   });
 
@@ -220,7 +300,12 @@ describe("dashboard in Chromium against the API", () => {
     const { page } = session;
     await open("?view=latency&run=web-repeat-r0&op=READ", "latency");
     const merger = new HdrMerger();
-    for (const c of [0, 1]) merger.addLog({ client: `c${c}`, operation: "READ", text: readFileSync(new URL(`./fixtures/ycsb/hdr-v1/client-${c}/READ.hdr`, import.meta.url), "utf8") });
+    for (const c of [0, 1])
+      merger.addLog({
+        client: `c${c}`,
+        operation: "READ",
+        text: readFileSync(new URL(`./fixtures/ycsb/hdr-v1/client-${c}/READ.hdr`, import.meta.url), "utf8"),
+      });
     merger.result();
     const merged = merger.histogram("READ")!;
     const spectrum = await drawnSeries(page, "latency-spectrum");
@@ -231,7 +316,11 @@ describe("dashboard in Chromium against the API", () => {
     const histogram = await drawnSeries(page, "latency-histogram");
     const bars = histogram.datasets.find((d) => d.label === "READ")!;
     expect((bars.data as Pt[]).reduce((a, p) => a + p.y, 0)).toBe(merged.totalCount);
-    expect(merged.totalCount).toBe(seed.documents.filter((d) => d.run.id === "web-repeat-r0").reduce((a, d) => a + d.result.operations.READ!.count, 0));
+    expect(merged.totalCount).toBe(
+      seed.documents
+        .filter((d) => d.run.id === "web-repeat-r0")
+        .reduce((a, d) => a + d.result.operations.READ!.count, 0),
+    );
     await screenshot(page, "latency-hdr");
   });
 
@@ -259,8 +348,12 @@ describe("dashboard in Chromium against the API", () => {
     const { page } = session;
     await open("?view=repeatability&engine=mongodb", "repeatability");
     const r = await drawnSeries(page, "repeatability");
-    const group = r.datasets.find((d) => d.label.startsWith("mongodb ") && d.label.includes(" balanced 2n a · 4×2 threads"))!;
-    const perRun = ["web-repeat-r0", "web-repeat-r1"].map((id) => seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0));
+    const group = r.datasets.find(
+      (d) => d.label.startsWith("mongodb ") && d.label.includes(" balanced 2n a · 4×2 threads"),
+    )!;
+    const perRun = ["web-repeat-r0", "web-repeat-r1"].map((id) =>
+      seed.documents.filter((d) => d.run.id === id).reduce((a, d) => a + d.result.overall.throughputOpsSec, 0),
+    );
     for (const [i, p] of (group.data as Pt[]).entries()) expect(p.y).toBeCloseTo(perRun[i]!, 6);
     const maxDiff = (Math.max(...perRun) - Math.min(...perRun)) / Math.min(...perRun);
     const cell = await page.locator('tr[data-group*=" balanced 2n a · 4×2 threads"] td').nth(6).textContent();
@@ -271,26 +364,43 @@ describe("dashboard in Chromium against the API", () => {
   it("exports each chart as PNG and as CSV", async () => {
     const { page } = session;
     await open("?view=scaling&workload=a", "scaling");
-    const [csv] = await Promise.all([page.waitForEvent("download"), page.click('figure[data-chart-id="scaling"] button[data-export="csv"]')]);
+    const [csv] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('figure[data-chart-id="scaling"] button[data-export="csv"]'),
+    ]);
     expect(csv.suggestedFilename()).toBe("scaling.csv");
     const text = readFileSync((await csv.path())!, "utf8");
     expect(text.split("\r\n")[0]).toBe("series,nodes,throughput_ops_sec,n,ci95_low,ci95_high,verdict");
     expect(text).toContain(`"cassandra: ${LINEATE_CITATION} · balanced",4,53896,1,,,valid`);
-    const [png] = await Promise.all([page.waitForEvent("download"), page.click('figure[data-chart-id="scaling"] button[data-export="png"]')]);
+    const [png] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('figure[data-chart-id="scaling"] button[data-export="png"]'),
+    ]);
     expect(png.suggestedFilename()).toBe("scaling.png");
-    expect(readFileSync((await png.path())!).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      readFileSync((await png.path())!)
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
   });
 
   it("destroys a view's charts when leaving it, and shows a run after it is ingested", async () => {
     const { page } = session;
     await open("?view=durability&workload=a", "durability");
     // Cassandra's balanced sweep and its durable run share 8 threads: an equal load, drawn too.
-    expect(await chartIds(page)).toEqual(["durability-equal-p99", "durability-equal-throughput", "durability-p99", "durability-throughput"]);
+    expect(await chartIds(page)).toEqual([
+      "durability-equal-p99",
+      "durability-equal-throughput",
+      "durability-p99",
+      "durability-throughput",
+    ]);
     await page.click('#nav a[data-view="runs"]');
     await waitForView(page, "runs");
     expect(await chartIds(page)).toEqual(["runs-throughput"]);
     expect(await page.locator('tr[data-run-id="web-late-run"]').count()).toBe(0);
-    const late = seed.documents.filter((d) => d.run.id === "web-histogram-a").map((d) => ({ ...d, run: { ...d.run, id: "web-late-run" } }));
+    const late = seed.documents
+      .filter((d) => d.run.id === "web-histogram-a")
+      .map((d) => ({ ...d, run: { ...d.run, id: "web-late-run" } }));
     await api.ingest(late);
     await page.reload();
     await waitForView(page, "runs");

@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { ResultDocument } from "../model/result-document.js";
 import { validateResultDocument } from "../model/result-validation.js";
-import { documentsFor, readFixture, type FixtureOutput } from "./web-seed.js";
 import { seededRandom as random } from "./support/seeded-random.js";
+import { documentsFor, type FixtureOutput, readFixture } from "./web-seed.js";
 
 const LOCAL = new URL("./fixtures/local-benchmark/", import.meta.url);
 export const LOCAL_SCENARIO = "usa-2015-durability";

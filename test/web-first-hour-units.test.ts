@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { clientBoundNotice, studyPageUrl } from "../cli/start-notices.js";
 import { FIRST_BENCHMARK, localCell, scaleOf } from "../model/local-cell.js";
 import { buildPlan } from "../model/plan.js";
 import { scenario } from "../model/scenarios.js";
-import { clientBoundNotice, studyPageUrl } from "../cli/start-notices.js";
+import type { PhaseView, RunDetail } from "../web/src/api.js";
 import { citationYear, defaultScenario, defaultWorkload, newestRecurring } from "../web/src/defaults.js";
 import { distinctLooks } from "../web/src/palette.js";
 import { axisType } from "../web/src/scales.js";
 import { reasonCode, verdictNote } from "../web/src/verdicts.js";
 import { changeText, percentText } from "../web/src/views/common.js";
 import { compareEntries, referenceEntry, unequalSetups } from "../web/src/views/compare-groups.js";
-import type { PhaseView, RunDetail } from "../web/src/api.js";
 
 function run(id: string, over: Partial<RunDetail["run"]> = {}, phase: Partial<PhaseView> = {}): RunDetail {
   return {
@@ -179,7 +179,11 @@ describe("compare: runs stored as repeats pooled, an invalid run never the defau
     const entries = compareEntries(
       [
         run("bad", {}, { verdict: "invalid", reasons: ["6 of 100 operations failed (6.00%)"] }),
-        run("ok", { records: 20_000_000, instanceTypes: { data: "i4i.4xlarge", client: "local" } }, { threadsPerClient: 128 }),
+        run(
+          "ok",
+          { records: 20_000_000, instanceTypes: { data: "i4i.4xlarge", client: "local" } },
+          { threadsPerClient: 128 },
+        ),
       ],
       undefined,
       undefined,

@@ -3,17 +3,17 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadReferenceData } from "../api/store/reference-data.js";
 import { decadesSpanned } from "../web/src/scales.js";
+import { type RunningApi, startApi } from "./web-api.js";
+import { type BrowserSession, chartAxis, openBrowser, screenshot, waitForView } from "./web-browser.js";
 import { decideDocuments } from "./web-decide-seed.js";
-import { startApi, type RunningApi } from "./web-api.js";
-import { chartAxis, openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
 import {
   LOCAL_SCENARIO,
   LONG_RUNS,
   LONG_SCENARIO,
-  OUTLIER,
-  OUTLIER_SCENARIO,
   localBenchmarkDocuments,
   longHistoryDocuments,
+  OUTLIER,
+  OUTLIER_SCENARIO,
   outlierHistoryDocuments,
 } from "./web-first-hour-seed.js";
 import { seedDocuments } from "./web-seed.js";
@@ -224,7 +224,9 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     const { page } = session;
     // The newest runs are the first benchmark's, one per preset: a configuration of one run has no history to show.
     await open("?view=regressions", "regressions");
-    expect(await page.evaluate(() => Object.keys(window.__charts).some((id) => id.startsWith("regressions-")))).toBe(true);
+    expect(await page.evaluate(() => Object.keys(window.__charts).some((id) => id.startsWith("regressions-")))).toBe(
+      true,
+    );
     await open("?view=repeatability", "repeatability");
     expect(await page.evaluate(() => !!window.__charts["repeatability"])).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type RunningApi } from "./web-api.js";
-import { openBrowser, waitForView, type BrowserSession } from "./web-browser.js";
+import { type RunningApi, startApi } from "./web-api.js";
+import { type BrowserSession, openBrowser, waitForView } from "./web-browser.js";
 
 // Served beyond loopback (`serve --host 0.0.0.0`) the dashboard is opened by a host name over plain HTTP. Here the host
 // name is mapped to the loopback address inside Chromium (no traffic leaves the machine); the browser treats it like

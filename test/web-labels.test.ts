@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { charsIn, fitLabel, wrapLabel } from "../web/src/labels.js";
 
 describe("chart labels that fit", () => {
-  const long = 'cassandra 3.11.0 balanced 1n (seed003-a-ops1000-cassandra) [C.-F. Andor and B. Pârv 2019 (seed 003)]';
+  const long = "cassandra 3.11.0 balanced 1n (seed003-a-ops1000-cassandra) [C.-F. Andor and B. Pârv 2019 (seed 003)]";
   it("wraps at spaces into lines of at most the width, keeping every word while three lines hold it", () => {
     const lines = wrapLabel(long, 30, 5);
     expect(lines.every((l) => l.length <= 30)).toBe(true);

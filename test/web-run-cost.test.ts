@@ -5,10 +5,18 @@ import { runCostText } from "../web/src/run-cost.js";
 describe("a run's realized cost on its page", () => {
   it("says the dollars, the seconds billed, the data nodes' $/h, what it covers and the prices' date and source", () => {
     const cost = runCost("m6i.large", [
-      { instance: "node-0", role: "data", instanceType: "m6i.large", startedAt: "2026-01-01T10:00:00Z", endedAt: "2026-01-01T11:00:00Z" },
+      {
+        instance: "node-0",
+        role: "data",
+        instanceType: "m6i.large",
+        startedAt: "2026-01-01T10:00:00Z",
+        endedAt: "2026-01-01T11:00:00Z",
+      },
     ]);
     const text = runCostText("r1", cost);
-    expect(text).toMatch(/^r1: realized cost \$0\.0960 for 1 instance\(s\), 3600 s billed, \$0\.0960\/h for the data nodes/);
+    expect(text).toMatch(
+      /^r1: realized cost \$0\.0960 for 1 instance\(s\), 3600 s billed, \$0\.0960\/h for the data nodes/,
+    );
     expect(text).toMatch(/volumes, public IPv4 addresses and S3 requests are not/);
     expect(text).toMatch(/prices of \d{4}-\d{2}-\d{2}, https:\/\/aws\.amazon\.com/);
   });

@@ -5,10 +5,10 @@
  * so every view of the dashboard has something to draw. Verdicts come from the runner's own rules.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { clientHistograms } from "../model/hdr/index.js";
 import { ENGINE_VERSIONS, type Engine } from "../model/engine.js";
+import { clientHistograms } from "../model/hdr/index.js";
 import type { Preset } from "../model/presets.js";
-import { type ClientOutput, type ResultDocument } from "../model/result-document.js";
+import type { ClientOutput, ResultDocument } from "../model/result-document.js";
 import { validateResultDocument } from "../model/result-validation.js";
 import { emptyStatusSeries } from "../model/status-series.js";
 import { judgePhase } from "../runner/validity.js";
@@ -43,8 +43,15 @@ export function readFixture(dir: string): FixtureOutput {
     if (a === "-target" && args[i + 1]) properties.target = args[i + 1]!;
   });
   const logs = readdirSync(new URL(`${dir}/`, FIXTURES)).filter((f) => f.endsWith(".hdr"));
-  const hdrHistograms = clientHistograms(logs.map((f) => ({ operation: f.slice(0, -4), text: readFileSync(new URL(`${dir}/${f}`, FIXTURES), "utf8") })));
-  return { output, properties, threads: Number(properties.threadcount ?? 1), ...(logs.length ? { hdrHistograms } : {}) };
+  const hdrHistograms = clientHistograms(
+    logs.map((f) => ({ operation: f.slice(0, -4), text: readFileSync(new URL(`${dir}/${f}`, FIXTURES), "utf8") })),
+  );
+  return {
+    output,
+    properties,
+    threads: Number(properties.threadcount ?? 1),
+    ...(logs.length ? { hdrHistograms } : {}),
+  };
 }
 
 interface RunSpec {
@@ -106,10 +113,19 @@ export function documentsFor(spec: RunSpec): ResultDocument[] {
         hdrLogs: [],
         ...(c.hdrHistograms ? { hdrHistograms: c.hdrHistograms } : {}),
         resources: [],
-        validity: judgePhase({ kind: "workload", output: c.output, exitCode: 0, resources: [], targetPerClient: target }),
+        validity: judgePhase({
+          kind: "workload",
+          output: c.output,
+          exitCode: 0,
+          resources: [],
+          targetPerClient: target,
+        }),
       };
       const checked = validateResultDocument(doc);
-      if (!checked.ok) throw new Error(`seed document ${spec.id}/${phase.workload}/${index} invalid: ${JSON.stringify(checked.errors)}`);
+      if (!checked.ok)
+        throw new Error(
+          `seed document ${spec.id}/${phase.workload}/${index} invalid: ${JSON.stringify(checked.errors)}`,
+        );
       return doc;
     });
   });
@@ -122,22 +138,66 @@ export function seedDocuments(): { documents: ResultDocument[]; sweep: FixtureOu
   const one = (workload: string, client: FixtureOutput) => [{ workload, clients: [client] }];
   const runs: RunSpec[] = [
     // A thread sweep (seed 003's shape, seed 004's "threads raised until throughput stops rising"): one run, a phase per thread count.
-    { id: "web-sweep-a", engine: "cassandra", preset: "balanced", nodes: 1, phases: sweep.map((c) => ({ workload: "a", clients: [c] })), day: 0 },
+    {
+      id: "web-sweep-a",
+      engine: "cassandra",
+      preset: "balanced",
+      nodes: 1,
+      phases: sweep.map((c) => ({ workload: "a", clients: [c] })),
+      day: 0,
+    },
     // Scaling labels: 2/4/8 "nodes" driven by 4/8/16 threads.
     { id: "web-scale-n2", engine: "hbase", preset: "balanced", nodes: 2, phases: one("a", at(4)), day: 11 },
     { id: "web-scale-n4", engine: "hbase", preset: "balanced", nodes: 4, phases: one("a", at(8)), day: 12 },
     { id: "web-scale-n8", engine: "hbase", preset: "balanced", nodes: 8, phases: one("a", at(16)), day: 13 },
     // Durability labels: the three presets at 32/16/4 threads.
-    { id: "web-dur-throughput", engine: "couchbase", preset: "throughput", nodes: 1, phases: one("a", at(32)), day: 14 },
+    {
+      id: "web-dur-throughput",
+      engine: "couchbase",
+      preset: "throughput",
+      nodes: 1,
+      phases: one("a", at(32)),
+      day: 14,
+    },
     { id: "web-dur-balanced", engine: "couchbase", preset: "balanced", nodes: 1, phases: one("a", at(16)), day: 15 },
     { id: "web-dur-durable", engine: "couchbase", preset: "durable", nodes: 1, phases: one("a", at(4)), day: 16 },
     // Two real repeats of one configuration (two clients each, HdrHistogram 2.1.4 and 2.1.12 on the classpath).
-    { id: "web-repeat-r0", engine: "mongodb", preset: "balanced", nodes: 2, repeat: 0, phases: [{ workload: "a", clients: [readFixture("ycsb/hdr-v1/client-0"), readFixture("ycsb/hdr-v1/client-1")] }], day: 17 },
-    { id: "web-repeat-r1", engine: "mongodb", preset: "balanced", nodes: 2, repeat: 1, phases: [{ workload: "a", clients: [readFixture("ycsb/hdr-v2/client-0"), readFixture("ycsb/hdr-v2/client-1")] }], day: 18 },
+    {
+      id: "web-repeat-r0",
+      engine: "mongodb",
+      preset: "balanced",
+      nodes: 2,
+      repeat: 0,
+      phases: [{ workload: "a", clients: [readFixture("ycsb/hdr-v1/client-0"), readFixture("ycsb/hdr-v1/client-1")] }],
+      day: 17,
+    },
+    {
+      id: "web-repeat-r1",
+      engine: "mongodb",
+      preset: "balanced",
+      nodes: 2,
+      repeat: 1,
+      phases: [{ workload: "a", clients: [readFixture("ycsb/hdr-v2/client-0"), readFixture("ycsb/hdr-v2/client-1")] }],
+      day: 18,
+    },
     // measurementtype=histogram, for the latency histogram.
-    { id: "web-histogram-a", engine: "cassandra", preset: "durable", nodes: 1, phases: one("a", readFixture("web/histogram-a")), day: 19 },
+    {
+      id: "web-histogram-a",
+      engine: "cassandra",
+      preset: "durable",
+      nodes: 1,
+      phases: one("a", readFixture("web/histogram-a")),
+      day: 19,
+    },
     // Failed operations (FlakyDB): the runner's rules make it invalid.
-    { id: "web-failed-a", engine: "mongodb", preset: "durable", nodes: 1, phases: one("a", readFixture("ycsb/failed")), day: 20 },
+    {
+      id: "web-failed-a",
+      engine: "mongodb",
+      preset: "durable",
+      nodes: 1,
+      phases: one("a", readFixture("ycsb/failed")),
+      day: 20,
+    },
   ];
   return {
     documents: runs.flatMap(documentsFor),
@@ -181,7 +241,15 @@ export function publishedDocuments(): ResultDocument[] {
       client: { index: 0, count: 1 },
       startedAt: at,
       finishedAt: at,
-      result: { overall: { runtimeMs: 0, throughputOpsSec: p.throughputOpsSec }, operations: {}, gc: {}, statusSeries: emptyStatusSeries(), measurementType: null, unknownLines: [], warnings: [] },
+      result: {
+        overall: { runtimeMs: 0, throughputOpsSec: p.throughputOpsSec },
+        operations: {},
+        gc: {},
+        statusSeries: emptyStatusSeries(),
+        measurementType: null,
+        unknownLines: [],
+        warnings: [],
+      },
       hdrLogs: [],
       resources: [],
       validity: { verdict: "valid", reasons: [] },

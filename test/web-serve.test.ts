@@ -1,11 +1,11 @@
-import Fastify, { type FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildDashboard, dashboardBuildReason, DIST_DIR } from "../web/build.js";
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import dashboard from "../api/plugins/app/dashboard.js";
-import { openBrowser, screenshot, waitForView, type BrowserSession } from "./web-browser.js";
+import { buildDashboard, DIST_DIR, dashboardBuildReason } from "../web/build.js";
+import { type BrowserSession, openBrowser, screenshot, waitForView } from "./web-browser.js";
 
 // The dashboard plugin alone, without the API: the shell loads and says clearly that the API did not answer.
 describe("the dashboard served alone (api/plugins/app/dashboard.ts)", () => {
@@ -43,7 +43,19 @@ describe("the dashboard served alone (api/plugins/app/dashboard.ts)", () => {
     await page.goto(`${base}/?view=scaling`);
     await waitForView(page, "scaling");
     const nav = await page.locator("#nav a").allTextContents();
-    expect(nav).toEqual(["Runs", "Compare", "Regressions", "Scaling", "Durability", "Thread sweeps", "Latency distribution", "Phase time series", "Repeatability", "Capacity and cost", "Studies"]);
+    expect(nav).toEqual([
+      "Runs",
+      "Compare",
+      "Regressions",
+      "Scaling",
+      "Durability",
+      "Thread sweeps",
+      "Latency distribution",
+      "Phase time series",
+      "Repeatability",
+      "Capacity and cost",
+      "Studies",
+    ]);
     expect(await page.locator("#nav a[aria-current=page]").textContent()).toBe("Scaling");
     await expect(page.locator(".message.error").textContent()).resolves.toContain("GET /scaling failed (404)");
     await screenshot(page, "no-api");

@@ -15,7 +15,10 @@ describe("URL state", () => {
     expect(parseState("")).toEqual({ view: "runs", params: {} });
   });
   it("sets and clears parameters", () => {
-    const s = withParams({ view: "runs", params: { engine: "hbase", page: "3" } }, { page: undefined, preset: "durable", engine: "" });
+    const s = withParams(
+      { view: "runs", params: { engine: "hbase", page: "3" } },
+      { page: undefined, preset: "durable", engine: "" },
+    );
     expect(s).toEqual({ view: "runs", params: { preset: "durable" } });
   });
   it("encodes run ids with reserved characters", () => {
@@ -27,20 +30,41 @@ describe("URL state", () => {
 
 describe("CSV export", () => {
   it("quotes fields with commas, quotes and line breaks", () => {
-    expect(toCsv(["a", "b"], [["x,y", 'say "hi"'], [1.5, null], ["line\nbreak", Number.NaN]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n1.5,\r\n"line\nbreak",\r\n');
+    expect(
+      toCsv(
+        ["a", "b"],
+        [
+          ["x,y", 'say "hi"'],
+          [1.5, null],
+          ["line\nbreak", Number.NaN],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n1.5,\r\n"line\nbreak",\r\n');
   });
   it("writes one line per point of every series", () => {
     const csv = seriesToCsv("nodes", "ops", [
-      { label: "cassandra", points: [{ x: 4, y: 10 }, { x: 8, y: 18 }] },
+      {
+        label: "cassandra",
+        points: [
+          { x: 4, y: 10 },
+          { x: 8, y: 18 },
+        ],
+      },
       { label: "mongodb: Lineate 2014, Table 1", points: [{ x: 4, y: 12 }] },
     ]);
-    expect(csv.trim().split("\r\n")).toEqual(["series,nodes,ops", "cassandra,4,10", "cassandra,8,18", '"mongodb: Lineate 2014, Table 1",4,12']);
+    expect(csv.trim().split("\r\n")).toEqual([
+      "series,nodes,ops",
+      "cassandra,4,10",
+      "cassandra,8,18",
+      '"mongodb: Lineate 2014, Table 1",4,12',
+    ]);
   });
 });
 
 describe("allInOrder", () => {
   const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
-  const failLater = (ms: number, message: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(message)), ms));
+  const failLater = (ms: number, message: string) =>
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(message)), ms));
   it("gives every value in argument order", async () => {
     await expect(allInOrder([later(20, "scaling"), Promise.resolve(2)])).resolves.toEqual(["scaling", 2]);
   });

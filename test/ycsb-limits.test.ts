@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPlan, scenario, YCSB_MAX_COUNT, type PlanPhase } from "../model/index.js";
-import { ycsbInvocation, type YcsbSetup } from "../runner/ycsb-invocation.js";
+import { buildPlan, type PlanPhase, scenario, YCSB_MAX_COUNT } from "../model/index.js";
+import { type YcsbSetup, ycsbInvocation } from "../runner/ycsb-invocation.js";
 import { basicDbSetup } from "../runner/ycsb-setup.js";
 import { REPO_ROOT } from "./runner-helpers.js";
 
@@ -30,10 +30,26 @@ afterAll(async () => {
 });
 
 /** One client's YCSB of a plan phase, with some of its properties changed (a few operations instead of millions). */
-async function runPhase(phase: PlanPhase, client: number, over: Record<string, string>, properties: Record<string, string> = {}) {
-  const changed: PlanPhase = { ...phase, properties: { ...phase.properties, ...over }, perClient: phase.perClient.map((c) => ({ ...c, ...over })) };
-  const inv = ycsbInvocation({ ...setup, properties: { ...setup.properties, ...properties } }, changed, client, join(hdrDir, `${phase.index}-${client}-`));
-  return run(inv.argv[0]!, inv.argv.slice(1), { maxBuffer: 64 * 1024 * 1024 }).catch((err: { stdout: string; stderr: string; code: number }) => ({ ...err, failed: true }));
+async function runPhase(
+  phase: PlanPhase,
+  client: number,
+  over: Record<string, string>,
+  properties: Record<string, string> = {},
+) {
+  const changed: PlanPhase = {
+    ...phase,
+    properties: { ...phase.properties, ...over },
+    perClient: phase.perClient.map((c) => ({ ...c, ...over })),
+  };
+  const inv = ycsbInvocation(
+    { ...setup, properties: { ...setup.properties, ...properties } },
+    changed,
+    client,
+    join(hdrDir, `${phase.index}-${client}-`),
+  );
+  return run(inv.argv[0]!, inv.argv.slice(1), { maxBuffer: 64 * 1024 * 1024 }).catch(
+    (err: { stdout: string; stderr: string; code: number }) => ({ ...err, failed: true }),
+  );
 }
 
 /** YCSB's Utils.fnvhash64: the key number a hashed key name ("user" + hash) stands for. */
@@ -47,7 +63,8 @@ function fnvhash64(value: bigint): bigint {
   return hash < 0n ? -hash : hash;
 }
 
-const keysOf = (stdout: string, op: string) => [...stdout.matchAll(new RegExp(`^${op} usertable user(\\d+) `, "gm"))].map((m) => m[1]!);
+const keysOf = (stdout: string, op: string) =>
+  [...stdout.matchAll(new RegExp(`^${op} usertable user(\\d+) `, "gm"))].map((m) => m[1]!);
 
 describe("seed 000 at 32 nodes and full size: 16 billion records through LongKeyWorkload", () => {
   const plan = buildPlan(scenario("endpoint-2015"), { nodes: 32 });
@@ -63,7 +80,11 @@ describe("seed 000 at 32 nodes and full size: 16 billion records through LongKey
     const expected = [0n, 1n, 2n, 3n, 4n].map((k) => String(fnvhash64(15_500_000_000n + k))).sort();
     expect(keysOf(r.stdout, "INSERT").sort()).toEqual(expected);
     // YCSB's own CoreWorkload with the same properties inserts the int-narrowed key numbers instead.
-    const stock = await runPhase(load, 31, { insertcount: "5", operationcount: "5", workload: "site.ycsb.workloads.CoreWorkload" });
+    const stock = await runPhase(load, 31, {
+      insertcount: "5",
+      operationcount: "5",
+      workload: "site.ycsb.workloads.CoreWorkload",
+    });
     expect(keysOf(stock.stdout, "INSERT")).toHaveLength(5);
     expect(keysOf(stock.stdout, "INSERT").filter((k) => expected.includes(k))).toEqual([]);
   }, 300_000);
@@ -80,9 +101,19 @@ describe("seed 000 at 32 nodes and full size: 16 billion records through LongKey
   }, 300_000);
 
   it("a client's operationcount is still an int: YCSB_MAX_COUNT runs, one more stops the phase at once", async () => {
-    const fits = await runPhase(b, 0, { operationcount: String(YCSB_MAX_COUNT), maxexecutiontime: "1" }, { "basicdb.verbose": "false" });
+    const fits = await runPhase(
+      b,
+      0,
+      { operationcount: String(YCSB_MAX_COUNT), maxexecutiontime: "1" },
+      { "basicdb.verbose": "false" },
+    );
     expect(fits.stdout).toMatch(/\[READ\], Operations, \d+/);
-    const over = await runPhase(b, 0, { operationcount: String(YCSB_MAX_COUNT + 1), maxexecutiontime: "1" }, { "basicdb.verbose": "false" });
+    const over = await runPhase(
+      b,
+      0,
+      { operationcount: String(YCSB_MAX_COUNT + 1), maxexecutiontime: "1" },
+      { "basicdb.verbose": "false" },
+    );
     expect(over.stderr).toMatch(/NumberFormatException: For input string: "2147483648"/);
     expect(over.stdout).not.toMatch(/\[READ\], Operations/);
   }, 300_000);
@@ -93,8 +124,21 @@ describe("the project's workload class in the real YCSB process", () => {
     const plan = buildPlan(scenario("lineate-2014"), { scale: 0.0001 });
     const step = plan.phases.find((p) => p.kind === "workload")!;
     expect(step.properties["ycsblab.warmup.seconds"]).toBe("60");
-    const r = await runPhase(step, 0, { "ycsblab.warmup.seconds": "2", operationcount: "50", maxexecutiontime: "60", readproportion: "1", updateproportion: "0" }, { "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false" });
-    expect(r.stderr).toMatch(/\[ycsb-lab\] warm-up: 2 s on 4 thread\(s\) in this process, \d+ operation\(s\) \(0 failed\), not measured/);
+    const r = await runPhase(
+      step,
+      0,
+      {
+        "ycsblab.warmup.seconds": "2",
+        operationcount: "50",
+        maxexecutiontime: "60",
+        readproportion: "1",
+        updateproportion: "0",
+      },
+      { "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false" },
+    );
+    expect(r.stderr).toMatch(
+      /\[ycsb-lab\] warm-up: 2 s on 4 thread\(s\) in this process, \d+ operation\(s\) \(0 failed\), not measured/,
+    );
     // BasicDB printed every read, the warm-up's too; YCSB measured only the phase's 50.
     expect(r.stdout).toMatch(/\[READ\], Operations, 50\n/);
     expect(keysOf(r.stdout, "READ").length).toBeGreaterThan(50);
@@ -106,10 +150,16 @@ describe("the project's workload class in the real YCSB process", () => {
     // 1 ms per operation: 372 threads of a BasicDB at full speed outrun YCSB's window of unacknowledged inserts.
     const quiet = { "basicdb.verbose": "false", "basicdb.simulatedelay": "1", "basicdb.randomizedelay": "false" };
     const capped = await runPhase(writeScan, 0, { maxexecutiontime: "2" }, quiet);
-    const perKey = (stderr: string) => Number(/\[ycsb-lab\] key chooser: \d+ key\(s\) in \d+ draw\(s\), ([\d.]+) per key/.exec(stderr)?.[1]);
+    const perKey = (stderr: string) =>
+      Number(/\[ycsb-lab\] key chooser: \d+ key\(s\) in \d+ draw\(s\), ([\d.]+) per key/.exec(stderr)?.[1]);
     expect(perKey(capped.stderr)).toBeLessThan(1.01);
     // The plan before: the key space sized for operationcount=2,000,000,000 x 25% inserts x 2.
-    const sentinel = await runPhase(writeScan, 0, { maxexecutiontime: "2", "ycsblab.keyspace.operationcount": "2000000000" }, quiet);
+    const sentinel = await runPhase(
+      writeScan,
+      0,
+      { maxexecutiontime: "2", "ycsblab.keyspace.operationcount": "2000000000" },
+      quiet,
+    );
     expect(perKey(sentinel.stderr)).toBeGreaterThan(100);
   }, 300_000);
 });

@@ -5,7 +5,13 @@ import { buildYcsbCommand, threadsForCount } from "../runner/ycsb-process.js";
 // zero and the JVM can hang after its last operation (runner/ycsb-process.ts threadsForCount).
 describe("YCSB's thread count against the client's operations", () => {
   const argvThreads = (phase: "load" | "run", properties: Record<string, string>, threads = 40) => {
-    const { args } = buildYcsbCommand({ phase, dbClass: "site.ycsb.BasicDB", classpath: ["core/*"], properties, threads });
+    const { args } = buildYcsbCommand({
+      phase,
+      dbClass: "site.ycsb.BasicDB",
+      classpath: ["core/*"],
+      properties,
+      threads,
+    });
     return args[args.indexOf("-threads") + 1];
   };
 

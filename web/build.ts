@@ -11,7 +11,12 @@ import { fileURLToPath } from "node:url";
 export const WEB_ROOT = fileURLToPath(new URL(".", import.meta.url));
 export const DIST_DIR = fileURLToPath(new URL("./dist/", import.meta.url));
 /** What the bundle is made of: the dashboard's sources and the model it imports (presets, types). */
-const SOURCES = [join(WEB_ROOT, "src"), join(WEB_ROOT, "index.html"), join(WEB_ROOT, "styles.css"), fileURLToPath(new URL("../model/", import.meta.url))];
+const SOURCES = [
+  join(WEB_ROOT, "src"),
+  join(WEB_ROOT, "index.html"),
+  join(WEB_ROOT, "styles.css"),
+  fileURLToPath(new URL("../model/", import.meta.url)),
+];
 
 /** The newest modification time (ms) of the files under these paths; 0 when none exists. */
 function newestMtime(paths: readonly string[]): number {

@@ -32,7 +32,8 @@ export class DataDirBusyError extends Error {
     readonly dir: string,
     readonly owner: DataDirOwner,
   ) {
-    const where = owner.host === hostname() ? `pid ${owner.pid} on this host` : `pid ${owner.pid} on host ${owner.host}`;
+    const where =
+      owner.host === hostname() ? `pid ${owner.pid} on this host` : `pid ${owner.pid} on host ${owner.host}`;
     super(
       `the PGlite data directory ${dir} is in use by ${owner.command} (${where}, since ${owner.startedAt}${owner.url ? `, serving ${owner.url}` : ""}): ` +
         `stop it first, or set PGLITE_DIR to another directory. If that process is gone, the lock is taken over by itself ` +
@@ -111,7 +112,14 @@ export interface DataDirLock {
 export function lockDataDir(dir: string, command = process.argv[2] ?? "process"): DataDirLock {
   const path = lockPathOf(dir);
   const start = processStartOf(process.pid);
-  const me: DataDirOwner = { pid: process.pid, host: hostname(), command: `ycsb-lab ${command}`.trim(), startedAt: new Date().toISOString(), ...(start ? { processStart: start } : {}), renewedAt: new Date().toISOString() };
+  const me: DataDirOwner = {
+    pid: process.pid,
+    host: hostname(),
+    command: `ycsb-lab ${command}`.trim(),
+    startedAt: new Date().toISOString(),
+    ...(start ? { processStart: start } : {}),
+    renewedAt: new Date().toISOString(),
+  };
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       const fd = openSync(path, "wx", 0o644);
@@ -154,7 +162,10 @@ export function lockDataDir(dir: string, command = process.argv[2] ?? "process")
 }
 
 /** This very process (not another one that had this pid on this host before). */
-const isMe = (owner: DataDirOwner) => owner.pid === process.pid && owner.host === hostname() && (owner.processStart === undefined || owner.processStart === processStartOf(process.pid));
+const isMe = (owner: DataDirOwner) =>
+  owner.pid === process.pid &&
+  owner.host === hostname() &&
+  (owner.processStart === undefined || owner.processStart === processStartOf(process.pid));
 
 function held(path: string, me: DataDirOwner): DataDirLock {
   let released = false;

@@ -58,7 +58,8 @@ export class FairQueue {
       return;
     }
     const other: Lane = this.last === "read" ? "write" : "read";
-    const lane: Lane | undefined = this.waiting[other].length > 0 ? other : this.waiting[this.last].length > 0 ? this.last : undefined;
+    const lane: Lane | undefined =
+      this.waiting[other].length > 0 ? other : this.waiting[this.last].length > 0 ? this.last : undefined;
     if (!lane) return;
     this.busy = true;
     this.startedAt = Date.now();
@@ -68,7 +69,8 @@ export class FairQueue {
 }
 
 /** A statement that only reads: everything else (and every transaction) is a write. */
-export const laneOf = (sql: string): Lane => (/^\s*(SELECT|SHOW|EXPLAIN)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql) ? "read" : "write");
+export const laneOf = (sql: string): Lane =>
+  /^\s*(SELECT|SHOW|EXPLAIN)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql) ? "read" : "write";
 
 interface PGliteLike {
   query(sql: string, ...rest: unknown[]): Promise<unknown>;
@@ -84,9 +86,12 @@ export function fairlyQueued<T extends object>(pglite: T, queue = new FairQueue(
   const db = pglite as unknown as PGliteLike;
   return new Proxy(pglite, {
     get(target, prop, receiver) {
-      if (prop === "query") return (sql: string, ...rest: unknown[]) => queue.run(laneOf(sql), () => db.query(sql, ...rest));
-      if (prop === "exec") return (sql: string, ...rest: unknown[]) => queue.run(laneOf(sql), () => db.exec(sql, ...rest));
-      if (prop === "transaction") return (fn: (tx: never) => Promise<unknown>) => queue.run("write", () => db.transaction(fn));
+      if (prop === "query")
+        return (sql: string, ...rest: unknown[]) => queue.run(laneOf(sql), () => db.query(sql, ...rest));
+      if (prop === "exec")
+        return (sql: string, ...rest: unknown[]) => queue.run(laneOf(sql), () => db.exec(sql, ...rest));
+      if (prop === "transaction")
+        return (fn: (tx: never) => Promise<unknown>) => queue.run("write", () => db.transaction(fn));
       const value = Reflect.get(target, prop, receiver);
       return typeof value === "function" ? value.bind(target) : value;
     },

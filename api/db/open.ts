@@ -7,10 +7,9 @@ import pg from "pg";
 import { PrismaClient } from "../../prisma/generated/client.js";
 import { applyMigrations, pgliteSession, pgSession } from "../../prisma/migrate.js";
 import { rebuildAggregates } from "../store/aggregates/rebuild.js";
-import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
-import { FairQueue, fairlyQueued } from "./fair-queue.js";
-
 import type { Db } from "./client.js";
+import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
+import { FairQueue, fairlyQueued } from "./fair-queue.js";
 
 export type { Db };
 
@@ -70,8 +69,19 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
-    factory = new PrismaPg({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5_000, statement_timeout: 60_000 });
-    const health = new pg.Pool({ connectionString: opts.databaseUrl, max: 1, connectionTimeoutMillis: 2_000, statement_timeout: 2_000, idleTimeoutMillis: 0 });
+    factory = new PrismaPg({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: 60_000,
+    });
+    const health = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 1,
+      connectionTimeoutMillis: 2_000,
+      statement_timeout: 2_000,
+      idleTimeoutMillis: 0,
+    });
     // An idle connection the server drops (a restart) is replaced at the next ping; the error is that ping's, not the process's.
     health.on("error", () => {});
     ping = async () => void (await health.query("SELECT 1"));
@@ -87,7 +97,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await mkdir(dir, { recursive: true });
     }
     // Loaded only for the embedded store: the dashboard service's kit (Postgres only) carries no PGlite.
-    const [{ PGlite: PGliteClass }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
+    const [{ PGlite: PGliteClass }, { PrismaPGlite }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("pglite-prisma-adapter"),
+    ]);
     let pglite: PGlite;
     try {
       pglite = new PGliteClass(dir);

@@ -7,20 +7,37 @@
  * (statement timeout) (PostgreSQL docs, Appendix A "PostgreSQL Error Codes").
  */
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
-const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TransactionAlreadyClosed"]);
+const ADAPTER_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TransactionAlreadyClosed",
+]);
 const NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
 // "timeout exceeded when trying to connect": pg-pool's error when no connection is free within connectionTimeoutMillis
 // (every one busy under load, or the server slow to accept), which the driver adapter passes on as a plain Error.
-const MESSAGES = /Connection terminated|Connection refused|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Timed out fetching a new connection|PGlite is closed|server closed the connection/i;
+const MESSAGES =
+  /Connection terminated|Connection refused|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Timed out fetching a new connection|PGlite is closed|server closed the connection/i;
 
 export function isDatabaseOutage(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 4) return false;
-  const e = err as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } }; cause?: unknown; name?: unknown };
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } };
+    cause?: unknown;
+    name?: unknown;
+  };
   const code = typeof e.code === "string" ? e.code : "";
   if (PRISMA_CODES.has(code) || NODE_CODES.has(code)) return true;
   if (/^08/.test(code) || ["57P01", "57P02", "57P03", "53300", "57014"].includes(code)) return true;
   const adapter = e.meta?.driverAdapterError?.cause;
-  if (adapter && (ADAPTER_KINDS.has(String(adapter.kind)) || /^08|^57P0|^53300|^57014/.test(String(adapter.originalCode ?? "")))) return true;
+  if (
+    adapter &&
+    (ADAPTER_KINDS.has(String(adapter.kind)) || /^08|^57P0|^53300|^57014/.test(String(adapter.originalCode ?? "")))
+  )
+    return true;
   if (e.name === "PrismaClientInitializationError") return true;
   if (typeof e.message === "string" && MESSAGES.test(e.message)) return true;
   return isDatabaseOutage(e.cause, depth + 1);

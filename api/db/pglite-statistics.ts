@@ -6,7 +6,12 @@ import type { Db } from "./open.js";
  * before ANALYZE). So the owner of a PGlite directory analyzes once at start, and again after writes, at most every
  * `minIntervalMs` (ANALYZE samples a bounded number of rows per table: seconds even for a large store).
  */
-export function keepPGliteStatistics(db: Db, writes: () => number, log: (msg: string, err?: unknown) => void, minIntervalMs = 10 * 60_000) {
+export function keepPGliteStatistics(
+  db: Db,
+  writes: () => number,
+  log: (msg: string, err?: unknown) => void,
+  minIntervalMs = 10 * 60_000,
+) {
   let analyzedAt = 0;
   let writesAtAnalyze = -1;
   let running = false;

@@ -55,7 +55,10 @@ export async function readDataVersion(db: Db): Promise<bigint> {
 }
 
 /** The changes after `version`, in order; `complete` is false when some were pruned (the reader must drop everything). */
-export async function changesSince(db: Db, version: bigint): Promise<{ changes: { version: bigint; touched: Touched }[]; complete: boolean }> {
+export async function changesSince(
+  db: Db,
+  version: bigint,
+): Promise<{ changes: { version: bigint; touched: Touched }[]; complete: boolean }> {
   const rows = await db.$queryRaw<{ version: bigint | number; touched: Touched }[]>`
     SELECT version, touched FROM data_changes WHERE version > ${version} ORDER BY version`;
   const changes = rows.map((r) => ({ version: BigInt(r.version), touched: r.touched }));

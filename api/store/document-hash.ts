@@ -65,8 +65,13 @@ function documentJson(doc: ResultDocument, seriesJson: string): string {
   const d = doc as unknown as Record<string, unknown>;
   const result = d.result;
   if (result === null || typeof result !== "object" || Array.isArray(result)) return canonicalJson(doc);
-  const resultJson = membersJson(result as Record<string, unknown>, (k, v) => (k === "statusSeries" ? seriesJson : canonicalJson(v)));
-  return (resultJson !== null && membersJson(d, (k, v) => (k === "result" ? resultJson : canonicalJson(v)))) || canonicalJson(doc);
+  const resultJson = membersJson(result as Record<string, unknown>, (k, v) =>
+    k === "statusSeries" ? seriesJson : canonicalJson(v),
+  );
+  return (
+    (resultJson !== null && membersJson(d, (k, v) => (k === "result" ? resultJson : canonicalJson(v)))) ||
+    canonicalJson(doc)
+  );
 }
 
 /**
@@ -74,7 +79,9 @@ function documentJson(doc: ResultDocument, seriesJson: string): string {
  * when given, is statusSeriesJson(doc), so the series is written once for the hash and for its stored row.
  */
 export function documentHash(doc: ResultDocument, seriesJson?: string): string {
-  return createHash("sha256").update(seriesJson === undefined ? canonicalJson(doc) : documentJson(doc, seriesJson)).digest("hex");
+  return createHash("sha256")
+    .update(seriesJson === undefined ? canonicalJson(doc) : documentJson(doc, seriesJson))
+    .digest("hex");
 }
 
 /** The hash stored before hashes were canonical (the JSON as sent): still recognised, so a resent document stays a duplicate. */

@@ -1,13 +1,22 @@
-import { findChangePoints, CHANGE_POINT_DEFAULTS } from "../../model/change-points.js";
-import { againstNoise, changeFrom, configurationId, configurationOf, historyOrder, type HistoryOrder, type RunConfiguration } from "../../model/history.js";
+import { CHANGE_POINT_DEFAULTS, findChangePoints } from "../../model/change-points.js";
+import {
+  againstNoise,
+  changeFrom,
+  configurationId,
+  configurationOf,
+  type HistoryOrder,
+  historyOrder,
+  type RunConfiguration,
+} from "../../model/history.js";
 import type { Db } from "../db/client.js";
 import { noteWrite, recordWrite } from "./data-version.js";
 import type { Touched } from "./touched.js";
 
 /** A pin or unpin changes the baselines and the regressions measured against them. */
 const BASELINES: Touched = { runs: [], baselines: true };
-import { runWhere, type RunFilters } from "./queries/filters.js";
-import { PEAK_FIELDS, runPeak, type PeakPhase } from "./queries/runs.js";
+
+import { type RunFilters, runWhere } from "./queries/filters.js";
+import { PEAK_FIELDS, type PeakPhase, runPeak } from "./queries/runs.js";
 
 const HISTORY_RUN = {
   id: true,
@@ -22,11 +31,24 @@ const HISTORY_RUN = {
   phases: { select: PEAK_FIELDS },
 } as const;
 
-type HistoryRun = { id: string; scenario: string; engine: string; engineVersion: string; preset: string; nodes: number; dataInstanceType: string; startedAt: Date; verdict: string; phases: PeakPhase[] };
+type HistoryRun = {
+  id: string;
+  scenario: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  dataInstanceType: string;
+  startedAt: Date;
+  verdict: string;
+  phases: PeakPhase[];
+};
 
 /** Each workload a run measured, at its peak load level, mean over its valid repeats (runPeak). */
 function workloadsOf(run: HistoryRun) {
-  const workloads = [...new Set(run.phases.filter((p) => p.kind === "workload" && p.workload).map((p) => p.workload!))].sort();
+  const workloads = [
+    ...new Set(run.phases.filter((p) => p.kind === "workload" && p.workload).map((p) => p.workload!)),
+  ].sort();
   return workloads.flatMap((workload) => {
     const peak = runPeak(run.phases, workload, "valid");
     return peak && peak.throughput.mean !== null ? [{ workload, peak }] : [];
@@ -49,7 +71,14 @@ export async function regressions(db: Db, f: RunFilters, order: HistoryOrder) {
     db.baseline.findMany({ select: { configuration: true, runId: true } }),
   ]);
   const baselineOf = new Map(baselines.map((b) => [b.configuration, b.runId]));
-  const histories = new Map<string, { configuration: RunConfiguration; workload: string; runs: { run: HistoryRun; peak: NonNullable<ReturnType<typeof runPeak>> }[] }>();
+  const histories = new Map<
+    string,
+    {
+      configuration: RunConfiguration;
+      workload: string;
+      runs: { run: HistoryRun; peak: NonNullable<ReturnType<typeof runPeak>> }[];
+    }
+  >();
   for (const run of runs) {
     const configuration = configurationOf(run);
     for (const { workload, peak } of workloadsOf(run)) {
@@ -62,7 +91,12 @@ export async function regressions(db: Db, f: RunFilters, order: HistoryOrder) {
   }
   const out = [...histories.values()].map((h) => {
     const ordered = historyOrder(
-      h.runs.map((r) => ({ ...r, id: r.run.id, startedAt: r.run.startedAt.toISOString(), engineVersion: r.run.engineVersion })),
+      h.runs.map((r) => ({
+        ...r,
+        id: r.run.id,
+        startedAt: r.run.startedAt.toISOString(),
+        engineVersion: r.run.engineVersion,
+      })),
       order,
     );
     const values = ordered.map((r) => r.peak.throughput.mean!);
@@ -98,16 +132,26 @@ export async function regressions(db: Db, f: RunFilters, order: HistoryOrder) {
         againstBaseline: baseline ? againstNoise(baseline.peak.throughput, r.peak.throughput).verdict : null,
       })),
       changes,
-      baseline: baselineRunId ? { runId: baselineRunId, throughputOpsSec: baseline?.peak.throughput.mean ?? null } : null,
+      baseline: baselineRunId
+        ? { runId: baselineRunId, throughputOpsSec: baseline?.peak.throughput.mean ?? null }
+        : null,
     };
   });
-  out.sort((a, b) => b.changes.length - a.changes.length || a.configurationId.localeCompare(b.configurationId) || a.workload.localeCompare(b.workload));
+  out.sort(
+    (a, b) =>
+      b.changes.length - a.changes.length ||
+      a.configurationId.localeCompare(b.configurationId) ||
+      a.workload.localeCompare(b.workload),
+  );
   return { order, method: REGRESSION_METHOD, histories: out };
 }
 
 /** Every pinned baseline with its run's version, start and each workload's peak (the views' difference to it). */
 export async function listBaselines(db: Db) {
-  const rows = await db.baseline.findMany({ orderBy: { configuration: "asc" }, select: { configuration: true, runId: true, note: true, pinnedAt: true, run: { select: HISTORY_RUN } } });
+  const rows = await db.baseline.findMany({
+    orderBy: { configuration: "asc" },
+    select: { configuration: true, runId: true, note: true, pinnedAt: true, run: { select: HISTORY_RUN } },
+  });
   return {
     baselines: rows.map((b) => ({
       configurationId: b.configuration,
@@ -117,16 +161,35 @@ export async function listBaselines(db: Db) {
       pinnedAt: b.pinnedAt.toISOString(),
       engineVersion: b.run.engineVersion,
       startedAt: b.run.startedAt.toISOString(),
-      workloads: workloadsOf(b.run).map((w) => ({ workload: w.workload, phase: w.peak.phase, threads: w.peak.threads, throughput: w.peak.throughput })),
+      workloads: workloadsOf(b.run).map((w) => ({
+        workload: w.workload,
+        phase: w.peak.phase,
+        threads: w.peak.threads,
+        throughput: w.peak.throughput,
+      })),
     })),
   };
 }
 
-export type PinOutcome = { status: "done"; configurationId: string; runId: string; replaced: string | null } | { status: "missing" } | { status: "published" } | { status: "not-baseline" };
+export type PinOutcome =
+  | { status: "done"; configurationId: string; runId: string; replaced: string | null }
+  | { status: "missing" }
+  | { status: "published" }
+  | { status: "not-baseline" };
 
 /** Pins a measured run as its configuration's baseline (replacing the one pinned before), or unpins it. */
 export async function pinBaseline(db: Db, runId: string, note: string | null): Promise<PinOutcome> {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { scenario: true, engine: true, preset: true, nodes: true, dataInstanceType: true, source: { select: { kind: true } } } });
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: {
+      scenario: true,
+      engine: true,
+      preset: true,
+      nodes: true,
+      dataInstanceType: true,
+      source: { select: { kind: true } },
+    },
+  });
   if (!run) return { status: "missing" };
   if (run.source.kind !== "measured") return { status: "published" };
   const id = configurationId(configurationOf(run));
@@ -137,7 +200,12 @@ export async function pinBaseline(db: Db, runId: string, note: string | null): P
     recordWrite(db, BASELINES),
   ]);
   noteWrite(db, BASELINES);
-  return { status: "done", configurationId: id, runId, replaced: before && before.runId !== runId ? before.runId : null };
+  return {
+    status: "done",
+    configurationId: id,
+    runId,
+    replaced: before && before.runId !== runId ? before.runId : null,
+  };
 }
 
 export async function unpinBaseline(db: Db, runId: string): Promise<PinOutcome> {

@@ -24,12 +24,20 @@ export const table = <C extends Record<string, string>>(name: string, columns: C
  * INSERT INTO <table> (<columns>) SELECT <columns> FROM jsonb_to_recordset(<rows>) AS x(<columns with types>) <tail>:
  * names and types come from the declarations above (never from input), the rows are one bound parameter.
  */
-export function bulkInsert<T extends Table<Record<string, string>>>(t: T, rows: readonly Row<T>[], tail: Prisma.Sql = Prisma.empty): Prisma.Sql {
+export function bulkInsert<T extends Table<Record<string, string>>>(
+  t: T,
+  rows: readonly Row<T>[],
+  tail: Prisma.Sql = Prisma.empty,
+): Prisma.Sql {
   return bulkInsertJson(t, JSON.stringify(rows), tail);
 }
 
 /** bulkInsert with the rows given as their JSON text (an array of objects named by the table's columns). */
-export function bulkInsertJson<T extends Table<Record<string, string>>>(t: T, rowsJson: string, tail: Prisma.Sql = Prisma.empty): Prisma.Sql {
+export function bulkInsertJson<T extends Table<Record<string, string>>>(
+  t: T,
+  rowsJson: string,
+  tail: Prisma.Sql = Prisma.empty,
+): Prisma.Sql {
   const names = Object.keys(t.columns);
   const cols = Prisma.raw(names.join(", "));
   const typed = Prisma.raw(names.map((n) => `${n} ${t.columns[n]}`).join(", "));
@@ -119,7 +127,11 @@ export const STATUS_SERIES = table("status_series", { client_result_id: "int", p
 export const statusSeriesRowsJson = (rows: readonly { clientResultId: number; pointsJson: string }[]): string =>
   `[${rows.map((r) => `{"client_result_id":${JSON.stringify(r.clientResultId)},"points":${r.pointsJson}}`).join(",")}]`;
 export const HDR_LOG_REFS = table("hdr_log_refs", { client_result_id: "int", operation: "text", uri: "text" });
-export const VALIDITY_VERDICTS = table("validity_verdicts", { client_result_id: "int", verdict: "text", reasons: "jsonb" });
+export const VALIDITY_VERDICTS = table("validity_verdicts", {
+  client_result_id: "int",
+  verdict: "text",
+  reasons: "jsonb",
+});
 
 /** A run as ingest stores it: the document's run, its own repeat, and its source's id. */
 export type RunFacts = ResultDocument["run"] & { sourceId: string };
@@ -151,7 +163,13 @@ export function runRow(r: RunFacts): Row<typeof RUNS> {
 }
 
 /** A phase as stored: a load's workload is "load", the phase's repeat as documentRepeats reads it, its preset. */
-export type PhaseFacts = ResultDocument["phase"] & { runId: string; repeat: number; preset: string; configurationId: string | null; peakId: string | null };
+export type PhaseFacts = ResultDocument["phase"] & {
+  runId: string;
+  repeat: number;
+  preset: string;
+  configurationId: string | null;
+  peakId: string | null;
+};
 
 /** A document's phase as stored, with the groups ingest keeps it in (its run's source id given). */
 export function phaseFactsOf(d: ResultDocument, sourceId: string): PhaseFacts {
@@ -170,7 +188,14 @@ export function phaseFactsOf(d: ResultDocument, sourceId: string): PhaseFacts {
     operationCount: d.phase.operationCount ?? null,
     operationCountPer: d.phase.operationCountPer ?? null,
   });
-  return { ...d.phase, workload: workload ?? undefined, runId: d.run.id, repeat: documentRepeats(d).phase, preset, ...groups };
+  return {
+    ...d.phase,
+    workload: workload ?? undefined,
+    runId: d.run.id,
+    repeat: documentRepeats(d).phase,
+    preset,
+    ...groups,
+  };
 }
 
 export function phaseRow(p: PhaseFacts): Row<typeof PHASES> {
@@ -215,7 +240,11 @@ export function clientResultRow(d: ResultDocument, phaseId: number, documentHash
 }
 
 /** One row per operation group, with its merged HDR histogram where the importer or the runner gave one. */
-export function operationRows(d: ResultDocument, clientResultId: number, hdr: Record<string, string>): Row<typeof OPERATION_STATS>[] {
+export function operationRows(
+  d: ResultDocument,
+  clientResultId: number,
+  hdr: Record<string, string>,
+): Row<typeof OPERATION_STATS>[] {
   return Object.entries(d.result.operations).map(([operation, o]) => ({
     client_result_id: clientResultId,
     operation,

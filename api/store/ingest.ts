@@ -1,11 +1,11 @@
 import { documentRepeats } from "../../model/aggregate/repeats.js";
 import { normalizeIdentifiers } from "../../model/identifiers.js";
-import { factDifferences, phaseFacts, runFacts, showFact, sortedJson, type Facts } from "../../model/shared-facts.js";
 import type { ResultDocument } from "../../model/result-document.js";
+import { type Facts, factDifferences, phaseFacts, runFacts, showFact, sortedJson } from "../../model/shared-facts.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
+import { refreshAggregates } from "./aggregates/refresh.js";
 import { noteWrite, recordWrite } from "./data-version.js";
-import { touchedByDocuments, type Touched } from "./touched.js";
 import { documentHash, legacyDocumentHash, statusSeriesJson } from "./document-hash.js";
 import {
   bulkInsert,
@@ -15,21 +15,21 @@ import {
   HDR_LOG_REFS,
   OPERATION_STATS,
   operationRows,
+  PHASES,
+  type PhaseFacts,
   phaseFactsOf,
   phaseRow,
-  PHASES,
+  type Row,
   RUNS,
   runRow,
   SOURCES,
   STATUS_SERIES,
   statusSeriesRowsJson,
   VALIDITY_VERDICTS,
-  type PhaseFacts,
-  type Row,
 } from "./ingest-tables.js";
 import { keepTotals, type Tx } from "./phase-totals.js";
-import { refreshAggregates } from "./aggregates/refresh.js";
 import { sourceIdOf } from "./sources.js";
+import { type Touched, touchedByDocuments } from "./touched.js";
 
 /** What happened to one document: stored now, already stored identically, or a different document under its key. */
 export type IngestStatus = "created" | "duplicate" | "conflict";
@@ -57,7 +57,14 @@ export class FactConflictError extends Error {
 }
 
 export class RunConflictError extends FactConflictError {
-  constructor(runId: string, docIndex: number, pointer: string, before: unknown, given: unknown, otherIndex: number | null) {
+  constructor(
+    runId: string,
+    docIndex: number,
+    pointer: string,
+    before: unknown,
+    given: unknown,
+    otherIndex: number | null,
+  ) {
     const field = pointer.replace(/^\/run\//, "");
     super(
       docIndex,
@@ -71,7 +78,15 @@ export class RunConflictError extends FactConflictError {
 }
 
 export class PhaseConflictError extends FactConflictError {
-  constructor(runId: string, phase: string, docIndex: number, pointer: string, before: unknown, given: unknown, otherIndex: number | null) {
+  constructor(
+    runId: string,
+    phase: string,
+    docIndex: number,
+    pointer: string,
+    before: unknown,
+    given: unknown,
+    otherIndex: number | null,
+  ) {
     const field = pointer.replace(/^\/phase\//, "");
     super(
       docIndex,
@@ -97,7 +112,11 @@ function hasLz4(db: Db): Promise<boolean> {
   let p = lz4Support.get(db);
   if (!p) {
     // Postgres < 14 has no such setting (no row): pglz then, as before.
-    p = db.$queryRaw<{ ok: boolean }[]>`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`.then((r) => r[0]?.ok === true);
+    p = db.$queryRaw<
+      { ok: boolean }[]
+    >`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`.then(
+      (r) => r[0]?.ok === true,
+    );
     lz4Support.set(db, p);
     p.catch(() => lz4Support.delete(db)); // a failed probe (connection lost) is asked again next time
   }
@@ -116,13 +135,19 @@ export interface IngestOptions {
  * phase + client index) and INSERT ... ON CONFLICT DO NOTHING decide, never a check-then-insert, so the same
  * document sent twice or by two processes at once is stored once.
  */
-export async function ingestDocuments(db: Db, given: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[] = [], options: IngestOptions = {}): Promise<IngestOutcome[]> {
+export async function ingestDocuments(
+  db: Db,
+  given: readonly ResultDocument[],
+  extras: readonly (IngestExtras | undefined)[] = [],
+  options: IngestOptions = {},
+): Promise<IngestOutcome[]> {
   if (given.length === 0) return [];
   // Names stored in Unicode NFC, whichever way the documents came (model/identifiers.ts): one phase, one key.
   const docs = given.map(normalizeIdentifiers);
   if (!options.allowPublished) {
     const published = docs.find((d) => d.run.source.kind === "published");
-    if (published) throw new Error(`run ${published.run.id}: published figures are stored only by the reference loader`);
+    if (published)
+      throw new Error(`run ${published.run.id}: published figures are stored only by the reference loader`);
   }
   const lz4 = await hasLz4(db);
   // What this write touched (the runs of the documents it stores now): the cached answers it can change go.
@@ -140,7 +165,10 @@ export async function ingestDocuments(db: Db, given: readonly ResultDocument[], 
       await keepTotals(tx, clients.touchedPhases);
       await keepRunEnds(tx, docs, clients.created);
       await refreshAggregates(tx, clients.touchedPhases);
-      touched.runs = touchedByDocuments([...clients.created.keys()].map((i) => docs[i]!), (d) => d.run.source.kind);
+      touched.runs = touchedByDocuments(
+        [...clients.created.keys()].map((i) => docs[i]!),
+        (d) => d.run.source.kind,
+      );
       // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
       if (clients.created.size > 0) await recordWrite(tx, touched);
       return outcomesOf(tx, docs, clients);
@@ -238,7 +266,12 @@ async function storeSources(tx: Tx, docs: readonly ResultDocument[]): Promise<vo
   const sources = new Map<string, Row<typeof SOURCES>>();
   for (const d of docs) {
     const s = d.run.source;
-    sources.set(sourceIdOf(d), { id: sourceIdOf(d), kind: s.kind, citation: s.kind === "published" ? s.citation : null, seed: s.kind === "published" ? (s.seed ?? null) : null });
+    sources.set(sourceIdOf(d), {
+      id: sourceIdOf(d),
+      kind: s.kind,
+      citation: s.kind === "published" ? s.citation : null,
+      seed: s.kind === "published" ? (s.seed ?? null) : null,
+    });
   }
   await tx.$executeRaw(bulkInsert(SOURCES, [...sources.values()], Prisma.sql`ON CONFLICT (id) DO NOTHING`));
 }
@@ -255,7 +288,13 @@ async function storeRuns(tx: Tx, docs: readonly ResultDocument[]): Promise<void>
     }
   });
   const runs = [...first.values()].map((i) => docs[i]!);
-  await tx.$executeRaw(bulkInsert(RUNS, runs.map((d) => runRow({ ...d.run, repeat: documentRepeats(d).run, sourceId: sourceIdOf(d) })), Prisma.sql`ON CONFLICT (id) DO NOTHING`));
+  await tx.$executeRaw(
+    bulkInsert(
+      RUNS,
+      runs.map((d) => runRow({ ...d.run, repeat: documentRepeats(d).run, sourceId: sourceIdOf(d) })),
+      Prisma.sql`ON CONFLICT (id) DO NOTHING`,
+    ),
+  );
   const stored = await tx.$queryRaw<StoredRun[]>`
     SELECT r.id, r.scenario, r.engine, r.engine_version, r.preset, r.nodes, r.data_instance_type, r.client_instance_type, r.storage, r.region,
            r.replication, r.ycsb_version, r.bindings_version, r.ycsb_lab_version, r.provenance, r.repeat, r.started_at, r.finished_at, r.stand_in,
@@ -263,7 +302,10 @@ async function storeRuns(tx: Tx, docs: readonly ResultDocument[]): Promise<void>
     FROM runs r WHERE r.id = ANY(${[...first.keys()]}::text[])`;
   for (const row of stored) {
     const i = first.get(row.id)!;
-    const [difference] = factDifferences(storedRunFacts(row), { ...runFacts(docs[i]!), "/run/source": sourceIdOf(docs[i]!) });
+    const [difference] = factDifferences(storedRunFacts(row), {
+      ...runFacts(docs[i]!),
+      "/run/source": sourceIdOf(docs[i]!),
+    });
     if (difference) throw new RunConflictError(row.id, i, difference[0], difference[1], difference[2], null);
   }
 }
@@ -281,7 +323,8 @@ async function storePhases(tx: Tx, docs: readonly ResultDocument[]): Promise<Map
       return;
     }
     const [difference] = factDifferences(phaseFacts(docs[j]!), phaseFacts(d));
-    if (difference) throw new PhaseConflictError(d.run.id, d.phase.name, i, difference[0], difference[1], difference[2], j);
+    if (difference)
+      throw new PhaseConflictError(d.run.id, d.phase.name, i, difference[0], difference[1], difference[2], j);
   });
   const rows = [...phases.values()].map(phaseRow);
   await tx.$executeRaw(bulkInsert(PHASES, rows, Prisma.sql`ON CONFLICT (run_id, name) DO NOTHING`));
@@ -293,7 +336,8 @@ async function storePhases(tx: Tx, docs: readonly ResultDocument[]): Promise<Map
   for (const row of stored) {
     const i = first.get(phaseKey(row.run_id, row.name))!;
     const [difference] = factDifferences(storedPhaseFacts(row), phaseFacts(docs[i]!));
-    if (difference) throw new PhaseConflictError(row.run_id, row.name, i, difference[0], difference[1], difference[2], null);
+    if (difference)
+      throw new PhaseConflictError(row.run_id, row.name, i, difference[0], difference[1], difference[2], null);
   }
   return new Map(stored.map((p) => [phaseKey(p.run_id, p.name), Number(p.id)]));
 }
@@ -311,7 +355,11 @@ interface StoredClients {
 }
 
 /** One client result per key (the first document of the batch with it), unless one is stored already. */
-async function storeClientResults(tx: Tx, docs: readonly ResultDocument[], phaseId: Map<string, number>): Promise<StoredClients> {
+async function storeClientResults(
+  tx: Tx,
+  docs: readonly ResultDocument[],
+  phaseId: Map<string, number>,
+): Promise<StoredClients> {
   const seriesJson = docs.map(statusSeriesJson);
   const hashes = docs.map((d, i) => documentHash(d, seriesJson[i]));
   const firstOfKey = new Map<string, number>();
@@ -320,22 +368,41 @@ async function storeClientResults(tx: Tx, docs: readonly ResultDocument[], phase
     if (!firstOfKey.has(k)) firstOfKey.set(k, i);
   });
   const candidates = [...firstOfKey.values()];
-  const rows = candidates.map((i) => clientResultRow(docs[i]!, phaseId.get(phaseKey(docs[i]!.run.id, docs[i]!.phase.name))!, hashes[i]!));
-  const inserted = await tx.$queryRaw<{ id: number; phase_id: number; client_index: number }[]>(
-    bulkInsert(CLIENT_RESULTS, rows, Prisma.sql`ON CONFLICT (phase_id, client_index) DO NOTHING RETURNING id, phase_id, client_index`),
+  const rows = candidates.map((i) =>
+    clientResultRow(docs[i]!, phaseId.get(phaseKey(docs[i]!.run.id, docs[i]!.phase.name))!, hashes[i]!),
   );
-  const insertedId = new Map(inserted.map((r) => [`${Number(r.phase_id)}\u0000${Number(r.client_index)}`, Number(r.id)]));
+  const inserted = await tx.$queryRaw<{ id: number; phase_id: number; client_index: number }[]>(
+    bulkInsert(
+      CLIENT_RESULTS,
+      rows,
+      Prisma.sql`ON CONFLICT (phase_id, client_index) DO NOTHING RETURNING id, phase_id, client_index`,
+    ),
+  );
+  const insertedId = new Map(
+    inserted.map((r) => [`${Number(r.phase_id)}\u0000${Number(r.client_index)}`, Number(r.id)]),
+  );
   const created = new Map<number, number>();
   for (const i of candidates) {
     const d = docs[i]!;
     const id = insertedId.get(`${phaseId.get(phaseKey(d.run.id, d.phase.name))}\u0000${d.client.index}`);
     if (id !== undefined) created.set(i, id);
   }
-  return { created, touchedPhases: [...new Set(inserted.map((r) => Number(r.phase_id)))], hashes, seriesJson, firstOfKey };
+  return {
+    created,
+    touchedPhases: [...new Set(inserted.map((r) => Number(r.phase_id)))],
+    hashes,
+    seriesJson,
+    firstOfKey,
+  };
 }
 
 /** What hangs off each client result created now: operation groups, status series, HDR log references, verdict. */
-async function storeClientDetails(tx: Tx, docs: readonly ResultDocument[], extras: readonly (IngestExtras | undefined)[], { created, seriesJson }: StoredClients): Promise<void> {
+async function storeClientDetails(
+  tx: Tx,
+  docs: readonly ResultDocument[],
+  extras: readonly (IngestExtras | undefined)[],
+  { created, seriesJson }: StoredClients,
+): Promise<void> {
   const ops: Row<typeof OPERATION_STATS>[] = [];
   const series: { clientResultId: number; pointsJson: string }[] = [];
   const hdrRefs: Row<typeof HDR_LOG_REFS>[] = [];
@@ -379,9 +446,18 @@ async function keepRunEnds(tx: Tx, docs: readonly ResultDocument[], created: Map
  * conflict. The stored keys are looked up with one join over the batch's keys (as the inserts are made), so a client's
  * retry of an acknowledged batch costs what its first POST did, whatever its size.
  */
-async function outcomesOf(tx: Tx, docs: readonly ResultDocument[], { created, hashes, firstOfKey }: StoredClients): Promise<IngestOutcome[]> {
+async function outcomesOf(
+  tx: Tx,
+  docs: readonly ResultDocument[],
+  { created, hashes, firstOfKey }: StoredClients,
+): Promise<IngestOutcome[]> {
   const notCreated = docs.map((_, i) => i).filter((i) => !created.has(i));
-  const keys = notCreated.map((i) => ({ i, run_id: docs[i]!.run.id, name: docs[i]!.phase.name, client_index: docs[i]!.client.index }));
+  const keys = notCreated.map((i) => ({
+    i,
+    run_id: docs[i]!.run.id,
+    name: docs[i]!.phase.name,
+    client_index: docs[i]!.client.index,
+  }));
   const existing = keys.length
     ? await tx.$queryRaw<{ i: number; hash: string }[]>`
         SELECT x.i, c.document_hash AS hash

@@ -22,7 +22,12 @@ const typeOf = (run: RunMachines, role: "data" | "client") => {
 export async function storeSpan(db: Db, runId: string, run: RunMachines, status: InstanceStatus): Promise<boolean> {
   const [span] = instanceSpans([status]);
   if (!span) return false;
-  const row = { role: span.role, instanceType: typeOf(run, span.role), startedAt: new Date(span.startedAt), endedAt: new Date(span.endedAt) };
+  const row = {
+    role: span.role,
+    instanceType: typeOf(run, span.role),
+    startedAt: new Date(span.startedAt),
+    endedAt: new Date(span.endedAt),
+  };
   // A write like any other: the cached answers about the run (its page, /capacity) are dropped (data-version.ts).
   const touched = { runs: await touchedRuns(db, [runId]) };
   await db.$transaction(async (tx) => {
@@ -41,7 +46,10 @@ export async function storeSpan(db: Db, runId: string, run: RunMachines, status:
 export async function spansOf(db: Db, runIds: readonly string[]): Promise<Map<string, TypedSpan[]>> {
   const out = new Map<string, TypedSpan[]>();
   if (runIds.length === 0) return out;
-  const rows = await db.instanceSpan.findMany({ where: { runId: { in: [...runIds] } }, orderBy: [{ runId: "asc" }, { instance: "asc" }] });
+  const rows = await db.instanceSpan.findMany({
+    where: { runId: { in: [...runIds] } },
+    orderBy: [{ runId: "asc" }, { instance: "asc" }],
+  });
   for (const r of rows) {
     const span: TypedSpan = {
       instance: r.instance,

@@ -1,5 +1,11 @@
 /** The per-phase totals ingest keeps for the read side, and each run's worst verdict. */
-import { clientsReported, lessSevere, phaseRuntimeMs, phaseThroughput, worstVerdict } from "../../model/aggregate/rules.js";
+import {
+  clientsReported,
+  lessSevere,
+  phaseRuntimeMs,
+  phaseThroughput,
+  worstVerdict,
+} from "../../model/aggregate/rules.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
 
@@ -15,7 +21,16 @@ export async function keepTotals(tx: Tx, phaseIds: number[]): Promise<void> {
   const touched = [...phaseIds].sort((a, b) => a - b);
   if (touched.length === 0) return;
   await tx.$queryRaw`SELECT id FROM phases WHERE id IN (${Prisma.join(touched)}) ORDER BY id FOR UPDATE`;
-  const clients = await tx.$queryRaw<{ phaseId: number; clientIndex: number; clients: number; throughputOpsSec: number; runtimeMs: number; verdict: string | null }[]>`
+  const clients = await tx.$queryRaw<
+    {
+      phaseId: number;
+      clientIndex: number;
+      clients: number;
+      throughputOpsSec: number;
+      runtimeMs: number;
+      verdict: string | null;
+    }[]
+  >`
     SELECT c.phase_id AS "phaseId", c.client_index AS "clientIndex", p.clients, c.throughput_ops_sec AS "throughputOpsSec", c.runtime_ms AS "runtimeMs", v.verdict
     FROM client_results c JOIN phases p ON p.id = c.phase_id LEFT JOIN validity_verdicts v ON v.client_result_id = c.id
     WHERE c.phase_id IN (${Prisma.join(touched)})`;
@@ -28,7 +43,10 @@ export async function keepTotals(tx: Tx, phaseIds: number[]): Promise<void> {
   const totals = [...byPhase].map(([id, cs]) => ({
     id,
     throughput_sum: phaseThroughput(cs),
-    clients_reported: clientsReported(cs.map((c) => c.clientIndex), cs[0]!.clients),
+    clients_reported: clientsReported(
+      cs.map((c) => c.clientIndex),
+      cs[0]!.clients,
+    ),
     runtime_ms: phaseRuntimeMs(cs),
     verdict: worstVerdict(cs.map((c) => c.verdict)),
   }));

@@ -1,17 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { documentHash, legacyDocumentHash } from "./document-hash.js";
-import { ingestDocuments, sourceIdOf } from "./ingest.js";
+import { type Engine, isEngine } from "../../model/engine.js";
+import { PRESET_PROPERTY, PRESETS, type Preset } from "../../model/presets.js";
+import { type ResultDocument, ResultDocumentSchema, SCHEMA_VERSION } from "../../model/result-document.js";
+import { checkAgainst } from "../../model/result-validation.js";
+import { emptyStatusSeries } from "../../model/status-series.js";
+import { workload as catalogueWorkload } from "../../model/workloads.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
 import { aroundRunChange } from "./aggregates/refresh.js";
 import { noteWrite, recordWrite } from "./data-version.js";
-import { isEngine, type Engine } from "../../model/engine.js";
-import { PRESET_PROPERTY, PRESETS, type Preset } from "../../model/presets.js";
-import { ResultDocumentSchema, SCHEMA_VERSION, type ResultDocument } from "../../model/result-document.js";
-import { checkAgainst } from "../../model/result-validation.js";
-import { emptyStatusSeries } from "../../model/status-series.js";
-import { workload as catalogueWorkload } from "../../model/workloads.js";
+import { documentHash, legacyDocumentHash } from "./document-hash.js";
+import { ingestDocuments, sourceIdOf } from "./ingest.js";
 
 /**
  * Loads the seeds' published tables (prisma/reference/<seed>.json, transcribed from the seed texts) into
@@ -109,11 +109,14 @@ export function checkSeedFile(f: SeedFile): string[] {
   for (const t of f.tables) {
     if (t.rows.length !== t.expectedRows) problems.push(`${t.id}: ${t.rows.length} rows, expected ${t.expectedRows}`);
     t.rows.forEach((r, i) => {
-      if (r.length !== t.columns.length) problems.push(`${t.id} row ${i}: ${r.length} cells for ${t.columns.length} columns`);
+      if (r.length !== t.columns.length)
+        problems.push(`${t.id} row ${i}: ${r.length} cells for ${t.columns.length} columns`);
     });
     if (t.derive?.metric === "anova") {
-      for (const col of ["workload", "ops"]) if (!t.columns.includes(col)) problems.push(`${t.id}: anova column ${col} missing`);
-      if (t.derive.scenario !== f.scenario) problems.push(`${t.id}: scenario ${t.derive.scenario} is not the seed's ${f.scenario}`);
+      for (const col of ["workload", "ops"])
+        if (!t.columns.includes(col)) problems.push(`${t.id}: anova column ${col} missing`);
+      if (t.derive.scenario !== f.scenario)
+        problems.push(`${t.id}: scenario ${t.derive.scenario} is not the seed's ${f.scenario}`);
       continue;
     }
     if (t.derive?.metric === "mean-latency") {
@@ -121,7 +124,8 @@ export function checkSeedFile(f: SeedFile): string[] {
         if (!t.columns.includes(col)) problems.push(`${t.id}: engine column ${col} missing`);
         if (!isEngine(engine)) problems.push(`${t.id}: ${engine} is not an engine`);
       }
-      if (t.columns[0] !== t.derive.keyColumn) problems.push(`${t.id}: first column ${t.columns[0]} is not ${t.derive.keyColumn}`);
+      if (t.columns[0] !== t.derive.keyColumn)
+        problems.push(`${t.id}: first column ${t.columns[0]} is not ${t.derive.keyColumn}`);
       if (t.derive.workload !== null) {
         try {
           catalogueWorkload(t.derive.workload);
@@ -133,11 +137,13 @@ export function checkSeedFile(f: SeedFile): string[] {
     }
     if (t.derive?.metric === "p99") {
       const d = t.derive;
-      for (const [name, engine] of Object.entries(d.engines)) if (!isEngine(engine)) problems.push(`${t.id}: ${name} -> ${engine} is not an engine`);
+      for (const [name, engine] of Object.entries(d.engines))
+        if (!isEngine(engine)) problems.push(`${t.id}: ${name} -> ${engine} is not an engine`);
       t.rows.forEach((r, i) => {
         if (!(String(r[0]) in d.engines)) problems.push(`${t.id} row ${i}: ${r[0]} is not a named engine`);
       });
-      for (const col of Object.keys(d.operations)) if (!t.columns.includes(col)) problems.push(`${t.id}: operation column ${col} missing`);
+      for (const col of Object.keys(d.operations))
+        if (!t.columns.includes(col)) problems.push(`${t.id}: operation column ${col} missing`);
       if (!PRESETS.includes(d.preset)) problems.push(`${t.id}: preset ${d.preset} unknown`);
       if (d.scenario !== f.scenario) problems.push(`${t.id}: scenario ${d.scenario} is not the seed's ${f.scenario}`);
     } else if (t.derive) {
@@ -156,9 +162,11 @@ export function checkSeedFile(f: SeedFile): string[] {
   }
   if (f.preset !== null && !PRESETS.includes(f.preset)) problems.push(`preset ${f.preset} unknown`);
   for (const [engine, preset] of Object.entries(f.enginePresets ?? {})) {
-    if (!isEngine(engine) || !PRESETS.includes(preset)) problems.push(`enginePresets: ${engine} -> ${preset} is not an engine and preset`);
+    if (!isEngine(engine) || !PRESETS.includes(preset))
+      problems.push(`enginePresets: ${engine} -> ${preset} is not an engine and preset`);
   }
-  if (!(Number.isInteger(f.replication) && f.replication >= 1)) problems.push(`replication ${String(f.replication)} is not a copy count`);
+  if (!(Number.isInteger(f.replication) && f.replication >= 1))
+    problems.push(`replication ${String(f.replication)} is not a copy count`);
   return problems;
 }
 
@@ -180,7 +188,9 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
         const runPreset = f.enginePresets?.[engine] ?? preset;
         const byThreads = d.keyColumn === "threads";
         const nodes = byThreads ? 1 : key;
-        const runId = byThreads ? `seed${f.seed}-${d.workload}-ops${d.operations}-${engine}` : `seed${f.seed}-${engine}-n${nodes}`;
+        const runId = byThreads
+          ? `seed${f.seed}-${d.workload}-ops${d.operations}-${engine}`
+          : `seed${f.seed}-${engine}-n${nodes}`;
         const phaseName = byThreads ? `${d.workload}-t${key}` : d.workload;
         const runtimeMs = d.metric === "runtime" ? value : 0;
         const throughput = d.metric === "runtime" ? (d.operations! * 1000) / value : value;
@@ -207,7 +217,11 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
             kind: d.workload === "load" ? "load" : "workload",
             ...(d.workload === "load" ? {} : { workload: d.workload }),
             // A table run under another preset than the study's (seed 000's non-durable load) says so, as measured phases do.
-            properties: { referenceTable: t.id, tableRef: t.tableRef, ...(d.preset ? { [PRESET_PROPERTY]: d.preset } : {}) },
+            properties: {
+              referenceTable: t.id,
+              tableRef: t.tableRef,
+              ...(d.preset ? { [PRESET_PROPERTY]: d.preset } : {}),
+            },
             threadsPerClient: byThreads ? key : 1,
             clients: 1,
             // Seed 003's operation count is a factor of its study (Tables 1-8, one per count): its own series.
@@ -223,7 +237,10 @@ export function publishedDocuments(f: SeedFile): ResultDocument[] {
             statusSeries: emptyStatusSeries(),
             measurementType: null,
             unknownLines: [],
-            warnings: d.metric === "runtime" ? [`throughput derived as ${d.operations} operations / published mean runtime`] : [],
+            warnings:
+              d.metric === "runtime"
+                ? [`throughput derived as ${d.operations} operations / published mean runtime`]
+                : [],
           },
           hdrLogs: [],
           resources: [],
@@ -250,14 +267,25 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
     const problems = checkSeedFile(f);
     if (problems.length) throw new Error(`prisma/reference/${seed}.json: ${problems.join("; ")}`);
     for (const t of f.tables) {
-      const data = { seed, tableRef: t.tableRef, title: t.title, citation: f.citation.text, unit: t.unit, columns: t.columns, rows: t.rows, notes: t.notes ?? null, derive: t.derive ? (t.derive as unknown as Prisma.InputJsonObject) : Prisma.DbNull };
+      const data = {
+        seed,
+        tableRef: t.tableRef,
+        title: t.title,
+        citation: f.citation.text,
+        unit: t.unit,
+        columns: t.columns,
+        rows: t.rows,
+        notes: t.notes ?? null,
+        derive: t.derive ? (t.derive as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
+      };
       await db.referenceTable.upsert({ where: { id: t.id }, create: { id: t.id, ...data }, update: data });
       report.tables++;
     }
     const docs = publishedDocuments(f);
     for (const d of docs) {
       const errors = checkAgainst(ResultDocumentSchema, d, { allowPublished: true });
-      if (errors.length) throw new Error(`seed ${seed} run ${d.run.id}: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+      if (errors.length)
+        throw new Error(`seed ${seed} run ${d.run.id}: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
     }
     report.replaced += await removeStalePublishedRuns(db, docs);
     for (let i = 0; i < docs.length; i += 200) {
@@ -265,7 +293,16 @@ export async function loadReferenceData(db: Db, seeds: readonly string[] = SEEDS
       report.created += out.filter((o) => o.status === "created").length;
     }
     report.documents += docs.length;
-    await db.source.update({ where: { id: `published:${seed}` }, data: { title: f.citation.title, authors: f.citation.authors ?? f.citation.organization ?? null, year: f.citation.year } }).catch(() => {});
+    await db.source
+      .update({
+        where: { id: `published:${seed}` },
+        data: {
+          title: f.citation.title,
+          authors: f.citation.authors ?? f.citation.organization ?? null,
+          year: f.citation.year,
+        },
+      })
+      .catch(() => {});
   }
   // Tables, titles and replaced runs are what the views show too: cached answers go.
   await recordWrite(db, { runs: [], everything: true });
@@ -284,9 +321,21 @@ async function removeStalePublishedRuns(db: Db, docs: readonly ResultDocument[])
   const sourceId = sourceIdOf(docs[0]!);
   // Either hash: rows stored before hashes were canonical stay current when their content is.
   const current = new Set(docs.flatMap((d) => [documentHash(d), legacyDocumentHash(d)]));
-  const stored = await db.clientResult.findMany({ where: { phase: { run: { sourceId } } }, select: { documentHash: true } });
-  if (stored.length === 0 || (stored.length === docs.length && stored.every((s) => current.has(s.documentHash)))) return 0;
+  const stored = await db.clientResult.findMany({
+    where: { phase: { run: { sourceId } } },
+    select: { documentHash: true },
+  });
+  if (stored.length === 0 || (stored.length === docs.length && stored.every((s) => current.has(s.documentHash))))
+    return 0;
   const runs = await db.run.findMany({ where: { sourceId }, select: { id: true } });
-  const { count } = await db.$transaction((tx) => aroundRunChange(tx, runs.map((r) => r.id), () => tx.run.deleteMany({ where: { sourceId } })), { timeout: 120_000 });
+  const { count } = await db.$transaction(
+    (tx) =>
+      aroundRunChange(
+        tx,
+        runs.map((r) => r.id),
+        () => tx.run.deleteMany({ where: { sourceId } }),
+      ),
+    { timeout: 120_000 },
+  );
   return count;
 }

@@ -1,14 +1,20 @@
 import { GetObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
 import { clientHistograms } from "../../model/hdr/client-histograms.js";
-import { ResultDocumentSchema, type ResultDocument } from "../../model/result-document.js";
+import { type InstanceStatus, parseInstanceStatus } from "../../model/instance-status.js";
 import { histogramProblems } from "../../model/result-checks.js";
-import { checkAgainst, HistogramBudget, type FieldError } from "../../model/result-validation.js";
-import { parseInstanceStatus, type InstanceStatus } from "../../model/instance-status.js";
-import { instanceSpans } from "../../model/run-cost.js";
+import { type ResultDocument, ResultDocumentSchema } from "../../model/result-document.js";
+import { checkAgainst, type FieldError, HistogramBudget } from "../../model/result-validation.js";
 import { classifyKey, parseStatusKey, relativeToPrefix, runPrefix, withPrefix } from "../../model/results-layout.js";
+import { instanceSpans } from "../../model/run-cost.js";
 import type { Db } from "../db/client.js";
+import {
+  type IngestExtras,
+  type IngestOutcome,
+  ingestDocuments,
+  PhaseConflictError,
+  RunConflictError,
+} from "./ingest.js";
 import { storeSpan } from "./instance-spans.js";
-import { ingestDocuments, PhaseConflictError, RunConflictError, type IngestExtras, type IngestOutcome } from "./ingest.js";
 
 export interface S3ImportRequest {
   bucket: string;
@@ -76,19 +82,54 @@ const isDocumentError = (e: unknown) => e instanceof RunConflictError || e insta
  * is not reported again until it changes, and the rest import. An HDR log that does not decode is reported by its
  * key and its result imported without that operation's histogram (its percentiles then say max-of-clients).
  */
-export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, options: S3ImportOptions = {}): Promise<S3ImportReport> {
+export async function importFromS3(
+  db: Db,
+  s3: S3Client,
+  req: S3ImportRequest,
+  options: S3ImportOptions = {},
+): Promise<S3ImportReport> {
   const maxBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
   const root = withPrefix(req.prefix, req.runId ? runPrefix(req.runId) : "runs/");
   const listed = await listAll(s3, req.bucket, root);
-  const report: S3ImportReport = { scanned: listed.length, imported: 0, unchanged: 0, created: 0, duplicates: 0, conflicts: [], invalid: [], skipped: [], runs: [], spans: 0 };
+  const report: S3ImportReport = {
+    scanned: listed.length,
+    imported: 0,
+    unchanged: 0,
+    created: 0,
+    duplicates: 0,
+    conflicts: [],
+    invalid: [],
+    skipped: [],
+    runs: [],
+    spans: 0,
+  };
   const invalid = async (obj: Listed, errors: FieldError[]) => {
     report.invalid.push({ key: obj.key, errors });
-    await recordImport(db, req.bucket, obj, "invalid", 0, errors.map((e) => `${e.path} ${e.message}`).join("; ").slice(0, 2000));
+    await recordImport(
+      db,
+      req.bucket,
+      obj,
+      "invalid",
+      0,
+      errors
+        .map((e) => `${e.path} ${e.message}`)
+        .join("; ")
+        .slice(0, 2000),
+    );
   };
-  const tooLarge = (obj: Listed): FieldError[] => (obj.size > maxBytes ? [{ path: "/", message: `object of ${obj.size} bytes is over the import limit of ${maxBytes} bytes` }] : []);
+  const tooLarge = (obj: Listed): FieldError[] =>
+    obj.size > maxBytes
+      ? [{ path: "/", message: `object of ${obj.size} bytes is over the import limit of ${maxBytes} bytes` }]
+      : [];
 
   const hdrByClient = new Map<string, (Listed & { operation: string })[]>();
-  const results: (Listed & { clientKey: string; runId: string; phaseIndex: number; phaseName: string; clientIndex: number })[] = [];
+  const results: (Listed & {
+    clientKey: string;
+    runId: string;
+    phaseIndex: number;
+    phaseName: string;
+    clientIndex: number;
+  })[] = [];
   const markers: Marker[] = [];
   for (const o of listed) {
     const rel = relativeToPrefix(req.prefix, o.key);
@@ -99,13 +140,26 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
       report.skipped.push({ key: o.key, reason: `not a key of the results layout (${RESULT_LAYOUT}): not imported` });
       continue;
     }
-    if (parsed.kind === "layout" || parsed.kind === "manifest" || parsed.kind === "stdout" || parsed.kind === "stderr") continue;
+    if (parsed.kind === "layout" || parsed.kind === "manifest" || parsed.kind === "stdout" || parsed.kind === "stderr")
+      continue;
     const clientKey = `${parsed.runId}/${parsed.phaseIndex}-${parsed.phaseName}/${parsed.clientIndex}`;
-    if (parsed.kind === "hdr") hdrByClient.set(clientKey, [...(hdrByClient.get(clientKey) ?? []), { ...o, operation: parsed.operation }]);
-    else results.push({ ...o, clientKey, runId: parsed.runId, phaseIndex: parsed.phaseIndex, phaseName: parsed.phaseName, clientIndex: parsed.clientIndex });
+    if (parsed.kind === "hdr")
+      hdrByClient.set(clientKey, [...(hdrByClient.get(clientKey) ?? []), { ...o, operation: parsed.operation }]);
+    else
+      results.push({
+        ...o,
+        clientKey,
+        runId: parsed.runId,
+        phaseIndex: parsed.phaseIndex,
+        phaseName: parsed.phaseName,
+        clientIndex: parsed.clientIndex,
+      });
   }
 
-  const seen = await db.s3Import.findMany({ where: { bucket: req.bucket, key: { in: results.map((r) => r.key) } }, select: { key: true, etag: true } });
+  const seen = await db.s3Import.findMany({
+    where: { bucket: req.bucket, key: { in: results.map((r) => r.key) } },
+    select: { key: true, etag: true },
+  });
   const seenEtag = new Map(seen.map((s) => [s.key, s.etag]));
   const todo = results.filter((r) => seenEtag.get(r.key) !== r.etag);
   report.unchanged = results.length - todo.length;
@@ -151,7 +205,9 @@ export async function importFromS3(db: Db, s3: S3Client, req: S3ImportRequest, o
           }
           let merged: Record<string, string>;
           try {
-            merged = clientHistograms([{ operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key }]);
+            merged = clientHistograms([
+              { operation: l.operation, text: await getText(s3, req.bucket, l.key), source: l.key },
+            ]);
           } catch (e) {
             await invalid(l, [{ path: "/", message: `HDR log does not decode: ${(e as Error).message}` }]);
             continue;
@@ -187,10 +243,14 @@ async function importMarkers(db: Db, s3: S3Client, bucket: string, markers: read
   });
   const runById = new Map(runs.map((r) => [r.id, r]));
   const held = markers.filter((m) => runById.has(m.runId));
-  const seen = await db.s3Import.findMany({ where: { bucket, key: { in: held.map((m) => m.key) } }, select: { key: true, etag: true } });
+  const seen = await db.s3Import.findMany({
+    where: { bucket, key: { in: held.map((m) => m.key) } },
+    select: { key: true, etag: true },
+  });
   const seenEtag = new Map(seen.map((s) => [s.key, s.etag]));
   for (const m of held.filter((h) => seenEtag.get(h.key) !== h.etag)) {
-    const status = m.size > DEFAULT_MAX_OBJECT_BYTES ? undefined : parseInstanceStatus(await getText(s3, bucket, m.key));
+    const status =
+      m.size > DEFAULT_MAX_OBJECT_BYTES ? undefined : parseInstanceStatus(await getText(s3, bucket, m.key));
     const problem = markerProblem(m, status);
     if (problem) {
       report.invalid.push({ key: m.key, errors: [{ path: "/", message: problem }] });
@@ -217,10 +277,17 @@ function markerProblem(m: Marker, status: InstanceStatus | undefined): string | 
 const RESULT_LAYOUT = "runs/<run>/phases/<index>-<name>/client-<i>/result.json and hdr/<OP>.hdr beside it";
 
 /** Where the key and the document under it name different runs, phases or clients: each field that differs. */
-function keyDisagreements(key: { runId: string; phaseIndex: number; phaseName: string; clientIndex: number }, doc: ResultDocument): FieldError[] {
+function keyDisagreements(
+  key: { runId: string; phaseIndex: number; phaseName: string; clientIndex: number },
+  doc: ResultDocument,
+): FieldError[] {
   const differs: FieldError[] = [];
   const says = (path: string, what: string, inKey: unknown, inDoc: unknown) => {
-    if (inKey !== inDoc) differs.push({ path, message: `the key names ${what} ${JSON.stringify(inKey)}, the document ${JSON.stringify(inDoc)}: a result is imported only under its own run, phase and client` });
+    if (inKey !== inDoc)
+      differs.push({
+        path,
+        message: `the key names ${what} ${JSON.stringify(inKey)}, the document ${JSON.stringify(inDoc)}: a result is imported only under its own run, phase and client`,
+      });
   };
   says("/run/id", "run", key.runId, doc.run.id);
   says("/phase/index", "phase index", key.phaseIndex, doc.phase.index);
@@ -234,12 +301,30 @@ function keyDisagreements(key: { runId: string; phaseIndex: number; phaseName: s
  * by key and the others are stored. A refusal that is the document's (a conflict) is recorded with its ETag; any
  * other is reported and left unrecorded, to be tried again on the next import.
  */
-async function ingestBatch(db: Db, bucket: string, docs: ResultDocument[], extras: IngestExtras[], keys: Listed[], report: S3ImportReport) {
+async function ingestBatch(
+  db: Db,
+  bucket: string,
+  docs: ResultDocument[],
+  extras: IngestExtras[],
+  keys: Listed[],
+  report: S3ImportReport,
+) {
   const record = async (j: number, o: IngestOutcome) => {
     if (o.status === "created") report.created++;
     else if (o.status === "duplicate") report.duplicates++;
-    else report.conflicts.push({ key: keys[j]!.key, message: "stored already with other content under the same run, phase and client" });
-    await recordImport(db, bucket, keys[j]!, o.status === "conflict" ? "conflict" : "imported", o.status === "created" ? 1 : 0, null);
+    else
+      report.conflicts.push({
+        key: keys[j]!.key,
+        message: "stored already with other content under the same run, phase and client",
+      });
+    await recordImport(
+      db,
+      bucket,
+      keys[j]!,
+      o.status === "conflict" ? "conflict" : "imported",
+      o.status === "created" ? 1 : 0,
+      null,
+    );
     report.imported++;
     if (!report.runs.includes(o.runId)) report.runs.push(o.runId);
   };
@@ -260,13 +345,23 @@ async function ingestBatch(db: Db, bucket: string, docs: ResultDocument[], extra
         report.conflicts.push({ key: keys[j]!.key, message });
         await recordImport(db, bucket, keys[j]!, "conflict", 0, message.slice(0, 2000));
       } else {
-        report.invalid.push({ key: keys[j]!.key, errors: [{ path: "/", message: `not stored (tried again on the next import): ${message.slice(0, 500)}` }] });
+        report.invalid.push({
+          key: keys[j]!.key,
+          errors: [{ path: "/", message: `not stored (tried again on the next import): ${message.slice(0, 500)}` }],
+        });
       }
     }
   }
 }
 
-async function recordImport(db: Db, bucket: string, obj: Listed, status: string, documents: number, error: string | null) {
+async function recordImport(
+  db: Db,
+  bucket: string,
+  obj: Listed,
+  status: string,
+  documents: number,
+  error: string | null,
+) {
   await db.s3Import.upsert({
     where: { bucket_key: { bucket, key: obj.key } },
     create: { bucket, key: obj.key, etag: obj.etag, status, documents, error },

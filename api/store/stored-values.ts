@@ -25,7 +25,9 @@ export const storedPhaseThroughput = (value: unknown) => storedNumber(value, LIM
 
 /** A JSON object (not an array, not null), else null. */
 export function storedObject(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** Percentiles keyed as YCSB prints them ("99.9"): entries with a percentile key and a latency value, the rest dropped. */

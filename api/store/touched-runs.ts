@@ -6,7 +6,22 @@ type Reader = Pick<Db, "$queryRaw">;
 /** These stored runs as a write touches them (read before a delete, while they are still there). */
 export async function touchedRuns(db: Reader, ids: readonly string[]): Promise<TouchedRun[]> {
   if (ids.length === 0) return [];
-  const rows = await db.$queryRaw<{ id: string; scenario: string; engine: string; engineVersion: string; preset: string; nodes: number; data: string; client: string; kind: string; startedAt: Date; presets: string[] | null; workloads: (string | null)[] | null }[]>`
+  const rows = await db.$queryRaw<
+    {
+      id: string;
+      scenario: string;
+      engine: string;
+      engineVersion: string;
+      preset: string;
+      nodes: number;
+      data: string;
+      client: string;
+      kind: string;
+      startedAt: Date;
+      presets: string[] | null;
+      workloads: (string | null)[] | null;
+    }[]
+  >`
     SELECT r.id, r.scenario, r.engine, r.engine_version AS "engineVersion", r.preset, r.nodes, r.data_instance_type AS data,
            r.client_instance_type AS client, s.kind, r.started_at AS "startedAt",
            (SELECT array_agg(DISTINCT p.preset) FROM phases p WHERE p.run_id = r.id) AS presets,

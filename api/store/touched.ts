@@ -74,7 +74,10 @@ export function affects(d: Dependency, t: Touched): boolean {
 }
 
 /** The runs of these documents (the ones a write stored), merged per run. */
-export function touchedByDocuments(docs: readonly ResultDocument[], sourceKind: (d: ResultDocument) => string): TouchedRun[] {
+export function touchedByDocuments(
+  docs: readonly ResultDocument[],
+  sourceKind: (d: ResultDocument) => string,
+): TouchedRun[] {
   const runs = new Map<string, TouchedRun>();
   for (const d of docs) {
     const r = runs.get(d.run.id) ?? {

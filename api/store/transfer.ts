@@ -1,5 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import {
+  type TransferLine as CheckedLine,
   TRANSFER_FORMAT,
   TRANSFER_LINE_KINDS,
   TransferBaselineSchema,
@@ -9,18 +10,17 @@ import {
   TransferOperationSchema,
   TransferPhaseSchema,
   TransferReferenceTableSchema,
+  type TransferRun,
   TransferRunSchema,
   TransferSourceSchema,
   TransferStatusSeriesSchema,
   TransferValiditySchema,
-  type TransferLine as CheckedLine,
-  type TransferRun,
 } from "../../model/transfer-format.js";
 import type { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
-import { noteWrite, recordWrite } from "./data-version.js";
-import { phaseGroupIds, type GroupedPhase } from "./aggregates/keys.js";
+import { type GroupedPhase, phaseGroupIds } from "./aggregates/keys.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
+import { noteWrite, recordWrite } from "./data-version.js";
 import { storedRow } from "./transfer-rows.js";
 
 /**
@@ -51,20 +51,24 @@ function plain(value: unknown): Json {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "bigint") return value.toString();
   if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value as Json;
 }
 
 /** The store's own row numbers and the keys that repeat them: not part of what a row says. */
-const omit = <T extends Record<string, unknown>>(row: T, keys: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
+const omit = <T extends Record<string, unknown>>(row: T, keys: string[]): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
 
 const RUN_PAGE = 200;
 
 /** Every line of the store, in a stable order (sources, tables, runs by id, baselines). */
 export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<TransferLine> {
   yield { kind: "header", format: TRANSFER_FORMAT, exportedAt: now.toISOString() };
-  for (const s of await db.source.findMany({ orderBy: { id: "asc" } })) yield { kind: "source", source: plain(s) as Record<string, Json> };
-  for (const t of await db.referenceTable.findMany({ orderBy: { id: "asc" } })) yield { kind: "reference-table", table: plain(t) as Record<string, Json> };
+  for (const s of await db.source.findMany({ orderBy: { id: "asc" } }))
+    yield { kind: "source", source: plain(s) as Record<string, Json> };
+  for (const t of await db.referenceTable.findMany({ orderBy: { id: "asc" } }))
+    yield { kind: "reference-table", table: plain(t) as Record<string, Json> };
   let cursor: string | undefined;
   for (;;) {
     const runs = await db.run.findMany({
@@ -78,7 +82,12 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
           include: {
             clientResults: {
               orderBy: { clientIndex: "asc" },
-              include: { operations: { orderBy: { operation: "asc" } }, statusSeries: true, hdrLogs: { orderBy: [{ operation: "asc" }, { uri: "asc" }] }, validity: true },
+              include: {
+                operations: { orderBy: { operation: "asc" } },
+                statusSeries: true,
+                hdrLogs: { orderBy: [{ operation: "asc" }, { uri: "asc" }] },
+                validity: true,
+              },
             },
           },
         },
@@ -104,7 +113,8 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
     }
     cursor = runs[runs.length - 1]!.id;
   }
-  for (const b of await db.baseline.findMany({ orderBy: { configuration: "asc" } })) yield { kind: "baseline", baseline: plain(b) as Record<string, Json> };
+  for (const b of await db.baseline.findMany({ orderBy: { configuration: "asc" } }))
+    yield { kind: "baseline", baseline: plain(b) as Record<string, Json> };
 }
 
 export interface ImportReport {
@@ -160,7 +170,13 @@ export interface CheckedExport {
 
 /** Reads the whole export once and checks every line: a bad file is refused before the store is even opened. */
 export async function checkExport(source: ExportSource): Promise<CheckedExport> {
-  const out: CheckedExport = { runs: 0, sources: new Set(), runIds: new Set(), sourceRefs: new Map(), runRefs: new Map() };
+  const out: CheckedExport = {
+    runs: 0,
+    sources: new Set(),
+    runIds: new Set(),
+    sourceRefs: new Map(),
+    runRefs: new Map(),
+  };
   let first = true;
   for await (const { line, n } of numbered(source)) {
     if (first !== (line.kind === "header")) {
@@ -215,7 +231,10 @@ export async function importStore(db: Db, source: ExportSource, checked: Checked
       for await (const { line, n } of numbered(source)) {
         await importLine(tx, line, report).catch((err: unknown) => {
           // What a schema cannot say (a phase name twice in a run, say) fails in the database: name the line.
-          const said = String((err as Error).message ?? err).trim().split("\n").pop();
+          const said = String((err as Error).message ?? err)
+            .trim()
+            .split("\n")
+            .pop();
           throw new TransferInputError(`line ${n}: the ${line.kind} could not be stored, nothing was written: ${said}`);
         });
       }
@@ -258,7 +277,8 @@ async function importLine(db: Tx, l: CheckedLine, report: ImportReport): Promise
       report.runs.created++;
     }
   } else if (l.kind === "baseline") {
-    if (await db.baseline.findUnique({ where: { configuration: l.baseline.configuration } })) report.baselines.present++;
+    if (await db.baseline.findUnique({ where: { configuration: l.baseline.configuration } }))
+      report.baselines.present++;
     else {
       const data = storedRow(TransferBaselineSchema, l.baseline) as Prisma.BaselineUncheckedCreateInput;
       await db.baseline.create({ data });
@@ -269,7 +289,9 @@ async function importLine(db: Tx, l: CheckedLine, report: ImportReport): Promise
 
 /** A run with its phases, client results and their rows, as the store holds them. */
 async function importRun(tx: Tx, r: TransferRun): Promise<void> {
-  await tx.run.create({ data: storedRow(TransferRunSchema, r, ["phases", "instanceSpans"]) as Prisma.RunUncheckedCreateInput });
+  await tx.run.create({
+    data: storedRow(TransferRunSchema, r, ["phases", "instanceSpans"]) as Prisma.RunUncheckedCreateInput,
+  });
   const spans = (r.instanceSpans ?? []).map((i) => ({ ...storedRow(TransferInstanceSpanSchema, i), runId: r.id }));
   if (spans.length) await tx.instanceSpan.createMany({ data: spans as Prisma.InstanceSpanCreateManyInput[] });
   const phaseIds: number[] = [];

@@ -1,5 +1,5 @@
 import { boot } from "../../runner/boot/boot.js";
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, parseCommandArgs, UsageError } from "../command.js";
 import { packageVersion } from "./run.js";
 
 const usage = `Usage: ycsb-lab boot --role data|client --index I --run s3://bucket/runs/<run-id>/ [--s3-endpoint URL]
@@ -28,13 +28,32 @@ export const command: Command = {
   summary: "An instance's boot after its OS packages: a data node or a client of a run",
   usage,
   async run(args) {
-    const { values } = parseCommandArgs({ args, strict: true, options: { role: { type: "string" }, index: { type: "string" }, run: { type: "string" }, "s3-endpoint": { type: "string" } } });
+    const { values } = parseCommandArgs({
+      args,
+      strict: true,
+      options: {
+        role: { type: "string" },
+        index: { type: "string" },
+        run: { type: "string" },
+        "s3-endpoint": { type: "string" },
+      },
+    });
     const role = values.role;
-    if (role === "dashboard") throw new UsageError("--role dashboard: the dashboard service boots from the dashboard kit (ycsb-lab kit build --service)");
+    if (role === "dashboard")
+      throw new UsageError(
+        "--role dashboard: the dashboard service boots from the dashboard kit (ycsb-lab kit build --service)",
+      );
     if (role !== "data" && role !== "client") throw new UsageError(`--role: "data" or "client", got "${role ?? ""}"`);
     const index = Number(values.index);
-    if (values.index === undefined || !Number.isInteger(index) || index < 0) throw new UsageError(`--index: a whole number >= 0, got "${values.index ?? ""}"`);
+    if (values.index === undefined || !Number.isInteger(index) || index < 0)
+      throw new UsageError(`--index: a whole number >= 0, got "${values.index ?? ""}"`);
     if (!values.run) throw new UsageError("--run is required (s3://bucket/runs/<run-id>/)");
-    return boot({ role, index, runUrl: values.run, ycsbLabVersion: await packageVersion(), ...(values["s3-endpoint"] ? { s3Endpoint: values["s3-endpoint"] } : {}) });
+    return boot({
+      role,
+      index,
+      runUrl: values.run,
+      ycsbLabVersion: await packageVersion(),
+      ...(values["s3-endpoint"] ? { s3Endpoint: values["s3-endpoint"] } : {}),
+    });
   },
 };

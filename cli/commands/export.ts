@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createWriteStream, renameSync } from "node:fs";
-import { parseCommandArgs, type Command } from "../command.js";
+import { type Command, parseCommandArgs } from "../command.js";
 import { openStore } from "./store-access.js";
 
 const usage = `Usage: ycsb-lab export [--out FILE]
@@ -36,7 +36,9 @@ export const command: Command = {
       await once(out, "finish");
       renameSync(partial, values.out);
     }
-    console.error(`ycsb-lab export: ${counts.run ?? 0} run(s), ${counts.source ?? 0} source(s), ${counts["reference-table"] ?? 0} reference table(s), ${counts.baseline ?? 0} baseline(s)${values.out ? ` -> ${values.out}` : ""}`);
+    console.error(
+      `ycsb-lab export: ${counts.run ?? 0} run(s), ${counts.source ?? 0} source(s), ${counts["reference-table"] ?? 0} reference table(s), ${counts.baseline ?? 0} baseline(s)${values.out ? ` -> ${values.out}` : ""}`,
+    );
     return 0;
   },
 };

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, InputError, parseCommandArgs, UsageError } from "../command.js";
 import { openStore } from "./store-access.js";
 
 const usage = `Usage: ycsb-lab import FILE
@@ -27,12 +27,17 @@ export const command: Command = {
     }
     const lines = () => createInterface({ input: createReadStream(file), crlfDelay: Infinity });
     const { checkExport, importStore, TransferInputError } = await import("../../api/store/transfer.js");
-    const named = (err: unknown) => (err instanceof TransferInputError ? new InputError(`${file}: ${err.message}`) : err);
+    const named = (err: unknown) =>
+      err instanceof TransferInputError ? new InputError(`${file}: ${err.message}`) : err;
     // Checked before the store is opened: a bad file creates not even a table.
     const checked = await checkExport(lines).catch((err: unknown) => Promise.reject(named(err)));
     const db = await openStore("import");
     try {
-      console.log(JSON.stringify(await importStore(db.prisma, lines, checked).catch((err: unknown) => Promise.reject(named(err)))));
+      console.log(
+        JSON.stringify(
+          await importStore(db.prisma, lines, checked).catch((err: unknown) => Promise.reject(named(err))),
+        ),
+      );
       return 0;
     } finally {
       await db.close();

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, InputError, parseCommandArgs, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab ingest [--s3 BUCKET [--prefix PREFIX] [--run RUN_ID]] [--reference] [FILE.json ...]
 
@@ -27,14 +27,21 @@ export const command: Command = {
     const parsed = parseCommandArgs({
       args,
       allowPositionals: true,
-      options: { s3: { type: "string" }, prefix: { type: "string" }, run: { type: "string" }, reference: { type: "boolean" }, help: { type: "boolean" } },
+      options: {
+        s3: { type: "string" },
+        prefix: { type: "string" },
+        run: { type: "string" },
+        reference: { type: "boolean" },
+        help: { type: "boolean" },
+      },
     });
     const { values, positionals } = parsed;
     if (values.help) {
       console.log(usage);
       return 0;
     }
-    if (!values.s3 && !values.reference && positionals.length === 0) throw new UsageError("nothing to ingest: give FILE.json, --s3 BUCKET or --reference");
+    if (!values.s3 && !values.reference && positionals.length === 0)
+      throw new UsageError("nothing to ingest: give FILE.json, --s3 BUCKET or --reference");
     if ((values.prefix || values.run) && !values.s3) throw new UsageError("--prefix and --run need --s3");
 
     const { checkResultsBody } = await import("../../api/routes/api/results/index.js");
@@ -50,7 +57,13 @@ export const command: Command = {
       if (errors.length) throw new InputError(`${file}: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
       docs.push(...(Array.isArray(body) ? body : [body]));
     }
-    const s3 = values.s3 ? { bucket: values.s3, ...(values.prefix ? { prefix: values.prefix } : {}), ...(values.run ? { runId: values.run } : {}) } : undefined;
+    const s3 = values.s3
+      ? {
+          bucket: values.s3,
+          ...(values.prefix ? { prefix: values.prefix } : {}),
+          ...(values.run ? { runId: values.run } : {}),
+        }
+      : undefined;
 
     const { configFromEnv, loadEnv } = await import("../../api/config.js");
     const env = loadEnv();
@@ -75,18 +88,31 @@ export const command: Command = {
     }
 
     const { openDatabase } = await import("../../api/db/open.js");
-    const db = await openDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), ...(config.pgliteDir ? { pgliteDir: config.pgliteDir } : {}), command: "ingest" });
+    const db = await openDatabase({
+      ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+      ...(config.pgliteDir ? { pgliteDir: config.pgliteDir } : {}),
+      command: "ingest",
+    });
     try {
       if (docs.length) {
         const { ingestDocuments } = await import("../../api/store/ingest.js");
         const out = await ingestDocuments(db.prisma, docs as never);
         const count = (s: string) => out.filter((o) => o.status === s).length;
-        console.log(JSON.stringify({ created: count("created"), duplicates: count("duplicate"), conflicts: out.filter((o) => o.status === "conflict") }));
+        console.log(
+          JSON.stringify({
+            created: count("created"),
+            duplicates: count("duplicate"),
+            conflicts: out.filter((o) => o.status === "conflict"),
+          }),
+        );
       }
       if (s3) {
         const { S3Client } = await import("@aws-sdk/client-s3");
         const { importFromS3 } = await import("../../api/store/s3-import.js");
-        const client = new S3Client({ region: config.s3.region, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}) });
+        const client = new S3Client({
+          region: config.s3.region,
+          ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}),
+        });
         const report = await importFromS3(db.prisma, client, s3, { maxObjectBytes: config.bodyLimit });
         client.destroy();
         console.log(JSON.stringify(report));
@@ -104,10 +130,20 @@ export const command: Command = {
 };
 
 /** The same work through the API of the server that owns the data directory; its answers printed as they come. */
-async function throughServer(base: string, token: string, docs: unknown[], s3: object | undefined, reference: boolean): Promise<number> {
+async function throughServer(
+  base: string,
+  token: string,
+  docs: unknown[],
+  s3: object | undefined,
+  reference: boolean,
+): Promise<number> {
   console.error(`ycsb-lab ingest: the data directory is served at ${base}: writing through its API`);
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/api/v1${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new InputError(`POST ${path}: ${res.status} ${text.slice(0, 2000)}`);
     return JSON.parse(text) as Record<string, unknown>;
@@ -115,7 +151,11 @@ async function throughServer(base: string, token: string, docs: unknown[], s3: o
   if (docs.length) {
     const total = { created: 0, duplicates: 0, conflicts: [] as unknown[] };
     for (let i = 0; i < docs.length; i += BATCH) {
-      const out = (await post("/results", docs.slice(i, i + BATCH))) as { created: number; duplicates: number; results: { status: string }[] };
+      const out = (await post("/results", docs.slice(i, i + BATCH))) as {
+        created: number;
+        duplicates: number;
+        results: { status: string }[];
+      };
       total.created += out.created;
       total.duplicates += out.duplicates;
       total.conflicts.push(...out.results.filter((r) => r.status === "conflict"));

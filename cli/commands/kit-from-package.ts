@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { isEngine } from "../../model/engine.js";
 import { currentKit } from "../../runner/kit-layout.js";
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, parseCommandArgs, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab kit build --engine E [--out DIR] [--maven-repo URL] [--cache DIR] [--json]
 
@@ -26,12 +26,23 @@ export const command: Command = {
   summary: "Build the kit a stack ships to its instances, from this package and Maven Central",
   usage,
   async run(args) {
-    const options = { engine: { type: "string" }, out: { type: "string" }, "maven-repo": { type: "string" }, cache: { type: "string" }, json: { type: "boolean" }, service: { type: "boolean" } } as const;
+    const options = {
+      engine: { type: "string" },
+      out: { type: "string" },
+      "maven-repo": { type: "string" },
+      cache: { type: "string" },
+      json: { type: "boolean" },
+      service: { type: "boolean" },
+    } as const;
     const parsed = parseCommandArgs({ args, strict: true, allowPositionals: true, options });
     const { values, positionals } = parsed;
     if (positionals[0] !== "build" || positionals.length !== 1) throw new UsageError('expected the subcommand "build"');
-    if (values.service) throw new UsageError("--service: the dashboard kit is built in a checkout of ycsb-lab (the server package serves without one)");
-    if (!isEngine(values.engine)) throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine ?? ""}"`);
+    if (values.service)
+      throw new UsageError(
+        "--service: the dashboard kit is built in a checkout of ycsb-lab (the server package serves without one)",
+      );
+    if (!isEngine(values.engine))
+      throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine ?? ""}"`);
     const root = currentKit()?.root;
     if (!root) throw new UsageError("kit build here runs from the installed @ycsb-lab/cli package");
     const { buildKitFromPackage } = await import("../../kit/from-package.js");

@@ -1,5 +1,5 @@
 import { isEngine } from "../../model/engine.js";
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, parseCommandArgs, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab kit build --engine E | --service [--out DIR] [--json]
 
@@ -22,18 +22,35 @@ export const command: Command = {
   summary: "Build the kit a stack ships to its instances (the CLI bundle and the Java pieces)",
   usage,
   async run(args) {
-    const { values, positionals } = parseCommandArgs({ args, strict: true, allowPositionals: true, options: { engine: { type: "string" }, service: { type: "boolean" }, out: { type: "string" }, json: { type: "boolean" } } });
+    const { values, positionals } = parseCommandArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        engine: { type: "string" },
+        service: { type: "boolean" },
+        out: { type: "string" },
+        json: { type: "boolean" },
+      },
+    });
     if (positionals[0] !== "build" || positionals.length !== 1) throw new UsageError('expected the subcommand "build"');
     if (values.service) {
       if (values.engine) throw new UsageError("--service or --engine, not both");
       const { buildServiceKit } = await import("../../kit/build.js");
-      const kit = await buildServiceKit({ ...(values.out ? { outDir: values.out } : {}), log: (l) => process.stderr.write(`${l}\n`) });
+      const kit = await buildServiceKit({
+        ...(values.out ? { outDir: values.out } : {}),
+        log: (l) => process.stderr.write(`${l}\n`),
+      });
       process.stdout.write(values.json ? `${JSON.stringify(kit)}\n` : `${kit.path}\n`);
       return 0;
     }
-    if (!isEngine(values.engine)) throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine ?? ""}"`);
+    if (!isEngine(values.engine))
+      throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine ?? ""}"`);
     const { buildKit } = await import("../../kit/build.js");
-    const kit = await buildKit(values.engine, { ...(values.out ? { outDir: values.out } : {}), log: (l) => process.stderr.write(`${l}\n`) });
+    const kit = await buildKit(values.engine, {
+      ...(values.out ? { outDir: values.out } : {}),
+      log: (l) => process.stderr.write(`${l}\n`),
+    });
     process.stdout.write(values.json ? `${JSON.stringify(kit)}\n` : `${kit.path}\n`);
     return 0;
   },

@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
-import { isEngine, type Engine } from "../../model/engine.js";
+import { type Engine, isEngine } from "../../model/engine.js";
 import { isPreset, PRESETS, type Preset } from "../../model/presets.js";
 import { engineDir, nodeAlive, readState, removeState } from "../../runner/local/engine.js";
 import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.js";
-import { InputError, UsageError, type Command } from "../command.js";
+import { type Command, InputError, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab local <up|status|down|run> [options]
 
@@ -47,32 +47,50 @@ function presetOption(value: string | undefined): Preset {
 }
 
 async function up(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { engine: { type: "string" }, nodes: { type: "string" }, preset: { type: "string" } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { engine: { type: "string" }, nodes: { type: "string" }, preset: { type: "string" } },
+    strict: true,
+  });
   const engine = engineOption(values.engine, true)!;
   const nodes = values.nodes === undefined ? 1 : Number(values.nodes);
-  if (!Number.isInteger(nodes) || nodes < 1) throw new UsageError(`--nodes: must be a positive integer, got "${values.nodes}"`);
+  if (!Number.isInteger(nodes) || nodes < 1)
+    throw new UsageError(`--nodes: must be a positive integer, got "${values.nodes}"`);
   const preset = presetOption(values.preset);
   const local = await loadLocalEngine(engine);
   const existing = await readState(engine);
   if (existing) {
     const alive = await Promise.all(existing.nodes.map((n) => nodeAlive(n)));
     if (alive.some(Boolean)) {
-      throw new InputError(`${engine} already runs (${existing.nodes.length} node(s), preset ${existing.preset}): run "ycsb-lab local down --engine ${engine}" first`);
+      throw new InputError(
+        `${engine} already runs (${existing.nodes.length} node(s), preset ${existing.preset}): run "ycsb-lab local down --engine ${engine}" first`,
+      );
     }
     await removeState(engine);
   }
-  const state = await local.up({ nodes, preset, dataDir: engineDir(engine), log: (l) => process.stderr.write(`${l}\n`) });
+  const state = await local.up({
+    nodes,
+    preset,
+    dataDir: engineDir(engine),
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   const props = local.connectionProperties(state);
   process.stdout.write(
     `${engine}: ${state.nodes.length} node(s) ready, preset ${state.preset}\n` +
       state.nodes.map((n) => `  node ${n.index}  ${n.address}  pid ${n.pid}  logs ${n.logDir}\n`).join("") +
-      `YCSB properties: ${Object.entries(props).map(([k, v]) => `-p ${k}=${v}`).join(" ")}\n`,
+      `YCSB properties: ${Object.entries(props)
+        .map(([k, v]) => `-p ${k}=${v}`)
+        .join(" ")}\n`,
   );
   return 0;
 }
 
 async function status(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { engine: { type: "string" }, json: { type: "boolean" } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { engine: { type: "string" }, json: { type: "boolean" } },
+    strict: true,
+  });
   const only = engineOption(values.engine, false);
   const engines = only ? [only] : localEngineNames();
   const report = [];
@@ -97,8 +115,13 @@ async function status(args: string[]): Promise<number> {
       process.stdout.write(`${r.engine}: not running\n`);
       continue;
     }
-    process.stdout.write(`${r.engine}: ${r.ready ? "ready" : "NOT ready"}, ${r.nodes.length} node(s), preset ${r.preset}\n`);
-    for (const n of r.nodes) process.stdout.write(`  node ${n.index}  ${n.address}  pid ${n.pid}  ${n.alive ? "running" : "stopped"}${n.detail ? `  (${n.detail})` : ""}\n`);
+    process.stdout.write(
+      `${r.engine}: ${r.ready ? "ready" : "NOT ready"}, ${r.nodes.length} node(s), preset ${r.preset}\n`,
+    );
+    for (const n of r.nodes)
+      process.stdout.write(
+        `  node ${n.index}  ${n.address}  pid ${n.pid}  ${n.alive ? "running" : "stopped"}${n.detail ? `  (${n.detail})` : ""}\n`,
+      );
     for (const reason of r.reasons) process.stdout.write(`  - ${reason}\n`);
   }
   return code;

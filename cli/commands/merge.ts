@@ -1,6 +1,6 @@
-import { InputError, UsageError, type Command } from "../command.js";
 import { DEFAULT_PERCENTILES, HdrLogError, type HdrMergeOptions, type HdrMergeResult } from "../../model/hdr/index.js";
 import { HdrDirectoryError, mergeHdrDirectories } from "../../runner/hdr-files.js";
+import { type Command, InputError, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab merge --hdr-dir DIR [--hdr-dir DIR ...] [--from S --to S] [--percentiles LIST]
 
@@ -22,7 +22,8 @@ Exit codes: 0 merged, 1 unreadable/empty/truncated log (message names file and l
 function seconds(flag: string, value: string | undefined): number {
   if (value === undefined) throw new UsageError(`${flag} needs a value in seconds`);
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new UsageError(`${flag} "${value}" is not a number of seconds >= 0`);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`${flag} "${value}" is not a number of seconds >= 0`);
   return n;
 }
 
@@ -86,7 +87,9 @@ export const command: Command = {
         { count: op.count, avgUs: op.avgUs, minUs: op.minUs, maxUs: op.maxUs, percentilesUs: op.percentilesUs },
       ]),
     );
-    process.stdout.write(`${JSON.stringify({ operations, clients: result.clients, intervals: result.intervals }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ operations, clients: result.clients, intervals: result.intervals }, null, 2)}\n`,
+    );
     return 0;
   },
 };

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { InputError, UsageError, type Command } from "../command.js";
 import { parseYcsbOutput, YcsbOutputError } from "../../runner/ycsb-output/index.js";
+import { type Command, InputError, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab parse --stdout FILE [--stderr FILE] [--hdr-dir DIR]...
 
@@ -19,7 +19,9 @@ async function readInput(file: string, what: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (err) {
-    throw new InputError(`cannot read ${what} file "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new InputError(
+      `cannot read ${what} file "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -46,7 +48,11 @@ export const command: Command = {
     try {
       ({ values } = parseArgs({
         args,
-        options: { stdout: { type: "string" }, stderr: { type: "string" }, "hdr-dir": { type: "string", multiple: true } },
+        options: {
+          stdout: { type: "string" },
+          stderr: { type: "string" },
+          "hdr-dir": { type: "string", multiple: true },
+        },
         strict: true,
         allowPositionals: false,
       }));

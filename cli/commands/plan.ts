@@ -1,8 +1,16 @@
-import { buildPlan, isEngine, isPreset, renderPlanTable, ScenarioError, type Plan, type PlannableScenario } from "../../model/index.js";
 import { capacityVariant, parseSloText, type VariantChoice } from "../../model/capacity-variant.js";
+import {
+  buildPlan,
+  isEngine,
+  isPreset,
+  type Plan,
+  type PlannableScenario,
+  renderPlanTable,
+  ScenarioError,
+} from "../../model/index.js";
 import { localCell } from "../../model/local-cell.js";
 import { loadScenario } from "../../runner/scenario-source.js";
-import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, InputError, parseCommandArgs, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab plan --scenario <name | file.yaml | file.json> [options]
 
@@ -73,8 +81,10 @@ export async function planFromOptions(
   capacity?: VariantChoice,
 ): Promise<Plan> {
   if (!values.scenario) throw new UsageError("--scenario is required");
-  if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: unknown engine "${values.engine}"`);
-  if (values.preset !== undefined && !isPreset(values.preset)) throw new UsageError(`--preset: unknown preset "${values.preset}"`);
+  if (values.engine !== undefined && !isEngine(values.engine))
+    throw new UsageError(`--engine: unknown engine "${values.engine}"`);
+  if (values.preset !== undefined && !isPreset(values.preset))
+    throw new UsageError(`--preset: unknown preset "${values.preset}"`);
   let spec: PlannableScenario;
   try {
     spec = await loadScenario(values.scenario);
@@ -155,21 +165,53 @@ export const command: Command = {
   async run(args) {
     const parsed = parseCommandArgs({
       args,
-      options: { ...PLAN_OPTIONS, format: { type: "string" }, out: { type: "string", short: "o" }, cost: { type: "boolean" }, ...CAPACITY_OPTIONS, "deployer-policy": { type: "boolean" }, region: { type: "string" }, account: { type: "string" }, stack: { type: "string" } },
+      options: {
+        ...PLAN_OPTIONS,
+        format: { type: "string" },
+        out: { type: "string", short: "o" },
+        cost: { type: "boolean" },
+        ...CAPACITY_OPTIONS,
+        "deployer-policy": { type: "boolean" },
+        region: { type: "string" },
+        account: { type: "string" },
+        stack: { type: "string" },
+      },
       strict: true,
     });
     const { out, cost, "deployer-policy": deployer, region, account, stack, ...withCapacity } = parsed.values;
-    const { capacity, maximum, "error-budget": budget, fractions, resolution, "max-steps": maxSteps, ...rest } = withCapacity;
-    const flags: CapacityFlags = { capacity, maximum, "error-budget": budget, fractions, resolution, "max-steps": maxSteps };
+    const {
+      capacity,
+      maximum,
+      "error-budget": budget,
+      fractions,
+      resolution,
+      "max-steps": maxSteps,
+      ...rest
+    } = withCapacity;
+    const flags: CapacityFlags = {
+      capacity,
+      maximum,
+      "error-budget": budget,
+      fractions,
+      resolution,
+      "max-steps": maxSteps,
+    };
     // A FILE.json is for `ycsb-lab run --plan`: JSON unless a table is asked for; any other file a table.
     const { format = out?.endsWith(".json") ? "json" : "table", ...cell } = rest;
     if (format !== "table" && format !== "json") throw new UsageError(`--format: "table" or "json", got "${format}"`);
     const plan = await planFromOptions(cell, {}, capacityChoice(flags));
     if (deployer) {
-      if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) throw new UsageError(`--region: an AWS region like "us-east-1", got "${region}"`);
-      if (account !== undefined && !/^\d{12}$/.test(account)) throw new UsageError(`--account: a 12-digit AWS account id, got "${account}"`);
+      if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
+        throw new UsageError(`--region: an AWS region like "us-east-1", got "${region}"`);
+      if (account !== undefined && !/^\d{12}$/.test(account))
+        throw new UsageError(`--account: a 12-digit AWS account id, got "${account}"`);
       const { deployerPolicy } = await import("../../infra/deployer-policy.js");
-      const policy = deployerPolicy({ account: account ?? "*", region: region ?? "us-east-1", name: plan.scenario, stack: stack ?? plan.scenario });
+      const policy = deployerPolicy({
+        account: account ?? "*",
+        region: region ?? "us-east-1",
+        name: plan.scenario,
+        stack: stack ?? plan.scenario,
+      });
       process.stdout.write(`${JSON.stringify(policy, null, 2)}\n`);
       return 0;
     }
@@ -184,7 +226,12 @@ export const command: Command = {
       costJson = `${JSON.stringify({ plan, cost: c }, null, 2)}\n`;
     }
     // The cost above a table (a long plan does not push it off the screen); a JSON plan file holds the plan alone.
-    const text = format === "table" && costLines ? `${costLines}\n${planText}` : format === "json" && costJson && !out ? costJson : planText;
+    const text =
+      format === "table" && costLines
+        ? `${costLines}\n${planText}`
+        : format === "json" && costJson && !out
+          ? costJson
+          : planText;
     if (out) {
       const { writeFile } = await import("node:fs/promises");
       await writeFile(out, text);

@@ -1,5 +1,5 @@
 import { isEngine } from "../../model/engine.js";
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, parseCommandArgs, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab rehearse --stack NAME [--engine E] [--preset P] [--nodes N] [--clients N] [--scale F] [--repeats N]
                          [--keep] [--keep-files] [--loopback 127.0.12] [--max-heap-mb 768] [--database-url URL] [--json]
@@ -82,7 +82,8 @@ export const command: Command = {
       return 0;
     }
     if (!values.stack) throw new UsageError("--stack is required (a stack of stacks/, e.g. quickstart)");
-    if (values.engine !== undefined && !isEngine(values.engine)) throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine}"`);
+    if (values.engine !== undefined && !isEngine(values.engine))
+      throw new UsageError(`--engine: cassandra, mongodb, couchbase or hbase, got "${values.engine}"`);
     const whole = (name: string, v: string | undefined) => {
       if (v === undefined) return undefined;
       const n = Number(v);
@@ -90,8 +91,10 @@ export const command: Command = {
       return n;
     };
     const scale = values.scale === undefined ? undefined : Number(values.scale);
-    if (scale !== undefined && !(scale > 0 && scale <= 1)) throw new UsageError(`--scale: a number in (0, 1], got "${values.scale}"`);
-    if (values.loopback !== undefined && !/^127\.\d{1,3}\.\d{1,3}$/.test(values.loopback)) throw new UsageError(`--loopback: a loopback /24 like 127.0.12, got "${values.loopback}"`);
+    if (scale !== undefined && !(scale > 0 && scale <= 1))
+      throw new UsageError(`--scale: a number in (0, 1], got "${values.scale}"`);
+    if (values.loopback !== undefined && !/^127\.\d{1,3}\.\d{1,3}$/.test(values.loopback))
+      throw new UsageError(`--loopback: a loopback /24 like 127.0.12, got "${values.loopback}"`);
     if (values.with && values.stack !== "dashboard") throw new UsageError("--with: only with --stack dashboard");
     const { rehearse } = await import("../../rehearse/rehearse.js");
     const { rehearseDashboard } = await import("../../rehearse/dashboard.js");
@@ -99,7 +102,13 @@ export const command: Command = {
     type Options = Parameters<typeof rehearse>[0];
     // The dashboard stack: its service booted here, a scenario stack (--with) rehearsed into it; --database-url is the PostgreSQL standing for RDS.
     const run = ({ stack: _stack, databaseUrl, ...o }: Options) =>
-      dashboard ? rehearseDashboard({ ...o, scenarioStack: values.with ?? "quickstart", ...(databaseUrl ? { postgresUrl: databaseUrl } : {}) }) : rehearse({ stack: values.stack!, ...(databaseUrl ? { databaseUrl } : {}), ...o });
+      dashboard
+        ? rehearseDashboard({
+            ...o,
+            scenarioStack: values.with ?? "quickstart",
+            ...(databaseUrl ? { postgresUrl: databaseUrl } : {}),
+          })
+        : rehearse({ stack: values.stack!, ...(databaseUrl ? { databaseUrl } : {}), ...o });
     const result = await run({
       stack: values.stack,
       ...(values.engine ? { engine: values.engine as never } : {}),
@@ -117,8 +126,17 @@ export const command: Command = {
     else {
       const out = (l: string) => process.stdout.write(`${l}\n`);
       out(`\nrun ${result.runId}: ${result.ok ? "rehearsed" : "FAILED"} in ${result.seconds} s`);
-      for (const p of result.phases) out(`  phase ${String(p.index).padStart(2)} ${p.name.padEnd(16)} ${p.verdict.padEnd(10)} ${p.clientsStored}/${p.clients} client(s) stored  ${p.throughputOpsSec.toFixed(0)} ops/s`);
-      out(`  IAM: ${result.iam.calls} call(s) by ${Object.entries(result.iam.byRole).map(([r, n]) => `${r} ${n}`).join(", ")}; ${result.iam.findings.length === 0 ? "every one allowed by its role's policy (conditions included)" : `${result.iam.findings.length} not allowed`}`);
+      for (const p of result.phases)
+        out(
+          `  phase ${String(p.index).padStart(2)} ${p.name.padEnd(16)} ${p.verdict.padEnd(10)} ${p.clientsStored}/${p.clients} client(s) stored  ${p.throughputOpsSec.toFixed(0)} ops/s`,
+        );
+      out(
+        `  IAM: ${result.iam.calls} call(s) by ${Object.entries(result.iam.byRole)
+          .map(([r, n]) => `${r} ${n}`)
+          .join(
+            ", ",
+          )}; ${result.iam.findings.length === 0 ? "every one allowed by its role's policy (conditions included)" : `${result.iam.findings.length} not allowed`}`,
+      );
       for (const p of result.problems) out(`  problem: ${p}`);
       out(`  dashboard: ${result.dashboardUrl}`);
     }

@@ -2,14 +2,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isEngine, isProjectWorkload, type Plan } from "../../model/index.js";
 import { parsePlan } from "../../model/plan-schema.js";
-import { bindingClasspathDir } from "../../runner/java-artifacts.js";
 import { passiveActions } from "../../runner/engine-actions.js";
 import { dryRunLines, executePlan } from "../../runner/execute.js";
+import { bindingClasspathDir } from "../../runner/java-artifacts.js";
+import { LiveLine } from "../../runner/live-line.js";
 import { openResultsStore } from "../../runner/open-results-store.js";
 import { DB_ALIASES, ycsbSetup } from "../../runner/ycsb-setup.js";
-import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, InputError, parseCommandArgs, UsageError } from "../command.js";
 import { PLAN_OPTIONS, planFromOptions } from "./plan.js";
-import { LiveLine } from "../../runner/live-line.js";
 
 const usage = `Usage: ycsb-lab run --plan plan.json --client-index I --clients N --results <s3://bucket/prefix | file://dir>
                     --run-id ID --db CLASS [options]
@@ -63,8 +63,10 @@ export const command: Command = {
       },
     });
     const clientIndex = Number(values["client-index"] ?? "0");
-    if (!Number.isInteger(clientIndex) || clientIndex < 0) throw new UsageError(`--client-index: a whole number >= 0, got "${values["client-index"]}"`);
-    if (!values.db) throw new UsageError('--db is required (the binding\'s DB class, or "basic" for site.ycsb.BasicDB)');
+    if (!Number.isInteger(clientIndex) || clientIndex < 0)
+      throw new UsageError(`--client-index: a whole number >= 0, got "${values["client-index"]}"`);
+    if (!values.db)
+      throw new UsageError('--db is required (the binding\'s DB class, or "basic" for site.ycsb.BasicDB)');
     const properties: Record<string, string> = {};
     for (const kv of values.p ?? []) {
       const eq = kv.indexOf("=");
@@ -90,9 +92,12 @@ export const command: Command = {
       plan = await planFromOptions(values);
     }
     if (values.clients !== undefined && Number(values.clients) !== plan.deployment.clients) {
-      throw new UsageError(`--clients ${values.clients} does not match the plan, which was made for ${plan.deployment.clients} client(s)`);
+      throw new UsageError(
+        `--clients ${values.clients} does not match the plan, which was made for ${plan.deployment.clients} client(s)`,
+      );
     }
-    if (clientIndex >= plan.deployment.clients) throw new UsageError(`--client-index ${clientIndex}: the plan has clients 0..${plan.deployment.clients - 1}`);
+    if (clientIndex >= plan.deployment.clients)
+      throw new UsageError(`--client-index ${clientIndex}: the plan has clients 0..${plan.deployment.clients - 1}`);
     const classpath = values.classpath?.split(":").filter(Boolean) ?? [];
     // Plans run the project's workload class (runner/bindings common): every binding's classpath holds it; a run
     // without a database (BasicDB) gets the common module's.
@@ -107,13 +112,15 @@ export const command: Command = {
     }
     if (!values.results) throw new UsageError("--results is required (s3://bucket/prefix or file://dir)");
     const runId = values["run-id"];
-    if (!runId || !RUN_ID.test(runId)) throw new UsageError(`--run-id: required, letters, digits and . _ : - only (got "${runId ?? ""}")`);
+    if (!runId || !RUN_ID.test(runId))
+      throw new UsageError(`--run-id: required, letters, digits and . _ : - only (got "${runId ?? ""}")`);
     const barrierSec = Number(values["barrier-timeout"] ?? "3900");
     if (!(barrierSec > 0)) throw new UsageError(`--barrier-timeout: seconds > 0, got "${values["barrier-timeout"]}"`);
     const store = await openResultsStore(values.results, { endpoint: values["s3-endpoint"] });
     const isBasic = ycsb.db === "site.ycsb.BasicDB";
     const localEngine = values["local-engine"];
-    if (localEngine !== undefined && !isEngine(localEngine)) throw new UsageError(`--local-engine: unknown engine "${localEngine}"`);
+    if (localEngine !== undefined && !isEngine(localEngine))
+      throw new UsageError(`--local-engine: unknown engine "${localEngine}"`);
     const term = consoleOf(process.stderr);
     const log = (line: string) => term.message(`[client ${clientIndex}] ${line}`);
     const outcome = await executePlan({
@@ -142,7 +149,9 @@ export const command: Command = {
       process.stderr.write(`ycsb-lab run: run ${runId} incomplete: ${outcome.reason}\n`);
       return 3;
     }
-    process.stderr.write(`[client ${clientIndex}] run ${runId} complete: ${outcome.phasesRun} phase(s) run, ${outcome.phasesSkipped} skipped; results in ${store.uri}\n`);
+    process.stderr.write(
+      `[client ${clientIndex}] run ${runId} complete: ${outcome.phasesRun} phase(s) run, ${outcome.phasesSkipped} skipped; results in ${store.uri}\n`,
+    );
     return 0;
   },
 };
@@ -159,10 +168,18 @@ export async function packageVersion(): Promise<string> {
  * Messages and the progress line on one stream. On a terminal the progress line is redrawn in place and a message
  * never lands on the same line (runner/live-line.ts); in a log, one progress line every 10 s at most.
  */
-export function consoleOf(out: NodeJS.WriteStream): { message: (text: string) => void; progress: (line: string) => void; end: () => void } {
+export function consoleOf(out: NodeJS.WriteStream): {
+  message: (text: string) => void;
+  progress: (line: string) => void;
+  end: () => void;
+} {
   if (out.isTTY) {
     const live = new LiveLine();
-    return { message: (t) => out.write(live.message(t)), progress: (l) => out.write(live.progress(l)), end: () => out.write(live.end()) };
+    return {
+      message: (t) => out.write(live.message(t)),
+      progress: (l) => out.write(live.progress(l)),
+      end: () => out.write(live.end()),
+    };
   }
   let last = 0;
   return {

@@ -1,4 +1,4 @@
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, parseCommandArgs, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab serve [--host HOST] [--port PORT] [--load-reference]
 
@@ -27,12 +27,21 @@ export const command: Command = {
   summary: "Serve the results API and dashboard data (Postgres or embedded PGlite)",
   usage,
   async run(args) {
-    const { values } = parseCommandArgs({ args, options: { host: { type: "string" }, port: { type: "string" }, "load-reference": { type: "boolean" }, help: { type: "boolean" } } });
+    const { values } = parseCommandArgs({
+      args,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        "load-reference": { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    });
     if (values.help) {
       console.log(usage);
       return 0;
     }
-    if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError(`--port must be a number, got "${values.port}"`);
+    if (values.port !== undefined && !/^\d+$/.test(values.port))
+      throw new UsageError(`--port must be a number, got "${values.port}"`);
     const { refreshDashboardBundle } = await import("../dashboard-bundle.js");
     await refreshDashboardBundle((line) => console.error(line));
     const { startServer } = await import("../../api/server.js");
@@ -40,12 +49,18 @@ export const command: Command = {
     try {
       // The seeds' tables are stored before the port opens: no view answers without them meanwhile.
       const beforeListen = values["load-reference"]
-        ? async (app: { db: Parameters<typeof import("../../api/store/reference-data.js").loadReferenceData>[0]; log: { info: (o: object, m: string) => void } }) => {
+        ? async (app: {
+            db: Parameters<typeof import("../../api/store/reference-data.js").loadReferenceData>[0];
+            log: { info: (o: object, m: string) => void };
+          }) => {
             const { loadReferenceData } = await import("../../api/store/reference-data.js");
             app.log.info(await loadReferenceData(app.db), "reference data loaded");
           }
         : undefined;
-      const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer({ ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) }, { beforeListen });
+      const { app, url, token, tokenFrom, tokenFile, warnings } = await startServer(
+        { ...(values.host ? { HOST: values.host } : {}), ...(values.port ? { PORT: values.port } : {}) },
+        { beforeListen },
+      );
       console.error(`ycsb-lab API on ${url} (docs: /docs, database: ${app.database.kind})`);
       console.error(writeTokenLine(token, tokenFrom, tokenFile));
       for (const w of warnings) console.error(`warning: ${w}`);

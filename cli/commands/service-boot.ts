@@ -1,4 +1,4 @@
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, parseCommandArgs, UsageError } from "../command.js";
 import { command as instanceBoot } from "./boot.js";
 import { packageVersion } from "./run.js";
 
@@ -13,12 +13,27 @@ export const command: Command = {
 Every stage goes to`,
   ),
   async run(args) {
-    const { values } = parseCommandArgs({ args, strict: true, options: { role: { type: "string" }, index: { type: "string" }, run: { type: "string" }, "s3-endpoint": { type: "string" } } });
+    const { values } = parseCommandArgs({
+      args,
+      strict: true,
+      options: {
+        role: { type: "string" },
+        index: { type: "string" },
+        run: { type: "string" },
+        "s3-endpoint": { type: "string" },
+      },
+    });
     if (values.role !== "dashboard") return instanceBoot.run(args);
     const index = Number(values.index);
-    if (values.index === undefined || !Number.isInteger(index) || index < 0) throw new UsageError(`--index: a whole number >= 0, got "${values.index ?? ""}"`);
+    if (values.index === undefined || !Number.isInteger(index) || index < 0)
+      throw new UsageError(`--index: a whole number >= 0, got "${values.index ?? ""}"`);
     if (!values.run) throw new UsageError("--run is required (s3://bucket/runs/<service-id>/)");
     const { bootDashboard } = await import("../dashboard-boot.js");
-    return bootDashboard({ index, runUrl: values.run, ycsbLabVersion: await packageVersion(), ...(values["s3-endpoint"] ? { s3Endpoint: values["s3-endpoint"] } : {}) });
+    return bootDashboard({
+      index,
+      runUrl: values.run,
+      ycsbLabVersion: await packageVersion(),
+      ...(values["s3-endpoint"] ? { s3Endpoint: values["s3-endpoint"] } : {}),
+    });
   },
 };

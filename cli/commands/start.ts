@@ -1,8 +1,8 @@
+import { scenario as findScenario, isEngine, isPreset, PRESETS, scenarioPresets } from "../../model/index.js";
 import { FIRST_BENCHMARK, LOCAL_CAPACITY_SLO } from "../../model/local-cell.js";
-import { isEngine, isPreset, PRESETS, scenario as findScenario, scenarioPresets } from "../../model/index.js";
-import { parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, parseCommandArgs, UsageError } from "../command.js";
 import { benchmarkOutcome } from "../start-benchmark.js";
-import { CAPACITY_OPTIONS, capacityChoice, type CapacityFlags } from "./plan.js";
+import { CAPACITY_OPTIONS, type CapacityFlags, capacityChoice } from "./plan.js";
 
 export { benchmarkOutcome };
 

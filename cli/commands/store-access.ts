@@ -10,8 +10,15 @@ export async function openStore(command: string) {
   if (config.pgliteDir) {
     const { dataDirOwner } = await import("../../api/db/data-dir-lock.js");
     const owner = dataDirOwner(config.pgliteDir);
-    if (owner) throw new InputError(`${config.pgliteDir} is owned by ${owner.command} (pid ${owner.pid}${owner.url ? `, serving ${owner.url}` : ""}): stop it first, or point DATABASE_URL at a PostgreSQL`);
+    if (owner)
+      throw new InputError(
+        `${config.pgliteDir} is owned by ${owner.command} (pid ${owner.pid}${owner.url ? `, serving ${owner.url}` : ""}): stop it first, or point DATABASE_URL at a PostgreSQL`,
+      );
   }
   const { openDatabase } = await import("../../api/db/open.js");
-  return openDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), ...(config.pgliteDir ? { pgliteDir: config.pgliteDir } : {}), command });
+  return openDatabase({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    ...(config.pgliteDir ? { pgliteDir: config.pgliteDir } : {}),
+    command,
+  });
 }

@@ -5,7 +5,7 @@ import { bindingClasspathDir, ycsbCoreDir } from "../../runner/java-artifacts.js
 import { readState } from "../../runner/local/engine.js";
 import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.js";
 import { buildYcsbCommand, spawnYcsb } from "../../runner/ycsb-process.js";
-import { InputError, parseCommandArgs, UsageError, type Command } from "../command.js";
+import { type Command, InputError, parseCommandArgs, UsageError } from "../command.js";
 
 const usage = `Usage: ycsb-lab ycsb --engine <engine> [--preset P] [--workload ID] [--dry-run] -- [YCSB args]
 
@@ -38,7 +38,8 @@ export function splitYcsbArgs(args: string[]): { phase: "load" | "run"; rest: st
       const next = args[i + 1];
       if (a === "-p" && next?.startsWith("fieldcount=")) {
         fieldCount = Number(next.slice("fieldcount=".length));
-        if (!Number.isInteger(fieldCount) || fieldCount < 1) throw new UsageError(`-p fieldcount: must be a positive integer, got "${next}"`);
+        if (!Number.isInteger(fieldCount) || fieldCount < 1)
+          throw new UsageError(`-p fieldcount: must be a positive integer, got "${next}"`);
       }
     }
   }
@@ -56,7 +57,12 @@ export const command: Command = {
     const { values } = parseCommandArgs(
       {
         args: own,
-        options: { engine: { type: "string" }, preset: { type: "string" }, workload: { type: "string" }, "dry-run": { type: "boolean" } },
+        options: {
+          engine: { type: "string" },
+          preset: { type: "string" },
+          workload: { type: "string" },
+          "dry-run": { type: "boolean" },
+        },
         strict: true,
       },
       " (YCSB's own arguments go after --)",
@@ -70,17 +76,23 @@ export const command: Command = {
     let workloadProps: Record<string, string> = {};
     if (values.workload !== undefined) {
       const w = KNOWN_WORKLOADS[values.workload];
-      if (!w) throw new UsageError(`--workload: unknown workload "${values.workload}" (known: ${Object.keys(KNOWN_WORKLOADS).join(", ")})`);
+      if (!w)
+        throw new UsageError(
+          `--workload: unknown workload "${values.workload}" (known: ${Object.keys(KNOWN_WORKLOADS).join(", ")})`,
+        );
       // YCSB's workloads/workload[a-f] files set both counts to 1000, and CoreWorkload needs operationcount even to load.
       workloadProps = { recordcount: "1000", operationcount: "1000", ...w.properties };
     }
     const local = await loadLocalEngine(engine);
     const state = await readState(engine);
-    if (!state) throw new InputError(`no local ${engine} is running: start one with "ycsb-lab local up --engine ${engine}"`);
+    if (!state)
+      throw new InputError(`no local ${engine} is running: start one with "ycsb-lab local up --engine ${engine}"`);
     const preset = values.preset ?? state.preset;
     if (!isPreset(preset)) throw new InputError(`state file: unknown preset "${preset}"`);
     if (preset !== state.preset) {
-      throw new InputError(`--preset ${preset}: the running ${engine} was started with preset ${state.preset}, whose server side cannot change without a restart`);
+      throw new InputError(
+        `--preset ${preset}: the running ${engine} was started with preset ${state.preset}, whose server side cannot change without a restart`,
+      );
     }
     const { phase, rest, fieldCount } = splitYcsbArgs(ycsbArgs);
     const bindingDir = await bindingClasspathDir(local.binding.module);
@@ -93,11 +105,16 @@ export const command: Command = {
       extraArgs: rest,
     });
     if (values["dry-run"]) {
-      process.stdout.write(`${[cmd.command, ...cmd.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(" ")}\n`);
+      process.stdout.write(
+        `${[cmd.command, ...cmd.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(" ")}\n`,
+      );
       return 0;
     }
     if (phase === "load" && local.prepareSchema) await local.prepareSchema(state, { preset, fieldCount });
-    const result = await spawnYcsb(cmd, { onStdout: (c) => process.stdout.write(c), onStderr: (c) => process.stderr.write(c) });
+    const result = await spawnYcsb(cmd, {
+      onStdout: (c) => process.stdout.write(c),
+      onStderr: (c) => process.stderr.write(c),
+    });
     return result.exitCode;
   },
 };

@@ -1,4 +1,4 @@
-import { presetFor, type CassandraServerSide, type Preset } from "../../model/presets.js";
+import { type CassandraServerSide, type Preset, presetFor } from "../../model/presets.js";
 
 /** One Cassandra node's cassandra.yaml inputs. Paths are absolute; the preset decides commitlog syncing. */
 export interface CassandraNodeConfig {
@@ -42,21 +42,25 @@ function check(cfg: CassandraNodeConfig): void {
   };
   if (!cfg.clusterName.trim()) fail("clusterName", "must not be empty");
   if (cfg.seeds.length === 0) fail("seeds", "must name at least one seed address");
-  for (const [i, s] of cfg.seeds.entries()) if (!s.trim() || /[\s,]/.test(s)) fail(`seeds[${i}]`, `is not an address: "${s}"`);
-  for (const field of ["listenAddress", "rpcAddress"] as const) if (!cfg[field].trim()) fail(field, "must not be empty");
+  for (const [i, s] of cfg.seeds.entries())
+    if (!s.trim() || /[\s,]/.test(s)) fail(`seeds[${i}]`, `is not an address: "${s}"`);
+  for (const field of ["listenAddress", "rpcAddress"] as const)
+    if (!cfg[field].trim()) fail(field, "must not be empty");
   for (const field of ["dataDir", "commitlogDir", "hintsDir", "savedCachesDir", "cdcDir"] as const) {
     const dir = cfg[field];
     if (dir !== undefined && !dir.startsWith("/")) fail(field, `must be an absolute path, got "${dir}"`);
   }
   for (const field of ["nativeTransportPort", "storagePort"] as const) {
     const port = cfg[field];
-    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) fail(field, `must be a TCP port, got ${port}`);
+    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536))
+      fail(field, `must be a TCP port, got ${port}`);
   }
   for (const field of ["concurrentWrites", "numTokens"] as const) {
     const n = cfg[field];
     if (n !== undefined && !(Number.isInteger(n) && n > 0)) fail(field, `must be a positive integer, got ${n}`);
   }
-  if (cfg.endpointSnitch !== undefined && !SNITCH.test(cfg.endpointSnitch)) fail("endpointSnitch", `is not a class name: "${cfg.endpointSnitch}"`);
+  if (cfg.endpointSnitch !== undefined && !SNITCH.test(cfg.endpointSnitch))
+    fail("endpointSnitch", `is not a class name: "${cfg.endpointSnitch}"`);
 }
 
 /**
@@ -87,7 +91,9 @@ export function renderCassandraYaml(cfg: CassandraNodeConfig): string {
     `# Rendered by ycsb-lab engines/cassandra/config.ts for preset "${cfg.preset}"`,
     `cluster_name: ${q(cfg.clusterName)}`,
     `num_tokens: ${cfg.initialTokens?.length ?? cfg.numTokens ?? 16}`,
-    ...(cfg.initialTokens ? [`initial_token: ${q(cfg.initialTokens.join(","))}`] : ["allocate_tokens_for_local_replication_factor: 3"]),
+    ...(cfg.initialTokens
+      ? [`initial_token: ${q(cfg.initialTokens.join(","))}`]
+      : ["allocate_tokens_for_local_replication_factor: 3"]),
     "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
     `endpoint_snitch: ${cfg.endpointSnitch ?? "SimpleSnitch"}`,
     "seed_provider:",

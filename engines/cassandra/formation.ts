@@ -34,21 +34,43 @@ export function cassandraYaml(ctx: NodeContext): string {
   for (const [key] of extra) {
     if (!/^[a-z_]+$/.test(key)) throw new Error(`serverSettings.cassandra: "${key}" is not a cassandra.yaml key`);
     // The preset owns the commitlog and the renderer the layout: a study setting may not silently override either.
-    if (new RegExp(`^${key}:`, "m").test(base)) throw new Error(`serverSettings.cassandra: "${key}" is already set by the renderer`);
+    if (new RegExp(`^${key}:`, "m").test(base))
+      throw new Error(`serverSettings.cassandra: "${key}" is already set by the renderer`);
   }
   return base + extra.map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`).join("");
 }
 
 /** The YCSB keyspace and table (engines/cassandra/schema.ts), durable_writes per preset (seed 004). */
 export function cassandraSchemaCql(ctx: NodeContext): string {
-  return renderCassandraSchema({ preset: ctx.preset, replicationFactor: ctx.replication, fieldCount: ctx.fieldCount, ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}) });
+  return renderCassandraSchema({
+    preset: ctx.preset,
+    replicationFactor: ctx.replication,
+    fieldCount: ctx.fieldCount,
+    ...(ctx.study?.cassandra ? { study: ctx.study.cassandra } : {}),
+  });
 }
 
 /** Study settings are checked by rendering them into a cassandra.yaml (the renderer refuses what it cannot take). */
 export function checkCassandraServerSettings(settings: Record<string, string>): string[] {
   const probe: NodeContext = {
-    engine: "cassandra", version: "", preset: "balanced", loadPreset: "balanced", nodeIps: ["127.0.0.1"], index: 0, replication: 1, recordCount: 1, fieldCount: 1,
-    runId: "check", region: "", readyMarkerUrl: "", adminPasswordParameter: "", memoryGiB: 1, vcpus: 1, dataDir: "/data", mongoTopology: "sharded", serverSettings: settings,
+    engine: "cassandra",
+    version: "",
+    preset: "balanced",
+    loadPreset: "balanced",
+    nodeIps: ["127.0.0.1"],
+    index: 0,
+    replication: 1,
+    recordCount: 1,
+    fieldCount: 1,
+    runId: "check",
+    region: "",
+    readyMarkerUrl: "",
+    adminPasswordParameter: "",
+    memoryGiB: 1,
+    vcpus: 1,
+    dataDir: "/data",
+    mongoTopology: "sharded",
+    serverSettings: settings,
   };
   try {
     cassandraYaml(probe);

@@ -60,12 +60,14 @@ export function cassandraReadiness(expected: readonly string[], rows: readonly G
       }
       const state = rowState(row);
       if (state !== "NORMAL") reasons.push(`${observer}: sees ${target} as ${state}, not NORMAL`);
-      else if (row.rpc_ready !== undefined && row.rpc_ready !== "true") reasons.push(`${observer}: sees ${target} not serving CQL yet`);
+      else if (row.rpc_ready !== undefined && row.rpc_ready !== "true")
+        reasons.push(`${observer}: sees ${target} not serving CQL yet`);
       if (row.schema) schemas.add(row.schema);
     }
     for (const row of seen) {
       const target = bare(row.address);
-      if (!want.has(target) && rowState(row) !== "LEFT") reasons.push(`${observer}: sees unexpected node ${target} (${rowState(row)})`);
+      if (!want.has(target) && rowState(row) !== "LEFT")
+        reasons.push(`${observer}: sees unexpected node ${target} (${rowState(row)})`);
     }
   }
   if (schemas.size > 1) reasons.push(`schema versions disagree: ${[...schemas].sort().join(", ")}`);

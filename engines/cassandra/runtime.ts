@@ -1,8 +1,8 @@
-import { presetFor, type Preset } from "../../model/presets.js";
+import { type Preset, presetFor } from "../../model/presets.js";
 import { APACHE_ARCHIVE } from "../common-install.js";
-import type { EngineRuntime, NodePaths, NodeTuning } from "../runtime.js";
 import type { NodeContext } from "../node-context.js";
-import { cassandraYaml, cassandraSeeds, checkCassandraServerSettings } from "./formation.js";
+import type { EngineRuntime, NodePaths, NodeTuning } from "../runtime.js";
+import { cassandraSeeds, cassandraYaml, checkCassandraServerSettings } from "./formation.js";
 import { cassandraHeapMb, cassandraNodeCommand, renderLogbackXml } from "./jvm.js";
 
 export const CQL_PORT = 9042;
@@ -35,7 +35,16 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
     wantsLogVolume: (preset: Preset) => presetFor("cassandra", preset).server.commitlogOwnVolume,
     artifacts: (version) => {
       const url = `${APACHE_ARCHIVE}/cassandra/${version}/apache-cassandra-${version}-bin.tar.gz`;
-      return [{ name: `apache-cassandra-${version}-bin.tar.gz`, url, checksumUrl: `${url}.sha512`, checksum: "sha512", into: "cassandra", stripComponents: 1 }];
+      return [
+        {
+          name: `apache-cassandra-${version}-bin.tar.gz`,
+          url,
+          checksumUrl: `${url}.sha512`,
+          checksum: "sha512",
+          into: "cassandra",
+          stripComponents: 1,
+        },
+      ];
     },
     directories: (_ctx, paths) => {
       const d = cassandraDirs(paths);
@@ -48,7 +57,14 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
     files: (ctx, paths) => {
       const d = cassandraDirs(paths);
       return [
-        { path: d.yaml, content: cassandraYaml({ ...ctx, dataDir: paths.data, ...(paths.log !== paths.data ? { logDir: paths.log } : {}) }) },
+        {
+          path: d.yaml,
+          content: cassandraYaml({
+            ...ctx,
+            dataDir: paths.data,
+            ...(paths.log !== paths.data ? { logDir: paths.log } : {}),
+          }),
+        },
         { path: d.logback, content: renderLogbackXml(d.logs) },
       ];
     },
@@ -81,7 +97,8 @@ export function cassandraRuntime(tuning: NodeTuning = {}): EngineRuntime {
         },
       ];
     },
-    roles: (ctx: NodeContext) => (cassandraSeeds(ctx.nodeIps).includes(ctx.nodeIps[ctx.index]!) ? ["cassandra", "seed"] : ["cassandra"]),
+    roles: (ctx: NodeContext) =>
+      cassandraSeeds(ctx.nodeIps).includes(ctx.nodeIps[ctx.index]!) ? ["cassandra", "seed"] : ["cassandra"],
     checkServerSettings: checkCassandraServerSettings,
   };
 }

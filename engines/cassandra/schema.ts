@@ -1,4 +1,4 @@
-import { presetFor, type CassandraServerSide, type Preset } from "../../model/presets.js";
+import { type CassandraServerSide, type Preset, presetFor } from "../../model/presets.js";
 
 /** The YCSB keyspace and table, as seed 000 created them (keyspace `ycsb`, table `usertable`, key `y_id`, blob fields). */
 export interface CassandraSchemaOptions {
@@ -28,7 +28,8 @@ export interface CassandraSchemaOptions {
 const IDENTIFIER = /^[a-z][a-z0-9_]{0,47}$/;
 
 function identifier(field: string, value: string): string {
-  if (!IDENTIFIER.test(value)) throw new Error(`cassandra schema: ${field} must be a lower-case CQL identifier, got "${value}"`);
+  if (!IDENTIFIER.test(value))
+    throw new Error(`cassandra schema: ${field} must be a lower-case CQL identifier, got "${value}"`);
   return value;
 }
 
@@ -43,9 +44,11 @@ export function cassandraSchemaStatements(opts: CassandraSchemaOptions): string[
   const table = identifier("table", opts.table ?? "usertable");
   const prefix = identifier("fieldPrefix", opts.fieldPrefix ?? "field");
   const fields = opts.fieldCount ?? 10;
-  if (!Number.isInteger(fields) || fields < 1) throw new Error(`cassandra schema: fieldCount must be a positive integer, got ${fields}`);
+  if (!Number.isInteger(fields) || fields < 1)
+    throw new Error(`cassandra schema: fieldCount must be a positive integer, got ${fields}`);
   const rf = opts.replicationFactor;
-  if (!Number.isInteger(rf) || rf < 1) throw new Error(`cassandra schema: replicationFactor must be a positive integer, got ${rf}`);
+  if (!Number.isInteger(rf) || rf < 1)
+    throw new Error(`cassandra schema: replicationFactor must be a positive integer, got ${rf}`);
   const replication =
     opts.datacenter === undefined
       ? `{'class': 'SimpleStrategy', 'replication_factor': ${rf}}`

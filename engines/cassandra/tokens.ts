@@ -11,7 +11,8 @@ const MIN = -(1n << 63n);
 export function initialTokens(nodes: number, vnodes: number, index: number): string[] {
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`cassandra tokens: nodes must be >= 1, got ${nodes}`);
   if (!Number.isInteger(vnodes) || vnodes < 1) throw new Error(`cassandra tokens: vnodes must be >= 1, got ${vnodes}`);
-  if (!Number.isInteger(index) || index < 0 || index >= nodes) throw new Error(`cassandra tokens: index must be 0..${nodes - 1}, got ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= nodes)
+    throw new Error(`cassandra tokens: index must be 0..${nodes - 1}, got ${index}`);
   const total = BigInt(nodes * vnodes);
   const tokens: string[] = [];
   for (let v = 0; v < vnodes; v++) {

@@ -1,7 +1,10 @@
 import { COUCHBASE_BUCKET } from "./schema.js";
 
 /** Our YCSB binding for Couchbase (runner/bindings/couchbase) and the properties that point it at a cluster. */
-export const COUCHBASE_BINDING = { module: "couchbase", dbClass: "io.ycsblab.bindings.couchbase.CouchbaseClient" } as const;
+export const COUCHBASE_BINDING = {
+  module: "couchbase",
+  dbClass: "io.ycsblab.bindings.couchbase.CouchbaseClient",
+} as const;
 
 export interface CouchbaseEndpoint {
   /** SDK 3 connection string, e.g. `couchbase://10.0.1.10,10.0.1.11`. */

@@ -1,5 +1,11 @@
 import type { NodeContext } from "../node-context.js";
-import { refuseServerSettings, type EngineRuntime, type NodePaths, type NodeTuning, type StandInRuntime } from "../runtime.js";
+import {
+  type EngineRuntime,
+  type NodePaths,
+  type NodeTuning,
+  refuseServerSettings,
+  type StandInRuntime,
+} from "../runtime.js";
 import { COUCHBASE_REST_PORT, couchbaseDataPaths } from "./formation.js";
 import { COUCHBASE_STAND_IN, couchbaseMockArgs, mockPresetRefusal } from "./stand-in.js";
 
@@ -8,7 +14,10 @@ export const COUCHBASE_BUILDS: Record<string, string> = { "7.6": "7.6.2" };
 
 export function couchbaseBuild(version: string): string {
   const build = COUCHBASE_BUILDS[version] ?? (/^\d+\.\d+\.\d+$/.test(version) ? version : undefined);
-  if (!build) throw new Error(`version: no Couchbase build known for "${version}" (known: ${Object.keys(COUCHBASE_BUILDS).join(", ")})`);
+  if (!build)
+    throw new Error(
+      `version: no Couchbase build known for "${version}" (known: ${Object.keys(COUCHBASE_BUILDS).join(", ")})`,
+    );
   return build;
 }
 
@@ -22,8 +31,11 @@ export function couchbaseStandIn(tuning: NodeTuning = {}): StandInRuntime {
   return {
     label: COUCHBASE_STAND_IN,
     refusal: (ctx: NodeContext) => {
-      if (ctx.nodeIps.length > 1) return `the mock stands in for one node here; this run has ${ctx.nodeIps.length} data nodes (rehearse Couchbase's stand-in with 1 node)`;
-      return mockPresetRefusal(ctx.preset) ?? (ctx.loadPreset !== ctx.preset ? mockPresetRefusal(ctx.loadPreset) : undefined);
+      if (ctx.nodeIps.length > 1)
+        return `the mock stands in for one node here; this run has ${ctx.nodeIps.length} data nodes (rehearse Couchbase's stand-in with 1 node)`;
+      return (
+        mockPresetRefusal(ctx.preset) ?? (ctx.loadPreset !== ctx.preset ? mockPresetRefusal(ctx.loadPreset) : undefined)
+      );
     },
     directories: (_ctx, paths: NodePaths) => [paths.run],
     // The mock keeps its bucket in memory: a restart empties it.
@@ -31,7 +43,14 @@ export function couchbaseStandIn(tuning: NodeTuning = {}): StandInRuntime {
     processes: (ctx, paths, jar) => {
       const ip = ctx.nodeIps[ctx.index]!;
       const heapMb = Math.min(512, tuning.maxHeapMb ?? 512);
-      return [{ name: "couchbase-mock", argv: ["java", `-Xmx${heapMb}m`, ...couchbaseMockArgs(jar, COUCHBASE_REST_PORT, 1, ip)], cwd: paths.run, listens: [{ host: ip, port: COUCHBASE_REST_PORT }] }];
+      return [
+        {
+          name: "couchbase-mock",
+          argv: ["java", `-Xmx${heapMb}m`, ...couchbaseMockArgs(jar, COUCHBASE_REST_PORT, 1, ip)],
+          cwd: paths.run,
+          listens: [{ host: ip, port: COUCHBASE_REST_PORT }],
+        },
+      ];
     },
   };
 }
@@ -65,7 +84,17 @@ export function couchbaseRuntime(tuning: NodeTuning = {}): EngineRuntime {
       const build = couchbaseBuild(version);
       const name = `couchbase-server-community_${build}-linux_amd64.deb`;
       const url = `https://packages.couchbase.com/releases/${build}/${name}`;
-      return [{ name, url, checksumUrl: `${url}.sha256`, checksum: "sha256", kind: "deb", into: "couchbase", stripComponents: 0 }];
+      return [
+        {
+          name,
+          url,
+          checksumUrl: `${url}.sha256`,
+          checksum: "sha256",
+          kind: "deb",
+          into: "couchbase",
+          stripComponents: 0,
+        },
+      ];
     },
     directories: (ctx, paths) => {
       const p = couchbaseDataPaths(paths.data);

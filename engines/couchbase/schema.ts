@@ -19,8 +19,10 @@ export interface CouchbaseBucketOptions {
 export function couchbaseBucketParams(options: CouchbaseBucketOptions): Record<string, string> {
   const { ramQuotaMb, replicas = 0 } = options;
   // Couchbase's minimum bucket quota is 100 MiB (docs: "ramQuota ... minimum 100").
-  if (!Number.isInteger(ramQuotaMb) || ramQuotaMb < 100) throw new Error(`ramQuotaMb: must be an integer >= 100, got ${ramQuotaMb}`);
-  if (!Number.isInteger(replicas) || replicas < 0 || replicas > 3) throw new Error(`replicas: must be 0..3, got ${replicas}`);
+  if (!Number.isInteger(ramQuotaMb) || ramQuotaMb < 100)
+    throw new Error(`ramQuotaMb: must be an integer >= 100, got ${ramQuotaMb}`);
+  if (!Number.isInteger(replicas) || replicas < 0 || replicas > 3)
+    throw new Error(`replicas: must be 0..3, got ${replicas}`);
   const server = presetFor("couchbase", options.preset).server;
   return {
     name: COUCHBASE_BUCKET,

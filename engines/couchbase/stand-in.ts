@@ -1,4 +1,4 @@
-import { presetFor, type Preset } from "../../model/presets.js";
+import { type Preset, presetFor } from "../../model/presets.js";
 import { COUCHBASE_BUCKET } from "./schema.js";
 
 /**
@@ -18,14 +18,21 @@ export const MOCK_BUCKET_PASSWORD = "ycsb-lab-local";
 /** The mock's command line (pure): REST on host:port, `nodes` KV nodes (their ports the mock picks), no replicas, the YCSB bucket. */
 export function couchbaseMockArgs(jar: string, restPort: number, nodes: number, host = "127.0.0.1"): string[] {
   return [
-    "-jar", jar,
-    "--host", host,
-    "--port", String(restPort),
-    "--nodes", String(nodes),
-    "--replicas", "0",
-    "--vbuckets", "64",
+    "-jar",
+    jar,
+    "--host",
+    host,
+    "--port",
+    String(restPort),
+    "--nodes",
+    String(nodes),
+    "--replicas",
+    "0",
+    "--vbuckets",
+    "64",
     "--cccp",
-    "--buckets", `${COUCHBASE_BUCKET}:${MOCK_BUCKET_PASSWORD}:couchbase`,
+    "--buckets",
+    `${COUCHBASE_BUCKET}:${MOCK_BUCKET_PASSWORD}:couchbase`,
   ];
 }
 

@@ -1,6 +1,6 @@
 import type { NodeContext } from "../node-context.js";
-import { hbaseSiteProperties, type HBaseSiteProperty } from "./config.js";
-import { hbaseTableSpec, type HBaseTableSpec } from "./schema.js";
+import { type HBaseSiteProperty, hbaseSiteProperties } from "./config.js";
+import { type HBaseTableSpec, hbaseTableSpec } from "./schema.js";
 
 /**
  * The configuration of one node of a distributed HBase (seed 000's layout: the first node runs the HDFS namenode,
@@ -48,16 +48,28 @@ export function hbaseNodeDirs(dataDir: string): HBaseNodeDirs {
  */
 export function datanodePorts(index: number, sharedHost: boolean): { xfer: number; http: number; ipc: number } {
   const offset = sharedHost ? 10 * index : 0;
-  return { xfer: HBASE_PORTS.datanode + offset, http: HBASE_PORTS.datanodeHttp + offset, ipc: HBASE_PORTS.datanodeIpc + offset };
+  return {
+    xfer: HBASE_PORTS.datanode + offset,
+    http: HBASE_PORTS.datanodeHttp + offset,
+    ipc: HBASE_PORTS.datanodeIpc + offset,
+  };
 }
 
-const p = (name: string, value: string | number, why: string): HBaseSiteProperty => ({ name, value: String(value), why });
+const p = (name: string, value: string | number, why: string): HBaseSiteProperty => ({
+  name,
+  value: String(value),
+  why,
+});
 
 /** core-site.xml (seed 000: fs.defaultFS on the first node). */
 export function coreSite(ctx: NodeContext): HBaseSiteProperty[] {
   return [
     p("fs.defaultFS", `hdfs://${ctx.nodeIps[0]}:${HBASE_PORTS.namenode}`, "namenode on the first node (seed 000)"),
-    p("hadoop.tmp.dir", hbaseNodeDirs(ctx.dataDir).hadoopTmp, "on the data volume, one per node (the default /tmp/hadoop-<user> is shared)"),
+    p(
+      "hadoop.tmp.dir",
+      hbaseNodeDirs(ctx.dataDir).hadoopTmp,
+      "on the data volume, one per node (the default /tmp/hadoop-<user> is shared)",
+    ),
   ];
 }
 
@@ -70,12 +82,20 @@ export function hdfsSite(ctx: NodeContext, sharedHost = false): HBaseSitePropert
     p("dfs.namenode.name.dir", `file://${dirs.name}`, "seed 000"),
     p("dfs.datanode.data.dir", `file://${dirs.data}`, "seed 000"),
     p("dfs.replication", ctx.replication, "the scenario's replication (seed 000: 1)"),
-    p("dfs.namenode.http-address", `${ctx.nodeIps[0]}:${HBASE_PORTS.namenodeHttp}`, "the namenode's web UI on its own address"),
+    p(
+      "dfs.namenode.http-address",
+      `${ctx.nodeIps[0]}:${HBASE_PORTS.namenodeHttp}`,
+      "the namenode's web UI on its own address",
+    ),
     p("dfs.datanode.address", `${ip}:${dn.xfer}`, "block transfer on the node's address"),
     p("dfs.datanode.http.address", `${ip}:${dn.http}`, "web UI on the node's address"),
     p("dfs.datanode.ipc.address", `${ip}:${dn.ipc}`, "IPC on the node's address"),
     p("dfs.datanode.hostname", ip, "the name the datanode registers under: its address (no DNS in the VPC)"),
-    p("dfs.client.use.datanode.hostname", "true", "clients (region servers) reach datanodes by the address each registered"),
+    p(
+      "dfs.client.use.datanode.hostname",
+      "true",
+      "clients (region servers) reach datanodes by the address each registered",
+    ),
     p("dfs.datanode.use.datanode.hostname", "true", "datanodes reach each other the same way (replication pipelines)"),
     // Datanodes register by IP: the nodes have no DNS names for each other.
     p("dfs.namenode.datanode.registration.ip-hostname-check", "false", "no reverse DNS in the VPC"),
@@ -87,9 +107,11 @@ export function hbaseSite(ctx: NodeContext): HBaseSiteProperty[] {
   const ip = ctx.nodeIps[ctx.index]!;
   const leader = ctx.nodeIps[0]!;
   const dirs = hbaseNodeDirs(ctx.dataDir);
-  const base = hbaseSiteProperties(ctx.preset, { masterHost: leader, zookeeperDataDir: dirs.zookeeper, dfsReplication: ctx.replication }).map((q) =>
-    q.name === "hbase.rootdir" ? { ...q, value: `hdfs://${leader}:${HBASE_PORTS.namenode}/hbase` } : q,
-  );
+  const base = hbaseSiteProperties(ctx.preset, {
+    masterHost: leader,
+    zookeeperDataDir: dirs.zookeeper,
+    dfsReplication: ctx.replication,
+  }).map((q) => (q.name === "hbase.rootdir" ? { ...q, value: `hdfs://${leader}:${HBASE_PORTS.namenode}/hbase` } : q));
   return [
     ...base,
     p("hbase.zookeeper.property.clientPort", HBASE_PORTS.zookeeper, "ZooKeeper's client port (zoo.cfg)"),
@@ -97,7 +119,11 @@ export function hbaseSite(ctx: NodeContext): HBaseSiteProperty[] {
     p("hbase.master.hostname", leader, "the master names itself by its address"),
     p("hbase.master.ipc.address", leader, "and listens there"),
     p("hbase.master.info.bindAddress", leader, "web UI on the master's address"),
-    p("hbase.unsafe.regionserver.hostname", ip, "the region server names itself by its address (no reverse DNS in the VPC)"),
+    p(
+      "hbase.unsafe.regionserver.hostname",
+      ip,
+      "the region server names itself by its address (no reverse DNS in the VPC)",
+    ),
     p("hbase.regionserver.ipc.address", ip, "and listens there"),
     p("hbase.regionserver.info.bindAddress", ip, "web UI on the node's address"),
   ];

@@ -6,18 +6,30 @@
 /** HBase's own bin/hbase flags for JDK 17 (hbase-2.5 conf: HBASE_OPTS for Java 11+); without them HDFS init fails. */
 export const HBASE_JDK17_FLAGS = [
   "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-  "--add-modules", "jdk.unsupported",
-  "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-  "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-  "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-  "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-  "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-  "--add-opens", "java.base/java.util=ALL-UNNAMED",
-  "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
-  "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-  "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-  "--add-exports", "java.base/sun.net.dns=ALL-UNNAMED",
-  "--add-exports", "java.base/sun.net.util=ALL-UNNAMED",
+  "--add-modules",
+  "jdk.unsupported",
+  "--add-opens",
+  "java.base/java.nio=ALL-UNNAMED",
+  "--add-opens",
+  "java.base/sun.nio.ch=ALL-UNNAMED",
+  "--add-opens",
+  "java.base/java.lang=ALL-UNNAMED",
+  "--add-opens",
+  "java.base/jdk.internal.ref=ALL-UNNAMED",
+  "--add-opens",
+  "java.base/java.lang.reflect=ALL-UNNAMED",
+  "--add-opens",
+  "java.base/java.util=ALL-UNNAMED",
+  "--add-opens",
+  "java.base/java.util.concurrent=ALL-UNNAMED",
+  "--add-exports",
+  "java.base/jdk.internal.misc=ALL-UNNAMED",
+  "--add-exports",
+  "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+  "--add-exports",
+  "java.base/sun.net.dns=ALL-UNNAMED",
+  "--add-exports",
+  "java.base/sun.net.util=ALL-UNNAMED",
 ];
 
 export type HBaseDaemon = "namenode" | "datanode" | "zookeeper" | "master" | "regionserver";
@@ -29,6 +41,11 @@ export type HBaseDaemon = "namenode" | "datanode" | "zookeeper" | "master" | "re
  * rehearsal's nodes share one machine).
  */
 export function hbaseHeapMb(daemon: HBaseDaemon, memoryGiB: number, cap = Number.POSITIVE_INFINITY): number {
-  const base = daemon === "regionserver" ? Math.max(1024, Math.min(31 * 1024, Math.floor(memoryGiB * 1024 * 0.4))) : daemon === "zookeeper" ? 512 : 1024;
+  const base =
+    daemon === "regionserver"
+      ? Math.max(1024, Math.min(31 * 1024, Math.floor(memoryGiB * 1024 * 0.4)))
+      : daemon === "zookeeper"
+        ? 512
+        : 1024;
   return Math.min(base, cap);
 }

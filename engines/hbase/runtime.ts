@@ -1,9 +1,25 @@
 import { APACHE_ARCHIVE } from "../common-install.js";
 import type { NodeContext } from "../node-context.js";
-import { refuseServerSettings, type EngineRuntime, type NodePaths, type NodeTuning, type ProcessSpec } from "../runtime.js";
-import { coreSite, datanodePorts, hbaseNodeDirs, hbaseSite, hdfsSite, HBASE_PORTS, log4j2Properties, log4jProperties, zooCfg } from "./cluster-config.js";
+import {
+  type EngineRuntime,
+  type NodePaths,
+  type NodeTuning,
+  type ProcessSpec,
+  refuseServerSettings,
+} from "../runtime.js";
+import {
+  coreSite,
+  datanodePorts,
+  HBASE_PORTS,
+  hbaseNodeDirs,
+  hbaseSite,
+  hdfsSite,
+  log4j2Properties,
+  log4jProperties,
+  zooCfg,
+} from "./cluster-config.js";
 import { renderHBaseSiteXml } from "./config.js";
-import { HBASE_JDK17_FLAGS, hbaseHeapMb, type HBaseDaemon } from "./jvm.js";
+import { HBASE_JDK17_FLAGS, type HBaseDaemon, hbaseHeapMb } from "./jvm.js";
 
 /** The Hadoop release HBase 2.5's "-hadoop3" artifacts are built against (their Maven POM: hadoop-common 3.4.1). */
 export const HADOOP_VERSION = "3.4.1";
@@ -27,10 +43,23 @@ export function hbaseDirs(paths: NodePaths) {
     hbase,
     conf: paths.conf,
     // bin/hdfs's classpath: the common and hdfs jars with their libraries, and share/hadoop/hdfs itself (its webapps/).
-    hadoopClasspath: [paths.conf, `${hadoop}/share/hadoop/common/*`, `${hadoop}/share/hadoop/common/lib/*`, `${hadoop}/share/hadoop/hdfs`, `${hadoop}/share/hadoop/hdfs/*`, `${hadoop}/share/hadoop/hdfs/lib/*`].join(":"),
+    hadoopClasspath: [
+      paths.conf,
+      `${hadoop}/share/hadoop/common/*`,
+      `${hadoop}/share/hadoop/common/lib/*`,
+      `${hadoop}/share/hadoop/hdfs`,
+      `${hadoop}/share/hadoop/hdfs/*`,
+      `${hadoop}/share/hadoop/hdfs/lib/*`,
+    ].join(":"),
     // bin/hbase's: the home folder (its hbase-webapps/), lib/ (the Hadoop client jars included), the logging jars,
     // and on JDK 11+ lib/jdk11.
-    hbaseClasspath: [paths.conf, hbase, `${hbase}/lib/*`, `${hbase}/lib/client-facing-thirdparty/*`, `${hbase}/lib/jdk11/*`].join(":"),
+    hbaseClasspath: [
+      paths.conf,
+      hbase,
+      `${hbase}/lib/*`,
+      `${hbase}/lib/client-facing-thirdparty/*`,
+      `${hbase}/lib/jdk11/*`,
+    ].join(":"),
     ...hbaseNodeDirs(paths.data),
     logs: paths.run,
   };
@@ -62,7 +91,8 @@ export function hbaseRuntime(tuning: NodeTuning = {}): EngineRuntime {
       `-Dlog4j2.configurationFile=file:${d.conf}/log4j2.properties`,
       `-Dproc_${daemon}`,
       ...HBASE_JDK17_FLAGS,
-      "-cp", hadoopSide ? d.hadoopClasspath : d.hbaseClasspath,
+      "-cp",
+      hadoopSide ? d.hadoopClasspath : d.hbaseClasspath,
       HBASE_MAIN_CLASSES[daemon],
       ...args,
     ];
@@ -88,8 +118,22 @@ export function hbaseRuntime(tuning: NodeTuning = {}): EngineRuntime {
       const hadoop = `${APACHE_ARCHIVE}/hadoop/common/hadoop-${HADOOP_VERSION}/hadoop-${HADOOP_VERSION}.tar.gz`;
       const hbase = `${APACHE_ARCHIVE}/hbase/${version}/hbase-${version}-hadoop3-bin.tar.gz`;
       return [
-        { name: `hadoop-${HADOOP_VERSION}.tar.gz`, url: hadoop, checksumUrl: `${hadoop}.sha512`, checksum: "sha512", into: "hadoop", stripComponents: 1 },
-        { name: `hbase-${version}-hadoop3-bin.tar.gz`, url: hbase, checksumUrl: `${hbase}.sha512`, checksum: "sha512", into: "hbase", stripComponents: 1 },
+        {
+          name: `hadoop-${HADOOP_VERSION}.tar.gz`,
+          url: hadoop,
+          checksumUrl: `${hadoop}.sha512`,
+          checksum: "sha512",
+          into: "hadoop",
+          stripComponents: 1,
+        },
+        {
+          name: `hbase-${version}-hadoop3-bin.tar.gz`,
+          url: hbase,
+          checksumUrl: `${hbase}.sha512`,
+          checksum: "sha512",
+          into: "hbase",
+          stripComponents: 1,
+        },
       ];
     },
     directories: (ctx, paths) => {
@@ -117,25 +161,45 @@ export function hbaseRuntime(tuning: NodeTuning = {}): EngineRuntime {
       const ip = ctx.nodeIps[ctx.index]!;
       const leader = ctx.nodeIps[0]!;
       const dn = datanodePorts(ctx.index, sharedHost);
-      const spec = (daemon: HBaseDaemon, port: number, args: string[], extra: Partial<ProcessSpec> = {}): ProcessSpec => ({
+      const spec = (
+        daemon: HBaseDaemon,
+        port: number,
+        args: string[],
+        extra: Partial<ProcessSpec> = {},
+      ): ProcessSpec => ({
         name: daemon,
         argv: java(ctx, paths, daemon, args),
         cwd: d.logs,
         listens: [{ host: ip, port }],
         ...extra,
       });
-      const datanode = spec("datanode", dn.xfer, [], ctx.index > 0 ? { after: [{ host: leader, port: HBASE_PORTS.namenode, what: "the namenode on node 0" }] } : {});
-      const regionserver = spec("regionserver", HBASE_PORTS.regionserver, ["start"], ctx.index > 0 ? {
-        after: [
-          { host: leader, port: HBASE_PORTS.zookeeper, what: "ZooKeeper on node 0" },
-          { host: leader, port: HBASE_PORTS.master, what: "the master on node 0" },
-        ],
-      } : {});
+      const datanode = spec(
+        "datanode",
+        dn.xfer,
+        [],
+        ctx.index > 0 ? { after: [{ host: leader, port: HBASE_PORTS.namenode, what: "the namenode on node 0" }] } : {},
+      );
+      const regionserver = spec(
+        "regionserver",
+        HBASE_PORTS.regionserver,
+        ["start"],
+        ctx.index > 0
+          ? {
+              after: [
+                { host: leader, port: HBASE_PORTS.zookeeper, what: "ZooKeeper on node 0" },
+                { host: leader, port: HBASE_PORTS.master, what: "the master on node 0" },
+              ],
+            }
+          : {},
+      );
       if (ctx.index > 0) return [datanode, regionserver];
       return [
         // A new cluster's namenode formats its name folder once; a restarted boot finds it formatted.
         spec("namenode", HBASE_PORTS.namenode, [], {
-          prepare: { argv: java(ctx, paths, "namenode", ["-format", "-nonInteractive"]), skipIfExists: `${d.name}/current/VERSION` },
+          prepare: {
+            argv: java(ctx, paths, "namenode", ["-format", "-nonInteractive"]),
+            skipIfExists: `${d.name}/current/VERSION`,
+          },
         }),
         spec("zookeeper", HBASE_PORTS.zookeeper, [`${d.conf}/zoo.cfg`]),
         datanode,

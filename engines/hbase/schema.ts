@@ -44,7 +44,10 @@ export function hbaseTableSpec(options: HBaseTableOptions): HBaseTableSpec {
   return {
     table: HBASE_TABLE,
     family: HBASE_COLUMN_FAMILY,
-    splits: options.splitAlgorithm === "HexStringSplit" ? hexStringSplitPoints(nodes * regionsPerNode) : hashedKeySplitPoints(nodes * regionsPerNode),
+    splits:
+      options.splitAlgorithm === "HexStringSplit"
+        ? hexStringSplitPoints(nodes * regionsPerNode)
+        : hashedKeySplitPoints(nodes * regionsPerNode),
     durability: presetFor("hbase", options.preset).server.tableDurability,
     compression,
   };
@@ -53,5 +56,7 @@ export function hbaseTableSpec(options: HBaseTableOptions): HBaseTableSpec {
 /** HBase's RegionSplitter.HexStringSplit: n regions over 00000000..ffffffff, lower-case hex padded to 8 digits. */
 export function hexStringSplitPoints(regions: number): string[] {
   const max = 0xffffffffn;
-  return Array.from({ length: Math.max(0, regions - 1) }, (_, i) => ((max * BigInt(i + 1)) / BigInt(regions)).toString(16).padStart(8, "0"));
+  return Array.from({ length: Math.max(0, regions - 1) }, (_, i) =>
+    ((max * BigInt(i + 1)) / BigInt(regions)).toString(16).padStart(8, "0"),
+  );
 }

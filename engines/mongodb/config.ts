@@ -31,7 +31,10 @@ export function wiredTigerCacheGB(memoryGiB: number, roles: string[]): Record<st
   const budget = Math.max(MIN_CACHE_GB, 0.5 * (memoryGiB - 1));
   const small = roles.filter((r) => r === "arbiter" || r === "configsvr").length;
   const data = roles.length - small;
-  const each = data === 0 ? MIN_CACHE_GB : Math.max(MIN_CACHE_GB, Math.floor(((budget - small * MIN_CACHE_GB) / data) * 100) / 100);
+  const each =
+    data === 0
+      ? MIN_CACHE_GB
+      : Math.max(MIN_CACHE_GB, Math.floor(((budget - small * MIN_CACHE_GB) / data) * 100) / 100);
   return Object.fromEntries(roles.map((r) => [r, r === "arbiter" || r === "configsvr" ? MIN_CACHE_GB : each]));
 }
 
@@ -44,7 +47,9 @@ export interface MongodConfig {
 
 /** systemLog: a file, or nothing (mongod logs to stdout). */
 export function systemLogLines(log: string): string[] {
-  return log === "stdout" ? [] : ["systemLog:", "  destination: file", `  path: ${JSON.stringify(log)}`, "  logAppend: true"];
+  return log === "stdout"
+    ? []
+    : ["systemLog:", "  destination: file", `  path: ${JSON.stringify(log)}`, "  logAppend: true"];
 }
 
 /**
@@ -70,7 +75,10 @@ export function renderMongodConfig(preset: Preset, layout: MongodLayout = {}): M
     ...systemLogLines(layout.log ?? "/var/log/mongodb/mongod.log"),
   ];
   if (layout.clusterRole) {
-    if (!layout.replicaSet) throw new Error(`replicaSet: a ${layout.clusterRole === "shardsvr" ? "shard" : "config"} server needs a replica set name`);
+    if (!layout.replicaSet)
+      throw new Error(
+        `replicaSet: a ${layout.clusterRole === "shardsvr" ? "shard" : "config"} server needs a replica set name`,
+      );
     lines.push("sharding:", `  clusterRole: ${layout.clusterRole}`);
   }
   if (layout.replicaSet) lines.push("replication:", `  replSetName: ${JSON.stringify(layout.replicaSet)}`);

@@ -1,6 +1,14 @@
 import type { NodeContext } from "../node-context.js";
 import { MIN_CACHE_GB, renderMongodConfig, wiredTigerCacheGB } from "./config.js";
-import { CONFIG_REPLICA_SET, CONFIG_SERVER_PORT, MONGOS_PORT, mongoProcesses, shardMembers, shardName, type MongoProcess } from "./topology.js";
+import {
+  CONFIG_REPLICA_SET,
+  CONFIG_SERVER_PORT,
+  MONGOS_PORT,
+  type MongoProcess,
+  mongoProcesses,
+  shardMembers,
+  shardName,
+} from "./topology.js";
 
 /**
  * What MongoDB's formation is made of, as data: each process's configuration and the documents the leader sends
@@ -13,8 +21,13 @@ import { CONFIG_REPLICA_SET, CONFIG_SERVER_PORT, MONGOS_PORT, mongoProcesses, sh
  * with its share of the node's memory for WiredTiger's cache (engines/mongodb/config.ts wiredTigerCacheGB).
  */
 export function mongodConf(ctx: NodeContext, p: MongoProcess, dbPath: string): string {
-  const mongods = mongoProcesses(ctx.mongoTopology, ctx.nodeIps.length, ctx.replication, ctx.index).filter((m) => m.kind === "mongod");
-  const cache = wiredTigerCacheGB(ctx.memoryGiB, mongods.map((m) => m.role));
+  const mongods = mongoProcesses(ctx.mongoTopology, ctx.nodeIps.length, ctx.replication, ctx.index).filter(
+    (m) => m.kind === "mongod",
+  );
+  const cache = wiredTigerCacheGB(
+    ctx.memoryGiB,
+    mongods.map((m) => m.role),
+  );
   return renderMongodConfig(ctx.preset, {
     cacheSizeGB: cache[p.role] ?? MIN_CACHE_GB,
     dbPath,
@@ -41,14 +54,25 @@ export function mongosConf(ctx: NodeContext): string {
 export interface ReplicaSetInitiation {
   /** A member to send replSetInitiate to (the one meant to be primary). */
   host: string;
-  config: { _id: string; configsvr?: boolean; members: Array<{ _id: number; host: string; arbiterOnly?: boolean; priority?: number }> };
+  config: {
+    _id: string;
+    configsvr?: boolean;
+    members: Array<{ _id: number; host: string; arbiterOnly?: boolean; priority?: number }>;
+  };
 }
 
 /** The replSetInitiate documents the leader sends: the config server's, then every shard's. */
 export function replicaSetInitiations(ctx: NodeContext): ReplicaSetInitiation[] {
   const n = ctx.nodeIps.length;
   const out: ReplicaSetInitiation[] = [
-    { host: `${ctx.nodeIps[0]}:${CONFIG_SERVER_PORT}`, config: { _id: CONFIG_REPLICA_SET, configsvr: true, members: [{ _id: 0, host: `${ctx.nodeIps[0]}:${CONFIG_SERVER_PORT}` }] } },
+    {
+      host: `${ctx.nodeIps[0]}:${CONFIG_SERVER_PORT}`,
+      config: {
+        _id: CONFIG_REPLICA_SET,
+        configsvr: true,
+        members: [{ _id: 0, host: `${ctx.nodeIps[0]}:${CONFIG_SERVER_PORT}` }],
+      },
+    },
   ];
   for (let k = 0; k < n; k++) {
     const members = shardMembers(ctx.mongoTopology, n, ctx.replication, k).map((m, i) => ({
@@ -67,7 +91,13 @@ export function replicaSetInitiations(ctx: NodeContext): ReplicaSetInitiation[] 
 export function shardsToAdd(initiations: ReplicaSetInitiation[]): Array<{ name: string; connection: string }> {
   return initiations
     .filter((i) => !i.config.configsvr)
-    .map((i) => ({ name: i.config._id, connection: `${i.config._id}/${i.config.members.filter((m) => !m.arbiterOnly).map((m) => m.host).join(",")}` }));
+    .map((i) => ({
+      name: i.config._id,
+      connection: `${i.config._id}/${i.config.members
+        .filter((m) => !m.arbiterOnly)
+        .map((m) => m.host)
+        .join(",")}`,
+    }));
 }
 
 /** Every mongod of the cluster, "host:port", for the leader to wait on before it initiates anything. */

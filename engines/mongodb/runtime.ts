@@ -1,16 +1,26 @@
-import { presetFor, type Preset } from "../../model/presets.js";
+import { type Preset, presetFor } from "../../model/presets.js";
 import type { NodeContext } from "../node-context.js";
-import { refuseServerSettings, type EngineRuntime, type NodePaths, type NodeTuning, type ProcessSpec, type StandInRuntime } from "../runtime.js";
+import {
+  type EngineRuntime,
+  type NodePaths,
+  type NodeTuning,
+  type ProcessSpec,
+  refuseServerSettings,
+  type StandInRuntime,
+} from "../runtime.js";
 import { mongodConf, mongosConf } from "./formation.js";
-import { FERRETDB_VERSION, MONGODB_STAND_IN, ferretdbArgs } from "./stand-in.js";
-import { CONFIG_SERVER_PORT, MONGOS_PORT, mongoProcesses, type MongoProcess } from "./topology.js";
+import { FERRETDB_VERSION, ferretdbArgs, MONGODB_STAND_IN } from "./stand-in.js";
+import { CONFIG_SERVER_PORT, MONGOS_PORT, type MongoProcess, mongoProcesses } from "./topology.js";
 
 /** The release of each series ycsb-lab installs: the vendor's Debian 12 build of it exists on fastdl.mongodb.org. */
 export const MONGODB_BUILDS: Record<string, string> = { "8.0": "8.0.17" };
 
 export function mongodbBuild(version: string): string {
   const build = MONGODB_BUILDS[version] ?? (/^\d+\.\d+\.\d+$/.test(version) ? version : undefined);
-  if (!build) throw new Error(`version: no MongoDB build known for "${version}" (known: ${Object.keys(MONGODB_BUILDS).join(", ")})`);
+  if (!build)
+    throw new Error(
+      `version: no MongoDB build known for "${version}" (known: ${Object.keys(MONGODB_BUILDS).join(", ")})`,
+    );
   return build;
 }
 
@@ -19,7 +29,17 @@ export function mongodbBuild(version: string): string {
  * Debian 12 names the LDAP library libldap-2.5-0). A rehearsal installs them from Debian's mirror too, so a wrong
  * name fails there, not on AWS.
  */
-export const MONGODB_OS_PACKAGES = ["libcurl4", "libgssapi-krb5-2", "libldap-2.5-0", "libwrap0", "libsasl2-2", "libsasl2-modules", "libsasl2-modules-gssapi-mit", "openssl", "liblzma5"];
+export const MONGODB_OS_PACKAGES = [
+  "libcurl4",
+  "libgssapi-krb5-2",
+  "libldap-2.5-0",
+  "libwrap0",
+  "libsasl2-2",
+  "libsasl2-modules",
+  "libsasl2-modules-gssapi-mit",
+  "openssl",
+  "liblzma5",
+];
 
 /** Where the node keeps what: one dbPath per mongod on the data volume, its journal on the log volume when the preset says so. */
 export function mongodbDirs(paths: NodePaths) {
@@ -31,7 +51,8 @@ export function mongodbDirs(paths: NodePaths) {
   };
 }
 
-const nodeProcesses = (ctx: NodeContext) => mongoProcesses(ctx.mongoTopology, ctx.nodeIps.length, ctx.replication, ctx.index);
+const nodeProcesses = (ctx: NodeContext) =>
+  mongoProcesses(ctx.mongoTopology, ctx.nodeIps.length, ctx.replication, ctx.index);
 
 /** FerretDB in place of the whole cluster: one server on the address and port clients would use (the mongos port). */
 export const mongodbStandIn: StandInRuntime = {
@@ -44,7 +65,14 @@ export const mongodbStandIn: StandInRuntime = {
   dataDirectories: (_ctx, paths) => [`${paths.data}/ferretdb`],
   processes: (ctx, paths, artifact): ProcessSpec[] => {
     const ip = ctx.nodeIps[ctx.index]!;
-    return [{ name: "ferretdb", argv: [artifact, ...ferretdbArgs(`${paths.data}/ferretdb`, MONGOS_PORT, ip)], cwd: paths.run, listens: [{ host: ip, port: MONGOS_PORT }] }];
+    return [
+      {
+        name: "ferretdb",
+        argv: [artifact, ...ferretdbArgs(`${paths.data}/ferretdb`, MONGOS_PORT, ip)],
+        cwd: paths.run,
+        listens: [{ host: ip, port: MONGOS_PORT }],
+      },
+    ];
   },
 };
 
@@ -77,7 +105,10 @@ export function mongodbRuntime(_tuning: NodeTuning = {}): EngineRuntime {
     dataDirectories: (ctx, paths) => {
       const d = mongodbDirs(paths);
       const mongods = nodeProcesses(ctx).filter((p) => p.kind === "mongod");
-      return [...mongods.map(d.dbPath), ...(paths.log !== paths.data ? mongods.filter((p) => p.role !== "arbiter").map(d.journal) : [])];
+      return [
+        ...mongods.map(d.dbPath),
+        ...(paths.log !== paths.data ? mongods.filter((p) => p.role !== "arbiter").map(d.journal) : []),
+      ];
     },
     links: (ctx, paths) => {
       if (paths.log === paths.data) return [];
@@ -89,13 +120,22 @@ export function mongodbRuntime(_tuning: NodeTuning = {}): EngineRuntime {
     },
     files: (ctx, paths) => {
       const d = mongodbDirs(paths);
-      return nodeProcesses(ctx).map((p) => ({ path: d.conf(p), content: p.kind === "mongod" ? mongodConf(ctx, p, d.dbPath(p)) : mongosConf(ctx) }));
+      return nodeProcesses(ctx).map((p) => ({
+        path: d.conf(p),
+        content: p.kind === "mongod" ? mongodConf(ctx, p, d.dbPath(p)) : mongosConf(ctx),
+      }));
     },
     processes: (ctx, paths) => {
       const d = mongodbDirs(paths);
       const ip = ctx.nodeIps[ctx.index]!;
       return nodeProcesses(ctx).map((p): ProcessSpec => {
-        if (p.kind === "mongod") return { name: p.name, argv: [`${d.bin}/mongod`, "--config", d.conf(p)], cwd: paths.run, listens: [{ host: ip, port: p.port }] };
+        if (p.kind === "mongod")
+          return {
+            name: p.name,
+            argv: [`${d.bin}/mongod`, "--config", d.conf(p)],
+            cwd: paths.run,
+            listens: [{ host: ip, port: p.port }],
+          };
         return {
           name: p.name,
           argv: [`${d.bin}/mongos`, "--config", d.conf(p)],

@@ -21,11 +21,20 @@ export const CONFIG_REPLICA_SET = "cfg";
 export const shardName = (k: number) => `shard${k}`;
 
 /** Members of shard k: data-bearing members on nodes k, k+1, ... (replication of them), and an arbiter when their count is even. */
-export function shardMembers(topology: MongoTopology, nodes: number, replication: number, k: number): Array<{ node: number; port: number; role: MongoProcess["role"] }> {
+export function shardMembers(
+  topology: MongoTopology,
+  nodes: number,
+  replication: number,
+  k: number,
+): Array<{ node: number; port: number; role: MongoProcess["role"] }> {
   if (topology === "sharded") return [{ node: k, port: SHARD_PORT, role: "shard-primary" }];
   const members: Array<{ node: number; port: number; role: MongoProcess["role"] }> = [];
   for (let p = 0; p < replication; p++) {
-    members.push({ node: (k + p) % nodes, port: p === 0 ? SHARD_PORT : EXTRA_MEMBER_BASE_PORT + p - 1, role: p === 0 ? "shard-primary" : "shard-secondary" });
+    members.push({
+      node: (k + p) % nodes,
+      port: p === 0 ? SHARD_PORT : EXTRA_MEMBER_BASE_PORT + p - 1,
+      role: p === 0 ? "shard-primary" : "shard-secondary",
+    });
   }
   // Seed 002 appendix D: "master, slave and arbiter installed on each physical server" (an odd number of votes).
   if (replication % 2 === 0 && nodes > replication) {
@@ -39,12 +48,31 @@ export function shardMembers(topology: MongoTopology, nodes: number, replication
  * one shard and a mongos. Seed 002 ("replica-set"): every node is primary of its shard, secondary of the previous one
  * and arbiter of the one before (with replication 2), plus a mongos.
  */
-export function mongoProcesses(topology: MongoTopology, nodes: number, replication: number, index: number): MongoProcess[] {
+export function mongoProcesses(
+  topology: MongoTopology,
+  nodes: number,
+  replication: number,
+  index: number,
+): MongoProcess[] {
   const processes: MongoProcess[] = [];
-  if (index === 0) processes.push({ kind: "mongod", replicaSet: CONFIG_REPLICA_SET, role: "configsvr", port: CONFIG_SERVER_PORT, name: "configsvr" });
+  if (index === 0)
+    processes.push({
+      kind: "mongod",
+      replicaSet: CONFIG_REPLICA_SET,
+      role: "configsvr",
+      port: CONFIG_SERVER_PORT,
+      name: "configsvr",
+    });
   for (let k = 0; k < nodes; k++) {
     for (const m of shardMembers(topology, nodes, replication, k)) {
-      if (m.node === index) processes.push({ kind: "mongod", replicaSet: shardName(k), role: m.role, port: m.port, name: `${shardName(k)}-${m.port}` });
+      if (m.node === index)
+        processes.push({
+          kind: "mongod",
+          replicaSet: shardName(k),
+          role: m.role,
+          port: m.port,
+          name: `${shardName(k)}-${m.port}`,
+        });
     }
   }
   processes.push({ kind: "mongos", role: "router", port: MONGOS_PORT, name: "mongos" });

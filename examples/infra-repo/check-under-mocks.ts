@@ -36,7 +36,13 @@ await pulumi.runtime.setMocks(
         case "aws:index/getCallerIdentity:getCallerIdentity":
           return { accountId: "123456789012", arn: "arn:aws:iam::123456789012:user/ci", userId: "AIDMOCK" };
         case "aws:servicequotas/getServiceQuota:getServiceQuota":
-          return { serviceCode: args.inputs.serviceCode, quotaCode: args.inputs.quotaCode, value: 64, adjustable: true, globalQuota: false };
+          return {
+            serviceCode: args.inputs.serviceCode,
+            quotaCode: args.inputs.quotaCode,
+            value: 64,
+            adjustable: true,
+            globalQuota: false,
+          };
         default:
           throw new Error(`check-under-mocks: the program calls ${args.token}, which these mocks do not answer`);
       }
@@ -55,7 +61,9 @@ pulumi.runtime.setAllConfig({
 
 const program = (await import("./index.js")) as Record<string, unknown>;
 const value = (o: unknown) => new Promise((resolve) => (pulumi.output(o) as pulumi.Output<unknown>).apply(resolve));
-const outputs = Object.fromEntries(await Promise.all(Object.entries(program).map(async ([k, v]) => [k, await value(v)])));
+const outputs = Object.fromEntries(
+  await Promise.all(Object.entries(program).map(async ([k, v]) => [k, await value(v)])),
+);
 // Outputs resolve late under mocks and register more resources as they do: wait until none comes for a while.
 for (let seen = -1, quiet = 0; quiet < 5; ) {
   await new Promise((r) => setTimeout(r, 10));

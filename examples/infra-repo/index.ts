@@ -5,7 +5,11 @@ import { BenchmarkScenario, SCENARIOS, type ScenarioSpec } from "ycsb-lab";
 // The kit every instance runs, as `npx ycsb-lab kit build --engine cassandra --json > kit.json` described it: the
 // @ycsb-lab/cli package builds it from its own files and the pinned drivers, no checkout of ycsb-lab needed.
 const config = new pulumi.Config();
-const kit = JSON.parse(readFileSync(config.get("kit") ?? "kit.json", "utf8")) as { path: string; sha256: string; version: string };
+const kit = JSON.parse(readFileSync(config.get("kit") ?? "kit.json", "utf8")) as {
+  path: string;
+  sha256: string;
+  version: string;
+};
 
 const run = new BenchmarkScenario("bench", {
   spec: SCENARIOS.quickstart as unknown as ScenarioSpec,

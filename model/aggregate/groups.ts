@@ -4,7 +4,7 @@
  * group; a peak group (one deployment's workload over all its load levels) is a /scaling point and a /durability
  * cell, at the load level whose mean over repeats is highest (rules.ts peakLevelOverRepeats).
  */
-import { configurationKey, deploymentIdentity, type ConfiguredPhase, type DeploymentFacts } from "./repeats.js";
+import { type ConfiguredPhase, configurationKey, type DeploymentFacts, deploymentIdentity } from "./repeats.js";
 
 /** What a peak group spans: the engine's versions (a /scaling series and a /durability cell hold them together). */
 export const PEAK_GROUP_SPANS = ["engineVersion"] as const;

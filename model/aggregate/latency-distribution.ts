@@ -17,7 +17,8 @@ export interface SpectrumPoint {
  */
 export const SPECTRUM_PERCENTILES: readonly number[] = (() => {
   const out = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90];
-  for (let decade = 1; decade <= 6; decade++) for (let m = 9; m >= 1; m--) out.push(Number((100 - m * 10 ** (1 - decade)).toFixed(decade - 1)));
+  for (let decade = 1; decade <= 6; decade++)
+    for (let m = 9; m >= 1; m--) out.push(Number((100 - m * 10 ** (1 - decade)).toFixed(decade - 1)));
   return out;
 })();
 
@@ -28,7 +29,10 @@ export const SPECTRUM_PERCENTILES: readonly number[] = (() => {
 export function percentileSpectrum(h: JsHistogram): SpectrumPoint[] {
   const count = h.totalCount;
   if (count === 0) return [];
-  return SPECTRUM_PERCENTILES.filter((p) => (100 - p) / 100 >= 1 / count).map((percentile) => ({ percentile, valueUs: h.getValueAtPercentile(percentile) }));
+  return SPECTRUM_PERCENTILES.filter((p) => (100 - p) / 100 >= 1 / count).map((percentile) => ({
+    percentile,
+    valueUs: h.getValueAtPercentile(percentile),
+  }));
 }
 
 /** YCSB's default `histogram.buckets`: 1 ms buckets 0..999, then ">1000" for everything slower (OneMeasurementHistogram). */
@@ -47,5 +51,7 @@ export function millisecondBuckets(h: JsHistogram, buckets = MILLISECOND_BUCKETS
     const ms = Math.min(buckets, Math.floor(h.lowestEquivalentValue(h.valueFromIndex(i)) / 1000));
     counts.set(ms, (counts.get(ms) ?? 0) + n);
   }
-  return [...counts.entries()].sort(([a], [b]) => a - b).map(([ms, count]) => ({ bucket: ms === buckets ? `>${buckets}` : String(ms), count }));
+  return [...counts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([ms, count]) => ({ bucket: ms === buckets ? `>${buckets}` : String(ms), count }));
 }

@@ -66,9 +66,18 @@ export function mergeHistograms(encoded: readonly string[]): JsHistogram | undef
   for (const e of encoded) {
     const h = decodeHistogram(e);
     if (!acc) acc = createHistogram(h, h.highestTrackableValue);
-    else if (h.numberOfSignificantValueDigits < acc.numberOfSignificantValueDigits || h.lowestDiscernibleValue > acc.lowestDiscernibleValue) {
+    else if (
+      h.numberOfSignificantValueDigits < acc.numberOfSignificantValueDigits ||
+      h.lowestDiscernibleValue > acc.lowestDiscernibleValue
+    ) {
       const coarser = createHistogram(
-        { lowestDiscernibleValue: Math.max(acc.lowestDiscernibleValue, h.lowestDiscernibleValue), numberOfSignificantValueDigits: Math.min(acc.numberOfSignificantValueDigits, h.numberOfSignificantValueDigits) },
+        {
+          lowestDiscernibleValue: Math.max(acc.lowestDiscernibleValue, h.lowestDiscernibleValue),
+          numberOfSignificantValueDigits: Math.min(
+            acc.numberOfSignificantValueDigits,
+            h.numberOfSignificantValueDigits,
+          ),
+        },
         Math.max(acc.highestTrackableValue, h.highestTrackableValue),
       );
       addInto(coarser, acc);
@@ -100,17 +109,24 @@ export function mergeHistogramsOrNothing(encoded: readonly string[]): JsHistogra
   }
 }
 
-export function aggregateOperation(inputs: readonly ClientOperationInput[], percentiles = REPORTED_PERCENTILES): OperationAggregate {
+export function aggregateOperation(
+  inputs: readonly ClientOperationInput[],
+  percentiles = REPORTED_PERCENTILES,
+): OperationAggregate {
   return aggregateOperationWithHistogram(inputs, percentiles).aggregate;
 }
 
 /** aggregateOperation, and the merged histogram it read its percentiles from (undefined unless merged-hdr). */
-export function aggregateOperationWithHistogram(inputs: readonly ClientOperationInput[], percentiles = REPORTED_PERCENTILES): { aggregate: OperationAggregate; merged: JsHistogram | undefined } {
+export function aggregateOperationWithHistogram(
+  inputs: readonly ClientOperationInput[],
+  percentiles = REPORTED_PERCENTILES,
+): { aggregate: OperationAggregate; merged: JsHistogram | undefined } {
   const count = inputs.reduce((a, o) => a + o.count, 0);
   const withAvg = inputs.filter((o) => o.avgUs !== null && o.count > 0);
-  const avgUs = count > 0 && withAvg.length === inputs.filter((o) => o.count > 0).length
-    ? withAvg.reduce((a, o) => a + o.avgUs! * o.count, 0) / count
-    : null;
+  const avgUs =
+    count > 0 && withAvg.length === inputs.filter((o) => o.count > 0).length
+      ? withAvg.reduce((a, o) => a + o.avgUs! * o.count, 0) / count
+      : null;
   const mins = inputs.map((o) => o.minUs).filter((v): v is number => v !== null);
   const maxs = inputs.map((o) => o.maxUs).filter((v): v is number => v !== null);
   const averages = inputs.map((o) => o.avgUs).filter((v): v is number => v !== null);
@@ -121,18 +137,31 @@ export function aggregateOperationWithHistogram(inputs: readonly ClientOperation
     maxUs: maxs.length ? Math.max(...maxs) : null,
     averageOfClientAveragesUs: averages.length ? averages.reduce((a, b) => a + b, 0) / averages.length : null,
   };
-  const histograms = inputs.map((o) => o.hdrHistogram).filter((h): h is string => typeof h === "string" && h.length > 0);
-  const merged = inputs.length > 0 && histograms.length === inputs.length ? mergeHistogramsOrNothing(histograms) : undefined;
+  const histograms = inputs
+    .map((o) => o.hdrHistogram)
+    .filter((h): h is string => typeof h === "string" && h.length > 0);
+  const merged =
+    inputs.length > 0 && histograms.length === inputs.length ? mergeHistogramsOrNothing(histograms) : undefined;
   if (merged) {
     const percentilesUs: Record<string, number | null> = {};
-    for (const p of percentiles) percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
+    for (const p of percentiles)
+      percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
     return { aggregate: { ...base, percentilesUs, percentileMethod: "merged-hdr" }, merged };
   }
-  return { aggregate: { ...base, percentilesUs: maxOfClientPercentiles(inputs), percentileMethod: inputs.length === 1 ? "single-client" : "max-of-clients" }, merged: undefined };
+  return {
+    aggregate: {
+      ...base,
+      percentilesUs: maxOfClientPercentiles(inputs),
+      percentileMethod: inputs.length === 1 ? "single-client" : "max-of-clients",
+    },
+    merged: undefined,
+  };
 }
 
 /** Each percentile the clients printed, as the max over them (an upper bound of the phase's); null unless all printed it. */
-export function maxOfClientPercentiles(inputs: readonly Pick<ClientOperationInput, "percentilesUs">[]): Record<string, number | null> {
+export function maxOfClientPercentiles(
+  inputs: readonly Pick<ClientOperationInput, "percentilesUs">[],
+): Record<string, number | null> {
   const keys = [...new Set(inputs.flatMap((o) => Object.keys(o.percentilesUs)))].sort((a, b) => Number(a) - Number(b));
   const percentilesUs: Record<string, number | null> = {};
   for (const k of keys) {
@@ -146,12 +175,20 @@ export function aggregatePhase(clients: readonly ClientInput[], expectedClients:
   const ops = [...new Set(clients.flatMap((c) => Object.keys(c.operations)))].sort();
   const operations: Record<string, OperationAggregate> = {};
   for (const op of ops) {
-    operations[op] = aggregateOperation(clients.map((c) => c.operations[op]).filter((o): o is ClientOperationInput => o !== undefined));
+    operations[op] = aggregateOperation(
+      clients.map((c) => c.operations[op]).filter((o): o is ClientOperationInput => o !== undefined),
+    );
   }
   return {
     clients: clients.length,
     expectedClients,
-    complete: isComplete({ clientsReported: clientsReported(clients.map((c) => c.clientIndex), expectedClients), clients: expectedClients }),
+    complete: isComplete({
+      clientsReported: clientsReported(
+        clients.map((c) => c.clientIndex),
+        expectedClients,
+      ),
+      clients: expectedClients,
+    }),
     throughputOpsSec: phaseThroughput(clients),
     runtimeMs: phaseRuntimeMs(clients),
     operations,
@@ -180,13 +217,18 @@ export interface PhaseOperationPart {
 export function combineOperationParts(parts: readonly PhaseOperationPart[], percentiles: readonly number[] = [99]) {
   const count = parts.reduce((a, o) => a + o.count, 0);
   const counted = parts.filter((o) => o.count > 0);
-  const avgUs = count > 0 && counted.every((o) => o.avgUs !== null) ? counted.reduce((a, o) => a + o.avgUs! * o.count, 0) / count : null;
+  const avgUs =
+    count > 0 && counted.every((o) => o.avgUs !== null)
+      ? counted.reduce((a, o) => a + o.avgUs! * o.count, 0) / count
+      : null;
   const clients = parts.reduce((a, o) => a + o.clients, 0);
   const histograms = parts.map((o) => o.hdrHistogram).filter((h): h is string => typeof h === "string" && h.length > 0);
-  const merged = parts.length > 0 && histograms.length === parts.length ? mergeHistogramsOrNothing(histograms) : undefined;
+  const merged =
+    parts.length > 0 && histograms.length === parts.length ? mergeHistogramsOrNothing(histograms) : undefined;
   const percentilesUs: Record<string, number | null> = {};
   if (merged) {
-    for (const p of percentiles) percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
+    for (const p of percentiles)
+      percentilesUs[percentileKey(p)] = merged.totalCount > 0 ? merged.getValueAtPercentile(p) : null;
     return { count, avgUs, percentilesUs, percentileMethod: "merged-hdr" as PercentileMethod };
   }
   for (const p of percentiles) {
@@ -194,5 +236,10 @@ export function combineOperationParts(parts: readonly PhaseOperationPart[], perc
     const vs = parts.map((o) => o.clientPercentilesUs[k]).filter((v): v is number => typeof v === "number");
     percentilesUs[k] = vs.length === parts.length && vs.length ? Math.max(...vs) : null;
   }
-  return { count, avgUs, percentilesUs, percentileMethod: (clients === 1 ? "single-client" : "max-of-clients") as PercentileMethod };
+  return {
+    count,
+    avgUs,
+    percentilesUs,
+    percentileMethod: (clients === 1 ? "single-client" : "max-of-clients") as PercentileMethod,
+  };
 }

@@ -5,7 +5,12 @@ import { phaseNameWithoutRepeat, REPEAT_SUFFIX } from "../plan.js";
  * (a path per phase and client), each client's share of the load (insertstart, insertcount) and of the operations
  * (operationcount is split over the clients; recordcount, the total, stays in the identity).
  */
-export const PER_REPEAT_PROPERTIES: readonly string[] = ["hdrhistogram.output.path", "insertstart", "insertcount", "operationcount"];
+export const PER_REPEAT_PROPERTIES: readonly string[] = [
+  "hdrhistogram.output.path",
+  "insertstart",
+  "insertcount",
+  "operationcount",
+];
 
 /**
  * The deployment a measurement ran on: scenario, engine and version, preset, cluster size, source, the stand-in that
@@ -25,15 +30,30 @@ export interface DeploymentFacts {
   clientInstanceType: string;
 }
 
-export const DEPLOYMENT_FIELDS = ["scenario", "engine", "engineVersion", "preset", "nodes", "sourceId", "standIn", "dataInstanceType", "clientInstanceType"] as const;
+export const DEPLOYMENT_FIELDS = [
+  "scenario",
+  "engine",
+  "engineVersion",
+  "preset",
+  "nodes",
+  "sourceId",
+  "standIn",
+  "dataInstanceType",
+  "clientInstanceType",
+] as const;
 
 /**
  * The identity of a measurement's deployment, as the one list every aggregate groups by (/scaling per series
  * `without` nodes, /durability per cell, /repeatability per configuration through configurationKey).
  */
-export function deploymentIdentity<W extends keyof DeploymentFacts = never>(p: Omit<DeploymentFacts, W>, without: readonly W[] = []): unknown[] {
+export function deploymentIdentity<W extends keyof DeploymentFacts = never>(
+  p: Omit<DeploymentFacts, W>,
+  without: readonly W[] = [],
+): unknown[] {
   const facts = p as Partial<DeploymentFacts>;
-  return DEPLOYMENT_FIELDS.filter((f) => !(without as readonly string[]).includes(f)).map((f) => (f === "nodes" ? Number(facts.nodes) : f === "standIn" ? (facts.standIn ?? null) : facts[f]));
+  return DEPLOYMENT_FIELDS.filter((f) => !(without as readonly string[]).includes(f)).map((f) =>
+    f === "nodes" ? Number(facts.nodes) : f === "standIn" ? (facts.standIn ?? null) : facts[f],
+  );
 }
 
 /** What a phase ran: two phases are repeats of one configuration when all of it agrees. */
@@ -56,7 +76,15 @@ export function configurationKey(p: ConfiguredPhase): string {
   const properties = Object.entries(p.properties)
     .filter(([k]) => !PER_REPEAT_PROPERTIES.includes(k))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([...deploymentIdentity(p), p.workload, phaseNameWithoutRepeat(p.phase), p.threadsPerClient, p.clients, p.target, properties]);
+  return JSON.stringify([
+    ...deploymentIdentity(p),
+    p.workload,
+    phaseNameWithoutRepeat(p.phase),
+    p.threadsPerClient,
+    p.clients,
+    p.target,
+    properties,
+  ]);
 }
 
 /**
@@ -66,7 +94,10 @@ export function configurationKey(p: ConfiguredPhase): string {
  * Documents written before `phase.repeat` existed name it in the phase ("-r<N>", as plans do) and the runner also
  * wrote it into `run.repeat`: for them the phase gets it, and the run is repeat 0 unless it said something else.
  */
-export function documentRepeats(doc: { run: { repeat: number }; phase: { name: string; repeat?: number } }): { run: number; phase: number } {
+export function documentRepeats(doc: { run: { repeat: number }; phase: { name: string; repeat?: number } }): {
+  run: number;
+  phase: number;
+} {
   if (doc.phase.repeat !== undefined) return { run: doc.run.repeat, phase: doc.phase.repeat };
   const named = REPEAT_SUFFIX.exec(doc.phase.name);
   if (!named) return { run: doc.run.repeat, phase: 0 };

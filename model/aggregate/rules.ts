@@ -1,6 +1,6 @@
 import type { Validity } from "../result-document.js";
+import { type RepeatStatistics, repeatStatistics } from "../statistics.js";
 import { VERDICTS } from "../verdicts.js";
-import { repeatStatistics, type RepeatStatistics } from "../statistics.js";
 
 /**
  * The aggregation rules, each stated once. Ingest keeps a phase's totals with them, the queries select and
@@ -75,7 +75,10 @@ export interface CountablePhase {
   verdict: string;
 }
 
-export function selectPhases<T extends CountablePhase>(phases: readonly T[], include: Include = "valid"): { counted: T[]; leftOut: LeftOut } {
+export function selectPhases<T extends CountablePhase>(
+  phases: readonly T[],
+  include: Include = "valid",
+): { counted: T[]; leftOut: LeftOut } {
   const counted: T[] = [];
   const leftOut: LeftOut = { invalid: 0, incomplete: 0 };
   for (const p of phases) {
@@ -116,7 +119,9 @@ export function loadLevel(p: { threadsPerClient: number; clients: number; target
  * reached. Taking each repeat's best level and averaging those maxima would be biased upward wherever levels are
  * within noise of each other (seed 003: 128 to 512 threads differ by 1-2 %), so the level is chosen on the means.
  */
-export function peakLevelOverRepeats<T extends LevelledPhase>(phases: readonly T[]): { level: T[]; throughput: OverRepeats } {
+export function peakLevelOverRepeats<T extends LevelledPhase>(
+  phases: readonly T[],
+): { level: T[]; throughput: OverRepeats } {
   const levels = new Map<string, T[]>();
   for (const p of phases) {
     const key = loadLevel(p);
@@ -127,7 +132,8 @@ export function peakLevelOverRepeats<T extends LevelledPhase>(phases: readonly T
   let best: { level: T[]; throughput: OverRepeats } = { level: [], throughput: overRepeats([]) };
   for (const level of levels.values()) {
     const throughput = overRepeats(level.map((p) => p.throughputOpsSec));
-    if (best.throughput.mean === null || (throughput.mean !== null && throughput.mean > best.throughput.mean)) best = { level, throughput };
+    if (best.throughput.mean === null || (throughput.mean !== null && throughput.mean > best.throughput.mean))
+      best = { level, throughput };
   }
   return best;
 }

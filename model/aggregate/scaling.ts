@@ -40,8 +40,12 @@ export interface ScalingAnalysis {
 export function analyseScaling(points: readonly ScalingPoint[]): ScalingAnalysis {
   const sorted = [...points].sort((a, b) => a.nodes - b.nodes);
   const base = sorted[0];
-  if (!base || !(base.throughputOpsSec > 0)) return { baseNodes: base?.nodes ?? null, steps: [], score: null, idealLinear: [] };
-  const idealLinear = sorted.map((p) => ({ nodes: p.nodes, throughputOpsSec: (base.throughputOpsSec * p.nodes) / base.nodes }));
+  if (!base || !(base.throughputOpsSec > 0))
+    return { baseNodes: base?.nodes ?? null, steps: [], score: null, idealLinear: [] };
+  const idealLinear = sorted.map((p) => ({
+    nodes: p.nodes,
+    throughputOpsSec: (base.throughputOpsSec * p.nodes) / base.nodes,
+  }));
   const steps = sorted
     .filter((p) => p.nodes > base.nodes)
     .map((p) => {

@@ -1,5 +1,5 @@
 import { encodeHistogram } from "./histogram.js";
-import { HdrMerger, type HdrLogInput } from "./merge.js";
+import { type HdrLogInput, HdrMerger } from "./merge.js";
 
 /**
  * One client's histogram of each operation over a whole phase, from its YCSB interval logs (every interval

@@ -1,6 +1,6 @@
 import { encodeIntoCompressedBase64, Float64Histogram, type JsHistogram } from "hdr-histogram-js";
 import { countsArrayLength } from "./histogram-bounds.js";
-import { addPayloadCounts, inflatePayload, type HdrPayloadHeader } from "./payload.js";
+import { addPayloadCounts, type HdrPayloadHeader, inflatePayload } from "./payload.js";
 
 /**
  * An empty auto-resizing histogram with the given layout. 64-bit float counts: exact to 2^53, where a
@@ -48,7 +48,10 @@ export function encodeHistogram(h: JsHistogram): string {
  */
 export function checkHistogram(base64: string): { inflatedBytes: number; totalCount: number } {
   const payload = inflatePayload(base64);
-  const totalCount = addPayloadCounts(payload, { countsArrayLength: countsArrayLength(payload), addToCountAtIndex: () => {} });
+  const totalCount = addPayloadCounts(payload, {
+    countsArrayLength: countsArrayLength(payload),
+    addToCountAtIndex: () => {},
+  });
   return { inflatedBytes: payload.bytes.length, totalCount };
 }
 

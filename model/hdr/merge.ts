@@ -172,7 +172,10 @@ export class HdrMerger {
 }
 
 /** count/avg/min/max/percentiles the way HdrHistogram (Java) reports them: getMinValue, getMaxValue, getMean. */
-export function latencyOf(h: JsHistogram, percentiles: readonly number[]): Omit<OperationLatency, "logs" | "intervals"> {
+export function latencyOf(
+  h: JsHistogram,
+  percentiles: readonly number[],
+): Omit<OperationLatency, "logs" | "intervals"> {
   const count = h.totalCount;
   const percentilesUs: Record<string, number | null> = {};
   for (const p of percentiles) percentilesUs[percentileKey(p)] = count > 0 ? h.getValueAtPercentile(p) : null;

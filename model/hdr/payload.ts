@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { inflateSync } from "node:zlib";
-import { HISTOGRAM_BOUNDS, layoutProblem, type HistogramLayout } from "./histogram-bounds.js";
+import { HISTOGRAM_BOUNDS, type HistogramLayout, layoutProblem } from "./histogram-bounds.js";
 
 // Cookies from HdrHistogram's AbstractHistogram (Java): the low nibble names the format, bits 4-7 the word size.
 const V1_ENCODING = 0x1c849301;
@@ -83,9 +83,14 @@ export function inflatePayload(base64: string): InflatedPayload {
   let bytes: Buffer;
   try {
     // Bounded: a few KB of zlib may inflate to gigabytes; no legitimate histogram is larger than its bucket bound.
-    bytes = inflateSync(outer.subarray(8, 8 + compressedLength), { maxOutputLength: HISTOGRAM_BOUNDS.maxInflatedBytes });
+    bytes = inflateSync(outer.subarray(8, 8 + compressedLength), {
+      maxOutputLength: HISTOGRAM_BOUNDS.maxInflatedBytes,
+    });
   } catch (err) {
-    if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new HdrPayloadError(`compressed histogram inflates to more than ${HISTOGRAM_BOUNDS.maxInflatedBytes} bytes`);
+    if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new HdrPayloadError(
+        `compressed histogram inflates to more than ${HISTOGRAM_BOUNDS.maxInflatedBytes} bytes`,
+      );
     throw new HdrPayloadError(`compressed histogram does not inflate: ${(err as Error).message}`);
   }
   if (bytes.length < HEADER_BYTES) throw new HdrPayloadError(`inflated histogram truncated (${bytes.length} bytes)`);

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { ENGINE_BINDINGS } from "../../engines/bindings.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
-import { HEARTBEAT_SECONDS, STALE_HEARTBEAT_SECONDS, type ReadyMarker } from "../../model/instance-status.js";
+import { HEARTBEAT_SECONDS, type ReadyMarker, STALE_HEARTBEAT_SECONDS } from "../../model/instance-status.js";
 import type { Plan } from "../../model/plan.js";
 import { executePlan } from "../execute.js";
 import { bindingClasspathDir } from "../java-artifacts.js";
 import { ycsbSetup } from "../ycsb-setup.js";
-import { EXIT_PERMANENT, type BootEnvironment } from "./environment.js";
 import { clusterTroubles, rollCall } from "./cluster-health.js";
+import { type BootEnvironment, EXIT_PERMANENT } from "./environment.js";
 import { remoteActions } from "./remote-actions.js";
 import type { Reporter } from "./reporter.js";
 import type { RunObjects } from "./run-objects.js";
@@ -35,11 +35,23 @@ async function awaitCluster(b: ClientBoot, cluster: ClusterDescription): Promise
     if (poll % 5 === 0) {
       const statuses = await b.objects.statuses();
       const failed = [...statuses.values()].find((s) => s.role === "data" && s.stage === "failed");
-      if (failed) throw Object.assign(new Error(`data node ${failed.index} failed: ${failed.detail ?? "no reason given"} (ycsb-lab status shows its log tail)`), { permanent: true });
+      if (failed)
+        throw Object.assign(
+          new Error(
+            `data node ${failed.index} failed: ${failed.detail ?? "no reason given"} (ycsb-lab status shows its log tail)`,
+          ),
+          { permanent: true },
+        );
       const nodes = cluster.nodes.map((n) => `${n.index}:${statuses.get(`node-${n.index}`)?.stage ?? "no status"}`);
       b.reporter.log(`waiting for the cluster (nodes ${nodes.join(" ")})`);
     }
-    if (Date.now() > deadline) throw Object.assign(new Error(`the cluster published no readiness marker in ${Math.round((b.readyTimeoutMs ?? 7_200_000) / 1000)} s`), { permanent: true });
+    if (Date.now() > deadline)
+      throw Object.assign(
+        new Error(
+          `the cluster published no readiness marker in ${Math.round((b.readyTimeoutMs ?? 7_200_000) / 1000)} s`,
+        ),
+        { permanent: true },
+      );
     await sleep(3000);
   }
 }
@@ -69,17 +81,27 @@ export async function bootClient(b: ClientBoot): Promise<number> {
   const { objects, reporter } = b;
   const [cluster, plan] = await Promise.all([objects.cluster(), objects.plan()]);
   checkPlan(plan, cluster, b.index);
-  await reporter.stage("installed", `the kit's ${ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS].module} binding and YCSB ready`);
+  await reporter.stage(
+    "installed",
+    `the kit's ${ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS].module} binding and YCSB ready`,
+  );
   await reporter.stage("waiting", `for the ${cluster.engine} cluster of ${cluster.nodes.length} node(s)`);
   let marker = await awaitCluster(b, cluster);
   const binding = ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS];
   const properties = { ...marker.connection, ...(await secretProperties(marker, cluster.region)) };
-  const ycsb = ycsbSetup({ db: binding.dbClass, classpath: [join(await bindingClasspathDir(binding.module), "*")], properties });
+  const ycsb = ycsbSetup({
+    db: binding.dbClass,
+    classpath: [join(await bindingClasspathDir(binding.module), "*")],
+    properties,
+  });
   const useMarker = async (m: ReadyMarker) => {
     marker = m;
     Object.assign(ycsb.properties, m.connection, await secretProperties(m, cluster.region));
   };
-  await reporter.stage("ready", `cluster formed at ${marker.formedAt}${marker.standIn ? `; stand-in: ${marker.standIn}` : ""}`);
+  await reporter.stage(
+    "ready",
+    `cluster formed at ${marker.formedAt}${marker.standIn ? `; stand-in: ${marker.standIn}` : ""}`,
+  );
   const troubles = async () => clusterTroubles((await objects.statuses()).values(), new Date());
   const outcome = await executePlan({
     plan,
@@ -88,13 +110,23 @@ export async function bootClient(b: ClientBoot): Promise<number> {
     store: objects.store,
     spoolDir: join(b.env.home, "spool", objects.runId, `client-${b.index}`),
     ycsb,
-    actions: remoteActions({ objects, cluster, marker: () => marker, onMarker: (m) => useMarker(m), log: (line) => reporter.log(line) }),
+    actions: remoteActions({
+      objects,
+      cluster,
+      marker: () => marker,
+      onMarker: (m) => useMarker(m),
+      log: (line) => reporter.log(line),
+    }),
     barrierTimeoutMs: b.barrierTimeoutMs ?? 3_900_000,
     ycsbLabVersion: b.ycsbLabVersion,
     ...(marker.standIn ? { standIn: marker.standIn } : {}),
     // A rehearsal runs on this machine: its numbers must not carry the scenario's EC2 types.
     ...(b.env.rehearsal ? { machine: "local (rehearsal)" } : {}),
-    provenance: { ...(cluster.stack ? { stack: cluster.stack } : {}), ...(cluster.ami ? { ami: cluster.ami } : {}), kit: cluster.kit },
+    provenance: {
+      ...(cluster.stack ? { stack: cluster.stack } : {}),
+      ...(cluster.ami ? { ami: cluster.ami } : {}),
+      kit: cluster.kit,
+    },
     log: (line) => reporter.log(line),
     onPhase: async (phase, position, of) => {
       // After a reset the leader publishes the cluster again; every client picks up what it says before its next phase.
@@ -112,7 +144,12 @@ export async function bootClient(b: ClientBoot): Promise<number> {
       for (;;) {
         const answer = rollCall((await objects.statuses()).values(), since, new Date());
         if (answer.troubles.length || answer.waitingFor.length === 0 || Date.now() > deadline) return answer.troubles;
-        if (!said) await reporter.stage("running", `operations failed: waiting for data node(s) ${answer.waitingFor.join(", ")} to be heard from`, reporter.current?.phase);
+        if (!said)
+          await reporter.stage(
+            "running",
+            `operations failed: waiting for data node(s) ${answer.waitingFor.join(", ")} to be heard from`,
+            reporter.current?.phase,
+          );
         said = true;
         await new Promise((r) => setTimeout(r, 2_000));
       }
@@ -127,7 +164,10 @@ export async function bootClient(b: ClientBoot): Promise<number> {
     await reporter.failed(`run incomplete: ${outcome.reason}`);
     return EXIT_PERMANENT;
   }
-  await reporter.stage("done", `${outcome.phasesRun} phase(s) run, ${outcome.phasesSkipped} skipped; results under ${objects.store.uri}/runs/${objects.runId}/`);
+  await reporter.stage(
+    "done",
+    `${outcome.phasesRun} phase(s) run, ${outcome.phasesSkipped} skipped; results under ${objects.store.uri}/runs/${objects.runId}/`,
+  );
   return 0;
 }
 
@@ -135,7 +175,9 @@ function checkPlan(plan: Plan, cluster: ClusterDescription, index: number): void
   const fail = (m: string) => {
     throw Object.assign(new Error(m), { permanent: true });
   };
-  if (plan.deployment.engine !== cluster.engine) fail(`plan.json is for ${plan.deployment.engine}, cluster.json for ${cluster.engine}`);
-  if (plan.deployment.clients !== cluster.clients.length) fail(`plan.json is for ${plan.deployment.clients} client(s), cluster.json lists ${cluster.clients.length}`);
+  if (plan.deployment.engine !== cluster.engine)
+    fail(`plan.json is for ${plan.deployment.engine}, cluster.json for ${cluster.engine}`);
+  if (plan.deployment.clients !== cluster.clients.length)
+    fail(`plan.json is for ${plan.deployment.clients} client(s), cluster.json lists ${cluster.clients.length}`);
   if (index >= cluster.clients.length) fail(`--index ${index}: the run has clients 0..${cluster.clients.length - 1}`);
 }

@@ -1,13 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
-import { nodeContextOf, type EngineRuntime, type NodePaths, type StandInRuntime } from "../../engines/runtime.js";
 import type { NodeContext } from "../../engines/node-context.js";
+import { type EngineRuntime, type NodePaths, nodeContextOf, type StandInRuntime } from "../../engines/runtime.js";
 import { engineRuntime } from "../../engines/runtimes.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { NodeCommand, ReadyMarker, RunEnd } from "../../model/instance-status.js";
 import { installArtifacts, installOsPackages } from "./engine-install.js";
-import { EXIT_PERMANENT, hostPath, type BootEnvironment } from "./environment.js";
+import { type BootEnvironment, EXIT_PERMANENT, hostPath } from "./environment.js";
 import { formationFor } from "./formation/index.js";
 import { NodeEngine } from "./node-engine.js";
 import { applyOsTuning, mountVolumes } from "./os-setup.js";
@@ -46,7 +55,10 @@ const permanent = (message: string) => Object.assign(new Error(message), { perma
 /** The stand-in a rehearsal asked for (YCSB_LAB_STAND_IN), when the engine has one and this run suits it. */
 export function standInFor(runtime: EngineRuntime, ctx: NodeContext): StandInRuntime {
   const standIn = runtime.standIn;
-  if (!standIn) throw permanent(`YCSB_LAB_STAND_IN: ${runtime.engine} has no stand-in; rehearse it with its own artifacts (YCSB_LAB_ENGINE_ARTIFACTS)`);
+  if (!standIn)
+    throw permanent(
+      `YCSB_LAB_STAND_IN: ${runtime.engine} has no stand-in; rehearse it with its own artifacts (YCSB_LAB_ENGINE_ARTIFACTS)`,
+    );
   const refusal = standIn.refusal(ctx);
   if (refusal) throw permanent(`${standIn.label}: ${refusal}`);
   return standIn;
@@ -79,7 +91,10 @@ class CommandLedger {
 export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   const { env, objects, reporter } = b;
   const cluster = await objects.cluster();
-  if (!cluster.nodes[b.index]) throw Object.assign(new Error(`--index ${b.index}: the cluster has nodes 0..${cluster.nodes.length - 1}`), { permanent: true });
+  if (!cluster.nodes[b.index])
+    throw Object.assign(new Error(`--index ${b.index}: the cluster has nodes 0..${cluster.nodes.length - 1}`), {
+      permanent: true,
+    });
   const paths: NodePaths = {
     install: join(env.home, "engine"),
     conf: join(env.home, "conf"),
@@ -89,16 +104,28 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   };
   const notes: string[] = [];
   if (!env.fsRoot) notes.push(...mountVolumes(cluster.storage, env), ...applyOsTuning(cluster.engine, cluster.version));
-  const runtime = engineRuntime(cluster.engine, { ...(env.maxHeapMb ? { maxHeapMb: env.maxHeapMb } : {}), fastGossip: env.rehearsal, sharedHost: env.rehearsal });
+  const runtime = engineRuntime(cluster.engine, {
+    ...(env.maxHeapMb ? { maxHeapMb: env.maxHeapMb } : {}),
+    fastGossip: env.rehearsal,
+    sharedHost: env.rehearsal,
+  });
   const ctx = nodeContextOf(cluster, b.index, paths);
   const standIn = env.standInArtifacts ? standInFor(runtime, ctx) : undefined;
   if (!env.fsRoot) notes.push(...installOsPackages(runtime.osPackages ?? []));
   if (standIn) notes.push(`${env.standInArtifacts} serves instead of ${cluster.engine} ${cluster.version} (rehearsal)`);
-  else notes.push(...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, { store: objects.store, runId: objects.runId, leader: b.index === 0 })));
+  else
+    notes.push(
+      ...(await installArtifacts(runtime.artifacts(cluster.version), paths.install, env.engineArtifacts, {
+        store: objects.store,
+        runId: objects.runId,
+        leader: b.index === 0,
+      })),
+    );
   const user = engineUser(env, runtime.runsAs ?? ENGINE_USER);
   const dirs = standIn ? standIn.directories(ctx, paths) : runtime.directories(ctx, paths);
   const own = () => {
-    if (user) spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, paths.conf, paths.run, paths.data, paths.log, ...dirs]);
+    if (user)
+      spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, paths.conf, paths.run, paths.data, paths.log, ...dirs]);
   };
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
   for (const file of standIn ? [] : runtime.files(ctx, paths)) {
@@ -107,15 +134,27 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   }
   for (const link of standIn ? [] : (runtime.links?.(ctx, paths) ?? [])) {
     // A restarted boot finds its links in place; anything else there (an empty folder) gives way to the link.
-    if (existsSync(link.path) && lstatSync(link.path).isSymbolicLink() && readlinkSync(link.path) === link.target) continue;
+    if (existsSync(link.path) && lstatSync(link.path).isSymbolicLink() && readlinkSync(link.path) === link.target)
+      continue;
     rmSync(link.path, { recursive: true, force: true });
     symlinkSync(link.target, link.path);
   }
   own();
-  await reporter.stage("installed", `${standIn ? standIn.label : `${cluster.engine} ${cluster.version} as ${runtime.roles(ctx).join(", ")}`}; ${notes.join("; ")}`);
+  await reporter.stage(
+    "installed",
+    `${standIn ? standIn.label : `${cluster.engine} ${cluster.version} as ${runtime.roles(ctx).join(", ")}`}; ${notes.join("; ")}`,
+  );
 
   const formTimeoutMs = b.formTimeoutMs ?? 3_600_000;
-  const engine = new NodeEngine(runtime, ctx, paths, user, (l) => reporter.log(l), { startMs: b.startTimeoutMs ?? 15 * 60_000, waitMs: formTimeoutMs }, standIn ? { runtime: standIn, artifact: env.standInArtifacts! } : undefined);
+  const engine = new NodeEngine(
+    runtime,
+    ctx,
+    paths,
+    user,
+    (l) => reporter.log(l),
+    { startMs: b.startTimeoutMs ?? 15 * 60_000, waitMs: formTimeoutMs },
+    standIn ? { runtime: standIn, artifact: env.standInArtifacts! } : undefined,
+  );
   const stop = () => void engine.stop().then(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
@@ -123,7 +162,8 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   const death = engine.died().then((d) => ({ kind: "death" as const, ...d }));
   const orDeath = async <T>(work: Promise<T>): Promise<T> => {
     const r = await Promise.race([work.then((value) => ({ kind: "work" as const, value })), death]);
-    if (r.kind === "death") throw Object.assign(new Error(`${r.how} before the cluster was ready`), { engineLog: r.logFile });
+    if (r.kind === "death")
+      throw Object.assign(new Error(`${r.how} before the cluster was ready`), { engineLog: r.logFile });
     return r.value;
   };
   const serving = new AbortController();
@@ -135,7 +175,10 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
 
     const ledger = new CommandLedger(env.home);
     for (;;) {
-      const next = await Promise.race([nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal, cluster.lifetime.keepAfterRun === true), death]);
+      const next = await Promise.race([
+        nextCommand(objects, ledger, b.commandPollMs ?? 3000, serving.signal, cluster.lifetime.keepAfterRun === true),
+        death,
+      ]);
       if (next.kind === "death") {
         await reporter.failed(`${next.how} while serving the run`, { title: "engine log", file: next.logFile });
         await engine.stop(10_000);
@@ -144,11 +187,17 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
       if (next.kind === "end") {
         // The run is over (complete, or ended early by a client): nothing more to serve; the machine powers off.
         await engine.stop();
-        await reporter.stage("done", `the run ended ${next.end.complete ? "complete" : `early (${next.end.reason ?? "no reason given"})`} at ${next.end.at}: engine stopped`);
+        await reporter.stage(
+          "done",
+          `the run ended ${next.end.complete ? "complete" : `early (${next.end.reason ?? "no reason given"})`} at ${next.end.at}: engine stopped`,
+        );
         return 0;
       }
       const command = next.command;
-      await reporter.stage("resetting", `${command.phase}: ${[command.wipeData ? "wipe data" : "", command.restartServer ? "restart" : "", command.dropCaches ? "drop caches" : ""].filter(Boolean).join(", ")}`);
+      await reporter.stage(
+        "resetting",
+        `${command.phase}: ${[command.wipeData ? "wipe data" : "", command.restartServer ? "restart" : "", command.dropCaches ? "drop caches" : ""].filter(Boolean).join(", ")}`,
+      );
       const done: string[] = [];
       let ok = true;
       try {
@@ -187,11 +236,29 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
  * The leader forms the cluster and writes the marker; the others wait for the marker (after a reset: the one the
  * leader wrote after carrying out that command, whatever the clocks say).
  */
-async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: ReturnType<typeof nodeContextOf>, timeoutMs: number, standIn?: string, afterCommand?: number): Promise<void> {
+async function formOrAwait(
+  b: DataNodeBoot,
+  cluster: ClusterDescription,
+  ctx: ReturnType<typeof nodeContextOf>,
+  timeoutMs: number,
+  standIn?: string,
+  afterCommand?: number,
+): Promise<void> {
   if (b.index === 0) {
-    const formed = await formationFor(cluster.engine)({ ctx, cluster, log: (l) => b.reporter.log(l), timeoutMs, ...(standIn ? { standIn } : {}) });
+    const formed = await formationFor(cluster.engine)({
+      ctx,
+      cluster,
+      log: (l) => b.reporter.log(l),
+      timeoutMs,
+      ...(standIn ? { standIn } : {}),
+    });
     // A stand-in is named in the marker whatever the formation says: every result measured on it carries the name.
-    const marker: ReadyMarker = { ...formed, ...(standIn ? { standIn } : {}), formedAt: new Date().toISOString(), ...(afterCommand !== undefined ? { afterCommand } : {}) };
+    const marker: ReadyMarker = {
+      ...formed,
+      ...(standIn ? { standIn } : {}),
+      formedAt: new Date().toISOString(),
+      ...(afterCommand !== undefined ? { afterCommand } : {}),
+    };
     await b.objects.putReadyMarker(marker);
     await b.reporter.stage("formed", marker.steps.join("; "));
     return;
@@ -205,7 +272,8 @@ async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: Re
       const end = await b.objects.runEnd().catch(() => undefined);
       if (end) throw permanent(`the run ended before the cluster was ready: ${end.reason ?? "complete"}`);
     }
-    if (Date.now() > deadline) throw new Error(`no readiness marker from the leader after ${Math.round(timeoutMs / 1000)} s`);
+    if (Date.now() > deadline)
+      throw new Error(`no readiness marker from the leader after ${Math.round(timeoutMs / 1000)} s`);
     await sleep(3000);
   }
 }
@@ -213,7 +281,13 @@ async function formOrAwait(b: DataNodeBoot, cluster: ClusterDescription, ctx: Re
 type Next = { kind: "command"; command: NodeCommand } | { kind: "end"; end: RunEnd };
 
 /** The next command client 0 gives, or the run's end (after which the node stops serving, unless the stack keeps it). */
-async function nextCommand(objects: RunObjects, ledger: CommandLedger, pollMs: number, until: AbortSignal, keepAfterRun: boolean): Promise<Next> {
+async function nextCommand(
+  objects: RunObjects,
+  ledger: CommandLedger,
+  pollMs: number,
+  until: AbortSignal,
+  keepAfterRun: boolean,
+): Promise<Next> {
   while (!until.aborted) {
     const command = await objects.nodeCommand().catch(() => undefined);
     if (command && !ledger.has(command.id)) return { kind: "command", command };

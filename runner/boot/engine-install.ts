@@ -1,17 +1,30 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { EngineArtifact } from "../../engines/runtime.js";
 import { pinnedDigest } from "../../engines/artifact-digests.js";
+import type { EngineArtifact } from "../../engines/runtime.js";
 import { artifactKey, artifactProgressKey } from "../../model/results-layout.js";
 import type { ResultsStore } from "../results-store.js";
 
 /** Apache .sha512 files come as "<hash>  <file>" or "<file>: <HASH IN GROUPS>": the 128 hex digits, lower-cased. */
 export function parseSha512File(text: string): string {
-  const hex = text.replace(/^[^:\n]*:/, "").replace(/\s+/g, "").match(/[0-9a-fA-F]{128}/)?.[0];
+  const hex = text
+    .replace(/^[^:\n]*:/, "")
+    .replace(/\s+/g, "")
+    .match(/[0-9a-fA-F]{128}/)?.[0];
   if (!hex) throw new Error("no SHA-512 digest in the checksum file");
   return hex.toLowerCase();
 }
@@ -23,9 +36,15 @@ export function parseSha256File(text: string): string {
   return hex.toLowerCase();
 }
 
-const parseDigest = (a: EngineArtifact, text: string) => (a.checksum === "sha256" ? parseSha256File(text) : parseSha512File(text));
+const parseDigest = (a: EngineArtifact, text: string) =>
+  a.checksum === "sha256" ? parseSha256File(text) : parseSha512File(text);
 
-async function download(url: string, file: string, algorithm: EngineArtifact["checksum"], onBytes: (bytes: number) => void = () => {}): Promise<string> {
+async function download(
+  url: string,
+  file: string,
+  algorithm: EngineArtifact["checksum"],
+  onBytes: (bytes: number) => void = () => {},
+): Promise<string> {
   const response = await fetch(url, { redirect: "follow" });
   if (!response.ok || !response.body) throw new Error(`GET ${url}: HTTP ${response.status}`);
   const hash = createHash(algorithm);
@@ -44,8 +63,15 @@ async function download(url: string, file: string, algorithm: EngineArtifact["ch
 const APT = ["-o", "DPkg::Lock::Timeout=600", "install", "-y", "-q"];
 
 function aptInstall(what: string[]): void {
-  const out = spawnSync("apt-get", [...APT, ...what], { encoding: "utf8", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, maxBuffer: 1 << 24 });
-  if (out.status !== 0) throw new Error(`apt-get install ${what.join(" ")} failed (exit ${out.status}): ${`${out.stdout}\n${out.stderr}`.trim().split("\n").slice(-10).join("\n")}`);
+  const out = spawnSync("apt-get", [...APT, ...what], {
+    encoding: "utf8",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    maxBuffer: 1 << 24,
+  });
+  if (out.status !== 0)
+    throw new Error(
+      `apt-get install ${what.join(" ")} failed (exit ${out.status}): ${`${out.stdout}\n${out.stderr}`.trim().split("\n").slice(-10).join("\n")}`,
+    );
 }
 
 /** The engine's Debian packages beyond the JDK (a boot run as a process on a development machine installs none). */
@@ -73,10 +99,22 @@ async function withRetries<T>(what: string, fn: () => Promise<T>, attempts = 5):
  * (laid out like its unpacked distribution), its `<into>` subfolder for an engine of several (HBase: hadoop/, hbase/).
  */
 export function localArtifactFolder(artifacts: EngineArtifact[], a: EngineArtifact, localArtifacts: string): string {
-  if (a.kind === "deb") throw Object.assign(new Error(`${a.name}: a package cannot be swapped for local artifacts (it installs a system service); rehearse this engine with its stand-in (YCSB_LAB_STAND_IN)`), { permanent: true });
+  if (a.kind === "deb")
+    throw Object.assign(
+      new Error(
+        `${a.name}: a package cannot be swapped for local artifacts (it installs a system service); rehearse this engine with its stand-in (YCSB_LAB_STAND_IN)`,
+      ),
+      { permanent: true },
+    );
   if (artifacts.length === 1) return localArtifacts;
   const dir = join(localArtifacts, a.into);
-  if (!existsSync(dir)) throw Object.assign(new Error(`YCSB_LAB_ENGINE_ARTIFACTS: ${localArtifacts} has no ${a.into}/ (an engine of several artifacts needs one folder per artifact: ${artifacts.map((x) => `${x.into}/`).join(", ")})`), { permanent: true });
+  if (!existsSync(dir))
+    throw Object.assign(
+      new Error(
+        `YCSB_LAB_ENGINE_ARTIFACTS: ${localArtifacts} has no ${a.into}/ (an engine of several artifacts needs one folder per artifact: ${artifacts.map((x) => `${x.into}/`).join(", ")})`,
+      ),
+      { permanent: true },
+    );
   return dir;
 }
 
@@ -154,7 +192,12 @@ const progressOf = async (m: ArtifactMirror, key: string): Promise<MirrorProgres
 };
 
 /** A non-leader: the leader's copy once it is there, or undefined when the leader failed or stopped moving. */
-async function awaitLeaderCopy(a: EngineArtifact, file: string, expected: string, m: ArtifactMirror): Promise<string | undefined> {
+async function awaitLeaderCopy(
+  a: EngineArtifact,
+  file: string,
+  expected: string,
+  m: ArtifactMirror,
+): Promise<string | undefined> {
   const key = artifactKey(m.runId, expected, a.name);
   const progressKey = artifactProgressKey(m.runId, expected, a.name);
   const fromMirror = async () => (await m.store.download(key, file)) && (await hashFile(file, a.checksum)) === expected;
@@ -162,7 +205,8 @@ async function awaitLeaderCopy(a: EngineArtifact, file: string, expected: string
   for (let look = 0; ; look++) {
     // The progress first: "mirrored" read before a failed try means the copy itself is unusable.
     const progress = await progressOf(m, progressKey);
-    if (await fromMirror().catch(() => false)) return look > 0 ? "the run's bucket (the leader's copy)" : "the run's bucket";
+    if (await fromMirror().catch(() => false))
+      return look > 0 ? "the run's bucket (the leader's copy)" : "the run's bucket";
     wait = observeLeader(wait, progress, Date.now());
     if (giveUpOnLeader(wait, Date.now(), m.waitMs ?? 10 * 60_000)) return undefined;
     await new Promise((r) => setTimeout(r, m.pollMs ?? 10_000));
@@ -172,10 +216,12 @@ async function awaitLeaderCopy(a: EngineArtifact, file: string, expected: string
 /** The leader: the vendor's download, its progress reported beside the mirror key, then the copy mirrored. */
 async function leaderDownload(a: EngineArtifact, file: string, expected: string, m: ArtifactMirror): Promise<string> {
   const progressKey = artifactProgressKey(m.runId, expected, a.name);
-  const report = (p: MirrorProgress) => m.store.put(progressKey, JSON.stringify(p), "application/json").catch(() => undefined);
+  const report = (p: MirrorProgress) =>
+    m.store.put(progressKey, JSON.stringify(p), "application/json").catch(() => undefined);
   let last = 0;
   await report({ state: "downloading", bytes: 0, at: new Date().toISOString() });
-  const failed = (err: unknown) => report({ state: "failed", bytes: 0, at: new Date().toISOString(), reason: (err as Error).message });
+  const failed = (err: unknown) =>
+    report({ state: "failed", bytes: 0, at: new Date().toISOString(), reason: (err as Error).message });
   try {
     const actual = await withRetries(`download of ${a.name}`, () =>
       download(a.url, file, a.checksum, (bytes) => {
@@ -201,13 +247,24 @@ async function leaderDownload(a: EngineArtifact, file: string, expected: string,
 }
 
 const digestMismatch = (a: EngineArtifact, actual: string, expected: string) =>
-  Object.assign(new Error(`${a.name}: ${a.checksum.toUpperCase()} ${actual.slice(0, 16)}... does not match the expected ${expected.slice(0, 16)}...`), { permanent: true });
+  Object.assign(
+    new Error(
+      `${a.name}: ${a.checksum.toUpperCase()} ${actual.slice(0, 16)}... does not match the expected ${expected.slice(0, 16)}...`,
+    ),
+    { permanent: true },
+  );
 
 /** Gets the artifact into `file`, from the mirror when it has it, else from the vendor; returns where from. */
-async function fetchArtifact(a: EngineArtifact, file: string, expected: string, mirror?: ArtifactMirror): Promise<string> {
+async function fetchArtifact(
+  a: EngineArtifact,
+  file: string,
+  expected: string,
+  mirror?: ArtifactMirror,
+): Promise<string> {
   if (mirror?.leader) {
     const key = artifactKey(mirror.runId, expected, a.name);
-    if ((await mirror.store.download(key, file).catch(() => false)) && (await hashFile(file, a.checksum)) === expected) return "the run's bucket";
+    if ((await mirror.store.download(key, file).catch(() => false)) && (await hashFile(file, a.checksum)) === expected)
+      return "the run's bucket";
     return leaderDownload(a, file, expected, mirror);
   }
   if (mirror) {
@@ -231,10 +288,22 @@ async function expectedDigest(a: EngineArtifact): Promise<{ digest: string; note
     return parseDigest(a, await r.text());
   });
   const pin = pinnedDigest(a.name);
-  if (!pin) return { digest: published, note: "not pinned in the repository: checked against the vendor's published digest only" };
-  if (pin.algorithm !== a.checksum) throw Object.assign(new Error(`${a.name}: pinned as ${pin.algorithm}, published as ${a.checksum}`), { permanent: true });
+  if (!pin)
+    return {
+      digest: published,
+      note: "not pinned in the repository: checked against the vendor's published digest only",
+    };
+  if (pin.algorithm !== a.checksum)
+    throw Object.assign(new Error(`${a.name}: pinned as ${pin.algorithm}, published as ${a.checksum}`), {
+      permanent: true,
+    });
   if (pin.digest !== published) {
-    throw Object.assign(new Error(`${a.name}: the vendor publishes ${a.checksum} ${published.slice(0, 16)}..., the repository pins ${pin.digest.slice(0, 16)}... (${pin.source})`), { permanent: true });
+    throw Object.assign(
+      new Error(
+        `${a.name}: the vendor publishes ${a.checksum} ${published.slice(0, 16)}..., the repository pins ${pin.digest.slice(0, 16)}... (${pin.source})`,
+      ),
+      { permanent: true },
+    );
   }
   return { digest: pin.digest, note: "pinned in the repository" };
 }
@@ -246,7 +315,12 @@ async function expectedDigest(a: EngineArtifact): Promise<{ digest: string; note
  * unpacked distribution, see localArtifactFolder) stands in for the download and is linked instead.
  * Returns one line per artifact for the status.
  */
-export async function installArtifacts(artifacts: EngineArtifact[], installDir: string, localArtifacts?: string, mirror?: ArtifactMirror): Promise<string[]> {
+export async function installArtifacts(
+  artifacts: EngineArtifact[],
+  installDir: string,
+  localArtifacts?: string,
+  mirror?: ArtifactMirror,
+): Promise<string[]> {
   mkdirSync(installDir, { recursive: true });
   const notes: string[] = [];
   for (const a of artifacts) {
@@ -272,12 +346,16 @@ export async function installArtifacts(artifacts: EngineArtifact[], installDir: 
     } else {
       rmSync(dest, { recursive: true, force: true });
       mkdirSync(dest, { recursive: true });
-      const tar = spawnSync("tar", ["-xzf", file, "-C", dest, `--strip-components=${a.stripComponents}`], { encoding: "utf8" });
+      const tar = spawnSync("tar", ["-xzf", file, "-C", dest, `--strip-components=${a.stripComponents}`], {
+        encoding: "utf8",
+      });
       if (tar.status !== 0) throw new Error(`${a.name}: unpacking failed: ${tar.stderr.trim()}`);
     }
     rmSync(file, { force: true });
     writeFileSync(marker, actual);
-    notes.push(`${a.name}: from ${source}, checked (${a.checksum} ${actual.slice(0, 16)}..., ${note})${a.kind === "deb" ? ", package installed" : ""}`);
+    notes.push(
+      `${a.name}: from ${source}, checked (${a.checksum} ${actual.slice(0, 16)}..., ${note})${a.kind === "deb" ? ", package installed" : ""}`,
+    );
   }
   return notes;
 }

@@ -39,10 +39,14 @@ export const EXIT_PERMANENT = 78;
 
 function parseAddressMap(text: string | undefined): Map<string, string> {
   const map = new Map<string, string>();
-  for (const pair of (text ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (text ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [from, to] = pair.split("=");
     if (!from || !to) throw new Error(`YCSB_LAB_ADDRESS_MAP: expected from=to pairs, got "${pair}"`);
-    if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(to)) throw new Error(`YCSB_LAB_ADDRESS_MAP: ${from} may only stand in for a loopback address, got "${to}"`);
+    if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(to))
+      throw new Error(`YCSB_LAB_ADDRESS_MAP: ${from} may only stand in for a loopback address, got "${to}"`);
     map.set(from, to);
   }
   return map;
@@ -50,9 +54,13 @@ function parseAddressMap(text: string | undefined): Map<string, string> {
 
 function parseBlockDevices(text: string | undefined): Map<string, string> {
   const map = new Map<string, string>();
-  for (const pair of (text ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (text ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, device] = pair.split("=");
-    if (!name || !device?.startsWith("/dev/")) throw new Error(`YCSB_LAB_BLOCK_DEVICES: expected name=/dev/device pairs, got "${pair}"`);
+    if (!name || !device?.startsWith("/dev/"))
+      throw new Error(`YCSB_LAB_BLOCK_DEVICES: expected name=/dev/device pairs, got "${pair}"`);
     map.set(name, device);
   }
   return map;
@@ -60,19 +68,38 @@ function parseBlockDevices(text: string | undefined): Map<string, string> {
 
 export function bootEnvironment(env: NodeJS.ProcessEnv = process.env): BootEnvironment {
   const rehearsal = env.YCSB_LAB_REHEARSAL === "1";
-  const swaps = ["YCSB_LAB_ADDRESS_MAP", "YCSB_LAB_FS_ROOT", "YCSB_LAB_ENGINE_ARTIFACTS", "YCSB_LAB_STAND_IN", "YCSB_LAB_MAX_HEAP_MB", "YCSB_LAB_BLOCK_DEVICES", "YCSB_LAB_INSTANCE_STORE"].filter((k) => env[k]);
-  if (!rehearsal && swaps.length > 0) throw new Error(`${swaps.join(", ")}: rehearsal settings, refused without YCSB_LAB_REHEARSAL=1`);
+  const swaps = [
+    "YCSB_LAB_ADDRESS_MAP",
+    "YCSB_LAB_FS_ROOT",
+    "YCSB_LAB_ENGINE_ARTIFACTS",
+    "YCSB_LAB_STAND_IN",
+    "YCSB_LAB_MAX_HEAP_MB",
+    "YCSB_LAB_BLOCK_DEVICES",
+    "YCSB_LAB_INSTANCE_STORE",
+  ].filter((k) => env[k]);
+  if (!rehearsal && swaps.length > 0)
+    throw new Error(`${swaps.join(", ")}: rehearsal settings, refused without YCSB_LAB_REHEARSAL=1`);
   const heap = env.YCSB_LAB_MAX_HEAP_MB ? Number(env.YCSB_LAB_MAX_HEAP_MB) : undefined;
-  if (heap !== undefined && !(Number.isInteger(heap) && heap >= 128)) throw new Error(`YCSB_LAB_MAX_HEAP_MB: a whole number of MiB >= 128, got "${env.YCSB_LAB_MAX_HEAP_MB}"`);
+  if (heap !== undefined && !(Number.isInteger(heap) && heap >= 128))
+    throw new Error(`YCSB_LAB_MAX_HEAP_MB: a whole number of MiB >= 128, got "${env.YCSB_LAB_MAX_HEAP_MB}"`);
   // Not a swap: an operator may give a slow bucket longer (or a test an unreachable one less) on EC2 as well.
   const readRetry = env.YCSB_LAB_READ_RETRY_SECONDS ? Number(env.YCSB_LAB_READ_RETRY_SECONDS) : undefined;
-  if (readRetry !== undefined && !(Number.isInteger(readRetry) && readRetry >= 1)) throw new Error(`YCSB_LAB_READ_RETRY_SECONDS: a whole number of seconds >= 1, got "${env.YCSB_LAB_READ_RETRY_SECONDS}"`);
+  if (readRetry !== undefined && !(Number.isInteger(readRetry) && readRetry >= 1))
+    throw new Error(
+      `YCSB_LAB_READ_RETRY_SECONDS: a whole number of seconds >= 1, got "${env.YCSB_LAB_READ_RETRY_SECONDS}"`,
+    );
   return {
     home: resolve(env.YCSB_LAB_HOME ?? "/opt/ycsb-lab"),
     rehearsal,
     addressMap: parseAddressMap(env.YCSB_LAB_ADDRESS_MAP),
     blockDevices: parseBlockDevices(env.YCSB_LAB_BLOCK_DEVICES),
-    ...(env.YCSB_LAB_INSTANCE_STORE ? { instanceStore: env.YCSB_LAB_INSTANCE_STORE.split(",").map((d) => d.trim()).filter(Boolean) } : {}),
+    ...(env.YCSB_LAB_INSTANCE_STORE
+      ? {
+          instanceStore: env.YCSB_LAB_INSTANCE_STORE.split(",")
+            .map((d) => d.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(env.YCSB_LAB_FS_ROOT ? { fsRoot: resolve(env.YCSB_LAB_FS_ROOT) } : {}),
     ...(env.YCSB_LAB_ENGINE_ARTIFACTS ? { engineArtifacts: resolve(env.YCSB_LAB_ENGINE_ARTIFACTS) } : {}),
     ...(env.YCSB_LAB_STAND_IN ? { standInArtifacts: resolve(env.YCSB_LAB_STAND_IN) } : {}),
@@ -99,9 +126,13 @@ export function rehearsalNotes(env: BootEnvironment): string[] {
       ? "rehearsal: a process on this machine: OS packages, disks and kernel tuning are this machine's, not the instance's"
       : "rehearsal: an OS container of the AMI's distribution (systemd, cloud-init), sharing this machine's kernel and network",
   ];
-  if (env.addressMap.size > 0) notes.push(`addresses: ${[...env.addressMap].map(([a, b]) => `${a} -> ${b}`).join(", ")}`);
+  if (env.addressMap.size > 0)
+    notes.push(`addresses: ${[...env.addressMap].map(([a, b]) => `${a} -> ${b}`).join(", ")}`);
   if (env.fsRoot) notes.push(`volumes: mount points under ${env.fsRoot}`);
-  if (env.blockDevices.size > 0) notes.push(`disks: loop devices as ${[...env.blockDevices].map(([a, d]) => `${a} -> ${d}`).join(", ")} (their EBS names given, not read from NVMe controller data)`);
+  if (env.blockDevices.size > 0)
+    notes.push(
+      `disks: loop devices as ${[...env.blockDevices].map(([a, d]) => `${a} -> ${d}`).join(", ")} (their EBS names given, not read from NVMe controller data)`,
+    );
   if (env.instanceStore) notes.push(`disks: instance store ${env.instanceStore.join(", ")} (loop devices)`);
   if (env.engineArtifacts) notes.push(`engine: local artifacts ${env.engineArtifacts} instead of the vendor download`);
   if (env.standInArtifacts) notes.push(`engine: stand-in ${env.standInArtifacts}`);

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from "node:fs";
-import type { EngineRuntime, NodePaths, ServerSpec, StandInRuntime } from "../../engines/runtime.js";
 import type { NodeContext } from "../../engines/node-context.js";
-import { runPrepare, startProcess, startService, stopAll, waitForEndpoint, type Supervised } from "./processes.js";
+import type { EngineRuntime, NodePaths, ServerSpec, StandInRuntime } from "../../engines/runtime.js";
+import { runPrepare, type Supervised, startProcess, startService, stopAll, waitForEndpoint } from "./processes.js";
 
 /**
  * A data node's engine as one thing the boot command starts, stops, wipes and watches. A stop the node asked for
@@ -35,7 +35,9 @@ export class NodeEngine {
   async start(): Promise<void> {
     this.planned = false;
     this.processes = [];
-    const specs = this.standIn ? this.standIn.runtime.processes(this.ctx, this.paths, this.standIn.artifact) : this.runtime.processes(this.ctx, this.paths);
+    const specs = this.standIn
+      ? this.standIn.runtime.processes(this.ctx, this.paths, this.standIn.artifact)
+      : this.runtime.processes(this.ctx, this.paths);
     for (const spec of specs) await this.startOne(spec);
   }
 
@@ -51,12 +53,17 @@ export class NodeEngine {
       p = startProcess(spec, this.paths.run, this.user);
     }
     this.processes.push(p);
-    this.log(`started ${spec.name} (${spec.kind === "service" ? `systemd unit ${spec.unit}` : `pid ${p.pid}`}), log ${p.logFile}`);
+    this.log(
+      `started ${spec.name} (${spec.kind === "service" ? `systemd unit ${spec.unit}` : `pid ${p.pid}`}), log ${p.logFile}`,
+    );
     void p.exited.then((how) => {
-      if (!this.planned && this.processes.includes(p)) for (const l of this.deathListeners) l({ how, logFile: p.logFile });
+      if (!this.planned && this.processes.includes(p))
+        for (const l of this.deathListeners) l({ how, logFile: p.logFile });
     });
     for (const l of spec.listens) {
-      await waitForEndpoint(l.host, l.port, this.timeouts.startMs, () => (p.running() ? undefined : `${spec.name} exited while starting; see ${p.logFile}`));
+      await waitForEndpoint(l.host, l.port, this.timeouts.startMs, () =>
+        p.running() ? undefined : `${spec.name} exited while starting; see ${p.logFile}`,
+      );
     }
   }
 
@@ -72,7 +79,9 @@ export class NodeEngine {
 
   /** Empties the database's folders (the engine must be stopped). */
   wipe(): string[] {
-    const dirs = this.standIn ? this.standIn.runtime.dataDirectories(this.ctx, this.paths) : this.runtime.dataDirectories(this.ctx, this.paths);
+    const dirs = this.standIn
+      ? this.standIn.runtime.dataDirectories(this.ctx, this.paths)
+      : this.runtime.dataDirectories(this.ctx, this.paths);
     for (const dir of dirs) {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { osTuning, tuningSteps } from "../../engines/os-tuning.js";
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { Engine } from "../../model/engine.js";
-import { osTuning, tuningSteps } from "../../engines/os-tuning.js";
 import type { BootEnvironment } from "./environment.js";
 
 /**
@@ -14,7 +14,8 @@ import type { BootEnvironment } from "./environment.js";
 
 function run(cmd: string, args: string[]): string {
   const out = spawnSync(cmd, args, { encoding: "utf8" });
-  if (out.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${(out.stderr || out.error?.message || `exit ${out.status}`).trim()}`);
+  if (out.status !== 0)
+    throw new Error(`${cmd} ${args.join(" ")}: ${(out.stderr || out.error?.message || `exit ${out.status}`).trim()}`);
   return out.stdout;
 }
 
@@ -24,7 +25,11 @@ function run(cmd: string, args: string[]): string {
  * "Amazon EBS and NVMe", "Identify the EBS device"). Pure.
  */
 export function attachmentName(identifyController: Buffer): string {
-  return identifyController.subarray(3072, 3104).toString("latin1").replace(/[\0 ]/g, "").replace(/^\/dev\//, "");
+  return identifyController
+    .subarray(3072, 3104)
+    .toString("latin1")
+    .replace(/[\0 ]/g, "")
+    .replace(/^\/dev\//, "");
 }
 
 /** The NVMe block device an EBS volume attached as `name` (e.g. "sdf") appears as. */
@@ -114,10 +119,20 @@ export function applyOsTuning(engine: Engine, version: string): string[] {
   for (const step of tuningSteps(osTuning(engine, version))) {
     switch (step.kind) {
       case "each-block-device":
-        note(blockDevices.length > 0 && blockDevices.every((dev) => writeIfPresent(`/sys/block/${dev}/${step.file}`, step.value)), `${step.file} ${step.value}`);
+        note(
+          blockDevices.length > 0 &&
+            blockDevices.every((dev) => writeIfPresent(`/sys/block/${dev}/${step.file}`, step.value)),
+          `${step.file} ${step.value}`,
+        );
         break;
       case "read-ahead":
-        note(blockDevices.length > 0 && blockDevices.every((dev) => spawnSync("blockdev", ["--setra", String(step.sectors), `/dev/${dev}`]).status === 0), `read-ahead ${step.sectors}`);
+        note(
+          blockDevices.length > 0 &&
+            blockDevices.every(
+              (dev) => spawnSync("blockdev", ["--setra", String(step.sectors), `/dev/${dev}`]).status === 0,
+            ),
+          `read-ahead ${step.sectors}`,
+        );
         break;
       case "write":
         note(writeIfPresent(step.path, step.value), `${step.path.split("/").slice(-2).join("/")} ${step.value}`);
@@ -135,5 +150,7 @@ export function applyOsTuning(engine: Engine, version: string): string[] {
         break;
     }
   }
-  return [`tuning: ${done.join(", ") || "none applied"}${refused.length ? `; refused by this kernel: ${refused.join(", ")}` : ""}`];
+  return [
+    `tuning: ${done.join(", ") || "none applied"}${refused.length ? `; refused by this kernel: ${refused.join(", ")}` : ""}`,
+  ];
 }

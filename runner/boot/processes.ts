@@ -1,5 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, openSync, closeSync, readdirSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { ProcessSpec, ServerSpec, ServiceSpec } from "../../engines/runtime.js";
 import { tcpOpen } from "../local/detached.js";
@@ -10,9 +10,16 @@ const GLOB = /\$\{glob:([^}]+)\}/g;
 export function resolveGlobs(arg: string): string {
   return arg.replace(GLOB, (_m, pattern: string) => {
     const dir = dirname(pattern);
-    const re = new RegExp(`^${basename(pattern).replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+    const re = new RegExp(
+      `^${basename(pattern)
+        .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+        .replace(/\*/g, ".*")}$`,
+    );
     const matches = existsSync(dir) ? readdirSync(dir).filter((f) => re.test(f)) : [];
-    if (matches.length !== 1) throw new Error(`${pattern}: expected one matching file, found ${matches.length === 0 ? "none" : matches.join(", ")}`);
+    if (matches.length !== 1)
+      throw new Error(
+        `${pattern}: expected one matching file, found ${matches.length === 0 ? "none" : matches.join(", ")}`,
+      );
     return join(dir, matches[0]!);
   });
 }
@@ -35,13 +42,19 @@ export interface Supervised {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until host:port accepts connections; `alive` is polled so a dead process fails the wait at once. */
-export async function waitForEndpoint(host: string, port: number, timeoutMs: number, alive: () => string | undefined = () => undefined): Promise<void> {
+export async function waitForEndpoint(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  alive: () => string | undefined = () => undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const dead = alive();
     if (dead) throw new Error(dead);
     if (await tcpOpen(host, port)) return;
-    if (Date.now() > deadline) throw new Error(`${host}:${port} does not accept connections after ${Math.round(timeoutMs / 1000)} s`);
+    if (Date.now() > deadline)
+      throw new Error(`${host}:${port} does not accept connections after ${Math.round(timeoutMs / 1000)} s`);
     await sleep(500);
   }
 }
@@ -58,13 +71,20 @@ export function startProcess(spec: ProcessSpec, logDir: string, user?: { uid: nu
   const fd = openSync(logFile, "a");
   let child: ChildProcess;
   try {
-    child = spawn(command!, args, { cwd: spec.cwd, env: { ...process.env, ...(spec.env ?? {}) }, stdio: ["ignore", fd, fd], ...(user ?? {}) });
+    child = spawn(command!, args, {
+      cwd: spec.cwd,
+      env: { ...process.env, ...(spec.env ?? {}) },
+      stdio: ["ignore", fd, fd],
+      ...(user ?? {}),
+    });
   } finally {
     closeSync(fd);
   }
   const exited = new Promise<string>((resolve) => {
     child.once("error", (err) => resolve(`${spec.name} could not start: ${err.message}`));
-    child.once("exit", (code, signal) => resolve(`${spec.name} (pid ${child.pid}) exited ${signal ? `by signal ${signal}` : `with code ${code}`}`));
+    child.once("exit", (code, signal) =>
+      resolve(`${spec.name} (pid ${child.pid}) exited ${signal ? `by signal ${signal}` : `with code ${code}`}`),
+    );
   });
   const running = () => child.exitCode === null && child.signalCode === null;
   return {
@@ -98,7 +118,10 @@ export async function httpServes(url: string, timeoutMs = 5000): Promise<boolean
 
 function systemctl(args: string[]): void {
   const out = spawnSync("systemctl", args, { encoding: "utf8" });
-  if (out.status !== 0) throw new Error(`systemctl ${args.join(" ")}: ${(out.stderr || out.error?.message || `exit ${out.status}`).trim()}`);
+  if (out.status !== 0)
+    throw new Error(
+      `systemctl ${args.join(" ")}: ${(out.stderr || out.error?.message || `exit ${out.status}`).trim()}`,
+    );
 }
 
 /**
@@ -121,7 +144,9 @@ export function startService(spec: ServiceSpec, o: { pollMs?: number; downPolls?
         failures = 0;
       } else if (served && ++failures >= downPolls) {
         ended = true;
-        resolve(`${spec.name} (systemd unit ${spec.unit}) stopped answering ${spec.health.url} for ${Math.round((pollMs * downPolls) / 1000)} s`);
+        resolve(
+          `${spec.name} (systemd unit ${spec.unit}) stopped answering ${spec.health.url} for ${Math.round((pollMs * downPolls) / 1000)} s`,
+        );
         return;
       }
       timer = setTimeout(() => void poll(), pollMs);
@@ -150,11 +175,19 @@ export function runPrepare(spec: ProcessSpec, logDir: string, user?: { uid: numb
   const p = spec.prepare;
   if (!p || existsSync(p.skipIfExists)) return;
   const [command, ...args] = p.argv.map(resolveGlobs);
-  const out = spawnSync(command!, args, { cwd: spec.cwd, env: { ...process.env, ...(p.env ?? {}) }, encoding: "utf8", maxBuffer: 1 << 24, ...(user ?? {}) });
+  const out = spawnSync(command!, args, {
+    cwd: spec.cwd,
+    env: { ...process.env, ...(p.env ?? {}) },
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+    ...(user ?? {}),
+  });
   mkdirSync(logDir, { recursive: true });
   if (out.status !== 0) {
     const text = `${out.stdout ?? ""}\n${out.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
-    throw new Error(`${spec.name}: preparation ${p.argv.slice(0, 3).join(" ")} ... failed (exit ${out.status}): ${text || out.error?.message}`);
+    throw new Error(
+      `${spec.name}: preparation ${p.argv.slice(0, 3).join(" ")} ... failed (exit ${out.status}): ${text || out.error?.message}`,
+    );
   }
 }
 

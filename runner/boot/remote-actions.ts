@@ -1,9 +1,9 @@
 import type { ClusterDescription } from "../../model/cluster-description.js";
 import type { ReadyMarker } from "../../model/instance-status.js";
 import type { Plan, PlanPhase } from "../../model/plan.js";
-import { rebalanceWait } from "../mongodb-balancer.js";
 import { switchCassandraDurableWrites, waitForCassandraCompactions } from "../cassandra-compactions.js";
 import { describeReset, type EngineActions } from "../engine-actions.js";
+import { rebalanceWait } from "../mongodb-balancer.js";
 import type { RunObjects } from "./run-objects.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,20 +34,30 @@ export function remoteActions(o: {
       if (sec > 0) await sleep(sec * 1000);
       const done: string[] = [];
       if (!phase.settle?.waitForCompactions) done.push(`settled for ${sec} s`);
-      else if (o.cluster.engine !== "cassandra") done.push(`settled for ${sec} s (no compaction check for ${o.cluster.engine})`);
+      else if (o.cluster.engine !== "cassandra")
+        done.push(`settled for ${sec} s (no compaction check for ${o.cluster.engine})`);
       else done.push(await waitForCassandraCompactions(hosts(), o.log));
       if (phase.settle?.waitForRebalance) {
         done.push(await rebalanceWait(o.cluster.engine, o.marker().connection["mongodb.url"], o.log));
       }
       // After a load under its own preset, the server side of the run's preset takes over (model/plan.ts serverPreset).
-      if (phase.serverPreset && o.cluster.engine === "cassandra") done.push(await switchCassandraDurableWrites(hosts(), phase.serverPreset));
+      if (phase.serverPreset && o.cluster.engine === "cassandra")
+        done.push(await switchCassandraDurableWrites(hosts(), phase.serverPreset));
       return done.join("; ");
     },
     async reset(phase: PlanPhase, _plan: Plan) {
       const r = phase.reset;
       if (!r) return "reset: nothing asked";
       const id = phase.index;
-      await o.objects.putNodeCommand({ id, phase: phase.name, action: "reset", wipeData: r.wipeData, restartServer: r.restartServer, dropCaches: r.dropCaches, issuedAt: new Date().toISOString() });
+      await o.objects.putNodeCommand({
+        id,
+        phase: phase.name,
+        action: "reset",
+        wipeData: r.wipeData,
+        restartServer: r.restartServer,
+        dropCaches: r.dropCaches,
+        issuedAt: new Date().toISOString(),
+      });
       o.log(`reset ${phase.name}: asked ${o.cluster.nodes.length} data node(s) to ${describeReset(phase)}`);
       const deadline = Date.now() + (o.resetTimeoutMs ?? 3_600_000);
       const acks = new Map<number, { ok: boolean; done: string[] }>();
@@ -58,14 +68,21 @@ export function remoteActions(o: {
           if (ack) acks.set(n.index, ack);
         }
         if (acks.size < o.cluster.nodes.length) {
-          const failed = [...(await o.objects.statuses()).values()].find((s) => s.role === "data" && s.stage === "failed");
-          if (failed) throw new Error(`reset ${phase.name}: data node ${failed.index} failed: ${failed.detail ?? "no reason"}`);
-          if (Date.now() > deadline) throw new Error(`reset ${phase.name}: ${o.cluster.nodes.length - acks.size} data node(s) did not answer in time`);
+          const failed = [...(await o.objects.statuses()).values()].find(
+            (s) => s.role === "data" && s.stage === "failed",
+          );
+          if (failed)
+            throw new Error(`reset ${phase.name}: data node ${failed.index} failed: ${failed.detail ?? "no reason"}`);
+          if (Date.now() > deadline)
+            throw new Error(
+              `reset ${phase.name}: ${o.cluster.nodes.length - acks.size} data node(s) did not answer in time`,
+            );
           await sleep(3000);
         }
       }
       const bad = [...acks].filter(([, a]) => !a.ok);
-      if (bad.length > 0) throw new Error(`reset ${phase.name}: ${bad.map(([n, a]) => `node ${n}: ${a.done.join("; ")}`).join(" | ")}`);
+      if (bad.length > 0)
+        throw new Error(`reset ${phase.name}: ${bad.map(([n, a]) => `node ${n}: ${a.done.join("; ")}`).join(" | ")}`);
       if (r.wipeData || r.restartServer) {
         // The connection the leader publishes after forming again (a stand-in's ports may change with a restart).
         for (;;) {
@@ -74,7 +91,8 @@ export function remoteActions(o: {
             o.onMarker(m);
             break;
           }
-          if (Date.now() > deadline) throw new Error(`reset ${phase.name}: the leader did not publish the cluster again`);
+          if (Date.now() > deadline)
+            throw new Error(`reset ${phase.name}: the leader did not publish the cluster again`);
           await sleep(2000);
         }
       }

@@ -64,11 +64,26 @@ export class Reporter {
   /** Failed, with the reason and the tail of this instance's log (and of `also`, e.g. the engine's own log). */
   async failed(reason: string, also?: { title: string; file: string }): Promise<void> {
     this.log(`failed: ${reason}`);
-    const tail = [tailOf(this.logFile), ...(also ? [`--- ${also.title} (${also.file}) ---`, tailOf(also.file)] : [])].join("\n");
-    const status: InstanceStatus = { instance: this.instance, role: this.role, index: this.index, stage: "failed", at: new Date().toISOString(), bootedAt: this.bootedAt, detail: reason.slice(0, 4000), logTail: true, ...this.extra };
+    const tail = [
+      tailOf(this.logFile),
+      ...(also ? [`--- ${also.title} (${also.file}) ---`, tailOf(also.file)] : []),
+    ].join("\n");
+    const status: InstanceStatus = {
+      instance: this.instance,
+      role: this.role,
+      index: this.index,
+      stage: "failed",
+      at: new Date().toISOString(),
+      bootedAt: this.bootedAt,
+      detail: reason.slice(0, 4000),
+      logTail: true,
+      ...this.extra,
+    };
     this.last = status;
     await Promise.all([
-      this.objects.putLogTail(this.instance, `${tail}\n`).catch((err: Error) => this.log(`log tail not written: ${err.message}`)),
+      this.objects
+        .putLogTail(this.instance, `${tail}\n`)
+        .catch((err: Error) => this.log(`log tail not written: ${err.message}`)),
       this.objects.putStatus(status).catch((err: Error) => this.log(`status not written: ${err.message}`)),
     ]);
   }

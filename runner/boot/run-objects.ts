@@ -1,14 +1,33 @@
-import { clusterKey, nodeAckKey, nodeCommandKey, planKey, readyMarkerKey, statusKey, statusLogKey, statusPrefix } from "../../model/results-layout.js";
-import { parseClusterDescription, type ClusterDescription } from "../../model/cluster-description.js";
-import { NodeAckSchema, NodeCommandSchema, parseChecked, parseInstanceStatus, parseReadyMarker, type InstanceStatus, type NodeAck, type NodeCommand, type ReadyMarker } from "../../model/instance-status.js";
+import { type ClusterDescription, parseClusterDescription } from "../../model/cluster-description.js";
+import type { RunEnd } from "../../model/instance-status.js";
+import {
+  type InstanceStatus,
+  type NodeAck,
+  NodeAckSchema,
+  type NodeCommand,
+  NodeCommandSchema,
+  parseChecked,
+  parseInstanceStatus,
+  parseReadyMarker,
+  type ReadyMarker,
+} from "../../model/instance-status.js";
 import type { Plan } from "../../model/plan.js";
 import { parsePlan } from "../../model/plan-schema.js";
-import type { RunEnd } from "../../model/instance-status.js";
-import { readRunEnd, writeRunEnd } from "../run-end.js";
+import {
+  clusterKey,
+  nodeAckKey,
+  nodeCommandKey,
+  planKey,
+  readyMarkerKey,
+  statusKey,
+  statusLogKey,
+  statusPrefix,
+} from "../../model/results-layout.js";
 import { openResultsStore } from "../open-results-store.js";
 import type { ResultsStore, S3Options } from "../results-store.js";
-import { withRetry, type BackoffOptions } from "../retry.js";
-import { hostAddress, type BootEnvironment } from "./environment.js";
+import { type BackoffOptions, withRetry } from "../retry.js";
+import { readRunEnd, writeRunEnd } from "../run-end.js";
+import { type BootEnvironment, hostAddress } from "./environment.js";
 
 /** `s3://bucket[/prefix]/runs/<runId>/` -> the store root (bucket and prefix) and the run id. */
 export function parseRunUrl(url: string): { root: string; runId: string } {
@@ -39,18 +58,31 @@ export class RunObjects {
   }
 
   private async required(key: string): Promise<string> {
-    const body = await withRetry(`read ${key}`, () => this.store.get(key), this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK);
-    if (!body) throw Object.assign(new Error(`${this.store.uri}/${key}: no such object (was the stack deployed with this run id?)`), { permanent: true });
+    const body = await withRetry(
+      `read ${key}`,
+      () => this.store.get(key),
+      this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK,
+    );
+    if (!body)
+      throw Object.assign(
+        new Error(`${this.store.uri}/${key}: no such object (was the stack deployed with this run id?)`),
+        { permanent: true },
+      );
     return body.toString("utf8");
   }
 
   /** The cluster description, with every address as this boot reaches it (a rehearsal maps them to loopback). */
   async cluster(): Promise<ClusterDescription> {
     const d = parseClusterDescription(await this.required(clusterKey(this.runId)), clusterKey(this.runId));
-    if (d.runId !== this.runId) throw new Error(`${clusterKey(this.runId)}: describes run "${d.runId}", not "${this.runId}"`);
+    if (d.runId !== this.runId)
+      throw new Error(`${clusterKey(this.runId)}: describes run "${d.runId}", not "${this.runId}"`);
     if (!this.env) return d;
     const map = (a: string) => hostAddress(this.env!, a);
-    return { ...d, nodes: d.nodes.map((n) => ({ ...n, address: map(n.address) })), clients: d.clients.map((c) => ({ ...c, address: map(c.address) })) };
+    return {
+      ...d,
+      nodes: d.nodes.map((n) => ({ ...n, address: map(n.address) })),
+      clients: d.clients.map((c) => ({ ...c, address: map(c.address) })),
+    };
   }
 
   async plan(): Promise<Plan> {
@@ -58,17 +90,29 @@ export class RunObjects {
   }
 
   async readyMarker(): Promise<ReadyMarker | undefined> {
-    const body = await withRetry(`read ${readyMarkerKey(this.runId)}`, () => this.store.get(readyMarkerKey(this.runId)), QUICK);
+    const body = await withRetry(
+      `read ${readyMarkerKey(this.runId)}`,
+      () => this.store.get(readyMarkerKey(this.runId)),
+      QUICK,
+    );
     return body ? parseReadyMarker(body.toString("utf8"), readyMarkerKey(this.runId)) : undefined;
   }
 
   async putReadyMarker(marker: ReadyMarker): Promise<void> {
-    await withRetry(`write ${readyMarkerKey(this.runId)}`, () => this.store.put(readyMarkerKey(this.runId), JSON.stringify(marker, null, 2), "application/json"), QUICK);
+    await withRetry(
+      `write ${readyMarkerKey(this.runId)}`,
+      () => this.store.put(readyMarkerKey(this.runId), JSON.stringify(marker, null, 2), "application/json"),
+      QUICK,
+    );
   }
 
   async nodeCommand(): Promise<NodeCommand | undefined> {
     const key = nodeCommandKey(this.runId);
-    const body = await withRetry(`read ${key}`, () => this.store.get(key), this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK);
+    const body = await withRetry(
+      `read ${key}`,
+      () => this.store.get(key),
+      this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK,
+    );
     return body ? parseChecked<NodeCommand>(NodeCommandSchema, body.toString("utf8"), key) : undefined;
   }
 
@@ -79,7 +123,11 @@ export class RunObjects {
 
   async nodeAck(id: number, node: number): Promise<NodeAck | undefined> {
     const key = nodeAckKey(this.runId, id, node);
-    const body = await withRetry(`read ${key}`, () => this.store.get(key), this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK);
+    const body = await withRetry(
+      `read ${key}`,
+      () => this.store.get(key),
+      this.env?.readRetryMs ? { ...QUICK, deadlineMs: this.env.readRetryMs } : QUICK,
+    );
     return body ? parseChecked<NodeAck>(NodeAckSchema, body.toString("utf8"), key) : undefined;
   }
 
@@ -95,7 +143,11 @@ export class RunObjects {
 
   /** Ends the run early, naming why (the first cause is kept). */
   async endRun(end: Omit<RunEnd, "at" | "complete">): Promise<void> {
-    await withRetry(`write the run's end`, () => writeRunEnd(this.store, this.runId, { ...end, complete: false }), QUICK);
+    await withRetry(
+      `write the run's end`,
+      () => writeRunEnd(this.store, this.runId, { ...end, complete: false }),
+      QUICK,
+    );
   }
 
   async putStatus(status: InstanceStatus): Promise<void> {

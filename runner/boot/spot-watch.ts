@@ -24,13 +24,20 @@ export function metadataEndpoint(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 async function token(base: string): Promise<string> {
-  const r = await fetch(`${base}/latest/api/token`, { method: "PUT", headers: { "X-aws-ec2-metadata-token-ttl-seconds": "21600" }, signal: AbortSignal.timeout(2000) });
+  const r = await fetch(`${base}/latest/api/token`, {
+    method: "PUT",
+    headers: { "X-aws-ec2-metadata-token-ttl-seconds": "21600" },
+    signal: AbortSignal.timeout(2000),
+  });
   if (!r.ok) throw new Error(`IMDS token: HTTP ${r.status}`);
   return r.text();
 }
 
 /** Polls until a notice comes (then calls onNotice once) or stop() is called. */
-export function watchSpotInterruption(onNotice: (n: SpotNotice) => void | Promise<void>, o: SpotWatchOptions = {}): { stop: () => void } {
+export function watchSpotInterruption(
+  onNotice: (n: SpotNotice) => void | Promise<void>,
+  o: SpotWatchOptions = {},
+): { stop: () => void } {
   const base = metadataEndpoint(o.env ?? process.env);
   let stopped = !base;
   let timer: NodeJS.Timeout | undefined;
@@ -39,7 +46,10 @@ export function watchSpotInterruption(onNotice: (n: SpotNotice) => void | Promis
     if (stopped || !base) return;
     try {
       held ??= await token(base);
-      const r = await fetch(`${base}/latest/meta-data/spot/instance-action`, { headers: { "X-aws-ec2-metadata-token": held }, signal: AbortSignal.timeout(2000) });
+      const r = await fetch(`${base}/latest/meta-data/spot/instance-action`, {
+        headers: { "X-aws-ec2-metadata-token": held },
+        signal: AbortSignal.timeout(2000),
+      });
       if (r.status === 401) held = undefined;
       if (r.ok) {
         const notice = (await r.json()) as SpotNotice;

@@ -62,7 +62,9 @@ export function runCql(req: CqlRequest): Promise<CqlResult> {
 export async function queryCql(req: CqlRequest): Promise<Record<string, unknown>[]> {
   const result = await runCql(req);
   if (result.exitCode !== 0) {
-    throw new Error(`cql failed (exit ${result.exitCode}) on ${req.hosts.join(",")}: ${result.stderr.trim().split("\n").slice(-5).join("\n")}`);
+    throw new Error(
+      `cql failed (exit ${result.exitCode}) on ${req.hosts.join(",")}: ${result.stderr.trim().split("\n").slice(-5).join("\n")}`,
+    );
   }
   return result.rows;
 }

@@ -7,30 +7,30 @@ import {
   CASSANDRA_BINDING,
   cassandraConnectionProperties,
   cassandraNodeCommand,
-  GOSSIP_QUERY,
-  renderLogbackXml,
   cassandraReadiness,
   cassandraSchemaStatements,
-  renderCassandraYaml,
+  GOSSIP_QUERY,
   type GossipRow,
+  renderCassandraYaml,
+  renderLogbackXml,
 } from "../../engines/cassandra/index.js";
-import type { StudyServerSide } from "../../model/scenario.js";
 import { presetFor } from "../../model/presets.js";
+import type { StudyServerSide } from "../../model/scenario.js";
 import { bindingClasspathDir, runSetupScript, ycsbCoreDir } from "../java-artifacts.js";
 import { queryCql, runCql } from "./cassandra-cql.js";
 import {
   engineDir,
-  loopbackAddress,
-  nodeAlive,
-  removeState,
-  stopNode,
-  writeState,
   type LocalEngine,
   type LocalEngineState,
   type LocalEngineStatus,
   type LocalNodeState,
   type LocalUpOptions,
+  loopbackAddress,
+  nodeAlive,
+  removeState,
   type SchemaOptions,
+  stopNode,
+  writeState,
 } from "./engine.js";
 
 /**
@@ -59,7 +59,8 @@ async function cassandraLibDir(): Promise<string> {
 
 function jammJar(libDir: string): string {
   const jar = readdirSync(libDir).find((f) => /^jamm-.*\.jar$/.test(f));
-  if (!jar) throw new Error(`no jamm jar in ${libDir}: Cassandra needs it as -javaagent (re-run scripts/setup-cassandra.sh)`);
+  if (!jar)
+    throw new Error(`no jamm jar in ${libDir}: Cassandra needs it as -javaagent (re-run scripts/setup-cassandra.sh)`);
   return join(libDir, jar);
 }
 
@@ -88,11 +89,18 @@ async function tail(file: string, lines = 20): Promise<string> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startNode(index: number, nodes: number, opts: LocalUpOptions, libDir: string, keepData = false): Promise<LocalNodeState> {
+async function startNode(
+  index: number,
+  nodes: number,
+  opts: LocalUpOptions,
+  libDir: string,
+  keepData = false,
+): Promise<LocalNodeState> {
   const dir = nodeDir(opts.dataDir, index);
   // A restart keeping the data (seed 003 restarted the server before each batch) starts on the node's own folders.
   if (!keepData) await rm(dir, { recursive: true, force: true });
-  for (const sub of ["data", "commitlog", "hints", "saved_caches", "cdc_raw"]) await mkdir(join(dir, sub), { recursive: true });
+  for (const sub of ["data", "commitlog", "hints", "saved_caches", "cdc_raw"])
+    await mkdir(join(dir, sub), { recursive: true });
   const yamlFile = join(dir, "cassandra.yaml");
   const logbackFile = join(dir, "logback.xml");
   await writeFile(
@@ -118,26 +126,49 @@ async function startNode(index: number, nodes: number, opts: LocalUpOptions, lib
   await writeFile(logbackFile, renderLogbackXml(dir));
   const out = openSync(join(dir, "stdout.log"), "w");
   // A fresh local ring: no need to wait 30 s for gossip to settle (DESIGN.md: CQL up in seconds).
-  const child = spawn("java", cassandraNodeCommand({ libDir, jammJar: jammJar(libDir), yamlFile, logbackFile, dir, heap: HEAP, ringDelayMs: 1000 }), {
-    detached: true,
-    stdio: ["ignore", out, out],
-    cwd: dir,
-  });
+  const child = spawn(
+    "java",
+    cassandraNodeCommand({
+      libDir,
+      jammJar: jammJar(libDir),
+      yamlFile,
+      logbackFile,
+      dir,
+      heap: HEAP,
+      ringDelayMs: 1000,
+    }),
+    {
+      detached: true,
+      stdio: ["ignore", out, out],
+      cwd: dir,
+    },
+  );
   closeSync(out);
   child.unref();
   if (child.pid === undefined) throw new Error(`cassandra node ${index}: java did not start`);
-  return { index, pid: child.pid, address: address(index), ports: { cql: CQL_PORT, storage: STORAGE_PORT }, logDir: dir, commandMarker: yamlFile };
+  return {
+    index,
+    pid: child.pid,
+    address: address(index),
+    ports: { cql: CQL_PORT, storage: STORAGE_PORT },
+    logDir: dir,
+    commandMarker: yamlFile,
+  };
 }
 
 async function waitForCql(node: LocalNodeState, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
     if (!(await nodeAlive(node))) {
-      throw new Error(`cassandra node ${node.index} (${node.address}) exited during start-up:\n${await tail(join(node.logDir, "system.log"))}\n${await tail(join(node.logDir, "stdout.log"), 5)}`);
+      throw new Error(
+        `cassandra node ${node.index} (${node.address}) exited during start-up:\n${await tail(join(node.logDir, "system.log"))}\n${await tail(join(node.logDir, "stdout.log"), 5)}`,
+      );
     }
     if (await portOpen(node.address, CQL_PORT)) return;
     await sleep(500);
   }
-  throw new Error(`cassandra node ${node.index} (${node.address}): CQL port ${CQL_PORT} not open in time; see ${node.logDir}/system.log`);
+  throw new Error(
+    `cassandra node ${node.index} (${node.address}): CQL port ${CQL_PORT} not open in time; see ${node.logDir}/system.log`,
+  );
 }
 
 interface Tools {
@@ -173,7 +204,10 @@ async function gossipViews(state: LocalEngineState, t: Tools): Promise<{ rows: G
 
 async function readiness(state: LocalEngineState, t: Tools): Promise<string[]> {
   const views = await gossipViews(state, t);
-  const { reasons } = cassandraReadiness(state.nodes.map((n) => n.address), views.rows);
+  const { reasons } = cassandraReadiness(
+    state.nodes.map((n) => n.address),
+    views.rows,
+  );
   if (reasons.length > 0 && views.error) reasons.push(`cql: ${views.error}`);
   return reasons;
 }
@@ -189,7 +223,9 @@ async function prepareSchema(state: LocalEngineState, opts: SchemaOptions, t?: T
       replicationFactor: Math.min(state.nodes.length, 3),
       fieldCount: opts.fieldCount,
       ...((opts.study ?? studyOf(state))?.cassandra ? { study: (opts.study ?? studyOf(state))!.cassandra } : {}),
-      ...(opts.loadPreset && opts.loadPreset !== opts.preset ? { durableWrites: presetFor("cassandra", opts.loadPreset).server.durableWrites } : {}),
+      ...(opts.loadPreset && opts.loadPreset !== opts.preset
+        ? { durableWrites: presetFor("cassandra", opts.loadPreset).server.durableWrites }
+        : {}),
     }),
   });
 }
@@ -234,7 +270,8 @@ export const cassandraLocalEngine: LocalEngine = {
         if (reasons.length === 0) break;
         await sleep(1000);
       }
-      if (Date.now() >= deadline) throw new Error(`cassandra: cluster not ready in ${READY_TIMEOUT_MS / 1000} s: ${reasons.join("; ")}`);
+      if (Date.now() >= deadline)
+        throw new Error(`cassandra: cluster not ready in ${READY_TIMEOUT_MS / 1000} s: ${reasons.join("; ")}`);
       log(`cassandra: preparing keyspace ycsb (preset ${opts.preset})`);
       await prepareSchema(state, { preset: opts.preset, ...(opts.study ? { study: opts.study } : {}) }, t);
       return state;
@@ -250,7 +287,9 @@ export const cassandraLocalEngine: LocalEngine = {
     const nodes = await Promise.all(
       state.nodes.map(async (n) => ({ index: n.index, address: n.address, pid: n.pid, alive: await nodeAlive(n) })),
     );
-    const reasons = nodes.filter((n) => !n.alive).map((n) => `node ${n.index} (${n.address}): process ${n.pid} is not running`);
+    const reasons = nodes
+      .filter((n) => !n.alive)
+      .map((n) => `node ${n.index} (${n.address}): process ${n.pid} is not running`);
     if (reasons.length === 0) {
       reasons.push(...(await readiness(state, await tools())));
     }
@@ -264,7 +303,10 @@ export const cassandraLocalEngine: LocalEngine = {
   },
 
   connectionProperties(state) {
-    return cassandraConnectionProperties({ hosts: state.nodes.map((n) => n.address), port: state.nodes[0]?.ports.cql ?? CQL_PORT });
+    return cassandraConnectionProperties({
+      hosts: state.nodes.map((n) => n.address),
+      port: state.nodes[0]?.ports.cql ?? CQL_PORT,
+    });
   },
 
   prepareSchema: (state, opts) => prepareSchema(state, opts),
@@ -273,7 +315,13 @@ export const cassandraLocalEngine: LocalEngine = {
     // Stop every node (they flush on SIGTERM), then start each on its own folders again and wait until ready.
     await Promise.all(state.nodes.map((n) => stopNode(n)));
     const [libDir, t] = await Promise.all([cassandraLibDir(), tools()]);
-    const opts = { nodes: state.nodes.length, preset: state.preset, dataDir: state.dataDir, log, ...(studyOf(state) ? { study: studyOf(state) } : {}) };
+    const opts = {
+      nodes: state.nodes.length,
+      preset: state.preset,
+      dataDir: state.dataDir,
+      log,
+      ...(studyOf(state) ? { study: studyOf(state) } : {}),
+    };
     const next: LocalEngineState = { ...state, startedAt: new Date().toISOString(), nodes: [] };
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (const node of state.nodes) {
@@ -300,4 +348,3 @@ function studyOf(state: LocalEngineState): StudyServerSide | undefined {
 export function defaultCassandraDataDir(): string {
   return engineDir("cassandra");
 }
-

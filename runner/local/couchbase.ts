@@ -5,9 +5,23 @@ import { promisify } from "node:util";
 import { COUCHBASE_BINDING, couchbaseConnectionProperties } from "../../engines/couchbase/binding.js";
 import { kvPortsOf } from "../../engines/couchbase/formation.js";
 import { COUCHBASE_BUCKET } from "../../engines/couchbase/schema.js";
-import { COUCHBASE_MOCK_VERSION, COUCHBASE_STAND_IN, MOCK_BUCKET_PASSWORD, couchbaseMockArgs, mockPresetRefusal } from "../../engines/couchbase/stand-in.js";
+import {
+  COUCHBASE_MOCK_VERSION,
+  COUCHBASE_STAND_IN,
+  couchbaseMockArgs,
+  MOCK_BUCKET_PASSWORD,
+  mockPresetRefusal,
+} from "../../engines/couchbase/stand-in.js";
 import { freePort, spawnDetached, waitUntil } from "./detached.js";
-import { nodeAlive, removeState, stopNode, writeState, type LocalEngine, type LocalEngineState, type LocalUpOptions } from "./engine.js";
+import {
+  type LocalEngine,
+  type LocalEngineState,
+  type LocalUpOptions,
+  nodeAlive,
+  removeState,
+  stopNode,
+  writeState,
+} from "./engine.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -66,7 +80,14 @@ export const couchbaseLocalEngine: LocalEngine = {
     const logDir = join(opts.dataDir, "node-0", "logs");
     const rest = await freePort();
     const pid = await spawnDetached("java", couchbaseMockArgs(jar, rest, opts.nodes), { logDir, cwd: opts.dataDir });
-    const node = { index: 0, pid, address: "127.0.0.1", ports: { rest } as Record<string, number>, logDir, commandMarker: `--port\u0000${rest}\u0000` };
+    const node = {
+      index: 0,
+      pid,
+      address: "127.0.0.1",
+      ports: { rest } as Record<string, number>,
+      logDir,
+      commandMarker: `--port\u0000${rest}\u0000`,
+    };
     const state: LocalEngineState = {
       engine: "couchbase",
       preset: opts.preset,
@@ -108,7 +129,13 @@ export const couchbaseLocalEngine: LocalEngine = {
       engine: "couchbase",
       preset: state.preset,
       ready: reasons.length === 0,
-      nodes: state.nodes.map((n) => ({ index: n.index, address: `${n.address}:${n.ports.rest} (REST)`, pid: n.pid, alive, detail: COUCHBASE_STAND_IN })),
+      nodes: state.nodes.map((n) => ({
+        index: n.index,
+        address: `${n.address}:${n.ports.rest} (REST)`,
+        pid: n.pid,
+        alive,
+        detail: COUCHBASE_STAND_IN,
+      })),
       reasons,
     };
   },
@@ -120,7 +147,9 @@ export const couchbaseLocalEngine: LocalEngine = {
 
   connectionProperties(state) {
     const node = state.nodes[0];
-    const kv = Object.entries(node?.ports ?? {}).filter(([name]) => name.startsWith("kv")).map(([, port]) => `127.0.0.1:${port}`);
+    const kv = Object.entries(node?.ports ?? {})
+      .filter(([name]) => name.startsWith("kv"))
+      .map(([, port]) => `127.0.0.1:${port}`);
     if (kv.length === 0) throw new Error(`${state.dataDir}: couchbase state has no KV ports`);
     return couchbaseConnectionProperties({
       connectionString: `couchbase://${kv.join(",")}`,

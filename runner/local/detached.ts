@@ -7,7 +7,11 @@ import { join } from "node:path";
  * Start a server process that outlives this one (`ycsb-lab local up` returns, `local down` stops it by pid):
  * own process group, stdout and stderr appended to `<logDir>/stdout.log`, stdin closed.
  */
-export async function spawnDetached(command: string, args: string[], opts: { logDir: string; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<number> {
+export async function spawnDetached(
+  command: string,
+  args: string[],
+  opts: { logDir: string; cwd?: string; env?: NodeJS.ProcessEnv },
+): Promise<number> {
   await mkdir(opts.logDir, { recursive: true });
   const log = await open(join(opts.logDir, "stdout.log"), "a");
   try {
@@ -43,7 +47,12 @@ export function tcpOpen(host: string, port: number, timeoutMs = 1000): Promise<b
 }
 
 /** Polls `check` every `intervalMs` until it returns true; throws `what` with the last reason after `timeoutMs`. */
-export async function waitUntil(what: string, timeoutMs: number, check: () => Promise<boolean>, intervalMs = 250): Promise<void> {
+export async function waitUntil(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<boolean>,
+  intervalMs = 250,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -60,7 +69,9 @@ export async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }

@@ -130,7 +130,8 @@ export async function readState(engine: Engine): Promise<LocalEngineState | unde
     throw err;
   }
   const state = JSON.parse(text) as LocalEngineState;
-  if (state.engine !== engine || !Array.isArray(state.nodes)) throw new Error(`${stateFile(engine)}: not a ${engine} state file`);
+  if (state.engine !== engine || !Array.isArray(state.nodes))
+    throw new Error(`${stateFile(engine)}: not a ${engine} state file`);
   return state;
 }
 

@@ -6,9 +6,17 @@ import { promisify } from "node:util";
 import { HBASE_BINDING, hbaseConnectionProperties } from "../../engines/hbase/binding.js";
 import { hbaseSiteProperties, renderHBaseSiteXml } from "../../engines/hbase/config.js";
 import { HBASE_JDK17_FLAGS } from "../../engines/hbase/jvm.js";
-import { hbaseTableSpec, type HBaseTableSpec } from "../../engines/hbase/schema.js";
+import { type HBaseTableSpec, hbaseTableSpec } from "../../engines/hbase/schema.js";
 import { spawnDetached, tcpOpen, waitUntil } from "./detached.js";
-import { nodeAlive, removeState, stopNode, writeState, type LocalEngine, type LocalEngineState, type LocalUpOptions } from "./engine.js";
+import {
+  type LocalEngine,
+  type LocalEngineState,
+  type LocalUpOptions,
+  nodeAlive,
+  removeState,
+  stopNode,
+  writeState,
+} from "./engine.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -19,31 +27,50 @@ export const LOCAL_REGIONS_PER_NODE = 4;
 
 /** Builds runner/bindings/hbase-minicluster (hbase-testing-util from Maven Central, cached in ~/.m2) and returns its classpath folder. */
 export async function miniClusterClasspath(): Promise<string> {
-  const { stdout } = await promisify(execFile)("bash", [join(REPO_ROOT, "scripts", "build-bindings.sh"), "hbase-minicluster"], {
-    maxBuffer: 1 << 22,
-  });
+  const { stdout } = await promisify(execFile)(
+    "bash",
+    [join(REPO_ROOT, "scripts", "build-bindings.sh"), "hbase-minicluster"],
+    {
+      maxBuffer: 1 << 22,
+    },
+  );
   const dir = stdout.trim().split("\n").pop();
   if (!dir) throw new Error("scripts/build-bindings.sh printed no classpath folder for hbase-minicluster");
   return dir;
 }
 
 /** The mini cluster's java command line (pure): the site file infra renders, the table the schema module specifies. */
-export function miniClusterArgs(opts: { classpath: string; dataDir: string; siteFile: string; portFile: string; regionServers: number; table: HBaseTableSpec }): string[] {
+export function miniClusterArgs(opts: {
+  classpath: string;
+  dataDir: string;
+  siteFile: string;
+  portFile: string;
+  regionServers: number;
+  table: HBaseTableSpec;
+}): string[] {
   const { table } = opts;
   return [
     "-Xmx2g",
     ...HBASE_JDK17_FLAGS,
     "-Dlog4j.configuration=ycsblab-minicluster-log4j.properties",
     `-Dtest.build.data.basedirectory=${opts.dataDir}`,
-    "-cp", join(opts.classpath, "*"),
+    "-cp",
+    join(opts.classpath, "*"),
     "io.ycsblab.bindings.hbase.minicluster.MiniClusterMain",
-    "--site", opts.siteFile,
-    "--port-file", opts.portFile,
-    "--region-servers", String(opts.regionServers),
-    "--table", table.table,
-    "--family", table.family,
-    "--durability", table.durability,
-    "--compression", table.compression,
+    "--site",
+    opts.siteFile,
+    "--port-file",
+    opts.portFile,
+    "--region-servers",
+    String(opts.regionServers),
+    "--table",
+    table.table,
+    "--family",
+    table.family,
+    "--durability",
+    table.durability,
+    "--compression",
+    table.compression,
     ...table.splits.flatMap((s) => ["--split", s]),
   ];
 }
@@ -85,25 +112,50 @@ export const hbaseLocalEngine: LocalEngine = {
     // A port file left by an earlier cluster would pass for this one's; the mini cluster writes a fresh one when ready.
     await rm(portFile, { force: true });
     await rm(join(nodeDir, "data"), { recursive: true, force: true });
-    const args = miniClusterArgs({ classpath, dataDir: join(nodeDir, "data"), siteFile, portFile, regionServers: opts.nodes, table });
+    const args = miniClusterArgs({
+      classpath,
+      dataDir: join(nodeDir, "data"),
+      siteFile,
+      portFile,
+      regionServers: opts.nodes,
+      table,
+    });
     log(`hbase: starting a mini cluster (HDFS, ZooKeeper, master, ${opts.nodes} region server(s)); about 40 s`);
     const pid = await spawnDetached("java", args, { logDir, cwd: nodeDir });
-    const node = { index: 0, pid, address: "127.0.0.1", ports: {} as Record<string, number>, logDir, commandMarker: `--port-file\u0000${portFile}` };
+    const node = {
+      index: 0,
+      pid,
+      address: "127.0.0.1",
+      ports: {} as Record<string, number>,
+      logDir,
+      commandMarker: `--port-file\u0000${portFile}`,
+    };
     const state: LocalEngineState = {
       engine: "hbase",
       preset: opts.preset,
       dataDir: opts.dataDir,
       startedAt: new Date().toISOString(),
       nodes: [node],
-      details: { regionServers: opts.nodes, table: table.table, regions: table.splits.length + 1, tableDurability: table.durability },
+      details: {
+        regionServers: opts.nodes,
+        table: table.table,
+        regions: table.splits.length + 1,
+        tableDurability: table.durability,
+      },
     };
     // Written before the wait, so `local down` can stop a cluster that never became ready.
     await writeState(state);
     try {
-      await waitUntil(`HBase mini cluster (log: ${logDir}/stdout.log)`, 240_000, async () => {
-        if (!(await nodeAlive(node))) throw new Error(`HBase mini cluster exited during start; see ${logDir}/stdout.log`);
-        return (await readPort(portFile)) !== undefined;
-      }, 500);
+      await waitUntil(
+        `HBase mini cluster (log: ${logDir}/stdout.log)`,
+        240_000,
+        async () => {
+          if (!(await nodeAlive(node)))
+            throw new Error(`HBase mini cluster exited during start; see ${logDir}/stdout.log`);
+          return (await readPort(portFile)) !== undefined;
+        },
+        500,
+      );
     } catch (err) {
       await stopNode(node, 10_000);
       await removeState("hbase");
@@ -111,7 +163,9 @@ export const hbaseLocalEngine: LocalEngine = {
     }
     node.ports.zookeeper = (await readPort(portFile))!;
     await writeState(state);
-    log(`hbase: ready, ZooKeeper on 127.0.0.1:${node.ports.zookeeper}, table ${table.table} in ${table.splits.length + 1} regions`);
+    log(
+      `hbase: ready, ZooKeeper on 127.0.0.1:${node.ports.zookeeper}, table ${table.table} in ${table.splits.length + 1} regions`,
+    );
     return state;
   },
 
@@ -149,4 +203,3 @@ export const hbaseLocalEngine: LocalEngine = {
     return hbaseConnectionProperties({ zookeeperQuorum: "127.0.0.1", zookeeperPort: zookeeperPort(state) });
   },
 };
-

@@ -4,13 +4,21 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { MONGODB_BINDING, mongodbConnectionProperties } from "../../engines/mongodb/binding.js";
-import { FERRETDB_VERSION, MONGODB_STAND_IN, ferretdbArgs } from "../../engines/mongodb/stand-in.js";
+import { FERRETDB_VERSION, ferretdbArgs, MONGODB_STAND_IN } from "../../engines/mongodb/stand-in.js";
 import { freePort, spawnDetached, tcpOpen, waitUntil } from "./detached.js";
-import { nodeAlive, removeState, stopNode, writeState, type LocalEngine, type LocalEngineState, type LocalUpOptions } from "./engine.js";
+import {
+  type LocalEngine,
+  type LocalEngineState,
+  type LocalUpOptions,
+  nodeAlive,
+  removeState,
+  stopNode,
+  writeState,
+} from "./engine.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-export { FERRETDB_VERSION, MONGODB_STAND_IN, ferretdbArgs };
+export { FERRETDB_VERSION, ferretdbArgs, MONGODB_STAND_IN };
 
 /** Builds FerretDB once into .cache/ferretdb (Go module proxy); a second call touches no network. */
 export async function ferretdbBinary(): Promise<string> {
@@ -35,7 +43,8 @@ export const mongodbLocalEngine: LocalEngine = {
   standIn: MONGODB_STAND_IN,
 
   async up(opts: LocalUpOptions): Promise<LocalEngineState> {
-    if (opts.nodes !== 1) throw new Error(`nodes: the MongoDB stand-in (FerretDB) runs a single node, got ${opts.nodes}`);
+    if (opts.nodes !== 1)
+      throw new Error(`nodes: the MongoDB stand-in (FerretDB) runs a single node, got ${opts.nodes}`);
     const log = opts.log ?? (() => {});
     log(`mongodb: ${MONGODB_STAND_IN}; the preset's server side (mongod.conf) does not apply, its write concern does`);
     const binary = await ferretdbBinary();
@@ -46,7 +55,14 @@ export const mongodbLocalEngine: LocalEngine = {
     await mkdir(dataDir, { recursive: true });
     const listenPort = await freePort();
     const pid = await spawnDetached(binary, ferretdbArgs(dataDir, listenPort), { logDir, cwd: dataDir });
-    const node = { index: 0, pid, address: "127.0.0.1", ports: { mongodb: listenPort }, logDir, commandMarker: `--sqlite-url=file:${dataDir}/` };
+    const node = {
+      index: 0,
+      pid,
+      address: "127.0.0.1",
+      ports: { mongodb: listenPort },
+      logDir,
+      commandMarker: `--sqlite-url=file:${dataDir}/`,
+    };
     const state: LocalEngineState = {
       engine: "mongodb",
       preset: opts.preset,
@@ -84,7 +100,13 @@ export const mongodbLocalEngine: LocalEngine = {
       engine: "mongodb",
       preset: state.preset,
       ready: reasons.length === 0,
-      nodes: state.nodes.map((n) => ({ index: n.index, address: `${n.address}:${n.ports.mongodb}`, pid: n.pid, alive, detail: MONGODB_STAND_IN })),
+      nodes: state.nodes.map((n) => ({
+        index: n.index,
+        address: `${n.address}:${n.ports.mongodb}`,
+        pid: n.pid,
+        alive,
+        detail: MONGODB_STAND_IN,
+      })),
       reasons,
     };
   },

@@ -1,5 +1,5 @@
-import { StatusField, type StatusGroupSlot, type StatusSeriesBuilder } from "./status-series-builder.js";
 import { DecimalReader, Literal, literalAt, NameTable, textOf, viewOf } from "./bytes.js";
+import { StatusField, type StatusGroupSlot, type StatusSeriesBuilder } from "./status-series-builder.js";
 
 type Warn = (message: string) => void;
 
@@ -93,7 +93,12 @@ export class HdrBlockReader {
         if (!literalAt(b, view, pos, end, separator)) return -1;
         pos += separator.length;
       } else {
-        if (pos + n > end || view.getUint32(pos, true) !== separatorHead[j] || view.getUint32(pos + n - 4, true) !== separatorTail[j]) return -1;
+        if (
+          pos + n > end ||
+          view.getUint32(pos, true) !== separatorHead[j] ||
+          view.getUint32(pos + n - 4, true) !== separatorTail[j]
+        )
+          return -1;
         pos += n;
       }
       const valueFrom = pos;
@@ -114,7 +119,7 @@ export class HdrBlockReader {
         // One division of two exact integers (<= 15 digits) is correctly rounded: the same double as Number().
         value /= scale;
       }
-      if (pos === valueFrom || pos - valueFrom > 15 || pos >= end || (d !== -4 /* , */ && d !== 45 /* ] */)) return -1;
+      if (pos === valueFrom || pos - valueFrom > 15 || pos >= end || (d !== -4 /* , */ && d !== 45) /* ] */) return -1;
       values[j] = value;
     }
     if (b[pos] !== 93 /* ] */) return -1;
@@ -163,7 +168,8 @@ export class HdrBlockReader {
       const width = eq - pos;
       if (Number.isNaN(value) || valueEnd - eq - 1 > 15) clean = false;
       if (Number.isNaN(value)) {
-        if (!(width === 3 && literalAt(b, viewOf(b), pos, valueEnd, AVG_NAN))) this.warn(`status line: [${name}] ${textOf(b, pos, valueEnd)} is not a number`);
+        if (!(width === 3 && literalAt(b, viewOf(b), pos, valueEnd, AVG_NAN)))
+          this.warn(`status line: [${name}] ${textOf(b, pos, valueEnd)} is not a number`);
       } else if (entries < MAX_ENTRIES) {
         let field: number;
         if (k === 67 /* C */ && width === 5) field = COUNT;

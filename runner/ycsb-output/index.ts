@@ -1,3 +1,3 @@
+export { YcsbOutputError } from "./errors.js";
 export { parseYcsbOutput } from "./parse.js";
 export { appendStatusLine } from "./status-line.js";
-export { YcsbOutputError } from "./errors.js";

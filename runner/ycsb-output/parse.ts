@@ -1,11 +1,11 @@
 import type { ClientOutput, StatusSeries } from "../../model/result-document.js";
-import { StatusSeriesBuilder } from "./status-series-builder.js";
 import { emptyStatusSeries } from "../../model/status-series.js";
+import { asBytes, isBlank, textOf } from "./bytes.js";
 import { YcsbOutputError } from "./errors.js";
 import { RawPoints } from "./raw-points.js";
 import { StatusLineReader } from "./status-line.js";
-import { asBytes, isBlank, textOf } from "./bytes.js";
-import { SummaryBuilder, type Origin } from "./summary.js";
+import { StatusSeriesBuilder } from "./status-series-builder.js";
+import { type Origin, SummaryBuilder } from "./summary.js";
 
 type Stream = "stdout" | "stderr";
 
@@ -76,7 +76,11 @@ class OutputParser {
         return this.lineNo + countNewlines(b, pos);
       }
       if (lastWithoutNewline) {
-        throw new YcsbOutputError(`the last line has no newline, the output looks cut short: "${preview(textOf(b, pos, end))}"`, stream, this.lineNo);
+        throw new YcsbOutputError(
+          `the last line has no newline, the output looks cut short: "${preview(textOf(b, pos, end))}"`,
+          stream,
+          this.lineNo,
+        );
       }
       // Status lines start with a digit (the date) or, before YCSB 0.2, with a space; they are read as bytes.
       const maybeStatus = first === 32 || (first >= 48 && first <= 57);
@@ -131,13 +135,22 @@ class OutputParser {
         lines,
       );
     }
-    if (!Array.isArray(entries)) throw new YcsbOutputError("the JSON exporter output is not an array", this.stream, startLine);
+    if (!Array.isArray(entries))
+      throw new YcsbOutputError("the JSON exporter output is not an array", this.stream, startLine);
     this.exporter = "json-array";
     const at: Origin = { stream: this.stream, line: startLine };
     entries.forEach((entry: unknown, i) => {
       const e = entry as { metric?: unknown; measurement?: unknown; value?: unknown };
-      if (typeof e !== "object" || e === null || typeof e.metric !== "string" || typeof e.measurement !== "string" || e.value === undefined) {
-        this.warnings.push(`${this.stream} line ${startLine}: JSON entry ${i} is not {metric, measurement, value}: ${preview(JSON.stringify(entry))}`);
+      if (
+        typeof e !== "object" ||
+        e === null ||
+        typeof e.metric !== "string" ||
+        typeof e.measurement !== "string" ||
+        e.value === undefined
+      ) {
+        this.warnings.push(
+          `${this.stream} line ${startLine}: JSON entry ${i} is not {metric, measurement, value}: ${preview(JSON.stringify(entry))}`,
+        );
         return;
       }
       this.summary.add(e.metric, e.measurement, typeof e.value === "string" ? e.value : JSON.stringify(e.value), at);

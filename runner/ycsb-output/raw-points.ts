@@ -9,7 +9,10 @@ const HEADER = " latency raw data: op, timestamp(ms), latency(us)";
  * "READ latency raw data: ..." header. Millions of points are summarised, not kept.
  */
 export class RawPoints {
-  private readonly byGroup = new Map<string, { count: number; firstMs: number; lastMs: number; minUs: number; maxUs: number; sumUs: number }>();
+  private readonly byGroup = new Map<
+    string,
+    { count: number; firstMs: number; lastMs: number; minUs: number; maxUs: number; sumUs: number }
+  >();
 
   /** True for the header line YCSB prints before a group's points. */
   static isHeader(line: string): boolean {
@@ -47,7 +50,14 @@ export class RawPoints {
   result(): Record<string, RawSummary> {
     const out: Record<string, RawSummary> = {};
     for (const [group, s] of this.byGroup) {
-      out[group] = { count: s.count, firstMs: s.firstMs, lastMs: s.lastMs, minUs: s.minUs, maxUs: s.maxUs, avgUs: s.sumUs / s.count };
+      out[group] = {
+        count: s.count,
+        firstMs: s.firstMs,
+        lastMs: s.lastMs,
+        minUs: s.minUs,
+        maxUs: s.maxUs,
+        avgUs: s.sumUs / s.count,
+      };
     }
     return out;
   }

@@ -1,7 +1,7 @@
-import type { StatusSeriesBuilder } from "./status-series-builder.js";
 import { asBytes, DecimalReader, Literal, literalAt, NameTable, textOf, viewOf } from "./bytes.js";
 import { HdrBlockReader } from "./hdr-block.js";
 import { toCount, toNumber } from "./numbers.js";
+import type { StatusSeriesBuilder } from "./status-series-builder.js";
 
 type Warn = (message: string) => void;
 
@@ -11,7 +11,12 @@ const CURRENT = Literal.ascii(" current ops/sec");
 const EST = Literal.ascii("est completion in ");
 const AVERAGE = Literal.ascii(" AverageLatency(us)");
 const NAN_CLOSE = Literal.ascii("NaN]");
-const UNITS = { second: Literal.ascii("second"), minute: Literal.ascii("minute"), hour: Literal.ascii("hour"), day: Literal.ascii("day") };
+const UNITS = {
+  second: Literal.ascii("second"),
+  minute: Literal.ascii("minute"),
+  hour: Literal.ascii("hour"),
+  day: Literal.ascii("day"),
+};
 /** "yyyy-MM-dd HH:mm:ss:SSS " (site.ycsb.StatusThread): where the elapsed seconds start on a line of YCSB >= 0.2. */
 const STAMPED = 24;
 const RAW_COUNT = " count: ";
@@ -74,7 +79,14 @@ export class StatusLineReader {
     }
     if (sec < 0) {
       for (let i = start + 1, last = Math.min(end, start + SEC_WITHIN) - SEC.length; i <= last; i++) {
-        if (b[i] === 115 /* s */ && b[i - 1] === 32 && b[i + 1] === 101 && b[i + 2] === 99 && b[i + 3] === 58 && b[i + 4] === 32) {
+        if (
+          b[i] === 115 /* s */ &&
+          b[i - 1] === 32 &&
+          b[i + 1] === 101 &&
+          b[i + 2] === 99 &&
+          b[i + 3] === 58 &&
+          b[i + 4] === 32
+        ) {
           sec = i - 1;
           break;
         }
@@ -86,7 +98,8 @@ export class StatusLineReader {
     const elapsedSec = decimal.read(b, space + 1, sec);
     if (!(elapsedSec >= 0) || decimal.end !== sec) return false;
     const operations = decimal.read(b, sec + SEC.length, end);
-    if (!(operations >= 0) || !Number.isInteger(operations) || !literalAt(b, view, decimal.end, end, OPERATIONS)) return false;
+    if (!(operations >= 0) || !Number.isInteger(operations) || !literalAt(b, view, decimal.end, end, OPERATIONS))
+      return false;
     let pos = decimal.end + OPERATIONS.length;
 
     let atFrom = start;
@@ -105,7 +118,8 @@ export class StatusLineReader {
       while (token < end && b[token] !== 32) token++;
       if (literalAt(b, view, token, end, CURRENT)) {
         const text = textOf(b, pos, token);
-        if (text !== "∞" && text !== "Infinity" && text !== "NaN" && text !== "\uFFFD") this.warn(`status line: current ops/sec "${text}" is not a number`);
+        if (text !== "∞" && text !== "Infinity" && text !== "NaN" && text !== "\uFFFD")
+          this.warn(`status line: current ops/sec "${text}" is not a number`);
         pos = skipSeparator(b, token + CURRENT.length, end);
       }
     }
@@ -135,7 +149,16 @@ export class StatusLineReader {
       const numEnd = this.decimal.end;
       if (!(n >= 0) || numEnd >= end || b[numEnd] !== 32) break;
       const u = b[numEnd + 1];
-      const word = u === 115 ? UNITS.second : u === 109 ? UNITS.minute : u === 104 ? UNITS.hour : u === 100 ? UNITS.day : undefined;
+      const word =
+        u === 115
+          ? UNITS.second
+          : u === 109
+            ? UNITS.minute
+            : u === 104
+              ? UNITS.hour
+              : u === 100
+                ? UNITS.day
+                : undefined;
       if (!word || !literalAt(b, this.view, numEnd + 1, end, word)) break;
       let unitEnd = numEnd + 1 + word.length;
       if (unitEnd < end && b[unitEnd] === 115 /* s */) unitEnd++;
@@ -166,7 +189,11 @@ export class StatusLineReader {
         } else {
           close = n;
           while (close < end && b[close] !== 93) close++;
-          this.warn(close < end ? `status line: unknown block "${textOf(b, open, close + 1)}"` : `status line: unterminated block "${textOf(b, open, Math.min(end, open + 40))}"`);
+          this.warn(
+            close < end
+              ? `status line: unknown block "${textOf(b, open, close + 1)}"`
+              : `status line: unterminated block "${textOf(b, open, Math.min(end, open + 40))}"`,
+          );
         }
       }
       if (close >= end) return;
@@ -186,7 +213,8 @@ export class StatusLineReader {
     const avg = this.decimal.read(b, from, close);
     const ok = avg >= 0 && this.decimal.end === close;
     // A window without operations prints NaN: no average, not a zero.
-    if (!ok && !literalAt(b, this.view, from, close + 1, NAN_CLOSE)) this.warn(`status line: [${name}] average "${textOf(b, from, close)}" is not a number`);
+    if (!ok && !literalAt(b, this.view, from, close + 1, NAN_CLOSE))
+      this.warn(`status line: [${name}] average "${textOf(b, from, close)}" is not a number`);
     this.series.values(this.series.group(name), NaN, ok ? avg : NaN, NaN, NaN);
     return close;
   }
@@ -209,10 +237,20 @@ export class StatusLineReader {
       const count = toCount(countText);
       const avg = toNumber(text.slice(avgAt + RAW_AVG.length, stop));
       if (count === undefined) this.warn(`status line: [${name}] count "${countText}" is not a number`);
-      else this.series.values(this.series.group(name), count, avg !== undefined && avg >= 0 && count > 0 ? avg : NaN, NaN, NaN);
+      else
+        this.series.values(
+          this.series.group(name),
+          count,
+          avg !== undefined && avg >= 0 && count > 0 ? avg : NaN,
+          NaN,
+          NaN,
+        );
       pos = stop;
     }
-    if (pos === 0 && text.trim().length > 0) this.warn(`status line: unknown text after the estimate "${text.length > 60 ? `${text.slice(0, 57)}...` : text}"`);
+    if (pos === 0 && text.trim().length > 0)
+      this.warn(
+        `status line: unknown text after the estimate "${text.length > 60 ? `${text.slice(0, 57)}...` : text}"`,
+      );
   }
 }
 

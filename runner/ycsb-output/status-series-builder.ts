@@ -63,7 +63,15 @@ export class StatusSeriesBuilder {
   }
 
   /** A status line's own fields: its timestamp is bytes [atFrom, atTo) of b (none if empty); NaN for a rate or estimate not printed. */
-  line(b: Uint8Array, atFrom: number, atTo: number, elapsedSec: number, operations: number, opsPerSec: number, estCompletionSec: number): void {
+  line(
+    b: Uint8Array,
+    atFrom: number,
+    atTo: number,
+    elapsedSec: number,
+    operations: number,
+    opsPerSec: number,
+    estCompletionSec: number,
+  ): void {
     if (this.index + 1 - this.blockStart === ROWS) this.flush();
     const i = ++this.index;
     if (i === this.capacity) this.grow();
@@ -93,13 +101,24 @@ export class StatusSeriesBuilder {
         }
       }
       if (g === undefined) {
-        g = { name, count: this.newColumn(), avgUs: this.newColumn(), minUs: this.newColumn(), maxUs: this.newColumn(), keys: [], percentiles: [], cursor: 0, lastLine: -1 };
+        g = {
+          name,
+          count: this.newColumn(),
+          avgUs: this.newColumn(),
+          minUs: this.newColumn(),
+          maxUs: this.newColumn(),
+          keys: [],
+          percentiles: [],
+          cursor: 0,
+          lastLine: -1,
+        };
         this.groupCursor = groups.length;
         groups.push(g);
       }
     }
     this.groupCursor++;
-    if (g.lastLine === i) for (const c of [g.count, g.avgUs, g.minUs, g.maxUs, ...g.percentiles]) this.block[this.row + c] = NaN;
+    if (g.lastLine === i)
+      for (const c of [g.count, g.avgUs, g.minUs, g.maxUs, ...g.percentiles]) this.block[this.row + c] = NaN;
     g.lastLine = i;
     g.cursor = 0;
     return g;
@@ -167,7 +186,13 @@ export class StatusSeriesBuilder {
       g.keys.forEach((key, k) => {
         percentilesUs[key] = c[g.percentiles[k]!]!;
       });
-      perOperation[g.name] = { count: c[g.count]!, avgUs: c[g.avgUs]!, minUs: c[g.minUs]!, maxUs: c[g.maxUs]!, percentilesUs };
+      perOperation[g.name] = {
+        count: c[g.count]!,
+        avgUs: c[g.avgUs]!,
+        minUs: c[g.minUs]!,
+        maxUs: c[g.maxUs]!,
+        percentilesUs,
+      };
     }
     return {
       at: this.at.finish(),

@@ -61,7 +61,17 @@ export class SummaryBuilder {
     if (group.startsWith("TOTAL_GC") && this.addGc(group, name, value, at)) return;
     let state = this.groups.get(group);
     if (!state) {
-      state = { name: group, first: at, last: at, percentilesUs: {}, returns: {}, hasReturns: false, hasVariance: false, isRaw: false, hasHdrPercentiles: false };
+      state = {
+        name: group,
+        first: at,
+        last: at,
+        percentilesUs: {},
+        returns: {},
+        hasReturns: false,
+        hasVariance: false,
+        isRaw: false,
+        hasHdrPercentiles: false,
+      };
       this.groups.set(group, state);
     }
     state.last = at;
@@ -179,17 +189,32 @@ export class SummaryBuilder {
   }
 
   /** The checked result. Throws YcsbOutputError when the summary is absent or was cut short. */
-  finish(where: { stream: "stdout" | "stderr"; lines: number }): Pick<ClientOutput, "overall" | "operations" | "gc" | "measurementType"> {
+  finish(where: {
+    stream: "stdout" | "stderr";
+    lines: number;
+  }): Pick<ClientOutput, "overall" | "operations" | "gc" | "measurementType"> {
     if (!this.overallAt) {
-      throw new YcsbOutputError(`no [OVERALL] section in ${where.lines} lines: YCSB did not finish or this is not YCSB output`, where.stream);
+      throw new YcsbOutputError(
+        `no [OVERALL] section in ${where.lines} lines: YCSB did not finish or this is not YCSB output`,
+        where.stream,
+      );
     }
-    if (this.runtimeMs === undefined) throw new YcsbOutputError("[OVERALL] has no valid RunTime(ms) line", this.overallAt.stream, this.overallAt.line);
+    if (this.runtimeMs === undefined)
+      throw new YcsbOutputError("[OVERALL] has no valid RunTime(ms) line", this.overallAt.stream, this.overallAt.line);
     if (this.throughputOpsSec === undefined) {
-      throw new YcsbOutputError("[OVERALL] has no valid Throughput(ops/sec) line", this.overallAt.stream, this.overallAt.line);
+      throw new YcsbOutputError(
+        "[OVERALL] has no valid Throughput(ops/sec) line",
+        this.overallAt.stream,
+        this.overallAt.line,
+      );
     }
     const last = this.lastGroup;
     if (!last) {
-      throw new YcsbOutputError("the summary has [OVERALL] but no operation group (YCSB always prints CLEANUP): cut short?", where.stream, where.lines);
+      throw new YcsbOutputError(
+        "the summary has [OVERALL] but no operation group (YCSB always prints CLEANUP): cut short?",
+        where.stream,
+        where.lines,
+      );
     }
     this.checkLastGroup(last);
 
@@ -204,7 +229,11 @@ export class SummaryBuilder {
         this.warn(g.first, `[${g.name}] has no valid Operations line; the group is left out of the result`);
         continue;
       }
-      for (const [field, label] of [["avgUs", "average"], ["minUs", "min"], ["maxUs", "max"]] as const) {
+      for (const [field, label] of [
+        ["avgUs", "average"],
+        ["minUs", "min"],
+        ["maxUs", "max"],
+      ] as const) {
         if (g[field] === undefined && g.count > 0) this.warn(g.first, `[${g.name}] has no ${label} latency line`);
       }
       if (RETURNING_GROUPS.has(g.name) && !g.hasReturns) this.warn(g.first, `[${g.name}] has no Return= lines`);
@@ -222,7 +251,12 @@ export class SummaryBuilder {
       operations[g.name] = stats;
     }
     this.checkOperationsAddUp(operations, this.runtimeMs, this.throughputOpsSec);
-    return { overall: { runtimeMs: this.runtimeMs, throughputOpsSec: this.throughputOpsSec }, operations, gc: this.gc, measurementType: type };
+    return {
+      overall: { runtimeMs: this.runtimeMs, throughputOpsSec: this.throughputOpsSec },
+      operations,
+      gc: this.gc,
+      measurementType: type,
+    };
   }
 
   /**
@@ -231,7 +265,11 @@ export class SummaryBuilder {
    * READ-MODIFY-WRITE has two: its READ and its UPDATE). A warning, not an error: insert retries
    * (core_workload_insertion_retry_limit) also add Return= counts.
    */
-  private checkOperationsAddUp(operations: Record<string, OperationStats>, runtimeMs: number, throughput: number): void {
+  private checkOperationsAddUp(
+    operations: Record<string, OperationStats>,
+    runtimeMs: number,
+    throughput: number,
+  ): void {
     let returned = 0;
     for (const name of RETURNING_GROUPS) {
       const g = operations[name];
@@ -250,15 +288,22 @@ export class SummaryBuilder {
   /** The last group printed is where a cut summary shows: it lacks lines every complete group has. */
   private checkLastGroup(last: GroupState): void {
     const cut = (what: string) => {
-      throw new YcsbOutputError(`the summary looks cut short: the last group [${last.name}] ${what}`, last.last.stream, last.last.line);
+      throw new YcsbOutputError(
+        `the summary looks cut short: the last group [${last.name}] ${what}`,
+        last.last.stream,
+        last.last.line,
+      );
     };
     if (last.count === undefined) cut("has no Operations line");
-    if (last.avgUs === undefined || last.minUs === undefined || last.maxUs === undefined) cut("is missing its average/min/max latency lines");
+    if (last.avgUs === undefined || last.minUs === undefined || last.maxUs === undefined)
+      cut("is missing its average/min/max latency lines");
     if (RETURNING_GROUPS.has(last.name) && !last.hasReturns) cut("has Operations but no Return= lines");
     if (!last.isRaw && !last.hasVariance && !last.timeSeries) {
       // hdrhistogram prints the same configured percentiles for every group (hdrhistogram.percentiles).
       let most = 0;
-      for (const g of this.groups.values()) if (g !== last && g.hasHdrPercentiles && !g.hasVariance) most = Math.max(most, Object.keys(g.percentilesUs).length);
+      for (const g of this.groups.values())
+        if (g !== last && g.hasHdrPercentiles && !g.hasVariance)
+          most = Math.max(most, Object.keys(g.percentilesUs).length);
       if (Object.keys(last.percentilesUs).length < most) cut(`has fewer percentile lines than the other groups`);
     }
   }

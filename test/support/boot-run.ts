@@ -1,19 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 import { CLUSTER_DESCRIPTION_VERSION, type ClusterDescription } from "../../model/cluster-description.js";
 import type { Engine } from "../../model/engine.js";
 import { ENGINE_VERSIONS } from "../../model/engine.js";
-import { parseInstanceStatus, parseReadyMarker, type InstanceStatus, type ReadyMarker } from "../../model/instance-status.js";
+import {
+  type InstanceStatus,
+  parseInstanceStatus,
+  parseReadyMarker,
+  type ReadyMarker,
+} from "../../model/instance-status.js";
 import { buildPlan, type Plan } from "../../model/plan.js";
 import type { Preset } from "../../model/presets.js";
 import type { ResultDocument } from "../../model/result-document.js";
 import { clusterKey, planKey, readyMarkerKey, runPrefix, statusKey, statusLogKey } from "../../model/results-layout.js";
 import { SCENARIOS } from "../../model/scenarios.js";
-import { expect } from "vitest";
 
 /**
  * One run booted on this machine through the boot command (`ycsb-lab boot`), as an instance's user-data runs it,
@@ -63,7 +68,13 @@ export class BootRun {
   static async create(o: BootRunOptions): Promise<BootRun> {
     const root = await mkdtemp(join(tmpdir(), `ycsb-lab-boot-${o.engine}-`));
     const clients = o.clients ?? 1;
-    const plan = buildPlan(SCENARIOS.quickstart, { engine: o.engine, nodes: o.nodes, clients, preset: o.preset, scale: o.scale ?? 0.2 });
+    const plan = buildPlan(SCENARIOS.quickstart, {
+      engine: o.engine,
+      nodes: o.nodes,
+      clients,
+      preset: o.preset,
+      scale: o.scale ?? 0.2,
+    });
     const d = plan.deployment;
     const cluster: ClusterDescription = {
       descriptionVersion: CLUSTER_DESCRIPTION_VERSION,
@@ -81,8 +92,18 @@ export class BootRun {
       region: "eu-west-1",
       bucket: "ycsb-lab-test",
       parameterPath: "/ycsb-lab/boot-test/",
-      nodes: Array.from({ length: o.nodes }, (_, i) => ({ index: i, address: `10.42.1.${10 + i}`, instanceType: d.dataInstanceType, memoryGiB: 8, vcpus: 2 })),
-      clients: Array.from({ length: clients }, (_, i) => ({ index: i, address: `10.42.2.${10 + i}`, instanceType: d.clientInstanceType })),
+      nodes: Array.from({ length: o.nodes }, (_, i) => ({
+        index: i,
+        address: `10.42.1.${10 + i}`,
+        instanceType: d.dataInstanceType,
+        memoryGiB: 8,
+        vcpus: 2,
+      })),
+      clients: Array.from({ length: clients }, (_, i) => ({
+        index: i,
+        address: `10.42.2.${10 + i}`,
+        instanceType: d.clientInstanceType,
+      })),
       storage: { data: { kind: "ebs", device: "sdf" }, dataDir: "/data" },
       kit: { sha256: "0".repeat(64), version: "test" },
       // Kept after the run: the suites kill an engine after the client is done (a node stops serving at the run's
@@ -122,15 +143,32 @@ export class BootRun {
       ...(role === "data" ? { YCSB_LAB_FS_ROOT: join(home, "fs"), ...this.o.dataEnv } : {}),
       ...extraEnv,
     };
-    const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "cli", "main.ts"), "boot", "--role", role, "--index", String(index), "--run", this.runUrl], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(REPO_ROOT, "cli", "main.ts"),
+        "boot",
+        "--role",
+        role,
+        "--index",
+        String(index),
+        "--run",
+        this.runUrl,
+      ],
+      {
+        cwd: REPO_ROOT,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout!.setEncoding("utf8").on("data", (c: string) => (out += c));
     child.stderr!.setEncoding("utf8").on("data", (c: string) => (out += c));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal })),
+    );
     const p = { child, output: () => out, exited };
     this.running.push(p);
     return p;
@@ -156,7 +194,14 @@ export class BootRun {
     const name = role === "data" ? `node-${index}` : `client-${index}`;
     const text = await readFile(join(this.home(role, index), "logs", `${name}.log`), "utf8");
     // A stage line is "<stage>", "<stage>: detail" or "running k/n phase" (runner/boot/reporter.ts); other lines are prose.
-    return [...text.matchAll(new RegExp(`\\[${name}\\] (booting|installed|started|formed|ready|waiting|running|done|failed)(?=: | \\d+/\\d+ |$)`, "gm"))].map((m) => m[1]!);
+    return [
+      ...text.matchAll(
+        new RegExp(
+          `\\[${name}\\] (booting|installed|started|formed|ready|waiting|running|done|failed)(?=: | \\d+/\\d+ |$)`,
+          "gm",
+        ),
+      ),
+    ].map((m) => m[1]!);
   }
 
   /** Every stored result document, by phase directory name ("1-load") and client. */
@@ -174,7 +219,12 @@ export class BootRun {
   }
 
   /** Polls until `check` holds (a status, a marker ...) or the process it depends on ends. */
-  async waitFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, watch?: BootProcess): Promise<T> {
+  async waitFor<T>(
+    what: string,
+    timeoutMs: number,
+    check: () => Promise<T | undefined>,
+    watch?: BootProcess,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let ended = false;
     void watch?.exited.then(() => (ended = true));
@@ -182,7 +232,8 @@ export class BootRun {
       const value = await check();
       if (value !== undefined) return value;
       if (ended) throw new Error(`${what}: the boot process ended first:\n${watch!.output().slice(-4000)}`);
-      if (Date.now() > deadline) throw new Error(`${what}: not after ${timeoutMs / 1000} s${watch ? `:\n${watch.output().slice(-4000)}` : ""}`);
+      if (Date.now() > deadline)
+        throw new Error(`${what}: not after ${timeoutMs / 1000} s${watch ? `:\n${watch.output().slice(-4000)}` : ""}`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }

@@ -1,4 +1,4 @@
-import { emptyStatusSeries, SCHEMA_VERSION, type ResultDocument } from "../../model/index.js";
+import { emptyStatusSeries, type ResultDocument, SCHEMA_VERSION } from "../../model/index.js";
 
 /** A minimal valid result document for schema tests; fields a test spoils are set explicitly. */
 export function sampleDocument(): ResultDocument {
@@ -19,14 +19,29 @@ export function sampleDocument(): ResultDocument {
       startedAt: "2026-11-22T04:00:00.000Z",
       source: { kind: "measured" },
     },
-    phase: { name: "a-t8", index: 2, kind: "workload", workload: "a", properties: { recordcount: "1000" }, threadsPerClient: 8, clients: 1 },
+    phase: {
+      name: "a-t8",
+      index: 2,
+      kind: "workload",
+      workload: "a",
+      properties: { recordcount: "1000" },
+      threadsPerClient: 8,
+      clients: 1,
+    },
     client: { index: 0, count: 1 },
     startedAt: "2026-11-22T04:00:01.000Z",
     finishedAt: "2026-11-22T04:00:11.000Z",
     result: {
       overall: { runtimeMs: 10_000, throughputOpsSec: 50 },
       operations: {
-        READ: { count: 500, avgUs: 120.5, minUs: 40, maxUs: 9000, percentilesUs: { "95": 300, "99": 800 }, returns: { OK: 500 } },
+        READ: {
+          count: 500,
+          avgUs: 120.5,
+          minUs: 40,
+          maxUs: 9000,
+          percentilesUs: { "95": 300, "99": 800 },
+          returns: { OK: 500 },
+        },
       },
       gc: {},
       statusSeries: emptyStatusSeries(),
@@ -39,4 +54,3 @@ export function sampleDocument(): ResultDocument {
     validity: { verdict: "valid", reasons: [] },
   };
 }
-

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { expect } from "vitest";
+import type { Engine } from "../../model/engine.js";
 import { clientProperties, type Preset } from "../../model/presets.js";
 import { workload } from "../../model/workloads.js";
-import type { Engine } from "../../model/engine.js";
 import { engineDir } from "../../runner/local/engine.js";
 import { parseYcsbOutput } from "../../runner/ycsb-output/index.js";
-import { expect } from "vitest";
 
 const run = promisify(execFile);
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -17,7 +17,8 @@ export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Classpath of real YCSB 0.17.0 core (HdrHistogram 2.1.12 first, DESIGN.md) plus one of our binding modules. */
 export async function ycsbClasspath(module: string): Promise<string[]> {
   const ycsb = (await run("bash", [join(REPO_ROOT, "scripts", "fetch-ycsb.sh")], { maxBuffer: 1 << 20 })).stdout.trim();
-  const built = (await run("bash", [join(REPO_ROOT, "scripts", "build-bindings.sh"), module], { maxBuffer: 1 << 22 })).stdout;
+  const built = (await run("bash", [join(REPO_ROOT, "scripts", "build-bindings.sh"), module], { maxBuffer: 1 << 22 }))
+    .stdout;
   const dir = built.trim().split("\n").pop()!;
   return [join(ycsb, "hdr-2.1.12", "*"), join(ycsb, "core", "*"), join(dir, "*")];
 }
@@ -49,8 +50,14 @@ export async function runYcsb(opts: YcsbRunOptions) {
     ...opts.extra,
   };
   const args = [
-    "-cp", opts.classpath.join(":"), "site.ycsb.Client", opts.phase === "load" ? "-load" : "-t",
-    "-db", opts.dbClass, "-threads", String(opts.threads ?? 4),
+    "-cp",
+    opts.classpath.join(":"),
+    "site.ycsb.Client",
+    opts.phase === "load" ? "-load" : "-t",
+    "-db",
+    opts.dbClass,
+    "-threads",
+    String(opts.threads ?? 4),
     ...Object.entries(properties).flatMap(([k, v]) => ["-p", `${k}=${v}`]),
   ];
   const { stdout, stderr } = await run("java", args, { maxBuffer: 64 << 20 });

@@ -50,7 +50,9 @@ async function dropTestDatabases(url: string): Promise<string[]> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${testDatabasePrefix()}%`]);
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [
+      `${testDatabasePrefix()}%`,
+    ]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     return rows.map((r) => r.datname);
   } finally {
@@ -83,7 +85,9 @@ export default function setup() {
         }
       }
       process.exitCode = 1;
-      throw new Error(`integration tests left ${leftovers.size} process(es) running (now killed):\n${[...leftovers].map(([pid, c]) => `  ${pid} ${c.slice(0, 200)}`).join("\n")}`);
+      throw new Error(
+        `integration tests left ${leftovers.size} process(es) running (now killed):\n${[...leftovers].map(([pid, c]) => `  ${pid} ${c.slice(0, 200)}`).join("\n")}`,
+      );
     }
   };
 }

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
 
 /**
  * A throwaway PostgreSQL cluster that checks passwords (scram-sha-256 over TCP), unlike the suite's test cluster
@@ -22,7 +22,9 @@ const bin = () => {
   return join("/usr/lib/postgresql", versions[versions.length - 1]!, "bin");
 };
 const asOwner = (cmd: string, args: string[]) =>
-  process.getuid?.() === 0 ? execFileSync("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "pipe" }) : execFileSync(cmd, args, { stdio: "pipe" });
+  process.getuid?.() === 0
+    ? execFileSync("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "pipe" })
+    : execFileSync(cmd, args, { stdio: "pipe" });
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -40,9 +42,31 @@ export async function startPasswordPostgres(): Promise<PasswordPostgres> {
   const pwfile = join(dir, "pw");
   writeFileSync(pwfile, "admin\n");
   chmodSync(pwfile, 0o644);
-  asOwner(join(bin(), "initdb"), ["-D", data, "-U", "ycsb", "--auth-host=scram-sha-256", "--auth-local=trust", `--pwfile=${pwfile}`, "-E", "UTF8", "--no-locale"]);
+  asOwner(join(bin(), "initdb"), [
+    "-D",
+    data,
+    "-U",
+    "ycsb",
+    "--auth-host=scram-sha-256",
+    "--auth-local=trust",
+    `--pwfile=${pwfile}`,
+    "-E",
+    "UTF8",
+    "--no-locale",
+  ]);
   const port = await freePort();
-  asOwner(join(bin(), "pg_ctl"), ["start", "-D", data, "-w", "-t", "60", "-l", join(dir, "server.log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`]);
+  asOwner(join(bin(), "pg_ctl"), [
+    "start",
+    "-D",
+    data,
+    "-w",
+    "-t",
+    "60",
+    "-l",
+    join(dir, "server.log"),
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+  ]);
   return {
     host: "127.0.0.1",
     port,

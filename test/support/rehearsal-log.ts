@@ -12,7 +12,10 @@ import { REPO_ROOT } from "./boot-run.js";
 export function rehearsalLog(name: string, tailLines = 80): (line: string) => void {
   const dir = join(REPO_ROOT, ".local", "rehearsal-logs");
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name.replace(/[^A-Za-z0-9-]+/g, "-")}-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
+  const file = join(
+    dir,
+    `${name.replace(/[^A-Za-z0-9-]+/g, "-")}-${new Date().toISOString().replace(/[:.]/g, "-")}.log`,
+  );
   const lines: string[] = [];
   const consoles = new Map<string, string>();
   const log = (line: string) => {
@@ -24,7 +27,10 @@ export function rehearsalLog(name: string, tailLines = 80): (line: string) => vo
     if (booting) consoles.set(booting[1]!, booting[2]!);
   };
   onTestFailed(() => {
-    const out = [`--- rehearsal ${name}: its last ${tailLines} lines (all of them in ${file})`, ...lines.slice(-tailLines)];
+    const out = [
+      `--- rehearsal ${name}: its last ${tailLines} lines (all of them in ${file})`,
+      ...lines.slice(-tailLines),
+    ];
     for (const [machine, path] of consoles) {
       if (!existsSync(path)) continue;
       const tail = readFileSync(path, "utf8").trimEnd().split("\n").slice(-25);

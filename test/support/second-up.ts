@@ -38,10 +38,13 @@ export function secondUp(first: Evaluated[], second: Evaluated[]): SecondUp {
   const replaced: SecondUp["replaced"] = [];
   const errors: string[] = [];
   // Addresses held by instances of the first up until they are deleted.
-  const held = new Map(first.filter((r) => r.type === INSTANCE && r.inputs.privateIp).map((r) => [String(r.inputs.privateIp), r.name]));
+  const held = new Map(
+    first.filter((r) => r.type === INSTANCE && r.inputs.privateIp).map((r) => [String(r.inputs.privateIp), r.name]),
+  );
   const launch = (r: Evaluated) => {
     const ip = r.inputs.privateIp ? String(r.inputs.privateIp) : undefined;
-    if (ip && held.has(ip)) errors.push(`${r.name}: InvalidIPAddress.InUse: ${ip} is held by ${held.get(ip)}, which is not terminated yet`);
+    if (ip && held.has(ip))
+      errors.push(`${r.name}: InvalidIPAddress.InUse: ${ip} is held by ${held.get(ip)}, which is not terminated yet`);
   };
   for (const r of second.filter((x) => x.type === INSTANCE)) {
     const old = before.get(`${r.type}::${r.name}`);

@@ -12,7 +12,9 @@ const PINNED = fileURLToPath(new URL("../../.cache/shellcheck/shellcheck", impor
  */
 export function shellcheck(file: string, binary = PINNED): void {
   if (!existsSync(binary)) {
-    throw new Error("shellcheck is not installed: run `bash scripts/setup-shellcheck.sh` (npm test and npm run test:unit run it first)");
+    throw new Error(
+      "shellcheck is not installed: run `bash scripts/setup-shellcheck.sh` (npm test and npm run test:unit run it first)",
+    );
   }
   execFileSync(binary, ["--severity=style", file], { encoding: "utf8" });
 }

@@ -7,7 +7,9 @@ import { Server } from "node:net";
  * `shellcheck`, `tar`) stay allowed: they end before the call returns and leave nothing behind.
  */
 const moveIt = (what: string) =>
-  new Error(`${what} in a unit test file: a file that starts servers or processes is an integration file (add it to INTEGRATION_FILES in vitest.config.ts)`);
+  new Error(
+    `${what} in a unit test file: a file that starts servers or processes is an integration file (add it to INTEGRATION_FILES in vitest.config.ts)`,
+  );
 
 Server.prototype.listen = function listen(): never {
   throw moveIt("a server listening");

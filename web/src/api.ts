@@ -7,8 +7,9 @@
  *   api/catalog.ts     facets, baselines, regressions, the published tables
  *   api/aggregates.ts  scaling, durability, sweeps, repeatability, mapped to series and cells
  */
-export * from "./api/http.js";
-export * from "./api/types.js";
-export * from "./api/runs.js";
-export * from "./api/catalog.js";
+
 export * from "./api/aggregates.js";
+export * from "./api/catalog.js";
+export * from "./api/http.js";
+export * from "./api/runs.js";
+export * from "./api/types.js";

@@ -23,7 +23,13 @@ export interface CapacityPoint {
 }
 
 /** The configuration's name as the view shows it: engine × preset × nodes × instance type. */
-export function configurationLabel(c: { engine: string; preset: string; nodes: number; instanceTypes: { data: string }; standIn: string | null }): string {
+export function configurationLabel(c: {
+  engine: string;
+  preset: string;
+  nodes: number;
+  instanceTypes: { data: string };
+  standIn: string | null;
+}): string {
   return `${c.engine}${c.standIn ? " (stand-in)" : ""} · ${c.preset} · ${c.nodes} × ${c.instanceTypes.data}`;
 }
 
@@ -31,7 +37,9 @@ export function configurationLabel(c: { engine: string; preset: string; nodes: n
  * The priced points no other priced point beats on both: none costs as little or less and sustains as much or more
  * with one of the two strictly better. Ordered by price, so the frontier draws as a rising line.
  */
-export function capacityFrontier<T extends Pick<CapacityPoint, "usdPerHour" | "sustainableOpsSec">>(points: readonly T[]): T[] {
+export function capacityFrontier<T extends Pick<CapacityPoint, "usdPerHour" | "sustainableOpsSec">>(
+  points: readonly T[],
+): T[] {
   const priced = points.filter((p): p is T & { usdPerHour: number } => p.usdPerHour !== null);
   const beats = (a: T & { usdPerHour: number }, b: T & { usdPerHour: number }) =>
     a.usdPerHour <= b.usdPerHour &&
@@ -67,7 +75,14 @@ export function ladderRows(result: Pick<CapacityResult, "slo" | "steps">): Ladde
         const o = s.operations.find((x) => x.operation === op);
         if (!o) return [];
         const value = o.intendedMs ?? o.opMs;
-        return [{ operation: op, opMs: o.opMs, intendedMs: o.intendedMs, overLimit: value !== null && value > result.slo.limitMs }];
+        return [
+          {
+            operation: op,
+            opMs: o.opMs,
+            intendedMs: o.intendedMs,
+            overLimit: value !== null && value > result.slo.limitMs,
+          },
+        ];
       });
       return {
         step: s.step,

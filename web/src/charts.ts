@@ -3,12 +3,13 @@
  * updated in place with chart.update() and destroyed with the view. Every chart gets PNG and CSV export,
  * and is exposed on window.__charts so browser tests read the drawn series.
  */
-import { verdictLines, type PointVerdict } from "./verdicts.js";
+
 import {
   BarController,
   BarElement,
   CategoryScale,
   Chart,
+  type ChartConfiguration,
   Filler,
   Legend,
   LinearScale,
@@ -18,8 +19,8 @@ import {
   PointElement,
   ScatterController,
   Tooltip,
-  type ChartConfiguration,
 } from "chart.js";
+import { type PointVerdict, verdictLines } from "./verdicts.js";
 
 /** A 95% confidence interval drawn around a point or bar (null: none, e.g. a single repeat). */
 export type ErrorBar = { low: number; high: number } | null;

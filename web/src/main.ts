@@ -23,7 +23,11 @@ function navigate(state: ViewState, replace = false): void {
 function renderNav(active: ViewName): void {
   nav.replaceChildren(
     ...VIEWS.map((name) => {
-      const a = el("a", { href: serializeState({ view: name, params: {} }), "data-view": name }, VIEW_MODULES[name].title);
+      const a = el(
+        "a",
+        { href: serializeState({ view: name, params: {} }), "data-view": name },
+        VIEW_MODULES[name].title,
+      );
       if (name === active) a.setAttribute("aria-current", "page");
       a.addEventListener("click", (e) => {
         e.preventDefault();
@@ -42,7 +46,9 @@ function focusedControl(): string | null {
 
 function restoreFocus(name: string | null): void {
   if (!name) return;
-  const target = app.querySelector<HTMLElement>(`[data-filter="${CSS.escape(name)}"], [data-action="${CSS.escape(name)}"]`);
+  const target = app.querySelector<HTMLElement>(
+    `[data-filter="${CSS.escape(name)}"], [data-action="${CSS.escape(name)}"]`,
+  );
   if (target && document.activeElement !== target) target.focus();
 }
 

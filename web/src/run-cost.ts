@@ -8,7 +8,8 @@ const usd = (x: number) => `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
 
 export function runCostText(runId: string, cost: RunCost): string {
   if (!cost.priced) return `${runId}: ${cost.statement}.`;
-  const perHour = cost.configurationUsdPerHour === null ? "" : `, ${usd(cost.configurationUsdPerHour)}/h for the data nodes`;
+  const perHour =
+    cost.configurationUsdPerHour === null ? "" : `, ${usd(cost.configurationUsdPerHour)}/h for the data nodes`;
   const seconds = cost.instances.reduce((a, i) => a + i.billedSeconds, 0);
   return (
     `${runId}: realized cost ${usd(cost.usd)} for ${cost.instances.length} instance(s), ${Math.round(seconds)} s billed` +

@@ -3,7 +3,19 @@
  * Pure: parse and serialise only; main.ts does the history calls.
  */
 
-export const VIEWS = ["runs", "compare", "regressions", "scaling", "durability", "sweeps", "latency", "timeseries", "repeatability", "capacity", "study"] as const;
+export const VIEWS = [
+  "runs",
+  "compare",
+  "regressions",
+  "scaling",
+  "durability",
+  "sweeps",
+  "latency",
+  "timeseries",
+  "repeatability",
+  "capacity",
+  "study",
+] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export interface ViewState {
@@ -52,5 +64,12 @@ export function withParams(state: ViewState, changes: Record<string, string | un
 /** Comma lists in the URL (`runs=a,b,c`), trimmed, without empties or duplicates. */
 export function listParam(value: string | undefined): string[] {
   if (!value) return [];
-  return [...new Set(value.split(",").map((v) => v.trim()).filter((v) => v !== ""))];
+  return [
+    ...new Set(
+      value
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v !== ""),
+    ),
+  ];
 }

@@ -36,30 +36,39 @@ function readCredentialMatches(header: string | undefined, tokens: string[]): bo
 
 /** The write tokens, each with its name (what the audit records as who acted). */
 export function writeTokens(config: AppConfig): { name: string; token: string }[] {
-  return [...(config.token ? [{ name: config.tokenName ?? "write-token", token: config.token }] : []), ...(config.namedTokens ?? [])];
+  return [
+    ...(config.token ? [{ name: config.tokenName ?? "write-token", token: config.token }] : []),
+    ...(config.namedTokens ?? []),
+  ];
 }
 
-export default fp<{ config: AppConfig }>(async (app, { config }) => {
-  const tokens = writeTokens(config);
-  const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
-    // No token configured means writes are closed, never open. Every token is compared, so the time does not say which.
-    const matched = tokens.filter((t) => tokenMatches(req.headers.authorization, t.token));
-    if (matched.length > 0) req.tokenName = matched[0]!.name;
-    if (matched.length === 0) {
-      reply.header("www-authenticate", 'Bearer realm="ycsb-lab"');
-      // The body was never read: close the connection rather than drain what an unauthenticated client still sends.
-      if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) reply.header("connection", "close");
-      throw app.httpErrors.unauthorized("a valid bearer token is required (Authorization: Bearer <YCSB_LAB_TOKEN>)");
-    }
-  };
-  app.decorate("requireToken", requireToken);
-  app.decorate("readAccess", async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!config.protectReads) return;
-    const readable = [...tokens.map((t) => t.token), ...(config.readToken ? [config.readToken] : [])];
-    if (!readCredentialMatches(req.headers.authorization, readable)) {
-      // Basic first: a browser opening the dashboard asks its user for the read token and sends it with every fetch.
-      reply.header("www-authenticate", 'Basic realm="ycsb-lab", charset="UTF-8"');
-      throw app.httpErrors.unauthorized("reads need a token (Authorization: Bearer <read or write token>, or Basic with the token as password)");
-    }
-  });
-}, { name: "auth", dependencies: ["sensible"] });
+export default fp<{ config: AppConfig }>(
+  async (app, { config }) => {
+    const tokens = writeTokens(config);
+    const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
+      // No token configured means writes are closed, never open. Every token is compared, so the time does not say which.
+      const matched = tokens.filter((t) => tokenMatches(req.headers.authorization, t.token));
+      if (matched.length > 0) req.tokenName = matched[0]!.name;
+      if (matched.length === 0) {
+        reply.header("www-authenticate", 'Bearer realm="ycsb-lab"');
+        // The body was never read: close the connection rather than drain what an unauthenticated client still sends.
+        if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined)
+          reply.header("connection", "close");
+        throw app.httpErrors.unauthorized("a valid bearer token is required (Authorization: Bearer <YCSB_LAB_TOKEN>)");
+      }
+    };
+    app.decorate("requireToken", requireToken);
+    app.decorate("readAccess", async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!config.protectReads) return;
+      const readable = [...tokens.map((t) => t.token), ...(config.readToken ? [config.readToken] : [])];
+      if (!readCredentialMatches(req.headers.authorization, readable)) {
+        // Basic first: a browser opening the dashboard asks its user for the read token and sends it with every fetch.
+        reply.header("www-authenticate", 'Basic realm="ycsb-lab", charset="UTF-8"');
+        throw app.httpErrors.unauthorized(
+          "reads need a token (Authorization: Bearer <read or write token>, or Basic with the token as password)",
+        );
+      }
+    });
+  },
+  { name: "auth", dependencies: ["sensible"] },
+);

@@ -24,10 +24,21 @@ export function answerKey(route: string, params: unknown, query: unknown): strin
 }
 
 /** The run ids of /compare?runs=a,b (as the route reads them). */
-const runList = (runs: unknown) => (typeof runs === "string" ? runs.split(",").map((s) => s.trim()).filter(Boolean) : []);
+const runList = (runs: unknown) =>
+  typeof runs === "string"
+    ? runs
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 /** What the answer of a route depends on, given its validated path parameters and query; anything else by default. */
-export function answerDependency(route: string, prefix: string, params: Record<string, unknown>, query: Record<string, unknown>): Dependency {
+export function answerDependency(
+  route: string,
+  prefix: string,
+  params: Record<string, unknown>,
+  query: Record<string, unknown>,
+): Dependency {
   const path = route.startsWith(prefix) ? route.slice(prefix.length) : route;
   const filters = query as RunFilters;
   switch (path) {

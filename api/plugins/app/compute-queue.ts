@@ -57,7 +57,10 @@ export class ComputeQueue {
   private next(): void {
     while (this.running < this.slots && this.waiting.size > 0) {
       // The address that has waited longest since its last turn: Map order, each served address moved to the end.
-      const [address, q] = this.waiting.entries().next().value as [string, { start: () => void; signal: AbortSignal }[]];
+      const [address, q] = this.waiting.entries().next().value as [
+        string,
+        { start: () => void; signal: AbortSignal }[],
+      ];
       const entry = q.shift()!;
       this.waiting.delete(address);
       if (q.length > 0) this.waiting.set(address, q);

@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { OptionalKind, Type } from "@sinclair/typebox";
+import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
 import { ErrorResponse } from "../../../model/api-schemas.js";
 import { NAME_PATTERN } from "../../../model/identifiers.js";
@@ -37,7 +37,11 @@ function declaredStatuses(route: RouteOptions): number[] {
 
 /** A path's pattern as a regular expression (":id" one segment; a trailing slash optional, as the router takes it). */
 function patternOf(url: string): RegExp {
-  const body = url.replace(/\/+$/, "").split("/").map((s) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
+  const body = url
+    .replace(/\/+$/, "")
+    .split("/")
+    .map((s) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
   return new RegExp(`^${body}/?$`);
 }
 
@@ -96,10 +100,12 @@ export default fp<ContractOptions>(
       const response = (schema.response ??= {});
       for (const status of declaredStatuses(route)) response[status] ??= ErrorResponse;
       // An answer kept in the cache revalidates: If-None-Match with its ETag is answered 304, without a body.
-      if ([route.method].flat().includes("GET")) response[304] ??= Type.Null({ description: "not modified: the ETag sent in If-None-Match is the answer's" });
+      if ([route.method].flat().includes("GET"))
+        response[304] ??= Type.Null({ description: "not modified: the ETag sent in If-None-Match is the answer's" });
       const methods = [route.method].flat();
       const body = (schema as { body?: { [OptionalKind]?: string } }).body;
-      if (body?.[OptionalKind] === "Optional") for (const m of methods) OPTIONAL_BODIES.add(`${m} ${openApiPath(route.url)}`);
+      if (body?.[OptionalKind] === "Optional")
+        for (const m of methods) OPTIONAL_BODIES.add(`${m} ${openApiPath(route.url)}`);
       const known = routes.find((r) => r.pattern.source === patternOf(route.url).source);
       if (known) for (const m of methods) known.methods.add(m);
       else {
@@ -118,7 +124,11 @@ export default fp<ContractOptions>(
       return reply
         .code(405)
         .header("allow", allowed.join(", "))
-        .send({ statusCode: 405, error: "Method Not Allowed", message: `${req.method} is not a method of ${path}: it takes ${allowed.join(", ")}` });
+        .send({
+          statusCode: 405,
+          error: "Method Not Allowed",
+          message: `${req.method} is not a method of ${path}: it takes ${allowed.join(", ")}`,
+        });
     });
   },
   { name: "contract" },

@@ -25,7 +25,13 @@ const dashboard: FastifyPluginAsync<DashboardOptions> = async (app, options) => 
     return;
   }
   // decorateReply false: the API's own static assets (swagger-ui) keep their reply.sendFile.
-  await app.register(fastifyStatic, { root, prefix: "/", decorateReply: false, index: ["index.html"], wildcard: false });
+  await app.register(fastifyStatic, {
+    root,
+    prefix: "/",
+    decorateReply: false,
+    index: ["index.html"],
+    wildcard: false,
+  });
 };
 
 export default dashboard;

@@ -149,11 +149,19 @@ export default fp<ResponseCacheOptions>(
         // x-cache says whether the answer was computed for this request (miss) or kept (hit), as CDNs do.
         reply.header("etag", etag).header("cache-control", "no-cache").header("x-cache", "miss");
         // A write seen while this answer was computed may have changed it: it is served, not kept.
-        const changedMeanwhile = recent.slice(Math.max(0, recent.length - (seen - state.seenAtStart))).some((t) => affects(state.dependency, t));
+        const changedMeanwhile = recent
+          .slice(Math.max(0, recent.length - (seen - state.seenAtStart)))
+          .some((t) => affects(state.dependency, t));
         const size = Buffer.byteLength(payload);
         if (!changedMeanwhile && seen - state.seenAtStart <= RECENT_CHANGES && size <= maxBytes / 4) {
           evict(state.key);
-          answers.set(state.key, { payload, contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"), etag, bytes: size, dependency: state.dependency });
+          answers.set(state.key, {
+            payload,
+            contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
+            etag,
+            bytes: size,
+            dependency: state.dependency,
+          });
           bytes += size;
           for (const oldest of answers.keys()) {
             if (bytes <= maxBytes) break;

@@ -14,13 +14,22 @@ declare module "fastify" {
   }
 }
 
-export default fp<{ config: AppConfig }>(async (app, { config }) => {
-  await app.register(rateLimit, { global: false, max: config.rateLimit.max, timeWindow: config.rateLimit.timeWindow });
-  const limit = app.createRateLimit({ max: config.rateLimit.max, timeWindow: config.rateLimit.timeWindow });
-  app.decorate("spendBudget", async (req: FastifyRequest, reply: FastifyReply) => {
-    const r = await limit(req);
-    if (r.isAllowed || !r.isExceeded) return;
-    reply.header("retry-after", String(r.ttlInSeconds));
-    throw app.httpErrors.tooManyRequests(`over ${r.max} requests that compute or write per ${config.rateLimit.timeWindow} from this address: try again in ${r.ttlInSeconds} s (answers already computed are not counted)`);
-  });
-}, { name: "rate-limit", dependencies: ["sensible"] });
+export default fp<{ config: AppConfig }>(
+  async (app, { config }) => {
+    await app.register(rateLimit, {
+      global: false,
+      max: config.rateLimit.max,
+      timeWindow: config.rateLimit.timeWindow,
+    });
+    const limit = app.createRateLimit({ max: config.rateLimit.max, timeWindow: config.rateLimit.timeWindow });
+    app.decorate("spendBudget", async (req: FastifyRequest, reply: FastifyReply) => {
+      const r = await limit(req);
+      if (r.isAllowed || !r.isExceeded) return;
+      reply.header("retry-after", String(r.ttlInSeconds));
+      throw app.httpErrors.tooManyRequests(
+        `over ${r.max} requests that compute or write per ${config.rateLimit.timeWindow} from this address: try again in ${r.ttlInSeconds} s (answers already computed are not counted)`,
+      );
+    });
+  },
+  { name: "rate-limit", dependencies: ["sensible"] },
+);

@@ -16,13 +16,21 @@ function optionalBodies<T extends { paths?: unknown }>(doc: T): T {
 }
 
 /** OpenAPI document from the routes' TypeBox schemas, served at /docs (UI) and /docs/json. */
-export default fp(async (app) => {
-  await app.register(swagger, {
-    openapi: {
-      info: { title: "ycsb-lab results API", version: "1", description: "YCSB results: ingest, runs, comparisons, scaling, durability, sweeps, repeatability, capacity." },
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
-    },
-    transformObject: (document) => ("openapiObject" in document ? optionalBodies(document.openapiObject) : document.swaggerObject),
-  });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
-}, { name: "swagger" });
+export default fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        info: {
+          title: "ycsb-lab results API",
+          version: "1",
+          description: "YCSB results: ingest, runs, comparisons, scaling, durability, sweeps, repeatability, capacity.",
+        },
+        components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      },
+      transformObject: (document) =>
+        "openapiObject" in document ? optionalBodies(document.openapiObject) : document.swaggerObject,
+    });
+    await app.register(swaggerUi, { routePrefix: "/docs" });
+  },
+  { name: "swagger" },
+);

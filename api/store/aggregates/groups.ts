@@ -6,8 +6,8 @@
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import { bulkInsert, type Row, table } from "../ingest-tables.js";
-import { phaseSummaries, type PhaseSummaryRow } from "../queries/filters.js";
-import { groupBy, MERGE_LIMIT, phaseOperationParts, type OperationParts } from "../queries/phase-groups.js";
+import { type PhaseSummaryRow, phaseSummaries } from "../queries/filters.js";
+import { groupBy, MERGE_LIMIT, type OperationParts, phaseOperationParts } from "../queries/phase-groups.js";
 import { configurationSummary, peakSummary, phasesNeedingOperations } from "./summaries.js";
 import type { Writer } from "./writer.js";
 
@@ -106,7 +106,8 @@ async function operationsOf(tx: Writer, groups: readonly PhaseSummaryRow[][]): P
   const small = groups.filter((g) => g.length * 4 <= MERGE_LIMIT);
   const large = groups.filter((g) => g.length * 4 > MERGE_LIMIT);
   const ops = await phaseOperationParts(tx, phasesNeedingOperations(small), Number.MAX_SAFE_INTEGER);
-  for (const g of large) for (const [k, v] of await phaseOperationParts(tx, phasesNeedingOperations([g]), MERGE_LIMIT)) ops.set(k, v);
+  for (const g of large)
+    for (const [k, v] of await phaseOperationParts(tx, phasesNeedingOperations([g]), MERGE_LIMIT)) ops.set(k, v);
   return ops;
 }
 

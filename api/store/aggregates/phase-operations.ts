@@ -1,5 +1,9 @@
 /** Each phase's operation groups over its clients, kept by ingest (phase_operations). */
-import { aggregateOperationWithHistogram, maxOfClientPercentiles, type ClientOperationInput } from "../../../model/aggregate/index.js";
+import {
+  aggregateOperationWithHistogram,
+  type ClientOperationInput,
+  maxOfClientPercentiles,
+} from "../../../model/aggregate/index.js";
 import { encodeHistogram } from "../../../model/hdr/histogram.js";
 import { bulkInsert, type Row, table } from "../ingest-tables.js";
 import { storedOperation } from "../queries/phase-groups.js";

@@ -6,7 +6,7 @@
 import type { Db } from "../../db/client.js";
 import { storedObject } from "../stored-values.js";
 import { refreshGroups } from "./groups.js";
-import { phaseGroupIds, type GroupedPhase } from "./keys.js";
+import { type GroupedPhase, phaseGroupIds } from "./keys.js";
 import { refreshPhaseOperations } from "./phase-operations.js";
 import type { Writer } from "./writer.js";
 
@@ -41,7 +41,9 @@ export async function rebuildAggregates(db: Db): Promise<AggregateName[]> {
 
 async function staleAggregates(db: Writer): Promise<AggregateName[]> {
   const rows = await db.$queryRaw<{ name: string; version: number }[]>`SELECT name, version FROM aggregate_versions`;
-  return (Object.keys(AGGREGATE_VERSIONS) as AggregateName[]).filter((n) => rows.find((r) => r.name === n)?.version !== AGGREGATE_VERSIONS[n]);
+  return (Object.keys(AGGREGATE_VERSIONS) as AggregateName[]).filter(
+    (n) => rows.find((r) => r.name === n)?.version !== AGGREGATE_VERSIONS[n],
+  );
 }
 
 async function rebuildPhaseOperations(tx: Writer): Promise<void> {
@@ -57,7 +59,15 @@ async function rebuildGroups(tx: Writer): Promise<void> {
            p.name, p.threads_per_client AS "threadsPerClient", p.clients, p.target, p.operation_count AS "operationCount",
            p.operation_count_per AS "operationCountPer", p.properties
     FROM phases p JOIN runs r ON r.id = p.run_id ORDER BY p.id`;
-  const ids = phases.map((p) => ({ id: Number(p.id), ...phaseGroupIds({ ...p, nodes: Number(p.nodes), operationCount: p.operationCount === null ? null : Number(p.operationCount), properties: storedObject(p.properties) ?? {} }) }));
+  const ids = phases.map((p) => ({
+    id: Number(p.id),
+    ...phaseGroupIds({
+      ...p,
+      nodes: Number(p.nodes),
+      operationCount: p.operationCount === null ? null : Number(p.operationCount),
+      properties: storedObject(p.properties) ?? {},
+    }),
+  }));
   for (let i = 0; i < ids.length; i += BATCH) {
     const rows = ids.slice(i, i + BATCH).map((x) => ({ id: x.id, c: x.configurationId, p: x.peakId }));
     await tx.$executeRaw`UPDATE phases SET configuration_id = x.c, peak_id = x.p
@@ -72,4 +82,3 @@ async function rebuildGroups(tx: Writer): Promise<void> {
     await refreshGroups(tx, { configurations: configurations.slice(i, i + BATCH), peaks: peaks.slice(i, i + BATCH) });
   }
 }
-

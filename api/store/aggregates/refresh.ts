@@ -4,7 +4,7 @@
  * once, however many writes touched them, before a view next reads them (settle.ts): a bulk ingest of a thousand
  * batches into one configuration recomputes it once, not a thousand times.
  */
-import { groupsOfPhases, groupsOfRuns, type GroupIds } from "./groups.js";
+import { type GroupIds, groupsOfPhases, groupsOfRuns } from "./groups.js";
 import { refreshPhaseOperations } from "./phase-operations.js";
 import type { Writer } from "./writer.js";
 
@@ -33,4 +33,3 @@ export async function markDirty(tx: Writer, groups: GroupIds): Promise<void> {
   if (ids.length === 0) return;
   await tx.$executeRaw`INSERT INTO dirty_groups (id) SELECT x FROM unnest(${ids}::text[]) AS x ON CONFLICT (id) DO NOTHING`;
 }
-

@@ -34,8 +34,14 @@ async function settle(db: Db): Promise<void> {
           DELETE FROM dirty_groups WHERE id IN (SELECT id FROM dirty_groups ORDER BY id LIMIT ${BATCH}) RETURNING id`;
         const ids = taken.map((t) => t.id);
         await refreshGroups(tx, {
-          configurations: ids.filter((id) => id.startsWith("c:")).map((id) => id.slice(2)).sort(),
-          peaks: ids.filter((id) => id.startsWith("p:")).map((id) => id.slice(2)).sort(),
+          configurations: ids
+            .filter((id) => id.startsWith("c:"))
+            .map((id) => id.slice(2))
+            .sort(),
+          peaks: ids
+            .filter((id) => id.startsWith("p:"))
+            .map((id) => id.slice(2))
+            .sort(),
         });
       },
       { timeout: 10 * 60_000, maxWait: 60_000 },

@@ -4,10 +4,20 @@
  * functions compute the rows ingest keeps (groups.ts) and a view's answer from the phases when a filter cuts through
  * its groups (a date range), so the two never disagree.
  */
-import { atPeakOverRepeats, type OperationParts } from "../queries/phase-groups.js";
-import { combineOperationParts, overRepeats, selectPhases, worstVerdict, type Include, type LeftOut, type OverRepeats, type PhaseOperationPart } from "../../../model/aggregate/index.js";
-import { repeatStatistics, type RepeatStatistics } from "../../../model/statistics.js";
+
+import {
+  combineOperationParts,
+  type Include,
+  type LeftOut,
+  type OverRepeats,
+  overRepeats,
+  type PhaseOperationPart,
+  selectPhases,
+  worstVerdict,
+} from "../../../model/aggregate/index.js";
+import { type RepeatStatistics, repeatStatistics } from "../../../model/statistics.js";
 import type { PhaseSummaryRow } from "../queries/filters.js";
+import { atPeakOverRepeats, type OperationParts } from "../queries/phase-groups.js";
 
 export interface OperationLatency {
   count: number;
@@ -17,7 +27,10 @@ export interface OperationLatency {
 }
 
 /** Count, count-weighted mean and p99 of each operation over every client of these phases (repeats pooled). */
-export function latencyOfPhases(phases: readonly { phaseId: number }[], ops: OperationParts): Record<string, OperationLatency> {
+export function latencyOfPhases(
+  phases: readonly { phaseId: number }[],
+  ops: OperationParts,
+): Record<string, OperationLatency> {
   const byOperation = new Map<string, PhaseOperationPart[]>();
   for (const p of phases) {
     for (const o of ops.get(p.phaseId) ?? []) {
@@ -38,8 +51,17 @@ export function latencyOfPhases(phases: readonly { phaseId: number }[], ops: Ope
 const SUSPECT_KEPT = 20;
 
 /** The worst verdict of the phases a value stands on, and the ids of those not judged valid (the views' hollow marks). */
-export function verdictOf(phases: readonly { phaseId: number; verdict: string }[]): { verdict: string; suspect: number[] } {
-  return { verdict: worstVerdict(phases.map((p) => p.verdict)), suspect: phases.filter((p) => p.verdict !== "valid").map((p) => p.phaseId).slice(0, SUSPECT_KEPT) };
+export function verdictOf(phases: readonly { phaseId: number; verdict: string }[]): {
+  verdict: string;
+  suspect: number[];
+} {
+  return {
+    verdict: worstVerdict(phases.map((p) => p.verdict)),
+    suspect: phases
+      .filter((p) => p.verdict !== "valid")
+      .map((p) => p.phaseId)
+      .slice(0, SUSPECT_KEPT),
+  };
 }
 
 /** One repeat of a configuration as /repeatability lists it. */
@@ -68,10 +90,21 @@ export interface ConfigurationSummary {
 }
 
 /** The phases of one configuration (in run, then phase order) under one `include`. */
-export function configurationSummary(ps: readonly PhaseSummaryRow[], include: Include, ops: OperationParts): ConfigurationSummary {
+export function configurationSummary(
+  ps: readonly PhaseSummaryRow[],
+  include: Include,
+  ops: OperationParts,
+): ConfigurationSummary {
   const { counted, leftOut } = selectPhases(ps, include);
   const repeats = counted
-    .map((r) => ({ runId: r.runId, phase: r.phase, runRepeat: r.runRepeat, repeat: r.repeat, throughputOpsSec: r.throughputOpsSec, verdict: r.verdict }))
+    .map((r) => ({
+      runId: r.runId,
+      phase: r.phase,
+      runRepeat: r.runRepeat,
+      repeat: r.repeat,
+      throughputOpsSec: r.throughputOpsSec,
+      verdict: r.verdict,
+    }))
     .sort((a, b) => a.runRepeat - b.runRepeat || a.runId.localeCompare(b.runId) || a.repeat - b.repeat);
   return {
     leftOut,

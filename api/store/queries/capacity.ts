@@ -1,24 +1,34 @@
 /** GET /capacity: each configuration's sustainable throughput under its SLO over repeats, with its price. */
+
 import {
+  addLeftOut,
+  deploymentIdentity,
+  isComplete,
+  type LeftOut,
+  type OverRepeats,
+  overRepeatsOf,
+  PER_REPEAT_PROPERTIES,
+  worstVerdict,
+} from "../../../model/aggregate/index.js";
+import {
+  type CapacityResult,
+  type ConfigurationPrice,
   capacityPrice,
   capacityResult,
   configurationPrice,
   judgeSteps,
-  type ConfigurationPrice,
-  type CapacityResult,
   type StoredStep,
 } from "../../../model/capacity-result.js";
 import { CapacityStepSchema } from "../../../model/capacity-schema.js";
 import type { StepClient } from "../../../model/capacity-step.js";
-import type { TypedSpan } from "../../../model/run-cost.js";
-import { addLeftOut, deploymentIdentity, PER_REPEAT_PROPERTIES, isComplete, overRepeatsOf, worstVerdict, type LeftOut, type OverRepeats } from "../../../model/aggregate/index.js";
-import { phaseNameWithoutRepeat, type CapacityStep } from "../../../model/plan.js";
+import { type CapacityStep, phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { schemaProblems } from "../../../model/plan-schema.js";
+import type { TypedSpan } from "../../../model/run-cost.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
 import { spansOf } from "../instance-spans.js";
 import { storedObject } from "../stored-values.js";
-import { phaseSummaries, type PhaseSummaryRow, type Queryable, type RunFilters } from "./filters.js";
+import { type PhaseSummaryRow, phaseSummaries, type Queryable, type RunFilters } from "./filters.js";
 import { groupBy, NO_LEFT_OUT, phaseReasons, pushTo, storedOperation } from "./phase-groups.js";
 
 /** One search of one run (a capacity group), judged from its steps' stored results. */
@@ -64,13 +74,22 @@ type StepRow = PhaseSummaryRow & { capacity: CapacityStep; properties: [string, 
  * sustainable throughput as the mean over repeats with its CI and n. A search with a step some client never reported
  * is incomplete; with `include=valid` (default) one whose held steps were judged invalid is left out and counted.
  */
-export async function capacity(db: Db, f: RunFilters): Promise<{ configurations: CapacityConfiguration[]; leftOut: LeftOut }> {
+export async function capacity(
+  db: Db,
+  f: RunFilters,
+): Promise<{ configurations: CapacityConfiguration[]; leftOut: LeftOut }> {
   const rows = await stepRows(db, f);
-  const clients = await stepClients(db, rows.map((r) => r.phaseId));
+  const clients = await stepClients(
+    db,
+    rows.map((r) => r.phaseId),
+  );
   const spans = await spansOf(db, [...new Set(rows.map((r) => r.runId))]);
   const searches = groupBy(rows, (r) => [r.runId, r.capacity.group]).map((g) => g.rows);
   const judged = searches.map((steps) => judgeSearch(steps, clients, spans.get(steps[0]!.runId) ?? []));
-  const reasons = await phaseReasons(db, judged.flatMap((s) => s.suspect));
+  const reasons = await phaseReasons(
+    db,
+    judged.flatMap((s) => s.suspect),
+  );
   let total = NO_LEFT_OUT;
   const configurations = groupBy(judged, (s) => s.key)
     .map(({ rows: group }) => {
@@ -125,12 +144,18 @@ async function stepClients(db: Queryable, phaseIds: readonly number[]): Promise<
            o.percentiles_us AS "percentilesUs", o.returns, o.hdr_histogram AS "hdrHistogram"
     FROM client_results c LEFT JOIN operation_stats o ON o.client_result_id = c.id
     WHERE c.phase_id = ANY(${[...phaseIds]}::int[]) ORDER BY c.phase_id, c.client_index`;
-  const byClient = new Map<string, { phaseId: number; client: StepClient & { hdrHistograms: Record<string, string> } }>();
+  const byClient = new Map<
+    string,
+    { phaseId: number; client: StepClient & { hdrHistograms: Record<string, string> } }
+  >();
   for (const r of rows) {
     const key = `${r.phaseId}/${r.clientIndex}`;
     let entry = byClient.get(key);
     if (!entry) {
-      const client = { result: { overall: { throughputOpsSec: Number(r.throughputOpsSec) }, operations: {} }, hdrHistograms: {} };
+      const client = {
+        result: { overall: { throughputOpsSec: Number(r.throughputOpsSec) }, operations: {} },
+        hdrHistograms: {},
+      };
       entry = { phaseId: Number(r.phaseId), client };
       byClient.set(key, entry);
       pushTo(out, entry.phaseId, client);
@@ -165,17 +190,36 @@ function judgeSearch(steps: StepRow[], clients: Map<number, StepClient[]>, spans
     clients: clients.get(s.phaseId) ?? [],
   }));
   const judged = judgeSteps(search, stored);
-  const result = capacityResult(first.capacity.group, search, judged, configurationPrice(first.dataInstanceType, first.nodes, spans));
+  const result = capacityResult(
+    first.capacity.group,
+    search,
+    judged,
+    configurationPrice(first.dataInstanceType, first.nodes, spans),
+  );
   const held = steps.filter((s) => judged.find((j) => j.step === s.capacity.step)?.pass);
   const suspect = held.filter((s) => s.verdict !== "valid");
   const group = phaseNameWithoutRepeat(first.capacity.group);
   return {
-    key: [...deploymentIdentity(first), first.workload, first.clients, first.threadsPerClient, group, JSON.stringify(search.slo), first.properties],
+    key: [
+      ...deploymentIdentity(first),
+      first.workload,
+      first.clients,
+      first.threadsPerClient,
+      group,
+      JSON.stringify(search.slo),
+      first.properties,
+    ],
     row: first,
     complete: steps.every((s) => isComplete(s)),
     verdict: worstVerdict(held.map((s) => s.verdict)),
     suspect: suspect.map((s) => s.phaseId),
-    run: { runId: first.runId, runRepeat: first.runRepeat, repeat: first.repeat, verdict: worstVerdict(held.map((s) => s.verdict)), result },
+    run: {
+      runId: first.runId,
+      runRepeat: first.runRepeat,
+      repeat: first.repeat,
+      verdict: worstVerdict(held.map((s) => s.verdict)),
+      result,
+    },
   };
 }
 
@@ -197,7 +241,10 @@ function configurationOf(
 ): CapacityConfiguration | undefined {
   if (counted.length === 0) return undefined;
   const r = first.row;
-  const sustainable = overRepeatsOf(r.sourceId, counted.map((s) => s.run.result.sustainableOpsSec));
+  const sustainable = overRepeatsOf(
+    r.sourceId,
+    counted.map((s) => s.run.result.sustainableOpsSec),
+  );
   const price = capacityPrice(sustainable.mean ?? 0, priceOverRepeats(r, counted));
   const reasonsOf = (s: JudgedSearch) => [...new Set(s.suspect.flatMap((id) => reasons.get(id) ?? []))].slice(0, 5);
   return {

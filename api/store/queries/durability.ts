@@ -1,13 +1,21 @@
 /** GET /durability: the presets side by side, each at its peak, with the latency of those peak phases. */
-import { addLeftOut, peakKey, type LeftOut } from "../../../model/aggregate/index.js";
+import { addLeftOut, type LeftOut, peakKey } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedPeakSummary } from "../aggregates/stored-summaries.js";
-import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
-import { type RunFilters, phaseSummaries } from "./filters.js";
+import { type PeakSummary, peakSummary } from "../aggregates/summaries.js";
+import { phaseSummaries, type RunFilters } from "./filters.js";
 import { byKeys, groupWhere, summaryColumn } from "./group-rows.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, atPeakOverRepeats, groupBy, phaseOperationParts, phaseReasons, pointVerdict } from "./phase-groups.js";
+import {
+  atPeakOverRepeats,
+  groupBy,
+  MERGE_LIMIT,
+  NO_LEFT_OUT,
+  phaseOperationParts,
+  phaseReasons,
+  pointVerdict,
+} from "./phase-groups.js";
 
 /** A cell: one peak group (model/aggregate/groups.ts peakKey) of workload phases. */
 interface Cell {
@@ -39,14 +47,31 @@ interface Cell {
 export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const where = groupWhere(f, "peak");
   const cells = where ? await keptCells(db, f, where) : await computedCells(db, f, mergeLimit);
-  const reasons = await phaseReasons(db, cells.flatMap((c) => (c.summary.runs > 0 ? c.summary.suspect : [])));
+  const reasons = await phaseReasons(
+    db,
+    cells.flatMap((c) => (c.summary.runs > 0 ? c.summary.suspect : [])),
+  );
   let leftOut: LeftOut = NO_LEFT_OUT;
   const rows = cells
     .filter((c) => {
       leftOut = addLeftOut(leftOut, c.summary.leftOut);
       return c.summary.runs > 0;
     })
-    .sort(byKeys((c) => [c.engine, c.nodes, c.scenario, c.sourceId, c.workload, c.preset, c.operationCount, c.operationCountPer, c.standIn, c.dataInstanceType, c.clientInstanceType]))
+    .sort(
+      byKeys((c) => [
+        c.engine,
+        c.nodes,
+        c.scenario,
+        c.sourceId,
+        c.workload,
+        c.preset,
+        c.operationCount,
+        c.operationCountPer,
+        c.standIn,
+        c.dataInstanceType,
+        c.clientInstanceType,
+      ]),
+    )
     .map(({ summary: s, phases, dataInstanceType, clientInstanceType, ...c }) => ({
       ...c,
       instanceTypes: { data: dataInstanceType, client: clientInstanceType },
@@ -72,7 +97,13 @@ async function keptCells(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Cell
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
            g.phases, ${summaryColumn(f)} AS summary
     FROM peak_aggregates g WHERE g.kind = 'workload' ${where}`;
-  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), phases: Number(r.phases), operationCount: r.operationCount === null ? null : Number(r.operationCount), summary: storedPeakSummary(r.summary) }));
+  return rows.map((r) => ({
+    ...r,
+    nodes: Number(r.nodes),
+    phases: Number(r.phases),
+    operationCount: r.operationCount === null ? null : Number(r.operationCount),
+    summary: storedPeakSummary(r.summary),
+  }));
 }
 
 /** The same cells from the phases (a filter cuts through peak groups): the summaries ingest would keep. */
@@ -80,7 +111,11 @@ async function computedCells(db: Db, f: RunFilters, mergeLimit: number): Promise
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
   const groups = groupBy(rows, (r) => [peakKey(r)]).map((g) => g.rows);
   const include = f.include ?? "valid";
-  const ops = await phaseOperationParts(db, groups.flatMap((rs) => atPeakOverRepeats(rs, include, rs[0]!.sourceId).peaks.map((p) => p.phaseId)), mergeLimit);
+  const ops = await phaseOperationParts(
+    db,
+    groups.flatMap((rs) => atPeakOverRepeats(rs, include, rs[0]!.sourceId).peaks.map((p) => p.phaseId)),
+    mergeLimit,
+  );
   return groups.map((rs) => {
     const r = rs[0]!;
     return {

@@ -37,9 +37,15 @@ export function runWhere(f: RunFilters): Prisma.RunWhereInput {
     // The measured source by its id: a filter through the sources relation made every listing scan all runs.
     ...(f.source === "measured" ? { sourceId: MEASURED_SOURCE } : f.source ? { source: { kind: f.source } } : {}),
     ...(f.workload ? { phases: { some: { workload: f.workload } } } : {}),
-    ...(f.from || f.to ? { startedAt: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lte: new Date(f.to) } : {}) } } : {}),
+    ...(f.from || f.to
+      ? { startedAt: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lte: new Date(f.to) } : {}) } }
+      : {}),
     ...(f.verdict ? { verdict: f.verdict } : {}),
-    ...(f.quarantined === "exclude" ? { quarantinedAt: null } : f.quarantined === "only" ? { NOT: { quarantinedAt: null } } : {}),
+    ...(f.quarantined === "exclude"
+      ? { quarantinedAt: null }
+      : f.quarantined === "only"
+        ? { NOT: { quarantinedAt: null } }
+        : {}),
   };
 }
 
@@ -90,7 +96,8 @@ export function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql 
   if (f.preset) c.push(Prisma.sql`p.preset = ${f.preset}`);
   if (f.nodes) c.push(Prisma.sql`r.nodes = ${f.nodes}`);
   if (f.scenario) c.push(Prisma.sql`r.scenario = ${f.scenario}`);
-  if (f.instanceType) c.push(Prisma.sql`(r.data_instance_type = ${f.instanceType} OR r.client_instance_type = ${f.instanceType})`);
+  if (f.instanceType)
+    c.push(Prisma.sql`(r.data_instance_type = ${f.instanceType} OR r.client_instance_type = ${f.instanceType})`);
   if (f.source) c.push(Prisma.sql`s.kind = ${f.source}`);
   if (f.workload) c.push(Prisma.sql`p.workload = ${f.workload}`);
   if (f.from) c.push(Prisma.sql`r.started_at >= ${new Date(f.from)}`);
@@ -110,7 +117,11 @@ export const SANE_PHASE = Prisma.sql`p.throughput_sum >= 0 AND p.throughput_sum 
 export const NOT_QUARANTINED = Prisma.sql`r.quarantined_at IS NULL`;
 
 /** Measured phases (load and workload) with the totals ingest keeps: no scan of client_results here. */
-export async function phaseSummaries(db: Queryable, f: RunFilters, extra: Prisma.Sql[] = []): Promise<PhaseSummaryRow[]> {
+export async function phaseSummaries(
+  db: Queryable,
+  f: RunFilters,
+  extra: Prisma.Sql[] = [],
+): Promise<PhaseSummaryRow[]> {
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
            p.clients, p.target, p.repeat, r.repeat AS "runRepeat", p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer",

@@ -11,7 +11,8 @@ import type { RunFilters } from "./filters.js";
 export function groupWhere(f: RunFilters, of: "configuration" | "peak"): Prisma.Sql | null {
   if (f.from || f.to || (of === "peak" && f.version)) return null;
   const c: Prisma.Sql[] = [];
-  if (f.instanceType) c.push(Prisma.sql`(g.data_instance_type = ${f.instanceType} OR g.client_instance_type = ${f.instanceType})`);
+  if (f.instanceType)
+    c.push(Prisma.sql`(g.data_instance_type = ${f.instanceType} OR g.client_instance_type = ${f.instanceType})`);
   if (f.engine) c.push(Prisma.sql`g.engine = ${f.engine}`);
   if (f.version) c.push(Prisma.sql`g.engine_version = ${f.version}`);
   if (f.preset) c.push(Prisma.sql`g.preset = ${f.preset}`);

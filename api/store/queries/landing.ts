@@ -9,7 +9,21 @@ import { PEAK_FIELDS, runPeak } from "./runs.js";
  */
 export async function facets(db: Db) {
   const [groups, workloads, sources] = await Promise.all([
-    db.$queryRaw<{ engine: string; version: string; preset: string; nodes: number; scenario: string; data: string; client: string; sourceId: string; kind: string; verdict: string; runs: number }[]>`
+    db.$queryRaw<
+      {
+        engine: string;
+        version: string;
+        preset: string;
+        nodes: number;
+        scenario: string;
+        data: string;
+        client: string;
+        sourceId: string;
+        kind: string;
+        verdict: string;
+        runs: number;
+      }[]
+    >`
       SELECT r.engine, r.engine_version AS version, r.preset, r.nodes, r.scenario, r.data_instance_type AS data, r.client_instance_type AS client,
              r.source_id AS "sourceId", s.kind, r.verdict, count(*)::int AS runs
       FROM runs r JOIN sources s ON s.id = r.source_id
@@ -22,7 +36,13 @@ export async function facets(db: Db) {
   const count = <K extends string | number>(pick: (g: (typeof groups)[number]) => K | K[]) => {
     const m = new Map<K, number>();
     for (const g of groups) for (const v of [pick(g)].flat() as K[]) m.set(v, (m.get(v) ?? 0) + Number(g.runs));
-    return [...m].map(([value, runs]) => ({ value, runs })).sort((a, b) => (typeof a.value === "number" ? (a.value as number) - (b.value as number) : String(a.value).localeCompare(String(b.value), "en", { numeric: true })));
+    return [...m]
+      .map(([value, runs]) => ({ value, runs }))
+      .sort((a, b) =>
+        typeof a.value === "number"
+          ? (a.value as number) - (b.value as number)
+          : String(a.value).localeCompare(String(b.value), "en", { numeric: true }),
+      );
   };
   const versions = new Map<string, { engine: string; value: string; runs: number }>();
   for (const g of groups) {
@@ -38,12 +58,19 @@ export async function facets(db: Db) {
     measured: total(measured),
     published: total(groups.filter((g) => g.kind === "published")),
     engines: count((g) => g.engine),
-    versions: [...versions.values()].sort((a, b) => a.engine.localeCompare(b.engine) || a.value.localeCompare(b.value, "en", { numeric: true })),
+    versions: [...versions.values()].sort(
+      (a, b) => a.engine.localeCompare(b.engine) || a.value.localeCompare(b.value, "en", { numeric: true }),
+    ),
     presets: count((g) => g.preset),
     nodes: count((g) => Number(g.nodes)),
     scenarios: count((g) => g.scenario),
-    scenarioPresets: [...new Set(groups.map((g) => g.scenario))].sort().map((scenario) => ({ scenario, presets: [...new Set(groups.filter((g) => g.scenario === scenario).map((g) => g.preset))].sort() })),
-    workloads: workloads.map((w) => ({ value: w.workload, phases: Number(w.phases) })).sort((a, b) => a.value.localeCompare(b.value)),
+    scenarioPresets: [...new Set(groups.map((g) => g.scenario))].sort().map((scenario) => ({
+      scenario,
+      presets: [...new Set(groups.filter((g) => g.scenario === scenario).map((g) => g.preset))].sort(),
+    })),
+    workloads: workloads
+      .map((w) => ({ value: w.workload, phases: Number(w.phases) }))
+      .sort((a, b) => a.value.localeCompare(b.value)),
     instanceTypes: count((g) => [...new Set([g.data, g.client])]),
     verdicts: count((g) => g.verdict),
     sources: sources
@@ -65,10 +92,22 @@ export async function timeline(db: Db, f: RunFilters, limit: number) {
     where: runWhere({ ...f, source: "measured" }),
     orderBy: [{ startedAt: "desc" }, { id: "asc" }],
     take: limit + 1,
-    select: { id: true, engine: true, engineVersion: true, preset: true, nodes: true, scenario: true, verdict: true, startedAt: true, phases: { select: PEAK_FIELDS } },
+    select: {
+      id: true,
+      engine: true,
+      engineVersion: true,
+      preset: true,
+      nodes: true,
+      scenario: true,
+      verdict: true,
+      startedAt: true,
+      phases: { select: PEAK_FIELDS },
+    },
   });
   return {
     more: rows.length > limit,
-    runs: rows.slice(0, limit).map(({ phases, startedAt, ...r }) => ({ ...r, startedAt: startedAt.toISOString(), peak: runPeak(phases) })),
+    runs: rows
+      .slice(0, limit)
+      .map(({ phases, startedAt, ...r }) => ({ ...r, startedAt: startedAt.toISOString(), peak: runPeak(phases) })),
   };
 }

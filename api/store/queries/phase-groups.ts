@@ -1,14 +1,45 @@
 /** Grouping phases into configurations and repeats, the peak load level over repeats, and the operation groups kept per phase. */
-import { configurationKey, overRepeatsOf, peakLevelOverRepeats, selectPhases, type ClientOperationInput, type CountablePhase, type Include, type LeftOut, type LevelledPhase, type PhaseOperationPart } from "../../../model/aggregate/index.js";
+import {
+  type ClientOperationInput,
+  type CountablePhase,
+  configurationKey,
+  type Include,
+  type LeftOut,
+  type LevelledPhase,
+  overRepeatsOf,
+  type PhaseOperationPart,
+  peakLevelOverRepeats,
+  selectPhases,
+} from "../../../model/aggregate/index.js";
 import { storedCount, storedLatency, storedObject, storedPercentiles, storedReasons } from "../stored-values.js";
 import type { PhaseSummaryRow, Queryable } from "./filters.js";
 
 /** One stored operation group as the aggregation reads it; a group without a count in range is left out. */
-export function storedOperation(o: { operation: string; count: unknown; avgUs: unknown; minUs: unknown; maxUs: unknown; percentilesUs: unknown; hdrHistogram?: string | null }): [string, ClientOperationInput][] {
+export function storedOperation(o: {
+  operation: string;
+  count: unknown;
+  avgUs: unknown;
+  minUs: unknown;
+  maxUs: unknown;
+  percentilesUs: unknown;
+  hdrHistogram?: string | null;
+}): [string, ClientOperationInput][] {
   const count = storedCount(o.count);
   if (count === null) return [];
   const hdrHistogram = typeof o.hdrHistogram === "string" && o.hdrHistogram.length > 0 ? o.hdrHistogram : null;
-  return [[o.operation, { count, avgUs: storedLatency(o.avgUs), minUs: storedLatency(o.minUs), maxUs: storedLatency(o.maxUs), percentilesUs: storedPercentiles(o.percentilesUs), hdrHistogram }]];
+  return [
+    [
+      o.operation,
+      {
+        count,
+        avgUs: storedLatency(o.avgUs),
+        minUs: storedLatency(o.minUs),
+        maxUs: storedLatency(o.maxUs),
+        percentilesUs: storedPercentiles(o.percentilesUs),
+        hdrHistogram,
+      },
+    ],
+  ];
 }
 
 /** Appends to the list under a key (in place: grouping thousands of rows must not copy each list again). */
@@ -38,10 +69,22 @@ export const NO_LEFT_OUT: LeftOut = { invalid: 0, incomplete: 0 };
  * repeats at each load level and the level of the highest mean (peakLevelOverRepeats: `peaks` are that level's
  * phases), with its 95% CI and n; a published figure carries the n its study printed (overRepeatsOf). Never the best.
  */
-export function atPeakOverRepeats<T extends CountablePhase & LevelledPhase>(phases: readonly T[], include: Include | undefined, sourceId = "") {
+export function atPeakOverRepeats<T extends CountablePhase & LevelledPhase>(
+  phases: readonly T[],
+  include: Include | undefined,
+  sourceId = "",
+) {
   const { counted, leftOut } = selectPhases(phases, include);
   const peaks = peakLevelOverRepeats(counted).level;
-  return { counted, leftOut, peaks, throughput: overRepeatsOf(sourceId, peaks.map((p) => p.throughputOpsSec)) };
+  return {
+    counted,
+    leftOut,
+    peaks,
+    throughput: overRepeatsOf(
+      sourceId,
+      peaks.map((p) => p.throughputOpsSec),
+    ),
+  };
 }
 
 /**
@@ -58,10 +101,16 @@ export type OperationParts = Map<number, (PhaseOperationPart & { operation: stri
  * The operation groups ingest keeps per phase (phase_operations), by phase, with their merged HDR histograms unless
  * more than `mergeLimit` groups are read. Ids go as one array parameter (a bind parameter each failed past 32,767).
  */
-export async function phaseOperationParts(db: Queryable, phaseIds: readonly number[], mergeLimit: number): Promise<OperationParts> {
+export async function phaseOperationParts(
+  db: Queryable,
+  phaseIds: readonly number[],
+  mergeLimit: number,
+): Promise<OperationParts> {
   const out: OperationParts = new Map();
   if (phaseIds.length === 0) return out;
-  const rows = await db.$queryRaw<{ phaseId: number; operation: string; count: number; avgUs: number | null; p99: unknown; clients: number }[]>`
+  const rows = await db.$queryRaw<
+    { phaseId: number; operation: string; count: number; avgUs: number | null; p99: unknown; clients: number }[]
+  >`
     SELECT phase_id AS "phaseId", operation, count, avg_us AS "avgUs", client_percentiles_us->'99' AS p99, clients
     FROM phase_operations WHERE phase_id = ANY(${[...phaseIds]}::int[])`;
   const histograms = new Map<string, string>();
@@ -91,7 +140,10 @@ export async function phaseOperationParts(db: Queryable, phaseIds: readonly numb
  * The YCSB properties of these phases, for configurationKey (model/aggregate/repeats.ts). Ids go as one array
  * parameter: a bind parameter each stopped working past 32,767 (a view over 100,000 runs failed).
  */
-export async function phaseProperties(db: Queryable, rows: readonly PhaseSummaryRow[]): Promise<Map<number, Record<string, unknown>>> {
+export async function phaseProperties(
+  db: Queryable,
+  rows: readonly PhaseSummaryRow[],
+): Promise<Map<number, Record<string, unknown>>> {
   const properties = new Map<number, Record<string, unknown>>();
   if (rows.length === 0) return properties;
   const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
@@ -102,7 +154,9 @@ export async function phaseProperties(db: Queryable, rows: readonly PhaseSummary
 
 /** The repeats of one configuration (model/aggregate/repeats.ts configurationKey), in the order the rows came. */
 export function configurations(rows: readonly PhaseSummaryRow[], properties: Map<number, Record<string, unknown>>) {
-  return groupBy(rows, (r) => [configurationKey({ ...r, properties: properties.get(r.phaseId) ?? {} })]).map((g) => g.rows);
+  return groupBy(rows, (r) => [configurationKey({ ...r, properties: properties.get(r.phaseId) ?? {} })]).map(
+    (g) => g.rows,
+  );
 }
 
 /**
@@ -124,6 +178,12 @@ export async function phaseReasons(db: Queryable, phaseIds: readonly number[]): 
 const REASONS_SHOWN = 5;
 
 /** A drawn value's verdict (kept with its summary) and the distinct reasons of its suspect phases. */
-export function pointVerdict(s: { verdict: string; suspect: readonly number[] }, reasons: ReadonlyMap<number, string[]>): { verdict: string; reasons: string[] } {
-  return { verdict: s.verdict, reasons: [...new Set(s.suspect.flatMap((id) => reasons.get(Number(id)) ?? []))].slice(0, REASONS_SHOWN) };
+export function pointVerdict(
+  s: { verdict: string; suspect: readonly number[] },
+  reasons: ReadonlyMap<number, string[]>,
+): { verdict: string; reasons: string[] } {
+  return {
+    verdict: s.verdict,
+    reasons: [...new Set(s.suspect.flatMap((id) => reasons.get(Number(id)) ?? []))].slice(0, REASONS_SHOWN),
+  };
 }

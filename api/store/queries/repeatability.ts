@@ -6,10 +6,10 @@ import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedRepeatsSummary } from "../aggregates/stored-summaries.js";
-import { configurationSummary, type ConfigurationSummary, type RepeatEntry } from "../aggregates/summaries.js";
-import { type RunFilters, phaseSummaries } from "./filters.js";
+import { type ConfigurationSummary, configurationSummary, type RepeatEntry } from "../aggregates/summaries.js";
+import { phaseSummaries, type RunFilters } from "./filters.js";
 import { byKeys, groupWhere } from "./group-rows.js";
-import { NO_LEFT_OUT, configurations, phaseProperties } from "./phase-groups.js";
+import { configurations, NO_LEFT_OUT, phaseProperties } from "./phase-groups.js";
 
 export interface RepeatGroup {
   scenario: string;
@@ -57,7 +57,21 @@ export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: Re
       leftOut = addLeftOut(leftOut, c.summary.leftOut);
       return c.summary.repeats.length >= 2;
     })
-    .sort(byKeys((c) => [c.engine, c.nodes, c.firstRunId, c.scenario, c.engineVersion, c.phase, c.threadsPerClient * c.clients, c.target, c.standIn, c.dataInstanceType, c.clientInstanceType]))
+    .sort(
+      byKeys((c) => [
+        c.engine,
+        c.nodes,
+        c.firstRunId,
+        c.scenario,
+        c.engineVersion,
+        c.phase,
+        c.threadsPerClient * c.clients,
+        c.target,
+        c.standIn,
+        c.dataInstanceType,
+        c.clientInstanceType,
+      ]),
+    )
     .map(({ summary: s, firstRunId: _first, dataInstanceType, clientInstanceType, ...c }) => ({
       ...c,
       instanceTypes: { data: dataInstanceType, client: clientInstanceType },
@@ -78,7 +92,12 @@ async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql): Pro
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
            jsonb_build_object('repeats', ${column}->'repeats', 'statistics', ${column}->'statistics', 'leftOut', ${column}->'leftOut') AS summary
     FROM configuration_aggregates g WHERE g.kind IN ('workload', 'load') ${where}`;
-  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), operationCount: r.operationCount === null ? null : Number(r.operationCount), summary: storedRepeatsSummary(r.summary) }));
+  return rows.map((r) => ({
+    ...r,
+    nodes: Number(r.nodes),
+    operationCount: r.operationCount === null ? null : Number(r.operationCount),
+    summary: storedRepeatsSummary(r.summary),
+  }));
 }
 
 /** The same configurations from the phases (a filter cuts through them): the summaries ingest would keep. */

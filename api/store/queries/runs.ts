@@ -1,11 +1,27 @@
 /** Runs as the runs list, a run's page and compare read them: each with its headline peak and its phases aggregated. */
-import { isComplete, aggregatePhase, worstVerdict, type ClientInput, type Include, type PhaseAggregate } from "../../../model/aggregate/index.js";
+import {
+  aggregatePhase,
+  type ClientInput,
+  type Include,
+  isComplete,
+  type PhaseAggregate,
+  worstVerdict,
+} from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import { runCost } from "../../../model/run-cost.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
 import { spansOf } from "../instance-spans.js";
-import { storedCount, storedLatency, storedNumber, storedObject, storedPhaseThroughput, storedReasons, storedRuntime, storedThroughput } from "../stored-values.js";
+import {
+  storedCount,
+  storedLatency,
+  storedNumber,
+  storedObject,
+  storedPhaseThroughput,
+  storedReasons,
+  storedRuntime,
+  storedThroughput,
+} from "../stored-values.js";
 import { type RunFilters, runWhere } from "./filters.js";
 import { atPeakOverRepeats, pushTo } from "./phase-groups.js";
 
@@ -48,7 +64,16 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
     for (const r of found) if (r.records !== null) records.set(r.runId, Number(r.records));
   }
   // The phase count from the phases loaded anyway: a relation _count grouped every phase of the database (seconds at 100,000 runs).
-  return { total, runs: rows.map((r) => ({ ...runSummary(r), phases: r.phases.length, verdict: r.verdict, records: records.get(r.id) ?? null, ...runDetails(r.phases, reasons.get(r.id) ?? []) })) };
+  return {
+    total,
+    runs: rows.map((r) => ({
+      ...runSummary(r),
+      phases: r.phases.length,
+      verdict: r.verdict,
+      records: records.get(r.id) ?? null,
+      ...runDetails(r.phases, reasons.get(r.id) ?? []),
+    })),
+  };
 }
 
 /** The reasons behind the run's verdicts, its workloads, and its headline throughput (runPeak). */
@@ -64,7 +89,19 @@ function runDetails(phases: PeakPhase[], clientReasons: readonly unknown[]) {
 }
 
 /** The phase fields a run's headline needs (phases ordered by index). */
-export const PEAK_FIELDS = { name: true, index: true, kind: true, workload: true, throughputSum: true, clientsReported: true, clients: true, threadsPerClient: true, target: true, repeat: true, verdict: true } as const;
+export const PEAK_FIELDS = {
+  name: true,
+  index: true,
+  kind: true,
+  workload: true,
+  throughputSum: true,
+  clientsReported: true,
+  clients: true,
+  threadsPerClient: true,
+  target: true,
+  repeat: true,
+  verdict: true,
+} as const;
 export type PeakPhase = Prisma.PhaseGetPayload<{ select: typeof PEAK_FIELDS }>;
 
 /**
@@ -76,11 +113,19 @@ export function runPeak(phases: readonly PeakPhase[], workloadAsked?: string, in
   const work = phases.filter((p) => p.kind === "workload").sort((a, b) => a.index - b.index);
   const workload = workloadAsked ?? work.find((p) => isComplete(p))?.workload;
   if (workload === undefined || workload === null) return null;
-  const ofWorkload = work.filter((p) => p.workload === workload).map((p) => ({ ...p, runId: "", throughputOpsSec: storedPhaseThroughput(p.throughputSum) ?? 0 }));
+  const ofWorkload = work
+    .filter((p) => p.workload === workload)
+    .map((p) => ({ ...p, runId: "", throughputOpsSec: storedPhaseThroughput(p.throughputSum) ?? 0 }));
   const { peaks, throughput } = atPeakOverRepeats(ofWorkload, include);
   const first = peaks[0];
   if (!first || throughput.mean === null) return null;
-  return { workload, phase: first.name, threads: first.threadsPerClient * first.clients, target: storedNumber(first.target, LIMITS.throughputOpsSec), throughput };
+  return {
+    workload,
+    phase: first.name,
+    threads: first.threadsPerClient * first.clients,
+    target: storedNumber(first.target, LIMITS.throughputOpsSec),
+    throughput,
+  };
 }
 
 type RunRow = Prisma.RunGetPayload<{ include: { source: true } }>;
@@ -112,7 +157,14 @@ async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
     where,
     orderBy: [{ runId: "asc" }, { index: "asc" }],
     include: {
-      clientResults: { select: { clientIndex: true, throughputOpsSec: true, runtimeMs: true, validity: { select: { verdict: true, reasons: true } } } },
+      clientResults: {
+        select: {
+          clientIndex: true,
+          throughputOpsSec: true,
+          runtimeMs: true,
+          validity: { select: { verdict: true, reasons: true } },
+        },
+      },
       operations: { orderBy: { operation: "asc" } },
     },
   });
@@ -129,10 +181,23 @@ async function phaseAggregates(db: Db, where: Prisma.PhaseWhereInput) {
     return {
       runId: p.runId,
       records: Number.isFinite(records) && records > 0 ? records : null,
-      phase: { name: p.name, index: p.index, kind: p.kind, workload: p.workload, threadsPerClient: p.threadsPerClient, clients: p.clients, target: storedNumber(p.target, LIMITS.throughputOpsSec), repeat: p.repeat, operationCount: p.operationCount },
+      phase: {
+        name: p.name,
+        index: p.index,
+        kind: p.kind,
+        workload: p.workload,
+        threadsPerClient: p.threadsPerClient,
+        clients: p.clients,
+        target: storedNumber(p.target, LIMITS.throughputOpsSec),
+        repeat: p.repeat,
+        operationCount: p.operationCount,
+      },
       verdict: worstVerdict(p.clientResults.map((c) => c.validity?.verdict)),
       reasons: [...new Set(p.clientResults.flatMap((c) => storedReasons(c.validity?.reasons)))],
-      aggregate: { ...aggregate, operations: Object.fromEntries(p.operations.map((o) => [o.operation, storedPhaseOperation(o)])) } as PhaseAggregate,
+      aggregate: {
+        ...aggregate,
+        operations: Object.fromEntries(p.operations.map((o) => [o.operation, storedPhaseOperation(o)])),
+      } as PhaseAggregate,
     };
   });
 }
@@ -146,10 +211,20 @@ function recordsOf(phases: readonly { records: number | null }[]): number | null
 const withoutRecords = <T extends { records: number | null }>({ records: _records, ...p }: T) => p;
 
 /** A kept operation group as the contract's aggregate (a value outside it reads as unknown). */
-function storedPhaseOperation(o: { count: number; avgUs: number | null; minUs: number | null; maxUs: number | null; percentilesUs: unknown; percentileMethod: string; averageOfClientAveragesUs: number | null }) {
+function storedPhaseOperation(o: {
+  count: number;
+  avgUs: number | null;
+  minUs: number | null;
+  maxUs: number | null;
+  percentilesUs: unknown;
+  percentileMethod: string;
+  averageOfClientAveragesUs: number | null;
+}) {
   const percentilesUs: Record<string, number | null> = {};
   for (const [k, v] of Object.entries(storedObject(o.percentilesUs) ?? {})) percentilesUs[k] = storedLatency(v);
-  const method = (["merged-hdr", "single-client", "max-of-clients"] as const).find((m) => m === o.percentileMethod) ?? "max-of-clients";
+  const method =
+    (["merged-hdr", "single-client", "max-of-clients"] as const).find((m) => m === o.percentileMethod) ??
+    "max-of-clients";
   return {
     count: storedCount(o.count) ?? 0,
     avgUs: storedLatency(o.avgUs),
@@ -180,7 +255,13 @@ export async function compareRuns(db: Db, ids: readonly string[]) {
       const r = runs.find((x) => x.id === id);
       const own = phases.filter((p) => p.runId === id);
       if (!r) return [];
-      return [{ run: { ...runSummary(r), records: recordsOf(own) }, phases: own.map(withoutRecords), cost: runCost(r.dataInstanceType, spans.get(id) ?? []) }];
+      return [
+        {
+          run: { ...runSummary(r), records: recordsOf(own) },
+          phases: own.map(withoutRecords),
+          cost: runCost(r.dataInstanceType, spans.get(id) ?? []),
+        },
+      ];
     }),
   };
 }

@@ -1,13 +1,21 @@
 /** GET /scaling: throughput against nodes per series, with the ideal-linear line and seed 002's score. */
-import { addLeftOut, analyseScaling, deploymentIdentity, peakKey, type LeftOut, type OverRepeats, type ScalingAnalysis } from "../../../model/aggregate/index.js";
+import {
+  addLeftOut,
+  analyseScaling,
+  deploymentIdentity,
+  type LeftOut,
+  type OverRepeats,
+  peakKey,
+  type ScalingAnalysis,
+} from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedPeakSummary } from "../aggregates/stored-summaries.js";
-import { peakSummary, type PeakSummary } from "../aggregates/summaries.js";
-import { type RunFilters, phaseSummaries } from "./filters.js";
+import { type PeakSummary, peakSummary } from "../aggregates/summaries.js";
+import { phaseSummaries, type RunFilters } from "./filters.js";
 import { groupWhere, summaryColumn } from "./group-rows.js";
-import { NO_LEFT_OUT, groupBy, phaseReasons, pointVerdict } from "./phase-groups.js";
+import { groupBy, NO_LEFT_OUT, phaseReasons, pointVerdict } from "./phase-groups.js";
 
 export interface ScalingSeries {
   engine: string;
@@ -22,7 +30,16 @@ export interface ScalingSeries {
   instanceTypes: { data: string; client: string };
   operationCount: number | null;
   operationCountPer: string | null;
-  points: { nodes: number; throughputOpsSec: number; throughput: OverRepeats; runs: number; phases: number; leftOut: LeftOut; verdict: string; reasons: string[] }[];
+  points: {
+    nodes: number;
+    throughputOpsSec: number;
+    throughput: OverRepeats;
+    runs: number;
+    phases: number;
+    leftOut: LeftOut;
+    verdict: string;
+    reasons: string[];
+  }[];
   leftOut: LeftOut;
   analysis: ScalingAnalysis;
 }
@@ -57,9 +74,17 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
   const where = groupWhere(f, "peak");
   const groups = where ? await keptGroups(db, f, where) : await computedGroups(db, f);
   // The reasons of the peaks not judged valid (kept by id with each summary): one query, none when all are valid.
-  const reasons = await phaseReasons(db, groups.flatMap((g) => g.summary.suspect));
+  const reasons = await phaseReasons(
+    db,
+    groups.flatMap((g) => g.summary.suspect),
+  );
   let total = NO_LEFT_OUT;
-  const series = groupBy(groups, (g) => [...deploymentIdentity(g, SERIES_SPANS), g.workload, g.operationCount, g.operationCountPer])
+  const series = groupBy(groups, (g) => [
+    ...deploymentIdentity(g, SERIES_SPANS),
+    g.workload,
+    g.operationCount,
+    g.operationCountPer,
+  ])
     .sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
     .map(({ rows: gs }) => {
       const g0 = gs[0]!;
@@ -67,7 +92,15 @@ export async function scaling(db: Db, f: RunFilters): Promise<{ series: ScalingS
       const points = gs
         .map(({ nodes, summary: s }) => {
           leftOut = addLeftOut(leftOut, s.leftOut);
-          return { nodes, throughputOpsSec: s.throughput.mean, throughput: s.throughput, runs: s.runs, phases: s.counted, leftOut: s.leftOut, ...pointVerdict(s, reasons) };
+          return {
+            nodes,
+            throughputOpsSec: s.throughput.mean,
+            throughput: s.throughput,
+            runs: s.runs,
+            phases: s.counted,
+            leftOut: s.leftOut,
+            ...pointVerdict(s, reasons),
+          };
         })
         .filter((p): p is typeof p & { throughputOpsSec: number } => p.throughputOpsSec !== null)
         .sort((a, b) => a.nodes - b.nodes);
@@ -103,7 +136,12 @@ async function keptGroups(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Sca
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
            g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.nodes, ${summaryColumn(f)} AS summary
     FROM peak_aggregates g WHERE g.kind IN ('workload', 'load') ${where}`;
-  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), operationCount: r.operationCount === null ? null : Number(r.operationCount), summary: storedPeakSummary(r.summary) }));
+  return rows.map((r) => ({
+    ...r,
+    nodes: Number(r.nodes),
+    operationCount: r.operationCount === null ? null : Number(r.operationCount),
+    summary: storedPeakSummary(r.summary),
+  }));
 }
 
 /** The same groups from the phases (a filter cuts through peak groups); no latency (scaling shows none). */

@@ -1,5 +1,10 @@
 /** GET /runs/:id/phases/:phase/series: one phase's status lines and latency histograms per client, for its charts. */
-import { mergeHistogramsOrNothing, millisecondBuckets, percentileSpectrum, type SpectrumPoint } from "../../../model/aggregate/index.js";
+import {
+  mergeHistogramsOrNothing,
+  millisecondBuckets,
+  percentileSpectrum,
+  type SpectrumPoint,
+} from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import type { Db } from "../../db/client.js";
 import { storedBuckets, storedColumn, storedObject } from "../stored-values.js";
@@ -13,7 +18,11 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
       clients: true,
       clientResults: {
         orderBy: { clientIndex: "asc" },
-        select: { clientIndex: true, statusSeries: { select: { points: true } }, operations: { select: { operation: true, histogramBuckets: true } } },
+        select: {
+          clientIndex: true,
+          statusSeries: { select: { points: true } },
+          operations: { select: { operation: true, histogramBuckets: true } },
+        },
       },
       operations: { select: { operation: true, clients: true, hdrHistogram: true }, orderBy: { operation: "asc" } },
     },
@@ -40,13 +49,31 @@ export async function phaseSeries(db: Db, runId: string, phase: string) {
  * The whole distribution of each operation from the clients' merged HDR histograms (kept by ingest per phase): only
  * where every client of the phase has one (a partial merge would understate the tail), and labelled merged-hdr.
  */
-function phaseDistributions(clients: number, operations: { operation: string; clients: number; hdrHistogram: string | null }[]) {
-  const out: Record<string, { method: "merged-hdr"; clients: number; count: number; spectrum: SpectrumPoint[]; buckets: { bucket: string; count: number }[] }> = {};
+function phaseDistributions(
+  clients: number,
+  operations: { operation: string; clients: number; hdrHistogram: string | null }[],
+) {
+  const out: Record<
+    string,
+    {
+      method: "merged-hdr";
+      clients: number;
+      count: number;
+      spectrum: SpectrumPoint[];
+      buckets: { bucket: string; count: number }[];
+    }
+  > = {};
   for (const o of operations) {
     if (!o.hdrHistogram || o.clients < clients) continue;
     const h = mergeHistogramsOrNothing([o.hdrHistogram]);
     if (!h || h.totalCount === 0) continue;
-    out[o.operation] = { method: "merged-hdr", clients: o.clients, count: h.totalCount, spectrum: percentileSpectrum(h), buckets: millisecondBuckets(h) };
+    out[o.operation] = {
+      method: "merged-hdr",
+      clients: o.clients,
+      count: h.totalCount,
+      spectrum: percentileSpectrum(h),
+      buckets: millisecondBuckets(h),
+    };
   }
   return out;
 }
@@ -57,8 +84,20 @@ function phaseDistributions(clients: number, operations: { operation: string; cl
  */
 function throughputColumns(points: unknown): { elapsedSec: number[]; opsPerSec: (number | null)[] } {
   const [elapsed, ops] = Array.isArray(points)
-    ? [storedColumn(points.map((p) => storedObject(p)?.elapsedSec), LIMITS.elapsedSec), storedColumn(points.map((p) => storedObject(p)?.opsPerSec), LIMITS.throughputOpsSec)]
-    : [storedColumn(storedObject(points)?.elapsedSec, LIMITS.elapsedSec), storedColumn(storedObject(points)?.opsPerSec, LIMITS.throughputOpsSec)];
+    ? [
+        storedColumn(
+          points.map((p) => storedObject(p)?.elapsedSec),
+          LIMITS.elapsedSec,
+        ),
+        storedColumn(
+          points.map((p) => storedObject(p)?.opsPerSec),
+          LIMITS.throughputOpsSec,
+        ),
+      ]
+    : [
+        storedColumn(storedObject(points)?.elapsedSec, LIMITS.elapsedSec),
+        storedColumn(storedObject(points)?.opsPerSec, LIMITS.throughputOpsSec),
+      ];
   // A line without its elapsed time cannot be placed: left out, with its throughput.
   const out = { elapsedSec: [] as number[], opsPerSec: [] as (number | null)[] };
   elapsed.forEach((t, i) => {

@@ -1,14 +1,23 @@
 /** GET /sweeps: throughput, runtime and latency against total client threads, one series per configuration. */
-import { addLeftOut, deploymentIdentity, selectPhases, type LeftOut } from "../../../model/aggregate/index.js";
+import { addLeftOut, deploymentIdentity, type LeftOut, selectPhases } from "../../../model/aggregate/index.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedConfigurationSummary } from "../aggregates/stored-summaries.js";
-import { configurationSummary, type ConfigurationSummary } from "../aggregates/summaries.js";
-import { type RunFilters, phaseSummaries } from "./filters.js";
+import { type ConfigurationSummary, configurationSummary } from "../aggregates/summaries.js";
+import { phaseSummaries, type RunFilters } from "./filters.js";
 import { byKeys, groupWhere, summaryColumn } from "./group-rows.js";
-import { MERGE_LIMIT, NO_LEFT_OUT, configurations, groupBy, phaseOperationParts, phaseProperties, phaseReasons, pointVerdict } from "./phase-groups.js";
+import {
+  configurations,
+  groupBy,
+  MERGE_LIMIT,
+  NO_LEFT_OUT,
+  phaseOperationParts,
+  phaseProperties,
+  phaseReasons,
+  pointVerdict,
+} from "./phase-groups.js";
 
 /** One load level of a sweep: a configuration, as kept by ingest or computed from its phases. */
 interface SweepLevel {
@@ -44,7 +53,13 @@ interface SweepLevel {
 export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
   const where = groupWhere(f, "configuration");
   const levels = where ? await keptLevels(db, f, where) : await computedLevels(db, f, mergeLimit);
-  return assemble(levels, await phaseReasons(db, levels.flatMap((l) => (l.summary.throughput.n > 0 ? l.summary.suspect : []))));
+  return assemble(
+    levels,
+    await phaseReasons(
+      db,
+      levels.flatMap((l) => (l.summary.throughput.n > 0 ? l.summary.suspect : [])),
+    ),
+  );
 }
 
 async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<SweepLevel[]> {
@@ -55,24 +70,46 @@ async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Swe
            g.workload, g.clients, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.phase,
            g.threads_per_client AS "threadsPerClient", g.target, g.runs, ${summaryColumn(f)} AS summary
     FROM configuration_aggregates g WHERE g.kind = 'workload' ${where}`;
-  return rows.map((r) => ({ ...r, nodes: Number(r.nodes), operationCount: r.operationCount === null ? null : Number(r.operationCount), runs: Array.isArray(r.runs) ? r.runs.map(String) : [], summary: storedConfigurationSummary(r.summary) }));
+  return rows.map((r) => ({
+    ...r,
+    nodes: Number(r.nodes),
+    operationCount: r.operationCount === null ? null : Number(r.operationCount),
+    runs: Array.isArray(r.runs) ? r.runs.map(String) : [],
+    summary: storedConfigurationSummary(r.summary),
+  }));
 }
 
 /** The same levels from the phases (a filter cuts through configurations): the summaries ingest would keep. */
 async function computedLevels(db: Db, f: RunFilters, mergeLimit: number): Promise<SweepLevel[]> {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind = 'workload'`]);
   const levels = configurations(rows, await phaseProperties(db, rows));
-  const ops = await phaseOperationParts(db, levels.flatMap((ps) => selectPhases(ps, f.include).counted.map((p) => p.phaseId)), mergeLimit);
+  const ops = await phaseOperationParts(
+    db,
+    levels.flatMap((ps) => selectPhases(ps, f.include).counted.map((p) => p.phaseId)),
+    mergeLimit,
+  );
   return levels.map((ps) => {
     const r = ps[0]!;
-    return { ...r, standIn: r.standIn ?? null, phase: phaseNameWithoutRepeat(r.phase), runs: [...new Set(ps.map((p) => p.runId))], summary: configurationSummary(ps, f.include ?? "valid", ops) };
+    return {
+      ...r,
+      standIn: r.standIn ?? null,
+      phase: phaseNameWithoutRepeat(r.phase),
+      runs: [...new Set(ps.map((p) => p.runId))],
+      summary: configurationSummary(ps, f.include ?? "valid", ops),
+    };
   });
 }
 
 function assemble(levels: readonly SweepLevel[], reasons: ReadonlyMap<number, string[]>) {
   let leftOut: LeftOut = NO_LEFT_OUT;
   // A series keeps the engine's versions apart (deploymentIdentity whole); /scaling and /durability span them.
-  const key = (l: SweepLevel) => [...deploymentIdentity(l), l.workload, l.clients, l.operationCount, l.operationCountPer];
+  const key = (l: SweepLevel) => [
+    ...deploymentIdentity(l),
+    l.workload,
+    l.clients,
+    l.operationCount,
+    l.operationCountPer,
+  ];
   const series = groupBy(levels, key).map(({ rows }) => {
     const first = rows[0]!;
     const runs = [...new Set(rows.flatMap((l) => l.runs))].sort();
@@ -114,6 +151,23 @@ function assemble(levels: readonly SweepLevel[], reasons: ReadonlyMap<number, st
         .sort((a, b) => a.threads - b.threads || (a.target ?? 0) - (b.target ?? 0)),
     };
   });
-  const ordered = series.filter((s) => s.points.length > 0).sort(byKeys((s) => [s.engine, s.nodes, s.runId, s.scenario, s.engineVersion, s.preset, s.sourceId, s.workload, s.operationCount, s.standIn, s.instanceTypes.data, s.instanceTypes.client]));
+  const ordered = series
+    .filter((s) => s.points.length > 0)
+    .sort(
+      byKeys((s) => [
+        s.engine,
+        s.nodes,
+        s.runId,
+        s.scenario,
+        s.engineVersion,
+        s.preset,
+        s.sourceId,
+        s.workload,
+        s.operationCount,
+        s.standIn,
+        s.instanceTypes.data,
+        s.instanceTypes.client,
+      ]),
+    );
   return { series: ordered, leftOut };
 }

@@ -1,10 +1,10 @@
 import { cassandraConnectionProperties } from "../../../engines/cassandra/binding.js";
-import { CQL_PORT } from "../../../engines/cassandra/runtime.js";
 import { cassandraReadiness, GOSSIP_QUERY, type GossipRow } from "../../../engines/cassandra/readiness.js";
+import { CQL_PORT } from "../../../engines/cassandra/runtime.js";
 import { cassandraSchemaStatements } from "../../../engines/cassandra/schema.js";
+import { presetFor, SERVER_PRESET_SWITCH } from "../../../model/presets.js";
 import { bindingClasspathDir, ycsbCoreDir } from "../../java-artifacts.js";
 import { queryCql, runCql } from "../../local/cassandra-cql.js";
-import { presetFor, SERVER_PRESET_SWITCH } from "../../../model/presets.js";
 import type { Formation } from "./types.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,11 +49,24 @@ export const formCassandra: Formation = async ({ ctx, log, timeoutMs }) => {
 };
 
 /** Every node NORMAL in every node's gossip, on one schema version (engines/cassandra/readiness.ts). */
-async function awaitRing(tools: { bindingDir: string; ycsbCoreDir: string }, hosts: string[], deadline: number, timeoutMs: number, log: (l: string) => void): Promise<void> {
+async function awaitRing(
+  tools: { bindingDir: string; ycsbCoreDir: string },
+  hosts: string[],
+  deadline: number,
+  timeoutMs: number,
+  log: (l: string) => void,
+): Promise<void> {
   let reasons: string[] = ["not asked yet"];
   let lastLogged = "";
   while (Date.now() < deadline) {
-    const result = await runCql({ ...tools, hosts, port: CQL_PORT, statements: [GOSSIP_QUERY], eachNode: true, timeoutMs: 60_000 });
+    const result = await runCql({
+      ...tools,
+      hosts,
+      port: CQL_PORT,
+      statements: [GOSSIP_QUERY],
+      eachNode: true,
+      timeoutMs: 60_000,
+    });
     const rows: GossipRow[] = result.rows.map((r) => ({
       node: String(r._node),
       address: String(r.address),
@@ -65,9 +78,11 @@ async function awaitRing(tools: { bindingDir: string; ycsbCoreDir: string }, hos
     reasons = cassandraReadiness(hosts, rows).reasons;
     if (reasons.length === 0) break;
     const summary = reasons.slice(0, 3).join("; ");
-    if (summary !== lastLogged) log(`waiting for the ring: ${summary}${reasons.length > 3 ? ` (+${reasons.length - 3} more)` : ""}`);
+    if (summary !== lastLogged)
+      log(`waiting for the ring: ${summary}${reasons.length > 3 ? ` (+${reasons.length - 3} more)` : ""}`);
     lastLogged = summary;
     await sleep(2000);
   }
-  if (reasons.length > 0) throw new Error(`the ring did not form in ${Math.round(timeoutMs / 1000)} s: ${reasons.join("; ")}`);
+  if (reasons.length > 0)
+    throw new Error(`the ring did not form in ${Math.round(timeoutMs / 1000)} s: ${reasons.join("; ")}`);
 }

@@ -1,8 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { couchbaseConnectionProperties } from "../../../engines/couchbase/binding.js";
 import {
-  addNode, bucketReadiness, clusterInit, COUCHBASE_ADMIN, COUCHBASE_REST_PORT, createBucket, kvPortsOf, nodeInit, nodesToAdd, rebalance,
-  type PoolNode, type RestCall,
+  addNode,
+  bucketReadiness,
+  COUCHBASE_ADMIN,
+  COUCHBASE_REST_PORT,
+  clusterInit,
+  createBucket,
+  kvPortsOf,
+  nodeInit,
+  nodesToAdd,
+  type PoolNode,
+  type RestCall,
+  rebalance,
 } from "../../../engines/couchbase/formation.js";
 import { COUCHBASE_BUCKET } from "../../../engines/couchbase/schema.js";
 import { MOCK_BUCKET_PASSWORD } from "../../../engines/couchbase/stand-in.js";
@@ -18,9 +28,15 @@ async function send(call: RestCall, password?: string): Promise<unknown> {
   if (call.auth && password) headers.authorization = basic(COUCHBASE_ADMIN, password);
   if (call.form) headers["content-type"] = "application/x-www-form-urlencoded";
   const method = call.form ? "POST" : "GET";
-  const r = await fetch(`http://${call.host}${call.path}`, { method, headers, ...(call.form ? { body: new URLSearchParams(call.form).toString() } : {}), signal: AbortSignal.timeout(60_000) });
+  const r = await fetch(`http://${call.host}${call.path}`, {
+    method,
+    headers,
+    ...(call.form ? { body: new URLSearchParams(call.form).toString() } : {}),
+    signal: AbortSignal.timeout(60_000),
+  });
   const text = await r.text();
-  if (!r.ok) throw new Error(`${call.what}: ${method} http://${call.host}${call.path}: HTTP ${r.status} ${text.slice(0, 500)}`);
+  if (!r.ok)
+    throw new Error(`${call.what}: ${method} http://${call.host}${call.path}: HTTP ${r.status} ${text.slice(0, 500)}`);
   try {
     return text ? (JSON.parse(text) as unknown) : undefined;
   } catch {
@@ -35,7 +51,12 @@ async function getJson<T>(url: string, auth?: string): Promise<{ status: number;
   return { status: r.status, body: JSON.parse(text) as T };
 }
 
-async function until<T>(what: string, deadline: number, log: (l: string) => void, attempt: () => Promise<T | string>): Promise<T> {
+async function until<T>(
+  what: string,
+  deadline: number,
+  log: (l: string) => void,
+  attempt: () => Promise<T | string>,
+): Promise<T> {
   let logged = "";
   for (;;) {
     let reason: string;
@@ -66,12 +87,15 @@ async function adminPassword(f: FormationContext): Promise<{ password: string; m
       const r = await ssm.send(new GetParameterCommand({ Name: name, WithDecryption: true }));
       if (r.Parameter?.Value) return { password: r.Parameter.Value, made: false };
     } catch (err) {
-      if ((err as { name?: string }).name !== "ParameterNotFound") throw new Error(`ssm GetParameter ${name}: ${(err as Error).message}`);
+      if ((err as { name?: string }).name !== "ParameterNotFound")
+        throw new Error(`ssm GetParameter ${name}: ${(err as Error).message}`);
     }
     const password = randomBytes(24).toString("hex");
-    await ssm.send(new PutParameterCommand({ Name: name, Value: password, Type: "SecureString", Overwrite: true })).catch((err: Error) => {
-      throw new Error(`ssm PutParameter ${name}: ${err.message}`);
-    });
+    await ssm
+      .send(new PutParameterCommand({ Name: name, Value: password, Type: "SecureString", Overwrite: true }))
+      .catch((err: Error) => {
+        throw new Error(`ssm PutParameter ${name}: ${err.message}`);
+      });
     return { password, made: true };
   } finally {
     ssm.destroy();
@@ -92,7 +116,11 @@ async function formOnMock(f: FormationContext, standIn: string) {
     nodes: f.ctx.nodeIps.length,
     preset: f.ctx.preset,
     // The mock's bucket password guards a throw-away bucket on loopback: it travels in the marker, unlike a real one.
-    connection: couchbaseConnectionProperties({ connectionString: `couchbase://${ports.map((p) => `${ip}:${p}`).join(",")}`, username: COUCHBASE_BUCKET, password: MOCK_BUCKET_PASSWORD }),
+    connection: couchbaseConnectionProperties({
+      connectionString: `couchbase://${ports.map((p) => `${ip}:${p}`).join(",")}`,
+      username: COUCHBASE_BUCKET,
+      password: MOCK_BUCKET_PASSWORD,
+    }),
     standIn,
     steps: [
       `stand-in: ${standIn}: no cluster-init, server-add, rebalance or bucket settings to form (the mock serves bucket ${COUCHBASE_BUCKET} as it starts; full eviction does not apply)`,
@@ -114,13 +142,20 @@ export const formCouchbase: Formation = async (f) => {
   const leader = ctx.nodeIps[0]!;
   const steps: string[] = [];
   const { password, made } = await adminPassword(f);
-  steps.push(made ? `admin password made and stored in SSM ${ctx.adminPasswordParameter}` : `admin password found in SSM ${ctx.adminPasswordParameter}`);
+  steps.push(
+    made
+      ? `admin password made and stored in SSM ${ctx.adminPasswordParameter}`
+      : `admin password found in SSM ${ctx.adminPasswordParameter}`,
+  );
   const auth = basic(COUCHBASE_ADMIN, password);
-  const pool = async () => (await getJson<{ nodes: PoolNode[] }>(`http://${leader}:${COUCHBASE_REST_PORT}/pools/default`, auth)).body?.nodes;
+  const pool = async () =>
+    (await getJson<{ nodes: PoolNode[] }>(`http://${leader}:${COUCHBASE_REST_PORT}/pools/default`, auth)).body?.nodes;
 
   for (const ip of ctx.nodeIps) {
     await until(`Couchbase on ${ip}`, deadline, log, async () => {
-      const r = await fetch(`http://${ip}:${COUCHBASE_REST_PORT}/pools`, { signal: AbortSignal.timeout(10_000) }).catch((err: Error) => err);
+      const r = await fetch(`http://${ip}:${COUCHBASE_REST_PORT}/pools`, { signal: AbortSignal.timeout(10_000) }).catch(
+        (err: Error) => err,
+      );
       return r instanceof Error ? r.message : r.status < 500 ? true : `HTTP ${r.status}`;
     });
   }
@@ -145,16 +180,28 @@ export const formCouchbase: Formation = async (f) => {
   }
   members = (await pool()) ?? members;
   if (members.some((n) => n.clusterMembership !== "active")) {
-    const call = rebalance(ctx, members.map((n) => n.otpNode));
+    const call = rebalance(
+      ctx,
+      members.map((n) => n.otpNode),
+    );
     await send(call, password);
     steps.push(call.what);
     await until("the rebalance", deadline, log, async () => {
-      const progress = (await getJson<{ status: string }>(`http://${leader}:${COUCHBASE_REST_PORT}/pools/default/rebalanceProgress`, auth)).body;
+      const progress = (
+        await getJson<{ status: string }>(
+          `http://${leader}:${COUCHBASE_REST_PORT}/pools/default/rebalanceProgress`,
+          auth,
+        )
+      ).body;
       if (progress?.status !== "none") return `rebalance ${progress?.status ?? "unknown"}`;
       const now = (await pool()) ?? [];
       const inactive = now.filter((n) => n.clusterMembership !== "active");
       // Rebalance ended; a node still not active means it failed (Couchbase logs why in the leader's error.log).
-      if (inactive.length > 0) throw Object.assign(new Error(`rebalance ended with ${inactive.map((n) => `${n.hostname} ${n.clusterMembership}`).join(", ")}`), { permanent: true });
+      if (inactive.length > 0)
+        throw Object.assign(
+          new Error(`rebalance ended with ${inactive.map((n) => `${n.hostname} ${n.clusterMembership}`).join(", ")}`),
+          { permanent: true },
+        );
       return true;
     });
   }
@@ -165,7 +212,8 @@ export const formCouchbase: Formation = async (f) => {
     steps.push(call.what);
   }
   await until(`bucket ${COUCHBASE_BUCKET} on every node`, deadline, log, async () => {
-    const nodes = (await getJson<{ nodes: Array<{ hostname: string; status: string }> }>(bucketUrl, auth)).body?.nodes ?? [];
+    const nodes =
+      (await getJson<{ nodes: Array<{ hostname: string; status: string }> }>(bucketUrl, auth)).body?.nodes ?? [];
     const reasons = bucketReadiness(ctx, nodes);
     return reasons.length === 0 ? true : reasons.join("; ");
   });
@@ -174,7 +222,10 @@ export const formCouchbase: Formation = async (f) => {
     engine: "couchbase",
     nodes: ctx.nodeIps.length,
     preset: ctx.preset,
-    connection: couchbaseConnectionProperties({ connectionString: `couchbase://${ctx.nodeIps.join(",")}`, username: COUCHBASE_ADMIN }),
+    connection: couchbaseConnectionProperties({
+      connectionString: `couchbase://${ctx.nodeIps.join(",")}`,
+      username: COUCHBASE_ADMIN,
+    }),
     secretConnection: { "couchbase.password": ctx.adminPasswordParameter },
     steps,
   };

@@ -9,21 +9,36 @@ import type { Formation } from "./types.js";
 export const HBASE_SCHEMA_TOOL = "io.ycsblab.bindings.hbase.HBaseSchemaTool";
 
 /** The tool's command line (pure): wait for `servers` region servers, then the table of `spec`. */
-export function schemaToolArgs(o: { bindingDir: string; quorum: string; servers: number; timeoutSec: number; table: HBaseTableSpec }): string[] {
+export function schemaToolArgs(o: {
+  bindingDir: string;
+  quorum: string;
+  servers: number;
+  timeoutSec: number;
+  table: HBaseTableSpec;
+}): string[] {
   const t = o.table;
   return [
     "-Xmx256m",
     "-Dlog4j.configuration=ycsblab-hbase-tool-log4j.properties",
-    "-cp", join(o.bindingDir, "*"),
+    "-cp",
+    join(o.bindingDir, "*"),
     HBASE_SCHEMA_TOOL,
-    "--quorum", o.quorum,
-    "--port", String(HBASE_PORTS.zookeeper),
-    "--servers", String(o.servers),
-    "--timeout-sec", String(o.timeoutSec),
-    "--table", t.table,
-    "--family", t.family,
-    "--durability", t.durability,
-    "--compression", t.compression,
+    "--quorum",
+    o.quorum,
+    "--port",
+    String(HBASE_PORTS.zookeeper),
+    "--servers",
+    String(o.servers),
+    "--timeout-sec",
+    String(o.timeoutSec),
+    "--table",
+    t.table,
+    "--family",
+    t.family,
+    "--durability",
+    t.durability,
+    "--compression",
+    t.compression,
     ...t.splits.flatMap((s) => ["--split", s]),
   ];
 }
@@ -47,7 +62,13 @@ interface ToolStep {
 export const formHBase: Formation = async ({ ctx, log, timeoutMs }) => {
   const n = ctx.nodeIps.length;
   const table = usertableSpec(ctx);
-  const args = schemaToolArgs({ bindingDir: await bindingClasspathDir("hbase"), quorum: ctx.nodeIps[0]!, servers: n, timeoutSec: Math.ceil(timeoutMs / 1000), table });
+  const args = schemaToolArgs({
+    bindingDir: await bindingClasspathDir("hbase"),
+    quorum: ctx.nodeIps[0]!,
+    servers: n,
+    timeoutSec: Math.ceil(timeoutMs / 1000),
+    table,
+  });
   const steps: ToolStep[] = await new Promise((resolve, reject) => {
     const child = spawn("java", args, { stdio: ["ignore", "pipe", "pipe"] });
     const found: ToolStep[] = [];
@@ -60,13 +81,16 @@ export const formHBase: Formation = async ({ ctx, log, timeoutMs }) => {
       for (const line of lines.filter((l) => l.startsWith("{"))) {
         const step = JSON.parse(line) as ToolStep;
         found.push(step);
-        if (step.step === "servers") log(`region servers live: ${step.live} of ${step.expected} (${(step.servers ?? []).join(", ")})`);
+        if (step.step === "servers")
+          log(`region servers live: ${step.live} of ${step.expected} (${(step.servers ?? []).join(", ")})`);
       }
     });
     child.stderr.setEncoding("utf8").on("data", (c: string) => (err = (err + c).slice(-8000)));
     child.once("error", (e) => reject(new Error(`hbase schema tool: cannot start java: ${e.message}`)));
     child.once("close", (code) =>
-      code === 0 ? resolve(found) : reject(new Error(`hbase schema tool failed (exit ${code}): ${err.trim().split("\n").slice(-8).join("\n")}`)),
+      code === 0
+        ? resolve(found)
+        : reject(new Error(`hbase schema tool failed (exit ${code}): ${err.trim().split("\n").slice(-8).join("\n")}`)),
     );
   });
   const created = steps.find((s) => s.step === "table");

@@ -10,13 +10,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A driver connection to one server (a mongod by itself, or a mongos); the driver is loaded only where MongoDB runs. */
 async function connect(hostPort: string, direct: boolean): Promise<MongoClient> {
   const { MongoClient } = await import("mongodb");
-  const client = new MongoClient(`mongodb://${hostPort}/`, { directConnection: direct, serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000 });
+  const client = new MongoClient(`mongodb://${hostPort}/`, {
+    directConnection: direct,
+    serverSelectionTimeoutMS: 5000,
+    connectTimeoutMS: 5000,
+  });
   await client.connect();
   return client;
 }
 
 /** Retries `attempt` until it returns a value (not undefined) or the deadline passes; the last reason names the wait. */
-async function until<T>(what: string, deadline: number, log: (l: string) => void, attempt: () => Promise<T | undefined>): Promise<T> {
+async function until<T>(
+  what: string,
+  deadline: number,
+  log: (l: string) => void,
+  attempt: () => Promise<T | undefined>,
+): Promise<T> {
   let reason = "not tried yet";
   let logged = "";
   for (;;) {
@@ -80,7 +89,9 @@ export const formMongodb: Formation = async ({ ctx, log, timeoutMs, standIn }) =
   const initiations = replicaSetInitiations(ctx);
   const steps: string[] = [];
   for (const host of allMongods(initiations)) {
-    await until(`mongod ${host}`, deadline, log, () => withClient(host, true, async (c) => ((await c.db("admin").command({ ping: 1 })).ok === 1 ? true : undefined)));
+    await until(`mongod ${host}`, deadline, log, () =>
+      withClient(host, true, async (c) => ((await c.db("admin").command({ ping: 1 })).ok === 1 ? true : undefined)),
+    );
   }
   steps.push(`${allMongods(initiations).length} mongod(s) answer`);
   for (const i of initiations) {
@@ -89,18 +100,24 @@ export const formMongodb: Formation = async ({ ctx, log, timeoutMs, standIn }) =
         await c.db("admin").command({ replSetInitiate: i.config });
         steps.push(`replica set ${i.config._id} initiated (${i.config.members.map((m) => m.host).join(", ")})`);
       } catch (err) {
-        if ((err as { code?: number }).code !== ALREADY_INITIALIZED) throw new Error(`replSetInitiate ${i.config._id} on ${i.host}: ${(err as Error).message}`);
+        if ((err as { code?: number }).code !== ALREADY_INITIALIZED)
+          throw new Error(`replSetInitiate ${i.config._id} on ${i.host}: ${(err as Error).message}`);
         steps.push(`replica set ${i.config._id} was initiated before`);
       }
     });
     await until(`a primary of ${i.config._id} on ${i.host}`, deadline, log, () =>
-      withClient(i.host, true, async (c) => ((await c.db("admin").command({ hello: 1 })).isWritablePrimary === true ? true : undefined)),
+      withClient(i.host, true, async (c) =>
+        (await c.db("admin").command({ hello: 1 })).isWritablePrimary === true ? true : undefined,
+      ),
     );
   }
-  await until(`mongos ${self}`, deadline, log, () => withClient(self, false, async (c) => ((await c.db("admin").command({ ping: 1 })).ok === 1 ? true : undefined)));
+  await until(`mongos ${self}`, deadline, log, () =>
+    withClient(self, false, async (c) => ((await c.db("admin").command({ ping: 1 })).ok === 1 ? true : undefined)),
+  );
   await withClient(self, false, async (c) => {
     const admin = c.db("admin");
-    const listed = async () => new Set(((await admin.command({ listShards: 1 })).shards as Array<{ _id: string }>).map((s) => s._id));
+    const listed = async () =>
+      new Set(((await admin.command({ listShards: 1 })).shards as Array<{ _id: string }>).map((s) => s._id));
     const present = await listed();
     for (const shard of shardsToAdd(initiations)) {
       if (present.has(shard.name)) continue;
@@ -113,7 +130,10 @@ export const formMongodb: Formation = async ({ ctx, log, timeoutMs, standIn }) =
       return want.every((s) => now.has(s)) ? true : undefined;
     });
     // A restarted leader finds usertable sharded already: its chunks were split and moved by the first attempt.
-    const sharded = await c.db("config").collection("collections").findOne({ _id: `${MONGODB_DATABASE}.${MONGODB_COLLECTION}` as never });
+    const sharded = await c
+      .db("config")
+      .collection("collections")
+      .findOne({ _id: `${MONGODB_DATABASE}.${MONGODB_COLLECTION}` as never });
     if (sharded) {
       steps.push(`${MONGODB_DATABASE}.${MONGODB_COLLECTION} was sharded before`);
       return;

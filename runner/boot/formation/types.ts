@@ -1,6 +1,6 @@
+import type { NodeContext } from "../../../engines/node-context.js";
 import type { ClusterDescription } from "../../../model/cluster-description.js";
 import type { ReadyMarker } from "../../../model/instance-status.js";
-import type { NodeContext } from "../../../engines/node-context.js";
 
 /** What a leader's formation gets: the node's view of the cluster and a way to report progress. */
 export interface FormationContext {

@@ -7,10 +7,10 @@ import type {
   ScalingResponse,
   SweepsResponse,
 } from "../../../model/api-schemas.js";
+import type { PointVerdict } from "../verdicts.js";
 import { fetchFacets } from "./catalog.js";
 import { allInOrder, getJson } from "./http.js";
 import type { Facets, RunSource } from "./types.js";
-import type { PointVerdict } from "../verdicts.js";
 
 const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
@@ -51,7 +51,7 @@ export function scalingSeries(s: Static<typeof ScalingResponse>["series"][number
     steps: s.analysis.steps,
     leftOut: s.leftOut,
     scalabilityScore: s.analysis.score === null ? null : s.analysis.score * 100,
-    };
+  };
 }
 
 /** A durability cell: the row's throughput with its CI, p99 and mean latency per operation, and its verdict. */
@@ -76,7 +76,7 @@ export function durabilityCell(r: Static<typeof DurabilityResponse>["rows"][numb
     latency: Object.fromEntries(
       Object.entries(r.operations).map(([op, o]) => [op, { count: o.count, avgUs: o.avgUs }]),
     ),
-    };
+  };
 }
 
 const ci = (c: { low: number; high: number } | null) => (c ? { low: c.low, high: c.high } : null);
@@ -112,36 +112,36 @@ export function sweepSeries(s: Static<typeof SweepsResponse>["series"][number], 
         verdict: verdictOf(p),
       };
     }),
-    };
+  };
 }
 
 /** A group of repeats of one configuration with its mean, CI, spread and maximum difference in percent. */
 export function repeatGroup(g: Static<typeof RepeatabilityResponse>["groups"][number], facets: Facets) {
   return {
-      // Everything that tells two configurations apart: version and operation count too (5.0.4 and 5.0.5 are two rows).
-      label: [
-        `${g.engine} ${g.engineVersion} ${g.preset} ${g.nodes}n ${g.workload ?? g.phase}`,
-        `${g.threadsPerClient}×${g.clients} threads`,
-        g.target === null ? null : `target ${g.target}`,
-        g.operationCount === null ? null : `${g.operationCount.toLocaleString("en-US")} ops`,
-        g.scenario,
-      ]
-        .filter((x) => x !== null)
-        .join(" · "),
-      engine: g.engine,
-      source: sourceOf(g.sourceKind, g.sourceId, facets, g.standIn),
-      repeats: g.repeats.map((r, repeat) => ({
-        repeat,
-        runId: r.runId,
-        phase: r.phase,
-        throughputOpsSec: r.throughputOpsSec,
-        verdict: r.verdict,
-      })),
-      mean: g.throughput.mean,
-      ci: g.throughput.ci95,
-      stdDev: g.throughput.stdDev,
-      cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,
-      maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,
+    // Everything that tells two configurations apart: version and operation count too (5.0.4 and 5.0.5 are two rows).
+    label: [
+      `${g.engine} ${g.engineVersion} ${g.preset} ${g.nodes}n ${g.workload ?? g.phase}`,
+      `${g.threadsPerClient}×${g.clients} threads`,
+      g.target === null ? null : `target ${g.target}`,
+      g.operationCount === null ? null : `${g.operationCount.toLocaleString("en-US")} ops`,
+      g.scenario,
+    ]
+      .filter((x) => x !== null)
+      .join(" · "),
+    engine: g.engine,
+    source: sourceOf(g.sourceKind, g.sourceId, facets, g.standIn),
+    repeats: g.repeats.map((r, repeat) => ({
+      repeat,
+      runId: r.runId,
+      phase: r.phase,
+      throughputOpsSec: r.throughputOpsSec,
+      verdict: r.verdict,
+    })),
+    mean: g.throughput.mean,
+    ci: g.throughput.ci95,
+    stdDev: g.throughput.stdDev,
+    cvPct: g.throughput.coefficientOfVariation === null ? null : g.throughput.coefficientOfVariation * 100,
+    maxDiffPct: g.throughput.maxDifference === null ? null : g.throughput.maxDifference * 100,
   };
 }
 
@@ -185,9 +185,7 @@ export async function fetchDurability(
  * Load levels per configuration. `series`: sweeps (more than one thread count); `levels`: every configuration's levels,
  * a single one too (a run at one thread count is a load every preset of it shares: durability's equal load).
  */
-export async function fetchSweeps(
-  params: Record<string, string | undefined>,
-): Promise<{
+export async function fetchSweeps(params: Record<string, string | undefined>): Promise<{
   series: SweepSeries[];
   levels: SweepSeries[];
   engines: string[];
@@ -225,6 +223,8 @@ export async function fetchRepeatability(
 export type CapacityConfiguration = Static<typeof CapacityResponse>["configurations"][number];
 
 /** Capacity searches per configuration: sustainable throughput under the SLO over repeats, and its price. */
-export async function fetchCapacity(params: Record<string, string | undefined>): Promise<Static<typeof CapacityResponse>> {
+export async function fetchCapacity(
+  params: Record<string, string | undefined>,
+): Promise<Static<typeof CapacityResponse>> {
   return (await getJson("/capacity", params)) as Static<typeof CapacityResponse>;
 }

@@ -9,9 +9,9 @@ import type {
 } from "../../../model/api-schemas.js";
 import { publishedMs } from "../analysis.js";
 import { getJson, oncePerPage } from "./http.js";
+import type { RunRow } from "./runs.js";
 import { fetchRunPage } from "./runs.js";
 import type { Anova, ReferenceTable, Regressions, RunSource } from "./types.js";
-import type { RunRow } from "./runs.js";
 
 /** The values every filter can take (GET /facets), once per page load: no view downloads the runs for its options. */
 export const fetchFacets = oncePerPage(async () => (await getJson("/facets")) as Static<typeof FacetsResponse>);

@@ -19,7 +19,10 @@ export function queryString(params: Record<string, string | number | undefined>)
   return s ? `?${s}` : "";
 }
 
-export async function getJson(path: string, params: Record<string, string | number | undefined> = {}): Promise<unknown> {
+export async function getJson(
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+): Promise<unknown> {
   const url = `${API_BASE}${path}${queryString(params)}`;
   const response = await fetch(url, { headers: { accept: "application/json" } });
   if (!response.ok) {
@@ -39,7 +42,9 @@ export async function getJson(path: string, params: Record<string, string | numb
  * Like Promise.all, but when several requests fail the error is the first one's in argument order, not the first
  * to arrive: a view names its own request (GET /scaling) rather than whichever helper request lost the race.
  */
-export async function allInOrder<T extends readonly unknown[] | []>(requests: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+export async function allInOrder<T extends readonly unknown[] | []>(
+  requests: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   const settled = await Promise.allSettled(requests as readonly unknown[]);
   const values: unknown[] = [];
   for (const s of settled) {

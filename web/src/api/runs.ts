@@ -4,11 +4,11 @@ import type {
   CompareResponse,
   PhaseResult,
   PhaseSeriesResponse,
-  RunsPage,
+  RunAuditResponse,
   RunSummary,
+  RunsPage,
   RunWithPhases,
   TimelineResponse,
-  RunAuditResponse,
 } from "../../../model/api-schemas.js";
 import { getJson } from "./http.js";
 import type { RunSource, Timeline } from "./types.js";
@@ -69,7 +69,9 @@ export function phaseView(p: RawPhaseResult) {
     ...(workload ? { workload } : {}),
     throughputOpsSec: p.aggregate.throughputOpsSec,
     runtimeMs: p.aggregate.runtimeMs,
-    operations: Object.fromEntries(Object.entries(p.aggregate.operations).map(([op, o]) => [op, operationAggregate(o)])),
+    operations: Object.fromEntries(
+      Object.entries(p.aggregate.operations).map(([op, o]) => [op, operationAggregate(o)]),
+    ),
     verdict: p.verdict,
     /** The reasons of its clients' verdicts. */
     reasons: p.reasons ?? [],
@@ -79,7 +81,11 @@ export function phaseView(p: RawPhaseResult) {
   };
 }
 
-export const runDetail = (r: RawRunWithPhases) => ({ run: runRow(r.run), phases: r.phases.map(phaseView), cost: r.cost });
+export const runDetail = (r: RawRunWithPhases) => ({
+  run: runRow(r.run),
+  phases: r.phases.map(phaseView),
+  cost: r.cost,
+});
 
 export type RunRow = ReturnType<typeof runRow>;
 export type RunDetail = ReturnType<typeof runDetail>;

@@ -34,4 +34,3 @@ export type Baselines = Static<typeof BaselinesResponse>;
 export type Regressions = Static<typeof RegressionsResponse>;
 export type ReferenceTable = Static<typeof ReferenceTablesResponse>["tables"][number];
 export type Anova = Static<typeof AnovaResponse>;
-

@@ -1,12 +1,12 @@
 /** Capacity and cost: what each configuration sustains under its latency SLO against what it costs per hour. */
 import type { ChartConfiguration } from "chart.js";
-import { fetchCapacity, type CapacityConfiguration } from "../api.js";
-import { capacityFrontier, configurationLabel, ladderRows, sloText, type CapacityPoint } from "../capacity.js";
+import { type CapacityConfiguration, fetchCapacity } from "../api.js";
+import { type CapacityPoint, capacityFrontier, configurationLabel, ladderRows, sloText } from "../capacity.js";
 import { toCsv } from "../csv.js";
 import { engineColour } from "../palette.js";
 import { el, formatNumber, message } from "../ui.js";
-import type { View, ViewContext } from "../view.js";
 import { hollowPoints, verdictNote } from "../verdicts.js";
+import type { View, ViewContext } from "../view.js";
 import { axisTitle, fittedLegend, plural } from "./common.js";
 
 const FILTERS = ["scenario", "engine", "preset", "workload", "include"] as const;
@@ -17,14 +17,20 @@ export const capacityView: View = {
     const p = ctx.state.params;
     const { configurations } = await fetchCapacity(Object.fromEntries(FILTERS.map((k) => [k, p[k]])));
     if (configurations.length === 0) {
-      ctx.controls.append(message("No capacity search for these filters: run a scenario with a capacity section (ycsb-lab plan --capacity)."));
+      ctx.controls.append(
+        message(
+          "No capacity search for these filters: run a scenario with a capacity section (ycsb-lab plan --capacity).",
+        ),
+      );
       return;
     }
     const points = configurations.map(pointOf);
     const frontier = capacityFrontier(points);
     drawCostChart(ctx, points, frontier);
     ctx.details.append(configurationTable(ctx, points, frontier));
-    const chosen = configurations.find((c, i) => points[i]!.label === p.config) ?? configurations[points.indexOf(frontier[0] ?? points[0]!)]!;
+    const chosen =
+      configurations.find((c, i) => points[i]!.label === p.config) ??
+      configurations[points.indexOf(frontier[0] ?? points[0]!)]!;
     drawLadder(ctx, chosen);
   },
 };
@@ -51,7 +57,9 @@ function pointOf(c: CapacityConfiguration, _i: number, all: readonly CapacityCon
 function drawCostChart(ctx: ViewContext, points: CapacityPoint[], frontier: CapacityPoint[]): void {
   const priced = points.filter((pt) => pt.usdPerHour !== null);
   if (priced.length === 0) {
-    ctx.details.append(message(`No configuration here has a price (${points[0]!.priceNote}): the table lists what each sustains.`));
+    ctx.details.append(
+      message(`No configuration here has a price (${points[0]!.priceNote}): the table lists what each sustains.`),
+    );
     return;
   }
   const config = {
@@ -95,7 +103,16 @@ function drawCostChart(ctx: ViewContext, points: CapacityPoint[], frontier: Capa
     csv: () =>
       toCsv(
         ["configuration", "usd_per_hour", "sustainable_ops_sec", "ci95_low", "ci95_high", "n", "frontier", "verdict"],
-        priced.map((pt) => [pt.label, pt.usdPerHour, pt.sustainableOpsSec, pt.ci?.low ?? "", pt.ci?.high ?? "", pt.n, frontier.includes(pt) ? "yes" : "no", pt.verdict]),
+        priced.map((pt) => [
+          pt.label,
+          pt.usdPerHour,
+          pt.sustainableOpsSec,
+          pt.ci?.low ?? "",
+          pt.ci?.high ?? "",
+          pt.n,
+          frontier.includes(pt) ? "yes" : "no",
+          pt.verdict,
+        ]),
       ),
     note:
       "Each point: the mean over repeats of the highest step that held the SLO (whiskers its 95% CI); the dashed line joins the configurations no other beats on both." +
@@ -107,12 +124,27 @@ function configurationTable(ctx: ViewContext, points: CapacityPoint[], frontier:
   const head = el(
     "tr",
     {},
-    ...["configuration", "sustainable (ops/s)", "95% CI", "n", "USD/hour", "USD per million ops", "frontier", "verdict", "price"].map((h) => el("th", {}, h)),
+    ...[
+      "configuration",
+      "sustainable (ops/s)",
+      "95% CI",
+      "n",
+      "USD/hour",
+      "USD per million ops",
+      "frontier",
+      "verdict",
+      "price",
+    ].map((h) => el("th", {}, h)),
   );
   const rows = points.map((pt) =>
     el(
       "tr",
-      { "data-config": pt.label, "data-frontier": String(frontier.includes(pt)), class: "clickable", title: "show this configuration's step ladder" },
+      {
+        "data-config": pt.label,
+        "data-frontier": String(frontier.includes(pt)),
+        class: "clickable",
+        title: "show this configuration's step ladder",
+      },
       el("td", {}, pt.label),
       el("td", { class: "num" }, formatNumber(pt.sustainableOpsSec)),
       el("td", { class: "num" }, pt.ci ? `${formatNumber(pt.ci.low)} – ${formatNumber(pt.ci.high)}` : "–"),
@@ -134,11 +166,24 @@ function configurationTable(ctx: ViewContext, points: CapacityPoint[], frontier:
 function drawLadder(ctx: ViewContext, c: CapacityConfiguration): void {
   const first = c.runs[0]!;
   const rows = ladderRows(first.result);
-  const labels = rows.map((r) => (r.target === null ? `${r.step}: probe` : `${r.step}: ${formatNumber(r.target)} ops/s`));
+  const labels = rows.map((r) =>
+    r.target === null ? `${r.step}: probe` : `${r.step}: ${formatNumber(r.target)} ops/s`,
+  );
   const ops = c.slo.operations;
   const series = ops.flatMap((op, i) => [
-    { label: `${op} p${c.slo.percentile} intended (ms)`, data: rows.map((r) => r.judged.find((j) => j.operation === op)?.intendedMs ?? null), borderColor: engineColour("", i), backgroundColor: engineColour("", i) },
-    { label: `${op} p${c.slo.percentile} service time (ms)`, data: rows.map((r) => r.judged.find((j) => j.operation === op)?.opMs ?? null), borderColor: engineColour("", i), backgroundColor: "#ffffff", borderDash: [4, 3] },
+    {
+      label: `${op} p${c.slo.percentile} intended (ms)`,
+      data: rows.map((r) => r.judged.find((j) => j.operation === op)?.intendedMs ?? null),
+      borderColor: engineColour("", i),
+      backgroundColor: engineColour("", i),
+    },
+    {
+      label: `${op} p${c.slo.percentile} service time (ms)`,
+      data: rows.map((r) => r.judged.find((j) => j.operation === op)?.opMs ?? null),
+      borderColor: engineColour("", i),
+      backgroundColor: "#ffffff",
+      borderDash: [4, 3],
+    },
   ]);
   const config = {
     type: "line",
@@ -146,13 +191,23 @@ function drawLadder(ctx: ViewContext, c: CapacityConfiguration): void {
       labels,
       datasets: [
         ...series,
-        { label: `SLO: ${sloText(c.slo)}`, data: rows.map(() => c.slo.limitMs), borderColor: "#c00", backgroundColor: "#c00", pointRadius: 0, borderWidth: 2 },
+        {
+          label: `SLO: ${sloText(c.slo)}`,
+          data: rows.map(() => c.slo.limitMs),
+          borderColor: "#c00",
+          backgroundColor: "#c00",
+          pointRadius: 0,
+          borderWidth: 2,
+        },
       ],
     },
     options: {
       animation: false,
       maintainAspectRatio: false,
-      scales: { x: { title: axisTitle("step: total target") }, y: { type: "logarithmic", title: axisTitle("latency (ms)") } },
+      scales: {
+        x: { title: axisTitle("step: total target") },
+        y: { type: "logarithmic", title: axisTitle("latency (ms)") },
+      },
       plugins: { legend: fittedLegend() },
     },
   };
@@ -163,7 +218,19 @@ function drawLadder(ctx: ViewContext, c: CapacityConfiguration): void {
     csv: () =>
       toCsv(
         ["step", "role", "target", "achieved_ops_sec", "operation", "op_ms", "intended_ms", "errors_pct", "verdict"],
-        rows.flatMap((r) => r.judged.map((j) => [r.step, r.role, r.target ?? "", r.achievedOpsSec, j.operation, j.opMs ?? "", j.intendedMs ?? "", r.errorsPct, r.verdict])),
+        rows.flatMap((r) =>
+          r.judged.map((j) => [
+            r.step,
+            r.role,
+            r.target ?? "",
+            r.achievedOpsSec,
+            j.operation,
+            j.opMs ?? "",
+            j.intendedMs ?? "",
+            r.errorsPct,
+            r.verdict,
+          ]),
+        ),
       ),
     note: `Red line: the SLO's limit. A step breaks on the intended latency (from each operation's scheduled start), its error rate, or an achieved rate under its target. ${plural(c.runs.length, "repeat")} counted.`,
   });
@@ -176,7 +243,15 @@ function ladderTable(run: CapacityConfiguration["runs"][number]): HTMLElement {
   const head = el(
     "tr",
     {},
-    ...["step", "target (ops/s)", "achieved (ops/s)", ...ops.map((op) => `${op} p${run.result.slo.percentile} op / intended (ms)`), "errors", "verdict", "why"].map((h) => el("th", {}, h)),
+    ...[
+      "step",
+      "target (ops/s)",
+      "achieved (ops/s)",
+      ...ops.map((op) => `${op} p${run.result.slo.percentile} op / intended (ms)`),
+      "errors",
+      "verdict",
+      "why",
+    ].map((h) => el("th", {}, h)),
   );
   const body = rows.map((r) =>
     el(
@@ -187,7 +262,11 @@ function ladderTable(run: CapacityConfiguration["runs"][number]): HTMLElement {
       el("td", { class: "num" }, formatNumber(r.achievedOpsSec)),
       ...ops.map((op) => {
         const j = r.judged.find((x) => x.operation === op);
-        return el("td", { class: j?.overLimit ? "num over-limit" : "num" }, j ? `${formatNumber(j.opMs, 2)} / ${formatNumber(j.intendedMs, 2)}` : "–");
+        return el(
+          "td",
+          { class: j?.overLimit ? "num over-limit" : "num" },
+          j ? `${formatNumber(j.opMs, 2)} / ${formatNumber(j.intendedMs, 2)}` : "–",
+        );
       }),
       el("td", { class: "num" }, `${formatNumber(r.errorsPct, 3)} %`),
       el("td", {}, r.verdict),
@@ -198,7 +277,15 @@ function ladderTable(run: CapacityConfiguration["runs"][number]): HTMLElement {
     "caption",
     {},
     `Run ${run.runId}, repeat ${run.repeat}: sustains ${formatNumber(run.result.sustainableOpsSec)} ops/s` +
-      (run.result.broke ? `; step ${run.result.broke.step} broke: ${run.result.broke.breaches.join("; ")}` : "; no step above it broke"),
+      (run.result.broke
+        ? `; step ${run.result.broke.step} broke: ${run.result.broke.breaches.join("; ")}`
+        : "; no step above it broke"),
   );
-  return el("table", { class: "capacity-ladder", "data-run": run.runId, "data-repeat": String(run.repeat) }, caption, el("thead", {}, head), el("tbody", {}, ...body));
+  return el(
+    "table",
+    { class: "capacity-ladder", "data-run": run.runId, "data-repeat": String(run.repeat) },
+    caption,
+    el("thead", {}, head),
+    el("tbody", {}, ...body),
+  );
 }

@@ -1,10 +1,10 @@
 /** Pieces several views share: published-series labels, dataset looks, axis formats. */
 import { Chart } from "chart.js";
+import { type BaselinePeak, changeFrom } from "../../../model/history.js";
 import type { RunSource } from "../api.js";
 import { charsIn, fitLabel } from "../labels.js";
-import { BASELINE_COLOUR, distinctLooks, engineColour, seriesLook, type SeriesLook } from "../palette.js";
+import { BASELINE_COLOUR, distinctLooks, engineColour, type SeriesLook, seriesLook } from "../palette.js";
 import { el, formatNumber } from "../ui.js";
-import { changeFrom, type BaselinePeak } from "../../../model/history.js";
 
 /**
  * "cassandra (measured)", "cassandra (stand-in)" (measured on site.ycsb.BasicDB, FerretDB or CouchbaseMock, never

@@ -9,28 +9,28 @@ import { Chart, type ChartConfiguration, type Scale } from "chart.js";
 import type { OverRepeats } from "../../../model/aggregate/rules.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { allInOrder, fetchBaselines, fetchCompare, type RunDetail } from "../api.js";
-import { runCostText } from "../run-cost.js";
 import { toCsv } from "../csv.js";
 import { charsIn, fitLabel, wrapLabel } from "../labels.js";
 import { indexedLook } from "../palette.js";
+import { runCostText } from "../run-cost.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
 import { listParam } from "../url-state.js";
 import { hatch, hatchedBars, isSuspect, verdictNote } from "../verdicts.js";
 import type { View, ViewContext } from "../view.js";
 import { axisTitle, changeText } from "./common.js";
-import { compareEntries, entryLoad, referenceEntry, unequalSetups, type CompareEntry } from "./compare-groups.js";
+import { type CompareEntry, compareEntries, entryLoad, referenceEntry, unequalSetups } from "./compare-groups.js";
 import {
   comparedOperations,
   diffCell,
   diffMetrics,
   entryLabel,
   latencyStats,
+  type Metric,
   percentileMethods,
   suspectPair,
   throughputStats,
   whisker,
-  type Metric,
 } from "./compare-shaping.js";
 
 export { comparedPhases } from "./compare-groups.js";
@@ -55,7 +55,8 @@ export const compareView: View = {
     const reference = referenceEntry(entries, p.ref, baselineIds);
     ctx.controls.append(controls(ctx, details, entries, reference, baselineIds));
     cautions(ctx, entries, reference);
-    for (const d of details) ctx.controls.append(el("p", { class: "message", "data-cost": d.run.id }, runCostText(d.run.id, d.cost)));
+    for (const d of details)
+      ctx.controls.append(el("p", { class: "message", "data-cost": d.run.id }, runCostText(d.run.id, d.cost)));
     draw(ctx, entries, reference);
   },
 };
@@ -349,11 +350,7 @@ function verdictRow(reference: CompareEntry, others: readonly CompareEntry[]): H
 }
 
 /** Each metric of each entry against the reference: the change in percent and whether it exceeds the repeats' noise. */
-function diffTable(
-  entries: readonly CompareEntry[],
-  reference: CompareEntry,
-  metrics: readonly Metric[],
-): HTMLElement {
+function diffTable(entries: readonly CompareEntry[], reference: CompareEntry, metrics: readonly Metric[]): HTMLElement {
   const r = entries.indexOf(reference);
   const others = entries.filter((e) => e !== reference);
   const named = (e: CompareEntry) =>
@@ -367,42 +364,42 @@ function diffTable(
   );
   const verdicts = verdictRow(reference, others);
   const rows = metrics.map((m) => {
-      const base = m.stats[r]!;
-      const cells = others.flatMap((e) => {
-        const s = m.stats[entries.indexOf(e)]!;
-        const { change, verdict, mark, title } = diffCell(m, base, s, suspectPair(e, reference));
-        return [
-          el("td", { class: "num" }, formatNumber(s.mean, m.better === "higher" ? 0 : 3)),
-          el(
-            "td",
-            { class: "num", "data-run": e.id, "data-metric": m.name, "data-change": String(change ?? "") },
-            changeText(change),
-          ),
-          el(
-            "td",
-            {
-              class: `noise ${mark.split(";")[0]!.replace(/ /g, "-")}`,
-              "data-run": e.id,
-              "data-metric": m.name,
-              "data-verdict": verdict,
-              title,
-            },
-            mark,
-          ),
-        ];
-      });
-      return el(
-        "tr",
-        {},
-        el("td", {}, m.name),
+    const base = m.stats[r]!;
+    const cells = others.flatMap((e) => {
+      const s = m.stats[entries.indexOf(e)]!;
+      const { change, verdict, mark, title } = diffCell(m, base, s, suspectPair(e, reference));
+      return [
+        el("td", { class: "num" }, formatNumber(s.mean, m.better === "higher" ? 0 : 3)),
         el(
           "td",
-          { class: "num" },
-          `${formatNumber(base.mean, m.better === "higher" ? 0 : 3)}${base.n > 1 ? ` (n=${base.n})` : ""}`,
+          { class: "num", "data-run": e.id, "data-metric": m.name, "data-change": String(change ?? "") },
+          changeText(change),
         ),
-        ...cells,
-      );
+        el(
+          "td",
+          {
+            class: `noise ${mark.split(";")[0]!.replace(/ /g, "-")}`,
+            "data-run": e.id,
+            "data-metric": m.name,
+            "data-verdict": verdict,
+            title,
+          },
+          mark,
+        ),
+      ];
     });
+    return el(
+      "tr",
+      {},
+      el("td", {}, m.name),
+      el(
+        "td",
+        { class: "num" },
+        `${formatNumber(base.mean, m.better === "higher" ? 0 : 3)}${base.n > 1 ? ` (n=${base.n})` : ""}`,
+      ),
+      ...cells,
+    );
+  });
   return el(
     "div",
     {},

@@ -9,23 +9,24 @@ import type { PinnedBaseline } from "../../../model/history.js";
 import { PRESETS } from "../../../model/presets.js";
 import {
   allInOrder,
+  type DurabilityCell,
   fetchBaselines,
   fetchDurability,
   fetchFacets,
   fetchPublishedLatency,
   fetchRecentScenarios,
   fetchSweeps,
-  type DurabilityCell,
   type SweepSeries,
 } from "../api.js";
 import type { ErrorBar } from "../charts.js";
 import { toCsv } from "../csv.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
-import { hatchedBars, verdictNote, type PointVerdict } from "../verdicts.js";
+import { hatchedBars, type PointVerdict, verdictNote } from "../verdicts.js";
 import type { View, ViewContext } from "../view.js";
 import { axisTitle, baselineCell, changeText, fittedLegend, looksFor } from "./common.js";
 import {
+  type Chosen,
   cellP99Ms,
   cellSeries,
   choose,
@@ -36,13 +37,12 @@ import {
   filterOptions,
   levelP99Ms,
   loadLabel,
+  type PresetSeries,
   peakNote,
   peakRows,
   presetDifferences,
   publishedSeries,
   scenarioPresets,
-  type Chosen,
-  type PresetSeries,
 } from "./durability-shaping.js";
 
 export { commonLoads, defaultScenario, loadKey, loadLabel } from "./durability-shaping.js";
@@ -240,10 +240,7 @@ function drawPeaks(ctx: ViewContext, c: Chosen, scaleParam: string | undefined):
   if (!c.op) return;
   const op = c.op;
   // Measured and published looks apart: looks are given per group, as each group's own series.
-  const bars = [
-    ...toBars(cellSeries(c.cells, (x) => cellP99Ms(x, op))),
-    ...toBars(publishedSeries(c.published, op)),
-  ];
+  const bars = [...toBars(cellSeries(c.cells, (x) => cellP99Ms(x, op))), ...toBars(publishedSeries(c.published, op))];
   const bound = c.published.some((x) => x.below)
     ? ' Seed 004 prints some p99s as "<1ms": drawn at 1 ms, an upper bound.'
     : "";

@@ -3,16 +3,16 @@
  * (E-Divisive means, model/change-points.ts) marked with the version change across them, and the pinned baseline.
  */
 import type { ChartConfiguration } from "chart.js";
-import { configurationLabel } from "../../../model/history.js";
 import { detectableChange, historyNoise, OTAVA_DIFFERENCE, outlierRuns } from "../../../model/change-point-power.js";
+import { configurationLabel } from "../../../model/history.js";
 import { allInOrder, fetchFacets, fetchRecentRuns, fetchRegressions, type Regressions, type RunRow } from "../api.js";
-import { ALL, newestRecurring } from "../defaults.js";
 import { toCsv } from "../csv.js";
+import { ALL, newestRecurring } from "../defaults.js";
 import { BASELINE_COLOUR, DIP_COLOUR, engineColour, seriesLook } from "../palette.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
-import type { View, ViewContext } from "../view.js";
 import { hollowPoints, verdictNote } from "../verdicts.js";
+import type { View, ViewContext } from "../view.js";
 import { axisTitle, percentText } from "./common.js";
 
 /** Charts drawn at most: the histories with changes first. */

@@ -1,11 +1,11 @@
 /** Repeatability: the same configuration run again, throughput of every repeat and its spread. */
 import type { ChartConfiguration } from "chart.js";
 import { allInOrder, fetchFacets, fetchRecentRuns, fetchRepeatability, type RunRow } from "../api.js";
-import { ALL, newestRecurring } from "../defaults.js";
 import { toCsv } from "../csv.js";
+import { ALL, newestRecurring } from "../defaults.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
-import type { View } from "../view.js";
 import { hollowPoints, verdictNote } from "../verdicts.js";
+import type { View } from "../view.js";
 import { axisTitle, fittedLegend, looksFor, seriesLabel } from "./common.js";
 
 export const repeatabilityView: View = {

@@ -4,8 +4,8 @@ import {
   fetchFacets,
   fetchPhaseSeries,
   fetchRunAudit,
-  fetchRunPage,
   fetchRunDetail,
+  fetchRunPage,
   type PhaseSeries,
   type PhaseView,
   type RunDetail,
@@ -89,6 +89,15 @@ function auditNote(entries: Awaited<ReturnType<typeof fetchRunAudit>>): HTMLElem
   return el(
     "ul",
     { class: "message info audit", "aria-label": "audit" },
-    ...entries.map((e) => el("li", {}, `${done[e.action]} by `, el("bdi", {}, e.actor), ` at ${e.at.replace("T", " ").slice(0, 19)} UTC`, ...(e.reason ? [": ", el("bdi", {}, e.reason)] : []))),
+    ...entries.map((e) =>
+      el(
+        "li",
+        {},
+        `${done[e.action]} by `,
+        el("bdi", {}, e.actor),
+        ` at ${e.at.replace("T", " ").slice(0, 19)} UTC`,
+        ...(e.reason ? [": ", el("bdi", {}, e.reason)] : []),
+      ),
+    ),
   );
 }

@@ -6,24 +6,24 @@ import type { ChartConfiguration } from "chart.js";
 import { baselineFor, configurationId } from "../../../model/history.js";
 import {
   allInOrder,
+  type Baselines,
+  type Facets,
   fetchBaselines,
   fetchFacets,
   fetchPublishedLatency,
   fetchRunPage,
   fetchTimeline,
-  RUN_FILTERS,
-  type Baselines,
-  type Facets,
   type PublishedLatencyCell,
+  RUN_FILTERS,
   type RunRow,
   type Timeline,
 } from "../api.js";
 import { toCsv } from "../csv.js";
 import { engineColour, seriesLook } from "../palette.js";
-import { hollowPoints, verdictNote } from "../verdicts.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterInput, filterSelect, formatNumber, message } from "../ui.js";
 import { listParam } from "../url-state.js";
+import { hollowPoints, verdictNote } from "../verdicts.js";
 import type { View, ViewContext } from "../view.js";
 import { axisTitle, baselineCell, DENSE, plural } from "./common.js";
 import { scenarioOfSeed } from "./study.js";

@@ -1,14 +1,15 @@
 /** Scaling: throughput against nodes per engine, the ideal-linear line and seed 002's scalability score. */
 import type { ChartConfiguration, ChartDataset } from "chart.js";
+import { type BaselinePeak, baselineFor, changeFrom } from "../../../model/history.js";
+import { PRESETS } from "../../../model/presets.js";
 import { allInOrder, fetchBaselines, fetchRecentScenarios, fetchScaling, type ScalingSeries } from "../api.js";
 import { toCsv } from "../csv.js";
 import { ALL, chosen, citationYear, defaultScenario, defaultWorkload } from "../defaults.js";
 import { IDEAL_COLOUR } from "../palette.js";
-import { el, filterSelect, formatNumber, message } from "../ui.js";
-import type { View } from "../view.js";
-import { PRESETS } from "../../../model/presets.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
+import { el, filterSelect, formatNumber, message } from "../ui.js";
 import { hollowPoints, verdictNote } from "../verdicts.js";
+import type { View } from "../view.js";
 import {
   axisTitle,
   baselineMarks,
@@ -20,7 +21,6 @@ import {
   plural,
   seriesLabel,
 } from "./common.js";
-import { baselineFor, changeFrom, type BaselinePeak } from "../../../model/history.js";
 
 /** Phases the means left out, said under the chart (valid-only by default: invalid phases are counted, not hidden). */
 function leftOutNote(series: readonly ScalingSeries[]): string {

@@ -20,10 +20,7 @@ export function scaleText(spec: ScenarioSpec | undefined, r: Pick<RunRow, "recor
 }
 
 /** "local machine (the paper: 2x Xeon X5675 …)" or "i4i.4xlarge (the paper: …)". */
-export function machineText(
-  spec: ScenarioSpec | undefined,
-  r: Pick<RunRow, "instanceTypes">,
-): string {
+export function machineText(spec: ScenarioSpec | undefined, r: Pick<RunRow, "instanceTypes">): string {
   const here =
     r.instanceTypes.data === "local"
       ? "this one machine (database, client and dashboard together)"

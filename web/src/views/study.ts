@@ -4,28 +4,28 @@
  * 004's p99 tables, the mean-latency tables; every table verbatim, and where the scenario departs from the paper.
  */
 import type { ChartConfiguration } from "chart.js";
-import { SCENARIOS } from "../../../model/scenarios.js";
 import type { ScenarioSpec } from "../../../model/scenario.js";
+import { SCENARIOS } from "../../../model/scenarios.js";
+import { publishedMs } from "../analysis.js";
 import {
+  type Anova,
   allInOrder,
+  type DurabilityCell,
   fetchAnova,
   fetchDurability,
   fetchReference,
   fetchRunPage,
   fetchScaling,
   fetchSweeps,
-  type Anova,
-  type DurabilityCell,
   type ReferenceTable,
   type RunRow,
   type ScalingSeries,
   type SweepSeries,
 } from "../api.js";
 import { seriesToCsv, toCsv } from "../csv.js";
-import { publishedMs } from "../analysis.js";
 import { axisType, scaleChoice, scaleControl } from "../scales.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
-import { hatchedBars, hollowPoints, verdictNote, type PointVerdict } from "../verdicts.js";
+import { hatchedBars, hollowPoints, type PointVerdict, verdictNote } from "../verdicts.js";
 import type { View, ViewContext } from "../view.js";
 import { axisTitle, fittedLegend, looksFor, plural, seriesLabel, threadAxis } from "./common.js";
 import { measuredCaption, measuredRunsTable } from "./study-measured.js";

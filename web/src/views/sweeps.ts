@@ -1,15 +1,24 @@
 /** Sweeps: runtime and throughput against threads (seed 003), p99 against achieved throughput with the knee. */
 import type { ChartConfiguration, ChartDataset } from "chart.js";
+import { type BaselinePeak, baselineFor } from "../../../model/history.js";
 import { findKnee } from "../analysis.js";
 import { allInOrder, fetchBaselines, fetchRecentScenarios, fetchSweeps, type SweepSeries } from "../api.js";
 import { toCsv } from "../csv.js";
 import { ALL, chosen, citationYear, defaultScenario, defaultWorkload } from "../defaults.js";
 import { KNEE_COLOUR, type SeriesLook } from "../palette.js";
 import { el, filterSelect, formatNumber, message } from "../ui.js";
-import { hollowPoints, verdictNote, type PointVerdict } from "../verdicts.js";
+import { hollowPoints, type PointVerdict, verdictNote } from "../verdicts.js";
 import type { View } from "../view.js";
-import { axisTitle, baselineCell, baselineMarks, DENSE, fittedLegend, looksFor, seriesLabel, threadAxis } from "./common.js";
-import { baselineFor, type BaselinePeak } from "../../../model/history.js";
+import {
+  axisTitle,
+  baselineCell,
+  baselineMarks,
+  DENSE,
+  fittedLegend,
+  looksFor,
+  seriesLabel,
+  threadAxis,
+} from "./common.js";
 
 type Pt = { x: number; y: number };
 type Marked = ChartDataset<"line", Pt[]> & { verdicts?: PointVerdict[] };

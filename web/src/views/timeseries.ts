@@ -30,7 +30,14 @@ export const timeseriesView: View = {
         if (y !== null) points.push({ x: s.elapsedSec[k]!, y });
       });
       const colour = seriesColour(i);
-      lines.push({ label: `client ${s.clientIndex}`, data: points, borderColor: colour, backgroundColor: colour, pointRadius: 0, borderWidth: 1.5 });
+      lines.push({
+        label: `client ${s.clientIndex}`,
+        data: points,
+        borderColor: colour,
+        backgroundColor: colour,
+        pointRadius: 0,
+        borderWidth: 1.5,
+      });
       for (const dip of findThroughputDips(s.elapsedSec, s.opsPerSec)) {
         intervals.push({ ...dip, client: s.clientIndex });
         for (const d of dip.lines) dips.push({ x: s.elapsedSec[d]!, y: s.opsPerSec[d] ?? 0, client: s.clientIndex });
@@ -52,7 +59,10 @@ export const timeseriesView: View = {
       options: {
         ...DENSE,
         maintainAspectRatio: false,
-        scales: { x: { type: "linear", title: axisTitle("elapsed (s)") }, y: { type: "linear", beginAtZero: true, title: axisTitle("throughput (ops/s, per client)") } },
+        scales: {
+          x: { type: "linear", title: axisTitle("elapsed (s)") },
+          y: { type: "linear", beginAtZero: true, title: axisTitle("throughput (ops/s, per client)") },
+        },
         plugins: { legend: { position: "bottom" } },
       },
     };
@@ -60,7 +70,12 @@ export const timeseriesView: View = {
       id: "timeseries",
       title: `Throughput over time · ${detail.run.id} · ${phase.name}`,
       config: config as unknown as ChartConfiguration,
-      csv: () => seriesToCsv("elapsed_s", "ops_per_sec", [dipSet, ...lines].map((d) => ({ label: String(d.label), points: d.data }))),
+      csv: () =>
+        seriesToCsv(
+          "elapsed_s",
+          "ops_per_sec",
+          [dipSet, ...lines].map((d) => ({ label: String(d.label), points: d.data })),
+        ),
       note: `A dip (marked on its status lines) is ${DIP_RULE}, the rule the run's validity verdict applies.`,
     });
     if (intervals.length)
@@ -68,12 +83,30 @@ export const timeseriesView: View = {
         el(
           "table",
           { class: "dips" },
-          el("thead", {}, el("tr", {}, el("th", {}, "client"), el("th", {}, "from (s)"), el("th", {}, "to (s)"), el("th", {}, "lowest ops/s"))),
+          el(
+            "thead",
+            {},
+            el(
+              "tr",
+              {},
+              el("th", {}, "client"),
+              el("th", {}, "from (s)"),
+              el("th", {}, "to (s)"),
+              el("th", {}, "lowest ops/s"),
+            ),
+          ),
           el(
             "tbody",
             {},
             ...intervals.map((d) =>
-              el("tr", {}, el("td", {}, String(d.client)), el("td", { class: "num" }, formatNumber(d.fromSec, 1)), el("td", { class: "num" }, formatNumber(d.toSec, 1)), el("td", { class: "num" }, formatNumber(d.minOpsPerSec))),
+              el(
+                "tr",
+                {},
+                el("td", {}, String(d.client)),
+                el("td", { class: "num" }, formatNumber(d.fromSec, 1)),
+                el("td", { class: "num" }, formatNumber(d.toSec, 1)),
+                el("td", { class: "num" }, formatNumber(d.minOpsPerSec)),
+              ),
             ),
           ),
         ),

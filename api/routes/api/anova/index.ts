@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
-import { flatten, toCsv } from "../../../csv.js";
 import { AnovaResponse, ErrorResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
+import { flatten, toCsv } from "../../../csv.js";
+import { jsonOrCsv } from "../../../responses.js";
 import { anova } from "../../../store/queries/anova.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -10,7 +10,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "Seed 003's two-way ANOVA of runtime (database x client threads) per workload and operation count, for published and measured sweeps",
+        summary:
+          "Seed 003's two-way ANOVA of runtime (database x client threads) per workload and operation count, for published and measured sweeps",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
         response: { 200: jsonOrCsv(AnovaResponse), 400: ErrorResponse },
@@ -22,7 +23,18 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (q.format === "csv") {
         const rows = out.analyses.flatMap((a) =>
           (["threadsNumeric", "threadsLevels"] as const).flatMap((fit) =>
-            a[fit].rows.map((r) => ({ ...flatten({ scenario: a.scenario, source: a.sourceId, workload: a.workload, operationCount: a.operationCount, preset: a.preset, nodes: a.nodes }), fit, ...r })),
+            a[fit].rows.map((r) => ({
+              ...flatten({
+                scenario: a.scenario,
+                source: a.sourceId,
+                workload: a.workload,
+                operationCount: a.operationCount,
+                preset: a.preset,
+                nodes: a.nodes,
+              }),
+              fit,
+              ...r,
+            })),
           ),
         );
         return reply.type("text/csv; charset=utf-8").send(toCsv(rows));

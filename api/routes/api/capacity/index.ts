@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
-import { toCsv } from "../../../csv.js";
 import { CapacityResponse, ErrorResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
+import { toCsv } from "../../../csv.js";
+import { jsonOrCsv } from "../../../responses.js";
 import { capacity } from "../../../store/queries/capacity.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,9 +1,9 @@
-import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
-import { toCsv } from "../../../csv.js";
+import { Type } from "@sinclair/typebox";
 import { CompareResponse, ErrorResponse } from "../../../../model/api-schemas.js";
 import { RUN_ID_CLASS } from "../../../../model/result-document.js";
+import { toCsv } from "../../../csv.js";
+import { jsonOrCsv } from "../../../responses.js";
 import { compareRuns } from "../../../store/queries/runs.js";
 import { phaseRows } from "../runs/index.js";
 
@@ -16,7 +16,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "Runs side by side: per phase, throughput summed over clients and percentiles from merged HDR histograms",
+        summary:
+          "Runs side by side: per phase, throughput summed over clients and percentiles from merged HDR histograms",
         tags: ["analysis"],
         querystring: Type.Object({
           // The rule stated as a pattern (1 to 20 run ids, as a run's id is written): a value the document calls valid
@@ -35,8 +36,16 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const q = req.query;
-      const ids = [...new Set(q.runs.split(",").map((s) => s.trim()).filter(Boolean))];
-      if (ids.length === 0 || ids.length > 20) throw app.httpErrors.badRequest(`runs: give 1 to 20 run ids, got ${ids.length}`);
+      const ids = [
+        ...new Set(
+          q.runs
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      ];
+      if (ids.length === 0 || ids.length > 20)
+        throw app.httpErrors.badRequest(`runs: give 1 to 20 run ids, got ${ids.length}`);
       const out = await compareRuns(app.db, ids);
       if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(out.runs.flatMap(phaseRows)));
       return out;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
-import { flatten, toCsv } from "../../../csv.js";
 import { DurabilityResponse, ErrorResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
+import { flatten, toCsv } from "../../../csv.js";
+import { jsonOrCsv } from "../../../responses.js";
 import { durability } from "../../../store/queries/durability.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -20,9 +20,17 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       const q = req.query;
       const out = await durability(app.db, q);
       if (q.format === "csv") {
-        return reply
-          .type("text/csv; charset=utf-8")
-          .send(toCsv(out.rows.flatMap((r) => Object.entries(r.operations).map(([op, o]) => ({ ...flatten({ ...r, operations: undefined }), operation: op, ...o })))));
+        return reply.type("text/csv; charset=utf-8").send(
+          toCsv(
+            out.rows.flatMap((r) =>
+              Object.entries(r.operations).map(([op, o]) => ({
+                ...flatten({ ...r, operations: undefined }),
+                operation: op,
+                ...o,
+              })),
+            ),
+          ),
+        );
       }
       return out;
     },

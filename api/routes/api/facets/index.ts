@@ -8,7 +8,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "The values every run filter can take (engines, versions, presets, nodes, scenarios, workloads, sources, ...) with their number of runs",
+        summary:
+          "The values every run filter can take (engines, versions, presets, nodes, scenarios, workloads, sources, ...) with their number of runs",
         tags: ["runs"],
         response: { 200: FacetsResponse },
       },

@@ -1,6 +1,6 @@
-import { S3Client } from "@aws-sdk/client-s3";
-import { Type } from "@sinclair/typebox";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
 import { ErrorResponse } from "../../../../model/api-schemas.js";
 import { importFromS3, type S3ImportRequest } from "../../../store/s3-import.js";
 
@@ -20,10 +20,19 @@ const S3ImportResponse = Type.Object({
   created: Type.Integer(),
   duplicates: Type.Integer(),
   conflicts: Type.Array(Type.Object({ key: Type.String(), message: Type.Optional(Type.String()) })),
-  invalid: Type.Array(Type.Object({ key: Type.String(), errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })) })),
-  skipped: Type.Array(Type.Object({ key: Type.String(), reason: Type.String() }), { description: "objects under the prefix the results layout does not know: not imported" }),
+  invalid: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+    }),
+  ),
+  skipped: Type.Array(Type.Object({ key: Type.String(), reason: Type.String() }), {
+    description: "objects under the prefix the results layout does not know: not imported",
+  }),
   runs: Type.Array(Type.String()),
-  spans: Type.Integer({ description: "instances' boot status markers stored now as their runs' spans (the realized cost)" }),
+  spans: Type.Integer({
+    description: "instances' boot status markers stored now as their runs' spans (the realized cost)",
+  }),
 });
 
 declare module "fastify" {
@@ -40,7 +49,10 @@ function s3Failure(err: unknown): unknown {
   const e = err as { name?: string; message?: string; $metadata?: unknown; code?: string; syscall?: string };
   const fromS3 = e.$metadata !== undefined || (typeof e.code === "string" && typeof e.syscall === "string");
   if (!fromS3) return err;
-  return Object.assign(new Error(`S3 did not answer the import: ${e.name ?? e.code}: ${e.message ?? ""}`.slice(0, 500)), { statusCode: 502 });
+  return Object.assign(
+    new Error(`S3 did not answer the import: ${e.name ?? e.code}: ${e.message ?? ""}`.slice(0, 500)),
+    { statusCode: 502 },
+  );
 }
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -49,7 +61,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.requireToken,
       schema: {
-        summary: "Import every new result object of the runs under s3://bucket/prefix (idempotent by object key and ETag)",
+        summary:
+          "Import every new result object of the runs under s3://bucket/prefix (idempotent by object key and ETag)",
         tags: ["ingest"],
         security: [{ bearer: [] }],
         body: S3ImportBody,
@@ -58,7 +71,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       try {
-        return await importFromS3(app.db, app.s3, req.body as S3ImportRequest, { maxObjectBytes: app.initialConfig.bodyLimit });
+        return await importFromS3(app.db, app.s3, req.body as S3ImportRequest, {
+          maxObjectBytes: app.initialConfig.bodyLimit,
+        });
       } catch (err) {
         throw s3Failure(err);
       }

@@ -1,13 +1,12 @@
-import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
-import { toCsv } from "../../../csv.js";
-import { referenceSeries } from "../../../../model/reference-series.js";
+import { Type } from "@sinclair/typebox";
 import { ErrorResponse, ReferenceTableSchema, ReferenceTablesResponse } from "../../../../model/api-schemas.js";
-import { loadReferenceData, SEEDS } from "../../../store/reference-data.js";
+import { referenceSeries } from "../../../../model/reference-series.js";
 import type { ReferenceTable } from "../../../../prisma/generated/client.js";
+import { toCsv } from "../../../csv.js";
+import { jsonOrCsv } from "../../../responses.js";
+import { loadReferenceData, SEEDS } from "../../../store/reference-data.js";
 import { storedObject } from "../../../store/stored-values.js";
-
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
   // The reference loader behind the API: `ycsb-lab ingest --reference` writes through the server that owns a PGlite
@@ -20,8 +19,25 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Load the seeds' published tables (prisma/reference) into the store: the reference loader, idempotent",
         tags: ["reference"],
         security: [{ bearer: [] }],
-        body: Type.Optional(Type.Object({ seeds: Type.Optional(Type.Array(Type.Union(SEEDS.map((s) => Type.Literal(s))), { minItems: 1, uniqueItems: true })) }, { additionalProperties: false })),
-        response: { 200: Type.Object({ tables: Type.Integer(), documents: Type.Integer(), created: Type.Integer(), replaced: Type.Integer() }), 401: ErrorResponse },
+        body: Type.Optional(
+          Type.Object(
+            {
+              seeds: Type.Optional(
+                Type.Array(Type.Union(SEEDS.map((s) => Type.Literal(s))), { minItems: 1, uniqueItems: true }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        response: {
+          200: Type.Object({
+            tables: Type.Integer(),
+            documents: Type.Integer(),
+            created: Type.Integer(),
+            replaced: Type.Integer(),
+          }),
+          401: ErrorResponse,
+        },
       },
     },
     async (req) => loadReferenceData(app.db, req.body?.seeds ?? SEEDS),
@@ -62,7 +78,9 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       if (!t) throw app.httpErrors.notFound(`reference table ${id} not found`);
       if (req.query.format === "csv") {
         const { columns, rows } = tableView(t);
-        return reply.type("text/csv; charset=utf-8").send(toCsv(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])))));
+        return reply
+          .type("text/csv; charset=utf-8")
+          .send(toCsv(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])))));
       }
       return tableView(t);
     },
@@ -70,7 +88,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
 };
 /** A stored table as the contract states it: JSON of another shape reads as empty, a cell of another type as its text. */
 function tableView(t: ReferenceTable) {
-  const cell = (v: unknown): string | number | null => (v === null || typeof v === "string" || typeof v === "number" ? v : String(v));
+  const cell = (v: unknown): string | number | null =>
+    v === null || typeof v === "string" || typeof v === "number" ? v : String(v);
   return {
     ...t,
     columns: Array.isArray(t.columns) ? t.columns.map(String) : [],

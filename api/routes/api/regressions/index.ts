@@ -1,5 +1,5 @@
-import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
 import { ErrorResponse, RegressionsResponse, RunFiltersQuery } from "../../../../model/api-schemas.js";
 import { regressions } from "../../../store/histories.js";
 
@@ -9,12 +9,20 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "Change points in each configuration's history (E-Divisive means as Otava/Hunter), ordered by time or engine version, with the difference of each run to the configuration's baseline",
+        summary:
+          "Change points in each configuration's history (E-Divisive means as Otava/Hunter), ordered by time or engine version, with the difference of each run to the configuration's baseline",
         tags: ["analysis"],
         querystring: Type.Composite([
           Type.Omit(RunFiltersQuery, ["format", "include", "source"]),
           // Optional: left out it is "time" (a required parameter with a default contradicted the document).
-          Type.Object({ order: Type.Optional(Type.Union([Type.Literal("time"), Type.Literal("version")], { default: "time", description: "runs in start order, or by engine version" })) }),
+          Type.Object({
+            order: Type.Optional(
+              Type.Union([Type.Literal("time"), Type.Literal("version")], {
+                default: "time",
+                description: "runs in start order, or by engine version",
+              }),
+            ),
+          }),
         ]),
         response: { 200: RegressionsResponse, 400: ErrorResponse },
       },

@@ -1,15 +1,20 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { ErrorResponse } from "../../../../model/api-schemas.js";
 import { withCodePointLengths } from "../../../../model/code-point-lengths.js";
 import {
   MeasuredResultDocumentSchema,
-  ResultDocumentSchema,
   type ResultDocument,
+  ResultDocumentSchema,
 } from "../../../../model/result-document.js";
-import { checkAgainst, documentProblems, HistogramBudget, type FieldError } from "../../../../model/result-validation.js";
+import {
+  checkAgainst,
+  documentProblems,
+  type FieldError,
+  HistogramBudget,
+} from "../../../../model/result-validation.js";
 import { FactConflictError, ingestDocuments } from "../../../store/ingest.js";
-import { ErrorResponse } from "../../../../model/api-schemas.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "../../../validation.js";
 
 export const MAX_BATCH = 1000;
@@ -31,7 +36,9 @@ const IngestResponse = Type.Object({
 // Compiled once: checking a valid document is then a fast path; errors are only enumerated for bad ones.
 const compiledDocument = TypeCompiler.Compile(withCodePointLengths(ResultDocumentSchema));
 const checkDocument = (doc: unknown, histogramBudget: HistogramBudget): FieldError[] =>
-  compiledDocument.Check(doc) ? documentProblems(doc as ResultDocument, { histogramBudget }) : checkAgainst(ResultDocumentSchema, doc, { histogramBudget });
+  compiledDocument.Check(doc)
+    ? documentProblems(doc as ResultDocument, { histogramBudget })
+    : checkAgainst(ResultDocumentSchema, doc, { histogramBudget });
 
 /**
  * A document or a batch; every error names its field as a JSON pointer ("/3/run/nodes" in a batch). Measured
@@ -41,10 +48,17 @@ export function checkResultsBody(body: unknown): FieldError[] {
   const budget = new HistogramBudget();
   if (!Array.isArray(body)) return checkDocument(body, budget);
   if (body.length === 0) return [{ path: "/", message: "a batch needs at least one document" }];
-  if (body.length > MAX_BATCH) return [{ path: "/", message: `a batch holds at most ${MAX_BATCH} documents, got ${body.length}` }];
+  if (body.length > MAX_BATCH)
+    return [{ path: "/", message: `a batch holds at most ${MAX_BATCH} documents, got ${body.length}` }];
   const errors: FieldError[] = [];
   body.forEach((doc, i) => {
-    if (errors.length < 20) errors.push(...checkDocument(doc, budget).map((e) => ({ path: `/${i}${e.path === "/" ? "" : e.path}`, message: e.message })));
+    if (errors.length < 20)
+      errors.push(
+        ...checkDocument(doc, budget).map((e) => ({
+          path: `/${i}${e.path === "/" ? "" : e.path}`,
+          message: e.message,
+        })),
+      );
   });
   return errors.slice(0, 20);
 }
@@ -63,7 +77,14 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
           MeasuredResultDocumentSchema,
           Type.Array(MeasuredResultDocumentSchema, { minItems: 1, maxItems: MAX_BATCH }),
         ]),
-        response: { 200: IngestResponse, 201: IngestResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse },
+        response: {
+          200: IngestResponse,
+          201: IngestResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          409: ErrorResponse,
+          413: ErrorResponse,
+        },
       },
       // Field-by-field errors for batches (a union's error would not name the field); the query as every route's.
       validatorCompiler: (route) =>
@@ -81,13 +102,16 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         const results = await ingestDocuments(app.db, docs);
         const count = (s: string) => results.filter((r) => r.status === s).length;
         const created = count("created");
-        return reply.code(created > 0 ? 201 : 200).send({ created, duplicates: count("duplicate"), conflicts: count("conflict"), results });
+        return reply
+          .code(created > 0 ? 201 : 200)
+          .send({ created, duplicates: count("duplicate"), conflicts: count("conflict"), results });
       } catch (e) {
         // 409 naming the document and the fact (and, inside one batch, the document it disagrees with).
         if (e instanceof FactConflictError) {
           const at = (i: number) => (Array.isArray(req.body) ? `/${i}` : "");
           const fields = [{ path: `${at(e.docIndex)}${e.pointer}`, message: e.message }];
-          if (e.otherIndex !== null) fields.push({ path: `${at(e.otherIndex)}${e.pointer}`, message: "the document it disagrees with" });
+          if (e.otherIndex !== null)
+            fields.push({ path: `${at(e.otherIndex)}${e.pointer}`, message: "the document it disagrees with" });
           throw new FieldValidationError("body", fields, 409, e.message);
         }
         throw e;

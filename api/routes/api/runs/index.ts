@@ -1,8 +1,16 @@
-import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
+import { Type } from "@sinclair/typebox";
+import {
+  ErrorResponse,
+  FormatQuery,
+  PhaseSeriesResponse,
+  RunAuditResponse,
+  RunFiltersQuery,
+  RunsPage,
+  RunWithPhases,
+} from "../../../../model/api-schemas.js";
 import { flatten, toCsv } from "../../../csv.js";
-import { ErrorResponse, FormatQuery, PhaseSeriesResponse, RunAuditResponse, RunFiltersQuery, RunsPage, RunWithPhases } from "../../../../model/api-schemas.js";
+import { jsonOrCsv } from "../../../responses.js";
 import { getRun, listRuns } from "../../../store/queries/runs.js";
 import { phaseSeries } from "../../../store/queries/series.js";
 import { deleteRun, quarantineRun, runAudit } from "../../../store/run-admin.js";
@@ -16,16 +24,43 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "Runs, newest first, filtered by engine, version, preset, nodes, workload, instance type, scenario, date and source",
+        summary:
+          "Runs, newest first, filtered by engine, version, preset, nodes, workload, instance type, scenario, date and source",
         tags: ["runs"],
-        querystring: Type.Composite([RunFiltersQuery, Type.Object({ verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])), quarantined: Type.Optional(Type.Union([Type.Literal("include"), Type.Literal("exclude"), Type.Literal("only")], { description: "quarantined runs: listed too (default), left out, or only they" })), limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }) })]),
+        querystring: Type.Composite([
+          RunFiltersQuery,
+          Type.Object({
+            verdict: Type.Optional(
+              Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")]),
+            ),
+            quarantined: Type.Optional(
+              Type.Union([Type.Literal("include"), Type.Literal("exclude"), Type.Literal("only")], {
+                description: "quarantined runs: listed too (default), left out, or only they",
+              }),
+            ),
+            limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+            offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+          }),
+        ]),
         response: { 200: jsonOrCsv(RunsPage), 400: ErrorResponse },
       },
     },
     async (req, reply) => {
       const q = req.query;
       const out = await listRuns(app.db, q, { limit: q.limit, offset: q.offset });
-      if (q.format === "csv") return reply.type("text/csv; charset=utf-8").send(toCsv(out.runs.map((r) => flatten({ ...r, quarantine: r.quarantine ?? undefined, reasons: r.reasons.join("; "), workloads: r.workloads.join(" ") }))));
+      if (q.format === "csv")
+        return reply.type("text/csv; charset=utf-8").send(
+          toCsv(
+            out.runs.map((r) =>
+              flatten({
+                ...r,
+                quarantine: r.quarantine ?? undefined,
+                reasons: r.reasons.join("; "),
+                workloads: r.workloads.join(" "),
+              }),
+            ),
+          ),
+        );
       return out;
     },
   );
@@ -52,10 +87,15 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   const RunId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
-  const QuarantineAnswer = Type.Object({ id: Type.String(), quarantine: Type.Union([Type.Object({ reason: Type.String(), at: Type.String() }), Type.Null()]) });
+  const QuarantineAnswer = Type.Object({
+    id: Type.String(),
+    quarantine: Type.Union([Type.Object({ reason: Type.String(), at: Type.String() }), Type.Null()]),
+  });
   const refused = (id: string, outcome: { status: string }) => {
     if (outcome.status === "missing") return app.httpErrors.notFound(`run ${id} not found`);
-    return app.httpErrors.conflict(`run ${id} is published: published runs change only through the reference loader (ycsb-lab ingest --reference)`);
+    return app.httpErrors.conflict(
+      `run ${id} is published: published runs change only through the reference loader (ycsb-lab ingest --reference)`,
+    );
   };
 
   app.post(
@@ -108,7 +148,12 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["runs"],
         security: [{ bearer: [] }],
         params: RunId,
-        response: { 200: Type.Object({ deleted: Type.String(), clientResults: Type.Integer() }), 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        response: {
+          200: Type.Object({ deleted: Type.String(), clientResults: Type.Integer() }),
+          401: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+        },
       },
     },
     async (req) => {
@@ -124,7 +169,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "Who quarantined, released or deleted the run, when, why, and what it was before (kept after a delete)",
+        summary:
+          "Who quarantined, released or deleted the run, when, why, and what it was before (kept after a delete)",
         tags: ["runs"],
         params: RunId,
         response: { 200: RunAuditResponse, 400: ErrorResponse, 404: ErrorResponse },
@@ -145,7 +191,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: "One phase's status-line series and latency histogram buckets, per client",
         tags: ["runs"],
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), phase: Type.String({ minLength: 1, maxLength: 200 }) }),
+        params: Type.Object({
+          id: Type.String({ minLength: 1, maxLength: 200 }),
+          phase: Type.String({ minLength: 1, maxLength: 200 }),
+        }),
         response: {
           200: PhaseSeriesResponse,
           404: ErrorResponse,
@@ -161,7 +210,10 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-export function phaseRows(out: { run: { id: string; engine: string; nodes: number; preset: string }; phases: { phase: object; verdict: string; aggregate: { operations: Record<string, object> } & object }[] }) {
+export function phaseRows(out: {
+  run: { id: string; engine: string; nodes: number; preset: string };
+  phases: { phase: object; verdict: string; aggregate: { operations: Record<string, object> } & object }[];
+}) {
   return out.phases.flatMap((p) =>
     Object.entries(p.aggregate.operations).map(([op, o]) => ({
       run: out.run.id,

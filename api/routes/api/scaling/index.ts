@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
-import { toCsv } from "../../../csv.js";
 import { ErrorResponse, RunFiltersQuery, ScalingResponse } from "../../../../model/api-schemas.js";
+import { toCsv } from "../../../csv.js";
+import { jsonOrCsv } from "../../../responses.js";
 import { scaling } from "../../../store/queries/scaling.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -10,7 +10,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "Throughput against nodes per engine (mean, CI and n over repeats), with the ideal-linear line and seed 002's scalability score",
+        summary:
+          "Throughput against nodes per engine (mean, CI and n over repeats), with the ideal-linear line and seed 002's scalability score",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
         response: { 200: jsonOrCsv(ScalingResponse), 400: ErrorResponse },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { jsonOrCsv } from "../../../responses.js";
-import { toCsv } from "../../../csv.js";
 import { ErrorResponse, RunFiltersQuery, SweepsResponse } from "../../../../model/api-schemas.js";
+import { toCsv } from "../../../csv.js";
+import { jsonOrCsv } from "../../../responses.js";
 import { sweeps } from "../../../store/queries/sweeps.js";
 
 const route: FastifyPluginAsyncTypebox = async (app) => {
@@ -10,7 +10,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "Throughput, runtime and latency against total client threads, one series per configuration (workload, operation count, ...); points are means over repeats with CI and n",
+        summary:
+          "Throughput, runtime and latency against total client threads, one series per configuration (workload, operation count, ...); points are means over repeats with CI and n",
         tags: ["analysis"],
         querystring: RunFiltersQuery,
         response: { 200: jsonOrCsv(SweepsResponse), 400: ErrorResponse },

@@ -1,5 +1,5 @@
-import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
 import { ErrorResponse, RunFiltersQuery, TimelineResponse } from "../../../../model/api-schemas.js";
 import { timeline } from "../../../store/queries/landing.js";
 
@@ -9,12 +9,15 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.readAccess,
       schema: {
-        summary: "The latest measured runs matching the filters, newest first, each with its headline throughput (the landing chart)",
+        summary:
+          "The latest measured runs matching the filters, newest first, each with its headline throughput (the landing chart)",
         tags: ["runs"],
         querystring: Type.Composite([
           Type.Omit(RunFiltersQuery, ["format", "include", "source"]),
           Type.Object({
-            verdict: Type.Optional(Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")])),
+            verdict: Type.Optional(
+              Type.Union([Type.Literal("valid"), Type.Literal("warning"), Type.Literal("invalid")]),
+            ),
             limit: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
           }),
         ]),
