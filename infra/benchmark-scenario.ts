@@ -29,7 +29,7 @@ import { ResultsBucket } from "./results-bucket.js";
 import { runLayout } from "./run-layout.js";
 import { checkFit } from "./sizing.js";
 import { checkRunTags, runTags } from "./tags.js";
-import { type LogVolumeSpec, type VolumeLayout, volumeLayout } from "./volumes.js";
+import { instanceBilling, type LogVolumeSpec, type VolumeLayout, volumeLayout } from "./volumes.js";
 
 export interface BenchmarkScenarioArgs {
   /** The study to reproduce (model/scenarios.ts or your own). */
@@ -208,6 +208,7 @@ export class BenchmarkScenario extends pulumi.ComponentResource {
             nodeIps: addresses.dataNodeIps,
             clientIps: plan.clients.clientIps.slice(0, d.clients),
             storage: plan.volumes.storage,
+            billing: instanceBilling(plan.volumes, plan.cost.egress),
             ...(plan.cluster.mongoTopology ? { mongoTopology: plan.cluster.mongoTopology } : {}),
             serverSettings: plan.cluster.serverSettings ?? {},
             region: args.region,

@@ -22,6 +22,8 @@ export function clusterDescription(a: {
   /** The AMI every instance runs (recorded in results). */
   ami?: string;
   lifetime: ClusterDescription["lifetime"];
+  /** What each role's instance is billed for beside its hours (infra/volumes.ts instanceBilling). */
+  billing?: ClusterDescription["billing"];
 }): ClusterDescription {
   const d = a.deployment;
   const data = instanceType(d.dataInstanceType, "dataInstanceType");
@@ -53,6 +55,7 @@ export function clusterDescription(a: {
     clients: a.clientIps.map((address, index) => ({ index, address, instanceType: d.clientInstanceType })),
     storage: a.storage,
     kit: { sha256: a.kit.sha256, version: a.kit.version },
+    ...(a.billing ? { billing: a.billing } : {}),
     ...(a.ami ? { ami: a.ami } : {}),
     lifetime: a.lifetime,
   };

@@ -2,10 +2,10 @@ import type { Plan } from "../model/plan.js";
 import { estimateRunDuration } from "../model/plan-duration.js";
 import type { Deployment, StorageSpec } from "../model/scenario.js";
 import { type CostEstimate, type Egress, estimateCost, estimateRunCost, type RunCostEstimate } from "./cost.js";
-import type { LogVolumeSpec } from "./volumes.js";
+import { type LogVolumeSpec, ROOT_VOLUME_GIB } from "./volumes.js";
 
-/** Root volume every instance gets (infra/instance-role.ts SAFE_INSTANCE_DEFAULTS). */
-export const ROOT_GIB = 30;
+/** Root volume every instance gets (infra/volumes.ts). */
+export const ROOT_GIB = ROOT_VOLUME_GIB;
 
 /**
  * What a deployment costs, before anything exists: per hour (instances, EBS, egress) and for the whole run (the

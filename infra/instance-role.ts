@@ -1,6 +1,7 @@
 import * as aws from "@pulumi/aws";
 import type * as pulumi from "@pulumi/pulumi";
 import { EC2_TRUST_POLICY_JSON } from "./policies.js";
+import { ROOT_VOLUME_GIB } from "./volumes.js";
 
 /** An EC2 role with one inline policy (which carries the Session Manager actions: no SSH), and its instance profile. */
 export function instanceRole(
@@ -22,7 +23,7 @@ export function instanceRole(
  */
 export const SAFE_INSTANCE_DEFAULTS = {
   metadataOptions: { httpTokens: "required", httpEndpoint: "enabled", httpPutResponseHopLimit: 1 },
-  rootBlockDevice: { encrypted: true, volumeType: "gp3", volumeSize: 30, deleteOnTermination: true },
+  rootBlockDevice: { encrypted: true, volumeType: "gp3", volumeSize: ROOT_VOLUME_GIB, deleteOnTermination: true },
   instanceInitiatedShutdownBehavior: "terminate",
 } as const;
 

@@ -1,9 +1,12 @@
 import type { ClusterDescription } from "../model/cluster-description.js";
+import type { BilledVolume, InstanceBilling } from "../model/instance-billing.js";
 import type { StorageSpec } from "../model/scenario.js";
 
 /** EBS device names infra attaches: on Nitro they appear as NVMe devices that report this name in their controller data. */
 export const DATA_DEVICE = "sdf";
 export const LOG_DEVICE = "sdg";
+/** The encrypted gp3 root volume every instance gets (infra/instance-role.ts SAFE_INSTANCE_DEFAULTS). */
+export const ROOT_VOLUME_GIB = 30;
 
 export interface EbsBlockDevice {
   deviceName: string;
@@ -66,5 +69,28 @@ export function volumeLayout(storage: StorageSpec, logVolume: boolean, log: LogV
       ...(logVolume ? { log: { device: LOG_DEVICE }, logDir: "/log" } : {}),
     },
     ebs,
+  };
+}
+
+/**
+ * What each role's instance is billed for beside its hours, as the stack launches it: the root volume, a data node's
+ * EBS volumes of its layout, and a public IPv4 address each unless the fleet egresses through a NAT gateway
+ * (infra/network.ts). Written in cluster.json; each instance reports its role's (model/instance-billing.ts).
+ */
+export function instanceBilling(
+  layout: VolumeLayout,
+  egress: "public-ip" | "nat",
+): { data: InstanceBilling; client: InstanceBilling } {
+  const root: BilledVolume = { type: "gp3", sizeGiB: ROOT_VOLUME_GIB };
+  const billed = (e: EbsBlockDevice): BilledVolume => ({
+    type: e.volumeType === "io2" ? "io2" : "gp3",
+    sizeGiB: e.volumeSize,
+    ...(e.iops ? { iops: e.iops } : {}),
+    ...(e.throughput ? { throughputMiBs: e.throughput } : {}),
+  });
+  const publicIpv4 = egress === "public-ip";
+  return {
+    data: { volumes: [root, ...layout.ebs.map(billed)], publicIpv4 },
+    client: { volumes: [root], publicIpv4 },
   };
 }

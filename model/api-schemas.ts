@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { INCLUDE_VALUES } from "./aggregate/rules.js";
 import { CapacityPriceSchema, CapacityResultSchema, CapacitySloSchema } from "./capacity-result.js";
 import { ENGINES } from "./engine.js";
+import { InstanceBillingSchema } from "./instance-billing.js";
 import { PRESETS } from "./presets.js";
 import { dateTimeOptions, LIMITS } from "./result-limits.js";
 
@@ -160,12 +161,25 @@ export const RunCostSchema = Type.Union(
           instanceType: Type.Union([Type.String(), Type.Null()]),
           startedAt: Type.String(),
           endedAt: Type.String(),
+          billing: Type.Union([InstanceBillingSchema, Type.Null()], {
+            description: "its EBS volumes and public IPv4 address as its markers recorded them; null when they did not",
+          }),
           billedSeconds: Type.Number(),
-          usdPerHour: Type.Number(),
+          usdPerHour: Type.Number({ description: "the instance, and its volumes and address when recorded" }),
           usd: Type.Number(),
+          parts: Type.Object(
+            {
+              instance: Type.Number(),
+              volumes: Type.Union([Type.Number(), Type.Null()]),
+              publicIpv4: Type.Union([Type.Number(), Type.Null()]),
+            },
+            { description: "its dollars by what they pay for; null for what its markers did not record" },
+          ),
         }),
       ),
-      covers: Type.String({ description: "what the figure counts and what it leaves out" }),
+      covers: Type.String({
+        description: "what the figure counts and what it leaves out (the instances whose volumes it could not count)",
+      }),
       pricesAsOf: Type.String(),
       source: Type.String(),
     }),

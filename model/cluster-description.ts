@@ -1,5 +1,6 @@
 import { type Static, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
 import { ENGINES } from "./engine.js";
+import { InstanceBillingSchema } from "./instance-billing.js";
 import { PRESETS } from "./presets.js";
 import { checkAgainst, type FieldError } from "./result-validation.js";
 
@@ -106,6 +107,13 @@ export const ClusterDescriptionSchema = Type.Object(
         keepAfterRun: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
+    ),
+    /**
+     * What each role's instance is billed for beside its hours (its EBS volumes, its public IPv4 address), as the
+     * stack launched it: each instance copies its role's into its status markers (model/instance-billing.ts).
+     */
+    billing: Type.Optional(
+      Type.Object({ data: InstanceBillingSchema, client: InstanceBillingSchema }, { additionalProperties: false }),
     ),
     /** The AMI every instance of the run boots from (pinned per stack; recorded in every result's provenance). */
     ami: Type.Optional(Type.String({ maxLength: 100 })),

@@ -1,4 +1,5 @@
 import { type Static, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
+import { InstanceBillingSchema } from "./instance-billing.js";
 import { checkAgainst } from "./result-validation.js";
 
 /**
@@ -47,6 +48,12 @@ export const InstanceStatusSchema = Type.Object(
     at: Type.String(),
     /** When the instance's boot began (its first stage): the start model/run-cost.ts bills from. */
     bootedAt: Type.Optional(Type.String()),
+    /**
+     * The instance's EBS volumes and public IPv4 address as cluster.json gave its role (model/instance-billing.ts):
+     * what its realized cost bills beside its hours. Absent before the instance read cluster.json, and in markers of
+     * runs from before markers carried it (their cost then says it counts hours only).
+     */
+    billing: Type.Optional(InstanceBillingSchema),
     /** One line on what happens or, when failed, why. */
     detail: Type.Optional(Type.String({ maxLength: 4000 })),
     /** Client: the phase it runs (1-based position among the plan's phases). */

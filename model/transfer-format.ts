@@ -107,6 +107,9 @@ export const TransferInstanceSpanSchema = Type.Object({
   instanceType: Nullable(Type.String()),
   startedAt: IsoDate,
   endedAt: IsoDate,
+  /** What its markers said it is billed for beside its hours; absent in exports made before spans kept them. */
+  volumes: Type.Optional(Json),
+  publicIpv4: Type.Optional(Nullable(Type.Boolean())),
 });
 
 export const TransferRunSchema = Type.Object({

@@ -86,6 +86,23 @@ describe("stacks/", () => {
     const study = stackArgs(get, stack, KIT, NOW);
     const deployment = planScenario(study).deployment;
     expect(cluster.study ?? {}).toEqual(deployment.study);
+    // What each instance reports it is billed for beside its hours (cluster.json) is what EC2 is asked to attach,
+    // and an address where its subnet gives one (model/instance-billing.ts).
+    const attached = (i: (typeof instances)[number]) =>
+      [i.inputs.rootBlockDevice, ...(i.inputs.ebsBlockDevices ?? [])].map((v) => ({
+        type: v.volumeType,
+        sizeGiB: v.volumeSize,
+        ...(v.iops ? { iops: v.iops } : {}),
+        ...(v.throughput ? { throughputMiBs: v.throughput } : {}),
+      }));
+    for (const i of data) expect(attached(i)).toEqual(cluster.billing.data.volumes);
+    for (const i of fleet) expect(attached(i)).toEqual(cluster.billing.client.volumes);
+    const subnet = (suffix: string) =>
+      ofType("aws:ec2/subnet:Subnet").find((x) => x.name.endsWith(`-net-${suffix}`))!.inputs.mapPublicIpOnLaunch;
+    expect([subnet("data"), subnet("client")]).toEqual([
+      cluster.billing.data.publicIpv4,
+      cluster.billing.client.publicIpv4,
+    ]);
     // What EC2 receives: at most 16 KiB of user-data (EC2 user guide, "Run commands when you launch an EC2 instance").
     for (const i of instances) expect(Buffer.byteLength(i.inputs.userData as string)).toBeLessThanOrEqual(16 * 1024);
     expect(out.estimatedCostPerHour).toBeGreaterThan(0);

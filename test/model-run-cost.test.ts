@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { InstanceStatus } from "../model/instance-status.js";
 import {
+  billingUsdPerHour,
   instanceSpans,
   LOCAL_RUN_NO_PRICE,
   NO_MARKERS,
@@ -8,6 +9,9 @@ import {
   realizedCost,
   runCost,
   shapeUsdPerHour,
+  spansCost,
+  type TypedSpan,
+  volumeUsdPerHour,
 } from "../model/run-cost.js";
 
 const status = (instance: string, bootedAt: string, at: string, heartbeatAt?: string): InstanceStatus => ({
@@ -92,7 +96,12 @@ describe("a run's cost from its stored spans", () => {
     expect(cost.usd).toBeCloseTo((60 / 3600) * 0.096 + (600 / 3600) * 0.085, 12);
     expect(cost.instances.map((i) => i.billedSeconds)).toEqual([60, 600]);
     expect(cost.configurationUsdPerHour).toBeCloseTo(0.096, 12);
-    expect(cost.covers).toMatch(/volumes, public IPv4 addresses and S3 requests are not/);
+    expect(cost.covers).toMatch(/volumes and public IPv4 addresses are not counted: no instance's markers recorded/);
+    expect(cost.covers).toMatch(/S3 requests are not counted/);
+    expect(cost.instances.map((i) => i.parts)).toEqual([
+      { instance: cost.instances[0]!.usd, volumes: null, publicIpv4: null },
+      { instance: cost.instances[1]!.usd, volumes: null, publicIpv4: null },
+    ]);
   });
 
   it("a local run says it carries no price; a run without markers says so", () => {
@@ -102,5 +111,101 @@ describe("a run's cost from its stored spans", () => {
       priced: false,
       statement: /node-0: ends/,
     });
+  });
+});
+
+describe("volumes and public IPv4 addresses from the spans' markers", () => {
+  // AWS EBS pricing (https://aws.amazon.com/ebs/pricing/), us-east-1: gp3 $0.08 per GB-month, IOPS over 3,000 at
+  // $0.005 per IOPS-month, throughput over 125 MiB/s at $0.04 per MiB/s-month; io2 $0.125 per GB-month and its IOPS
+  // at $0.065 (the first 32,000), $0.0455 (the next 32,000), $0.032 (beyond); a month is 730 hours. Public IPv4:
+  // $0.005 an hour (https://aws.amazon.com/vpc/pricing/).
+  const dataBilling = {
+    volumes: [
+      { type: "gp3" as const, sizeGiB: 30 },
+      { type: "gp3" as const, sizeGiB: 500, iops: 6000, throughputMiBs: 250 },
+      { type: "gp3" as const, sizeGiB: 100 },
+    ],
+    publicIpv4: true,
+  };
+  const spans: TypedSpan[] = [
+    {
+      instance: "node-0",
+      role: "data",
+      instanceType: "m6i.large",
+      startedAt: "2026-01-01T10:00:00Z",
+      endedAt: "2026-01-01T11:30:00Z",
+      billing: dataBilling,
+    },
+    {
+      instance: "client-0",
+      role: "client",
+      instanceType: "c6i.large",
+      startedAt: "2026-01-01T10:00:00Z",
+      endedAt: "2026-01-01T10:00:30Z",
+      billing: { volumes: [{ type: "gp3", sizeGiB: 30 }], publicIpv4: false },
+    },
+  ];
+
+  it("prices gp3 beyond its included IOPS and throughput, and io2's IOPS by tier", () => {
+    expect(volumeUsdPerHour({ type: "gp3", sizeGiB: 500, iops: 6000, throughputMiBs: 250 })).toBeCloseTo(
+      (500 * 0.08 + 3000 * 0.005 + 125 * 0.04) / 730,
+      12,
+    );
+    // The included 3,000 IOPS and 125 MiB/s cost nothing beyond the storage.
+    expect(volumeUsdPerHour({ type: "gp3", sizeGiB: 100, iops: 3000, throughputMiBs: 125 })).toBeCloseTo(
+      (100 * 0.08) / 730,
+      12,
+    );
+    expect(volumeUsdPerHour({ type: "io2", sizeGiB: 200, iops: 70_000 })).toBeCloseTo(
+      (200 * 0.125 + 32_000 * 0.065 + 32_000 * 0.0455 + 6000 * 0.032) / 730,
+      12,
+    );
+    expect(billingUsdPerHour(dataBilling)).toEqual({
+      volumes: expect.closeTo((630 * 0.08 + 3000 * 0.005 + 125 * 0.04) / 730, 12),
+      publicIpv4: 0.005,
+    });
+  });
+
+  it("bills each instance's volumes and address over its billed seconds, against a hand computation", () => {
+    const cost = spansCost(spans);
+    if ("statement" in cost) throw new Error(cost.statement);
+    // node-0: 1.5 h of m6i.large ($0.096), 630 GiB gp3 with 3,000 IOPS and 125 MiB/s beyond the included, an address.
+    const nodeVolumes = 1.5 * ((630 * 0.08 + 3000 * 0.005 + 125 * 0.04) / 730);
+    const node = { instance: 1.5 * 0.096, volumes: nodeVolumes, publicIpv4: 1.5 * 0.005 };
+    // client-0: 30 s, billed the 60 s minimum: c6i.large ($0.085) and a 30 GiB root, no address (NAT egress).
+    const client = { instance: (60 / 3600) * 0.085, volumes: (60 / 3600) * ((30 * 0.08) / 730), publicIpv4: 0 };
+    expect(cost.instances[0]!.parts).toEqual({
+      instance: expect.closeTo(node.instance, 12),
+      volumes: expect.closeTo(node.volumes, 12),
+      publicIpv4: expect.closeTo(node.publicIpv4, 12),
+    });
+    expect(cost.instances[1]!.parts).toEqual({
+      instance: expect.closeTo(client.instance, 12),
+      volumes: expect.closeTo(client.volumes, 12),
+      publicIpv4: 0,
+    });
+    const total = node.instance + node.volumes + node.publicIpv4 + client.instance + client.volumes;
+    expect(cost.usd).toBeCloseTo(total, 12);
+    // The configuration under test is the data node with its volumes and address, per hour.
+    expect(cost.configurationUsdPerHour).toBeCloseTo(
+      0.096 + 0.005 + (630 * 0.08 + 3000 * 0.005 + 125 * 0.04) / 730,
+      12,
+    );
+    expect(cost.covers).toMatch(/each instance's EBS volumes .* and its public IPv4 address, as its markers recorded/);
+    expect(cost.covers).not.toMatch(/not counted for/);
+    expect(cost.covers).toMatch(/S3 requests are not counted/);
+  });
+
+  it("an instance whose markers did not record them is priced for its hours and named in covers", () => {
+    const { billing: _, ...old } = spans[1]!;
+    const cost = spansCost([spans[0]!, old]);
+    if ("statement" in cost) throw new Error(cost.statement);
+    expect(cost.instances[1]!.parts).toEqual({
+      instance: expect.closeTo((60 / 3600) * 0.085, 12),
+      volumes: null,
+      publicIpv4: null,
+    });
+    expect(cost.instances[1]!.usd).toBeCloseTo((60 / 3600) * 0.085, 12);
+    expect(cost.covers).toMatch(/not counted for client-0, whose markers did not record them/);
   });
 });

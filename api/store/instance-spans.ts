@@ -1,5 +1,8 @@
+import { type InstanceBilling, InstanceBillingSchema } from "../../model/instance-billing.js";
 import type { InstanceStatus } from "../../model/instance-status.js";
+import { checkAgainst } from "../../model/result-validation.js";
 import { instanceSpans, type TypedSpan } from "../../model/run-cost.js";
+import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
 import { noteWrite, recordWrite } from "./data-version.js";
 import { touchedRuns } from "./touched-runs.js";
@@ -27,6 +30,9 @@ export async function storeSpan(db: Db, runId: string, run: RunMachines, status:
     instanceType: typeOf(run, span.role),
     startedAt: new Date(span.startedAt),
     endedAt: new Date(span.endedAt),
+    // What the marker says the instance is billed for beside its hours; DbNull when it says nothing (an older marker).
+    volumes: status.billing ? status.billing.volumes : Prisma.DbNull,
+    publicIpv4: status.billing ? status.billing.publicIpv4 : null,
   };
   // A write like any other: the cached answers about the run (its page, /capacity) are dropped (data-version.ts).
   const touched = { runs: await touchedRuns(db, [runId]) };
@@ -57,8 +63,16 @@ export async function spansOf(db: Db, runIds: readonly string[]): Promise<Map<st
       instanceType: r.instanceType,
       startedAt: r.startedAt.toISOString(),
       endedAt: r.endedAt.toISOString(),
+      billing: storedBilling(r.volumes, r.publicIpv4),
     };
     out.set(r.runId, [...(out.get(r.runId) ?? []), span]);
   }
   return out;
+}
+
+/** A span's stored volumes and address as the marker said them; null when it said nothing or they are not the shape. */
+function storedBilling(volumes: unknown, publicIpv4: boolean | null): InstanceBilling | null {
+  if (volumes === null || publicIpv4 === null) return null;
+  const billing = { volumes, publicIpv4 };
+  return checkAgainst(InstanceBillingSchema, billing).length === 0 ? (billing as InstanceBilling) : null;
 }

@@ -81,6 +81,7 @@ export async function bootClient(b: ClientBoot): Promise<number> {
   const { objects, reporter } = b;
   const [cluster, plan] = await Promise.all([objects.cluster(), objects.plan()]);
   checkPlan(plan, cluster, b.index);
+  reporter.bills(cluster.billing?.client);
   await reporter.stage(
     "installed",
     `the kit's ${ENGINE_BINDINGS[cluster.engine as keyof typeof ENGINE_BINDINGS].module} binding and YCSB ready`,

@@ -91,6 +91,7 @@ class CommandLedger {
 export async function bootDataNode(b: DataNodeBoot): Promise<number> {
   const { env, objects, reporter } = b;
   const cluster = await objects.cluster();
+  reporter.bills(cluster.billing?.data);
   if (!cluster.nodes[b.index])
     throw Object.assign(new Error(`--index ${b.index}: the cluster has nodes 0..${cluster.nodes.length - 1}`), {
       permanent: true,

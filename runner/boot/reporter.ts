@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { InstanceBilling } from "../../model/instance-billing.js";
 import type { InstanceRole, InstanceStage, InstanceStatus } from "../../model/instance-status.js";
 import { HEARTBEAT_SECONDS, instanceName } from "../../model/instance-status.js";
 import type { RunObjects } from "./run-objects.js";
@@ -22,6 +23,8 @@ export class Reporter {
   private last?: InstanceStatus;
   /** The boot's start, on every status: what the run's realized cost bills from (model/run-cost.ts). */
   private readonly bootedAt = new Date().toISOString();
+  /** What the instance is billed for beside its hours, once cluster.json said it (model/instance-billing.ts). */
+  private billing?: InstanceBilling;
 
   constructor(
     private readonly objects: RunObjects,
@@ -44,6 +47,14 @@ export class Reporter {
     }
   }
 
+  /**
+   * The instance's volumes and address from cluster.json (its role's `billing`): every later status carries them, so
+   * the span stored from its last marker is priced with them. A description without them (an older stack) sets none.
+   */
+  bills(billing: InstanceBilling | undefined): void {
+    if (billing) this.billing = billing;
+  }
+
   async stage(stage: InstanceStage, detail?: string, phase?: InstanceStatus["phase"]): Promise<void> {
     const status: InstanceStatus = {
       instance: this.instance,
@@ -52,6 +63,7 @@ export class Reporter {
       stage,
       at: new Date().toISOString(),
       bootedAt: this.bootedAt,
+      ...(this.billing ? { billing: this.billing } : {}),
       ...(detail ? { detail: detail.slice(0, 4000) } : {}),
       ...(phase ? { phase } : {}),
       ...this.extra,
@@ -75,6 +87,7 @@ export class Reporter {
       stage: "failed",
       at: new Date().toISOString(),
       bootedAt: this.bootedAt,
+      ...(this.billing ? { billing: this.billing } : {}),
       detail: reason.slice(0, 4000),
       logTail: true,
       ...this.extra,

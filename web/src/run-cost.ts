@@ -11,8 +11,14 @@ export function runCostText(runId: string, cost: RunCost): string {
   const perHour =
     cost.configurationUsdPerHour === null ? "" : `, ${usd(cost.configurationUsdPerHour)}/h for the data nodes`;
   const seconds = cost.instances.reduce((a, i) => a + i.billedSeconds, 0);
+  const sum = (part: "instance" | "volumes" | "publicIpv4") =>
+    cost.instances.reduce((a, i) => a + (i.parts[part] ?? 0), 0);
+  // The parts only when some instance's volumes and address were counted (covers says for which).
+  const parts = cost.instances.some((i) => i.parts.volumes !== null)
+    ? ` (instance-hours ${usd(sum("instance"))}, EBS volumes ${usd(sum("volumes"))}, public IPv4 ${usd(sum("publicIpv4"))})`
+    : "";
   return (
-    `${runId}: realized cost ${usd(cost.usd)} for ${cost.instances.length} instance(s), ${Math.round(seconds)} s billed` +
-    `${perHour} (${cost.covers}; prices of ${cost.pricesAsOf}, ${cost.source}).`
+    `${runId}: realized cost ${usd(cost.usd)}${parts} for ${cost.instances.length} instance(s), ` +
+    `${Math.round(seconds)} s billed${perHour} (${cost.covers}; prices of ${cost.pricesAsOf}, ${cost.source}).`
   );
 }
