@@ -45,6 +45,7 @@ export const INTEGRATION_FILES = [
   "test/web-decide.test.ts",
   "test/web-first-hour.test.ts",
   "test/web-host-name.test.ts",
+  "test/web-run-cost-view.test.ts",
   "test/web-serve.test.ts",
   "test/ycsb-limits.test.ts",
 ];

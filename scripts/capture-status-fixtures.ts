@@ -4,8 +4,11 @@
  * (runner/boot/reporter.ts: its stages, `bootedAt` and heartbeats) into the run's status objects of a folder store,
  * while the client runs the plan (runner/execute.ts). The fixture holds the result documents and the status markers
  * as the store kept them, so the API's realized-cost test imports what a run wrote. The documents carry the plan's
- * instance types (m6i.large data, c6i.large client), as a rehearsed run records them. Two runs: one whose
- * instances live past the 60 s billing minimum (model/run-cost.ts), one shorter, which the minimum covers.
+ * instance types (m6i.large data, c6i.large client), as a rehearsed run records them, and the markers what each
+ * instance is billed for beside its hours as infra puts it in cluster.json (infra/volumes.ts instanceBilling: a
+ * 500 GiB gp3 data volume with 6,000 IOPS and 250 MiB/s, the log volume, the root, public addresses) and the boot
+ * hands it to the Reporter (runner/boot/data-node.ts, client-node.ts). Two runs: one whose instances live past the
+ * 60 s billing minimum (model/run-cost.ts), one shorter, which the minimum covers.
  *
  *   npx tsx scripts/capture-status-fixtures.ts        (about 2 minutes; needs Java 17 and Maven Central)
  */
@@ -14,6 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { instanceBilling, volumeLayout } from "../infra/volumes.js";
 import { buildPlan, type ResultDocument, scenario } from "../model/index.js";
 import { resultKey } from "../model/results-layout.js";
 import { Reporter } from "../runner/boot/reporter.js";
@@ -26,6 +30,11 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const out = join(root, "test/fixtures/instance-status");
 const work = mkdtempSync(join(tmpdir(), "ycsb-lab-status-"));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** cluster.json's `billing` of a data node with its data and log on EBS, every instance with a public address. */
+const BILLING = instanceBilling(
+  volumeLayout({ kind: "ebs", ebsType: "gp3", sizeGiB: 500, iops: 6000, throughputMiBs: 250 }, true),
+  "public-ip",
+);
 
 const fetched = spawnSync("bash", [join(root, "scripts/fetch-ycsb.sh")], { stdio: "inherit" });
 if (fetched.status !== 0) throw new Error("scripts/fetch-ycsb.sh failed");
@@ -45,11 +54,13 @@ async function capture(runId: string, workloadSec: number) {
   const node = new Reporter(objects, "data", 0, join(work, `${runId}-logs/node-0.log`));
   await node.stage("booting", "BasicDB stand-in: no engine to install");
   const nodeBeat = node.heartbeat();
+  node.bills(BILLING.data);
   for (const stage of ["installed", "started", "formed", "ready"] as const)
     await node.stage(stage, "site.ycsb.BasicDB");
   const client = new Reporter(objects, "client", 0, join(work, `${runId}-logs/client-0.log`));
   await client.stage("booting", "kit ready");
   const clientBeat = client.heartbeat();
+  client.bills(BILLING.client);
   await client.stage("installed", "YCSB 0.17.0 and site.ycsb.BasicDB");
   await client.stage("ready", "the stand-in serves");
   const outcome = await executePlan({

@@ -22,11 +22,37 @@ const captured = (name: string) =>
   JSON.parse(readFileSync(`${ROOT}test/fixtures/instance-status/${name}.json`, "utf8")) as Captured;
 /** Its instances lived past the 60 s minimum; SHORT's did not. */
 const FIXTURE = captured("status-basicdb");
-const SHORT = captured("status-basicdb-short");
+/**
+ * SHORT's markers as a run from before markers recorded volumes and addresses wrote them: the same markers without
+ * the field (it is optional and was only added), so its cost counts instance-hours and says so.
+ */
+const SHORT = (() => {
+  const c = captured("status-basicdb-short");
+  return { ...c, statuses: c.statuses.map(({ billing: _, ...s }) => s as InstanceStatus) };
+})();
 /** A local benchmark's document (one client of one phase): a run on this machine. */
 const LOCAL = [
   JSON.parse(readFileSync(`${ROOT}test/fixtures/local-benchmark/balanced-1-load.json`, "utf8")) as ResultDocument,
 ];
+
+/**
+ * By hand, from the vendors' prices (us-east-1): EBS (https://aws.amazon.com/ebs/pricing/) gp3 $0.08 per GB-month,
+ * IOPS over 3,000 at $0.005 per IOPS-month, throughput over 125 MiB/s at $0.04 per MiB/s-month, 730 hours a month;
+ * public IPv4 $0.005 an hour (https://aws.amazon.com/vpc/pricing/).
+ */
+function extrasPerHour(s: InstanceStatus) {
+  if (!s.billing) return { volumes: null, publicIpv4: null };
+  const month = s.billing.volumes.reduce((a, v) => {
+    expect(v.type).toBe("gp3");
+    return (
+      a +
+      v.sizeGiB * 0.08 +
+      Math.max((v.iops ?? 0) - 3000, 0) * 0.005 +
+      Math.max((v.throughputMiBs ?? 0) - 125, 0) * 0.04
+    );
+  }, 0);
+  return { volumes: month / 730, publicIpv4: s.billing.publicIpv4 ? 0.005 : 0 };
+}
 
 /** By hand: from the boot to the later of the last stage and the heartbeat, 60 s at least, at the table's price. */
 function handCost(s: InstanceStatus, type: string) {
@@ -36,7 +62,14 @@ function handCost(s: InstanceStatus, type: string) {
     .at(-1)!;
   const seconds = (Date.parse(end) - Date.parse(s.bootedAt!)) / 1000;
   const billedSeconds = Math.max(seconds, 60);
-  return { seconds, billedSeconds, usd: (billedSeconds / 3600) * INSTANCE_TYPES[type]!.usdPerHour! };
+  const hours = billedSeconds / 3600;
+  const extras = extrasPerHour(s);
+  const parts = {
+    instance: hours * INSTANCE_TYPES[type]!.usdPerHour!,
+    volumes: extras.volumes === null ? null : hours * extras.volumes,
+    publicIpv4: extras.publicIpv4 === null ? null : hours * extras.publicIpv4,
+  };
+  return { seconds, billedSeconds, parts, usd: parts.instance + (parts.volumes ?? 0) + (parts.publicIpv4 ?? 0) };
 }
 
 describe("a run's realized cost from its instances' status markers, imported from S3 (moto)", () => {
@@ -83,6 +116,19 @@ describe("a run's realized cost from its instances' status markers, imported fro
       ]);
       for (const s of f.statuses) expect(s.bootedAt).toBeTruthy();
     }
+    // The capture's markers carry what infra's cluster.json gives each role: the data node's root, 500 GiB gp3 data
+    // volume (6,000 IOPS, 250 MiB/s) and 100 GiB log volume, the client's root, a public address each.
+    const [client, node] = FIXTURE.statuses;
+    expect(node!.billing).toEqual({
+      volumes: [
+        { type: "gp3", sizeGiB: 30 },
+        { type: "gp3", sizeGiB: 500, iops: 6000, throughputMiBs: 250 },
+        { type: "gp3", sizeGiB: 100 },
+      ],
+      publicIpv4: true,
+    });
+    expect(client!.billing).toEqual({ volumes: [{ type: "gp3", sizeGiB: 30 }], publicIpv4: true });
+    for (const s of SHORT.statuses) expect(s.billing).toBeUndefined();
     const types = (f: Captured) =>
       f.statuses.map((s) => handCost(s, s.role === "data" ? "m6i.large" : "c6i.large").seconds);
     expect(Math.min(...types(FIXTURE))).toBeGreaterThan(60);
@@ -116,12 +162,31 @@ describe("a run's realized cost from its instances' status markers, imported fro
         });
         expect(i.billedSeconds).toBeCloseTo(h.billedSeconds, 9);
         expect(i.usd).toBeCloseTo(h.usd, 12);
+        expect(i.parts.instance).toBeCloseTo(h.parts.instance, 12);
+        if (h.parts.volumes === null) expect(i.parts).toMatchObject({ volumes: null, publicIpv4: null });
+        else {
+          expect(i.parts.volumes).toBeCloseTo(h.parts.volumes, 12);
+          expect(i.parts.publicIpv4).toBeCloseTo(h.parts.publicIpv4!, 12);
+        }
       }
-      // One data node: the configuration's $/h is its on-demand price, whether or not the minimum applied.
-      expect(cost.configurationUsdPerHour).toBeCloseTo(INSTANCE_TYPES[types.data]!.usdPerHour!, 12);
+      // One data node: the configuration's $/h is its price per hour (with its volumes and address when recorded),
+      // whether or not the minimum applied.
+      const node = f.statuses.find((s) => s.role === "data")!;
+      const extras = extrasPerHour(node);
+      expect(cost.configurationUsdPerHour).toBeCloseTo(
+        INSTANCE_TYPES[types.data]!.usdPerHour! + (extras.volumes ?? 0) + (extras.publicIpv4 ?? 0),
+        12,
+      );
+      expect(cost.covers).toMatch(/S3 requests are not counted/);
       expect(cost.pricesAsOf).toBe(PRICES_AS_OF);
       expect(cost.source).toBe(PRICE_SOURCE);
     }
+    // The run whose markers recorded them counts every instance's volumes and address; the older one says it cannot.
+    expect((await runCost(FIXTURE.runId)).covers).toMatch(/each instance's EBS volumes .* public IPv4 address/);
+    expect((await runCost(FIXTURE.runId)).covers).not.toMatch(/not counted for/);
+    expect((await runCost(SHORT.runId)).covers).toMatch(
+      /volumes and public IPv4 addresses are not counted: no instance/,
+    );
     // The short run's instances are billed the 60 s minimum each.
     expect((await runCost(SHORT.runId)).instances.map((i: { billedSeconds: number }) => i.billedSeconds)).toEqual([
       60, 60,

@@ -107,6 +107,13 @@ describe("ycsb-lab export / import: the embedded store to PostgreSQL, counts and
       expect(second.runs!.present).toBe(laptopCounts.runs);
       // Values: every row the laptop's store holds, the team's store holds the same (an export of each is equal).
       expect(await lines(team)).toEqual(await lines(laptop));
+      // The spans keep what their markers said each instance is billed for beside its hours (its realized cost).
+      const spans = await team.prisma.instanceSpan.findMany({ orderBy: { instance: "asc" } });
+      expect(spans.map((s) => [s.instance, s.volumes, s.publicIpv4])).toEqual(
+        [...MARKERS]
+          .sort((a, b) => a.instance.localeCompare(b.instance))
+          .map((m) => [m.instance, m.billing!.volumes, m.billing!.publicIpv4]),
+      );
       const published = await team.prisma.run.count({ where: { source: { kind: "published" } } });
       expect(published).toBeGreaterThan(0);
       expect((await team.prisma.run.findUnique({ where: { id: "laptop-b" } }))?.quarantineReason).toBe(
