@@ -90,8 +90,25 @@ describe("ycsb-lab rehearse --stack dashboard", () => {
       await new Promise((r) => setTimeout(r, 2_000));
       spans = await stored();
     }
+    // Each machine's markers carry its role's volumes and address from the stack's cluster.json (the boot's Reporter),
+    // and its stored span keeps them: what its realized cost bills beside its hours (model/instance-billing.ts).
+    const billingOf = new Map(result.statuses.map((s) => [s.instance, s.billing]));
+    for (const s of fromMarkers) expect(billingOf.get(s.instance), s.instance).toBeDefined();
+    const storedBilling = (
+      await client.query(
+        "SELECT instance, volumes, public_ipv4 FROM instance_spans WHERE run_id = $1 ORDER BY instance",
+        [result.runId],
+      )
+    ).rows;
     await client.end();
     expect(spans).toEqual(fromMarkers);
+    expect(storedBilling).toEqual(
+      fromMarkers.map((s) => ({
+        instance: s.instance,
+        volumes: billingOf.get(s.instance)?.volumes,
+        public_ipv4: billingOf.get(s.instance)?.publicIpv4,
+      })),
+    );
 
     // Every call the service made (kit, service description, secrets, the bucket's import) allowed by its role.
     const role = Object.keys(result.iam.byRole).find((r) => r.includes("service-role"));
