@@ -1,6 +1,6 @@
+import type { BilledVolume } from "../model/instance-billing.js";
 import {
   EBS_GP3_USD_PER_GB_MONTH,
-  EBS_IO2_USD_PER_GB_MONTH,
   HOURS_PER_MONTH,
   INSTANCE_TYPES,
   PRICE_SOURCE,
@@ -11,6 +11,7 @@ import {
 } from "../model/instance-types.js";
 import type { Plan } from "../model/plan.js";
 import type { RunDuration } from "../model/plan-duration.js";
+import { volumeUsdPerHour } from "../model/run-cost.js";
 import {
   ALB_LCU_USD_PER_HOUR,
   ALB_USD_PER_HOUR,
@@ -27,8 +28,8 @@ export interface CostInput {
   dataInstanceType: string;
   clients: number;
   clientInstanceType: string;
-  /** GiB of EBS per data node by type (data + log + root). */
-  dataNodeEbs: Array<{ type: "gp3" | "io2"; sizeGiB: number }>;
+  /** EBS per data node (data + log + root): type, GiB, and the IOPS and throughput provisioned. */
+  dataNodeEbs: BilledVolume[];
   clientEbsGiB: number;
   /** How instances reach the internet (infra/network.ts). @default "public-ip" */
   egress?: Egress;
@@ -55,20 +56,21 @@ export interface CostEstimate {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** On-demand estimate from the price table in model/instance-types.ts (us-east-1, Linux; transfer and IOPS not counted). */
+/**
+ * On-demand estimate from the price table in model/instance-types.ts (us-east-1, Linux; transfer not counted), EBS
+ * priced as the realized cost prices it (model/run-cost.ts volumeUsdPerHour: IOPS and throughput beyond the included).
+ */
 export function estimateCost(c: CostInput): CostEstimate {
   const price = (name: string) => {
     const p = INSTANCE_TYPES[name]?.usdPerHour;
     if (p === undefined) throw new Error(`instanceType: no price for "${name}" in model/instance-types.ts`);
     return p;
   };
-  const ebsPerGbHour = (t: "gp3" | "io2") =>
-    (t === "io2" ? EBS_IO2_USD_PER_GB_MONTH : EBS_GP3_USD_PER_GB_MONTH) / HOURS_PER_MONTH;
   const dataNodes = c.dataNodes * price(c.dataInstanceType);
   const clients = c.clients * price(c.clientInstanceType);
   const ebs =
-    c.dataNodes * c.dataNodeEbs.reduce((sum, v) => sum + v.sizeGiB * ebsPerGbHour(v.type), 0) +
-    c.clients * c.clientEbsGiB * ebsPerGbHour("gp3");
+    c.dataNodes * c.dataNodeEbs.reduce((sum, v) => sum + volumeUsdPerHour(v), 0) +
+    c.clients * volumeUsdPerHour({ type: "gp3", sizeGiB: c.clientEbsGiB });
   // An address per instance for its downloads, or one NAT gateway with one address for all (infra/network.ts).
   const egress = c.egress ?? "public-ip";
   const publicIpv4 = (egress === "nat" ? 1 : c.dataNodes + c.clients) * PUBLIC_IPV4_USD_PER_HOUR;
@@ -125,7 +127,7 @@ export function estimateRunCost(hourly: CostEstimate, duration: RunDuration, pla
     natProcessing: { gb: natGb, usd: round(natUsd) },
     assumptions: [
       ...duration.assumptions,
-      "on-demand prices (Spot is cheaper, not estimated); data transfer inside the region and provisioned IOPS not counted",
+      "on-demand prices (Spot is cheaper, not estimated); data transfer inside the region not counted",
     ],
   };
 }

@@ -28,8 +28,26 @@ export function deploymentCost(
       clientInstanceType: d.clientInstanceType,
       dataNodeEbs: [
         { type: "gp3", sizeGiB: ROOT_GIB },
-        ...(storage.kind === "ebs" ? [{ type: storage.ebsType ?? "gp3", sizeGiB: storage.sizeGiB ?? 0 }] : []),
-        ...(d.ownLogDevice ? [{ type: "gp3" as const, sizeGiB: log.sizeGiB ?? 100 }] : []),
+        ...(storage.kind === "ebs"
+          ? [
+              {
+                type: storage.ebsType ?? "gp3",
+                sizeGiB: storage.sizeGiB ?? 0,
+                ...(storage.iops ? { iops: storage.iops } : {}),
+                ...(storage.throughputMiBs ? { throughputMiBs: storage.throughputMiBs } : {}),
+              },
+            ]
+          : []),
+        ...(d.ownLogDevice
+          ? [
+              {
+                type: "gp3" as const,
+                sizeGiB: log.sizeGiB ?? 100,
+                ...(log.iops ? { iops: log.iops } : {}),
+                ...(log.throughputMiBs ? { throughputMiBs: log.throughputMiBs } : {}),
+              },
+            ]
+          : []),
       ],
       clientEbsGiB: ROOT_GIB,
       egress: e,

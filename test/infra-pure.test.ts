@@ -115,6 +115,23 @@ describe("cost", () => {
       }),
     ).toThrow(/no price for "m1.xlarge"/);
   });
+
+  it("prices provisioned gp3 IOPS and throughput beyond the included, and io2 IOPS, as the realized cost does", () => {
+    const c = estimateCost({
+      dataNodes: 1,
+      dataInstanceType: "m6i.large",
+      clients: 1,
+      clientInstanceType: "c6i.large",
+      dataNodeEbs: [
+        { type: "gp3", sizeGiB: 730, iops: 4000, throughputMiBs: 225 },
+        { type: "io2", sizeGiB: 100, iops: 1000 },
+      ],
+      clientEbsGiB: 0,
+    });
+    // By hand (https://aws.amazon.com/ebs/pricing/): 730 GiB x $0.08 + 1,000 IOPS x $0.005 + 100 MiB/s x $0.04 a
+    // month, and io2 100 GiB x $0.125 + 1,000 IOPS x $0.065 a month, over 730 hours.
+    expect(c.breakdown.ebs).toBe(Math.round(((58.4 + 5 + 4 + 12.5 + 65) / 730) * 1000) / 1000);
+  });
 });
 
 describe("policies and tags", () => {
