@@ -111,7 +111,7 @@ export function instanceStoreGB(type: InstanceType): number {
 
 /** gp3 storage, USD per GB-month, us-east-1 (https://aws.amazon.com/ebs/pricing/), as of PRICES_AS_OF; IOPS above 3000 extra. */
 export const EBS_GP3_USD_PER_GB_MONTH = 0.08;
-/** io2 storage, USD per GB-month, us-east-1, as of PRICES_AS_OF (provisioned IOPS billed on top: EBS_IO2_IOPS_TIERS). */
+/** io2 storage, USD per GB-month, us-east-1, as of PRICES_AS_OF (its IOPS billed on top: EBS_IO2_IOPS_TIERS). */
 export const EBS_IO2_USD_PER_GB_MONTH = 0.125;
 /** gp3 IOPS and throughput included in the storage price (https://aws.amazon.com/ebs/pricing/). */
 export const EBS_GP3_INCLUDED = { iops: 3000, throughputMiBs: 125 } as const;
@@ -119,7 +119,7 @@ export const EBS_GP3_INCLUDED = { iops: 3000, throughputMiBs: 125 } as const;
 export const EBS_GP3_USD_PER_IOPS_MONTH = 0.005;
 /** gp3 throughput provisioned above the included, USD per MiB/s-month, us-east-1 (same page), as of PRICES_AS_OF. */
 export const EBS_GP3_USD_PER_MIBS_MONTH = 0.04;
-/** io2 provisioned IOPS, USD per IOPS-month by tier (the first 32,000, the next 32,000, the rest), us-east-1 (same page). */
+/** io2 provisioned IOPS, USD per IOPS-month by tier (the first 32,000, the next 32,000, the rest), same page. */
 export const EBS_IO2_IOPS_TIERS = [
   { upTo: 32_000, usdPerIopsMonth: 0.065 },
   { upTo: 64_000, usdPerIopsMonth: 0.0455 },

@@ -25,7 +25,8 @@ const TYPE_USD_PER_HOUR = { data: 0.096, client: 0.085 } as const;
 /**
  * By hand: each instance from its boot to its last word (60 s at least) at its type's price, its gp3 volumes at $0.08
  * per GB-month plus IOPS over 3,000 at $0.005 and throughput over 125 MiB/s at $0.04 per month, 730 hours a month
- * (https://aws.amazon.com/ebs/pricing/), its public IPv4 address at $0.005 an hour (https://aws.amazon.com/vpc/pricing/).
+ * (https://aws.amazon.com/ebs/pricing/), its public IPv4 address at $0.005 an hour
+ * (https://aws.amazon.com/vpc/pricing/).
  */
 function byHand(statuses: readonly InstanceStatus[]) {
   const parts = { instance: 0, volumes: 0, publicIpv4: 0 };
@@ -67,7 +68,7 @@ describe("the Compare page's cost sentence in Chromium", () => {
     await api?.close();
   });
 
-  it("says the realized cost from the run's stored spans, its parts, and for a local run that it has no price", async () => {
+  it("says the realized cost from the run's stored spans and its parts; a local run says it has no price", async () => {
     const { page } = session;
     expect(FIXTURE.results[0]!.run.instanceTypes).toEqual({ data: "m6i.large", client: "c6i.large" });
     for (const s of FIXTURE.statuses) expect(s.billing, s.instance).toBeDefined();

@@ -35,7 +35,10 @@ describe("a run's realized cost on its page", () => {
     ]);
     // By hand: $0.096 the hour, 730 GiB x $0.08 per GB-month over 730 h is $0.08, the address $0.005.
     expect(runCostText("r1", cost)).toMatch(
-      /^r1: realized cost \$0\.1810 \(instance-hours \$0\.0960, EBS volumes \$0\.0800, public IPv4 \$0\.0050\) for 1 instance/,
+      new RegExp(
+        "^r1: realized cost \\$0\\.1810 \\(instance-hours \\$0\\.0960, EBS volumes \\$0\\.0800, " +
+          "public IPv4 \\$0\\.0050\\) for 1 instance",
+      ),
     );
   });
 

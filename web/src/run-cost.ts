@@ -15,7 +15,8 @@ export function runCostText(runId: string, cost: RunCost): string {
     cost.instances.reduce((a, i) => a + (i.parts[part] ?? 0), 0);
   // The parts only when some instance's volumes and address were counted (covers says for which).
   const parts = cost.instances.some((i) => i.parts.volumes !== null)
-    ? ` (instance-hours ${usd(sum("instance"))}, EBS volumes ${usd(sum("volumes"))}, public IPv4 ${usd(sum("publicIpv4"))})`
+    ? ` (instance-hours ${usd(sum("instance"))}, EBS volumes ${usd(sum("volumes"))}, ` +
+      `public IPv4 ${usd(sum("publicIpv4"))})`
     : "";
   return (
     `${runId}: realized cost ${usd(cost.usd)}${parts} for ${cost.instances.length} instance(s), ` +
