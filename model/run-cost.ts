@@ -192,7 +192,8 @@ export function spansCostCovers(spans: readonly TypedSpan[]): string {
       : "each instance's EBS volumes (storage, and IOPS and throughput provisioned beyond the included) and its " +
         "public IPv4 address, as its markers recorded them" +
         (unrecorded.length
-          ? `; not counted for ${unrecorded.join(", ")}, whose markers did not record them (priced for their hours only)`
+          ? `; not counted for ${unrecorded.join(", ")}, whose markers did not record them ` +
+            "(priced for their hours only)"
           : "");
   return `${hours}; ${billed}; ${REQUESTS_NOT_COUNTED}`;
 }
@@ -221,10 +222,9 @@ const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)
 /** One span's bill at its type's price (EC2 and EBS per second, 60 s minimum), or why it cannot be priced. */
 function billInstance(s: TypedSpan): BilledInstance | { statement: string } {
   const price = s.instanceType ? INSTANCE_TYPES[s.instanceType]?.usdPerHour : undefined;
+  const type = s.instanceType ?? "unknown";
   if (price === undefined)
-    return {
-      statement: `${s.instance}: no price for instance type "${s.instanceType ?? "unknown"}" in model/instance-types.ts`,
-    };
+    return { statement: `${s.instance}: no price for instance type "${type}" in model/instance-types.ts` };
   let billed: number;
   try {
     billed = billedSeconds(s);
