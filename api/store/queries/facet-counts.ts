@@ -4,6 +4,7 @@
  * first, so an answer reads the groups and what the writes since the last read touched, never every run or phase.
  */
 import { Prisma } from "../../../prisma/generated/client.js";
+import { MEASURED_SOURCE } from "../sources.js";
 import type { Queryable, RunFilters } from "./filters.js";
 
 /** One group of runs with equal filter values, and how many runs it holds. */
@@ -76,7 +77,8 @@ export async function facetCount(db: Writer, f: RunFilters): Promise<number> {
     (!f.nodes || g.nodes === f.nodes) &&
     (!f.scenario || g.scenario === f.scenario) &&
     (!f.instanceType || g.data === f.instanceType || g.client === f.instanceType) &&
-    (!f.source || g.kind === f.source) &&
+    // As runWhere selects them: the measured source by its id, a published one by its kind.
+    (!f.source || (f.source === "measured" ? g.sourceId === MEASURED_SOURCE : g.kind === f.source)) &&
     (!f.verdict || g.verdict === f.verdict) &&
     (f.quarantined === "exclude" ? !g.quarantined : f.quarantined === "only" ? g.quarantined : true);
   await foldFacetChanges(db);
