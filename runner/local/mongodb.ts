@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { MONGODB_BINDING, mongodbConnectionProperties } from "../../engines/mongodb/binding.js";
 import { FERRETDB_VERSION, ferretdbArgs, MONGODB_STAND_IN } from "../../engines/mongodb/stand-in.js";
-import { freePort, spawnDetached, tcpOpen, waitUntil } from "./detached.js";
+import { freePort, startProcess, tcpOpen, waitUntil } from "../boot/processes.js";
 import {
   type LocalEngine,
   type LocalEngineState,
@@ -54,7 +54,8 @@ export const mongodbLocalEngine: LocalEngine = {
     await rm(dataDir, { recursive: true, force: true });
     await mkdir(dataDir, { recursive: true });
     const listenPort = await freePort();
-    const pid = await spawnDetached(binary, ferretdbArgs(dataDir, listenPort), { logDir, cwd: dataDir });
+    const spec = { name: "stdout", argv: [binary, ...ferretdbArgs(dataDir, listenPort)], cwd: dataDir, listens: [] };
+    const pid = startProcess(spec, logDir, { detached: true }).pid!;
     const node = {
       index: 0,
       pid,
