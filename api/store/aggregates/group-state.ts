@@ -195,3 +195,25 @@ export function mergedOf(state: GroupState, include: Include): MergedOf {
     return (mergeHistogramsOrNothing(encoded as string[]) as JsHistogram | undefined) ?? null;
   };
 }
+
+/**
+ * A state as stored: each phase as an array in PER_PHASE's order (then its index, rows and operations), so the text a
+ * recount reads and writes holds a group's numbers, not its field names thousands of times (a third of the size).
+ */
+export function encodeState(state: GroupState): string {
+  const phases = state.phases.map((p) => [...PER_PHASE.map((k) => p[k]), p.index, p.operationRows, p.operations]);
+  return JSON.stringify({ facts: state.facts, phases, histograms: state.histograms });
+}
+
+export function decodeState(text: string): GroupState {
+  const stored = JSON.parse(text) as { facts: GroupFacts; phases: unknown[][]; histograms: GroupState["histograms"] };
+  const phases = stored.phases.map((values) => {
+    const out: Record<string, unknown> = {};
+    PER_PHASE.forEach((k, i) => {
+      out[k] = values[i];
+    });
+    const [index, operationRows, operations] = values.slice(PER_PHASE.length);
+    return { ...out, index, operationRows, operations } as PhaseEntry;
+  });
+  return { facts: stored.facts, phases, histograms: stored.histograms };
+}

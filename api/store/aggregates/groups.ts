@@ -12,6 +12,8 @@ import { type PhaseSummaryRow, phaseSummaries } from "../queries/filters.js";
 import { pushTo } from "../queries/phase-groups.js";
 import { storedCount, storedLatency } from "../stored-values.js";
 import {
+  decodeState,
+  encodeState,
   type GroupState,
   mergedOf,
   mergesHistograms,
@@ -163,7 +165,7 @@ async function refreshKind<T extends typeof CONFIGURATION_AGGREGATES | typeof PE
   if (states.size === 0) return;
   const out = [...states].map(([id, state]) => kind.row(id, state));
   await tx.$executeRaw(bulkInsert(kind.table, out));
-  const saved = [...states].map(([id, state]) => ({ id: kind.prefix + id, state: JSON.stringify(state) }));
+  const saved = [...states].map(([id, state]) => ({ id: kind.prefix + id, state: encodeState(state) }));
   await tx.$executeRaw(bulkInsert(GROUP_STATES, saved));
 }
 
@@ -171,7 +173,7 @@ async function keptStates(tx: Writer, keys: readonly string[]): Promise<Map<stri
   if (keys.length === 0) return new Map();
   const rows = await tx.$queryRaw<{ id: string; state: string }[]>`
     SELECT id, state FROM group_states WHERE id = ANY(${[...keys]}::text[])`;
-  return new Map(rows.map((r) => [r.id, JSON.parse(r.state) as GroupState]));
+  return new Map(rows.map((r) => [r.id, decodeState(r.state)]));
 }
 
 /**
