@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { instanceSpans } from "../model/run-cost.js";
 import { type DashboardRehearsalResult, rehearseDashboard } from "../rehearse/dashboard.js";
 import { ROOT } from "./api-helpers.js";
 
@@ -62,8 +63,35 @@ describe("ycsb-lab rehearse --stack dashboard", () => {
     const client = new pg.Client({ connectionString: db.toString() });
     await client.connect();
     const rows = (await client.query("SELECT id FROM runs WHERE source_id = 'measured'")).rows as Array<{ id: string }>;
-    await client.end();
     expect(rows.map((r) => r.id)).toEqual([result.runId]);
+
+    // What a realized cost is priced from: each machine's span as its own boot status markers wrote it from inside
+    // its OS container (first stage to last word), stored by the service's bucket import. The last markers (the
+    // power-off) may reach the import a poll after the run's results: wait for them, then they must be equal.
+    const fromMarkers = instanceSpans(result.statuses)
+      .map((s) => ({ instance: s.instance, role: s.role, startedAt: s.startedAt, endedAt: s.endedAt }))
+      .sort((a, b) => a.instance.localeCompare(b.instance));
+    expect(fromMarkers.map((s) => s.instance)).toEqual(["client-0", "node-0"]);
+    const stored = async () =>
+      (
+        await client.query(
+          "SELECT instance, role, started_at, ended_at FROM instance_spans WHERE run_id = $1 ORDER BY instance",
+          [result!.runId],
+        )
+      ).rows.map((r: { instance: string; role: string; started_at: Date; ended_at: Date }) => ({
+        instance: r.instance,
+        role: r.role,
+        startedAt: r.started_at.toISOString(),
+        endedAt: r.ended_at.toISOString(),
+      }));
+    const deadline = Date.now() + 120_000;
+    let spans = await stored();
+    while (JSON.stringify(spans) !== JSON.stringify(fromMarkers) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 2_000));
+      spans = await stored();
+    }
+    await client.end();
+    expect(spans).toEqual(fromMarkers);
 
     // Every call the service made (kit, service description, secrets, the bucket's import) allowed by its role.
     const role = Object.keys(result.iam.byRole).find((r) => r.includes("service-role"));

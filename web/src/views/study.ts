@@ -180,9 +180,10 @@ function header(ctx: ViewContext, seed: string, spec: ScenarioSpec | undefined, 
     el(
       "p",
       { class: "note" },
-      `Reproduced by the scenario ${spec?.name ?? "–"}: ${spec?.title ?? ""}. The paper's figures are dashed; ` +
+      `Reproduced by the scenario ${spec?.name ?? "–"}: ${spec?.title ?? ""}. The paper's figures are labelled ` +
+        `"the paper" (dashed where they are lines); ` +
         (n
-          ? `${plural(n, "measured run")} of the scenario are drawn beside them (solid), each at its scale and on its machine (the table below says which).`
+          ? `${plural(n, "measured run")} of the scenario are drawn beside them (solid lines, bars or points; hatched or hollow where the runner did not judge the phase valid), each at its scale and on its machine (the table below says which).`
           : "no measured run of this scenario yet (npm start runs a cell of seed 004's)."),
     ),
   );
