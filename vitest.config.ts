@@ -40,6 +40,7 @@ export const INTEGRATION_FILES = [
   "test/runner-resets.test.ts",
   "test/runner-roll-call.test.ts",
   "test/runner-step-up.test.ts",
+  "test/supervisor-detached.test.ts",
   "test/web-capacity-view.test.ts",
   "test/web-dashboard.test.ts",
   "test/web-decide.test.ts",

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { CreateAccessKeyCommand, CreateUserCommand, IAMClient, PutUserPolicyCommand } from "@aws-sdk/client-iam";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { PolicyDocument } from "../infra/policies.js";
+import { freePort, tcpOpen } from "../runner/boot/processes.js";
 import { REPO_ROOT } from "../runner/java-artifacts.js";
-import { freePort, tcpOpen } from "../runner/local/detached.js";
 
 /**
  * The S3 emulator of a rehearsal: moto on loopback with IAM enforced. The first three requests (the admin user, its

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
+import { freePort } from "../runner/boot/processes.js";
 import { REPO_ROOT } from "../runner/java-artifacts.js";
-import { freePort } from "../runner/local/detached.js";
 import type { Credentials } from "./emulator.js";
 
 export interface ResultsService {

@@ -6,6 +6,7 @@ import { MONGODB_COLLECTION, MONGODB_DATABASE } from "../engines/mongodb/schema.
 import { ycsbKey } from "../engines/ycsb-keys.js";
 import { type LocalEngineState, readState } from "../runner/local/engine.js";
 import { mongodbLocalEngine } from "../runner/local/mongodb.js";
+import { localNodePaths } from "../runner/local/node-engines.js";
 import { rebalanceWait } from "../runner/mongodb-balancer.js";
 import {
   deterministicValue,
@@ -33,8 +34,9 @@ describe("mongodb binding on the FerretDB stand-in", () => {
     dataDir = local.dataDir;
     classpath = await ycsbClasspath("mongodb");
     // Leftovers of an earlier server must not survive `up`: YCSB's load expects an empty database.
-    await mkdir(join(dataDir, "node-0", "data"), { recursive: true });
-    await writeFile(join(dataDir, "node-0", "data", "ycsb.sqlite"), "stale");
+    const ferretdbData = join(localNodePaths(dataDir, 1).data, "ferretdb");
+    await mkdir(ferretdbData, { recursive: true });
+    await writeFile(join(ferretdbData, "ycsb.sqlite"), "stale");
     state = await mongodbLocalEngine.up({ nodes: 1, preset: "durable", dataDir });
     const url = mongodbLocalEngine.connectionProperties(state)["mongodb.url"]!;
     client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000 });

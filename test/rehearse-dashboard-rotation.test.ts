@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootDashboard } from "../cli/dashboard-boot.js";
 import { type ServiceDescription, serviceDescriptionKey } from "../model/service-description.js";
 import { createBucketWith, type Emulator, startEmulator } from "../rehearse/emulator.js";
+import { freePort } from "../runner/boot/processes.js";
 import { RunObjects } from "../runner/boot/run-objects.js";
-import { freePort } from "../runner/local/detached.js";
 import { type PasswordPostgres, startPasswordPostgres } from "./support/password-postgres.js";
 
 /**

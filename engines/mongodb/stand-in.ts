@@ -1,7 +1,7 @@
 /**
  * FerretDB, the MongoDB stand-in where no mongod can be installed (DESIGN.md "What runs for real"): the MongoDB wire
  * protocol over SQLite, one server, no replica sets and no sharding. Built by scripts/setup-ferretdb.sh; run by
- * `ycsb-lab local up` (runner/local/mongodb.ts) and by a rehearsal's data node (engines/mongodb/runtime.ts).
+ * a rehearsal's data node and by `ycsb-lab local up` alike, through engines/mongodb/runtime.ts mongodbStandIn.
  */
 
 /** The FerretDB release scripts/setup-ferretdb.sh builds; v1.x is the last line with the SQLite handler. */

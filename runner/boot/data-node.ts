@@ -122,29 +122,6 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
       })),
     );
   const user = engineUser(env, runtime.runsAs ?? ENGINE_USER);
-  const dirs = standIn ? standIn.directories(ctx, paths) : runtime.directories(ctx, paths);
-  const own = () => {
-    if (user)
-      spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, paths.conf, paths.run, paths.data, paths.log, ...dirs]);
-  };
-  for (const dir of dirs) mkdirSync(dir, { recursive: true });
-  for (const file of standIn ? [] : runtime.files(ctx, paths)) {
-    mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, file.content);
-  }
-  for (const link of standIn ? [] : (runtime.links?.(ctx, paths) ?? [])) {
-    // A restarted boot finds its links in place; anything else there (an empty folder) gives way to the link.
-    if (existsSync(link.path) && lstatSync(link.path).isSymbolicLink() && readlinkSync(link.path) === link.target)
-      continue;
-    rmSync(link.path, { recursive: true, force: true });
-    symlinkSync(link.target, link.path);
-  }
-  own();
-  await reporter.stage(
-    "installed",
-    `${standIn ? standIn.label : `${cluster.engine} ${cluster.version} as ${runtime.roles(ctx).join(", ")}`}; ${notes.join("; ")}`,
-  );
-
   const formTimeoutMs = b.formTimeoutMs ?? 3_600_000;
   const engine = new NodeEngine(
     runtime,
@@ -155,6 +132,17 @@ export async function bootDataNode(b: DataNodeBoot): Promise<number> {
     { startMs: b.startTimeoutMs ?? 15 * 60_000, waitMs: formTimeoutMs },
     standIn ? { runtime: standIn, artifact: env.standInArtifacts! } : undefined,
   );
+  const dirs = engine.layOut();
+  const own = () => {
+    if (user)
+      spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, paths.conf, paths.run, paths.data, paths.log, ...dirs]);
+  };
+  own();
+  await reporter.stage(
+    "installed",
+    `${standIn ? standIn.label : `${cluster.engine} ${cluster.version} as ${runtime.roles(ctx).join(", ")}`}; ${notes.join("; ")}`,
+  );
+
   const stop = () => void engine.stop().then(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
@@ -247,7 +235,6 @@ async function formOrAwait(
   if (b.index === 0) {
     const formed = await formationFor(cluster.engine)({
       ctx,
-      cluster,
       log: (l) => b.reporter.log(l),
       timeoutMs,
       ...(standIn ? { standIn } : {}),

@@ -1,8 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
 import { basename, dirname, join } from "node:path";
 import type { ProcessSpec, ServerSpec, ServiceSpec } from "../../engines/runtime.js";
-import { tcpOpen } from "../local/detached.js";
+
+/**
+ * The one supervisor of engine processes: the boot command's children on an instance and in a rehearsal, and the
+ * servers `ycsb-lab local up` leaves running (started detached, then watched and stopped by pid from any process).
+ */
 
 const GLOB = /\$\{glob:([^}]+)\}/g;
 
@@ -31,6 +36,8 @@ export interface Supervised {
   pid?: number;
   /** Where its output goes (a child's log file, a service's own log). */
   logFile: string;
+  /** A child's command line as /proc/<pid>/cmdline shows it (arguments joined by NUL): its DetachedProcess marker. */
+  commandLine?: string;
   /** Resolves with a description of how the server ended. */
   exited: Promise<string>;
   /** False once it has ended. */
@@ -40,6 +47,49 @@ export interface Supervised {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** True when something accepts TCP connections on host:port (loopback only on a development machine). */
+export function tcpOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const done = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
+}
+
+/** Polls `check` every `intervalMs` until it returns true; throws `what` with the last reason after `timeoutMs`. */
+export async function waitUntil(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<boolean>,
+  intervalMs = 250,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${Math.round(timeoutMs / 1000)} s`);
+    await sleep(intervalMs);
+  }
+}
+
+/** A free TCP port on 127.0.0.1, chosen by the kernel. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
 
 /** Waits until host:port accepts connections; `alive` is polled so a dead process fails the wait at once. */
 export async function waitForEndpoint(
@@ -59,15 +109,26 @@ export async function waitForEndpoint(
   }
 }
 
+/** How a process is started beyond its spec. */
+export interface StartOptions {
+  /** `uid`/`gid`: the engine's system user on an instance (created with the OS packages); else the current user. */
+  user?: { uid: number; gid: number } | undefined;
+  /**
+   * Outlives this process in its own process group (`ycsb-lab local up` returns; `local status` and `local down`
+   * find it by pid and command line, see processAlive and stopDetached).
+   */
+  detached?: boolean;
+}
+
 /**
  * Starts one engine process as the node's child (the boot command supervises its engine: when the engine dies, the
- * node reports it), its output in <logDir>/<name>.log. `uid`/`gid` run it as the engine's system user on an
- * instance (created with the OS packages); a rehearsal runs it as the current user.
+ * node reports it), its output in <logDir>/<name>.log, stdin closed; throws when it cannot be started at all.
  */
-export function startProcess(spec: ProcessSpec, logDir: string, user?: { uid: number; gid: number }): Supervised {
+export function startProcess(spec: ProcessSpec, logDir: string, o: StartOptions = {}): Supervised {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${spec.name}.log`);
-  const [command, ...args] = spec.argv.map(resolveGlobs);
+  const argv = spec.argv.map(resolveGlobs);
+  const [command, ...args] = argv;
   const fd = openSync(logFile, "a");
   let child: ChildProcess;
   try {
@@ -75,7 +136,8 @@ export function startProcess(spec: ProcessSpec, logDir: string, user?: { uid: nu
       cwd: spec.cwd,
       env: { ...process.env, ...(spec.env ?? {}) },
       stdio: ["ignore", fd, fd],
-      ...(user ?? {}),
+      ...(o.user ?? {}),
+      ...(o.detached ? { detached: true } : {}),
     });
   } finally {
     closeSync(fd);
@@ -86,11 +148,17 @@ export function startProcess(spec: ProcessSpec, logDir: string, user?: { uid: nu
       resolve(`${spec.name} (pid ${child.pid}) exited ${signal ? `by signal ${signal}` : `with code ${code}`}`),
     );
   });
+  // The spawn error is the exit promise's to report (a listener is in place): a detached start throws at once.
+  if (o.detached) {
+    if (child.pid === undefined) throw new Error(`${spec.name}: ${command} could not be started`);
+    child.unref();
+  }
   const running = () => child.exitCode === null && child.signalCode === null;
   return {
     spec,
     ...(child.pid !== undefined ? { pid: child.pid } : {}),
     logFile,
+    commandLine: argv.join("\u0000"),
     exited,
     running,
     async stop(graceMs) {
@@ -171,7 +239,7 @@ export function startService(spec: ServiceSpec, o: { pollMs?: number; downPolls?
  * Runs a one-shot preparation step (e.g. formatting HDFS) unless its marker path exists, as the engine's user (what
  * it writes, the engine must own); throws with its output's tail.
  */
-export function runPrepare(spec: ProcessSpec, logDir: string, user?: { uid: number; gid: number }): void {
+export function runPrepare(spec: ProcessSpec, logDir: string, user?: { uid: number; gid: number } | undefined): void {
   const p = spec.prepare;
   if (!p || existsSync(p.skipIfExists)) return;
   const [command, ...args] = p.argv.map(resolveGlobs);
@@ -194,4 +262,34 @@ export function runPrepare(spec: ProcessSpec, logDir: string, user?: { uid: numb
 /** Stops every server: SIGTERM (engines flush), SIGKILL after the grace period; services through systemd. */
 export async function stopAll(processes: Supervised[], graceMs = 30_000): Promise<void> {
   await Promise.all(processes.map((p) => p.stop(graceMs).catch(() => undefined)));
+}
+
+/** A process started detached, as a state file records it for another process to watch and stop. */
+export interface DetachedProcess {
+  pid: number;
+  /** A string found in /proc/<pid>/cmdline of this process, so a recycled pid is never signalled. */
+  commandMarker: string;
+}
+
+/** True when the pid runs and its command line carries the marker (not a recycled pid). */
+export function processAlive(p: DetachedProcess): boolean {
+  try {
+    process.kill(p.pid, 0);
+    return readFileSync(`/proc/${p.pid}/cmdline`, "utf8").includes(p.commandMarker);
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM a detached process (if it is still the one started), SIGKILL after `graceMs`; waits until it is gone. */
+export async function stopDetached(p: DetachedProcess, graceMs = 30_000): Promise<void> {
+  if (!processAlive(p)) return;
+  process.kill(p.pid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    if (!processAlive(p)) return;
+    await sleep(200);
+  }
+  if (processAlive(p)) process.kill(p.pid, "SIGKILL");
+  while (processAlive(p)) await sleep(100);
 }

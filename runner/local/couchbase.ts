@@ -12,7 +12,7 @@ import {
   MOCK_BUCKET_PASSWORD,
   mockPresetRefusal,
 } from "../../engines/couchbase/stand-in.js";
-import { freePort, spawnDetached, waitUntil } from "./detached.js";
+import { freePort, startProcess, waitUntil } from "../boot/processes.js";
 import {
   type LocalEngine,
   type LocalEngineState,
@@ -79,7 +79,8 @@ export const couchbaseLocalEngine: LocalEngine = {
     const jar = await couchbaseMockJar();
     const logDir = join(opts.dataDir, "node-0", "logs");
     const rest = await freePort();
-    const pid = await spawnDetached("java", couchbaseMockArgs(jar, rest, opts.nodes), { logDir, cwd: opts.dataDir });
+    const spec = { name: "stdout", argv: ["java", ...couchbaseMockArgs(jar, rest, opts.nodes)], cwd: opts.dataDir };
+    const pid = startProcess({ ...spec, listens: [] }, logDir, { detached: true }).pid!;
     const node = {
       index: 0,
       pid,

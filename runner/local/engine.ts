@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Engine } from "../../model/engine.js";
 import type { Preset } from "../../model/presets.js";
 import type { StudyServerSide } from "../../model/scenario.js";
+import { processAlive, stopDetached } from "../boot/processes.js";
 
 /**
  * A database engine run on this machine for development and tests: real servers, started detached so that
@@ -56,7 +57,7 @@ export interface LocalNodeState {
   pid: number;
   address: string;
   ports: Record<string, number>;
-  /** Folder of the node's logs (stdout.log and the engine's own). */
+  /** Folder of the node's logs: each process's output (<name>.log) and the engine's own logs. */
   logDir: string;
   /** A string found in /proc/<pid>/cmdline of this node, so a recycled pid is never signalled. */
   commandMarker: string;
@@ -146,30 +147,12 @@ export async function removeState(engine: Engine): Promise<void> {
   await rm(stateFile(engine), { force: true });
 }
 
-/** True when the pid runs and its command line carries the node's marker (not a recycled pid). */
+/** True when the node's process runs and is still the one started (runner/boot/processes.ts processAlive). */
 export async function nodeAlive(node: Pick<LocalNodeState, "pid" | "commandMarker">): Promise<boolean> {
-  try {
-    process.kill(node.pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const cmdline = await readFile(`/proc/${node.pid}/cmdline`, "utf8");
-    return cmdline.includes(node.commandMarker);
-  } catch {
-    return false;
-  }
+  return processAlive(node);
 }
 
-/** SIGTERM the node's process (if it is still ours), then SIGKILL after `graceMs`. */
+/** SIGTERM the node's process (if it is still ours), then SIGKILL after `graceMs` (the one supervisor's stop). */
 export async function stopNode(node: LocalNodeState, graceMs = 30_000): Promise<void> {
-  if (!(await nodeAlive(node))) return;
-  process.kill(node.pid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    if (!(await nodeAlive(node))) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  if (await nodeAlive(node)) process.kill(node.pid, "SIGKILL");
-  while (await nodeAlive(node)) await new Promise((r) => setTimeout(r, 100));
+  await stopDetached(node, graceMs);
 }

@@ -7,7 +7,7 @@ import { HBASE_BINDING, hbaseConnectionProperties } from "../../engines/hbase/bi
 import { hbaseSiteProperties, renderHBaseSiteXml } from "../../engines/hbase/config.js";
 import { HBASE_JDK17_FLAGS } from "../../engines/hbase/jvm.js";
 import { type HBaseTableSpec, hbaseTableSpec } from "../../engines/hbase/schema.js";
-import { spawnDetached, tcpOpen, waitUntil } from "./detached.js";
+import { startProcess, tcpOpen, waitUntil } from "../boot/processes.js";
 import {
   type LocalEngine,
   type LocalEngineState,
@@ -121,7 +121,9 @@ export const hbaseLocalEngine: LocalEngine = {
       table,
     });
     log(`hbase: starting a mini cluster (HDFS, ZooKeeper, master, ${opts.nodes} region server(s)); about 40 s`);
-    const pid = await spawnDetached("java", args, { logDir, cwd: nodeDir });
+    const pid = startProcess({ name: "stdout", argv: ["java", ...args], cwd: nodeDir, listens: [] }, logDir, {
+      detached: true,
+    }).pid!;
     const node = {
       index: 0,
       pid,

@@ -1,11 +1,13 @@
 import { execFile } from "node:child_process";
-import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { MONGODB_BINDING, mongodbConnectionProperties } from "../../engines/mongodb/binding.js";
-import { FERRETDB_VERSION, ferretdbArgs, MONGODB_STAND_IN } from "../../engines/mongodb/stand-in.js";
-import { freePort, spawnDetached, tcpOpen, waitUntil } from "./detached.js";
+import { FERRETDB_VERSION, MONGODB_STAND_IN } from "../../engines/mongodb/stand-in.js";
+import { MONGOS_PORT } from "../../engines/mongodb/topology.js";
+import { engineRuntime } from "../../engines/runtimes.js";
+import { ENGINE_VERSIONS } from "../../model/engine.js";
+import { tcpOpen } from "../boot/processes.js";
 import {
   type LocalEngine,
   type LocalEngineState,
@@ -15,10 +17,9 @@ import {
   stopNode,
   writeState,
 } from "./engine.js";
+import { LOCAL_TUNING, type LocalCluster, startLocalNodes } from "./node-engines.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-export { FERRETDB_VERSION, ferretdbArgs, MONGODB_STAND_IN };
 
 /** Builds FerretDB once into .cache/ferretdb (Go module proxy); a second call touches no network. */
 export async function ferretdbBinary(): Promise<string> {
@@ -47,43 +48,45 @@ export const mongodbLocalEngine: LocalEngine = {
       throw new Error(`nodes: the MongoDB stand-in (FerretDB) runs a single node, got ${opts.nodes}`);
     const log = opts.log ?? (() => {});
     log(`mongodb: ${MONGODB_STAND_IN}; the preset's server side (mongod.conf) does not apply, its write concern does`);
-    const binary = await ferretdbBinary();
-    const dataDir = join(opts.dataDir, "node-0", "data");
-    const logDir = join(opts.dataDir, "node-0", "logs");
-    // Every `local up` starts empty, like the other engines: YCSB's load expects no records.
-    await rm(dataDir, { recursive: true, force: true });
-    await mkdir(dataDir, { recursive: true });
-    const listenPort = await freePort();
-    const pid = await spawnDetached(binary, ferretdbArgs(dataDir, listenPort), { logDir, cwd: dataDir });
-    const node = {
-      index: 0,
-      pid,
-      address: "127.0.0.1",
-      ports: { mongodb: listenPort },
-      logDir,
-      commandMarker: `--sqlite-url=file:${dataDir}/`,
+    const cluster: LocalCluster = {
+      engine: "mongodb",
+      version: ENGINE_VERSIONS.mongodb,
+      nodes: 1,
+      preset: opts.preset,
+      replication: 1,
+      dataDir: opts.dataDir,
     };
-    const state: LocalEngineState = {
+    // The stand-in a rehearsal runs (engines/mongodb/runtime.ts mongodbStandIn), started as the boot starts it.
+    const runtime = engineRuntime("mongodb", LOCAL_TUNING);
+    const standIn = { runtime: runtime.standIn!, artifact: await ferretdbBinary() };
+    const base: LocalEngineState = {
       engine: "mongodb",
       preset: opts.preset,
       dataDir: opts.dataDir,
       startedAt: new Date().toISOString(),
-      nodes: [node],
+      nodes: [],
       details: { standIn: MONGODB_STAND_IN, ferretdbVersion: FERRETDB_VERSION, backend: "sqlite" },
     };
-    // Written before the wait, so `local down` can stop a server that never became ready.
-    await writeState(state);
+    let nodes: LocalEngineState["nodes"];
     try {
-      await waitUntil(`FerretDB on 127.0.0.1:${listenPort} (log: ${logDir}/stdout.log)`, 60_000, async () => {
-        if (!(await nodeAlive(node))) throw new Error(`FerretDB exited during start; see ${logDir}/stdout.log`);
-        return tcpOpen("127.0.0.1", listenPort);
+      // Every `local up` starts empty (the node's folder is emptied): YCSB's load expects no records.
+      nodes = await startLocalNodes({
+        runtime,
+        standIn,
+        cluster,
+        ports: { mongodb: MONGOS_PORT },
+        timeoutMs: 60_000,
+        log,
+        // Recorded as soon as it starts, so `local down` can stop a server that never became ready.
+        started: (started) => writeState({ ...base, nodes: started }),
       });
     } catch (err) {
-      await stopNode(node, 5_000);
       await removeState("mongodb");
       throw err;
     }
-    log(`mongodb: FerretDB up on 127.0.0.1:${listenPort}`);
+    const state: LocalEngineState = { ...base, nodes };
+    await writeState(state);
+    log(`mongodb: FerretDB up on ${nodes[0]!.address}:${MONGOS_PORT}`);
     return state;
   },
 
@@ -117,6 +120,6 @@ export const mongodbLocalEngine: LocalEngine = {
   },
 
   connectionProperties(state) {
-    return mongodbConnectionProperties({ hosts: [`127.0.0.1:${port(state)}`] });
+    return mongodbConnectionProperties({ hosts: [`${state.nodes[0]?.address ?? "127.0.0.1"}:${port(state)}`] });
   },
 };

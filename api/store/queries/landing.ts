@@ -1,36 +1,20 @@
 /** The landing's queries: the filters' values with their run counts (facets) and the runs' timeline. */
 import type { Db } from "../../db/client.js";
+import { facetGroups, foldFacetChanges, workloadPhases } from "./facet-counts.js";
 import { type RunFilters, runWhere } from "./filters.js";
 import { PEAK_FIELDS, runPeak } from "./runs.js";
 
 /**
- * The values each filter can take and how many runs have each, from a GROUP BY over runs (a few hundred rows for
- * 100,000 runs) and the distinct workloads of phases: the dashboard's options, never a download of every run.
+ * The values each filter can take and how many runs have each, from the counts kept per group of runs and per
+ * workload (facet-counts.ts: a few hundred rows for 100,000 runs): the dashboard's options, never a read of every
+ * run or phase.
  */
 export async function facets(db: Db) {
+  await foldFacetChanges(db);
   const [groups, workloads, sources] = await Promise.all([
-    db.$queryRaw<
-      {
-        engine: string;
-        version: string;
-        preset: string;
-        nodes: number;
-        scenario: string;
-        data: string;
-        client: string;
-        sourceId: string;
-        kind: string;
-        verdict: string;
-        runs: number;
-      }[]
-    >`
-      SELECT r.engine, r.engine_version AS version, r.preset, r.nodes, r.scenario, r.data_instance_type AS data, r.client_instance_type AS client,
-             r.source_id AS "sourceId", s.kind, r.verdict, count(*)::int AS runs
-      FROM runs r JOIN sources s ON s.id = r.source_id
-      GROUP BY r.engine, r.engine_version, r.preset, r.nodes, r.scenario, r.data_instance_type, r.client_instance_type, r.source_id, s.kind, r.verdict`,
+    facetGroups(db),
     // Phases, not runs, per workload: counting distinct runs made this the slowest part of the answer.
-    db.$queryRaw<{ workload: string; phases: number }[]>`
-      SELECT workload, count(*)::int AS phases FROM phases WHERE workload IS NOT NULL GROUP BY workload`,
+    workloadPhases(db),
     db.source.findMany({ select: { id: true, kind: true, citation: true, seed: true } }),
   ]);
   const count = <K extends string | number>(pick: (g: (typeof groups)[number]) => K | K[]) => {

@@ -48,9 +48,39 @@ export const formCassandra: Formation = async ({ ctx, log, timeoutMs }) => {
   };
 };
 
+type CqlTools = { bindingDir: string; ycsbCoreDir: string };
+
+/**
+ * Why the ring is not ready yet, from every node's own gossip (engines/cassandra/readiness.ts); empty when every
+ * node is NORMAL in every view on one schema version. `ycsb-lab local status` asks the same.
+ */
+export async function ringReasons(tools: CqlTools, hosts: string[]): Promise<string[]> {
+  const result = await runCql({
+    ...tools,
+    hosts,
+    port: CQL_PORT,
+    statements: [GOSSIP_QUERY],
+    eachNode: true,
+    timeoutMs: 60_000,
+  });
+  const rows: GossipRow[] = result.rows.map((r) => ({
+    node: String(r._node),
+    address: String(r.address),
+    status: (r.status as string | null) ?? null,
+    status_with_port: (r.status_with_port as string | null) ?? null,
+    rpc_ready: (r.rpc_ready as string | null) ?? null,
+    schema: (r.schema as string | null) ?? null,
+  }));
+  const reasons = cassandraReadiness(hosts, rows).reasons;
+  // A node that did not answer at all: the CQL tool's own complaint says why.
+  if (reasons.length > 0 && result.exitCode !== 0)
+    reasons.push(`cql: ${result.stderr.trim().split("\n").slice(-2).join(" ").trim()}`);
+  return reasons;
+}
+
 /** Every node NORMAL in every node's gossip, on one schema version (engines/cassandra/readiness.ts). */
-async function awaitRing(
-  tools: { bindingDir: string; ycsbCoreDir: string },
+export async function awaitRing(
+  tools: CqlTools,
   hosts: string[],
   deadline: number,
   timeoutMs: number,
@@ -59,23 +89,7 @@ async function awaitRing(
   let reasons: string[] = ["not asked yet"];
   let lastLogged = "";
   while (Date.now() < deadline) {
-    const result = await runCql({
-      ...tools,
-      hosts,
-      port: CQL_PORT,
-      statements: [GOSSIP_QUERY],
-      eachNode: true,
-      timeoutMs: 60_000,
-    });
-    const rows: GossipRow[] = result.rows.map((r) => ({
-      node: String(r._node),
-      address: String(r.address),
-      status: (r.status as string | null) ?? null,
-      status_with_port: (r.status_with_port as string | null) ?? null,
-      rpc_ready: (r.rpc_ready as string | null) ?? null,
-      schema: (r.schema as string | null) ?? null,
-    }));
-    reasons = cassandraReadiness(hosts, rows).reasons;
+    reasons = await ringReasons(tools, hosts);
     if (reasons.length === 0) break;
     const summary = reasons.slice(0, 3).join("; ");
     if (summary !== lastLogged)

@@ -80,7 +80,7 @@ async function until<T>(
  */
 async function adminPassword(f: FormationContext): Promise<{ password: string; made: boolean }> {
   const { SSMClient, GetParameterCommand, PutParameterCommand } = await import("@aws-sdk/client-ssm");
-  const ssm = new SSMClient({ region: f.cluster.region });
+  const ssm = new SSMClient({ region: f.ctx.region });
   const name = f.ctx.adminPasswordParameter;
   try {
     try {

@@ -1,11 +1,12 @@
 import type { NodeContext } from "../../../engines/node-context.js";
-import type { ClusterDescription } from "../../../model/cluster-description.js";
 import type { ReadyMarker } from "../../../model/instance-status.js";
 
-/** What a leader's formation gets: the node's view of the cluster and a way to report progress. */
+/**
+ * What a leader's formation gets: the node's view of the cluster and a way to report progress (the boot's leader,
+ * and `ycsb-lab local up` for the servers it starts on this machine).
+ */
 export interface FormationContext {
   ctx: NodeContext;
-  cluster: ClusterDescription;
   log: (line: string) => void;
   /** Give up after this long (a cluster that never forms must fail the boot, not hang it). */
   timeoutMs: number;
