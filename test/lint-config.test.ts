@@ -36,8 +36,8 @@ function lintParagraph(readme: string): string {
 describe("the lint in npm test", () => {
   const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
 
-  it("runs Biome's lint over the whole tree at error level, after the layering check and before the tests", () => {
-    expect(scripts["lint:errors"]).toBe("biome lint . --diagnostic-level=error");
+  it("runs Biome's check (lint, formatter, sorted imports) over the whole tree at error level, after the layering check and before the tests", () => {
+    expect(scripts["lint:errors"]).toBe("biome check . --diagnostic-level=error");
     const steps = scripts.test!.split("&&").map((s) => s.trim());
     const lint = steps.indexOf("npm run lint:errors");
     expect(lint).toBeGreaterThan(steps.indexOf("npm run lint:layers"));
@@ -45,9 +45,13 @@ describe("the lint in npm test", () => {
     expect(lint).toBe(steps.length - 2);
   });
 
-  it("lints with the recommended rules, the linter on", () => {
-    const biome = JSON.parse(read("biome.json")) as Biome & { linter: { rules: { preset?: string } } };
+  it("lints with the recommended rules, the linter and the formatter on", () => {
+    const biome = JSON.parse(read("biome.json")) as Biome & {
+      linter: { rules: { preset?: string } };
+      formatter: { enabled: boolean; lineWidth: number };
+    };
     expect(biome.linter.enabled).toBe(true);
+    expect(biome.formatter).toMatchObject({ enabled: true, lineWidth: 120 });
     expect(biome.linter.rules.preset).toBe("recommended");
   });
 

@@ -214,7 +214,12 @@ export interface PhaseOperationPart {
  * mean, percentiles from the merged histograms when every phase has one (merging merged histograms is merging the
  * clients'), else the max of the phases' own (itself the max of their clients'), labelled by how many clients.
  */
-export function combineOperationParts(parts: readonly PhaseOperationPart[], percentiles: readonly number[] = [99]) {
+export function combineOperationParts(
+  parts: readonly PhaseOperationPart[],
+  percentiles: readonly number[] = [99],
+  /** The parts' histograms already merged by the caller (null: they do not merge); by default merged here. */
+  premerged?: JsHistogram | null,
+) {
   const count = parts.reduce((a, o) => a + o.count, 0);
   const counted = parts.filter((o) => o.count > 0);
   const avgUs =
@@ -222,9 +227,7 @@ export function combineOperationParts(parts: readonly PhaseOperationPart[], perc
       ? counted.reduce((a, o) => a + o.avgUs! * o.count, 0) / count
       : null;
   const clients = parts.reduce((a, o) => a + o.clients, 0);
-  const histograms = parts.map((o) => o.hdrHistogram).filter((h): h is string => typeof h === "string" && h.length > 0);
-  const merged =
-    parts.length > 0 && histograms.length === parts.length ? mergeHistogramsOrNothing(histograms) : undefined;
+  const merged = premerged === undefined ? mergedParts(parts) : (premerged ?? undefined);
   const percentilesUs: Record<string, number | null> = {};
   if (merged) {
     for (const p of percentiles)
@@ -242,4 +245,10 @@ export function combineOperationParts(parts: readonly PhaseOperationPart[], perc
     percentilesUs,
     percentileMethod: (clients === 1 ? "single-client" : "max-of-clients") as PercentileMethod,
   };
+}
+
+/** The parts' histograms merged, when every part has one and all decode (else undefined: percentiles fall back). */
+export function mergedParts(parts: readonly Pick<PhaseOperationPart, "hdrHistogram">[]): JsHistogram | undefined {
+  const histograms = parts.map((o) => o.hdrHistogram).filter((h): h is string => typeof h === "string" && h.length > 0);
+  return parts.length > 0 && histograms.length === parts.length ? mergeHistogramsOrNothing(histograms) : undefined;
 }

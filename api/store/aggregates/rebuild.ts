@@ -74,6 +74,8 @@ async function rebuildGroups(tx: Writer): Promise<void> {
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id int, c text, p text) WHERE phases.id = x.id`;
   }
   await tx.$executeRaw`DELETE FROM dirty_groups`;
+  await tx.$executeRaw`DELETE FROM dirty_group_phases`;
+  await tx.$executeRaw`DELETE FROM group_states`;
   await tx.$executeRaw`DELETE FROM configuration_aggregates`;
   await tx.$executeRaw`DELETE FROM peak_aggregates`;
   const configurations = [...new Set(ids.flatMap((x) => (x.configurationId ? [x.configurationId] : [])))].sort();

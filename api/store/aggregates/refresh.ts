@@ -1,8 +1,8 @@
 /**
  * Keeping the aggregates after a write. The phases it touched get their operation groups at once (bounded by their
- * clients); the configurations and peak groups they are in are marked dirty in the same transaction and recomputed
- * once, however many writes touched them, before a view next reads them (settle.ts): a bulk ingest of a thousand
- * batches into one configuration recomputes it once, not a thousand times.
+ * clients); the configurations and peak groups they are in are marked dirty in the same transaction, with the phases
+ * written into each, and recounted once, however many writes touched them, before a view next reads them
+ * (settle.ts): from those phases and the group's kept state (groups.ts), so a write costs what it wrote.
  */
 import { type GroupIds, groupsOfPhases, groupsOfRuns } from "./groups.js";
 import { refreshPhaseOperations } from "./phase-operations.js";
@@ -12,24 +12,33 @@ import type { Writer } from "./writer.js";
 export async function refreshAggregates(tx: Writer, phaseIds: readonly number[]): Promise<void> {
   if (phaseIds.length === 0) return;
   await refreshPhaseOperations(tx, phaseIds);
-  await markDirty(tx, await groupsOfPhases(tx, phaseIds));
+  const ids = [...new Set(phaseIds)];
+  await markDirty(tx, await groupsOfPhases(tx, ids));
+  await tx.$executeRaw`INSERT INTO dirty_group_phases (id, phase_id)
+    SELECT g.id, p.id FROM phases p
+    CROSS JOIN LATERAL (VALUES (${dirtyId.configuration("")} || p.configuration_id), (${dirtyId.peak("")} || p.peak_id)) AS g(id)
+    WHERE p.id = ANY(${ids}::int[]) AND g.id IS NOT NULL
+    ON CONFLICT (id, phase_id) DO NOTHING`;
 }
 
 /**
  * Around a change to whole runs (quarantine, release, delete): the groups of their phases, read before the change (a
- * deleted run's phases are gone after it), are marked dirty after it.
+ * deleted run's phases are gone after it), are marked dirty after it, to be recounted whole: phases leaving a group
+ * are rare, and taking them out of its kept state (its merged histograms) is not worth its own path.
  */
 export async function aroundRunChange<T>(tx: Writer, runIds: readonly string[], change: () => Promise<T>): Promise<T> {
   const groups = await groupsOfRuns(tx, runIds);
   const out = await change();
-  await markDirty(tx, groups);
+  await markDirty(tx, groups, true);
   return out;
 }
 
 export const dirtyId = { configuration: (id: string) => `c:${id}`, peak: (id: string) => `p:${id}` };
 
-export async function markDirty(tx: Writer, groups: GroupIds): Promise<void> {
+/** Marks groups dirty; `whole`: to be recounted from all of their phases (a mark stays whole until taken). */
+export async function markDirty(tx: Writer, groups: GroupIds, whole = false): Promise<void> {
   const ids = [...groups.configurations.map(dirtyId.configuration), ...groups.peaks.map(dirtyId.peak)].sort();
   if (ids.length === 0) return;
-  await tx.$executeRaw`INSERT INTO dirty_groups (id) SELECT x FROM unnest(${ids}::text[]) AS x ON CONFLICT (id) DO NOTHING`;
+  await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT x, ${whole} FROM unnest(${ids}::text[]) AS x
+    ON CONFLICT (id) DO UPDATE SET whole = dirty_groups.whole OR EXCLUDED.whole`;
 }

@@ -1,8 +1,8 @@
 /**
- * Recomputing the groups writes marked dirty (refresh.ts), before a view reads the kept rows and every second in the
- * background: each dirty group once, in transactions of at most BATCH groups, the marks taken in the transaction that
- * recomputes them (a write marking a group again meanwhile marks it for the next round). One round at a time per
- * process; a reader arriving during a round waits for it.
+ * Recounting the groups writes marked dirty (refresh.ts), before a view reads the kept rows and every second in the
+ * background: each dirty group once, in transactions of at most BATCH groups, the marks and the phases written into
+ * them taken in the transaction that recounts them (a write marking a group again meanwhile marks it for the next
+ * round). One round at a time per process; a reader arriving during a round waits for it.
  */
 import type { Db } from "../../db/client.js";
 import { refreshGroups } from "./groups.js";
@@ -30,19 +30,30 @@ async function settle(db: Db): Promise<void> {
     if (any.length === 0) return;
     await db.$transaction(
       async (tx) => {
-        const taken = await tx.$queryRaw<{ id: string }[]>`
-          DELETE FROM dirty_groups WHERE id IN (SELECT id FROM dirty_groups ORDER BY id LIMIT ${BATCH}) RETURNING id`;
+        const taken = await tx.$queryRaw<{ id: string; whole: boolean }[]>`
+          DELETE FROM dirty_groups WHERE id IN (SELECT id FROM dirty_groups ORDER BY id LIMIT ${BATCH})
+          RETURNING id, whole`;
         const ids = taken.map((t) => t.id);
-        await refreshGroups(tx, {
-          configurations: ids
-            .filter((id) => id.startsWith("c:"))
-            .map((id) => id.slice(2))
-            .sort(),
-          peaks: ids
-            .filter((id) => id.startsWith("p:"))
-            .map((id) => id.slice(2))
-            .sort(),
-        });
+        const phases = await tx.$queryRaw<{ id: string; phaseId: number }[]>`
+          DELETE FROM dirty_group_phases WHERE id = ANY(${ids}::text[]) RETURNING id, phase_id AS "phaseId"`;
+        // A group marked whole is recounted from all of its phases: it is left out of the written phases.
+        const whole = new Set(taken.filter((t) => t.whole).map((t) => t.id));
+        const written = new Map<string, number[]>(ids.filter((id) => !whole.has(id)).map((id) => [id, []]));
+        for (const p of phases) written.get(p.id)?.push(Number(p.phaseId));
+        await refreshGroups(
+          tx,
+          {
+            configurations: ids
+              .filter((id) => id.startsWith("c:"))
+              .map((id) => id.slice(2))
+              .sort(),
+            peaks: ids
+              .filter((id) => id.startsWith("p:"))
+              .map((id) => id.slice(2))
+              .sort(),
+          },
+          written,
+        );
       },
       { timeout: 10 * 60_000, maxWait: 60_000 },
     );

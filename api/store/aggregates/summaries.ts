@@ -5,10 +5,12 @@
  * its groups (a date range), so the two never disagree.
  */
 
+import type { JsHistogram } from "hdr-histogram-js";
 import {
   combineOperationParts,
   type Include,
   type LeftOut,
+  type LevelledPhase,
   type OverRepeats,
   overRepeats,
   type PhaseOperationPart,
@@ -26,10 +28,17 @@ export interface OperationLatency {
   p99Method: "merged-hdr" | "single-client" | "max-of-clients";
 }
 
+/**
+ * Where a caller keeps the histograms of a group's phases merged already (group-state.ts): the merge of one
+ * operation over these phases (all of one load level), null where they do not merge. Without it, merged here.
+ */
+export type MergedOf = (operation: string, phases: readonly LevelledPhase[]) => JsHistogram | null;
+
 /** Count, count-weighted mean and p99 of each operation over every client of these phases (repeats pooled). */
-export function latencyOfPhases(
-  phases: readonly { phaseId: number }[],
+export function latencyOfPhases<P extends { phaseId: number }>(
+  phases: readonly P[],
   ops: OperationParts,
+  mergedOf?: (operation: string, phases: readonly P[]) => JsHistogram | null,
 ): Record<string, OperationLatency> {
   const byOperation = new Map<string, PhaseOperationPart[]>();
   for (const p of phases) {
@@ -41,7 +50,7 @@ export function latencyOfPhases(
   }
   const out: Record<string, OperationLatency> = {};
   for (const [op, parts] of [...byOperation].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const c = combineOperationParts(parts, [99]);
+    const c = combineOperationParts(parts, [99], mergedOf?.(op, phases));
     out[op] = { count: c.count, avgUs: c.avgUs, p99Us: c.percentilesUs["99"] ?? null, p99Method: c.percentileMethod };
   }
   return out;
@@ -94,6 +103,7 @@ export function configurationSummary(
   ps: readonly PhaseSummaryRow[],
   include: Include,
   ops: OperationParts,
+  mergedOf?: MergedOf,
 ): ConfigurationSummary {
   const { counted, leftOut } = selectPhases(ps, include);
   const repeats = counted
@@ -111,7 +121,7 @@ export function configurationSummary(
     phases: counted.map((p) => p.phase),
     throughput: overRepeats(counted.map((p) => p.throughputOpsSec)),
     runtime: overRepeats(counted.map((p) => p.runtimeMs)),
-    latency: latencyOfPhases(counted, ops),
+    latency: latencyOfPhases(counted, ops, mergedOf),
     repeats,
     statistics: repeatStatistics(repeats.map((r) => r.throughputOpsSec)),
     ...verdictOf(counted),
@@ -138,7 +148,12 @@ export interface PeakSummary {
  * The phases of one peak group under one `include`: the mean over repeats at each load level, at the level of the
  * highest mean (model/aggregate/rules.ts peakLevelOverRepeats), a published figure with the n its study printed.
  */
-export function peakSummary(rs: readonly PhaseSummaryRow[], include: Include, ops: OperationParts): PeakSummary {
+export function peakSummary(
+  rs: readonly PhaseSummaryRow[],
+  include: Include,
+  ops: OperationParts,
+  mergedOf?: MergedOf,
+): PeakSummary {
   const { counted, leftOut, peaks, throughput } = atPeakOverRepeats(rs, include, rs[0]?.sourceId);
   return {
     leftOut,
@@ -146,7 +161,7 @@ export function peakSummary(rs: readonly PhaseSummaryRow[], include: Include, op
     throughput,
     runs: new Set(peaks.map((r) => r.runId)).size,
     peakThreads: [...new Set(peaks.map((r) => r.threadsPerClient * r.clients))].sort((a, b) => a - b),
-    latency: latencyOfPhases(peaks, ops),
+    latency: latencyOfPhases(peaks, ops, mergedOf),
     ...verdictOf(peaks),
   };
 }
