@@ -11,6 +11,7 @@ import { resultKey, statusKey, withPrefix } from "../model/results-layout.js";
 import { LOCAL_RUN_NO_PRICE, NO_MARKERS } from "../model/run-cost.js";
 import { auth, ROOT, testConfig } from "./api-helpers.js";
 import { startMoto } from "./runner-helpers.js";
+import { extrasPerHour, handCost } from "./support/hand-cost.js";
 
 interface Captured {
   runId: string;
@@ -34,43 +35,6 @@ const SHORT = (() => {
 const LOCAL = [
   JSON.parse(readFileSync(`${ROOT}test/fixtures/local-benchmark/balanced-1-load.json`, "utf8")) as ResultDocument,
 ];
-
-/**
- * By hand, from the vendors' prices (us-east-1): EBS (https://aws.amazon.com/ebs/pricing/) gp3 $0.08 per GB-month,
- * IOPS over 3,000 at $0.005 per IOPS-month, throughput over 125 MiB/s at $0.04 per MiB/s-month, 730 hours a month;
- * public IPv4 $0.005 an hour (https://aws.amazon.com/vpc/pricing/).
- */
-function extrasPerHour(s: InstanceStatus) {
-  if (!s.billing) return { volumes: null, publicIpv4: null };
-  const month = s.billing.volumes.reduce((a, v) => {
-    expect(v.type).toBe("gp3");
-    return (
-      a +
-      v.sizeGiB * 0.08 +
-      Math.max((v.iops ?? 0) - 3000, 0) * 0.005 +
-      Math.max((v.throughputMiBs ?? 0) - 125, 0) * 0.04
-    );
-  }, 0);
-  return { volumes: month / 730, publicIpv4: s.billing.publicIpv4 ? 0.005 : 0 };
-}
-
-/** By hand: from the boot to the later of the last stage and the heartbeat, 60 s at least, at the table's price. */
-function handCost(s: InstanceStatus, type: string) {
-  const end = [s.at, s.heartbeatAt]
-    .filter((t): t is string => !!t)
-    .sort()
-    .at(-1)!;
-  const seconds = (Date.parse(end) - Date.parse(s.bootedAt!)) / 1000;
-  const billedSeconds = Math.max(seconds, 60);
-  const hours = billedSeconds / 3600;
-  const extras = extrasPerHour(s);
-  const parts = {
-    instance: hours * INSTANCE_TYPES[type]!.usdPerHour!,
-    volumes: extras.volumes === null ? null : hours * extras.volumes,
-    publicIpv4: extras.publicIpv4 === null ? null : hours * extras.publicIpv4,
-  };
-  return { seconds, billedSeconds, parts, usd: parts.instance + (parts.volumes ?? 0) + (parts.publicIpv4 ?? 0) };
-}
 
 describe("a run's realized cost from its instances' status markers, imported from S3 (moto)", () => {
   let moto: Awaited<ReturnType<typeof startMoto>> | undefined;

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { instanceSpans } from "../model/run-cost.js";
 import { type DashboardRehearsalResult, rehearseDashboard } from "../rehearse/dashboard.js";
 import { ROOT } from "./api-helpers.js";
+import { handCost } from "./support/hand-cost.js";
 
 // The dashboard stack's service booted from its rendered user-data (the dashboard kit, `ycsb-lab boot --role
 // dashboard`), a real PostgreSQL standing for RDS, moto for S3 and Secrets Manager; a quickstart run rehearsed into it
@@ -108,6 +109,24 @@ describe("ycsb-lab rehearse --stack dashboard", () => {
         volumes: billingOf.get(s.instance)?.volumes,
         public_ipv4: billingOf.get(s.instance)?.publicIpv4,
       })),
+    );
+
+    // The run's realized cost as the dashboard's API answers it, against a hand computation from the containers' own
+    // markers at the vendors' prices (test/support/hand-cost.ts): hours, volumes and address of each machine.
+    const priced = (await (await fetch(`${url}/api/v1/runs/${encodeURIComponent(result.runId)}`)).json()) as {
+      run: { instanceTypes: { data: string; client: string } };
+      cost: { priced: boolean; basis: string; usd: number; instances: Array<{ instance: string; usd: number }> };
+    };
+    expect(priced.cost.priced, JSON.stringify(priced.cost)).toBe(true);
+    expect(priced.cost.basis).toBe("realized");
+    const byHand = result.statuses
+      .filter((s) => s.role === "data" || s.role === "client")
+      .map((s) => ({ instance: s.instance, ...handCost(s, priced.run.instanceTypes[s.role as "data" | "client"]) }));
+    for (const h of byHand)
+      expect(priced.cost.instances.find((i) => i.instance === h.instance)?.usd, h.instance).toBeCloseTo(h.usd, 12);
+    expect(priced.cost.usd).toBeCloseTo(
+      byHand.reduce((a, h) => a + h.usd, 0),
+      12,
     );
 
     // Every call the service made (kit, service description, secrets, the bucket's import) allowed by its role.
