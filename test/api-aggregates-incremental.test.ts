@@ -111,7 +111,7 @@ function recording(db: Db, read: Set<number>): Db {
 describe.each(["pglite", "postgres"] as const)("kept groups recounted from the phases a write stored on %s", (kind) => {
   let db: Database;
   beforeAll(async () => {
-    const url = kind === "postgres" ? await freshPostgresDatabase("api_aggregates_incremental") : undefined;
+    const url = kind === "postgres" ? await freshPostgresDatabase("api_incremental") : undefined;
     db = await openDatabase(url ? { databaseUrl: url } : {});
   });
   afterAll(async () => {
