@@ -341,15 +341,12 @@ async function readHistograms(tx: Writer, phases: readonly ReadPhase[]): Promise
   for (const p of complete) p.histograms = byPhase.get(p.row.phaseId) ?? new Map();
 }
 
-function configurationRow(id: string, state: GroupState): Row<typeof CONFIGURATION_AGGREGATES> {
-  const { rows, ops } = rowsOf(state);
-  const first = rows[0]!;
+/** The columns a configuration and a peak group share: what the group is (its phases all agree on them). */
+function identityColumns(first: ReturnType<typeof rowsOf>["rows"][number]) {
   return {
-    id,
     kind: first.kind,
     scenario: first.scenario,
     engine: first.engine,
-    engine_version: first.engineVersion,
     preset: first.preset,
     nodes: first.nodes,
     source_id: first.sourceId,
@@ -359,12 +356,22 @@ function configurationRow(id: string, state: GroupState): Row<typeof CONFIGURATI
     data_instance_type: first.dataInstanceType,
     client_instance_type: first.clientInstanceType,
     workload: first.workload,
+    operation_count: first.operationCount,
+    operation_count_per: first.operationCountPer,
+  };
+}
+
+function configurationRow(id: string, state: GroupState): Row<typeof CONFIGURATION_AGGREGATES> {
+  const { rows, ops } = rowsOf(state);
+  const first = rows[0]!;
+  return {
+    id,
+    ...identityColumns(first),
+    engine_version: first.engineVersion,
     phase: phaseNameWithoutRepeat(first.phase),
     threads_per_client: first.threadsPerClient,
     clients: first.clients,
     target: first.target,
-    operation_count: first.operationCount,
-    operation_count_per: first.operationCountPer,
     phases: rows.length,
     first_run_id: first.runId,
     runs: [...new Set(rows.map((p) => p.runId))],
@@ -378,20 +385,7 @@ function peakRow(id: string, state: GroupState): Row<typeof PEAK_AGGREGATES> {
   const first = rows[0]!;
   return {
     id,
-    kind: first.kind,
-    scenario: first.scenario,
-    engine: first.engine,
-    preset: first.preset,
-    nodes: first.nodes,
-    source_id: first.sourceId,
-    source_kind: first.sourceKind,
-    citation: first.citation,
-    stand_in: first.standIn ?? null,
-    data_instance_type: first.dataInstanceType,
-    client_instance_type: first.clientInstanceType,
-    workload: first.workload,
-    operation_count: first.operationCount,
-    operation_count_per: first.operationCountPer,
+    ...identityColumns(first),
     phases: rows.length,
     summary_valid: peakSummary(rows, "valid", ops, mergedOf(state, "valid")),
     summary_all: peakSummary(rows, "all", ops, mergedOf(state, "all")),
