@@ -275,14 +275,20 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
     }
   });
 
-  it("a history of 260 runs is drawn as dots, not a block of joined points", async () => {
+  it("a history of 260 runs opens on its newest 200, joined; every run (last=all) is drawn as dots", async () => {
     const { page } = session;
+    const firstSeries = () =>
+      page.evaluate(() => {
+        const d = window.__charts["regressions-0"]!.data.datasets[0] as unknown as {
+          data: unknown[];
+          showLine: boolean;
+        };
+        return { points: d.data.length, showLine: d.showLine };
+      });
     await open(`?view=regressions&scenario=${LONG_SCENARIO}`, "regressions");
-    const c = await page.evaluate(() => {
-      const d = window.__charts["regressions-0"]!.data.datasets[0] as unknown as { data: unknown[]; showLine: boolean };
-      return { points: d.data.length, showLine: d.showLine };
-    });
-    expect(c).toEqual({ points: LONG_RUNS, showLine: false });
+    expect(await firstSeries()).toEqual({ points: 200, showLine: true });
+    await open(`?view=regressions&scenario=${LONG_SCENARIO}&last=all`, "regressions");
+    expect(await firstSeries()).toEqual({ points: LONG_RUNS, showLine: false });
   });
 
   it("invalid and unequal comparisons are marked: the runs chart, compare's reference, its title, durability, scaling's legend and CSV, repeatability's CI, named checkboxes", async () => {

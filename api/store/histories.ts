@@ -16,6 +16,7 @@ import type { Touched } from "./touched.js";
 const BASELINES: Touched = { runs: [], baselines: true };
 
 import { type RunFilters, runWhere } from "./queries/filters.js";
+import { historyWindowRunIds } from "./queries/history-runs.js";
 import { PEAK_FIELDS, type PeakPhase, runPeak } from "./queries/runs.js";
 
 const HISTORY_RUN = {
@@ -61,13 +62,17 @@ export const REGRESSION_METHOD =
   `each run's value: its workload at its peak load level, mean over its valid repeats`;
 
 /**
- * Each configuration's history per workload (measured, not quarantined runs), ordered by time or engine version, its
+ * Each configuration's history per workload (measured, not quarantined runs; with `last`, each configuration's newest
+ * `last` of them), ordered by time or engine version, its
  * change points (model/change-points.ts) with the versions either side, and the difference of each run to the
  * configuration's baseline where one is pinned.
  */
-export async function regressions(db: Db, f: RunFilters, order: HistoryOrder) {
+export async function regressions(db: Db, f: RunFilters, order: HistoryOrder, last?: number) {
+  const where = last
+    ? { id: { in: await historyWindowRunIds(db, f, last) } }
+    : runWhere({ ...f, source: "measured", quarantined: "exclude" });
   const [runs, baselines] = await Promise.all([
-    db.run.findMany({ where: runWhere({ ...f, source: "measured", quarantined: "exclude" }), select: HISTORY_RUN }),
+    db.run.findMany({ where, select: HISTORY_RUN }),
     db.baseline.findMany({ select: { configuration: true, runId: true } }),
   ]);
   const baselineOf = new Map(baselines.map((b) => [b.configuration, b.runId]));

@@ -22,12 +22,20 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
                 description: "runs in start order, or by engine version",
               }),
             ),
+            // Left out: every run (the whole history); the Regressions view asks for a window.
+            last: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: 100_000,
+                description: "each configuration's newest runs only (by start time), at most this many",
+              }),
+            ),
           }),
         ]),
         response: { 200: RegressionsResponse, 400: ErrorResponse },
       },
     },
-    async (req) => regressions(app.db, req.query, req.query.order ?? "time"),
+    async (req) => regressions(app.db, req.query, req.query.order ?? "time", req.query.last),
   );
 };
 export default route;
