@@ -143,6 +143,10 @@ describe("dashboard API: facets, timeline, regressions and baselines (Postgres)"
     const byVersion = await get("/api/v1/regressions?scenario=history&order=version&preset=balanced");
     expect(byVersion.order).toBe("version");
     expect(byVersion.histories[0].changes.map((x: { toVersion: string }) => x.toVersion)).toEqual(["5.0.5"]);
+    // A window (the view's first answer): the configuration's newest 10 runs, oldest first, and no change left in it.
+    const window = (await get("/api/v1/regressions?scenario=history&preset=balanced&last=10")).histories[0];
+    expect(window.runs.map((r: { id: string }) => r.id)).toEqual(stepRuns.slice(-10).map((s) => s.id));
+    expect(window.changes).toEqual([]);
   });
 
   it("a run pinned as its configuration's baseline: every run's difference to it, replaced by the next pin, unpinned", async () => {

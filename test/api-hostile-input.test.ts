@@ -293,6 +293,7 @@ describe.each(["pglite", "postgres"] as const)("hostile input on %s", (kind) => 
       ["/api/v1/sweeps?nonce=1", "/nonce"],
       ["/api/v1/runs?nodes=true", "/nodes"],
       ["/api/v1/regressions?order=size", "/order"],
+      ["/api/v1/regressions?last=0", "/last"],
     ])("GET %s is a 400 naming %s", async (url, path) => {
       const { fields } = await errorOf(await app.inject({ url }), 400);
       expect(fields!.map((f) => f.path)).toContain(path);
