@@ -1,5 +1,6 @@
 /** GET /repeatability: each configuration's repeats with their mean, spread and confidence interval. */
 import { addLeftOut, type LeftOut } from "../../../model/aggregate/index.js";
+import { REPEATS_LISTED } from "../../../model/api-schemas.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import type { RepeatStatistics } from "../../../model/statistics.js";
 import { Prisma } from "../../../prisma/generated/client.js";
@@ -29,14 +30,22 @@ export interface RepeatGroup {
   /** The stand-in that served instead of the engine, if any, and the machines (part of the configuration). */
   standIn: string | null;
   instanceTypes: { data: string; client: string };
+  /** All the repeats, the runs they come from and their verdicts, counted. */
+  repeatCount: number;
+  runCount: number;
+  verdicts: Record<string, number>;
+  /** The runs of the repeats listed. */
   runs: string[];
-  /** Each repeat: its run, its phase and what it achieved, in run then phase order. */
+  /** The first repeats (at most `listed`): run, phase and what it achieved, in run then phase order. */
   repeats: RepeatEntry[];
   throughput: RepeatStatistics;
   leftOut: LeftOut;
 }
 
-type Configuration = Omit<RepeatGroup, "runs" | "repeats" | "throughput" | "leftOut" | "instanceTypes"> & {
+type Configuration = Omit<
+  RepeatGroup,
+  "runs" | "repeats" | "throughput" | "leftOut" | "instanceTypes" | "repeatCount" | "runCount" | "verdicts"
+> & {
   dataInstanceType: string;
   clientInstanceType: string;
   firstRunId: string;
@@ -47,8 +56,14 @@ type Configuration = Omit<RepeatGroup, "runs" | "repeats" | "throughput" | "left
  * Repeats of one configuration (model/aggregate/repeats.ts configurationKey: same deployment, source, stand-in,
  * machines, workload, load level and YCSB properties): phases of runs that differ only in their repeat index, or
  * repeat phases of one run ("-r<N>"). Read from the configurations ingest keeps, unless a filter cuts through them.
+ * Each group lists its first `listed` repeats and counts them all: at 10,000 runs every repeat of every configuration
+ * was a 5 MB answer, written whole to every viewer (docs/benchmarks.md), for a chart that draws a few per configuration.
  */
-export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: RepeatGroup[]; leftOut: LeftOut }> {
+export async function repeatability(
+  db: Db,
+  f: RunFilters,
+  listed = REPEATS_LISTED,
+): Promise<{ groups: RepeatGroup[]; leftOut: LeftOut }> {
   const where = groupWhere(f, "configuration");
   const all = where ? await keptConfigurations(db, f, where) : await computedConfigurations(db, f);
   let leftOut = NO_LEFT_OUT;
@@ -75,12 +90,32 @@ export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: Re
     .map(({ summary: s, firstRunId: _first, dataInstanceType, clientInstanceType, ...c }) => ({
       ...c,
       instanceTypes: { data: dataInstanceType, client: clientInstanceType },
-      runs: [...new Set(s.repeats.map((r) => r.runId))],
-      repeats: s.repeats,
+      ...listedRepeats(s.repeats, listed),
       throughput: s.statistics,
       leftOut: s.leftOut,
     }));
   return { groups, leftOut };
+}
+
+/** A group's repeats counted whole, and its first `listed` with their runs. */
+export function listedRepeats(
+  repeats: readonly RepeatEntry[],
+  listed: number,
+): Pick<RepeatGroup, "repeatCount" | "runCount" | "verdicts" | "runs" | "repeats"> {
+  const verdicts: Record<string, number> = {};
+  const runs = new Set<string>();
+  for (const r of repeats) {
+    verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
+    runs.add(r.runId);
+  }
+  const shown = repeats.slice(0, listed);
+  return {
+    repeatCount: repeats.length,
+    runCount: runs.size,
+    verdicts,
+    runs: [...new Set(shown.map((r) => r.runId))],
+    repeats: shown,
+  };
 }
 
 async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Configuration[]> {
