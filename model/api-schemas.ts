@@ -457,8 +457,11 @@ export const DurabilityResponse = Type.Object({ rows: Type.Array(DurabilityRow),
 export const SweepsResponse = Type.Object({ series: Type.Array(SweepSeries), leftOut: LeftOutSchema });
 export const RepeatabilityResponse = Type.Object({ groups: Type.Array(RepeatGroupSchema), leftOut: LeftOutSchema });
 
-/** The repeats a /repeatability group lists unless asked for another number: a chart's worth, not every one. */
-export const REPEATS_LISTED = 50;
+/**
+ * The repeats a /repeatability group lists unless asked for another number: a chart's worth (the seeds ran 3 to 5),
+ * not every one; its mean, CI and counts cover them all.
+ */
+export const REPEATS_LISTED = 20;
 export const RepeatabilityQuery = Type.Object({
   ...RunFiltersQuery.properties,
   repeats: Type.Optional(
