@@ -30,7 +30,8 @@ export const COUCHBASE_HOME = "/opt/couchbase";
  * CouchbaseMock in place of the cluster: one JVM on the first node, advertising the node's address, serving every
  * node of the cluster (`--nodes`, their KV ports it picks itself): the mock cannot spread a bucket over JVMs. It binds
  * its REST port on every address whatever `--host` says (CouchbaseMock 1.5.25's CouchbaseMock.start binds
- * `new InetSocketAddress(port)`; its KV ports bind `--host`), so a machine shared with other clusters gives it a port of its own (standInPort).
+ * `new InetSocketAddress(port)`; its KV ports bind `--host`), so a machine shared with other clusters gives it a
+ * port of its own (standInPort).
  */
 export function couchbaseStandIn(tuning: NodeTuning = {}): StandInRuntime {
   return {
