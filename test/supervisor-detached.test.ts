@@ -1,10 +1,17 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EngineRuntime, NodePaths } from "../engines/runtime.js";
 import { processAlive, startProcess, stopDetached } from "../runner/boot/processes.js";
-import { type LocalEngineState, nodeAlive, processesAlive, readState, writeState } from "../runner/local/engine.js";
+import {
+  type LocalEngineState,
+  nodeAlive,
+  processesAlive,
+  readState,
+  stopNode,
+  writeState,
+} from "../runner/local/engine.js";
 import { hbaseLocalEngine } from "../runner/local/hbase.js";
 import { startLocalNodes } from "../runner/local/node-engines.js";
 
@@ -120,6 +127,27 @@ describe("a local node of several processes", () => {
       { name: "master", pid: master!.pid, alive: true },
       { name: "regionserver", pid: regionserver!.pid, alive: false },
     ]);
+  });
+
+  it("reads a state file of the one-process-per-node layout as that one process, so `local down` stops it", async () => {
+    const old = startProcess({ name: "server", argv: ["sleep", "304"], cwd: dir, listens: [] }, dir, {
+      detached: true,
+    });
+    const node = {
+      index: 1,
+      address: "127.0.0.1",
+      ports: {},
+      logDir: dir,
+      pid: old.pid,
+      commandMarker: old.commandLine,
+    };
+    const file = join(dir, "mongodb", "state.json");
+    await mkdir(join(dir, "mongodb"), { recursive: true });
+    await writeFile(file, JSON.stringify({ engine: "mongodb", preset: "balanced", dataDir: dir, nodes: [node] }));
+    const read = await readState("mongodb");
+    expect(read?.nodes[0]?.processes).toEqual([{ name: "server", pid: old.pid, commandMarker: "sleep\u0000304" }]);
+    await stopNode(read!.nodes[0]!, 5000);
+    expect(processAlive({ pid: old.pid!, commandMarker: old.commandLine! })).toBe(false);
   });
 
   it("stops every process of every node on `local down`", async () => {

@@ -143,12 +143,12 @@ export async function readState(engine: Engine): Promise<LocalEngineState | unde
   const state = JSON.parse(text) as LocalEngineState;
   if (state.engine !== engine || !Array.isArray(state.nodes))
     throw new Error(`${stateFile(engine)}: not a ${engine} state file`);
-  for (const node of state.nodes) {
+  for (const node of state.nodes as Array<LocalNodeState & { pid?: number; commandMarker?: string }>) {
+    // A state file of an earlier version names one process per node: `local down` still stops it.
+    if (!Array.isArray(node.processes) && node.pid !== undefined && node.commandMarker !== undefined)
+      node.processes = [{ name: "server", pid: node.pid, commandMarker: node.commandMarker }];
     if (!Array.isArray(node.processes))
-      throw new Error(
-        `${stateFile(engine)}: node ${node.index} names no processes (a state file of an earlier version): ` +
-          "stop its servers by hand and delete the file",
-      );
+      throw new Error(`${stateFile(engine)}: node ${node.index} names no processes: delete the file`);
   }
   return state;
 }
