@@ -1,12 +1,13 @@
 /**
- * Dashboard benchmark: time from navigation to the first drawn chart of every view (the ten in the navigation and a
- * study page), in headless Chromium against the real API (PGlite), first over the browser tests' runs (the baseline of
- * this very process), then with more runs stored: 10,000 and 100,000 unless told otherwise, each right after the
- * write (every cached answer recomputed) and again. The runs stored are one study's (usa-2015-durability), so its
- * page, durability, scaling and regressions read all of them. Per batch of 1,000 runs it prints the store time, the
- * recount of the groups the batch touched (from the phases it wrote and their kept state) and, as the baseline, the
- * same groups recounted from all of their phases (what every write cost before), and whether both kept the same rows.
- * Prints figures; asserts nothing about time.
+ * Dashboard benchmark: time from navigation to the first drawn chart of every view (the ten in the navigation and two
+ * study pages), in headless Chromium against the real API (PGlite), first over the browser tests' runs (the baseline
+ * of this very process), then at each size (10,000 and 100,000 runs unless told otherwise) in a store of its own:
+ * the bench's runs stored in bulk before the service starts (the store's writer in batches, then every kept group
+ * rebuilt once: the stored rows POSTing them makes, without a recount per batch), the browser tests' runs POSTed and
+ * one more batch of 1,000 runs written beside the running service, its recount timed beside the same groups
+ * recounted from all of their phases (the baseline: what every write cost before the kept state); then every view
+ * cold (the first after the start and the write) and again. The runs are one study's (usa-2015-durability), so its
+ * page, durability, scaling and regressions read all of them. Prints figures; asserts nothing about time.
  *
  *   npx tsx bench/web.ts [sizes=10000,100000]
  */
@@ -15,7 +16,9 @@ import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
+import type { Database } from "../api/db/open.js";
 import type { ResultDocument } from "../model/result-document.js";
+import type { RunningApi } from "../test/web-api.js";
 
 // A fresh clone has no Prisma client yet (npm start makes it): made here first, before anything imports it.
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -34,9 +37,12 @@ const { seedDocuments } = await import("../test/web-seed.js");
 const { loadReferenceData } = await import("../api/store/reference-data.js");
 const { settleAggregates } = await import("../api/store/aggregates/settle.js");
 const { refreshGroups } = await import("../api/store/aggregates/groups.js");
+const { rebuildAggregates } = await import("../api/store/aggregates/rebuild.js");
 
 const SIZES = (process.argv[2] ?? "10000,100000").split(",").map(Number);
 const BATCH = 1000;
+if (SIZES.some((n) => !Number.isInteger(n) || n < 2 * BATCH))
+  throw new Error(`sizes must be whole numbers >= ${2 * BATCH}`);
 const ANALYZE_EVERY = 10_000;
 const SCENARIO = "usa-2015-durability";
 
@@ -174,7 +180,7 @@ async function timeEveryView(page: Page, base: string): Promise<(Timed | string)
 }
 
 /** Kept rows of these groups ("c:<id>", "p:<id>"), to compare one recount with another. */
-async function keptRows(ids: readonly string[]): Promise<string> {
+async function keptRows(api: RunningApi, ids: readonly string[]): Promise<string> {
   const c = ids.filter((id) => id.startsWith("c:")).map((id) => id.slice(2));
   const p = ids.filter((id) => id.startsWith("p:")).map((id) => id.slice(2));
   const rows = [
@@ -185,8 +191,8 @@ async function keptRows(ids: readonly string[]): Promise<string> {
 }
 
 /** The baseline: these groups recounted from all of their phases (refreshGroups naming no written phases). */
-async function recountWhole(ids: readonly string[]): Promise<{ ms: number; same: boolean }> {
-  const before = await keptRows(ids);
+async function recountWhole(api: RunningApi, ids: readonly string[]): Promise<{ ms: number; same: boolean }> {
+  const before = await keptRows(api, ids);
   const t0 = performance.now();
   const groups = {
     configurations: ids.filter((id) => id.startsWith("c:")).map((id) => id.slice(2)),
@@ -194,78 +200,119 @@ async function recountWhole(ids: readonly string[]): Promise<{ ms: number; same:
   };
   await api.app.db.$transaction((tx) => refreshGroups(tx, groups), { timeout: 30 * 60_000, maxWait: 60_000 });
   const ms = performance.now() - t0;
-  return { ms, same: (await keptRows(ids)) === before };
+  return { ms, same: (await keptRows(api, ids)) === before };
 }
 
-const api = await startApi();
+/**
+ * Stores bench runs [from, to) through the store's own writer (ingestDocuments, batches of BATCH) into a database no
+ * service reads yet, then recounts every kept group once from scratch (rebuild.ts), as a store opened after an
+ * upgrade does: the same stored rows as POSTing them, without a recount per batch. Prints what it took.
+ */
+async function storeInBulk(database: Database, template: ResultDocument, from: number, to: number): Promise<void> {
+  const t0 = performance.now();
+  for (let i = from; i < to; i += BATCH) {
+    await ingestDocuments(database.prisma, manyRuns(template, i, Math.min(to, i + BATCH)));
+    if (Math.floor(Math.min(to, i + BATCH) / ANALYZE_EVERY) > Math.floor(i / ANALYZE_EVERY)) {
+      // The planner would plan ingest's joins for near-empty tables (api/db/pglite-statistics.ts analyzes later).
+      await database.prisma.$executeRawUnsafe("ANALYZE");
+      process.stderr.write(
+        `  ${Math.min(to, i + BATCH).toLocaleString("en-US")} runs stored, ${fmt(performance.now() - t0)}, ${load()}\n`,
+      );
+    }
+  }
+  const t1 = performance.now();
+  await database.prisma.$executeRaw`DELETE FROM aggregate_versions WHERE name = 'groups'`;
+  await rebuildAggregates(database.prisma);
+  await database.prisma.$executeRawUnsafe("ANALYZE");
+  console.log(
+    `bulk path: ${(to - from).toLocaleString("en-US")} runs stored through the store's writer (ingestDocuments, ` +
+      `batches of ${BATCH}, no service running) in ${fmt(t1 - t0)}, then every kept group rebuilt from scratch ` +
+      `(rebuildAggregates) in ${fmt(performance.now() - t1)} (${load()})`,
+  );
+}
+
+/** One more batch of BATCH runs written into a running service's store: its store, its recount and the baseline. */
+async function oneBatch(api: RunningApi, template: ResultDocument, from: number): Promise<void> {
+  const batch = manyRuns(template, from, from + BATCH);
+  const ids = batch.map((d) => d.run.id);
+  const t1 = performance.now();
+  await ingestDocuments(api.app.db, batch);
+  const t2 = performance.now();
+  // The groups the batch touched, from its phases (the service's background round may have taken their marks).
+  const touched = await api.app.db.$queryRaw<{ id: string }[]>`
+    SELECT DISTINCT 'c:' || configuration_id AS id FROM phases WHERE configuration_id IS NOT NULL AND run_id = ANY(${ids})
+    UNION SELECT DISTINCT 'p:' || peak_id FROM phases WHERE peak_id IS NOT NULL AND run_id = ANY(${ids}) ORDER BY id`;
+  await settleAggregates(api.app.db);
+  const t3 = performance.now();
+  const whole = await recountWhole(
+    api,
+    touched.map((t) => t.id),
+  );
+  console.log(
+    `  one more batch of ${BATCH} runs written beside the service: stored in ${fmt(t2 - t1)}, its ${touched.length} ` +
+      `groups recounted in ${fmt(t3 - t2)} (from all their phases: ${fmt(whole.ms)}, ` +
+      `${whole.same ? "the same rows" : "ROWS DIFFER"})`,
+  );
+}
+
+/** Every view's first chart, cold (the first after a start and a write) and again, beside the baseline. */
+async function timeAtSize(api: RunningApi, page: Page, size: number, base: (Timed | string)[]): Promise<void> {
+  const cold = await timeEveryView(page, api.base);
+  const warm = await timeEveryView(page, api.base);
+  await screenshot(page, `bench-${size}-study-002`);
+  const runs = await api.app.db.$queryRaw<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM runs WHERE source_id = 'measured'`;
+  console.log(
+    `${Number(runs[0]!.n).toLocaleString("en-US")} measured runs, first chart of each view: cold (right after the ` +
+      `service started and a write) / again (baseline); (api N): the ms its API requests were in flight before the ` +
+      `chart (${load()}, ${new Date().toISOString()})`,
+  );
+  VIEWS.forEach((v, i) => {
+    console.log(
+      `  ${name(v).padEnd(14)} ${show(cold[i]).padStart(18)} / ${show(warm[i]).padStart(18)}   (${show(base[i])})`,
+    );
+  });
+}
+
+const seed = seedDocuments();
+const template = seed.documents.find((d) => d.run.id === "web-histogram-a")!;
 const session = await openBrowser();
 try {
-  const seed = seedDocuments();
-  // Every seed's published runs from its tables (web-seed's Lineate runs would cite seed 002 unlike its source).
-  await loadReferenceData(api.database.prisma);
-  await api.ingest(seed.documents);
-  const template = seed.documents.find((d) => d.run.id === "web-histogram-a")!;
-  // Three runs of the study first, so compare and latency have their runs at every size.
-  await ingestDocuments(api.app.db, manyRuns(template, 0, 6));
-  let stored = 6;
-  await timeEveryView(session.page, api.base); // warm-up: JIT, caches
-  const base = await timeEveryView(session.page, api.base);
-  console.log(`baseline, ${seed.runIds.length + 6} measured runs and the seeds' published ones (${load()}):`);
-  VIEWS.forEach((v, i) => {
-    console.log(`  ${name(v).padEnd(14)} ${show(base[i])}`);
-  });
-  for (const size of SIZES) {
-    const t0 = performance.now();
-    for (let i = stored; i < size; i += BATCH) {
-      const t1 = performance.now();
-      const batch = manyRuns(template, i, Math.min(size, i + BATCH));
-      const ids = batch.map((d) => d.run.id);
-      await ingestDocuments(api.app.db, batch);
-      const t2 = performance.now();
-      // The groups the batch touched, from its phases (the service's background round may have taken their marks).
-      const touched = await api.app.db.$queryRaw<{ id: string }[]>`
-        SELECT DISTINCT 'c:' || configuration_id AS id FROM phases WHERE configuration_id IS NOT NULL AND run_id = ANY(${ids})
-        UNION SELECT DISTINCT 'p:' || peak_id FROM phases WHERE peak_id IS NOT NULL AND run_id = ANY(${ids}) ORDER BY id`;
-      // The kept groups this batch marked dirty, recounted here so the figure says what storing costs at this size
-      // (the service's background round would otherwise do it while the next batch waits for the connection).
-      await settleAggregates(api.app.db);
-      const t3 = performance.now();
-      const whole = await recountWhole(touched.map((t) => t.id));
-      process.stderr.write(
-        `  ${Math.min(size, i + BATCH).toLocaleString("en-US")} runs: this batch stored in ${fmt(t2 - t1)}, ` +
-          `its ${touched.length} groups recounted in ${fmt(t3 - t2)} (from all their phases: ${fmt(whole.ms)}, ` +
-          `${whole.same ? "the same rows" : "ROWS DIFFER"})\n`,
-      );
-      // The owner of a PGlite store analyzes at most every 10 minutes after writes (api/db/pglite-statistics.ts); stored
-      // in bulk faster than that, the planner kept planning ingest's joins for near-empty tables. So the bench analyzes
-      // as it stores, every 10,000 runs (counted from the batch's end: the first batch starts past the runs above).
-      if (Math.floor(Math.min(size, i + BATCH) / ANALYZE_EVERY) > Math.floor(i / ANALYZE_EVERY)) {
-        await api.app.db.$executeRawUnsafe("ANALYZE");
-        process.stderr.write(
-          `  ${Math.min(size, i + BATCH).toLocaleString("en-US")} runs stored, ${fmt(performance.now() - t0)}, ${load()}\n`,
-        );
-      }
-    }
-    console.log(
-      `stored ${(size - stored).toLocaleString("en-US")} more runs in ${fmt(performance.now() - t0)} (direct store, batches of ${BATCH})`,
-    );
-    stored = size;
-    // The first view after a write computes every answer; the second may be served from caches: both are printed.
-    const cold = await timeEveryView(session.page, api.base);
-    const warm = await timeEveryView(session.page, api.base);
-    await screenshot(session.page, `bench-${size}-study-002`);
-    console.log(
-      `${(size + seed.runIds.length).toLocaleString("en-US")} measured runs, first chart of each view: right after the write / ` +
-        `again (baseline); (api N): the ms its API requests were in flight before the chart (${load()}, ${new Date().toISOString()})`,
-    );
+  // The baseline: the browser tests' runs, six of the bench's and every seed's published runs (from its tables).
+  const small = await startApi();
+  let base: (Timed | string)[];
+  try {
+    await loadReferenceData(small.database.prisma);
+    await small.ingest(seed.documents);
+    await ingestDocuments(small.app.db, manyRuns(template, 0, 6));
+    await timeEveryView(session.page, small.base); // warm-up: JIT, caches
+    base = await timeEveryView(session.page, small.base);
+    console.log(`baseline, ${seed.runIds.length + 6} measured runs and the seeds' published ones (${load()}):`);
     VIEWS.forEach((v, i) => {
-      console.log(
-        `  ${name(v).padEnd(14)} ${show(cold[i]).padStart(18)} / ${show(warm[i]).padStart(18)}   (${show(base[i])})`,
-      );
+      console.log(`  ${name(v).padEnd(14)} ${show(base[i])}`);
     });
+  } finally {
+    await small.close();
+  }
+  for (const size of SIZES) {
+    // Each size in a store of its own: the bench's runs in bulk before the service starts, then the browser tests'
+    // runs through HTTP and one more batch through the writer beside the running service (so every view is cold).
+    const api = await startApi({
+      before: async (database) => {
+        await loadReferenceData(database.prisma);
+        await storeInBulk(database, template, 0, size - BATCH);
+      },
+    });
+    try {
+      await api.ingest(seed.documents);
+      await oneBatch(api, template, size - BATCH);
+      await timeAtSize(api, session.page, size, base);
+    } finally {
+      await api.close();
+    }
   }
   if (session.errors.length) console.log(`browser errors: ${session.errors.join(" | ")}`);
 } finally {
   await session.close();
-  await api.close();
 }

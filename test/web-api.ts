@@ -22,11 +22,13 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-export async function startApi(): Promise<RunningApi> {
+/** `before`: run on the opened store before the service starts (bench/web stores its bulk runs there, no round beside it). */
+export async function startApi(options: { before?: (database: Database) => Promise<void> } = {}): Promise<RunningApi> {
   // The bundle under test, built from the current source (serve.ts only builds when web/dist is missing).
   await buildDashboard({ minify: false });
   const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-web-"));
   const database = await openDatabase({ pgliteDir: join(dir, "pglite") });
+  await options.before?.(database);
   const config: AppConfig = {
     pgliteDir: join(dir, "pglite"),
     token: TOKEN,

@@ -280,7 +280,8 @@ async function readPhases<T extends typeof CONFIGURATION_AGGREGATES | typeof PEA
 ): Promise<Map<string, ReadPhase[]>> {
   const where = [Prisma.sql`p.${kind.column} = ANY(${[...groupIds]}::text[])`];
   if (phaseIds) where.push(Prisma.sql`p.id = ANY(${[...new Set(phaseIds)]}::int[])`);
-  const rows = phaseIds?.length === 0 ? [] : await phaseSummaries(tx, {}, where);
+  // Named phases (a write's): their runs read by key, not every run joined (the cost stays the write's).
+  const rows = phaseIds?.length === 0 ? [] : await phaseSummaries(tx, {}, where, { runsByKey: phaseIds !== undefined });
   const out = new Map<string, ReadPhase[]>();
   if (rows.length === 0) return out;
   const indexes = await tx.$queryRaw<{ phaseId: number; index: number }[]>`

@@ -116,11 +116,22 @@ export const SANE_PHASE = Prisma.sql`p.throughput_sum >= 0 AND p.throughput_sum 
 /** A quarantined run (POST /runs/:id/quarantine) is in no aggregate. */
 export const NOT_QUARANTINED = Prisma.sql`r.quarantined_at IS NULL`;
 
-/** Measured phases (load and workload) with the totals ingest keeps: no scan of client_results here. */
+/**
+ * Each phase's run looked up by its key, one index probe per phase (OFFSET 0 keeps the planner from flattening it into
+ * a join it may answer by hashing every run): for callers naming a few phases (a write's recount), whose cost must
+ * not grow with the runs stored.
+ */
+const RUN_BY_KEY = Prisma.sql`CROSS JOIN LATERAL (SELECT * FROM runs WHERE runs.id = p.run_id OFFSET 0) r`;
+
+/**
+ * Measured phases (load and workload) with the totals ingest keeps: no scan of client_results here. `runsByKey`:
+ * the extra conditions name few phases (by id), so each one's run is read by key rather than all runs joined.
+ */
 export async function phaseSummaries(
   db: Queryable,
   f: RunFilters,
   extra: Prisma.Sql[] = [],
+  { runsByKey = false } = {},
 ): Promise<PhaseSummaryRow[]> {
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
@@ -131,7 +142,7 @@ export async function phaseSummaries(
            p.throughput_sum AS "throughputOpsSec", p.clients_reported AS "clientsReported", p.runtime_ms AS "runtimeMs", p.verdict,
            p.configuration_id AS "configurationId", p.peak_id AS "peakId"
     FROM phases p
-    JOIN runs r ON r.id = p.run_id
+    ${runsByKey ? RUN_BY_KEY : Prisma.sql`JOIN runs r ON r.id = p.run_id`}
     JOIN sources s ON s.id = r.source_id
     ${sqlFilters(f, [Prisma.sql`p.clients_reported > 0`, SANE_PHASE, NOT_QUARANTINED, ...extra])}
     ORDER BY r.engine, r.nodes, p.run_id, p.index`;
