@@ -23,7 +23,7 @@ export const INTEGRATION_FILES = [
   "test/consumer-example.test.ts",
   "test/couchbase-mock.test.ts",
   "test/db-scripts.test.ts",
-  "test/hbase-minicluster.test.ts",
+  "test/hbase-local.test.ts",
   "test/hdr-cli.test.ts",
   "test/hdr-java.test.ts",
   "test/hdr-merge.test.ts",
@@ -65,7 +65,7 @@ export const MACHINES_LANE = [
   "test/boot-hbase.test.ts",
   "test/boot-mongodb.test.ts",
   "test/couchbase-mock.test.ts",
-  "test/hbase-minicluster.test.ts",
+  "test/hbase-local.test.ts",
   "test/mongodb-ferretdb.test.ts",
 ];
 

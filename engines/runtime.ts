@@ -110,6 +110,11 @@ export interface NodeTuning {
    * such a peer needs a port of its own per node.
    */
   sharedHost?: boolean;
+  /**
+   * The port of a stand-in that binds every address whatever host it is given (CouchbaseMock's REST port): a free
+   * one where other clusters share the machine; else the engine's own (Couchbase: 8091).
+   */
+  standInPort?: number;
 }
 
 /** One engine's data-node knowledge for the boot path. */

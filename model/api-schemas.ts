@@ -320,7 +320,7 @@ export const DurabilityRow = Type.Object({
 
 export const SweepSeries = Type.Object({
   runId: Type.String({ description: "the first run of the series" }),
-  runs: Type.Array(Type.String(), { description: "every run whose phases the series holds" }),
+  runCount: Type.Integer({ description: "how many runs the series' phases come from" }),
   scenario: Type.String(),
   engine: Type.String(),
   preset: Type.String(),
@@ -377,7 +377,10 @@ export const RepeatGroupSchema = Type.Object({
   sourceId: Type.String({ description: "the source: measured, or one published study" }),
   standIn: StandIn,
   instanceTypes: InstanceTypes,
-  runs: Type.Array(Type.String()),
+  repeatCount: Type.Integer({ description: "how many repeats the configuration has (repeats lists at most ?repeats)" }),
+  runCount: Type.Integer({ description: "how many runs its repeats come from" }),
+  verdicts: Type.Record(Type.String(), Type.Integer(), { description: "how many of its repeats have each verdict" }),
+  runs: Type.Array(Type.String(), { description: "the runs of the repeats listed" }),
   repeats: Type.Array(
     Type.Object({
       runId: Type.String(),
@@ -453,6 +456,23 @@ export const ScalingResponse = Type.Object({ series: Type.Array(ScalingSeriesSch
 export const DurabilityResponse = Type.Object({ rows: Type.Array(DurabilityRow), leftOut: LeftOutSchema });
 export const SweepsResponse = Type.Object({ series: Type.Array(SweepSeries), leftOut: LeftOutSchema });
 export const RepeatabilityResponse = Type.Object({ groups: Type.Array(RepeatGroupSchema), leftOut: LeftOutSchema });
+
+/**
+ * The repeats a /repeatability group lists unless asked for another number: a chart's worth (the seeds ran 3 to 5),
+ * not every one; its mean, CI and counts cover them all.
+ */
+export const REPEATS_LISTED = 20;
+export const RepeatabilityQuery = Type.Object({
+  ...RunFiltersQuery.properties,
+  repeats: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 10_000,
+      description: `at most this many repeats listed per configuration, in run then phase order (default ${REPEATS_LISTED}); the statistics always count them all`,
+    }),
+  ),
+});
+export type RepeatabilityQueryT = Static<typeof RepeatabilityQuery>;
 export const AnovaResponse = Type.Object({ analyses: Type.Array(AnovaAnalysisSchema), leftOut: LeftOutSchema });
 
 /** One phase's status-line series and latency histogram buckets, per client (the time series and latency views). */

@@ -14,7 +14,7 @@ step "YCSB core 0.17.0 and HdrHistogram (Maven Central)"; scripts/fetch-ycsb.sh 
 step "Apache Cassandra from Maven Central"; scripts/setup-cassandra.sh >/dev/null
 step "FerretDB (MongoDB stand-in) from the Go module proxy"; scripts/setup-ferretdb.sh >/dev/null
 step "CouchbaseMock (Couchbase stand-in)"; scripts/setup-couchbase-mock.sh >/dev/null
-step "ycsb-lab's YCSB bindings and the HBase mini cluster"; scripts/build-bindings.sh >/dev/null
+step "ycsb-lab's YCSB bindings (and the HBase table check the tests read with)"; scripts/build-bindings.sh >/dev/null
 step "Hadoop and HBase laid out like their tarballs (HBase rehearsals)"; scripts/setup-hbase-artifacts.sh >/dev/null
 step "moto (S3 emulator)"; scripts/setup-moto.sh >/dev/null
 step "Schemathesis (the API's OpenAPI contract tests) from PyPI"; scripts/setup-schemathesis.sh >/dev/null

@@ -188,6 +188,21 @@ describe("aggregates over repeats: mean, CI and n, valid results only by default
     expect(groups).toHaveLength(1);
     expect(groups[0].repeats.map((r: { repeat: number }) => r.repeat)).toEqual([0, 1, 2]);
     expect(groups[0].throughput).toMatchObject({ n: 3, mean: 2000 });
+    expect(groups[0]).toMatchObject({ repeatCount: 3, verdicts: { valid: 3 } });
+  });
+
+  it("/repeatability lists the first ?repeats= of a group and counts them all: an answer's size is not the runs'", async () => {
+    const all = (await get(`/api/v1/repeatability?scenario=${scenarioName}`)).groups[0];
+    const { groups } = await get(`/api/v1/repeatability?scenario=${scenarioName}&repeats=2`);
+    expect(groups[0].repeats).toEqual(all.repeats.slice(0, 2));
+    expect(groups[0].runs).toEqual([...new Set(all.repeats.slice(0, 2).map((r: { runId: string }) => r.runId))]);
+    expect(groups[0]).toMatchObject({ repeatCount: 3, runCount: all.runCount, verdicts: { valid: 3 } });
+    expect(groups[0].throughput).toEqual(all.throughput);
+    const none = await app.inject({ url: `/api/v1/repeatability?scenario=${scenarioName}&repeats=0` });
+    expect(none.json().groups[0].repeats).toEqual([]);
+    const refused = await app.inject({ url: `/api/v1/repeatability?scenario=${scenarioName}&repeats=true` });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/repeats/);
   });
 
   it("an invalid repeat is left out and counted (include=all counts it): 25% failed operations do not move the mean", async () => {

@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,7 +46,7 @@ function seededRun(r: number) {
   );
 }
 
-/** A statement as the API's pool sent it. */
+/** A statement as the API sent it. */
 interface Sent {
   text: string;
   values: unknown[];
@@ -53,11 +54,19 @@ interface Sent {
   inTransaction: boolean;
 }
 
-/** A pool that records every statement its clients send while `recording` holds. */
-function recordingPool(url: string) {
+/** A store whose API's statements are recorded while `recording` holds, and re-run under EXPLAIN ANALYZE. */
+interface RecordedStore {
+  state: { recording: boolean; sent: Sent[] };
+  open(): Promise<Database>;
+  explain(s: Sent): Promise<PlanNode>;
+  close(): Promise<void>;
+}
+
+/** Postgres: a pool that records every statement its clients send. */
+async function recordedPostgres(): Promise<RecordedStore> {
+  const url = await freshPostgresDatabase("api_cold_reads");
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const sent: Sent[] = [];
-  const state = { recording: false, sent };
+  const state = { recording: false, sent: [] as Sent[] };
   pool.on("connect", (client) => {
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
     let inTransaction = false;
@@ -67,13 +76,62 @@ function recordingPool(url: string) {
       if (/^\s*BEGIN\b/i.test(text)) inTransaction = true;
       if (state.recording) {
         const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q.values ?? []);
-        sent.push({ text, values, inTransaction });
+        state.sent.push({ text, values, inTransaction });
       }
       if (/^\s*(COMMIT|ROLLBACK)\b/i.test(text)) inTransaction = false;
       return query(...args);
     };
   });
-  return { pool, state };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    state,
+    open: () => openDatabase({ pool }),
+    async explain(s) {
+      await client.query("BEGIN");
+      await client.query("SET LOCAL enable_seqscan = off");
+      const res = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+      await client.query("ROLLBACK");
+      return (res.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]!.Plan;
+    },
+    close: async () => {
+      await client.end();
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+/**
+ * PGlite in memory: its `query` recorded (statements outside a transaction; a transaction's go through the `tx` it
+ * hands its callback), each re-run in a transaction of its own on the same instance.
+ */
+async function recordedPglite(): Promise<RecordedStore> {
+  const state = { recording: false, sent: [] as Sent[] };
+  const original = PGlite.prototype.query;
+  let instance: PGlite | undefined;
+  type Query = (this: PGlite, sql: string, params?: unknown[], options?: unknown) => ReturnType<PGlite["query"]>;
+  const recording: Query = function (sql, params, options) {
+    instance = this;
+    if (state.recording) state.sent.push({ text: sql, values: params ?? [], inTransaction: false });
+    return original.call(this, sql, params, options as never);
+  };
+  PGlite.prototype.query = recording as PGlite["query"];
+  return {
+    state,
+    open: () => openDatabase({}),
+    async explain(s) {
+      const res = await instance!.transaction(async (tx) => {
+        await tx.exec("SET LOCAL enable_seqscan = off");
+        const r = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+        await tx.rollback();
+        return r;
+      });
+      return (res.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]!.Plan;
+    },
+    close: async () => {
+      PGlite.prototype.query = original;
+    },
+  };
 }
 
 interface PlanNode {
@@ -105,98 +163,92 @@ function rowsRead(node: PlanNode, into: Map<string, number>): void {
  * recount, api/store/aggregates/groups.ts, reads every phase of a group it recomputes; making it incremental is that
  * module's own work).
  */
-async function readsOf(url: string, statements: readonly Sent[]): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function readsOf(store: RecordedStore, statements: readonly Sent[]): Promise<Record<string, number>> {
   const into = new Map<string, number>();
-  try {
-    for (const s of statements) {
-      if (laneOf(s.text) !== "read" || s.inTransaction) continue;
-      await client.query("BEGIN");
-      await client.query("SET LOCAL enable_seqscan = off");
-      const res = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
-      await client.query("ROLLBACK");
-      const plan = (res.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]!.Plan;
-      rowsRead(plan, into);
-    }
-  } finally {
-    await client.end();
+  for (const s of statements) {
+    if (laneOf(s.text) !== "read" || s.inTransaction) continue;
+    rowsRead(await store.explain(s), into);
   }
   return Object.fromEntries([...into].filter(([, n]) => n > 0).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-describe("a cold answer of each unfiltered view after one write reads the same rows at N and at 4N runs (Postgres)", () => {
-  let url: string;
-  let db: Database;
-  let app: FastifyInstance;
-  let recorder: ReturnType<typeof recordingPool>;
-  let stored = 0;
-  let writes = 0;
+const STORES = { postgres: recordedPostgres, pglite: recordedPglite };
 
-  const store = async (runs: number) => {
-    const docs = Array.from({ length: runs }, (_, k) => seededRun(stored + k)).flat();
-    for (let i = 0; i < docs.length; i += 400) await ingestDocuments(db.prisma, docs.slice(i, i + 400));
-    stored += runs;
-    await db.prisma.$executeRawUnsafe("ANALYZE");
-  };
+describe.each(Object.keys(STORES) as (keyof typeof STORES)[])(
+  "a cold answer of each unfiltered view after one write reads the same rows at N and at 4N runs (%s)",
+  (kind) => {
+    let db: Database;
+    let app: FastifyInstance;
+    let recorder: RecordedStore;
+    let stored = 0;
+    let writes = 0;
 
-  /**
-   * Every view asked once (the groups recounted, the answers kept), then one phase posted as the writer does. The
-   * previous round's written run is deleted first: each write is the one phase of its configuration, so what the
-   * recount of the write's own groups reads is the same in both rounds.
-   */
-  const warmThenWrite = async () => {
-    if (writes > 0) {
-      const gone = await app.inject({ method: "DELETE", url: `/api/v1/runs/written-${writes - 1}`, headers: auth });
-      expect(gone.statusCode, gone.body).toBe(200);
-    }
-    for (const view of VIEWS) expect((await app.inject(`/api/v1${view}`)).statusCode, view).toBe(200);
-    const runId = `written-${writes++}`;
-    const body = ([0, 1] as const).map((client) => fixtureDocument({ runId, client, nodes: 7, scenario: "api-test" }));
-    const res = await app.inject({ method: "POST", url: "/api/v1/results", headers: auth, payload: body });
-    expect(res.statusCode, res.body).toBe(201);
-  };
+    const store = async (runs: number) => {
+      const docs = Array.from({ length: runs }, (_, k) => seededRun(stored + k)).flat();
+      for (let i = 0; i < docs.length; i += 400) await ingestDocuments(db.prisma, docs.slice(i, i + 400));
+      stored += runs;
+      await db.prisma.$executeRawUnsafe("ANALYZE");
+    };
 
-  /** Rows read per view and table by each view's answer computed right after the write. */
-  const coldReads = async () => {
-    const out: Record<string, Record<string, number>> = {};
-    for (const view of VIEWS) {
-      recorder.state.sent.length = 0;
-      recorder.state.recording = true;
-      const res = await app.inject(`/api/v1${view}`);
-      recorder.state.recording = false;
-      expect(res.statusCode, view).toBe(200);
-      // Computed for this request: the write dropped the answer kept before it.
-      expect(res.headers["x-cache"], view).toBe("miss");
-      out[view] = await readsOf(url, [...recorder.state.sent]);
-    }
-    return out;
-  };
+    /**
+     * Every view asked once (the groups recounted, the answers kept), then one phase posted as the writer does. The
+     * previous round's written run is deleted first: each write is the one phase of its configuration, so what the
+     * recount of the write's own groups reads is the same in both rounds.
+     */
+    const warmThenWrite = async () => {
+      if (writes > 0) {
+        const gone = await app.inject({ method: "DELETE", url: `/api/v1/runs/written-${writes - 1}`, headers: auth });
+        expect(gone.statusCode, gone.body).toBe(200);
+      }
+      for (const view of VIEWS) expect((await app.inject(`/api/v1${view}`)).statusCode, view).toBe(200);
+      const runId = `written-${writes++}`;
+      const body = ([0, 1] as const).map((client) =>
+        fixtureDocument({ runId, client, nodes: 7, scenario: "api-test" }),
+      );
+      const res = await app.inject({ method: "POST", url: "/api/v1/results", headers: auth, payload: body });
+      expect(res.statusCode, res.body).toBe(201);
+    };
 
-  beforeAll(async () => {
-    url = await freshPostgresDatabase("api_cold_reads");
-    recorder = recordingPool(url);
-    db = await openDatabase({ pool: recorder.pool });
-    app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
-    await app.ready();
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await recorder?.pool.end().catch(() => {});
-  });
+    /** Rows read per view and table by each view's answer computed right after the write. */
+    const coldReads = async () => {
+      const out: Record<string, Record<string, number>> = {};
+      for (const view of VIEWS) {
+        recorder.state.sent.length = 0;
+        recorder.state.recording = true;
+        const res = await app.inject(`/api/v1${view}`);
+        recorder.state.recording = false;
+        expect(res.statusCode, view).toBe(200);
+        // Computed for this request: the write dropped the answer kept before it.
+        expect(res.headers["x-cache"], view).toBe("miss");
+        out[view] = await readsOf(recorder, [...recorder.state.sent]);
+      }
+      return out;
+    };
 
-  it("reads the kept groups and what the write touched, not every run or phase", async () => {
-    await store(N);
-    await warmThenWrite();
-    const atN = await coldReads();
-    await store(3 * N);
-    await warmThenWrite();
-    const at4N = await coldReads();
-    // The runs are there: 4N seeded, and the last one written.
-    expect(await db.prisma.run.count({ where: { scenario: "bench-team" } })).toBe(4 * N);
-    expect(await db.prisma.run.count({ where: { scenario: "api-test" } })).toBe(1);
-    // Per view, per table: the same rows read with four times the runs stored.
-    expect(at4N).toEqual(atN);
-  }, 600_000);
-});
+    beforeAll(async () => {
+      recorder = await STORES[kind]();
+      db = await recorder.open();
+      app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
+      await app.ready();
+    }, 120_000);
+    afterAll(async () => {
+      await app?.close();
+      await db?.close();
+      await recorder?.close();
+    });
+
+    it("reads the kept groups and what the write touched, not every run or phase", async () => {
+      await store(N);
+      await warmThenWrite();
+      const atN = await coldReads();
+      await store(3 * N);
+      await warmThenWrite();
+      const at4N = await coldReads();
+      // The runs are there: 4N seeded, and the last one written.
+      expect(await db.prisma.run.count({ where: { scenario: "bench-team" } })).toBe(4 * N);
+      expect(await db.prisma.run.count({ where: { scenario: "api-test" } })).toBe(1);
+      // Per view, per table: the same rows read with four times the runs stored.
+      expect(at4N).toEqual(atN);
+    }, 600_000);
+  },
+);

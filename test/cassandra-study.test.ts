@@ -52,9 +52,9 @@ describe.sequential("local Cassandra with a study's own values", () => {
       "INSERT INTO ycsb.usertable (y_id, field0, field1) VALUES ('user1', 0x01, 0x02)",
       "INSERT INTO ycsb.usertable (y_id, field0, field1) VALUES ('user2', 0x03, 0x04)",
     ]);
-    const before = state.nodes[0]!.pid;
+    const before = state.nodes[0]!.processes[0]!.pid;
     state = await cassandraLocalEngine.restart!(state);
-    expect(state.nodes[0]!.pid).not.toBe(before);
+    expect(state.nodes[0]!.processes[0]!.pid).not.toBe(before);
     const [count] = await cql(HOST, ["SELECT COUNT(*) AS n FROM ycsb.usertable"]);
     expect(count?.n).toBe(2);
   }, 600_000);

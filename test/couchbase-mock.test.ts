@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ycsbKey } from "../engines/ycsb-keys.js";
 import { couchbaseLocalEngine, mockDocument } from "../runner/local/couchbase.js";
@@ -59,6 +60,22 @@ describe("couchbase binding on the CouchbaseMock stand-in", () => {
     expect(state.details?.standIn).toBe(couchbaseLocalEngine.standIn);
     await expect(couchbaseLocalEngine.up({ nodes: 1, preset: "durable", dataDir })).rejects.toThrow(
       /couchbase\.durability=persistToMajority.*only the "throughput" preset runs on it/,
+    );
+  });
+
+  it("runs the rehearsal's stand-in from engines/couchbase/runtime.ts: on node 1's address, REST on a free port", async () => {
+    const [node, ...others] = state.nodes;
+    expect(others).toEqual([]);
+    expect(node?.processes.map((p) => p.name)).toEqual(["couchbase-mock"]);
+    // Not 8091: the mock binds its REST port on every address, where a rehearsal's mock serves 8091.
+    expect(node?.ports.rest).not.toBe(8091);
+    const cmdline = (await readFile(`/proc/${node!.processes[0]!.pid}/cmdline`, "utf8")).split("\u0000");
+    expect(cmdline.join(" ")).toContain(`--host ${node!.address} --port ${node!.ports.rest} --nodes 1`);
+    // The mock's KV port, read from its cluster map, is what the binding reaches.
+    expect(Object.keys(node!.ports).filter((k) => k.startsWith("kv"))).toEqual(["kv0"]);
+    const host = node!.address;
+    expect(couchbaseLocalEngine.connectionProperties(state)["couchbase.connectionString"]).toBe(
+      `couchbase://${host}:${node!.ports.kv0}`,
     );
   });
 

@@ -358,7 +358,7 @@ describe("runner + local Cassandra", () => {
     );
     for (const n of state.nodes) {
       expect(await nodeAlive(n), `node ${n.index} runs before the kill`).toBe(true);
-      process.kill(n.pid, "SIGKILL");
+      for (const p of n.processes) process.kill(p.pid, "SIGKILL");
     }
     const codes = await Promise.all(runners.map((r) => r.exit));
     expect(codes, runners.map((r) => r.output()).join("\n")).toEqual([0, 0]);

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { type Engine, isEngine } from "../../model/engine.js";
 import { isPreset, PRESETS, type Preset } from "../../model/presets.js";
-import { engineDir, nodeAlive, readState, removeState } from "../../runner/local/engine.js";
+import { engineDir, nodeAlive, pidsOf, readState, removeState } from "../../runner/local/engine.js";
 import { loadLocalEngine, localEngineNames } from "../../runner/local/registry.js";
 import { type Command, InputError, UsageError } from "../command.js";
 
@@ -77,7 +77,7 @@ async function up(args: string[]): Promise<number> {
   const props = local.connectionProperties(state);
   process.stdout.write(
     `${engine}: ${state.nodes.length} node(s) ready, preset ${state.preset}\n` +
-      state.nodes.map((n) => `  node ${n.index}  ${n.address}  pid ${n.pid}  logs ${n.logDir}\n`).join("") +
+      state.nodes.map((n) => `  node ${n.index}  ${n.address}  ${pidsOf(n)}  logs ${n.logDir}\n`).join("") +
       `YCSB properties: ${Object.entries(props)
         .map(([k, v]) => `-p ${k}=${v}`)
         .join(" ")}\n`,
@@ -120,7 +120,7 @@ async function status(args: string[]): Promise<number> {
     );
     for (const n of r.nodes)
       process.stdout.write(
-        `  node ${n.index}  ${n.address}  pid ${n.pid}  ${n.alive ? "running" : "stopped"}${n.detail ? `  (${n.detail})` : ""}\n`,
+        `  node ${n.index}  ${n.address}  ${pidsOf(n)}  ${n.alive ? "running" : "stopped"}${n.detail ? `  (${n.detail})` : ""}\n`,
       );
     for (const reason of r.reasons) process.stdout.write(`  - ${reason}\n`);
   }

@@ -26,10 +26,17 @@ export const COUCHBASE_USER = "couchbase";
 /** The package's install prefix, where the server keeps its own logs. */
 export const COUCHBASE_HOME = "/opt/couchbase";
 
-/** CouchbaseMock in place of the cluster: one JVM on the node's address and REST port; its KV ports it picks itself. */
+/**
+ * CouchbaseMock in place of the cluster: one JVM on the first node, advertising the node's address, serving every
+ * node of the cluster (`--nodes`, their KV ports it picks itself): the mock cannot spread a bucket over JVMs. It binds
+ * its REST port on every address whatever `--host` says (CouchbaseMock 1.5.25's CouchbaseMock.start binds
+ * `new InetSocketAddress(port)`; its KV ports bind `--host`), so a machine shared with other clusters gives it a
+ * port of its own (standInPort).
+ */
 export function couchbaseStandIn(tuning: NodeTuning = {}): StandInRuntime {
   return {
     label: COUCHBASE_STAND_IN,
+    // A rehearsal boots each data node apart: one mock cannot be formed across them.
     refusal: (ctx: NodeContext) => {
       if (ctx.nodeIps.length > 1)
         return `the mock stands in for one node here; this run has ${ctx.nodeIps.length} data nodes (rehearse Couchbase's stand-in with 1 node)`;
@@ -41,14 +48,16 @@ export function couchbaseStandIn(tuning: NodeTuning = {}): StandInRuntime {
     // The mock keeps its bucket in memory: a restart empties it.
     dataDirectories: () => [],
     processes: (ctx, paths, jar) => {
-      const ip = ctx.nodeIps[ctx.index]!;
+      if (ctx.index > 0) return [];
+      const ip = ctx.nodeIps[0]!;
+      const port = tuning.standInPort ?? COUCHBASE_REST_PORT;
       const heapMb = Math.min(512, tuning.maxHeapMb ?? 512);
       return [
         {
           name: "couchbase-mock",
-          argv: ["java", `-Xmx${heapMb}m`, ...couchbaseMockArgs(jar, COUCHBASE_REST_PORT, 1, ip)],
+          argv: ["java", `-Xmx${heapMb}m`, ...couchbaseMockArgs(jar, port, ctx.nodeIps.length, ip)],
           cwd: paths.run,
-          listens: [{ host: ip, port: COUCHBASE_REST_PORT }],
+          listens: [{ host: ip, port }],
         },
       ];
     },

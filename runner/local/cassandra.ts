@@ -18,6 +18,8 @@ import {
   type LocalEngineStatus,
   type LocalUpOptions,
   nodeAlive,
+  pidsOf,
+  processesAlive,
   removeState,
   type SchemaOptions,
   stopNode,
@@ -129,11 +131,16 @@ export const cassandraLocalEngine: LocalEngine = {
 
   async status(state): Promise<LocalEngineStatus> {
     const nodes = await Promise.all(
-      state.nodes.map(async (n) => ({ index: n.index, address: n.address, pid: n.pid, alive: await nodeAlive(n) })),
+      state.nodes.map(async (n) => ({
+        index: n.index,
+        address: n.address,
+        processes: processesAlive(n),
+        alive: await nodeAlive(n),
+      })),
     );
     const reasons = nodes
       .filter((n) => !n.alive)
-      .map((n) => `node ${n.index} (${n.address}): process ${n.pid} is not running`);
+      .map((n) => `node ${n.index} (${n.address}): ${pidsOf(n)} is not running`);
     if (reasons.length === 0) {
       reasons.push(
         ...(await ringReasons(

@@ -52,15 +52,23 @@ export interface SchemaOptions {
   loadPreset?: Preset;
 }
 
+/** One process of a node, started detached (runner/boot/processes.ts DetachedProcess). */
+export interface LocalProcessState {
+  /** The runtime's name for it (e.g. "namenode"), also its log file: <logDir>/<name>.log. */
+  name: string;
+  pid: number;
+  /** A string found in /proc/<pid>/cmdline of this process, so a recycled pid is never signalled. */
+  commandMarker: string;
+}
+
 export interface LocalNodeState {
   index: number;
-  pid: number;
   address: string;
   ports: Record<string, number>;
   /** Folder of the node's logs: each process's output (<name>.log) and the engine's own logs. */
   logDir: string;
-  /** A string found in /proc/<pid>/cmdline of this node, so a recycled pid is never signalled. */
-  commandMarker: string;
+  /** Every process the node runs, in start order (HBase's first node: namenode, zookeeper, ..., regionserver). */
+  processes: LocalProcessState[];
 }
 
 export interface LocalEngineState {
@@ -76,7 +84,9 @@ export interface LocalEngineState {
 export interface LocalNodeStatus {
   index: number;
   address: string;
-  pid: number;
+  /** Each process of the node and whether it still runs. */
+  processes: Array<{ name: string; pid: number; alive: boolean }>;
+  /** Every process of the node runs. */
   alive: boolean;
   detail?: string;
 }
@@ -133,6 +143,13 @@ export async function readState(engine: Engine): Promise<LocalEngineState | unde
   const state = JSON.parse(text) as LocalEngineState;
   if (state.engine !== engine || !Array.isArray(state.nodes))
     throw new Error(`${stateFile(engine)}: not a ${engine} state file`);
+  for (const node of state.nodes as Array<LocalNodeState & { pid?: number; commandMarker?: string }>) {
+    // A state file of an earlier version names one process per node: `local down` still stops it.
+    if (!Array.isArray(node.processes) && node.pid !== undefined && node.commandMarker !== undefined)
+      node.processes = [{ name: "server", pid: node.pid, commandMarker: node.commandMarker }];
+    if (!Array.isArray(node.processes))
+      throw new Error(`${stateFile(engine)}: node ${node.index} names no processes: delete the file`);
+  }
   return state;
 }
 
@@ -147,12 +164,26 @@ export async function removeState(engine: Engine): Promise<void> {
   await rm(stateFile(engine), { force: true });
 }
 
-/** True when the node's process runs and is still the one started (runner/boot/processes.ts processAlive). */
-export async function nodeAlive(node: Pick<LocalNodeState, "pid" | "commandMarker">): Promise<boolean> {
-  return processAlive(node);
+/** Each process of the node and whether it runs and is still the one started (runner/boot/processes.ts). */
+export function processesAlive(node: Pick<LocalNodeState, "processes">): LocalNodeStatus["processes"] {
+  return node.processes.map((p) => ({ name: p.name, pid: p.pid, alive: processAlive(p) }));
 }
 
-/** SIGTERM the node's process (if it is still ours), then SIGKILL after `graceMs` (the one supervisor's stop). */
-export async function stopNode(node: LocalNodeState, graceMs = 30_000): Promise<void> {
-  await stopDetached(node, graceMs);
+/** True when the node runs every process it started (and at least one), none of them a recycled pid. */
+export async function nodeAlive(node: Pick<LocalNodeState, "processes">): Promise<boolean> {
+  return node.processes.length > 0 && node.processes.every((p) => processAlive(p));
+}
+
+/** The node's processes as `local up` and `local status` print them: "namenode pid 12, master pid 14". */
+export function pidsOf(node: { processes: ReadonlyArray<{ name: string; pid: number }> }): string {
+  return node.processes.map((p) => `${p.name} pid ${p.pid}`).join(", ");
+}
+
+/**
+ * Stops every process of the node (those still ours) in reverse start order, the one supervisor's stop for each:
+ * SIGTERM, SIGKILL after `graceMs` (an HBase node's region server before its master, its datanode before the
+ * namenode, as HBase's stop-hbase.sh and Hadoop's stop-dfs.sh order them).
+ */
+export async function stopNode(node: Pick<LocalNodeState, "processes">, graceMs = 30_000): Promise<void> {
+  for (const p of [...node.processes].reverse()) await stopDetached(p, graceMs);
 }

@@ -1,207 +1,146 @@
-import { execFile } from "node:child_process";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { HBASE_BINDING, hbaseConnectionProperties } from "../../engines/hbase/binding.js";
-import { hbaseSiteProperties, renderHBaseSiteXml } from "../../engines/hbase/config.js";
-import { HBASE_JDK17_FLAGS } from "../../engines/hbase/jvm.js";
-import { type HBaseTableSpec, hbaseTableSpec } from "../../engines/hbase/schema.js";
-import { startProcess, tcpOpen, waitUntil } from "../boot/processes.js";
+import { HBASE_PORTS, usertableSpec } from "../../engines/hbase/cluster-config.js";
+import { engineRuntime } from "../../engines/runtimes.js";
+import { ENGINE_VERSIONS } from "../../model/engine.js";
+import { installArtifacts } from "../boot/engine-install.js";
+import { formHBase } from "../boot/formation/hbase.js";
+import { tcpOpen } from "../boot/processes.js";
+import { runSetupScript } from "../java-artifacts.js";
 import {
   type LocalEngine,
   type LocalEngineState,
   type LocalUpOptions,
   nodeAlive,
+  processesAlive,
   removeState,
   stopNode,
   writeState,
 } from "./engine.js";
+import { LOCAL_TUNING, type LocalCluster, localNodeContext, startLocalNodes } from "./node-engines.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/**
+ * HBase 2.5 on HDFS on this machine, started as the boot command starts it (engines/hbase/runtime.ts through
+ * runner/boot's NodeEngine): node 1 runs the namenode, ZooKeeper, a datanode, the master and a region server, every
+ * other node a datanode and a region server, each daemon its own JVM from Maven Central jars laid out like the
+ * tarballs (scripts/setup-hbase-artifacts.sh, as a rehearsal uses them); node N on loopback address <prefix>.N.
+ * The pre-split table is created by the boot leader's own formation.
+ */
 
-export { HBASE_JDK17_FLAGS };
+/** Node 1 alone runs five JVMs; three nodes (nine JVMs) is what 2 cores start within the ready timeout. */
+export const HBASE_LOCAL_MAX_NODES = 3;
+const READY_TIMEOUT_MS = 300_000;
 
-/** Regions per region server locally: more than one so the pre-split of engines/hbase/schema.ts is exercised. */
-export const LOCAL_REGIONS_PER_NODE = 4;
+function clusterOf(opts: LocalUpOptions): LocalCluster {
+  return {
+    engine: "hbase",
+    version: ENGINE_VERSIONS.hbase,
+    nodes: opts.nodes,
+    preset: opts.preset,
+    // seed 000's HDFS kept one copy of each block (dfs.replication 1).
+    replication: 1,
+    dataDir: opts.dataDir,
+    ...(opts.study ? { study: opts.study } : {}),
+  };
+}
 
-/** Builds runner/bindings/hbase-minicluster (hbase-testing-util from Maven Central, cached in ~/.m2) and returns its classpath folder. */
-export async function miniClusterClasspath(): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    "bash",
-    [join(REPO_ROOT, "scripts", "build-bindings.sh"), "hbase-minicluster"],
-    {
-      maxBuffer: 1 << 22,
+/** Starts every node's daemons on empty folders; the state is written as each JVM starts. */
+async function startDaemons(cluster: LocalCluster, base: LocalEngineState, log: (l: string) => void) {
+  // scripts/setup-hbase-artifacts.sh prints the folder holding hadoop/ and hbase/ as the tarballs unpack.
+  const artifacts = await runSetupScript("setup-hbase-artifacts.sh");
+  const runtime = engineRuntime("hbase", LOCAL_TUNING);
+  await installArtifacts(runtime.artifacts(cluster.version), `${cluster.dataDir}/engine`, artifacts);
+  return startLocalNodes({
+    runtime,
+    cluster,
+    ports: { zookeeper: HBASE_PORTS.zookeeper, regionserver: HBASE_PORTS.regionserver },
+    timeoutMs: READY_TIMEOUT_MS,
+    log,
+    // Recorded as each JVM starts, so `local down` stops a node that never became ready.
+    started: (started) => writeState({ ...base, nodes: started }),
+  });
+}
+
+async function up(opts: LocalUpOptions): Promise<LocalEngineState> {
+  const log = opts.log ?? (() => {});
+  if (!Number.isInteger(opts.nodes) || opts.nodes < 1 || opts.nodes > HBASE_LOCAL_MAX_NODES)
+    throw new Error(`nodes: local HBase runs 1 to ${HBASE_LOCAL_MAX_NODES} nodes, got ${opts.nodes}`);
+  const cluster = clusterOf(opts);
+  const table = usertableSpec(localNodeContext(cluster, 1));
+  const base: LocalEngineState = {
+    engine: "hbase",
+    preset: opts.preset,
+    dataDir: opts.dataDir,
+    startedAt: new Date().toISOString(),
+    nodes: [],
+    details: {
+      regionServers: opts.nodes,
+      table: table.table,
+      regions: table.splits.length + 1,
+      tableDurability: table.durability,
     },
-  );
-  const dir = stdout.trim().split("\n").pop();
-  if (!dir) throw new Error("scripts/build-bindings.sh printed no classpath folder for hbase-minicluster");
-  return dir;
-}
-
-/** The mini cluster's java command line (pure): the site file infra renders, the table the schema module specifies. */
-export function miniClusterArgs(opts: {
-  classpath: string;
-  dataDir: string;
-  siteFile: string;
-  portFile: string;
-  regionServers: number;
-  table: HBaseTableSpec;
-}): string[] {
-  const { table } = opts;
-  return [
-    "-Xmx2g",
-    ...HBASE_JDK17_FLAGS,
-    "-Dlog4j.configuration=ycsblab-minicluster-log4j.properties",
-    `-Dtest.build.data.basedirectory=${opts.dataDir}`,
-    "-cp",
-    join(opts.classpath, "*"),
-    "io.ycsblab.bindings.hbase.minicluster.MiniClusterMain",
-    "--site",
-    opts.siteFile,
-    "--port-file",
-    opts.portFile,
-    "--region-servers",
-    String(opts.regionServers),
-    "--table",
-    table.table,
-    "--family",
-    table.family,
-    "--durability",
-    table.durability,
-    "--compression",
-    table.compression,
-    ...table.splits.flatMap((s) => ["--split", s]),
-  ];
-}
-
-async function readPort(file: string): Promise<number | undefined> {
+  };
+  log("hbase: preparing Hadoop and HBase (Maven Central jars, cached after the first time)");
+  let nodes: LocalEngineState["nodes"] = [];
   try {
-    const port = Number((await readFile(file, "utf8")).trim());
-    return Number.isInteger(port) && port > 0 ? port : undefined;
-  } catch {
-    return undefined;
+    nodes = await startDaemons(cluster, base, log);
+    const state = { ...base, nodes };
+    await writeState(state);
+    log(`hbase: waiting for ${opts.nodes} region server(s), then creating ${table.table}`);
+    const formed = await formHBase({ ctx: localNodeContext(cluster, 1), log, timeoutMs: READY_TIMEOUT_MS });
+    for (const step of formed.steps) log(`hbase: ${step}`);
+    return state;
+  } catch (err) {
+    // Leave nothing running when start-up fails (startLocalNodes stops what it started); the logs stay.
+    await Promise.all(nodes.map((n) => stopNode(n, 10_000)));
+    await removeState("hbase");
+    throw err;
   }
-}
-
-function zookeeperPort(state: LocalEngineState): number {
-  const port = state.nodes[0]?.ports.zookeeper;
-  if (!port) throw new Error(`${state.dataDir}: hbase state has no ZooKeeper port`);
-  return port;
 }
 
 export const hbaseLocalEngine: LocalEngine = {
   engine: "hbase",
   binding: { ...HBASE_BINDING },
 
-  async up(opts: LocalUpOptions): Promise<LocalEngineState> {
-    const log = opts.log ?? (() => {});
-    if (!Number.isInteger(opts.nodes) || opts.nodes < 1 || opts.nodes > 4) {
-      throw new Error(`nodes: the HBase mini cluster runs 1..4 region servers in one JVM, got ${opts.nodes}`);
-    }
-    const classpath = await miniClusterClasspath();
-    const nodeDir = join(opts.dataDir, "node-0");
-    const logDir = join(nodeDir, "logs");
-    const confDir = join(nodeDir, "conf");
-    await mkdir(confDir, { recursive: true });
-    const siteFile = join(confDir, "hbase-site.xml");
-    // The very renderer infra uses for hbase-site.xml on AWS, without the cluster layout.
-    await writeFile(siteFile, renderHBaseSiteXml(hbaseSiteProperties(opts.preset)));
-    const table = hbaseTableSpec({ preset: opts.preset, nodes: opts.nodes, regionsPerNode: LOCAL_REGIONS_PER_NODE });
-    const portFile = join(nodeDir, "zookeeper.port");
-    // A port file left by an earlier cluster would pass for this one's; the mini cluster writes a fresh one when ready.
-    await rm(portFile, { force: true });
-    await rm(join(nodeDir, "data"), { recursive: true, force: true });
-    const args = miniClusterArgs({
-      classpath,
-      dataDir: join(nodeDir, "data"),
-      siteFile,
-      portFile,
-      regionServers: opts.nodes,
-      table,
-    });
-    log(`hbase: starting a mini cluster (HDFS, ZooKeeper, master, ${opts.nodes} region server(s)); about 40 s`);
-    const pid = startProcess({ name: "stdout", argv: ["java", ...args], cwd: nodeDir, listens: [] }, logDir, {
-      detached: true,
-    }).pid!;
-    const node = {
-      index: 0,
-      pid,
-      address: "127.0.0.1",
-      ports: {} as Record<string, number>,
-      logDir,
-      commandMarker: `--port-file\u0000${portFile}`,
-    };
-    const state: LocalEngineState = {
-      engine: "hbase",
-      preset: opts.preset,
-      dataDir: opts.dataDir,
-      startedAt: new Date().toISOString(),
-      nodes: [node],
-      details: {
-        regionServers: opts.nodes,
-        table: table.table,
-        regions: table.splits.length + 1,
-        tableDurability: table.durability,
-      },
-    };
-    // Written before the wait, so `local down` can stop a cluster that never became ready.
-    await writeState(state);
-    try {
-      await waitUntil(
-        `HBase mini cluster (log: ${logDir}/stdout.log)`,
-        240_000,
-        async () => {
-          if (!(await nodeAlive(node)))
-            throw new Error(`HBase mini cluster exited during start; see ${logDir}/stdout.log`);
-          return (await readPort(portFile)) !== undefined;
-        },
-        500,
-      );
-    } catch (err) {
-      await stopNode(node, 10_000);
-      await removeState("hbase");
-      throw err;
-    }
-    node.ports.zookeeper = (await readPort(portFile))!;
-    await writeState(state);
-    log(
-      `hbase: ready, ZooKeeper on 127.0.0.1:${node.ports.zookeeper}, table ${table.table} in ${table.splits.length + 1} regions`,
-    );
-    return state;
-  },
+  up,
 
   async status(state) {
-    const node = state.nodes[0];
-    const alive = node ? await nodeAlive(node) : false;
-    const port = node?.ports.zookeeper;
-    const listening = alive && port ? await tcpOpen("127.0.0.1", port) : false;
-    const reasons = [
-      ...(!node ? ["state names no mini cluster process"] : []),
-      ...(node && !alive ? [`HBase mini cluster (pid ${node.pid}) is not running`] : []),
-      ...(alive && !listening ? [`ZooKeeper does not accept connections on port ${port}`] : []),
-    ];
-    return {
-      engine: "hbase",
-      preset: state.preset,
-      ready: reasons.length === 0,
-      nodes: state.nodes.map((n) => ({
+    const leader = state.nodes[0];
+    const nodes = await Promise.all(
+      state.nodes.map(async (n) => ({
         index: n.index,
-        address: `${n.address}:${n.ports.zookeeper} (ZooKeeper)`,
-        pid: n.pid,
-        alive,
-        detail: `HBase 2.5 mini cluster, ${String(state.details?.regionServers ?? 1)} region server(s), table durability ${String(state.details?.tableDurability)}`,
+        address: n.address,
+        processes: processesAlive(n),
+        alive: await nodeAlive(n),
+        detail: `HBase 2.5 on HDFS: ${n.processes.map((p) => p.name).join(", ")}`,
       })),
-      reasons,
-    };
+    );
+    const zookeeper = leader ? await tcpOpen(leader.address, HBASE_PORTS.zookeeper) : false;
+    const reasons = [
+      ...(!leader ? ["state names no HBase node"] : []),
+      ...nodes.filter((n) => !n.alive).map((n) => `node ${n.index} (${n.address}): ${notRunning(n.processes)}`),
+      ...(leader && !zookeeper
+        ? [`ZooKeeper does not accept connections on ${leader.address}:${HBASE_PORTS.zookeeper}`]
+        : []),
+    ];
+    return { engine: "hbase", preset: state.preset, ready: reasons.length === 0, nodes, reasons };
   },
 
   async down(state) {
-    for (const node of state.nodes) await stopNode(node, 60_000);
+    // Region servers and datanodes first (reverse start order within a node), the leader's daemons last.
+    await Promise.all(state.nodes.slice(1).map((n) => stopNode(n, 60_000)));
+    for (const node of state.nodes.slice(0, 1)) await stopNode(node, 60_000);
     await removeState("hbase");
   },
 
   connectionProperties(state) {
-    return hbaseConnectionProperties({ zookeeperQuorum: "127.0.0.1", zookeeperPort: zookeeperPort(state) });
+    const leader = state.nodes[0];
+    if (!leader) throw new Error(`${state.dataDir}: hbase state names no node`);
+    return hbaseConnectionProperties({ zookeeperQuorum: leader.address, zookeeperPort: HBASE_PORTS.zookeeper });
   },
 };
+
+/** "master (pid 14) is not running" for each process of a node that no longer runs. */
+function notRunning(processes: { name: string; pid: number; alive: boolean }[]): string {
+  const gone = processes.filter((p) => !p.alive).map((p) => `${p.name} (pid ${p.pid})`);
+  return gone.length === 0 ? "runs no process" : `${gone.join(", ")} ${gone.length === 1 ? "is" : "are"} not running`;
+}

@@ -13,6 +13,8 @@ import {
   type LocalEngineState,
   type LocalUpOptions,
   nodeAlive,
+  pidsOf,
+  processesAlive,
   removeState,
   stopNode,
   writeState,
@@ -96,7 +98,7 @@ export const mongodbLocalEngine: LocalEngine = {
     const listening = alive && node ? await tcpOpen(node.address, port(state)) : false;
     const reasons = [
       ...(!node ? ["state names no FerretDB node"] : []),
-      ...(node && !alive ? [`FerretDB (pid ${node.pid}) is not running`] : []),
+      ...(node && !alive ? [`FerretDB (${pidsOf(node)}) is not running`] : []),
       ...(alive && !listening ? [`FerretDB does not accept connections on port ${port(state)}`] : []),
     ];
     return {
@@ -106,7 +108,7 @@ export const mongodbLocalEngine: LocalEngine = {
       nodes: state.nodes.map((n) => ({
         index: n.index,
         address: `${n.address}:${n.ports.mongodb}`,
-        pid: n.pid,
+        processes: processesAlive(n),
         alive,
         detail: MONGODB_STAND_IN,
       })),

@@ -7,6 +7,7 @@ import type { Engine } from "../../model/engine.js";
 import type { Preset } from "../../model/presets.js";
 import type { StudyServerSide } from "../../model/scenario.js";
 import { NodeEngine } from "../boot/node-engine.js";
+import { freePort } from "../boot/processes.js";
 import { type LocalNodeState, loopbackAddress } from "./engine.js";
 
 /**
@@ -18,6 +19,14 @@ import { type LocalNodeState, loopbackAddress } from "./engine.js";
 
 /** Every node shares this machine (2 cores, 24 GB): a capped heap, a fast loopback ring, ports of their own. */
 export const LOCAL_TUNING: NodeTuning = { maxHeapMb: 768, fastGossip: true, sharedHost: true };
+
+/**
+ * LOCAL_TUNING with a free port for a stand-in that binds every address (CouchbaseMock's REST port): its own
+ * 8091 would collide with a rehearsal's or another checkout's on this machine.
+ */
+export async function localTuningWithFreePort(): Promise<NodeTuning> {
+  return { ...LOCAL_TUNING, standInPort: await freePort() };
+}
 
 /** The folders of local node `index` (1-based): configuration, data and logs under `<dataDir>/node-<index>`. */
 export function localNodePaths(dataDir: string, index: number): NodePaths {
@@ -94,8 +103,8 @@ export interface LocalStart {
 
 /**
  * Lays out and starts every node (all at once, each process after the endpoints its runtime says it waits for)
- * until each serves; returns each node's state. When one fails, stops every process started and throws with the
- * failing log's tail.
+ * until each serves; returns the state of each node that runs a process (CouchbaseMock's other nodes live in the
+ * first node's JVM). When one fails, stops every process started and throws with the failing log's tail.
  */
 export async function startLocalNodes(s: LocalStart): Promise<LocalNodeState[]> {
   const engines: NodeEngine[] = [];
@@ -128,7 +137,7 @@ export async function startLocalNodes(s: LocalStart): Promise<LocalNodeState[]> 
     );
   }
   try {
-    return engines.map((e, i) => nodeState(e, i + 1, s));
+    return engines.flatMap((e, i) => (e.supervised.length > 0 ? [nodeState(e, i + 1, s)] : []));
   } catch (err) {
     await Promise.all(engines.map((e) => e.stop(10_000)));
     throw err;
@@ -136,18 +145,17 @@ export async function startLocalNodes(s: LocalStart): Promise<LocalNodeState[]> 
 }
 
 function nodeState(engine: NodeEngine, index: number, s: LocalStart): LocalNodeState {
-  const processes = engine.supervised;
-  const main = processes.at(-1);
-  if (processes.length !== 1 || main?.pid === undefined || main.commandLine === undefined)
-    throw new Error(`${s.cluster.engine}: a local node runs one process, the runtime gave ${processes.length}`);
-  const paths = localNodePaths(s.cluster.dataDir, index);
+  const processes = engine.supervised.map((p) => {
+    if (p.pid === undefined || p.commandLine === undefined)
+      throw new Error(`${s.cluster.engine}: ${p.spec.name} is a service, which a local node cannot run`);
+    // Its whole command line: a pid the kernel gave to another process since is never signalled.
+    return { name: p.spec.name, pid: p.pid, commandMarker: p.commandLine };
+  });
   return {
     index,
-    pid: main.pid,
     address: loopbackAddress(index),
     ports: s.ports,
-    logDir: paths.run,
-    // Its whole command line: a pid the kernel gave to another process since is never signalled.
-    commandMarker: main.commandLine,
+    logDir: localNodePaths(s.cluster.dataDir, index).run,
+    processes,
   };
 }

@@ -24,7 +24,7 @@ export interface ResponseCacheOptions {
 }
 
 interface Answer {
-  payload: string | Buffer;
+  payload: Buffer;
   contentType: string;
   etag: string;
   bytes: number;
@@ -156,7 +156,8 @@ export default fp<ResponseCacheOptions>(
         if (!changedMeanwhile && seen - state.seenAtStart <= RECENT_CHANGES && size <= maxBytes / 4) {
           evict(state.key);
           answers.set(state.key, {
-            payload,
+            // Kept encoded: a hit writes these bytes as they are, never encoding megabytes of text again per viewer.
+            payload: typeof payload === "string" ? Buffer.from(payload) : payload,
             contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
             etag,
             bytes: size,

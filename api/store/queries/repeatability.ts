@@ -1,5 +1,6 @@
 /** GET /repeatability: each configuration's repeats with their mean, spread and confidence interval. */
 import { addLeftOut, type LeftOut } from "../../../model/aggregate/index.js";
+import { REPEATS_LISTED } from "../../../model/api-schemas.js";
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import type { RepeatStatistics } from "../../../model/statistics.js";
 import { Prisma } from "../../../prisma/generated/client.js";
@@ -29,33 +30,51 @@ export interface RepeatGroup {
   /** The stand-in that served instead of the engine, if any, and the machines (part of the configuration). */
   standIn: string | null;
   instanceTypes: { data: string; client: string };
+  /** All the repeats, the runs they come from and their verdicts, counted. */
+  repeatCount: number;
+  runCount: number;
+  verdicts: Record<string, number>;
+  /** The runs of the repeats listed. */
   runs: string[];
-  /** Each repeat: its run, its phase and what it achieved, in run then phase order. */
+  /** The first repeats (at most `listed`): run, phase and what it achieved, in run then phase order. */
   repeats: RepeatEntry[];
   throughput: RepeatStatistics;
   leftOut: LeftOut;
 }
 
-type Configuration = Omit<RepeatGroup, "runs" | "repeats" | "throughput" | "leftOut" | "instanceTypes"> & {
+type Configuration = Omit<
+  RepeatGroup,
+  "runs" | "repeats" | "throughput" | "leftOut" | "instanceTypes" | "repeatCount" | "runCount" | "verdicts"
+> & {
   dataInstanceType: string;
   clientInstanceType: string;
   firstRunId: string;
-  summary: Pick<ConfigurationSummary, "repeats" | "statistics" | "leftOut">;
+  summary: Pick<ConfigurationSummary, "statistics" | "leftOut">;
+  listed: Listed;
 };
+
+/** A group's repeats: all counted, the first few listed. */
+type Listed = Pick<RepeatGroup, "repeatCount" | "runCount" | "verdicts" | "runs" | "repeats">;
 
 /**
  * Repeats of one configuration (model/aggregate/repeats.ts configurationKey: same deployment, source, stand-in,
  * machines, workload, load level and YCSB properties): phases of runs that differ only in their repeat index, or
  * repeat phases of one run ("-r<N>"). Read from the configurations ingest keeps, unless a filter cuts through them.
+ * Each group lists its first `listed` repeats and counts them all: at 10,000 runs every repeat of every configuration
+ * was a 5 MB answer, written whole to every viewer (docs/benchmarks.md), for a chart that draws a few per configuration.
  */
-export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: RepeatGroup[]; leftOut: LeftOut }> {
+export async function repeatability(
+  db: Db,
+  f: RunFilters,
+  listed = REPEATS_LISTED,
+): Promise<{ groups: RepeatGroup[]; leftOut: LeftOut }> {
   const where = groupWhere(f, "configuration");
-  const all = where ? await keptConfigurations(db, f, where) : await computedConfigurations(db, f);
+  const all = where ? await keptConfigurations(db, f, where, listed) : await computedConfigurations(db, f, listed);
   let leftOut = NO_LEFT_OUT;
   const groups = all
     .filter((c) => {
       leftOut = addLeftOut(leftOut, c.summary.leftOut);
-      return c.summary.repeats.length >= 2;
+      return c.listed.repeatCount >= 2;
     })
     .sort(
       byKeys((c) => [
@@ -72,36 +91,79 @@ export async function repeatability(db: Db, f: RunFilters): Promise<{ groups: Re
         c.clientInstanceType,
       ]),
     )
-    .map(({ summary: s, firstRunId: _first, dataInstanceType, clientInstanceType, ...c }) => ({
+    .map(({ summary: s, listed: l, firstRunId: _first, dataInstanceType, clientInstanceType, ...c }) => ({
       ...c,
       instanceTypes: { data: dataInstanceType, client: clientInstanceType },
-      runs: [...new Set(s.repeats.map((r) => r.runId))],
-      repeats: s.repeats,
+      ...l,
       throughput: s.statistics,
       leftOut: s.leftOut,
     }));
   return { groups, leftOut };
 }
 
-async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Configuration[]> {
+/** A group's repeats counted whole, and its first `listed` with their runs. */
+export function listedRepeats(repeats: readonly RepeatEntry[], listed: number): Listed {
+  const verdicts: Record<string, number> = {};
+  const runs = new Set<string>();
+  for (const r of repeats) {
+    verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
+    runs.add(r.runId);
+  }
+  const shown = repeats.slice(0, listed);
+  return {
+    repeatCount: repeats.length,
+    runCount: runs.size,
+    verdicts,
+    runs: [...new Set(shown.map((r) => r.runId))],
+    repeats: shown,
+  };
+}
+
+type KeptRow = Omit<Configuration, "listed" | "summary"> & {
+  summary: unknown;
+  shown: unknown;
+  repeatCount: number;
+  runCount: number;
+  verdicts: Record<string, number>;
+};
+
+/**
+ * The kept configurations, their repeats counted and sliced where they are stored: the API's one thread parses the
+ * few repeats it lists, not every repeat of every configuration (40,000 at 10,000 runs) after each write.
+ */
+async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql, listed: number): Promise<Configuration[]> {
   await settleAggregates(db);
   const column = Prisma.raw(f.include === "all" ? "g.summary_all" : "g.summary_valid");
-  const rows = await db.$queryRaw<Configuration[]>`
+  const repeats = Prisma.sql`jsonb_array_elements(coalesce(${column}->'repeats', '[]'::jsonb))`;
+  const rows = await db.$queryRaw<KeptRow[]>`
     SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.workload, g.phase, g.threads_per_client AS "threadsPerClient",
            g.clients, g.target, g.operation_count AS "operationCount", g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.first_run_id AS "firstRunId",
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
-           jsonb_build_object('repeats', ${column}->'repeats', 'statistics', ${column}->'statistics', 'leftOut', ${column}->'leftOut') AS summary
+           jsonb_build_object('repeats', '[]'::jsonb, 'statistics', ${column}->'statistics', 'leftOut', ${column}->'leftOut') AS summary,
+           (SELECT coalesce(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb) FROM ${repeats} WITH ORDINALITY AS t(e, i) WHERE t.i <= ${listed}) AS shown,
+           (SELECT count(*)::int FROM ${repeats}) AS "repeatCount",
+           (SELECT count(DISTINCT e->>'runId')::int FROM ${repeats} AS e) AS "runCount",
+           (SELECT coalesce(jsonb_object_agg(v.verdict, v.n), '{}'::jsonb)
+              FROM (SELECT e->>'verdict' AS verdict, count(*) AS n FROM ${repeats} AS e GROUP BY 1) v) AS verdicts
     FROM configuration_aggregates g WHERE g.kind IN ('workload', 'load') ${where}`;
-  return rows.map((r) => ({
-    ...r,
-    nodes: Number(r.nodes),
-    operationCount: r.operationCount === null ? null : Number(r.operationCount),
-    summary: storedRepeatsSummary(r.summary),
-  }));
+  return rows.map(({ summary, shown, repeatCount, runCount, verdicts, ...r }) => {
+    const s = storedRepeatsSummary({ ...(summary as object), repeats: shown });
+    const ok = s.repeats === shown || repeatCount === 0;
+    return {
+      ...r,
+      nodes: Number(r.nodes),
+      operationCount: r.operationCount === null ? null : Number(r.operationCount),
+      summary: s,
+      // A stored summary of another shape reads as no repeats (stored-summaries.ts), counted as none too.
+      listed: ok
+        ? { repeatCount, runCount, verdicts, runs: [...new Set(s.repeats.map((x) => x.runId))], repeats: s.repeats }
+        : listedRepeats([], listed),
+    };
+  });
 }
 
 /** The same configurations from the phases (a filter cuts through them): the summaries ingest would keep. */
-async function computedConfigurations(db: Db, f: RunFilters): Promise<Configuration[]> {
+async function computedConfigurations(db: Db, f: RunFilters, listed: number): Promise<Configuration[]> {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.kind IN ('workload', 'load')`]);
   return configurations(rows, await phaseProperties(db, rows)).map((ps) => {
     const r = ps[0]!;
@@ -123,7 +185,12 @@ async function computedConfigurations(db: Db, f: RunFilters): Promise<Configurat
       dataInstanceType: r.dataInstanceType,
       clientInstanceType: r.clientInstanceType,
       firstRunId: r.runId,
-      summary: configurationSummary(ps, f.include ?? "valid", new Map()),
+      ...summaryAndListed(configurationSummary(ps, f.include ?? "valid", new Map()), listed),
     };
   });
 }
+
+const summaryAndListed = (s: ConfigurationSummary, listed: number) => ({
+  summary: { statistics: s.statistics, leftOut: s.leftOut },
+  listed: listedRepeats(s.repeats, listed),
+});

@@ -137,6 +137,8 @@ export function repeatGroup(g: Static<typeof RepeatabilityResponse>["groups"][nu
       throughputOpsSec: r.throughputOpsSec,
       verdict: r.verdict,
     })),
+    repeatCount: g.repeatCount,
+    verdicts: g.verdicts,
     mean: g.throughput.mean,
     ci: g.throughput.ci95,
     stdDev: g.throughput.stdDev,

@@ -98,7 +98,8 @@ export const repeatabilityView: View = {
         ),
       note:
         "Black bars: each configuration's mean with its 95% CI over the repeats. Seed 002 reports a largest throughput difference between repeats of 4.5 %; seed 000 averaged 3 repeats." +
-        verdictNote(groups.flatMap((g) => g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })))),
+        verdictNote(groups.flatMap((g) => g.repeats.map((r) => ({ verdict: r.verdict, reasons: [] })))) +
+        listedNote(groups),
     });
     const head = el(
       "tr",
@@ -112,7 +113,7 @@ export const repeatabilityView: View = {
         "tr",
         { "data-group": g.label },
         el("td", {}, seriesLabel(g.label, g.source)),
-        el("td", { class: "num" }, String(g.repeats.length)),
+        el("td", { class: "num" }, String(g.repeatCount)),
         el("td", { class: "num" }, formatNumber(g.mean)),
         el(
           "td",
@@ -122,9 +123,23 @@ export const repeatabilityView: View = {
         el("td", { class: "num" }, formatNumber(g.stdDev)),
         el("td", { class: "num" }, `${formatNumber(g.cvPct, 2)} %`),
         el("td", { class: "num" }, `${formatNumber(g.maxDiffPct, 2)} %`),
-        el("td", { class: "verdict" }, [...new Set(g.repeats.map((r) => r.verdict))].join(", ")),
+        el(
+          "td",
+          { class: "verdict" },
+          Object.entries(g.verdicts)
+            .map(([v, n]) => (n === g.repeatCount ? v : `${v} ${n}`))
+            .join(", "),
+        ),
       ),
     );
     ctx.details.append(el("table", { class: "repeats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
   },
 };
+
+/** Says where a configuration has more repeats than its points drawn (the mean and CI count them all). */
+function listedNote(groups: readonly { repeats: unknown[]; repeatCount: number }[]): string {
+  const cut = groups.filter((g) => g.repeats.length < g.repeatCount);
+  if (cut.length === 0) return "";
+  const most = Math.max(...cut.map((g) => g.repeatCount));
+  return ` ${cut.length} configuration(s) have more repeats (up to ${most.toLocaleString("en-US")}) than the points drawn: the first of each are drawn, the mean, CI and table count every one.`;
+}

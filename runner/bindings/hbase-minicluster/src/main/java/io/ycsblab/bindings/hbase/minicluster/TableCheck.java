@@ -22,15 +22,16 @@ import org.apache.hadoop.hbase.util.Bytes;
  * prints one JSON object with the table durability, rows per region and, for {@code --get KEY FAMILY QUALIFIER},
  * that cell's value.
  *
- * <pre>TableCheck ZK_PORT TABLE [--get KEY FAMILY QUALIFIER]</pre>
+ * <pre>TableCheck ZK_HOST:ZK_PORT TABLE [--get KEY FAMILY QUALIFIER]</pre>
  */
 public final class TableCheck {
   private TableCheck() {}
 
   public static void main(String[] args) throws Exception {
     Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
-    conf.set("hbase.zookeeper.property.clientPort", args[0]);
+    String[] zookeeper = args[0].split(":", 2);
+    conf.set("hbase.zookeeper.quorum", zookeeper[0]);
+    conf.set("hbase.zookeeper.property.clientPort", zookeeper[1]);
     TableName name = TableName.valueOf(args[1]);
     StringBuilder json = new StringBuilder("{");
     try (Connection connection = ConnectionFactory.createConnection(conf);
