@@ -1,6 +1,6 @@
 /**
- * The layering of DESIGN.md ("Layout and layering") as rules, checked by `npm test` (test/layering.test.ts) and by
- * `npm run lint:layers`. Arrows only point down:
+ * The layering of DESIGN.md ("Layout and layering") as rules, checked by `npm test` (test/repository/layering.test.ts)
+ * and by `npm run lint:layers`. Arrows only point down:
  *   stacks -> infra -> engines -> model;  runner -> engines, model;  api -> model (+ prisma's generated client and
  *   reference data);  web -> model;  rehearse and cli above all;  nothing but cli imports rehearse.
  * Tests, benchmarks, scripts, the kit and the package entry points may import any layer.

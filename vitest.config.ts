@@ -9,46 +9,46 @@ import { defineConfig } from "vitest/config";
  * that belongs in this list says so the first time it runs.
  */
 export const INTEGRATION_FILES = [
-  "test/api-*.test.ts",
-  "test/bindings-java.test.ts",
-  "test/boot-access.test.ts",
-  "test/boot-couchbase.test.ts",
-  "test/boot-hbase.test.ts",
-  "test/boot-install.test.ts",
-  "test/boot-mongodb.test.ts",
-  "test/cassandra-cluster.test.ts",
-  "test/cassandra-local.test.ts",
-  "test/cassandra-study.test.ts",
-  "test/cli-*.test.ts",
-  "test/consumer-example.test.ts",
-  "test/couchbase-mock.test.ts",
-  "test/db-scripts.test.ts",
-  "test/hbase-local.test.ts",
-  "test/hdr-cli.test.ts",
-  "test/hdr-java.test.ts",
-  "test/hdr-merge.test.ts",
-  "test/infra-package.test.ts",
-  "test/mongodb-ferretdb.test.ts",
-  "test/packages.test.ts",
-  "test/parser-cli.test.ts",
-  "test/rehearse-*.test.ts",
-  "test/runner-capacity.test.ts",
-  "test/runner-cassandra.test.ts",
-  "test/runner-ingest.test.ts",
-  "test/runner-insert-keys.test.ts",
-  "test/runner-lockstep.test.ts",
-  "test/runner-resets.test.ts",
-  "test/runner-roll-call.test.ts",
-  "test/runner-step-up.test.ts",
-  "test/supervisor-detached.test.ts",
-  "test/web-capacity-view.test.ts",
-  "test/web-dashboard.test.ts",
-  "test/web-decide.test.ts",
-  "test/web-first-hour.test.ts",
-  "test/web-host-name.test.ts",
-  "test/web-run-cost-view.test.ts",
-  "test/web-serve.test.ts",
-  "test/ycsb-limits.test.ts",
+  "test/api/api-*.test.ts",
+  "test/runner/bindings/bindings-java.test.ts",
+  "test/runner/boot/boot-access.test.ts",
+  "test/runner/boot/boot-couchbase.test.ts",
+  "test/runner/boot/boot-hbase.test.ts",
+  "test/runner/boot/boot-install.test.ts",
+  "test/runner/boot/boot-mongodb.test.ts",
+  "test/engines/cassandra/cassandra-cluster.test.ts",
+  "test/engines/cassandra/cassandra-local.test.ts",
+  "test/engines/cassandra/cassandra-study.test.ts",
+  "test/cli/cli-*.test.ts",
+  "test/kit/consumer-example.test.ts",
+  "test/engines/couchbase/couchbase-mock.test.ts",
+  "test/prisma/db-scripts.test.ts",
+  "test/engines/hbase/hbase-local.test.ts",
+  "test/tools/hdr-java/hdr-cli.test.ts",
+  "test/tools/hdr-java/hdr-java.test.ts",
+  "test/tools/hdr-java/hdr-merge.test.ts",
+  "test/infra/infra-package.test.ts",
+  "test/engines/mongodb/mongodb-ferretdb.test.ts",
+  "test/kit/packages.test.ts",
+  "test/runner/ycsb-output/parser-cli.test.ts",
+  "test/rehearse/rehearse-*.test.ts",
+  "test/runner/runner-capacity.test.ts",
+  "test/runner/runner-cassandra.test.ts",
+  "test/runner/runner-ingest.test.ts",
+  "test/runner/runner-insert-keys.test.ts",
+  "test/runner/runner-lockstep.test.ts",
+  "test/runner/runner-resets.test.ts",
+  "test/runner/runner-roll-call.test.ts",
+  "test/runner/runner-step-up.test.ts",
+  "test/runner/boot/supervisor-detached.test.ts",
+  "test/web/web-capacity-view.test.ts",
+  "test/web/web-dashboard.test.ts",
+  "test/web/web-decide.test.ts",
+  "test/web/web-first-hour.test.ts",
+  "test/web/web-host-name.test.ts",
+  "test/web/web-run-cost-view.test.ts",
+  "test/web/web-serve.test.ts",
+  "test/runner/ycsb-limits.test.ts",
 ];
 
 /**
@@ -60,13 +60,13 @@ export const INTEGRATION_FILES = [
  * loopback addresses (listen and native addresses are set per node, no JMX port is opened).
  */
 export const MACHINES_LANE = [
-  "test/rehearse-*.test.ts",
-  "test/boot-couchbase.test.ts",
-  "test/boot-hbase.test.ts",
-  "test/boot-mongodb.test.ts",
-  "test/couchbase-mock.test.ts",
-  "test/hbase-local.test.ts",
-  "test/mongodb-ferretdb.test.ts",
+  "test/rehearse/rehearse-*.test.ts",
+  "test/runner/boot/boot-couchbase.test.ts",
+  "test/runner/boot/boot-hbase.test.ts",
+  "test/runner/boot/boot-mongodb.test.ts",
+  "test/engines/couchbase/couchbase-mock.test.ts",
+  "test/engines/hbase/hbase-local.test.ts",
+  "test/engines/mongodb/mongodb-ferretdb.test.ts",
 ];
 
 /** YCSB_LAB_LANE=machines|services narrows the integration project to one lane; unset, it runs every file. */
@@ -83,8 +83,8 @@ const QUIET_ENV = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
 
 export default defineConfig({
   test: {
-    // vitest's own report, then one plain "tests: N passed, N failed" line (test/summary-reporter.ts).
-    reporters: ["default", "./test/summary-reporter.ts"],
+    // vitest's own report, then one plain "tests: N passed, N failed" line (test/support/summary-reporter.ts).
+    reporters: ["default", "./test/support/summary-reporter.ts"],
     projects: [
       {
         test: {

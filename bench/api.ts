@@ -24,7 +24,7 @@ import { loadReferenceData } from "../api/store/reference-data.js";
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
 import { type ResultDocument, ResultDocumentSchema } from "../model/result-document.js";
-import { fixtureDocument, ROOT, TOKEN, testConfig } from "../test/api-helpers.js";
+import { fixtureDocument, ROOT, TOKEN, testConfig } from "../test/api/api-helpers.js";
 import { cpuMeter, perItem, postmasterOf } from "./cpu-use.js";
 
 const { values } = parseArgs({

@@ -9,7 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { BenchmarkScenario } from "../infra/benchmark-scenario.js";
 import type { ScenarioSpec } from "../model/scenario.js";
 import { SCENARIOS } from "../model/scenarios.js";
-import { installMocks, recorded } from "../test/infra-mocks.js";
+import { installMocks, recorded } from "../test/infra/infra-mocks.js";
 
 // The suite's mocks: the invokes infra makes (AMI, zones, instance type offerings, caller) answered as in the tests.
 await installMocks();

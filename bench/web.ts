@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import type { Database } from "../api/db/open.js";
 import type { ResultDocument } from "../model/result-document.js";
-import type { RunningApi } from "../test/web-api.js";
+import type { RunningApi } from "../test/web/web-api.js";
 
 // A fresh clone has no Prisma client yet (npm start makes it): made here first, before anything imports it.
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -31,9 +31,9 @@ const { ingestDocuments } = await import("../api/store/ingest.js");
 const { ENGINES } = await import("../model/engine.js");
 const { PRESETS } = await import("../model/presets.js");
 const { emptyStatusSeries } = await import("../model/status-series.js");
-const { startApi } = await import("../test/web-api.js");
-const { openBrowser, screenshot, waitForView } = await import("../test/web-browser.js");
-const { seedDocuments } = await import("../test/web-seed.js");
+const { startApi } = await import("../test/web/web-api.js");
+const { openBrowser, screenshot, waitForView } = await import("../test/web/web-browser.js");
+const { seedDocuments } = await import("../test/web/web-seed.js");
 const { loadReferenceData } = await import("../api/store/reference-data.js");
 const { settleAggregates } = await import("../api/store/aggregates/settle.js");
 const { refreshGroups } = await import("../api/store/aggregates/groups.js");

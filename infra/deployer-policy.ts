@@ -5,9 +5,9 @@ import { SPOT_PLACEMENT_SCORES_TOKEN } from "./zone-choice.js";
  * The least-privilege IAM policy of the principal that runs `pulumi up` / `destroy` of a scenario stack (pure; printed
  * by `ycsb-lab plan --deployer-policy`): the create, read, update and delete calls the Pulumi AWS provider makes for
  * each resource type the components register (DEPLOYER_ACTIONS, one entry per type, checked against every stack
- * evaluated under mocks by test/infra-deployer-policy.test.ts), and the lookups the program makes at preview. Scoped
- * where IAM allows: the results bucket by its name prefix, roles and instance profiles by the scenario's name, the
- * AMI pin by its parameter path, iam:PassRole to EC2 only; EC2's calls mostly support no resource-level scoping and
+ * evaluated under mocks by test/infra/infra-deployer-policy.test.ts), and the lookups the program makes at preview.
+ * Scoped where IAM allows: the results bucket by its name prefix, roles and instance profiles by the scenario's name,
+ * the AMI pin by its parameter path, iam:PassRole to EC2 only; EC2's calls mostly support no resource-level scoping and
  * are held to the stack's region instead (IAM user guide, "aws:RequestedRegion"). The dashboard stack needs RDS,
  * Secrets Manager and ELB on top, which this policy does not grant.
  */

@@ -25,9 +25,10 @@ export function tCritical(p: number, df: number): number {
 /**
  * The smallest relative step in the middle of a history of n runs with relative noise `noise` (standard deviation over
  * the mean) that the detector flags in 4 histories out of 5 (checked on seeded histories of 20 to 200 runs,
- * test/model-change-point-power.test.ts; the run it names is then within one of the step in most of them): the t-test's critical value at its threshold (p <= 0.001 after
- * the Bonferroni factor for the splits it tries) plus z(0.8), in standard errors of a difference of the two halves'
- * means. Null when the history is too short for two segments.
+ * test/model/model-change-point-power.test.ts; the run it names is then within one of the step in most of them): the
+ * t-test's critical value at its threshold (p <= 0.001 after the Bonferroni factor for the splits it tries) plus
+ * z(0.8), in standard errors of a difference of the two halves' means. Null when the history is too short for two
+ * segments.
  */
 export function detectableChange(n: number, noise: number, options: ChangePointOptions = {}): number | null {
   const o = { ...CHANGE_POINT_DEFAULTS, ...options };
@@ -95,7 +96,8 @@ export function outlierRuns(values: readonly number[], changes: readonly Pick<Ch
   return out;
 }
 
-/** What the detector did on 200 seeded histories of 20 + 20 runs at 3 % noise (test/model-change-point-power.test.ts). */
+/** What the detector did on 200 seeded histories of 20 + 20 runs at 3 % noise
+ * (test/model/model-change-point-power.test.ts). */
 export const DETECTOR_FIGURES = {
   histories: 200,
   noiseOnlyFlagged: 0,

@@ -3,8 +3,8 @@ import type { ScenarioSpec } from "./scenario.js";
 /**
  * What each study printed for the settings its scenario (model/scenarios.ts) sets, with the line of seeds/<seed>.txt.
  * A scenario field whose value differs from the printed one is a departure, and one of the scenario's `departures`
- * names the field (test/model-studies.test.ts holds the two together). Settings a paper left unprinted are not here:
- * where a scenario had to choose them, a departure says so in words.
+ * names the field (test/model/model-studies.test.ts holds the two together). Settings a paper left unprinted are not
+ * here: where a scenario had to choose them, a departure says so in words.
  */
 export interface PrintedSetting {
   /** A path into the scenario: dots between keys; `workloads.<id>` is the workload of that id. */

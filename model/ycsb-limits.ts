@@ -3,8 +3,8 @@
  * common; it takes record counts, insert ranges and key numbers as longs): site.ycsb.Client parses a run's
  * `operationcount`, and a load's `insertcount` (its operation count), with Integer.parseInt, and its client threads
  * count operations in ints. One client's count past 2^31 - 1 stops the phase at once with NumberFormatException
- * (measured: test/ycsb-limits.test.ts runs the real jar on both sides of it). A record count past it runs: seed 000
- * loaded 500 million records per node at every size (16 billion at 32 nodes).
+ * (measured: test/runner/ycsb-limits.test.ts runs the real jar on both sides of it). A record count past it runs: seed
+ * 000 loaded 500 million records per node at every size (16 billion at 32 nodes).
  */
 export const YCSB_MAX_COUNT = 2 ** 31 - 1;
 

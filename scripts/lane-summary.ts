@@ -1,7 +1,7 @@
 /**
  * The one closing summary of test runs made side by side (scripts/test-lanes.ts): each run's reporter
- * (test/summary-reporter.ts) leaves its counts and file times as JSON; this sums the counts and ranks the files of
- * every run together, so the log ends as a single `vitest run` would end it.
+ * (test/support/summary-reporter.ts) leaves its counts and file times as JSON; this sums the counts and ranks the files
+ * of every run together, so the log ends as a single `vitest run` would end it.
  */
 export interface RunSummary {
   passed: number;

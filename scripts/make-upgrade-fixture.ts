@@ -1,6 +1,6 @@
 /**
  * Makes test/fixtures/upgrade/previous-release.sql: a PostgreSQL database created by the previous release of the
- * results service with that release's own code, for test/api-upgrade.test.ts (a new release must migrate it).
+ * results service with that release's own code, for test/api/api-upgrade.test.ts (a new release must migrate it).
  *
  * "The previous release" is the commit before the newest committed migration was added (or the commit given as the
  * first argument). Its tree is taken out of git, it generates its own Prisma client, applies its own migrations and
@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { fixtureDocument, freshPostgresDatabase, ROOT } from "../test/api-helpers.js";
+import { fixtureDocument, freshPostgresDatabase, ROOT } from "../test/api/api-helpers.js";
 
 const git = (...args: string[]) => execFileSync("git", ["-C", ROOT, ...args], { encoding: "utf8" }).trim();
 

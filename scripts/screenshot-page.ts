@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/screenshot-page.ts <url> <out.png> [width=1200] [height=1500]
  */
-import { openBrowser, waitForView } from "../test/web-browser.js";
+import { openBrowser, waitForView } from "../test/web/web-browser.js";
 
 const [url, out, width = "1200", height = "1500"] = process.argv.slice(2);
 if (!url || !out) throw new Error("usage: npx tsx scripts/screenshot-page.ts <url> <out.png> [width] [height]");

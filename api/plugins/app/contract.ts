@@ -7,7 +7,7 @@ import { NAME_PATTERN } from "../../../model/identifiers.js";
 /**
  * The OpenAPI document is the contract: every status a route can answer is declared on it, and a method a path does
  * not take is a 405 naming the ones it does (RFC 9110 §15.5.6: "MUST generate an Allow header field"), never a 404.
- * Checked by Schemathesis against the served document (test/api-schemathesis.test.ts).
+ * Checked by Schemathesis against the served document (test/api/api-schemathesis.test.ts).
  */
 /**
  * Operations whose body may be left out (Type.Optional: PUT /baselines/:runId, POST /reference/load), as "METHOD

@@ -1,0 +1,118 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import type { AppConfig } from "../../api/config.js";
+import { type ResultDocument, SCHEMA_VERSION } from "../../model/result-document.js";
+import { parseYcsbOutput } from "../../runner/ycsb-output/index.js";
+import { testDatabasePrefix } from "../support/integration-teardown.js";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const TOKEN = "test-token-0123456789abcdef";
+
+/** Real YCSB output (test/fixtures/ycsb, made by scripts/make-ycsb-fixtures.sh): two clients of one workload A run. */
+export function fixtureOutput(variant: "hdr-v1" | "hdr-v2", client: 0 | 1) {
+  const dir = `${ROOT}test/fixtures/ycsb/${variant}/client-${client}`;
+  return parseYcsbOutput(readFileSync(`${dir}/stdout.txt`, "utf8"), readFileSync(`${dir}/stderr.txt`, "utf8"));
+}
+export function fixtureHdr(variant: "hdr-v1" | "hdr-v2", client: 0 | 1, operation: string): string {
+  return readFileSync(`${ROOT}test/fixtures/ycsb/${variant}/client-${client}/${operation}.hdr`, "utf8");
+}
+
+export interface DocOptions {
+  runId: string;
+  client?: 0 | 1;
+  clients?: number;
+  phaseName?: string;
+  phaseIndex?: number;
+  engine?: "cassandra" | "mongodb" | "couchbase" | "hbase";
+  nodes?: number;
+  preset?: "throughput" | "balanced" | "durable";
+  repeat?: number;
+  threads?: number;
+  scenario?: string;
+  variant?: "hdr-v1" | "hdr-v2";
+}
+
+/** A result document around a real client's parsed output, as the runner writes it. */
+export function fixtureDocument(o: DocOptions): ResultDocument {
+  const client = o.client ?? 0;
+  const phaseName = o.phaseName ?? "a-t4";
+  const phaseIndex = o.phaseIndex ?? 2;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    run: {
+      id: o.runId,
+      scenario: o.scenario ?? "api-test",
+      engine: o.engine ?? "cassandra",
+      engineVersion: "5.0.4",
+      preset: o.preset ?? "balanced",
+      nodes: o.nodes ?? 3,
+      instanceTypes: { data: "i4i.xlarge", client: "c7i.xlarge" },
+      replication: 3,
+      ycsbVersion: "0.17.0",
+      ycsbLabVersion: "0.1.0",
+      repeat: o.repeat ?? 0,
+      startedAt: "2026-11-22T04:32:40.000Z",
+      source: { kind: "measured" },
+      standIn: "site.ycsb.BasicDB",
+    },
+    phase: {
+      name: phaseName,
+      index: phaseIndex,
+      kind: "workload",
+      workload: "a",
+      properties: { readproportion: "0.5", updateproportion: "0.5", requestdistribution: "zipfian" },
+      threadsPerClient: o.threads ?? 4,
+      target: 3000,
+      clients: o.clients ?? 2,
+    },
+    client: { index: client, count: o.clients ?? 2 },
+    startedAt: "2026-11-22T04:32:44.000Z",
+    finishedAt: "2026-11-22T04:32:57.000Z",
+    result: fixtureOutput(o.variant ?? "hdr-v2", client),
+    hdrLogs: ["READ", "UPDATE", "CLEANUP"].map((op) => ({
+      operation: op,
+      uri: `runs/${o.runId}/phases/${phaseIndex}-${phaseName}/client-${client}/hdr/${op}.hdr`,
+    })),
+    resources: [{ tSec: 1, cpuPct: 12.5, stealPct: 0 }],
+    validity: { verdict: "valid", reasons: [] },
+  };
+}
+
+export function testConfig(over: Partial<AppConfig> = {}): AppConfig {
+  return {
+    token: TOKEN,
+    protectReads: false,
+    bodyLimit: 2 * 1024 * 1024,
+    rateLimit: { max: 100_000, timeWindow: "1 minute" },
+    s3: { region: "us-east-1" },
+    ...over,
+  };
+}
+
+/**
+ * scripts/setup-postgres.sh (or TEST_DATABASE_URL), then a fresh database for one test file. Its name starts with
+ * ycsb_test_: the integration project's teardown (test/support/integration-teardown.ts) drops them all and stops the server.
+ */
+export async function freshPostgresDatabase(name: string): Promise<string> {
+  const base =
+    process.env.TEST_DATABASE_URL ??
+    execFileSync("bash", [`${ROOT}scripts/setup-postgres.sh`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }).trim();
+  const db = `${testDatabasePrefix()}${name}_${process.pid}_${Date.now()}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  // PostgreSQL cuts names at 63 bytes without a word: the URL below would name a database that does not exist.
+  if (db.length > 63)
+    throw new Error(`test database name ${db} is longer than PostgreSQL's 63 bytes: shorten "${name}"`);
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${db}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${db}`;
+  return url.toString();
+}
+
+export const auth = { authorization: `Bearer ${TOKEN}` };

@@ -1,0 +1,145 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { laneOf } from "../../api/db/fair-queue.js";
+import { type Database, openDatabase } from "../../api/db/open.js";
+import { settleAggregates } from "../../api/store/aggregates/settle.js";
+import { ingestDocuments } from "../../api/store/ingest.js";
+import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
+
+// A write's recount of the kept groups it touched (api/store/aggregates/groups.ts) reads the phases it wrote and the
+// groups' kept state. What a test can state whatever the machine's speed is how many rows its statements read from
+// each table (EXPLAIN ANALYZE under the planner's own choices, the tables analyzed): the same for one new run written
+// into groups of N runs and of 4N runs. Postgres only: the plans are Postgres's (PGlite runs the same planner).
+
+const N = 200;
+/** Runs a write brings: a fleet's batch (a tenth of N), enough for a planner to hash-join every run it holds. */
+const WRITTEN = 20;
+const PRESETS = ["throughput", "balanced", "durable"] as const;
+
+/** Run r: a thread sweep of 4 phases on 2 clients; every 6 runs cover the same 6 deployments (more runs: more repeats). */
+function seededRun(id: string, r: number) {
+  return [4, 8, 16, 32].flatMap((threads, p) =>
+    ([0, 1] as const).map((client) =>
+      fixtureDocument({
+        runId: id,
+        scenario: "recount",
+        client,
+        phaseName: `a-t${threads}`,
+        phaseIndex: p,
+        threads,
+        preset: PRESETS[r % 3],
+        nodes: [1, 3][Math.floor(r / 3) % 2],
+        repeat: Math.floor(r / 6) % 5,
+      }),
+    ),
+  );
+}
+
+/** A pool that records the reads its clients send inside a transaction (the recount's) while `recording` holds. */
+function recordingPool(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const state = { recording: false, sent: [] as { text: string; values: unknown[] }[] };
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    let inTransaction = false;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const q = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof q === "string" ? q : q.text;
+      if (/^\s*BEGIN\b/i.test(text)) inTransaction = true;
+      if (state.recording && inTransaction && laneOf(text) === "read") {
+        const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q.values ?? []);
+        state.sent.push({ text, values });
+      }
+      if (/^\s*(COMMIT|ROLLBACK)\b/i.test(text)) inTransaction = false;
+      return query(...args);
+    };
+  });
+  return { pool, state };
+}
+
+interface PlanNode {
+  "Relation Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows read from each table by a plan: what its scans returned and what their filters threw away, per loop. */
+function rowsRead(node: PlanNode, into: Map<string, number>): void {
+  const table = node["Relation Name"];
+  if (table) {
+    const rows =
+      (node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
+    into.set(table, (into.get(table) ?? 0) + Math.round(rows * (node["Actual Loops"] ?? 1)));
+  }
+  for (const child of node.Plans ?? []) rowsRead(child, into);
+}
+
+/** The rows the recorded reads read per table, each re-run under EXPLAIN ANALYZE (rolled back). */
+async function readsOf(url: string, statements: readonly { text: string; values: unknown[] }[]) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const into = new Map<string, number>();
+  try {
+    for (const s of statements) {
+      await client.query("BEGIN");
+      const res = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+      await client.query("ROLLBACK");
+      rowsRead((res.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]!.Plan, into);
+    }
+  } finally {
+    await client.end();
+  }
+  return Object.fromEntries([...into].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+describe("a write's recount of its groups reads the same rows with N and 4N runs stored (Postgres)", () => {
+  let url: string;
+  let db: Database;
+  let recorder: ReturnType<typeof recordingPool>;
+  let stored = 0;
+
+  const store = async (runs: number) => {
+    const docs = Array.from({ length: runs }, (_, k) => seededRun(`seeded-${stored + k}`, stored + k)).flat();
+    for (let i = 0; i < docs.length; i += 400) await ingestDocuments(db.prisma, docs.slice(i, i + 400));
+    stored += runs;
+    await settleAggregates(db.prisma);
+    await db.prisma.$executeRawUnsafe("ANALYZE");
+  };
+
+  /** WRITTEN new runs into the kept groups; the rows their recount read, per table. */
+  const write = async (prefix: string) => {
+    const docs = Array.from({ length: WRITTEN }, (_, k) => seededRun(`${prefix}-${k}`, k)).flat();
+    expect((await ingestDocuments(db.prisma, docs)).every((o) => o.status === "created")).toBe(true);
+    recorder.state.sent.length = 0;
+    recorder.state.recording = true;
+    await settleAggregates(db.prisma);
+    recorder.state.recording = false;
+    expect(await db.prisma.dirtyGroup.count()).toBe(0);
+    return readsOf(url, [...recorder.state.sent]);
+  };
+
+  beforeAll(async () => {
+    url = await freshPostgresDatabase("recount_reads");
+    recorder = recordingPool(url);
+    db = await openDatabase({ pool: recorder.pool });
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+    await recorder?.pool.end().catch(() => {});
+  });
+
+  it("reads the runs it wrote, not every run stored (phaseSummaries' join to runs by key)", async () => {
+    await store(N);
+    const atN = await write("written-a");
+    await store(3 * N);
+    const at4N = await write("written-b");
+    expect(await db.prisma.run.count({ where: { scenario: "recount" } })).toBe(4 * N + 2 * WRITTEN);
+    console.log(JSON.stringify({ atN, at4N }));
+    // The recount read the phases it wrote, each joined to its run by key: at most one run row per phase written.
+    expect(atN.runs).toBeLessThanOrEqual(4 * WRITTEN);
+    expect(at4N.runs).toBe(atN.runs);
+  }, 600_000);
+});

@@ -1,0 +1,139 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { laneOf } from "../../api/db/fair-queue.js";
+import { type Database, openDatabase } from "../../api/db/open.js";
+import { regressions } from "../../api/store/histories.js";
+import { ingestDocuments } from "../../api/store/ingest.js";
+import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
+
+// The Regressions view opens on a window of each history (each configuration's newest runs, GET /regressions?last=).
+// What a test can state whatever the machine's speed is how many rows the answer's statements read from each table
+// (EXPLAIN ANALYZE under the planner's own choices, the tables analyzed): the same with N and 4N runs stored in the
+// same configurations. Postgres only: the plans are Postgres's (PGlite runs the same planner).
+
+/** Runs per configuration first; then three times as many more. */
+const N = 1_000;
+/** The window asked for: each configuration's newest runs (the view asks for more; fewer keeps the store small). */
+const LAST = 10;
+const PRESETS = ["throughput", "balanced", "durable"] as const;
+const START = Date.parse("2026-01-01T00:00:00Z");
+
+/** Run r of configuration `preset`: one phase on one client, an hour after run r - 1. */
+function seededRun(r: number, preset: (typeof PRESETS)[number]) {
+  const doc = fixtureDocument({ runId: `history-${preset}-${r}`, scenario: "history", clients: 1, preset, nodes: 3 });
+  doc.run.startedAt = new Date(START + r * 3_600_000).toISOString();
+  return doc;
+}
+
+/** A pool that records the reads its clients send while `recording` holds. */
+function recordingPool(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const state = { recording: false, sent: [] as { text: string; values: unknown[] }[] };
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const q = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof q === "string" ? q : q.text;
+      if (state.recording && laneOf(text) === "read") {
+        const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q.values ?? []);
+        state.sent.push({ text, values });
+      }
+      return query(...args);
+    };
+  });
+  return { pool, state };
+}
+
+interface PlanNode {
+  "Relation Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows read from each table by a plan: what its scans returned and what their filters threw away, per loop. */
+function rowsRead(node: PlanNode, into: Map<string, number>): void {
+  const table = node["Relation Name"];
+  if (table) {
+    const rows =
+      (node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
+    into.set(table, (into.get(table) ?? 0) + Math.round(rows * (node["Actual Loops"] ?? 1)));
+  }
+  for (const child of node.Plans ?? []) rowsRead(child, into);
+}
+
+/** The rows the recorded reads read per table, each re-run under EXPLAIN ANALYZE. */
+async function readsOf(url: string, statements: readonly { text: string; values: unknown[] }[]) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const into = new Map<string, number>();
+  try {
+    for (const s of statements) {
+      const res = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+      rowsRead((res.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]!.Plan, into);
+    }
+  } finally {
+    await client.end();
+  }
+  return Object.fromEntries([...into].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+describe("the Regressions view's answer reads the same rows with N and 4N runs stored (Postgres)", () => {
+  let url: string;
+  let db: Database;
+  let recorder: ReturnType<typeof recordingPool>;
+  let stored = 0;
+
+  const store = async (runs: number) => {
+    const docs = Array.from({ length: runs }, (_, k) => PRESETS.map((p) => seededRun(stored + k, p))).flat();
+    for (let i = 0; i < docs.length; i += 400) await ingestDocuments(db.prisma, docs.slice(i, i + 400));
+    stored += runs;
+    await db.prisma.$executeRawUnsafe("ANALYZE");
+  };
+
+  /** The view's first answer (one scenario, every configuration in it, a window of each), and the rows it read. */
+  const answer = async () => {
+    recorder.state.sent.length = 0;
+    recorder.state.recording = true;
+    const out = await regressions(db.prisma, { scenario: "history" }, "time", LAST);
+    recorder.state.recording = false;
+    return { out, reads: await readsOf(url, [...recorder.state.sent]) };
+  };
+
+  beforeAll(async () => {
+    url = await freshPostgresDatabase("regressions_reads");
+    recorder = recordingPool(url);
+    db = await openDatabase({ pool: recorder.pool });
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+    await recorder?.pool.end().catch(() => {});
+  });
+
+  it("reads each configuration's newest runs through an index, not every run it holds", async () => {
+    await store(N);
+    const atN = await answer();
+    await store(3 * N);
+    const at4N = await answer();
+    console.log(JSON.stringify({ atN: atN.reads, at4N: at4N.reads }));
+    // The same answer's meaning: each configuration's newest LAST runs, oldest first.
+    for (const { out, newest } of [
+      { out: atN.out, newest: N - 1 },
+      { out: at4N.out, newest: 4 * N - 1 },
+    ]) {
+      expect(out.histories.map((h) => h.configuration.preset).sort()).toEqual([...PRESETS].sort());
+      for (const h of out.histories) {
+        const p = h.configuration.preset;
+        const window = Array.from({ length: LAST }, (_, k) => `history-${p}-${newest - LAST + 1 + k}`);
+        expect(h.runs.map((r) => r.id)).toEqual(window);
+      }
+    }
+    expect(at4N.reads.runs).toBeGreaterThan(0);
+    expect(at4N.reads).toEqual(atN.reads);
+    // Without a window the history is every run, as before.
+    const whole = await regressions(db.prisma, { scenario: "history", preset: "balanced" }, "time");
+    expect(whole.histories.map((h) => h.runs.length)).toEqual([4 * N]);
+  }, 600_000);
+});
