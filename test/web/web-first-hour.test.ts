@@ -287,8 +287,11 @@ describe("the first hour tells the truth: a comparable first benchmark, views th
       });
     await open(`?view=regressions&scenario=${LONG_SCENARIO}`, "regressions");
     expect(await firstSeries()).toEqual({ points: 200, showLine: true });
+    // The window is stated: a change before a history's newest runs is not looked for there.
+    expect(await page.locator("p[data-method]").textContent()).toContain("newest 200 runs");
     await open(`?view=regressions&scenario=${LONG_SCENARIO}&last=all`, "regressions");
     expect(await firstSeries()).toEqual({ points: LONG_RUNS, showLine: false });
+    expect(await page.locator("p[data-method]").textContent()).not.toContain("newest 200 runs");
   });
 
   it("invalid and unequal comparisons are marked: the runs chart, compare's reference, its title, durability, scaling's legend and CSV, repeatability's CI, named checkboxes", async () => {

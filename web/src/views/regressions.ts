@@ -223,6 +223,13 @@ function historyChart(ctx: ViewContext, h: History, i: number, scale: string | u
   });
 }
 
+/** A windowed history says so: a change before its newest runs is not looked for (the "every run" choice is). */
+function windowNote(last: string | undefined): string {
+  return last === undefined
+    ? ""
+    : ` Each history is its configuration's newest ${last} runs: earlier changes show under "runs per configuration: every run".`;
+}
+
 export const regressionsView: View = {
   title: "Regressions",
   async render(ctx) {
@@ -291,7 +298,7 @@ export const regressionsView: View = {
       el(
         "p",
         { class: "note", "data-method": "" },
-        `${out.method}. ${OTAVA_DIFFERENCE} ${histories.length} histories, ${changes.length} change point(s)${histories.length > MAX_CHARTS ? `; the first ${MAX_CHARTS} drawn` : ""}.`,
+        `${out.method}. ${OTAVA_DIFFERENCE} ${histories.length} histories, ${changes.length} change point(s)${histories.length > MAX_CHARTS ? `; the first ${MAX_CHARTS} drawn` : ""}.${windowNote(last)}`,
       ),
       powerTable(histories),
       el(
