@@ -18,7 +18,7 @@ import {
   type LocalEngineStatus,
   type LocalUpOptions,
   nodeAlive,
-  pidsOf,
+  notRunning,
   processesAlive,
   removeState,
   type SchemaOptions,
@@ -140,7 +140,7 @@ export const cassandraLocalEngine: LocalEngine = {
     );
     const reasons = nodes
       .filter((n) => !n.alive)
-      .map((n) => `node ${n.index} (${n.address}): ${pidsOf(n)} is not running`);
+      .map((n) => `node ${n.index} (${n.address}): ${notRunning(n.processes)}`);
     if (reasons.length === 0) {
       reasons.push(
         ...(await ringReasons(

@@ -174,6 +174,12 @@ export async function nodeAlive(node: Pick<LocalNodeState, "processes">): Promis
   return node.processes.length > 0 && node.processes.every((p) => processAlive(p));
 }
 
+/** "master (pid 14) is not running" for each process of a node that no longer runs. */
+export function notRunning(processes: { name: string; pid: number; alive: boolean }[]): string {
+  const gone = processes.filter((p) => !p.alive).map((p) => `${p.name} (pid ${p.pid})`);
+  return gone.length === 0 ? "runs no process" : `${gone.join(", ")} ${gone.length === 1 ? "is" : "are"} not running`;
+}
+
 /** The node's processes as `local up` and `local status` print them: "namenode pid 12, master pid 14". */
 export function pidsOf(node: { processes: ReadonlyArray<{ name: string; pid: number }> }): string {
   return node.processes.map((p) => `${p.name} pid ${p.pid}`).join(", ");

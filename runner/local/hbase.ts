@@ -11,6 +11,7 @@ import {
   type LocalEngineState,
   type LocalUpOptions,
   nodeAlive,
+  notRunning,
   processesAlive,
   removeState,
   stopNode,
@@ -138,9 +139,3 @@ export const hbaseLocalEngine: LocalEngine = {
     return hbaseConnectionProperties({ zookeeperQuorum: leader.address, zookeeperPort: HBASE_PORTS.zookeeper });
   },
 };
-
-/** "master (pid 14) is not running" for each process of a node that no longer runs. */
-function notRunning(processes: { name: string; pid: number; alive: boolean }[]): string {
-  const gone = processes.filter((p) => !p.alive).map((p) => `${p.name} (pid ${p.pid})`);
-  return gone.length === 0 ? "runs no process" : `${gone.join(", ")} ${gone.length === 1 ? "is" : "are"} not running`;
-}

@@ -23,13 +23,16 @@ function cli(args: string[], env: Record<string, string>) {
   return { child, exit, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** `ycsb-lab serve` on a loopback port of its choosing; resolves once it listens, with its URL. */
+/**
+ * `ycsb-lab serve` on a loopback port of its choosing; resolves once it listens and has printed its write token (the
+ * line after the URL: on a loaded machine the two lines can arrive apart), with its URL.
+ */
 async function serve(env: Record<string, string>) {
   const p = cli(["serve", "--host", "127.0.15.1", "--port", "0"], env);
   await waitFor(
     "serve to listen",
     120_000,
-    () => /ycsb-lab API on (http:\/\/\S+)/.test(p.stderr()) || p.child.exitCode !== null,
+    () => /ycsb-lab API on (http:\/\/\S+)[^]*write token.*\n/.test(p.stderr()) || p.child.exitCode !== null,
   );
   const url = /ycsb-lab API on (http:\/\/\S+)/.exec(p.stderr())?.[1];
   if (!url) throw new Error(`serve did not start: ${p.stderr()}`);
@@ -123,7 +126,11 @@ describe("the PGlite data directory has one owner", () => {
   it("`start` (npm start) prints the kept write token, and a second `start` on its directory is refused naming it", async () => {
     const first = cli(["start", "--no-benchmark", "--host", "127.0.15.1", "--port", "0"], env);
     running.push(first);
-    await waitFor("start to serve", 180_000, () => /write token/.test(first.stderr()) || first.child.exitCode !== null);
+    await waitFor(
+      "start to serve",
+      180_000,
+      () => /write token.*\n/.test(first.stderr()) || first.child.exitCode !== null,
+    );
     const token = readFileSync(env.YCSB_LAB_TOKEN_FILE!, "utf8").trim();
     expect(first.stderr(), first.stderr()).toContain(`the same after a restart): ${token}`);
 

@@ -288,7 +288,7 @@ describe("runner + local Cassandra", () => {
 
   it("Cassandra killed mid-phase: the phase is stored with an invalid verdict and its error counts", async () => {
     const file = join(dir, "long.yaml");
-    await writeFile(file, scenarioYaml("  - { workload: a, maxExecutionTimeSec: 25 }", "{ perClient: 2 }"));
+    await writeFile(file, scenarioYaml("  - { workload: a, maxExecutionTimeSec: 40 }", "{ perClient: 2 }"));
     const planFile = join(dir, "long-plan.json");
     await run(
       process.execPath,
@@ -342,7 +342,10 @@ describe("runner + local Cassandra", () => {
         { YCSB_LAB_LOCAL_DIR: process.env.YCSB_LAB_LOCAL_DIR! },
       ),
     );
-    // Kill only once both YCSB clients have reported operations done twice in phase a (status lines in the spool).
+    // Kill once both YCSB clients have reported operations in phase a (a status line every 10 s in the spool): at
+    // about 10 s of 40, so most of the phase runs against a dead server and its failures pass the 1 % that makes a
+    // phase invalid (runner/validity.ts MAX_ERROR_RATE). Waiting for two lines (20 s of 25) left a loaded machine
+    // killing it with seconds to go: failures under 1 %, a warning.
     const a = plan.phases.find((p) => p.kind === "workload")!;
     const doingWork = async (c: number) =>
       ((
@@ -350,7 +353,7 @@ describe("runner + local Cassandra", () => {
           join(dir, "spool", runId, `client-${c}`, "work", `${a.index}-${a.name}`, "stderr.txt"),
           "utf8",
         ).catch(() => "")
-      ).match(/\d+ sec: [1-9]\d* operations/g)?.length ?? 0) >= 2;
+      ).match(/\d+ sec: [1-9]\d* operations/g)?.length ?? 0) >= 1;
     await waitFor(
       "workload a running on both clients",
       240_000,

@@ -79,6 +79,6 @@ describe.sequential("local Cassandra, three nodes", () => {
     const status = await cli(["local", "status", "--engine", "cassandra"]);
     expect(status.code).toBe(1);
     expect(status.stdout).toContain("cassandra: NOT ready, 3 node(s), preset balanced");
-    expect(status.stdout).toContain("node 3 (127.0.22.3): process");
+    expect(status.stdout).toContain("node 3 (127.0.22.3): cassandra (pid ");
   }, 300_000);
 });
