@@ -32,7 +32,7 @@ async function serve(env: Record<string, string>) {
   await waitFor(
     "serve to listen",
     120_000,
-    () => /ycsb-lab API on (http:\/\/\S+)[^]*write token.*\n/.test(p.stderr()) || p.child.exitCode !== null,
+    () => /ycsb-lab API on (http:\/\/\S+)[\s\S]*write token.*\n/.test(p.stderr()) || p.child.exitCode !== null,
   );
   const url = /ycsb-lab API on (http:\/\/\S+)/.exec(p.stderr())?.[1];
   if (!url) throw new Error(`serve did not start: ${p.stderr()}`);
