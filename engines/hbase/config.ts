@@ -8,7 +8,7 @@ export interface HBaseSiteProperty {
   why: string;
 }
 
-/** Where the cluster lives; absent for the local mini cluster, which brings its own ZooKeeper and HDFS. */
+/** Where the cluster lives; absent when only the preset's own properties are wanted (the durability settings alone). */
 export interface HBaseClusterLayout {
   /** Host running ZooKeeper, the HDFS namenode and the HBase master (seed 000: the first node). */
   masterHost: string;

@@ -34,7 +34,7 @@ export interface HBaseTableSpec {
   compression: HBaseCompression;
 }
 
-/** The pre-split `usertable` for a cluster: one spec, created by our schema tool on a cluster and by the mini cluster locally. */
+/** The pre-split `usertable` for a cluster: one spec, created by our schema tool (the boot leader's formHBase, locally too). */
 export function hbaseTableSpec(options: HBaseTableOptions): HBaseTableSpec {
   const { nodes, regionsPerNode = 1, compression = "NONE" } = options;
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`nodes: must be a positive integer, got ${nodes}`);
