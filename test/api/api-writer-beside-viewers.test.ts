@@ -7,6 +7,7 @@ import { laneOf } from "../../api/db/fair-queue.js";
 import { type Database, openDatabase } from "../../api/db/open.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
+import { type PlanNode, rowsRead } from "./plan-rows.js";
 
 // One writer beside sixteen viewers (issue 28): every write is in scenario api-test, which every unfiltered view
 // includes, so each write drops their kept answers and the next viewer computes each again. At 10,000 runs those
@@ -132,27 +133,6 @@ async function recordedPglite(): Promise<RecordedStore> {
       PGlite.prototype.query = original;
     },
   };
-}
-
-interface PlanNode {
-  "Relation Name"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows read from each table by a plan: what its scans returned and what their filters threw away, per loop. */
-function rowsRead(node: PlanNode, into: Map<string, number>): void {
-  const table = node["Relation Name"];
-  if (table) {
-    const loops = node["Actual Loops"] ?? 1;
-    const rows =
-      (node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
-    into.set(table, (into.get(table) ?? 0) + Math.round(rows * loops));
-  }
-  for (const child of node.Plans ?? []) rowsRead(child, into);
 }
 
 /**
