@@ -35,6 +35,8 @@ export const APT_LOCK_TIMEOUT_SEC = 600;
 /** The systemd units user-data writes: the service, and the brake's timer and service. */
 export const UNITS = {
   service: "ycsb-lab.service",
+  /** Run by systemd when it gives up on the service (OnFailure=): reports `failed` with the service's last errors. */
+  serviceFailed: "ycsb-lab-failed.service",
   brakeTimer: "ycsb-lab-brake.timer",
   brakeService: "ycsb-lab-brake.service",
 };
@@ -88,13 +90,17 @@ cat > "$YCSB_LAB_HOME/bin/s3" <<'PY'
 ${S3_HELPER_PY}PY
 chmod 755 "$YCSB_LAB_HOME/bin/s3"
 export PATH="$YCSB_LAB_HOME/bin:$PATH"
-# Until the kit runs, this script reports for itself: a failed boot is never invisible.
-report() {
-  python3 -c 'import datetime, json, sys; print(json.dumps({"instance": sys.argv[1], "role": sys.argv[2], "index": int(sys.argv[3]), "stage": sys.argv[4], "at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "detail": sys.argv[5][:4000], "logTail": True}))' \\
-    ${instance} ${b.role} ${b.index} "$1" "$2" > "$YCSB_LAB_HOME/status.json" || true
-  tail -n 80 "$YCSB_LAB_HOME/logs/user-data.log" | s3 put - ${q(logTail)} text/plain || true
-  s3 put "$YCSB_LAB_HOME/status.json" ${q(status)} application/json || true
-}
+# Until the kit runs, this script reports for itself: a failed boot is never invisible. A command of its own, so the
+# unit that reports a service systemd gave up on (${UNITS.serviceFailed}) reports the same way.
+# report STAGE DETAIL [LOG]: the status, and LOG's last lines (user-data's log unless named) as the log's tail.
+cat > "$YCSB_LAB_HOME/bin/report" <<'REPORT'
+#!/bin/bash
+python3 -c 'import datetime, json, sys; print(json.dumps({"instance": sys.argv[1], "role": sys.argv[2], "index": int(sys.argv[3]), "stage": sys.argv[4], "at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "detail": sys.argv[5][:4000], "logTail": True}))' \\
+  ${instance} ${b.role} ${b.index} "$1" "$2" > "$YCSB_LAB_HOME/status.json" || true
+tail -n 80 "\${3:-$YCSB_LAB_HOME/logs/user-data.log}" | "$YCSB_LAB_HOME/bin/s3" put - ${q(logTail)} text/plain || true
+"$YCSB_LAB_HOME/bin/s3" put "$YCSB_LAB_HOME/status.json" ${q(status)} application/json || true
+REPORT
+chmod 755 "$YCSB_LAB_HOME/bin/report"
 failed() {
   trap - ERR
   report failed "user-data failed at line $1: $2"
@@ -190,6 +196,25 @@ esac
 `;
 
 /**
+ * What ${UNITS.serviceFailed} runs when systemd gives up on the service (OnFailure=, systemd.unit(5)): the status
+ * `failed` with the command's last error lines, and its journal as the log's tail. systemd 252 (Debian 12) starts
+ * OnFailure= units only when the unit enters the failed state, not on each automatic restart; a unit that exited
+ * with 78 failed for good in the kit's own words, which already reported it, so nothing is said over them.
+ */
+const SERVICE_FAILED = `#!/bin/bash
+unit=${UNITS.service}
+state=$(systemctl show -p ActiveState --value "$unit")
+code=$(systemctl show -p ExecMainStatus --value "$unit")
+if [ "$state" != failed ] || [ "$code" = ${EXIT_PERMANENT} ]; then exit 0; fi
+restarts=$(systemctl show -p NRestarts --value "$unit")
+log="$YCSB_LAB_HOME/logs/service.log"
+journalctl -u "$unit" -b --no-pager -o cat > "$log" 2>&1 || true
+# The command's own error lines, each once (a unit restarted five times prints the same error five times).
+errors=$(grep -iE 'error|exception|fatal|denied|refused' "$log" | awk '!seen[$0]++' | tail -n 3 | paste -sd ' ' - || true)
+"$YCSB_LAB_HOME/bin/report" failed "$unit failed for good after \${restarts:-0} restart(s) (exit status $code): \${errors:-see the log tail}" "$log"
+`;
+
+/**
  * The service: restarted on failure (the boot resumes where it was), never after a permanent one (exit 78), every
  * process it started killed with it (KillMode=control-group: a restarted client never measures beside its previous
  * YCSB), and the machine powered off when the run's work is done, has failed for good, or keeps failing (the start
@@ -201,20 +226,37 @@ function service(b: InstanceBoot): string {
   const afterBoot = ends
     ? `cat > "$YCSB_LAB_HOME/after-boot" <<'AFTER'\n${AFTER_BOOT}AFTER\nchmod 755 "$YCSB_LAB_HOME/after-boot"\n`
     : "";
+  const environment = `Environment=YCSB_LAB_HOME=$YCSB_LAB_HOME AWS_REGION=${b.region} AWS_DEFAULT_REGION=${b.region}`;
   return `cat > "$YCSB_LAB_HOME/boot" <<'BOOT'
 #!/bin/bash
 ${bootCommand(b)}
 BOOT
 chmod 755 "$YCSB_LAB_HOME/boot"
-${afterBoot}cat > /etc/systemd/system/${UNITS.service} <<UNIT
+${afterBoot}cat > "$YCSB_LAB_HOME/bin/service-failed" <<'FAILED'
+${SERVICE_FAILED}FAILED
+chmod 755 "$YCSB_LAB_HOME/bin/service-failed"
+cat > /etc/systemd/system/${UNITS.serviceFailed} <<UNIT
+[Unit]
+Description=ycsb-lab: report that ${UNITS.service} failed for good
+# Ordered before shutdown, so the start limit's power-off waits for the report.
+DefaultDependencies=no
+Before=shutdown.target
+[Service]
+Type=oneshot
+${environment}
+ExecStart=$YCSB_LAB_HOME/bin/service-failed
+TimeoutStartSec=60
+UNIT
+cat > /etc/systemd/system/${UNITS.service} <<UNIT
 [Unit]
 Description=ycsb-lab ${instance} of ${b.role === "dashboard" ? "service" : "run"} ${b.runId}
 After=network-online.target
 Wants=network-online.target
+OnFailure=${UNITS.serviceFailed}
 StartLimitIntervalSec=3600
 StartLimitBurst=5
 ${ends ? "StartLimitAction=poweroff\n" : ""}[Service]
-Environment=YCSB_LAB_HOME=$YCSB_LAB_HOME AWS_REGION=${b.region} AWS_DEFAULT_REGION=${b.region}
+${environment}
 ExecStart=$YCSB_LAB_HOME/boot
 ${ends ? "ExecStopPost=$YCSB_LAB_HOME/after-boot\n" : ""}Restart=on-failure
 RestartSec=10

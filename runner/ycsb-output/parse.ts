@@ -17,6 +17,10 @@ const NOISE_PREFIXES = [
   "Starting test.",
   "DBWrapper: ",
   "Maximum execution time specified as",
+  // The JVM's own notice on stderr when its options come from the environment (JDK 17 java(1): JAVA_TOOL_OPTIONS,
+  // JDK_JAVA_OPTIONS), printed before YCSB starts.
+  "Picked up JAVA_TOOL_OPTIONS:",
+  "NOTE: Picked up JDK_JAVA_OPTIONS:",
 ];
 const RAW_OUTPUT = "Raw data measurement: will output to ";
 const RAW_FILE = "result file: ";

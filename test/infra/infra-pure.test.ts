@@ -402,3 +402,110 @@ describe("where each study kept the commit log / journal", () => {
     ]);
   });
 });
+
+describe("user-data: a service systemd gives up on is reported, not left at its last stage", () => {
+  const boot = { index: 0, runId: "r1", region: "us-east-1", bucket: "b", kitSha256: KIT };
+  /** The text of the heredoc `cat > "$YCSB_LAB_HOME/bin/<name>" <<'TAG'` in the rendered user-data. */
+  const script = (ud: string, name: string): string => {
+    const m = new RegExp(`cat > "\\$YCSB_LAB_HOME/bin/${name}" <<'(\\w+)'\\n([\\s\\S]*?)\\n\\1\\n`).exec(ud);
+    if (!m) throw new Error(`user-data writes no bin/${name}`);
+    return `${m[2]}\n`;
+  };
+  /** A home with the two scripts, stubs of systemctl and journalctl answering as a unit in `state` would. */
+  function home(ud: string, unit: { state: string; status: number; restarts: number; journal: string }): string {
+    const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-failed-"));
+    execFileSync("mkdir", ["-p", `${dir}/bin`, `${dir}/stubs`, `${dir}/logs`]);
+    const put = (path: string, text: string) => writeFileSync(path, text, { mode: 0o755 });
+    put(`${dir}/bin/service-failed`, script(ud, "service-failed"));
+    put(`${dir}/bin/report`, script(ud, "report"));
+    // The S3 helper records what it is asked to put, and the piped body when it reads standard input.
+    put(
+      `${dir}/bin/s3`,
+      `#!/bin/bash\nif [ "$2" = - ]; then cat > "${dir}/put-log"; fi\necho "$*" >> "${dir}/s3-calls"\n`,
+    );
+    const show = { ActiveState: unit.state, ExecMainStatus: unit.status, NRestarts: unit.restarts };
+    put(
+      `${dir}/stubs/systemctl`,
+      `#!/bin/bash\ncase "$3" in\n${Object.entries(show)
+        .map(([k, v]) => `  ${k}) echo ${v} ;;`)
+        .join("\n")}\nesac\n`,
+    );
+    writeFileSync(`${dir}/journal`, unit.journal);
+    put(`${dir}/stubs/journalctl`, `#!/bin/bash\ncat "${dir}/journal"\n`);
+    return dir;
+  }
+  const run = (dir: string) =>
+    execFileSync("bash", [`${dir}/bin/service-failed`], {
+      env: { PATH: `${dir}/stubs:${process.env.PATH}`, YCSB_LAB_HOME: dir },
+      encoding: "utf8",
+    });
+  const statusOf = (dir: string) => {
+    try {
+      return JSON.parse(execFileSync("cat", [`${dir}/status.json`], { encoding: "utf8" }));
+    } catch {
+      return undefined;
+    }
+  };
+  const crashLoop = [
+    "Started ycsb-lab.service.",
+    "Error: the kit cannot open its state",
+    "ycsb-lab.service: Main process exited, code=exited, status=1/FAILURE",
+    "Error: the kit cannot open its state",
+    "ycsb-lab.service: Start request repeated too quickly.",
+    "",
+  ].join("\n");
+
+  it("the service names its failure unit, which runs before the power-off with the service's environment", () => {
+    const ud = instanceUserData({ ...boot, role: "client", lifetime: { expiry: "2026-12-31" } });
+    expect(ud).toMatch(/^OnFailure=ycsb-lab-failed\.service$/m);
+    const unit = /cat > \/etc\/systemd\/system\/ycsb-lab-failed\.service <<UNIT\n([\s\S]*?)\nUNIT\n/.exec(ud)?.[1];
+    expect(unit).toMatch(/^DefaultDependencies=no$/m);
+    expect(unit).toMatch(/^Before=shutdown\.target$/m);
+    expect(unit).toMatch(
+      /^Environment=YCSB_LAB_HOME=\$YCSB_LAB_HOME AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1$/m,
+    );
+    expect(unit).toMatch(/^ExecStart=\$YCSB_LAB_HOME\/bin\/service-failed$/m);
+    // The dashboard, which never powers itself off, reports the same way.
+    expect(instanceUserData({ ...boot, role: "dashboard" })).toMatch(/^OnFailure=ycsb-lab-failed\.service$/m);
+  });
+
+  it("reports failed with the command's error lines once each, and the journal as the log's tail", () => {
+    const ud = instanceUserData({ ...boot, role: "client" });
+    const dir = home(ud, { state: "failed", status: 1, restarts: 4, journal: crashLoop });
+    run(dir);
+    const status = statusOf(dir);
+    expect(status).toMatchObject({ instance: "client-0", role: "client", index: 0, stage: "failed", logTail: true });
+    expect(status.detail).toBe(
+      "ycsb-lab.service failed for good after 4 restart(s) (exit status 1): Error: the kit cannot open its state",
+    );
+    expect(execFileSync("cat", [`${dir}/put-log`], { encoding: "utf8" })).toContain(
+      "Start request repeated too quickly",
+    );
+    expect(execFileSync("cat", [`${dir}/s3-calls`], { encoding: "utf8" })).toContain(
+      "put - s3://b/runs/r1/status/client-0.log text/plain",
+    );
+  });
+
+  it("says nothing while systemd restarts the service, nor after exit 78 (the kit reported it in its own words)", () => {
+    const ud = instanceUserData({ ...boot, role: "client" });
+    for (const unit of [
+      { state: "activating", status: 1, restarts: 2, journal: crashLoop },
+      { state: "failed", status: 78, restarts: 0, journal: crashLoop },
+    ]) {
+      const dir = home(ud, unit);
+      run(dir);
+      expect(statusOf(dir)).toBeUndefined();
+    }
+  });
+
+  it("both scripts are bash -n and shellcheck clean", () => {
+    const ud = instanceUserData({ ...boot, role: "client" });
+    const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-scripts-"));
+    for (const name of ["report", "service-failed"]) {
+      const file = join(dir, `${name}.sh`);
+      writeFileSync(file, script(ud, name));
+      execFileSync("bash", ["-n", file]);
+      shellcheck(file);
+    }
+  });
+});

@@ -146,6 +146,21 @@ WantedBy=multi-user.target
   },
 ];
 
+/**
+ * The service's command fails at once, every time (a drop-in over the unit user-data writes): systemd restarts it
+ * until its start limit and gives up; the unit's OnFailure= must report `failed` before the power-off.
+ */
+const FAILING_SERVICE: SeamFile[] = [
+  {
+    path: "/etc/systemd/system/ycsb-lab.service.d/drill.conf",
+    content: `[Service]
+ExecStart=
+ExecStart=/bin/bash -c 'echo "drill: Error: the boot command cannot start" >&2; exit 1'
+RestartSec=2
+`,
+  },
+];
+
 /** The user-data with its maxHours deadline replaced by `seconds` after the first boot (the drill's one edit). */
 function shortenLifetime(userData: string, seconds: number): string {
   const byHours = /by_hours=\$\(\( \$\(date \+%s\) \+ \d+ \)\)/;
@@ -156,7 +171,7 @@ function shortenLifetime(userData: string, seconds: number): string {
 const failedStatus = (seen: InstanceStatus[]) => seen.find((s) => s.stage === "failed");
 
 describe("every failure ends the instance (OS rehearsal, failure injection), side by side", () => {
-  it("bad Node.js checksum, unreachable mirror, dpkg lock held then a tampered kit, a denied S3 read, the brake, a Spot notice, Ctrl-C", async () => {
+  it("bad Node.js checksum, unreachable mirror, dpkg lock held then a tampered kit, a denied S3 read, a service systemd gives up on, the brake, a Spot notice, Ctrl-C", async () => {
     const drills: Drill[] = [
       {
         name: "node-checksum",
@@ -218,6 +233,7 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
             ),
         },
       },
+      { name: "service-gives-up", options: { seam: (_i, files) => [...files, ...FAILING_SERVICE] } },
     ];
     const [outcomes, spot, interrupted] = await Promise.all([
       Promise.all(drills.map((d, i) => runDrill(d, `127.0.${120 + i}`))),
@@ -231,13 +247,13 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
     );
     expect(interrupted.err).toMatch(/rehearse: interrupted \(Ctrl-C\): every instance stopped/);
     expect(interrupted.leftovers).toEqual([]);
-    const [checksum, apt, lock, denied, brake] = outcomes;
+    const [checksum, apt, lock, denied, brake, givesUp] = outcomes;
     // A Spot interruption notice on client 1 mid-phase ends the run (incomplete) within two minutes; the fleet powers off.
     expect(spot.end.complete).toBe(false);
     expect(spot.end.reason).toMatch(/^client-1: Spot interruption notice \(terminate at /);
     expect(Date.parse(spot.end.at) - spot.noticeAt).toBeLessThan(120_000);
     expect(Object.values(spot.result.machines)).toEqual(["powered off", "powered off", "powered off"]);
-    for (const o of [checksum!, apt!, lock!, denied!]) {
+    for (const o of [checksum!, apt!, lock!, denied!, givesUp!]) {
       // The status says failed, the log's tail is beside it, and the machine powered itself off.
       expect(failedStatus(o.seen)?.logTail).toBe(true);
       expect(o.result.machines["client-0"]).toBe("powered off");
@@ -262,6 +278,11 @@ describe("every failure ends the instance (OS rehearsal, failure injection), sid
     expect(failedStatus(lock!.seen)?.detail).toMatch(
       /user-data failed at line \d+: sha256sum -c --quiet <<< "[0-9a-f]{64} {2}\$YCSB_LAB_HOME\/kit\.tar\.gz"/,
     );
+    // systemd gave up on the service after its restarts: reported with the command's own error, its journal as the tail.
+    expect(failedStatus(givesUp!.seen)?.detail).toMatch(
+      /^ycsb-lab\.service failed for good after \d+ restart\(s\) \(exit status 1\): drill: Error: the boot command cannot start$/,
+    );
+    expect(givesUp!.logTail).toMatch(/drill: Error: the boot command cannot start/);
     // The brake: no failure, just the lifetime's end, 72 s after the first boot (the timer's accuracy is a minute).
     const machine = brake!.rehearsal!.instance("client-0");
     expect(readFileSync(machine.path("/etc/systemd/system/ycsb-lab-brake.timer"), "utf8")).toMatch(

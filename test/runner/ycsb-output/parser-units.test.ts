@@ -84,6 +84,13 @@ describe("parseYcsbOutput on excerpts", () => {
     expect(r.operations.READ!.count).toBe(10);
   });
 
+  it("the JVM's notice of options from the environment is not an unknown line", () => {
+    const jvm = "Picked up JAVA_TOOL_OPTIONS: -XX:TieredStopAtLevel=1\nNOTE: Picked up JDK_JAVA_OPTIONS: -Xss1m\n";
+    const r = parseYcsbOutput(HEAD + READ + CLEANUP, `${jvm}Starting test.\n`);
+    expect(r.unknownLines).toEqual([]);
+    expect(r.operations.READ!.count).toBe(10);
+  });
+
   it("a value that does not parse is a warning and stays null, never 0", () => {
     const r = parseYcsbOutput(
       HEAD +
