@@ -86,7 +86,7 @@ console.log(`\n== integration lanes side by side: machines and services (logs in
 /**
  * The host's JVMs in the test lanes (local Cassandra, HBase's daemons, YCSB, CouchbaseMock) compile with C1 only:
  * a test's JVM lives for seconds to minutes, where C2's compile threads take a core of two that the other lane
- * needs (a local Cassandra's start: 18.0 s of CPU with C2, 10.5 s with C1 alone, docs/benchmarks.md). The
+ * needs (a local Cassandra's start: 15-16 s of CPU with C2, 9 s with C1 alone, docs/benchmarks.md). The
  * rehearsals' OS containers do not inherit it (systemd-nspawn --boot starts PID 1 with a clean environment), so
  * the rehearsed machines run their JVMs as EC2 would. A setting the caller made is kept.
  */
