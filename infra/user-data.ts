@@ -32,7 +32,7 @@ export const EXIT_PERMANENT = 78;
 /** How long apt waits for the dpkg lock cloud-init or unattended-upgrades may hold at first boot (apt-get(8)). */
 export const APT_LOCK_TIMEOUT_SEC = 600;
 
-/** The systemd units user-data writes: the service, and the brake's timer and service. */
+/** The systemd units user-data writes: the service, the one reporting its failure, the brake's timer and service. */
 export const UNITS = {
   service: "ycsb-lab.service",
   /** Run by systemd when it gives up on the service (OnFailure=): reports `failed` with the service's last errors. */
