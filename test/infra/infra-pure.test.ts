@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -414,7 +414,7 @@ describe("user-data: a service systemd gives up on is reported, not left at its 
   /** A home with the two scripts, stubs of systemctl and journalctl answering as a unit in `state` would. */
   function home(ud: string, unit: { state: string; status: number; restarts: number; journal: string }): string {
     const dir = mkdtempSync(join(tmpdir(), "ycsb-lab-failed-"));
-    execFileSync("mkdir", ["-p", `${dir}/bin`, `${dir}/stubs`, `${dir}/logs`]);
+    for (const sub of ["bin", "stubs", "logs"]) mkdirSync(join(dir, sub));
     const put = (path: string, text: string) => writeFileSync(path, text, { mode: 0o755 });
     put(`${dir}/bin/service-failed`, script(ud, "service-failed"));
     put(`${dir}/bin/report`, script(ud, "report"));
@@ -441,7 +441,7 @@ describe("user-data: a service systemd gives up on is reported, not left at its 
     });
   const statusOf = (dir: string) => {
     try {
-      return JSON.parse(execFileSync("cat", [`${dir}/status.json`], { encoding: "utf8" }));
+      return JSON.parse(readFileSync(`${dir}/status.json`, "utf8"));
     } catch {
       return undefined;
     }
@@ -478,12 +478,8 @@ describe("user-data: a service systemd gives up on is reported, not left at its 
     expect(status.detail).toBe(
       "ycsb-lab.service failed for good after 4 restart(s) (exit status 1): Error: the kit cannot open its state",
     );
-    expect(execFileSync("cat", [`${dir}/put-log`], { encoding: "utf8" })).toContain(
-      "Start request repeated too quickly",
-    );
-    expect(execFileSync("cat", [`${dir}/s3-calls`], { encoding: "utf8" })).toContain(
-      "put - s3://b/runs/r1/status/client-0.log text/plain",
-    );
+    expect(readFileSync(`${dir}/put-log`, "utf8")).toContain("Start request repeated too quickly");
+    expect(readFileSync(`${dir}/s3-calls`, "utf8")).toContain("put - s3://b/runs/r1/status/client-0.log text/plain");
   });
 
   it("says nothing while systemd restarts the service, nor after exit 78 (the kit reported it in its own words)", () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PolicyDocument } from "../../infra/policies.js";
-import { NODE_VERSION } from "../../infra/user-data.js";
+import { NODE_VERSION, UNITS } from "../../infra/user-data.js";
 import type { InstanceStatus, RunEnd } from "../../model/instance-status.js";
 import { runEndKey, statusLogKey } from "../../model/results-layout.js";
 import type { SeamFile } from "../../rehearse/machine.js";
@@ -152,7 +152,7 @@ WantedBy=multi-user.target
  */
 const FAILING_SERVICE: SeamFile[] = [
   {
-    path: "/etc/systemd/system/ycsb-lab.service.d/drill.conf",
+    path: `/etc/systemd/system/${UNITS.service}.d/drill.conf`,
     content: `[Service]
 ExecStart=
 ExecStart=/bin/bash -c 'echo "drill: Error: the boot command cannot start" >&2; exit 1'
