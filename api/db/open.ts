@@ -10,6 +10,7 @@ import { rebuildAggregates } from "../store/aggregates/rebuild.js";
 import type { Db } from "./client.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 import { FairQueue, fairlyQueued } from "./fair-queue.js";
+import { PGliteOnThread } from "./pglite-thread.js";
 
 export type { Db };
 
@@ -97,14 +98,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await mkdir(dir, { recursive: true });
     }
     // Loaded only for the embedded store: the dashboard service's kit (Postgres only) carries no PGlite.
-    const [{ PGlite: PGliteClass }, { PrismaPGlite }] = await Promise.all([
-      import("@electric-sql/pglite"),
-      import("pglite-prisma-adapter"),
-    ]);
-    let pglite: PGlite;
+    const { PrismaPGlite } = await import("pglite-prisma-adapter");
+    let pglite: PGliteOnThread;
     try {
-      pglite = new PGliteClass(dir);
-      await pglite.waitReady;
+      // On a thread of its own (pglite-thread.ts): its statements never hold the API's thread.
+      pglite = await PGliteOnThread.open(dir);
     } catch (e) {
       dataDirLock?.release();
       throw e;
@@ -118,7 +116,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
     // Its one connection taken in turn by readers and writers (fair-queue.ts): a write never waits for every read queued.
     const queue = new FairQueue();
-    factory = new PrismaPGlite(fairlyQueued(pglite, queue));
+    factory = new PrismaPGlite(fairlyQueued(pglite, queue) as unknown as PGlite);
     ping = () => queue.alive(() => pglite.query("SELECT 1"), 2_000);
     migrate = () => applyMigrations(pgliteSession(pglite));
   }

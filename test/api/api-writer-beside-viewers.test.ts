@@ -1,10 +1,10 @@
-import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../api/build.js";
 import { laneOf } from "../../api/db/fair-queue.js";
 import { type Database, openDatabase } from "../../api/db/open.js";
+import { PGliteOnThread } from "../../api/db/pglite-thread.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import { auth, fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 import { type PlanNode, rowsRead } from "./plan-rows.js";
@@ -103,20 +103,20 @@ async function recordedPostgres(): Promise<RecordedStore> {
 }
 
 /**
- * PGlite in memory: its `query` recorded (statements outside a transaction; a transaction's go through the `tx` it
+ * PGlite in memory: its `query` recorded as the API's thread sends it (api/db/pglite-thread.ts) (statements outside a transaction; a transaction's go through the `tx` it
  * hands its callback), each re-run in a transaction of its own on the same instance.
  */
 async function recordedPglite(): Promise<RecordedStore> {
   const state = { recording: false, sent: [] as Sent[] };
-  const original = PGlite.prototype.query;
-  let instance: PGlite | undefined;
-  type Query = (this: PGlite, sql: string, params?: unknown[], options?: unknown) => ReturnType<PGlite["query"]>;
+  const original = PGliteOnThread.prototype.query;
+  let instance: PGliteOnThread | undefined;
+  type Query = (this: PGliteOnThread, sql: string, params?: unknown[], options?: unknown) => Promise<unknown>;
   const recording: Query = function (sql, params, options) {
     instance = this;
     if (state.recording) state.sent.push({ text: sql, values: params ?? [], inTransaction: false });
     return original.call(this, sql, params, options as never);
   };
-  PGlite.prototype.query = recording as PGlite["query"];
+  PGliteOnThread.prototype.query = recording as PGliteOnThread["query"];
   return {
     state,
     open: () => openDatabase({}),
@@ -130,7 +130,7 @@ async function recordedPglite(): Promise<RecordedStore> {
       return (res.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]!.Plan;
     },
     close: async () => {
-      PGlite.prototype.query = original;
+      PGliteOnThread.prototype.query = original;
     },
   };
 }
@@ -200,6 +200,8 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])(
         expect(res.statusCode, view).toBe(200);
         // Computed for this request: the write dropped the answer kept before it.
         expect(res.headers["x-cache"], view).toBe("miss");
+        // Its statements were recorded (a recorder that saw none would find every view reading nothing).
+        expect(recorder.state.sent.length, view).toBeGreaterThan(0);
         out[view] = await readsOf(recorder, [...recorder.state.sent]);
       }
       return out;
