@@ -23,6 +23,7 @@ import {
   stateOf,
   withPhases,
 } from "./group-state.js";
+import { repeatListing, summaryHead } from "./listing.js";
 import { configurationSummary, peakSummary } from "./summaries.js";
 import type { Writer } from "./writer.js";
 
@@ -52,6 +53,10 @@ export const CONFIGURATION_AGGREGATES = table("configuration_aggregates", {
   runs: "jsonb",
   summary_valid: "jsonb",
   summary_all: "jsonb",
+  head_valid: "jsonb",
+  head_all: "jsonb",
+  listing_valid: "jsonb",
+  listing_all: "jsonb",
 });
 
 export const PEAK_AGGREGATES = table("peak_aggregates", {
@@ -365,6 +370,8 @@ function identityColumns(first: ReturnType<typeof rowsOf>["rows"][number]) {
 function configurationRow(id: string, state: GroupState): Row<typeof CONFIGURATION_AGGREGATES> {
   const { rows, ops } = rowsOf(state);
   const first = rows[0]!;
+  const valid = configurationSummary(rows, "valid", ops, mergedOf(state, "valid"));
+  const all = configurationSummary(rows, "all", ops, mergedOf(state, "all"));
   return {
     id,
     ...identityColumns(first),
@@ -376,8 +383,12 @@ function configurationRow(id: string, state: GroupState): Row<typeof CONFIGURATI
     phases: rows.length,
     first_run_id: first.runId,
     runs: [...new Set(rows.map((p) => p.runId))],
-    summary_valid: configurationSummary(rows, "valid", ops, mergedOf(state, "valid")),
-    summary_all: configurationSummary(rows, "all", ops, mergedOf(state, "all")),
+    summary_valid: valid,
+    summary_all: all,
+    head_valid: summaryHead(valid),
+    head_all: summaryHead(all),
+    listing_valid: repeatListing(valid.repeats),
+    listing_all: repeatListing(all.repeats),
   };
 }
 

@@ -5,6 +5,7 @@ import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import type { RepeatStatistics } from "../../../model/statistics.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { type RepeatListing, repeatListing } from "../aggregates/listing.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedRepeatsSummary } from "../aggregates/stored-summaries.js";
 import { type ConfigurationSummary, configurationSummary, type RepeatEntry } from "../aggregates/summaries.js";
@@ -103,52 +104,43 @@ export async function repeatability(
 
 /** A group's repeats counted whole, and its first `listed` with their runs. */
 export function listedRepeats(repeats: readonly RepeatEntry[], listed: number): Listed {
-  const verdicts: Record<string, number> = {};
-  const runs = new Set<string>();
-  for (const r of repeats) {
-    verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
-    runs.add(r.runId);
-  }
-  const shown = repeats.slice(0, listed);
-  return {
-    repeatCount: repeats.length,
-    runCount: runs.size,
-    verdicts,
-    runs: [...new Set(shown.map((r) => r.runId))],
-    repeats: shown,
-  };
+  const { repeatCount, runCount, verdicts, shown } = repeatListing(repeats, listed);
+  return { repeatCount, runCount, verdicts, runs: [...new Set(shown.map((r) => r.runId))], repeats: shown };
 }
 
-type KeptRow = Omit<Configuration, "listed" | "summary"> & {
-  summary: unknown;
-  shown: unknown;
-  repeatCount: number;
-  runCount: number;
-  verdicts: Record<string, number>;
-};
+type KeptRow = Omit<Configuration, "listed" | "summary"> & { summary: unknown; listing: unknown };
 
 /**
- * The kept configurations, their repeats counted and sliced where they are stored: the API's one thread parses the
- * few repeats it lists, not every repeat of every configuration (40,000 at 10,000 runs) after each write.
+ * The kept configurations with their kept listing (api/store/aggregates/listing.ts): the first REPEATS_LISTED repeats
+ * and the counts, written at ingest. Asked for more repeats than that (or a row kept before the listing, NULL), the
+ * summary's repeats are counted and sliced where they are stored: the API's one thread parses the few repeats it
+ * lists, never every repeat of every configuration (40,000 at 10,000 runs).
  */
 async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql, listed: number): Promise<Configuration[]> {
   await settleAggregates(db);
-  const column = Prisma.raw(f.include === "all" ? "g.summary_all" : "g.summary_valid");
+  const all = f.include === "all";
+  const column = Prisma.raw(all ? "g.summary_all" : "g.summary_valid");
+  const head = Prisma.sql`coalesce(${Prisma.raw(all ? "g.head_all" : "g.head_valid")}, ${column})`;
+  const kept = Prisma.raw(all ? "g.listing_all" : "g.listing_valid");
   const repeats = Prisma.sql`jsonb_array_elements(coalesce(${column}->'repeats', '[]'::jsonb))`;
+  const counted = Prisma.sql`jsonb_build_object(
+           'shown', (SELECT coalesce(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb) FROM ${repeats} WITH ORDINALITY AS t(e, i) WHERE t.i <= ${listed}),
+           'repeatCount', (SELECT count(*)::int FROM ${repeats}),
+           'runCount', (SELECT count(DISTINCT e->>'runId')::int FROM ${repeats} AS e),
+           'verdicts', (SELECT coalesce(jsonb_object_agg(v.verdict, v.n), '{}'::jsonb)
+              FROM (SELECT e->>'verdict' AS verdict, count(*) AS n FROM ${repeats} AS e GROUP BY 1) v))`;
   const rows = await db.$queryRaw<KeptRow[]>`
     SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.workload, g.phase, g.threads_per_client AS "threadsPerClient",
            g.clients, g.target, g.operation_count AS "operationCount", g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.first_run_id AS "firstRunId",
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
-           jsonb_build_object('repeats', '[]'::jsonb, 'statistics', ${column}->'statistics', 'leftOut', ${column}->'leftOut') AS summary,
-           (SELECT coalesce(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb) FROM ${repeats} WITH ORDINALITY AS t(e, i) WHERE t.i <= ${listed}) AS shown,
-           (SELECT count(*)::int FROM ${repeats}) AS "repeatCount",
-           (SELECT count(DISTINCT e->>'runId')::int FROM ${repeats} AS e) AS "runCount",
-           (SELECT coalesce(jsonb_object_agg(v.verdict, v.n), '{}'::jsonb)
-              FROM (SELECT e->>'verdict' AS verdict, count(*) AS n FROM ${repeats} AS e GROUP BY 1) v) AS verdicts
+           jsonb_build_object('repeats', '[]'::jsonb, 'statistics', ${head}->'statistics', 'leftOut', ${head}->'leftOut') AS summary,
+           coalesce(CASE WHEN ${listed}::int <= ${REPEATS_LISTED}::int THEN ${kept} END, ${counted}) AS listing
     FROM configuration_aggregates g WHERE g.kind IN ('workload', 'load') ${where}`;
-  return rows.map(({ summary, shown, repeatCount, runCount, verdicts, ...r }) => {
+  return rows.map(({ summary, listing, ...r }) => {
+    const l = (listing ?? {}) as Partial<RepeatListing>;
+    const shown = Array.isArray(l.shown) ? l.shown.slice(0, listed) : [];
     const s = storedRepeatsSummary({ ...(summary as object), repeats: shown });
-    const ok = s.repeats === shown || repeatCount === 0;
+    const ok = (s.repeats === shown && typeof l.repeatCount === "number") || l.repeatCount === 0;
     return {
       ...r,
       nodes: Number(r.nodes),
@@ -156,7 +148,13 @@ async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql, list
       summary: s,
       // A stored summary of another shape reads as no repeats (stored-summaries.ts), counted as none too.
       listed: ok
-        ? { repeatCount, runCount, verdicts, runs: [...new Set(s.repeats.map((x) => x.runId))], repeats: s.repeats }
+        ? {
+            repeatCount: Number(l.repeatCount),
+            runCount: Number(l.runCount),
+            verdicts: Object.fromEntries(Object.entries(l.verdicts ?? {}).map(([k, n]) => [k, Number(n)])),
+            runs: [...new Set(s.repeats.map((x) => x.runId))],
+            repeats: s.repeats,
+          }
         : listedRepeats([], listed),
     };
   });

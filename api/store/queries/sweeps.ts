@@ -68,7 +68,7 @@ async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Swe
     SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.source_kind AS "sourceKind", g.source_id AS "sourceId",
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
            g.workload, g.clients, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.phase,
-           g.threads_per_client AS "threadsPerClient", g.target, g.runs, ${sweepSummary(summaryColumn(f))} AS summary
+           g.threads_per_client AS "threadsPerClient", g.target, g.runs, ${sweepSummary(f)} AS summary
     FROM configuration_aggregates g WHERE g.kind = 'workload' ${where}`;
   return rows.map((r) => ({
     ...r,
@@ -81,9 +81,11 @@ async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Swe
 
 /**
  * The parts of a kept summary a sweep draws: its repeats (one entry per phase counted, most of a summary's bytes: 4 MB
- * over 10,000 runs) are /repeatability's, so they are left in the database.
+ * over 10,000 runs) are /repeatability's, so the summary without them is read, as ingest keeps it
+ * (api/store/aggregates/listing.ts), or cut from the summary for a row kept before that.
  */
-const sweepSummary = (column: Prisma.Sql) => Prisma.sql`(${column} - 'repeats') || '{"repeats":[]}'::jsonb`;
+const sweepSummary = (f: RunFilters) =>
+  Prisma.sql`coalesce(${Prisma.raw(f.include === "all" ? "g.head_all" : "g.head_valid")}, (${summaryColumn(f)} - 'repeats') || '{"repeats":[]}'::jsonb)`;
 
 /** The same levels from the phases (a filter cuts through configurations): the summaries ingest would keep. */
 async function computedLevels(db: Db, f: RunFilters, mergeLimit: number): Promise<SweepLevel[]> {
