@@ -61,7 +61,7 @@ type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false;
  * the order they arrive; the API's thread already takes them in turn (fair-queue.ts), and PGlite queues the rest.
  * Values of the types the caller parses itself come back as PGlite's text (`raw`), the rest parsed as PGlite parses.
  */
-const WORKER_SOURCE = String.raw`
+const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { PGlite, messages } = require(workerData.pglitePath);
 const transactions = new Map();

@@ -17,7 +17,7 @@ const BASELINES: Touched = { runs: [], baselines: true };
 
 import { type RunFilters, runWhere } from "./queries/filters.js";
 import { historyWindowRunIds } from "./queries/history-runs.js";
-import { PEAK_FIELDS, type PeakPhase, runPeak } from "./queries/runs.js";
+import { PEAK_FIELDS, type PeakPhase, runPeak } from "./queries/run-peak.js";
 
 const HISTORY_RUN = {
   id: true,

@@ -96,7 +96,8 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
     if (runs.length === 0) break;
     for (const r of runs) {
       const run = {
-        ...omit(r, ["phases", "instanceSpans"]),
+        // The headline is the run's phases summed (run-headlines.ts): an import counts it again, never reads it.
+        ...omit(r, ["phases", "instanceSpans", "headline"]),
         instanceSpans: r.instanceSpans.map((i) => omit(i, ["runId"])),
         phases: r.phases.map((p) => ({
           ...omit(p, ["id", "runId", "clientResults"]),

@@ -95,7 +95,7 @@ describe.each(["pglite", "postgres"] as const)("every view survives any stored v
     await sql(`UPDATE phases SET clients = 0, threads_per_client = 0 WHERE run_id = 'sv-phase'`);
     // As a store an older version wrote is opened: the aggregates ingest keeps are rebuilt from what is stored.
     await sql(`DELETE FROM aggregate_versions`);
-    expect(await rebuildAggregates(db.prisma)).toEqual(["phase-operations", "groups"]);
+    expect(await rebuildAggregates(db.prisma)).toEqual(["phase-operations", "groups", "run-headlines"]);
   });
   afterAll(async () => {
     await app?.close();

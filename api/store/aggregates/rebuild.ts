@@ -8,12 +8,14 @@ import { storedObject } from "../stored-values.js";
 import { refreshGroups } from "./groups.js";
 import { type GroupedPhase, phaseGroupIds } from "./keys.js";
 import { refreshPhaseOperations } from "./phase-operations.js";
+import { refreshRunHeadlines } from "./run-headlines.js";
 import type { Writer } from "./writer.js";
 
 // groups 2: keys with the stand-in and machines (model/aggregate/repeats.ts deploymentIdentity), peak summaries at the
 // level of the highest mean over repeats (model/aggregate/rules.ts peakLevelOverRepeats).
 // groups 3: each summary keeps the verdict of the phases it stands on (verdict, suspect), drawn by the views.
-export const AGGREGATE_VERSIONS = { "phase-operations": 1, groups: 3 } as const;
+// run-headlines 1: each run's headline kept on its row (run-headlines.ts).
+export const AGGREGATE_VERSIONS = { "phase-operations": 1, groups: 3, "run-headlines": 1 } as const;
 type AggregateName = keyof typeof AGGREGATE_VERSIONS;
 
 const BATCH = 500;
@@ -29,6 +31,7 @@ export async function rebuildAggregates(db: Db): Promise<AggregateName[]> {
       if (todo.includes("phase-operations")) await rebuildPhaseOperations(tx);
       // Groups read the phases' operation groups: rebuilt after them.
       if (todo.includes("groups") || todo.includes("phase-operations")) await rebuildGroups(tx);
+      if (todo.includes("run-headlines")) await rebuildRunHeadlines(tx);
       for (const name of todo) {
         await tx.$executeRaw`INSERT INTO aggregate_versions (name, version) VALUES (${name}, ${AGGREGATE_VERSIONS[name]})
           ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version`;
@@ -44,6 +47,11 @@ async function staleAggregates(db: Writer): Promise<AggregateName[]> {
   return (Object.keys(AGGREGATE_VERSIONS) as AggregateName[]).filter(
     (n) => rows.find((r) => r.name === n)?.version !== AGGREGATE_VERSIONS[n],
   );
+}
+
+async function rebuildRunHeadlines(tx: Writer): Promise<void> {
+  const ids = (await tx.$queryRaw<{ id: string }[]>`SELECT id FROM runs ORDER BY id`).map((r) => r.id);
+  for (let i = 0; i < ids.length; i += BATCH) await refreshRunHeadlines(tx, ids.slice(i, i + BATCH));
 }
 
 async function rebuildPhaseOperations(tx: Writer): Promise<void> {
@@ -73,7 +81,8 @@ async function rebuildGroups(tx: Writer): Promise<void> {
     await tx.$executeRaw`UPDATE phases SET configuration_id = x.c, peak_id = x.p
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id int, c text, p text) WHERE phases.id = x.id`;
   }
-  await tx.$executeRaw`DELETE FROM dirty_groups`;
+  // The groups' marks only: a run's headline mark (run-headlines.ts) is not a group's.
+  await tx.$executeRaw`DELETE FROM dirty_groups WHERE id LIKE 'c:%' OR id LIKE 'p:%'`;
   await tx.$executeRaw`DELETE FROM dirty_group_phases`;
   await tx.$executeRaw`DELETE FROM group_states`;
   await tx.$executeRaw`DELETE FROM configuration_aggregates`;

@@ -6,6 +6,7 @@
  */
 import { type GroupIds, groupsOfPhases, groupsOfRuns } from "./groups.js";
 import { refreshPhaseOperations } from "./phase-operations.js";
+import { runDirtyId } from "./run-headlines.js";
 import type { Writer } from "./writer.js";
 
 /** After clients were stored: their phases' operation groups, and those phases' groups marked dirty. */
@@ -19,6 +20,10 @@ export async function refreshAggregates(tx: Writer, phaseIds: readonly number[])
     CROSS JOIN LATERAL (VALUES (${dirtyId.configuration("")} || p.configuration_id), (${dirtyId.peak("")} || p.peak_id)) AS g(id)
     WHERE p.id = ANY(${ids}::int[]) AND g.id IS NOT NULL
     ON CONFLICT (id, phase_id) DO NOTHING`;
+  // Their runs' headlines too (run-headlines.ts): recounted whole, from the run's phases.
+  await tx.$executeRaw`INSERT INTO dirty_groups (id, whole)
+    SELECT DISTINCT ${runDirtyId("")} || p.run_id, true FROM phases p WHERE p.id = ANY(${ids}::int[])
+    ON CONFLICT (id) DO NOTHING`;
 }
 
 /**

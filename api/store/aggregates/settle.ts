@@ -1,11 +1,12 @@
 /**
- * Recounting the groups writes marked dirty (refresh.ts), before a view reads the kept rows and every second in the
+ * Recounting the groups (and runs' headlines, run-headlines.ts) writes marked dirty (refresh.ts), before a view reads the kept rows and every second in the
  * background: each dirty group once, in transactions of at most BATCH groups, the marks and the phases written into
  * them taken in the transaction that recounts them (a write marking a group again meanwhile marks it for the next
  * round). One round at a time per process; a reader arriving during a round waits for it.
  */
 import type { Db } from "../../db/client.js";
 import { refreshGroups } from "./groups.js";
+import { refreshRunHeadlines, runDirtyId } from "./run-headlines.js";
 
 const BATCH = 200;
 const rounds = new WeakMap<Db, Promise<void>>();
@@ -53,6 +54,10 @@ async function settle(db: Db): Promise<void> {
               .sort(),
           },
           written,
+        );
+        await refreshRunHeadlines(
+          tx,
+          ids.filter((id) => id.startsWith(runDirtyId(""))).map((id) => id.slice(runDirtyId("").length)),
         );
       },
       { timeout: 10 * 60_000, maxWait: 60_000 },

@@ -1,8 +1,8 @@
 /** The landing's queries: the filters' values with their run counts (facets) and the runs' timeline. */
 import type { Db } from "../../db/client.js";
+import { headlinesOf } from "../aggregates/run-headlines.js";
 import { facetGroups, foldFacetChanges, workloadPhases } from "./facet-counts.js";
 import { type RunFilters, runWhere } from "./filters.js";
-import { PEAK_FIELDS, runPeak } from "./runs.js";
 
 /**
  * The values each filter can take and how many runs have each, from the counts kept per group of runs and per
@@ -85,13 +85,20 @@ export async function timeline(db: Db, f: RunFilters, limit: number) {
       scenario: true,
       verdict: true,
       startedAt: true,
-      phases: { select: PEAK_FIELDS },
     },
   });
+  const shown = rows.slice(0, limit);
+  // Each run's peak as kept on it (run-headlines.ts), not from all of its phases.
+  const headlines = await headlinesOf(
+    db,
+    shown.map((r) => r.id),
+  );
   return {
     more: rows.length > limit,
-    runs: rows
-      .slice(0, limit)
-      .map(({ phases, startedAt, ...r }) => ({ ...r, startedAt: startedAt.toISOString(), peak: runPeak(phases) })),
+    runs: shown.map(({ startedAt, ...r }) => ({
+      ...r,
+      startedAt: startedAt.toISOString(),
+      peak: headlines.get(r.id)?.peak ?? null,
+    })),
   };
 }

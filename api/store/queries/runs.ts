@@ -1,30 +1,23 @@
 /** Runs as the runs list, a run's page and compare read them: each with its headline peak and its phases aggregated. */
-import {
-  aggregatePhase,
-  type ClientInput,
-  type Include,
-  isComplete,
-  type PhaseAggregate,
-  worstVerdict,
-} from "../../../model/aggregate/index.js";
+import { aggregatePhase, type ClientInput, type PhaseAggregate, worstVerdict } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import { runCost } from "../../../model/run-cost.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { headlinesOf } from "../aggregates/run-headlines.js";
 import { spansOf } from "../instance-spans.js";
 import {
   storedCount,
   storedLatency,
   storedNumber,
   storedObject,
-  storedPhaseThroughput,
   storedReasons,
   storedRuntime,
   storedThroughput,
 } from "../stored-values.js";
 import { countedByFacets, facetCount } from "./facet-counts.js";
 import { type RunFilters, runWhere } from "./filters.js";
-import { atPeakOverRepeats, pushTo } from "./phase-groups.js";
+import { pushTo } from "./phase-groups.js";
 
 export async function listRuns(db: Db, f: RunFilters, page: { limit: number; offset: number }) {
   const where = runWhere(f);
@@ -36,16 +29,14 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
       orderBy: [{ startedAt: "desc" }, { id: "asc" }],
       take: page.limit,
       skip: page.offset,
-      include: {
-        source: true,
-        // The explorer's verdict reasons, workloads and headline throughput (the dashboard, issue 7).
-        phases: {
-          orderBy: { index: "asc" },
-          select: PEAK_FIELDS,
-        },
-      },
+      include: { source: true },
     }),
   ]);
+  // The explorer's workloads and headline throughput (the dashboard, issue 7), kept on each run (run-headlines.ts).
+  const headlines = await headlinesOf(
+    db,
+    rows.map((r) => r.id),
+  );
   // The verdicts' reasons in one query over the page, only where there are any (most clients have none): loading every
   // client of every listed run to find them made a page of 1,000 runs several times slower.
   const reasons = new Map<string, unknown[]>();
@@ -60,76 +51,21 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
       ORDER BY c.run_id, p.index, c.id`;
     for (const r of found) pushTo(reasons, r.runId, r.reasons);
   }
-  // Each run's records (its phases' YCSB recordcount): a local cell of a study says its scale by it (model/local-cell.ts).
-  const records = new Map<string, number>();
-  if (rows.length) {
-    const found = await db.$queryRaw<{ runId: string; records: number | null }[]>`
-      SELECT run_id AS "runId", max((properties->>'recordcount')::float8) AS records FROM phases
-      WHERE run_id IN (${Prisma.join(rows.map((r) => r.id))}) AND properties->>'recordcount' ~ '^[0-9]{1,15}$' GROUP BY run_id`;
-    for (const r of found) if (r.records !== null) records.set(r.runId, Number(r.records));
-  }
-  // The phase count from the phases loaded anyway: a relation _count grouped every phase of the database (seconds at 100,000 runs).
   return {
     total,
-    runs: rows.map((r) => ({
-      ...runSummary(r),
-      phases: r.phases.length,
-      verdict: r.verdict,
-      records: records.get(r.id) ?? null,
-      ...runDetails(r.phases, reasons.get(r.id) ?? []),
-    })),
-  };
-}
-
-/** The reasons behind the run's verdicts, its workloads, and its headline throughput (runPeak). */
-function runDetails(phases: PeakPhase[], clientReasons: readonly unknown[]) {
-  const reasons = [...new Set(clientReasons.flatMap((r) => storedReasons(r)))];
-  const peak = runPeak(phases);
-  return {
-    reasons,
-    workloads: [...new Set(phases.flatMap((p) => (p.workload && p.kind !== "load" ? [p.workload] : [])))],
-    throughputOpsSec: peak?.throughput.mean ?? null,
-    peak,
-  };
-}
-
-/** The phase fields a run's headline needs (phases ordered by index). */
-export const PEAK_FIELDS = {
-  name: true,
-  index: true,
-  kind: true,
-  workload: true,
-  throughputSum: true,
-  clientsReported: true,
-  clients: true,
-  threadsPerClient: true,
-  target: true,
-  repeat: true,
-  verdict: true,
-} as const;
-export type PeakPhase = Prisma.PhaseGetPayload<{ select: typeof PEAK_FIELDS }>;
-
-/**
- * A run's headline throughput: a workload (its first with a complete phase unless named), the mean over repeats at
- * its peak load level (the rules of every aggregate view, so the runs list and compare show the same number for a
- * run). Invalid phases count here unless `include` is "valid": the runs list shows the verdict beside it.
- */
-export function runPeak(phases: readonly PeakPhase[], workloadAsked?: string, include: Include = "all") {
-  const work = phases.filter((p) => p.kind === "workload").sort((a, b) => a.index - b.index);
-  const workload = workloadAsked ?? work.find((p) => isComplete(p))?.workload;
-  if (workload === undefined || workload === null) return null;
-  const ofWorkload = work
-    .filter((p) => p.workload === workload)
-    .map((p) => ({ ...p, runId: "", throughputOpsSec: storedPhaseThroughput(p.throughputSum) ?? 0 }));
-  const { peaks, throughput } = atPeakOverRepeats(ofWorkload, include);
-  const first = peaks[0];
-  if (!first || throughput.mean === null) return null;
-  return {
-    workload,
-    phase: first.name,
-    threads: first.threadsPerClient * first.clients,
-    target: storedNumber(first.target, LIMITS.throughputOpsSec),
-    throughput,
+    runs: rows.map((r) => {
+      const h = headlines.get(r.id) ?? { phases: 0, records: null, workloads: [], peak: null };
+      return {
+        ...runSummary(r),
+        phases: h.phases,
+        verdict: r.verdict,
+        records: h.records,
+        reasons: [...new Set((reasons.get(r.id) ?? []).flatMap((x) => storedReasons(x)))],
+        workloads: h.workloads,
+        throughputOpsSec: h.peak?.throughput.mean ?? null,
+        peak: h.peak,
+      };
+    }),
   };
 }
 

@@ -1,0 +1,121 @@
+/**
+ * Each run's headline kept on its row (runs.headline): its phase count, its workloads and its peak (runPeak), what the
+ * runs explorer and the timeline show for every run listed. Computed from a page's phases at each request, a /runs
+ * page of 100 runs read and took apart about 3,600 phases, the slowest answer beside a writer on both stores (issue 28,
+ * docs/benchmarks.md). A write marks the runs it stored phases for ("r:<run id>" in dirty_groups, refresh.ts) and the
+ * settler recounts them (settle.ts), in the transaction that takes the mark; a reader uses a kept headline only where
+ * no mark is pending, read in the same statement, and counts the others from their phases as before.
+ */
+import { LIMITS } from "../../../model/result-limits.js";
+import { type PeakPhase, runPeak } from "../queries/run-peak.js";
+import { storedCount, storedNumber, storedObject } from "../stored-values.js";
+import type { Writer } from "./writer.js";
+
+export interface RunHeadline {
+  /** How many phases the run has stored. */
+  phases: number;
+  /** The most records a phase of it was given (YCSB recordcount): the scale it ran at (model/local-cell.ts). */
+  records: number | null;
+  /** Its workloads (load phases left out), in phase order. */
+  workloads: string[];
+  peak: ReturnType<typeof runPeak>;
+}
+
+export const runDirtyId = (runId: string) => `r:${runId}`;
+
+/** A phase's fields a headline reads: its peak fields and its YCSB recordcount, if it states one. */
+export type HeadlinePhase = PeakPhase & { records: number | null };
+
+/** The headline of one run from its phases, in phase order (pure). */
+export function runHeadline(phases: readonly HeadlinePhase[]): RunHeadline {
+  const records = phases.flatMap((p) => (p.records === null ? [] : [p.records]));
+  return {
+    phases: phases.length,
+    records: records.length ? Math.max(...records) : null,
+    workloads: [...new Set(phases.flatMap((p) => (p.workload && p.kind !== "load" ? [p.workload] : [])))],
+    peak: runPeak(phases),
+  };
+}
+
+/** The phase fields a headline needs, by run, in phase order. */
+async function peakPhases(db: Writer, runIds: readonly string[]): Promise<Map<string, HeadlinePhase[]>> {
+  const out = new Map<string, HeadlinePhase[]>(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return out;
+  const rows = await db.$queryRaw<(HeadlinePhase & { runId: string })[]>`
+    SELECT p.run_id AS "runId", p.name, p.index, p.kind, p.workload, p.throughput_sum AS "throughputSum",
+           p.clients_reported AS "clientsReported", p.clients, p.threads_per_client AS "threadsPerClient", p.target,
+           p.repeat, p.verdict,
+           CASE WHEN p.properties->>'recordcount' ~ '^[0-9]{1,15}$' THEN (p.properties->>'recordcount')::float8 END AS records
+    FROM phases p WHERE p.run_id = ANY(${[...runIds]}::text[]) ORDER BY p.run_id, p.index`;
+  for (const { runId, ...p } of rows)
+    out.get(runId)?.push({
+      ...p,
+      index: Number(p.index),
+      throughputSum: Number(p.throughputSum),
+      clientsReported: Number(p.clientsReported),
+      clients: Number(p.clients),
+      threadsPerClient: Number(p.threadsPerClient),
+      target: p.target === null ? null : Number(p.target),
+      repeat: Number(p.repeat),
+      records: p.records === null ? null : Number(p.records),
+    });
+  return out;
+}
+
+/** These runs' headlines recounted from their phases and kept (the settler, the rebuild); a run gone is skipped. */
+export async function refreshRunHeadlines(tx: Writer, runIds: readonly string[]): Promise<void> {
+  if (runIds.length === 0) return;
+  const phases = await peakPhases(tx, runIds);
+  const rows = [...phases].map(([id, ps]) => ({ id, headline: runHeadline(ps) }));
+  await tx.$executeRaw`
+    UPDATE runs r SET headline = x.headline FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, headline jsonb)
+    WHERE r.id = x.id`;
+}
+
+/**
+ * The headlines of these runs: kept, where no write since is waiting to be settled (the mark and the headline read in
+ * one statement, so one snapshot), else counted from their phases now. Each run's mark is looked up by key (OFFSET 0
+ * keeps the lookup a lookup: as a hashed subplan the planner read every mark pending).
+ */
+export async function headlinesOf(db: Writer, runIds: readonly string[]): Promise<Map<string, RunHeadline>> {
+  const out = new Map<string, RunHeadline>();
+  if (runIds.length === 0) return out;
+  const kept = await db.$queryRaw<{ id: string; headline: unknown; pending: boolean }[]>`
+    SELECT r.id, r.headline, d.pending IS NOT NULL AS pending
+    FROM runs r LEFT JOIN LATERAL (SELECT true AS pending FROM dirty_groups d WHERE d.id = 'r:' || r.id OFFSET 0) d ON true
+    WHERE r.id = ANY(${[...runIds]}::text[])`;
+  const counted: string[] = [];
+  for (const k of kept) {
+    const h = k.pending ? null : storedHeadline(k.headline);
+    if (h) out.set(k.id, h);
+    else counted.push(k.id);
+  }
+  for (const [id, ps] of await peakPhases(db, counted)) out.set(id, runHeadline(ps));
+  return out;
+}
+
+/** A kept headline as the API serves it, or null when it is of another shape (counted from the phases then). */
+function storedHeadline(v: unknown): RunHeadline | null {
+  const o = storedObject(v);
+  if (!o || !Array.isArray(o.workloads) || storedCount(o.phases) === null) return null;
+  if (o.records !== null && storedNumber(o.records, Number.MAX_SAFE_INTEGER) === null) return null;
+  const head = {
+    phases: Number(o.phases),
+    records: o.records === null ? null : Number(o.records),
+    workloads: o.workloads.map(String),
+  };
+  if (o.peak === null) return { ...head, peak: null };
+  const peak = storedObject(o.peak);
+  const throughput = storedObject(peak?.throughput);
+  if (!peak || !throughput || typeof peak.workload !== "string" || typeof peak.phase !== "string") return null;
+  return {
+    ...head,
+    peak: {
+      workload: peak.workload,
+      phase: peak.phase,
+      threads: Number(peak.threads),
+      target: storedNumber(peak.target, LIMITS.throughputOpsSec),
+      throughput: throughput as NonNullable<RunHeadline["peak"]>["throughput"],
+    },
+  };
+}
