@@ -1,12 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../api/build.js";
 import { type Database, openDatabase } from "../../api/db/open.js";
-import { settleAggregates } from "../../api/store/aggregates/settle.js";
-import { ingestDocuments } from "../../api/store/ingest.js";
 import type { ResultDocument } from "../../model/result-document.js";
-import { fixtureDocument, freshPostgresDatabase, ROOT, testConfig } from "./api-helpers.js";
+import { fixtureDocument, freshPostgresDatabase, ROOT, storedAndServed } from "./api-helpers.js";
 
 // Each configuration keeps its summary without repeats and its repeats' listing (api/store/aggregates/listing.ts,
 // issue 28): written at ingest, computed by the migration for rows kept before it, read by /sweeps and /repeatability.
@@ -61,10 +58,7 @@ describe.each(["pglite", "postgres"] as const)("configurations' kept listings on
   beforeAll(async () => {
     const url = kind === "postgres" ? await freshPostgresDatabase("api_listing") : undefined;
     db = await openDatabase(url ? { databaseUrl: url } : {});
-    for (const batch of runs()) await ingestDocuments(db.prisma, batch);
-    await settleAggregates(db.prisma);
-    app = await buildApp(testConfig({ responseCache: false }), { database: db, logLevel: "silent" });
-    await app.ready();
+    app = await storedAndServed(db, runs());
   }, 120_000);
   afterAll(async () => {
     await app?.close();

@@ -1,8 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { FastifyInstance } from "fastify";
 import pg from "pg";
+import { buildApp } from "../../api/build.js";
 import type { AppConfig } from "../../api/config.js";
+import type { Database } from "../../api/db/open.js";
+import { settleAggregates } from "../../api/store/aggregates/settle.js";
+import { ingestDocuments } from "../../api/store/ingest.js";
 import { type ResultDocument, SCHEMA_VERSION } from "../../model/result-document.js";
 import { parseYcsbOutput } from "../../runner/ycsb-output/index.js";
 import { testDatabasePrefix } from "../support/integration-teardown.js";
@@ -116,3 +121,15 @@ export async function freshPostgresDatabase(name: string): Promise<string> {
 }
 
 export const auth = { authorization: `Bearer ${TOKEN}` };
+
+/**
+ * The batches stored (each as one POST would), every kept aggregate settled, and the API served over the store without
+ * its response cache, so each request computes its answer from what is kept.
+ */
+export async function storedAndServed(db: Database, batches: readonly ResultDocument[][]): Promise<FastifyInstance> {
+  for (const batch of batches) await ingestDocuments(db.prisma, batch);
+  await settleAggregates(db.prisma);
+  const app = await buildApp(testConfig({ responseCache: false }), { database: db, logLevel: "silent" });
+  await app.ready();
+  return app;
+}

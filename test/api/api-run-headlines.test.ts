@@ -1,14 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../api/build.js";
 import { type Database, openDatabase } from "../../api/db/open.js";
 import { PGliteOnThread } from "../../api/db/pglite-thread.js";
 import { headlinesOf } from "../../api/store/aggregates/run-headlines.js";
 import { settleAggregates } from "../../api/store/aggregates/settle.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import type { ResultDocument } from "../../model/result-document.js";
-import { fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
+import { fixtureDocument, freshPostgresDatabase, storedAndServed } from "./api-helpers.js";
 
 // Each run's headline kept on its row (api/store/aggregates/run-headlines.ts, issue 28): the runs explorer and the
 // timeline list runs without reading their phases (a /runs page of 100 runs read about 3,600), and answer the same as
@@ -84,10 +83,10 @@ describe.each(["pglite", "postgres"] as const)("runs' kept headlines on %s", (ki
       };
       db = await openDatabase({});
     }
-    for (let r = 0; r < 12; r++) await ingestDocuments(db.prisma, run(`headline-${r}`, r));
-    await settleAggregates(db.prisma);
-    app = await buildApp(testConfig({ responseCache: false }), { database: db, logLevel: "silent" });
-    await app.ready();
+    app = await storedAndServed(
+      db,
+      Array.from({ length: 12 }, (_, r) => run(`headline-${r}`, r)),
+    );
   }, 120_000);
   afterAll(async () => {
     await app?.close();
