@@ -235,6 +235,7 @@ export async function rehearseDashboard(o: DashboardRehearsalOptions = {}): Prom
       await emulator.stop();
       await dropDatabase().catch(() => {});
       if (problems.length === 0 && !o.keepFiles) rmSync(root, { recursive: true, force: true });
+      else if (!o.keepFiles) instance?.dropSoftware();
     },
   };
 }

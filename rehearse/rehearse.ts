@@ -355,8 +355,12 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     if (!o.emulator) await emulator.stop();
     // A good rehearsal leaves nothing behind; a failed one keeps every log for inspection.
     if (removeFiles) for (const m of [...machines, ...services]) m.remove();
+    else if (!o.keepFiles) for (const m of [...machines, ...services]) m.dropSoftware();
     if (removeFiles) rmSync(root, { recursive: true, force: true });
-    if (why) log(`rehearse: ${why}: every instance stopped${removeFiles ? "" : `; folders kept in ${root}`}`);
+    if (why)
+      log(
+        `rehearse: ${why}: every instance stopped${removeFiles ? "" : `; folders kept in ${root} (without the software each installed)`}`,
+      );
   };
   const onInterrupt = () => void stopAll("interrupted (Ctrl-C)").then(() => process.exit(130));
   process.once("SIGINT", onInterrupt);
@@ -506,7 +510,8 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     const iam = { ...auditCalls(proxy.calls, roles, stack.region, stack.account), probes };
     const problems = findProblems(phases, statuses, machines, iam, front);
     removeFiles = problems.length === 0 && !o.keepFiles;
-    if (!removeFiles) log(`folders kept for inspection: ${root}`);
+    if (!removeFiles)
+      log(`folders kept for inspection: ${root} (logs, /etc, /var/lib, homes, kit, disks; not /usr or /var/cache)`);
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
     return {

@@ -10,6 +10,7 @@ import { rebuildAggregates } from "../store/aggregates/rebuild.js";
 import type { Db } from "./client.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 import { FairQueue, fairlyQueued } from "./fair-queue.js";
+import { writeThroughPool } from "./pg-direct.js";
 import { PGliteOnThread } from "./pglite-thread.js";
 
 export type { Db };
@@ -51,31 +52,38 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let dataDirLock: DataDirLock | undefined;
   let ping: () => Promise<void>;
   let closeHealth: (() => Promise<void>) | undefined;
+  // The Postgres pool Prisma's adapter is given, which ingest's transactions and the run pages use too (pg-direct.ts).
+  let pool: pg.Pool | undefined;
+  let closePool: (() => Promise<void>) | undefined;
   if (opts.pool) {
-    const pool = opts.pool;
-    factory = new PrismaPg(pool);
-    // The caller's pool is the only one (its password follows Secrets Manager): /health asks it, within its deadline.
-    ping = async () => void (await pool.query("SELECT 1"));
+    pool = opts.pool;
+    const given = opts.pool;
+    factory = new PrismaPg(given);
     migrate = async () => {
-      const client = await pool.connect();
+      const client = await given.connect();
       try {
         return await applyMigrations(pgSession(client));
       } finally {
         client.release();
       }
     };
-    // The caller's pool answers /health too: it owns the connections and their credentials.
-    ping = async () => void (await pool.query("SELECT 1"));
+    // The caller's pool is the only one (its password follows Secrets Manager): /health asks it, within its deadline.
+    ping = async () => void (await given.query("SELECT 1"));
   } else if (opts.databaseUrl) {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
-    factory = new PrismaPg({
+    const own = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       statement_timeout: 60_000,
     });
+    // An idle connection the server drops (a restart) is replaced when next taken; the error is not the process's.
+    own.on("error", () => {});
+    pool = own;
+    closePool = () => own.end();
+    factory = new PrismaPg(own);
     const health = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 1,
@@ -125,10 +133,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     appliedMigrations = opts.migrate === false ? [] : await migrate();
   } catch (e) {
     await closeHealth?.();
+    await closePool?.();
     await closePglite?.();
     throw e;
   }
   const prisma = new PrismaClient({ adapter: factory });
+  if (pool) writeThroughPool(prisma, pool);
   if (opts.migrate !== false) {
     try {
       // Aggregates of rows stored before them, or by older rules (api/store/aggregates/rebuild.ts): once per version.
@@ -136,6 +146,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     } catch (e) {
       await prisma.$disconnect();
       await closeHealth?.();
+      await closePool?.();
       await closePglite?.();
       throw e;
     }
@@ -149,6 +160,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       await closeHealth?.();
+      await closePool?.();
       await closePglite?.();
       await opts.pool?.end();
     },

@@ -17,8 +17,10 @@ const ADAPTER_KINDS = new Set([
 const NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
 // "timeout exceeded when trying to connect": pg-pool's error when no connection is free within connectionTimeoutMillis
 // (every one busy under load, or the server slow to accept), which the driver adapter passes on as a plain Error.
+// "connection error and is not queryable": pg's error for a statement sent on a connection that has ended (the server
+// terminated it mid-transaction: api/db/pg-direct.ts).
 const MESSAGES =
-  /Connection terminated|Connection refused|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Timed out fetching a new connection|PGlite is closed|server closed the connection/i;
+  /Connection terminated|Connection refused|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Timed out fetching a new connection|PGlite is closed|server closed the connection|connection error and is not queryable/i;
 
 export function isDatabaseOutage(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 4) return false;

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.js";
+import type { SqlWriter } from "../db/pg-direct.js";
 import type { Touched } from "./touched.js";
 
 /**
@@ -10,17 +11,19 @@ import type { Touched } from "./touched.js";
  * own writes (`noteWrite`, after they commit): with PGlite, whose directory has one owner (api/db/data-dir-lock.ts),
  * that is every write, known without asking the database at every request.
  */
-type Tx = Pick<Db, "$executeRaw">;
+type Tx = Pick<SqlWriter, "$executeRaw">;
 
 /** Changes kept for readers behind: one further behind drops every answer. */
 export const CHANGES_KEPT = 1_000;
 
 /** The statement that moves the version and logs the change: awaited in an interactive transaction, or one of a batch transaction's. */
-export function recordWrite(tx: Tx, touched: Touched) {
+export function recordWrite<W extends Tx>(tx: W, touched: Touched): ReturnType<W["$executeRaw"]> {
   return tx.$executeRaw`
     WITH v AS (UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version),
          logged AS (INSERT INTO data_changes (version, touched) SELECT version, ${JSON.stringify(touched)}::jsonb FROM v)
-    DELETE FROM data_changes WHERE version <= (SELECT version FROM v) - ${CHANGES_KEPT}`;
+    DELETE FROM data_changes WHERE version <= (SELECT version FROM v) - ${CHANGES_KEPT}` as ReturnType<
+    W["$executeRaw"]
+  >;
 }
 
 type Listener = (touched: Touched) => void;

@@ -22,7 +22,9 @@ export const table = <C extends Record<string, string>>(name: string, columns: C
 
 /**
  * INSERT INTO <table> (<columns>) SELECT <columns> FROM jsonb_to_recordset(<rows>) AS x(<columns with types>) <tail>:
- * names and types come from the declarations above (never from input), the rows are one bound parameter.
+ * names and types come from the declarations above (never from input), the rows are one bound parameter. A table
+ * without a jsonb column reads its rows with json_to_recordset: the parameter is not parsed into jsonb first (every
+ * number of it into numeric), only each field as its column's type.
  */
 export function bulkInsert<T extends Table<Record<string, string>>>(
   t: T,
@@ -41,7 +43,8 @@ export function bulkInsertJson<T extends Table<Record<string, string>>>(
   const names = Object.keys(t.columns);
   const cols = Prisma.raw(names.join(", "));
   const typed = Prisma.raw(names.map((n) => `${n} ${t.columns[n]}`).join(", "));
-  return Prisma.sql`INSERT INTO ${Prisma.raw(t.name)} (${cols}) SELECT ${cols} FROM jsonb_to_recordset(${rowsJson}::jsonb) AS x(${typed}) ${tail}`;
+  const json = Object.values(t.columns).includes("jsonb") ? "jsonb" : "json";
+  return Prisma.sql`INSERT INTO ${Prisma.raw(t.name)} (${cols}) SELECT ${cols} FROM ${Prisma.raw(json)}_to_recordset(${rowsJson}::${Prisma.raw(json)}) AS x(${typed}) ${tail}`;
 }
 
 export const SOURCES = table("sources", { id: "text", kind: "text", citation: "text", seed: "text" });
@@ -121,7 +124,8 @@ export const OPERATION_STATS = table("operation_stats", {
   hdr_histogram: "text",
 });
 
-export const STATUS_SERIES = table("status_series", { client_result_id: "int", points: "jsonb" });
+/** The series is json (kept as written: migration 20261216000000_status_series_json). */
+export const STATUS_SERIES = table("status_series", { client_result_id: "int", points: "json" });
 
 /** STATUS_SERIES rows as JSON text, each series given as its JSON (document-hash.ts statusSeriesJson wrote it once). */
 export const statusSeriesRowsJson = (rows: readonly { clientResultId: number; pointsJson: string }[]): string =>

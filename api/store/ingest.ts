@@ -4,6 +4,7 @@ import type { ResultDocument } from "../../model/result-document.js";
 import { type Facts, factDifferences, phaseFacts, runFacts, showFact, sortedJson } from "../../model/shared-facts.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
+import { type SqlWriter, writeTransaction } from "../db/pg-direct.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
 import { noteWrite, recordWrite } from "./data-version.js";
 import { documentHash, legacyDocumentHash, statusSeriesJson } from "./document-hash.js";
@@ -27,7 +28,7 @@ import {
   statusSeriesRowsJson,
   VALIDITY_VERDICTS,
 } from "./ingest-tables.js";
-import { keepTotals, type Tx } from "./phase-totals.js";
+import { keepTotals } from "./phase-totals.js";
 import { sourceIdOf } from "./sources.js";
 import { type Touched, touchedByDocuments } from "./touched.js";
 
@@ -152,7 +153,9 @@ export async function ingestDocuments(
   const lz4 = await hasLz4(db);
   // What this write touched (the runs of the documents it stores now): the cached answers it can change go.
   const touched: Touched = { runs: [] };
-  const outcomes = await db.$transaction(
+  // On Postgres on the pool directly (api/db/pg-direct.ts: Prisma's raw path cost more than the statements).
+  const outcomes = await writeTransaction(
+    db,
     async (tx) => {
       // The status series (the largest jsonb of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
       // default pglz (PostgreSQL docs, "default_toast_compression"); SET LOCAL ends with the transaction.
@@ -162,6 +165,10 @@ export async function ingestDocuments(
       const phaseId = await storePhases(tx, docs);
       const clients = await storeClientResults(tx, docs, phaseId);
       await storeClientDetails(tx, docs, extras, clients);
+      // Rows other writes share are taken last, each held for the fewest statements: the outcomes read only this
+      // write's keys; the phases' totals lock those phases; the groups' marks (refresh.ts) and the change log's version
+      // row, which every concurrent write of the same groups waits for until this one commits, come at the end.
+      const outcomes = await outcomesOf(tx, docs, clients);
       await keepTotals(tx, clients.touchedPhases);
       await keepRunEnds(tx, docs, clients.created);
       await refreshAggregates(tx, clients.touchedPhases);
@@ -171,7 +178,7 @@ export async function ingestDocuments(
       );
       // What the views show changed: the cached answers go (last statement, so its row lock is held only to commit).
       if (clients.created.size > 0) await recordWrite(tx, touched);
-      return outcomesOf(tx, docs, clients);
+      return outcomes;
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
@@ -262,7 +269,7 @@ function storedPhaseFacts(p: StoredPhase): Facts {
   };
 }
 
-async function storeSources(tx: Tx, docs: readonly ResultDocument[]): Promise<void> {
+async function storeSources(tx: SqlWriter, docs: readonly ResultDocument[]): Promise<void> {
   const sources = new Map<string, Row<typeof SOURCES>>();
   for (const d of docs) {
     const s = d.run.source;
@@ -277,7 +284,7 @@ async function storeSources(tx: Tx, docs: readonly ResultDocument[]): Promise<vo
 }
 
 /** The batch's runs, new ones stored; a document whose run facts differ from what is stored, or from the batch's first document of its run, is refused. */
-async function storeRuns(tx: Tx, docs: readonly ResultDocument[]): Promise<void> {
+async function storeRuns(tx: SqlWriter, docs: readonly ResultDocument[]): Promise<void> {
   const first = new Map<string, number>();
   docs.forEach((d, i) => {
     const j = first.get(d.run.id);
@@ -311,7 +318,7 @@ async function storeRuns(tx: Tx, docs: readonly ResultDocument[]): Promise<void>
 }
 
 /** The batch's phases, new ones stored, each checked against what is stored; their ids by run and phase name. */
-async function storePhases(tx: Tx, docs: readonly ResultDocument[]): Promise<Map<string, number>> {
+async function storePhases(tx: SqlWriter, docs: readonly ResultDocument[]): Promise<Map<string, number>> {
   const phases = new Map<string, PhaseFacts>();
   const first = new Map<string, number>();
   docs.forEach((d, i) => {
@@ -356,7 +363,7 @@ interface StoredClients {
 
 /** One client result per key (the first document of the batch with it), unless one is stored already. */
 async function storeClientResults(
-  tx: Tx,
+  tx: SqlWriter,
   docs: readonly ResultDocument[],
   phaseId: Map<string, number>,
 ): Promise<StoredClients> {
@@ -398,7 +405,7 @@ async function storeClientResults(
 
 /** What hangs off each client result created now: operation groups, status series, HDR log references, verdict. */
 async function storeClientDetails(
-  tx: Tx,
+  tx: SqlWriter,
   docs: readonly ResultDocument[],
   extras: readonly (IngestExtras | undefined)[],
   { created, seriesJson }: StoredClients,
@@ -417,8 +424,16 @@ async function storeClientDetails(
   }
   if (ops.length) await tx.$executeRaw(bulkInsert(OPERATION_STATS, ops));
   if (series.length) await tx.$executeRaw(bulkInsertJson(STATUS_SERIES, statusSeriesRowsJson(series)));
-  if (hdrRefs.length) await tx.$executeRaw(bulkInsert(HDR_LOG_REFS, hdrRefs, Prisma.sql`ON CONFLICT DO NOTHING`));
+  // Each client result's references are inserted once, with it (a log named twice in a document is one row).
+  if (hdrRefs.length) await tx.$executeRaw(bulkInsert(HDR_LOG_REFS, uniqueRefs(hdrRefs)));
   if (verdicts.length) await tx.$executeRaw(bulkInsert(VALIDITY_VERDICTS, verdicts));
+}
+
+/** HDR log references without repeats (the table's key: client result, operation, uri). */
+function uniqueRefs(refs: readonly Row<typeof HDR_LOG_REFS>[]): Row<typeof HDR_LOG_REFS>[] {
+  const seen = new Map<string, Row<typeof HDR_LOG_REFS>>();
+  for (const r of refs) seen.set(JSON.stringify([r.client_result_id, r.operation, r.uri]), r);
+  return [...seen.values()];
 }
 
 /**
@@ -426,7 +441,11 @@ async function storeClientDetails(
  * document as it ends and knows the run's end only after its last one; a document may state it, published ones do).
  * Only ever later: a client result is never changed, so the stored end cannot go back.
  */
-async function keepRunEnds(tx: Tx, docs: readonly ResultDocument[], created: Map<number, number>): Promise<void> {
+async function keepRunEnds(
+  tx: SqlWriter,
+  docs: readonly ResultDocument[],
+  created: Map<number, number>,
+): Promise<void> {
   const ends = new Map<string, string>();
   for (const i of created.keys()) {
     const d = docs[i]!;
@@ -447,7 +466,7 @@ async function keepRunEnds(tx: Tx, docs: readonly ResultDocument[], created: Map
  * retry of an acknowledged batch costs what its first POST did, whatever its size.
  */
 async function outcomesOf(
-  tx: Tx,
+  tx: SqlWriter,
   docs: readonly ResultDocument[],
   { created, hashes, firstOfKey }: StoredClients,
 ): Promise<IngestOutcome[]> {

@@ -7,9 +7,7 @@ import {
   worstVerdict,
 } from "../../model/aggregate/rules.js";
 import { Prisma } from "../../prisma/generated/client.js";
-import type { Db } from "../db/client.js";
-
-export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+import type { SqlWriter } from "../db/pg-direct.js";
 
 /**
  * The totals the read side uses, kept by the model's rules (model/aggregate/rules.ts) for every phase this
@@ -17,7 +15,7 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  * verdict; then each touched run's worst verdict over its phases. The touched phases are locked first (in id order,
  * no deadlock) and read in a later statement, whose snapshot sees every client a concurrent ingest committed.
  */
-export async function keepTotals(tx: Tx, phaseIds: number[]): Promise<void> {
+export async function keepTotals(tx: SqlWriter, phaseIds: number[]): Promise<void> {
   const touched = [...phaseIds].sort((a, b) => a - b);
   if (touched.length === 0) return;
   await tx.$queryRaw`SELECT id FROM phases WHERE id IN (${Prisma.join(touched)}) ORDER BY id FOR UPDATE`;

@@ -9,12 +9,16 @@ import { refreshPhaseOperations } from "./phase-operations.js";
 import { runDirtyId } from "./run-headlines.js";
 import type { Writer } from "./writer.js";
 
-/** After clients were stored: their phases' operation groups, and those phases' groups marked dirty. */
+/**
+ * After clients were stored: their phases' operation groups, and those phases' groups marked dirty. The marks go last:
+ * a mark already there is locked by this write's update until it commits, and every concurrent write of the same
+ * groups waits for that lock, so it is held for the fewest statements.
+ */
 export async function refreshAggregates(tx: Writer, phaseIds: readonly number[]): Promise<void> {
   if (phaseIds.length === 0) return;
   await refreshPhaseOperations(tx, phaseIds);
   const ids = [...new Set(phaseIds)];
-  await markDirty(tx, await groupsOfPhases(tx, ids));
+  const groups = await groupsOfPhases(tx, ids);
   await tx.$executeRaw`INSERT INTO dirty_group_phases (id, phase_id)
     SELECT g.id, p.id FROM phases p
     CROSS JOIN LATERAL (VALUES (${dirtyId.configuration("")} || p.configuration_id), (${dirtyId.peak("")} || p.peak_id)) AS g(id)
@@ -24,6 +28,7 @@ export async function refreshAggregates(tx: Writer, phaseIds: readonly number[])
   await tx.$executeRaw`INSERT INTO dirty_groups (id, whole)
     SELECT DISTINCT ${runDirtyId("")} || p.run_id, true FROM phases p WHERE p.id = ANY(${ids}::int[])
     ON CONFLICT (id) DO NOTHING`;
+  await markDirty(tx, groups);
 }
 
 /**

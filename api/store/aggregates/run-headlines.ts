@@ -62,14 +62,33 @@ async function peakPhases(db: Writer, runIds: readonly string[]): Promise<Map<st
   return out;
 }
 
-/** These runs' headlines recounted from their phases and kept (the settler, the rebuild); a run gone is skipped. */
-export async function refreshRunHeadlines(tx: Writer, runIds: readonly string[]): Promise<void> {
-  if (runIds.length === 0) return;
-  const phases = await peakPhases(tx, runIds);
+/**
+ * These runs' headlines recounted from their phases and kept (the settler, the rebuild); a run gone is skipped. A run
+ * whose row a write holds (its totals and end, kept under the row's lock until it commits) is not waited for: it is
+ * marked again for the next round. Waiting there would deadlock: that write waits for the marks this transaction took.
+ * Returns how many were marked again.
+ */
+export async function refreshRunHeadlines(tx: Writer, runIds: readonly string[]): Promise<number> {
+  if (runIds.length === 0) return 0;
+  const ids = [...runIds].sort();
+  const stored = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM runs WHERE id = ANY(${ids}::text[])`;
+  const free = new Set(
+    (
+      await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM runs WHERE id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE SKIP LOCKED`
+    ).map((r) => r.id),
+  );
+  const held = stored.map((r) => r.id).filter((id) => !free.has(id));
+  if (held.length)
+    await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT ${runDirtyId("")} || x, true FROM unnest(${held}::text[]) AS x
+      ON CONFLICT (id) DO NOTHING`;
+  if (free.size === 0) return held.length;
+  const phases = await peakPhases(tx, [...free]);
   const rows = [...phases].map(([id, ps]) => ({ id, headline: runHeadline(ps) }));
   await tx.$executeRaw`
     UPDATE runs r SET headline = x.headline FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, headline jsonb)
     WHERE r.id = x.id`;
+  return held.length;
 }
 
 /**

@@ -1,10 +1,16 @@
 /**
+ * A round and a write never deadlock: both take marks in id order (a write marks its groups in one sorted statement,
+ * its last lock but the change log's), and a round never waits for a run's row a write holds (run-headlines.ts marks
+ * that run again instead). Before, a round holding marks waited for a run a write had updated, while that write
+ * waited for those marks: a writer posting one run's phases beside the settler deadlocked within seconds.
+ *
  * Recounting the groups (and runs' headlines, run-headlines.ts) writes marked dirty (refresh.ts), before a view reads the kept rows and every second in the
  * background: each dirty group once, in transactions of at most BATCH groups, the marks and the phases written into
  * them taken in the transaction that recounts them (a write marking a group again meanwhile marks it for the next
  * round). One round at a time per process; a reader arriving during a round waits for it.
  */
 import type { Db } from "../../db/client.js";
+import { writeTransaction } from "../../db/pg-direct.js";
 import { refreshGroups } from "./groups.js";
 import { refreshRunHeadlines, runDirtyId } from "./run-headlines.js";
 
@@ -29,10 +35,11 @@ async function settle(db: Db): Promise<void> {
   for (;;) {
     const any = await db.$queryRaw<{ id: string }[]>`SELECT id FROM dirty_groups LIMIT 1`;
     if (any.length === 0) return;
-    await db.$transaction(
+    const progress = await writeTransaction(
+      db,
       async (tx) => {
         const taken = await tx.$queryRaw<{ id: string; whole: boolean }[]>`
-          DELETE FROM dirty_groups WHERE id IN (SELECT id FROM dirty_groups ORDER BY id LIMIT ${BATCH})
+          DELETE FROM dirty_groups WHERE id IN (SELECT id FROM dirty_groups ORDER BY id LIMIT ${BATCH} FOR UPDATE)
           RETURNING id, whole`;
         const ids = taken.map((t) => t.id);
         const phases = await tx.$queryRaw<{ id: string; phaseId: number }[]>`
@@ -55,12 +62,15 @@ async function settle(db: Db): Promise<void> {
           },
           written,
         );
-        await refreshRunHeadlines(
+        const held = await refreshRunHeadlines(
           tx,
           ids.filter((id) => id.startsWith(runDirtyId(""))).map((id) => id.slice(runDirtyId("").length)),
         );
+        return taken.length > held;
       },
       { timeout: 10 * 60_000, maxWait: 60_000 },
     );
+    // Only runs a write holds are left (marked again): the next round takes them once it has committed.
+    if (!progress) return;
   }
 }

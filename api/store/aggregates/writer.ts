@@ -1,4 +1,7 @@
-import type { Db } from "../../db/client.js";
+import type { SqlWriter } from "../../db/pg-direct.js";
 
-/** What keeping the aggregates needs: raw reads and writes, on the client or inside an interactive transaction. */
-export type Writer = Pick<Db, "$queryRaw" | "$executeRaw">;
+/**
+ * What keeping the aggregates needs: raw reads and writes, on the client, inside Prisma's interactive transaction or
+ * a transaction on the pool (api/db/pg-direct.ts).
+ */
+export type Writer = SqlWriter;

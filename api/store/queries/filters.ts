@@ -3,6 +3,7 @@ import type { Include } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import type { SqlWriter } from "../../db/pg-direct.js";
 import { MEASURED_SOURCE } from "../sources.js";
 import { storedNumber, storedPhaseThroughput, storedRuntime } from "../stored-values.js";
 
@@ -86,23 +87,51 @@ export interface PhaseSummaryRow {
   peakId: string | null;
 }
 
-/** Anything that runs a raw query: the client, or a transaction of it. */
-export type Queryable = Pick<Db, "$queryRaw">;
+/** Anything that runs a raw query: the client, a transaction of it, or the pool's reader (api/db/pg-direct.ts). */
+export type Queryable = Pick<SqlWriter, "$queryRaw">;
 
-export function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
-  const c: Prisma.Sql[] = [...extra];
+/** The filters on a run's own facts (alias `r`), alike for the phase views and the runs list. */
+function runFactConditions(f: RunFilters): Prisma.Sql[] {
+  const c: Prisma.Sql[] = [];
   if (f.engine) c.push(Prisma.sql`r.engine = ${f.engine}`);
   if (f.version) c.push(Prisma.sql`r.engine_version = ${f.version}`);
-  if (f.preset) c.push(Prisma.sql`p.preset = ${f.preset}`);
   if (f.nodes) c.push(Prisma.sql`r.nodes = ${f.nodes}`);
   if (f.scenario) c.push(Prisma.sql`r.scenario = ${f.scenario}`);
   if (f.instanceType)
     c.push(Prisma.sql`(r.data_instance_type = ${f.instanceType} OR r.client_instance_type = ${f.instanceType})`);
-  if (f.source) c.push(Prisma.sql`s.kind = ${f.source}`);
-  if (f.workload) c.push(Prisma.sql`p.workload = ${f.workload}`);
   if (f.from) c.push(Prisma.sql`r.started_at >= ${new Date(f.from)}`);
   if (f.to) c.push(Prisma.sql`r.started_at <= ${new Date(f.to)}`);
-  return c.length ? Prisma.sql`WHERE ${Prisma.join(c, " AND ")}` : Prisma.empty;
+  return c;
+}
+
+const whereAll = (c: Prisma.Sql[]) => (c.length ? Prisma.sql`WHERE ${Prisma.join(c, " AND ")}` : Prisma.empty);
+
+/** The phase views' filters over phases `p`, their runs `r` and sources `s`. */
+export function sqlFilters(f: RunFilters, extra: Prisma.Sql[] = []): Prisma.Sql {
+  const c: Prisma.Sql[] = [...extra, ...runFactConditions(f)];
+  if (f.preset) c.push(Prisma.sql`p.preset = ${f.preset}`);
+  if (f.source) c.push(Prisma.sql`s.kind = ${f.source}`);
+  if (f.workload) c.push(Prisma.sql`p.workload = ${f.workload}`);
+  return whereAll(c);
+}
+
+/**
+ * GET /runs' filters over runs `r` alone, the runs `runWhere` selects (test/api/api-run-pages.test.ts holds the two
+ * equal for every filter): the run's own preset, its source by id where it is the measured one (by its index), a
+ * workload any of its phases ran, its worst verdict, its quarantine.
+ */
+export function runsWhereSql(f: RunFilters): Prisma.Sql {
+  const c = runFactConditions(f);
+  if (f.preset) c.push(Prisma.sql`r.preset = ${f.preset}`);
+  if (f.source === "measured") c.push(Prisma.sql`r.source_id = ${MEASURED_SOURCE}`);
+  else if (f.source)
+    c.push(Prisma.sql`EXISTS (SELECT 1 FROM sources s WHERE s.id = r.source_id AND s.kind = ${f.source})`);
+  if (f.workload)
+    c.push(Prisma.sql`EXISTS (SELECT 1 FROM phases p WHERE p.run_id = r.id AND p.workload = ${f.workload})`);
+  if (f.verdict) c.push(Prisma.sql`r.verdict = ${f.verdict}`);
+  if (f.quarantined === "exclude") c.push(Prisma.sql`r.quarantined_at IS NULL`);
+  else if (f.quarantined === "only") c.push(Prisma.sql`r.quarantined_at IS NOT NULL`);
+  return whereAll(c);
 }
 
 /**

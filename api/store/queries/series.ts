@@ -7,41 +7,57 @@ import {
 } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import type { Db } from "../../db/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { storedBuckets, storedColumn, storedObject } from "../stored-values.js";
 
-/** The per-client detail of one phase the dashboard plots (issue 7): status lines and latency histogram buckets. */
+interface SeriesRow {
+  name: string;
+  clients: number;
+  clientRows: { clientIndex: number; points: unknown; histograms: { operation: string; buckets: unknown }[] }[];
+  operations: { operation: string; clients: number; hdrHistogram: string | null }[];
+}
+
+/**
+ * The per-client detail of one phase the dashboard plots (issue 7): status lines and latency histogram buckets. One
+ * statement (on Postgres on the pool directly: api/db/pg-direct.ts): the phase with its clients' series and histograms
+ * and its kept groups' merged histograms, built as json by the database.
+ */
 export async function phaseSeries(db: Db, runId: string, phase: string) {
-  const p = await db.phase.findUnique({
-    where: { runId_name: { runId, name: phase } },
-    select: {
-      name: true,
-      clients: true,
-      clientResults: {
-        orderBy: { clientIndex: "asc" },
-        select: {
-          clientIndex: true,
-          statusSeries: { select: { points: true } },
-          operations: { select: { operation: true, histogramBuckets: true } },
-        },
-      },
-      operations: { select: { operation: true, clients: true, hdrHistogram: true }, orderBy: { operation: "asc" } },
-    },
-  });
+  const [p] = await sqlReader(db).$queryRaw<SeriesRow[]>`
+    SELECT p.name, p.clients, c.rows AS "clientRows", o.rows AS operations
+    FROM phases p
+    CROSS JOIN LATERAL (
+      SELECT coalesce(json_agg(json_build_object('clientIndex', c.client_index, 'points', s.points, 'histograms', h.rows)
+               ORDER BY c.client_index), '[]'::json) AS rows
+      FROM client_results c
+      LEFT JOIN status_series s ON s.client_result_id = c.id
+      CROSS JOIN LATERAL (
+        SELECT coalesce(json_agg(json_build_object('operation', x.operation, 'buckets', x.histogram_buckets)), '[]'::json) AS rows
+        FROM operation_stats x WHERE x.client_result_id = c.id AND x.histogram_buckets IS NOT NULL) h
+      WHERE c.phase_id = p.id) c
+    CROSS JOIN LATERAL (
+      SELECT coalesce(json_agg(json_build_object('operation', o.operation, 'clients', o.clients, 'hdrHistogram', o.hdr_histogram)
+               ORDER BY o.operation), '[]'::json) AS rows
+      FROM phase_operations o WHERE o.phase_id = p.id) o
+    WHERE p.run_id = ${runId} AND p.name = ${phase}`;
   if (!p) return null;
   return {
     runId,
     phase: p.name,
-    clients: p.clientResults.map((c) => ({
-      clientIndex: c.clientIndex,
-      status: throughputColumns(c.statusSeries?.points),
+    clients: p.clientRows.map((c) => ({
+      clientIndex: Number(c.clientIndex),
+      status: throughputColumns(c.points),
       histograms: Object.fromEntries(
-        c.operations.flatMap((o) => {
-          const buckets = storedBuckets(o.histogramBuckets);
+        c.histograms.flatMap((o) => {
+          const buckets = storedBuckets(o.buckets);
           return buckets ? [[o.operation, buckets]] : [];
         }),
       ),
     })),
-    latency: phaseDistributions(Math.max(p.clients, p.clientResults.length), p.operations),
+    latency: phaseDistributions(
+      Math.max(Number(p.clients), p.clientRows.length),
+      p.operations.map((o) => ({ ...o, clients: Number(o.clients) })),
+    ),
   };
 }
 
