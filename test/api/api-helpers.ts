@@ -5,7 +5,8 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { buildApp } from "../../api/build.js";
 import type { AppConfig } from "../../api/config.js";
-import type { Database } from "../../api/db/open.js";
+import { type Database, openDatabase } from "../../api/db/open.js";
+import { PGliteOnThread } from "../../api/db/pglite-thread.js";
 import { settleAggregates } from "../../api/store/aggregates/settle.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import { type ResultDocument, SCHEMA_VERSION } from "../../model/result-document.js";
@@ -132,4 +133,64 @@ export async function storedAndServed(db: Database, batches: readonly ResultDocu
   const app = await buildApp(testConfig({ responseCache: false }), { database: db, logLevel: "silent" });
   await app.ready();
   return app;
+}
+
+/** A store whose statements are recorded while `recording` is on: each SQL text as the database received it. */
+export interface RecordedStore {
+  db: Database;
+  /** The statements sent while recording. */
+  sent: string[];
+  /** Records the statements `body` sends (from a clean list). */
+  record<T>(body: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * A store of either kind whose statements can be recorded: Postgres through a pool whose connections log what they
+ * send (Prisma's adapter and the pool's own statements alike), PGlite at its thread's query.
+ */
+export async function recordedStore(kind: "pglite" | "postgres", name: string): Promise<RecordedStore> {
+  const sent: string[] = [];
+  let recording = false;
+  let restore = () => {};
+  let db: Database;
+  if (kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: await freshPostgresDatabase(name), max: 5 });
+    pool.on("connect", (client) => {
+      const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+      (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const q = args[0] as string | { text: string };
+        if (recording) sent.push(typeof q === "string" ? q : q.text);
+        return query(...args);
+      };
+    });
+    db = await openDatabase({ pool });
+  } else {
+    const original = PGliteOnThread.prototype.query;
+    PGliteOnThread.prototype.query = function (this: PGliteOnThread, sql: string, ...rest: unknown[]) {
+      if (recording) sent.push(sql);
+      return original.call(this, sql, ...(rest as []));
+    } as typeof original;
+    restore = () => {
+      PGliteOnThread.prototype.query = original;
+    };
+    db = await openDatabase({});
+  }
+  return {
+    db,
+    sent,
+    async record(body) {
+      sent.length = 0;
+      recording = true;
+      try {
+        return await body();
+      } finally {
+        recording = false;
+      }
+    },
+    async close() {
+      await db.close();
+      restore();
+    },
+  };
 }

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../api/db/open.js";
-import { PGliteOnThread } from "../../api/db/pglite-thread.js";
+import type { Database } from "../../api/db/open.js";
 import { headlinesOf } from "../../api/store/aggregates/run-headlines.js";
 import { settleAggregates } from "../../api/store/aggregates/settle.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import type { ResultDocument } from "../../model/result-document.js";
-import { fixtureDocument, freshPostgresDatabase, storedAndServed } from "./api-helpers.js";
+import { fixtureDocument, type RecordedStore, recordedStore, storedAndServed } from "./api-helpers.js";
 
 // Each run's headline kept on its row (api/store/aggregates/run-headlines.ts, issue 28): the runs explorer and the
 // timeline list runs without reading their phases (a /runs page of 100 runs read about 3,600), and answer the same as
@@ -47,11 +45,9 @@ function run(id: string, r: number, missing = 0): ResultDocument[] {
 const READS_RUNS_PHASES = /FROM\s+("public"\.)?"?phases"?\s+(p\s+)?WHERE\s+(("public"\.)?"phases"\.|p\.)?"?run_id"?/i;
 
 describe.each(["pglite", "postgres"] as const)("runs' kept headlines on %s", (kind) => {
+  let store: RecordedStore;
   let db: Database;
   let app: FastifyInstance;
-  const sent: string[] = [];
-  let recording = false;
-  let restore = () => {};
 
   const ask = async (url: string) => {
     const res = await app.inject(`/api/v1${url}`);
@@ -61,28 +57,8 @@ describe.each(["pglite", "postgres"] as const)("runs' kept headlines on %s", (ki
   const VIEWS = ["/runs?scenario=headlines&limit=100", "/timeline?scenario=headlines&limit=50"];
 
   beforeAll(async () => {
-    if (kind === "postgres") {
-      const pool = new pg.Pool({ connectionString: await freshPostgresDatabase("api_headlines"), max: 5 });
-      pool.on("connect", (client) => {
-        const query = client.query.bind(client) as (...a: unknown[]) => unknown;
-        (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...args: unknown[]) => {
-          const q = args[0] as string | { text: string };
-          if (recording) sent.push(typeof q === "string" ? q : q.text);
-          return query(...args);
-        };
-      });
-      db = await openDatabase({ pool });
-    } else {
-      const original = PGliteOnThread.prototype.query;
-      PGliteOnThread.prototype.query = function (this: PGliteOnThread, sql: string, ...rest: unknown[]) {
-        if (recording) sent.push(sql);
-        return original.call(this, sql, ...(rest as []));
-      } as typeof original;
-      restore = () => {
-        PGliteOnThread.prototype.query = original;
-      };
-      db = await openDatabase({});
-    }
+    store = await recordedStore(kind, "api_headlines");
+    db = store.db;
     app = await storedAndServed(
       db,
       Array.from({ length: 12 }, (_, r) => run(`headline-${r}`, r)),
@@ -90,20 +66,16 @@ describe.each(["pglite", "postgres"] as const)("runs' kept headlines on %s", (ki
   }, 120_000);
   afterAll(async () => {
     await app?.close();
-    await db?.close();
-    restore();
+    await store?.close();
   });
 
   it("lists runs and the timeline without reading their phases once settled", async () => {
     await settleAggregates(db.prisma);
     for (const view of VIEWS) {
-      sent.length = 0;
-      recording = true;
-      await ask(view);
-      recording = false;
-      expect(sent.length, view).toBeGreaterThan(0);
+      await store.record(() => ask(view));
+      expect(store.sent.length, view).toBeGreaterThan(0);
       expect(
-        sent.filter((s) => READS_RUNS_PHASES.test(s)),
+        store.sent.filter((s) => READS_RUNS_PHASES.test(s)),
         view,
       ).toEqual([]);
     }
