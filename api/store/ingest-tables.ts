@@ -102,10 +102,11 @@ export const CLIENT_RESULTS = table("client_results", {
   runtime_ms: "float8",
   throughput_ops_sec: "float8",
   measurement_type: "text",
-  gc: "jsonb",
-  resources: "jsonb",
-  unknown_lines: "jsonb",
-  warnings: "jsonb",
+  // json, kept as written, like the other JSON parts of a client's result (migration 20261217000000_operation_and_client_json).
+  gc: "json",
+  resources: "json",
+  unknown_lines: "json",
+  warnings: "json",
   document_hash: "text",
 });
 
@@ -116,11 +117,11 @@ export const OPERATION_STATS = table("operation_stats", {
   avg_us: "float8",
   min_us: "float8",
   max_us: "float8",
-  percentiles_us: "jsonb",
-  returns: "jsonb",
-  histogram_buckets: "jsonb",
-  time_series: "jsonb",
-  extra: "jsonb",
+  percentiles_us: "json",
+  returns: "json",
+  histogram_buckets: "json",
+  time_series: "json",
+  extra: "json",
   hdr_histogram: "text",
 });
 

@@ -188,4 +188,38 @@ describe.each(["pglite", "postgres"] as const)("a client's status series on %s",
     expect(stored!.text).toBe(statusSeriesJson(doc));
     expect(stored!.points).toEqual(JSON.parse(statusSeriesJson(doc)));
   });
+
+  it("keeps a client result's JSON parts and its operation groups' as json, read back as the document's values", async () => {
+    const doc = fixtureDocument({ runId: `parts-${kind}`, client: 1 });
+    await ingestDocuments(db.prisma, [doc]);
+    const columns = await db.prisma.$queryRaw<{ column: string; type: string }[]>`
+      SELECT table_name || '.' || column_name AS column, data_type AS type FROM information_schema.columns
+      WHERE table_name IN ('client_results', 'operation_stats') AND data_type IN ('json', 'jsonb') ORDER BY 1`;
+    expect(columns).toEqual(
+      [
+        "client_results.gc",
+        "client_results.resources",
+        "client_results.unknown_lines",
+        "client_results.warnings",
+        "operation_stats.extra",
+        "operation_stats.histogram_buckets",
+        "operation_stats.percentiles_us",
+        "operation_stats.returns",
+        "operation_stats.time_series",
+      ].map((column) => ({ column, type: "json" })),
+    );
+    const client = await db.prisma.clientResult.findFirstOrThrow({
+      where: { runId: `parts-${kind}` },
+      include: { operations: true },
+    });
+    expect(client.gc).toEqual(doc.result.gc);
+    expect(client.unknownLines).toEqual(doc.result.unknownLines);
+    expect(client.warnings).toEqual(doc.result.warnings);
+    for (const [operation, o] of Object.entries(doc.result.operations)) {
+      const stored = client.operations.find((x) => x.operation === operation)!;
+      expect(stored.percentilesUs).toEqual(o.percentilesUs);
+      expect(stored.returns).toEqual(o.returns);
+      expect(stored.histogramBuckets).toEqual(o.histogramBuckets ?? null);
+    }
+  });
 });
