@@ -157,7 +157,7 @@ export async function ingestDocuments(
   const outcomes = await writeTransaction(
     db,
     async (tx) => {
-      // The status series (the largest jsonb of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
+      // The status series (the largest JSON of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
       // default pglz (PostgreSQL docs, "default_toast_compression"); SET LOCAL ends with the transaction.
       if (lz4) await tx.$executeRaw`SET LOCAL default_toast_compression = 'lz4'`;
       await storeSources(tx, docs);
