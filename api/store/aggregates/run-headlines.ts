@@ -70,15 +70,25 @@ async function peakPhases(db: Writer, runIds: readonly string[]): Promise<Map<st
  */
 export async function refreshRunHeadlines(tx: Writer, runIds: readonly string[]): Promise<number> {
   if (runIds.length === 0) return 0;
-  const ids = [...runIds].sort();
-  const stored = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM runs WHERE id = ANY(${ids}::text[])`;
+  const ids = [...new Set(runIds)].sort();
+  // Each run by its key, in id order (OFFSET 0 keeps a lookup a lookup: on a small table the planner would scan every
+  // run for the few named); a run a write holds is skipped, not waited for.
   const free = new Set(
     (
       await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM runs WHERE id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE SKIP LOCKED`
+        SELECT r.id FROM unnest(${ids}::text[]) WITH ORDINALITY AS x(id, n)
+        CROSS JOIN LATERAL (SELECT id FROM runs WHERE runs.id = x.id OFFSET 0 FOR UPDATE SKIP LOCKED) r ORDER BY x.n`
     ).map((r) => r.id),
   );
-  const held = stored.map((r) => r.id).filter((id) => !free.has(id));
+  const skipped = ids.filter((id) => !free.has(id));
+  // Of those, the runs still stored (a run deleted since its mark is not marked again).
+  const held = skipped.length
+    ? (
+        await tx.$queryRaw<{ id: string }[]>`
+          SELECT r.id FROM unnest(${skipped}::text[]) AS x(id)
+          CROSS JOIN LATERAL (SELECT id FROM runs WHERE runs.id = x.id OFFSET 0) r`
+      ).map((r) => r.id)
+    : [];
   if (held.length)
     await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT ${runDirtyId("")} || x, true FROM unnest(${held}::text[]) AS x
       ON CONFLICT (id) DO NOTHING`;
