@@ -62,7 +62,16 @@ export async function startMetadataService(
       notices.set(name, { action, time: new Date(Date.now() + 120_000).toISOString().replace(/\.\d{3}Z$/, "Z") });
     },
     stop: async () => {
-      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.server.close(() => resolve()))));
+      // Their connections closed too, as the front's (front.ts): close() alone waits for any still open.
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.server.closeAllConnections();
+              s.server.close(() => resolve());
+            }),
+        ),
+      );
     },
   };
 }

@@ -137,6 +137,12 @@ export async function startRecordingProxy(target: string, semantics?: S3Semantic
   return {
     endpoint: `http://127.0.0.1:${port}`,
     calls,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    // Its connections are closed too (the instances are gone by then): close() alone waits for a request still open
+    // (one the emulator never answered), which held a rehearsal's stop without a bound.
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
