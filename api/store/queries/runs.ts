@@ -129,6 +129,17 @@ function runSummary(r: RunPageRow) {
   };
 }
 
+/** A kept operation group (phase_operations) as the run pages read it. */
+interface KeptOperation {
+  count: number;
+  avgUs: number | null;
+  minUs: number | null;
+  maxUs: number | null;
+  percentilesUs: unknown;
+  percentileMethod: string;
+  averageOfClientAveragesUs: number | null;
+}
+
 interface PhaseAggregateRow {
   runId: string;
   name: string;
@@ -148,16 +159,7 @@ interface PhaseAggregateRow {
     verdict: string | null;
     reasons: unknown;
   }[];
-  operations: {
-    operation: string;
-    count: number;
-    avgUs: number | null;
-    minUs: number | null;
-    maxUs: number | null;
-    percentilesUs: unknown;
-    percentileMethod: string;
-    averageOfClientAveragesUs: number | null;
-  }[];
+  operations: ({ operation: string } & KeptOperation)[];
 }
 
 /**
@@ -226,15 +228,7 @@ function recordsOf(phases: readonly { records: number | null }[]): number | null
 const withoutRecords = <T extends { records: number | null }>({ records: _records, ...p }: T) => p;
 
 /** A kept operation group as the contract's aggregate (a value outside it reads as unknown). */
-function storedPhaseOperation(o: {
-  count: number;
-  avgUs: number | null;
-  minUs: number | null;
-  maxUs: number | null;
-  percentilesUs: unknown;
-  percentileMethod: string;
-  averageOfClientAveragesUs: number | null;
-}) {
+function storedPhaseOperation(o: KeptOperation) {
   const percentilesUs: Record<string, number | null> = {};
   for (const [k, v] of Object.entries(storedObject(o.percentilesUs) ?? {})) percentilesUs[k] = storedLatency(v);
   const method =
