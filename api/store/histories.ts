@@ -16,8 +16,8 @@ import type { Touched } from "./touched.js";
 const BASELINES: Touched = { runs: [], baselines: true };
 
 import { type RunFilters, runWhere } from "./queries/filters.js";
-import { historyWindowRunIds } from "./queries/history-runs.js";
-import { PEAK_FIELDS, type PeakPhase, runPeak } from "./queries/run-peak.js";
+import { type HistoryRun, historyWindowRuns } from "./queries/history-runs.js";
+import { PEAK_FIELDS, runPeak } from "./queries/run-peak.js";
 
 const HISTORY_RUN = {
   id: true,
@@ -31,19 +31,6 @@ const HISTORY_RUN = {
   verdict: true,
   phases: { select: PEAK_FIELDS },
 } as const;
-
-type HistoryRun = {
-  id: string;
-  scenario: string;
-  engine: string;
-  engineVersion: string;
-  preset: string;
-  nodes: number;
-  dataInstanceType: string;
-  startedAt: Date;
-  verdict: string;
-  phases: PeakPhase[];
-};
 
 /** Each workload a run measured, at its peak load level, mean over its valid repeats (runPeak). */
 function workloadsOf(run: HistoryRun) {
@@ -68,11 +55,10 @@ export const REGRESSION_METHOD =
  * configuration's baseline where one is pinned.
  */
 export async function regressions(db: Db, f: RunFilters, order: HistoryOrder, last?: number) {
-  const where = last
-    ? { id: { in: await historyWindowRunIds(db, f, last) } }
-    : runWhere({ ...f, source: "measured", quarantined: "exclude" });
   const [runs, baselines] = await Promise.all([
-    db.run.findMany({ where, select: HISTORY_RUN }),
+    last
+      ? historyWindowRuns(db, f, last)
+      : db.run.findMany({ where: runWhere({ ...f, source: "measured", quarantined: "exclude" }), select: HISTORY_RUN }),
     db.baseline.findMany({ select: { configuration: true, runId: true } }),
   ]);
   const baselineOf = new Map(baselines.map((b) => [b.configuration, b.runId]));

@@ -10,7 +10,8 @@ import { readsOf } from "./plan-rows.js";
 // The Regressions view opens on a window of each history (each configuration's newest runs, GET /regressions?last=).
 // What a test can state whatever the machine's speed is how many rows the answer's statements read from each table
 // (EXPLAIN ANALYZE under the planner's own choices, the tables analyzed): the same with N and 4N runs stored in the
-// same configurations. Postgres only: the plans are Postgres's (PGlite runs the same planner).
+// same configurations, one of them not run since before the others began (a window read newest first across every
+// configuration would pass every later run to reach it). Postgres only: the plans are Postgres's (PGlite runs the same planner).
 
 /** Runs per configuration first; then three times as many more. */
 const N = 1_000;
@@ -23,6 +24,19 @@ const START = Date.parse("2026-01-01T00:00:00Z");
 function seededRun(r: number, preset: (typeof PRESETS)[number]) {
   const doc = fixtureDocument({ runId: `history-${preset}-${r}`, scenario: "history", clients: 1, preset, nodes: 3 });
   doc.run.startedAt = new Date(START + r * 3_600_000).toISOString();
+  return doc;
+}
+
+/** A configuration not run lately: its LAST runs all started before every other configuration's first. */
+function staleRun(k: number) {
+  const doc = fixtureDocument({
+    runId: `history-stale-${k}`,
+    scenario: "history",
+    clients: 1,
+    preset: "balanced",
+    nodes: 5,
+  });
+  doc.run.startedAt = new Date(START - (LAST - k) * 3_600_000).toISOString();
   return doc;
 }
 
@@ -53,6 +67,7 @@ describe("the Regressions view's answer reads the same rows with N and 4N runs s
 
   const store = async (runs: number) => {
     const docs = Array.from({ length: runs }, (_, k) => PRESETS.map((p) => seededRun(stored + k, p))).flat();
+    if (stored === 0) docs.push(...Array.from({ length: LAST }, (_, k) => staleRun(k)));
     for (let i = 0; i < docs.length; i += 400) await ingestDocuments(db.prisma, docs.slice(i, i + 400));
     stored += runs;
     await db.prisma.$executeRawUnsafe("ANALYZE");
@@ -88,10 +103,15 @@ describe("the Regressions view's answer reads the same rows with N and 4N runs s
       { out: atN.out, newest: N - 1 },
       { out: at4N.out, newest: 4 * N - 1 },
     ]) {
-      expect(out.histories.map((h) => h.configuration.preset).sort()).toEqual([...PRESETS].sort());
+      expect(out.histories.map((h) => `${h.configuration.preset}/${h.configuration.nodes}`).sort()).toEqual(
+        [...PRESETS.map((p) => `${p}/3`), "balanced/5"].sort(),
+      );
       for (const h of out.histories) {
         const p = h.configuration.preset;
-        const window = Array.from({ length: LAST }, (_, k) => `history-${p}-${newest - LAST + 1 + k}`);
+        const window =
+          h.configuration.nodes === 5
+            ? Array.from({ length: LAST }, (_, k) => `history-stale-${k}`)
+            : Array.from({ length: LAST }, (_, k) => `history-${p}-${newest - LAST + 1 + k}`);
         expect(h.runs.map((r) => r.id)).toEqual(window);
       }
     }
@@ -99,6 +119,6 @@ describe("the Regressions view's answer reads the same rows with N and 4N runs s
     expect(at4N.reads).toEqual(atN.reads);
     // Without a window the history is every run, as before.
     const whole = await regressions(db.prisma, { scenario: "history", preset: "balanced" }, "time");
-    expect(whole.histories.map((h) => h.runs.length)).toEqual([4 * N]);
+    expect(whole.histories.map((h) => h.runs.length).sort((a, b) => a - b)).toEqual([LAST, 4 * N]);
   }, 600_000);
 });
