@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../api/db/open.js";
 import { headlinesOf } from "../../api/store/aggregates/run-headlines.js";
@@ -12,8 +13,10 @@ import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
 
 describe("one writer posting a run's phases beside the settler (Postgres)", () => {
   let db: Database;
+  let url: string;
   beforeAll(async () => {
-    db = await openDatabase({ databaseUrl: await freshPostgresDatabase("api_settler_writer") });
+    url = await freshPostgresDatabase("api_settler_writer");
+    db = await openDatabase({ databaseUrl: url });
   }, 120_000);
   afterAll(async () => {
     await db?.close();
@@ -49,4 +52,56 @@ describe("one writer posting a run's phases beside the settler (Postgres)", () =
     const [run] = await db.prisma.$queryRaw<{ finished: Date }[]>`SELECT finished_at AS finished FROM runs`;
     expect(run!.finished.toISOString()).toBe(new Date(Date.parse("2026-11-22T05:00:00.000Z") + 39_000).toISOString());
   }, 240_000);
+
+  // A round may run while a write is open (the background settler, every second). The write below is held open at its
+  // last statement (the change log's row, locked by another session) while a round runs. It stores the second client
+  // of a phase stored before: no new phase (whose key would hold the run's row against the round), the run's end and
+  // verdict unchanged. Its run was marked by an earlier post, and the marks of its phase's groups are its own, new,
+  // unseen by the round. Only the run's mark can hold the round back until the write commits: a round that recounts
+  // the run meanwhile cannot see the write's client, and a run left unmarked after it keeps that headline.
+  it("a round beside an open write of the run leaves the run's headline counting that write", async () => {
+    const run = "open-write";
+    const doc = (phase: string, index: number, client: 0 | 1) => {
+      const d = fixtureDocument({ runId: run, phaseName: phase, phaseIndex: index, client });
+      if (phase.startsWith("b")) d.phase.workload = "b";
+      return d;
+    };
+    await ingestDocuments(db.prisma, [doc("a-t4", 2, 0)]);
+    await settleAggregates(db.prisma);
+    // Another phase of the run: the run is marked.
+    await ingestDocuments(db.prisma, [doc("b-t4", 3, 0)]);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT version FROM data_version WHERE id = 1 FOR UPDATE");
+      const write = ingestDocuments(db.prisma, [doc("a-t4", 2, 1)]);
+      // The write waits for the change log's row, its marks made: the holder's transaction is what it waits for.
+      for (let waited = 0; ; waited += 50) {
+        const { rows } = await holder.query(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted AND transactionid = (SELECT backend_xid FROM pg_stat_activity WHERE pid = pg_backend_pid())",
+        );
+        if (rows[0].n > 0) break;
+        if (waited > 30_000) throw new Error("the write never reached the change log's row");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const round = settleAggregates(db.prisma);
+      // The round runs as far as it can while the write is open; then the write commits.
+      await Promise.race([round, new Promise((r) => setTimeout(r, 2_000))]);
+      await holder.query("COMMIT");
+      await write;
+      await round;
+    } finally {
+      await holder.end();
+    }
+    await settleAggregates(db.prisma);
+    const [marks] = await db.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM dirty_groups`;
+    expect(marks!.n).toBe(0n);
+    const kept = (await headlinesOf(db.prisma, [run])).get(run);
+    // The same run counted from its phases now (a pending mark makes a reader count it).
+    await db.prisma.$executeRaw`INSERT INTO dirty_groups (id, whole) VALUES (${`r:${run}`}, true)`;
+    const counted = (await headlinesOf(db.prisma, [run])).get(run);
+    expect(counted?.peak?.workload).toBe("a");
+    expect(kept).toEqual(counted);
+  }, 120_000);
 });

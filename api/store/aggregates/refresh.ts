@@ -24,11 +24,30 @@ export async function refreshAggregates(tx: Writer, phaseIds: readonly number[])
     CROSS JOIN LATERAL (VALUES (${dirtyId.configuration("")} || p.configuration_id), (${dirtyId.peak("")} || p.peak_id)) AS g(id)
     WHERE p.id = ANY(${ids}::int[]) AND g.id IS NOT NULL
     ON CONFLICT (id, phase_id) DO NOTHING`;
-  // Their runs' headlines too (run-headlines.ts): recounted whole, from the run's phases.
+  await markWritten(tx, groups, ids);
+}
+
+const markIds = (groups: GroupIds) => [
+  ...groups.configurations.map(dirtyId.configuration),
+  ...groups.peaks.map(dirtyId.peak),
+];
+
+/**
+ * A write's marks: its groups' (recounted from the phases written into them) and its runs' headlines (recounted whole,
+ * run-headlines.ts), in one statement in id order, the order a settling round takes them in. A mark already there is
+ * updated, not left alone: the update's lock makes a round that takes the mark wait for this write to commit, so the
+ * round's recount reads the phases this write stored. A run's mark left as it was (ON CONFLICT DO NOTHING, as before)
+ * could be taken and recounted by a round while this write was still open; once the write committed, its run had no
+ * mark and a headline without its phases (test/api/api-settler-beside-writer.test.ts).
+ */
+async function markWritten(tx: Writer, groups: GroupIds, phaseIds: readonly number[]): Promise<void> {
   await tx.$executeRaw`INSERT INTO dirty_groups (id, whole)
-    SELECT DISTINCT ${runDirtyId("")} || p.run_id, true FROM phases p WHERE p.id = ANY(${ids}::int[])
-    ON CONFLICT (id) DO NOTHING`;
-  await markDirty(tx, groups);
+    SELECT id, bool_or(whole) FROM (
+      SELECT x AS id, false AS whole FROM unnest(${markIds(groups)}::text[]) AS x
+      UNION ALL
+      SELECT ${runDirtyId("")} || p.run_id, true FROM phases p WHERE p.id = ANY(${phaseIds}::int[])
+    ) m GROUP BY id ORDER BY id
+    ON CONFLICT (id) DO UPDATE SET whole = dirty_groups.whole OR EXCLUDED.whole`;
 }
 
 /**
@@ -47,8 +66,9 @@ export const dirtyId = { configuration: (id: string) => `c:${id}`, peak: (id: st
 
 /** Marks groups dirty; `whole`: to be recounted from all of their phases (a mark stays whole until taken). */
 export async function markDirty(tx: Writer, groups: GroupIds, whole = false): Promise<void> {
-  const ids = [...groups.configurations.map(dirtyId.configuration), ...groups.peaks.map(dirtyId.peak)].sort();
+  const ids = markIds(groups);
   if (ids.length === 0) return;
-  await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT x, ${whole} FROM unnest(${ids}::text[]) AS x
+  // In id order as the database sorts them (the settler's order), not JavaScript's: run ids may be any NFC text.
+  await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT x, ${whole} FROM unnest(${ids}::text[]) AS x ORDER BY x
     ON CONFLICT (id) DO UPDATE SET whole = dirty_groups.whole OR EXCLUDED.whole`;
 }
