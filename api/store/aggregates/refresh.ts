@@ -68,7 +68,7 @@ export const dirtyId = { configuration: (id: string) => `c:${id}`, peak: (id: st
 export async function markDirty(tx: Writer, groups: GroupIds, whole = false): Promise<void> {
   const ids = markIds(groups);
   if (ids.length === 0) return;
-  // In id order as the database sorts them (the settler's order), not JavaScript's: run ids may be any NFC text.
+  // In id order as the database sorts them: the order a settling round takes marks in (markWritten).
   await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT x, ${whole} FROM unnest(${ids}::text[]) AS x ORDER BY x
     ON CONFLICT (id) DO UPDATE SET whole = dirty_groups.whole OR EXCLUDED.whole`;
 }
