@@ -16,21 +16,8 @@ import type { Touched } from "./touched.js";
 const BASELINES: Touched = { runs: [], baselines: true };
 
 import { type RunFilters, runWhere } from "./queries/filters.js";
-import { type HistoryRun, historyWindowRuns } from "./queries/history-runs.js";
-import { PEAK_FIELDS, runPeak } from "./queries/run-peak.js";
-
-const HISTORY_RUN = {
-  id: true,
-  scenario: true,
-  engine: true,
-  engineVersion: true,
-  preset: true,
-  nodes: true,
-  dataInstanceType: true,
-  startedAt: true,
-  verdict: true,
-  phases: { select: PEAK_FIELDS },
-} as const;
+import { HISTORY_RUN, type HistoryRun, historyWindowRuns } from "./queries/history-runs.js";
+import { runPeak } from "./queries/run-peak.js";
 
 /** Each workload a run measured, at its peak load level, mean over its valid repeats (runPeak). */
 function workloadsOf(run: HistoryRun) {

@@ -9,21 +9,24 @@ import type { Db } from "../../db/client.js";
 import { sqlReader } from "../../db/pg-direct.js";
 import { MEASURED_SOURCE } from "../sources.js";
 import type { RunFilters } from "./filters.js";
-import type { PeakPhase } from "./run-peak.js";
+import { PEAK_FIELDS } from "./run-peak.js";
 
-/** A run of a history: its configuration, start, verdict and the phases its headline is taken from (PEAK_FIELDS). */
-export type HistoryRun = {
-  id: string;
-  scenario: string;
-  engine: string;
-  engineVersion: string;
-  preset: string;
-  nodes: number;
-  dataInstanceType: string;
-  startedAt: Date;
-  verdict: string;
-  phases: PeakPhase[];
-};
+/** A run of a history as read: its configuration, start, verdict and the phases its headline is taken from. */
+export const HISTORY_RUN = {
+  id: true,
+  scenario: true,
+  engine: true,
+  engineVersion: true,
+  preset: true,
+  nodes: true,
+  dataInstanceType: true,
+  startedAt: true,
+  verdict: true,
+  phases: { select: PEAK_FIELDS },
+} as const;
+
+/** The same row from either read: Prisma's findMany with HISTORY_RUN, or the window's statement below. */
+export type HistoryRun = Prisma.RunGetPayload<{ select: typeof HISTORY_RUN }>;
 
 /** The filters that name a configuration's columns: conditions on the index's own leading columns. */
 function configurationConditions(f: RunFilters): Prisma.Sql[] {
