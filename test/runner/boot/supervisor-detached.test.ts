@@ -43,9 +43,10 @@ describe("the supervisor's detached start", () => {
     // What a state file keeps is plain JSON: another `ycsb-lab local` process reads it back.
     const read = JSON.parse(JSON.stringify(record)) as typeof record;
     await expect.poll(() => readFile(join(dir, "sleeper.log"), "utf8")).toContain("started");
-    // `exec sleep` replaced the command line: the same pid now runs another command, which is never signalled.
+    // `exec sleep` replaced the command line: the same pid now runs another command, which is never signalled. The
+    // shell writes "started" before it execs, so the new command line is waited for, not assumed at once.
+    await expect.poll(() => processAlive({ pid: read.pid, commandMarker: "sleep\u000030" })).toBe(true);
     expect(processAlive(read)).toBe(false);
-    expect(processAlive({ pid: read.pid, commandMarker: "sleep\u000030" })).toBe(true);
     await stopDetached({ pid: read.pid, commandMarker: "sleep\u000030" }, 5000);
     expect(processAlive({ pid: read.pid, commandMarker: "sleep\u000030" })).toBe(false);
     pid = undefined;
