@@ -74,12 +74,16 @@ export function duplicateKey(text: string): DuplicateKey | null {
   return null;
 }
 
-/** A JSON text's members: each has one ":" outside strings, and no other ":" is outside a string (RFC 8259 §4). */
-function membersOf(text: string): number {
-  // The loop unrolled: an alternation inside "*" overflows the regular expression's stack on a string of megabytes.
-  const outside = text.replace(/"[^"\\]*(?:\\.[^"\\]*)*"/g, "");
+/**
+ * At least as many as the JSON text's members, and as many when no string holds an escaped quote right before a
+ * colon: every member's key ends in `"` followed (after JSON whitespace, RFC 8259 §2) by its one ":", so the key's
+ * closing quote and that colon are one occurrence of `"<whitespace>:` each. Text written without whitespace there
+ * (as JSON.stringify writes it) is counted by a native search for `":`; any other text by the regular expression.
+ */
+function membersAtLeast(text: string): number {
+  if (/"[ \t\n\r]+:/.test(text)) return text.match(/"[ \t\n\r]*:/g)?.length ?? 0;
   let n = 0;
-  for (let i = outside.indexOf(":"); i >= 0; i = outside.indexOf(":", i + 1)) n++;
+  for (let i = text.indexOf('":'); i >= 0; i = text.indexOf('":', i + 2)) n++;
   return n;
 }
 
@@ -103,13 +107,14 @@ function propertiesOf(v: unknown): number {
 }
 
 /**
- * Whether the text of a value JSON.parse read repeats a key in one of its objects: the parser keeps one property per
- * name, so the value then holds fewer properties than the text has members. Two native passes instead of a scan
- * in JavaScript; duplicateKey names the repeated member when there is one.
+ * Whether the text of a value JSON.parse read may repeat a key in one of its objects: the parser keeps one property
+ * per name, so a repeated key leaves the value fewer properties than the text has members. False only when the
+ * properties equal membersAtLeast's count, which is never below the members: then no member was dropped. True
+ * otherwise (a repeated key, or a string holding `\":`): duplicateKey's scan then decides and names the member.
  */
 export function repeatsKey(text: string, parsed: unknown): boolean {
   try {
-    return propertiesOf(parsed) !== membersOf(text);
+    return propertiesOf(parsed) !== membersAtLeast(text);
   } catch {
     return true; // too deep to count (a stack overflow): duplicateKey's scan decides
   }

@@ -36,9 +36,14 @@ export function identifierProblem(name: string): string | null {
   return `contains ${what} (${code}) at ${m.index}: a name must not look like another`;
 }
 
-/** A name in normalization form C (identity for ASCII, the common case, without allocating). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the class is all of ASCII, control characters included
-export const nfc = (s: string): string => (/^[\x00-\x7f]*$/.test(s) ? s : s.normalize("NFC"));
+/**
+ * A name in normalization form C: identity for ASCII, the common case, found without allocating (a loop over a short
+ * name's code units costs less than a regular expression's call, and runs for every key of every document).
+ */
+export function nfc(s: string): string {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return s.normalize("NFC");
+  return s;
+}
 
 const pointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
 
@@ -76,33 +81,50 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 export function identifierFieldProblems(doc: unknown): FieldError[] {
   const problems: FieldError[] = [];
   for (const path of IDENTIFIER_FIELDS) {
-    eachValueAt(doc, path, 0, "", (value, at) => {
+    eachValueAt(doc, path, 0, [], (value, at) => {
       const p = typeof value === "string" ? identifierProblem(value) : null;
-      if (p && problems.length < 20) problems.push({ path: at, message: p });
+      if (p && problems.length < 20) problems.push({ path: at(), message: p });
     });
   }
   return problems;
 }
 
-/** Calls `f` with each value at `path` (from its step `from` on) and its JSON pointer, without a list per step. */
+/**
+ * Calls `f` with each value at `path` (from its step `from` on) and a function spelling its JSON pointer: the pointer
+ * is written only for a problem (this runs over every document of every batch), and no list is made per step.
+ */
 function eachValueAt(
   v: unknown,
   path: readonly string[],
   from: number,
-  at: string,
-  f: (value: unknown, at: string) => void,
+  segments: string[],
+  f: (value: unknown, at: () => string) => void,
 ): void {
   if (from === path.length) {
-    f(v, at);
+    f(v, () => `/${segments.map(pointer).join("/")}`);
     return;
   }
   const head = path[from]!;
   if (head === "*") {
-    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) eachValueAt(v[i], path, from + 1, `${at}/${i}`, f);
-    else if (isObject(v)) for (const k in v) eachValueAt(v[k], path, from + 1, `${at}/${pointer(k)}`, f);
+    if (Array.isArray(v))
+      for (let i = 0; i < v.length; i++) {
+        segments.push(String(i));
+        eachValueAt(v[i], path, from + 1, segments, f);
+        segments.pop();
+      }
+    else if (isObject(v))
+      for (const k in v) {
+        segments.push(k);
+        eachValueAt(v[k], path, from + 1, segments, f);
+        segments.pop();
+      }
     return;
   }
-  if (isObject(v) && head in v) eachValueAt(v[head], path, from + 1, `${at}/${pointer(head)}`, f);
+  if (isObject(v) && head in v) {
+    segments.push(head);
+    eachValueAt(v[head], path, from + 1, segments, f);
+    segments.pop();
+  }
 }
 
 /**
@@ -146,22 +168,30 @@ function normalizeKeys<T>(v: T): T {
   return (copy ?? v) as T;
 }
 
-/** A copy of `v` with the strings at `path` mapped (copies only along the way when one changes). */
-function setAt<T>(v: T, path: readonly string[], f: (s: string) => string): T {
-  if (path.length === 0) return (typeof v === "string" ? f(v) : v) as T;
-  const [head, ...rest] = path;
+/** A copy of `v` with the strings at `path` (from its step `from` on) mapped; copies only along the way when one changes. */
+function setAt<T>(v: T, path: readonly string[], f: (s: string) => string, from = 0): T {
+  if (from === path.length) return (typeof v === "string" ? f(v) : v) as T;
+  const head = path[from]!;
   if (head === "*") {
     if (Array.isArray(v)) {
-      const out = v.map((x) => setAt(x, rest, f));
-      return (out.some((x, i) => x !== v[i]) ? out : v) as T;
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const x = setAt(v[i], path, f, from + 1);
+        if (x !== v[i]) (copy ??= [...v])[i] = x;
+      }
+      return (copy ?? v) as T;
     }
     if (isObject(v)) {
-      const out = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, setAt(x, rest, f)]));
-      return (Object.keys(out).some((k) => out[k] !== v[k]) ? out : v) as T;
+      let copy: Record<string, unknown> | undefined;
+      for (const k in v) {
+        const x = setAt(v[k], path, f, from + 1);
+        if (x !== v[k]) (copy ??= { ...v })[k] = x;
+      }
+      return (copy ?? v) as T;
     }
     return v;
   }
-  if (!isObject(v) || !(head! in v)) return v;
-  const next = setAt(v[head!], rest, f);
-  return (next === v[head!] ? v : { ...v, [head!]: next }) as T;
+  if (!isObject(v) || !(head in v)) return v;
+  const next = setAt(v[head], path, f, from + 1);
+  return (next === v[head] ? v : { ...v, [head]: next }) as T;
 }

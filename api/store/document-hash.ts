@@ -45,33 +45,26 @@ const canonicalJson = (value: unknown) => JSON.stringify(sortedKeys(value));
 /** The canonical JSON of a document's status series (its largest part): ingest stores this text as the series' row. */
 export const statusSeriesJson = (doc: ResultDocument): string => canonicalJson(doc.result.statusSeries);
 
-/** A key JSON.stringify writes before the others (an array index): an object holding one takes the general path. */
-const INDEX_KEY = /^(0|[1-9]\d*)$/;
+/**
+ * The status series' place in the document's canonical JSON: a string no stored document holds (U+0000 is refused in
+ * every string and key, model/result-checks.ts), written where the series goes and replaced by its text.
+ */
+const SERIES_SLOT = "\u0000statusSeries\u0000";
+const SERIES_SLOT_JSON = JSON.stringify(SERIES_SLOT);
 
-/** An object's canonical JSON written member by member, `member` giving each value's text; null if a key is an index. */
-function membersJson(o: Record<string, unknown>, member: (k: string, v: unknown) => string | undefined): string | null {
-  const keys = Object.keys(o);
-  if (keys.some((k) => INDEX_KEY.test(k))) return null;
-  const parts: string[] = [];
-  for (const k of keys.sort()) {
-    const text = member(k, o[k]);
-    if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
-  }
-  return `{${parts.join(",")}}`;
-}
-
-/** The document's canonical JSON with its status series' text given (written once for the hash and the row). */
+/**
+ * The document's canonical JSON with its status series' text given (written once for the hash and the row): the rest
+ * in one JSON.stringify, the series' text put in its slot. Any other document (no series object, or a string equal to
+ * the slot) is written whole, to the same text.
+ */
 function documentJson(doc: ResultDocument, seriesJson: string): string {
-  const d = doc as unknown as Record<string, unknown>;
-  const result = d.result;
+  const result = (doc as unknown as Record<string, unknown>).result;
   if (result === null || typeof result !== "object" || Array.isArray(result)) return canonicalJson(doc);
-  const resultJson = membersJson(result as Record<string, unknown>, (k, v) =>
-    k === "statusSeries" ? seriesJson : canonicalJson(v),
-  );
-  return (
-    (resultJson !== null && membersJson(d, (k, v) => (k === "result" ? resultJson : canonicalJson(v)))) ||
-    canonicalJson(doc)
-  );
+  if ((result as Record<string, unknown>).statusSeries === undefined) return canonicalJson(doc);
+  const text = canonicalJson({ ...doc, result: { ...result, statusSeries: SERIES_SLOT } });
+  const at = text.indexOf(SERIES_SLOT_JSON);
+  if (at < 0 || text.includes(SERIES_SLOT_JSON, at + 1)) return canonicalJson(doc);
+  return text.slice(0, at) + seriesJson + text.slice(at + SERIES_SLOT_JSON.length);
 }
 
 /**

@@ -62,6 +62,14 @@ describe("a document's hash (api/store/document-hash.ts)", () => {
     expect(documentHash(docs[0]!)).not.toBe(documentHash(docs[1]!));
   });
 
+  test("a document holding the series' slot text, or no series, hashes as its sorted copy", () => {
+    const slot = "\u0000statusSeries\u0000";
+    const holding = { ...docs[0]!, run: { ...docs[0]!.run, scenario: slot }, [slot]: 1 };
+    expect(documentHash(holding, statusSeriesJson(holding))).toBe(storedHash(holding));
+    const without = { ...docs[0]!, result: { ...docs[0]!.result, statusSeries: undefined } };
+    expect(documentHash(without as unknown as ResultDocument, "null")).toBe(storedHash(without));
+  });
+
   test("leaves the document as it was", () => {
     const doc = structuredClone(docs[0]!);
     documentHash(doc);
