@@ -104,4 +104,43 @@ describe("one writer posting a run's phases beside the settler (Postgres)", () =
     expect(counted?.peak?.workload).toBe("a");
     expect(kept).toEqual(counted);
   }, 120_000);
+  // A round holds the marks it took until it commits (its whole recount). A write of the same groups appends marks of
+  // its own and never waits for it: before, its upsert of a taken mark waited for the round (docs/benchmarks.md: 50
+  // of 131 samples of active backends in an ingest were writes waiting there). Here another session takes the marks
+  // as a round does and holds them; a write of the same configuration must store without waiting for any lock.
+  it("a write of groups a round holds stores without waiting for the round", async () => {
+    const doc = (run: string) => fixtureDocument({ runId: run, phaseName: "a-t4", phaseIndex: 2 });
+    await settleAggregates(db.prisma);
+    await ingestDocuments(db.prisma, [doc("held-1")]);
+    const round = new pg.Client({ connectionString: url });
+    await round.connect();
+    try {
+      await round.query("BEGIN");
+      const taken = await round.query("DELETE FROM dirty_groups WHERE id LIKE 'c:%' OR id LIKE 'p:%' RETURNING id");
+      expect(taken.rowCount).toBeGreaterThan(0);
+      let stored = false;
+      const write = ingestDocuments(db.prisma, [doc("held-2")]).then(() => {
+        stored = true;
+      });
+      // Until the write is stored, no backend may be waiting for a lock (the round's session is idle in its transaction).
+      while (!stored) {
+        const { rows } = await round.query("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted");
+        expect(rows[0].n, "a backend waits for a lock the round holds").toBe(0);
+        await Promise.race([write, new Promise((r) => setTimeout(r, 20))]);
+      }
+      await round.query("COMMIT");
+    } finally {
+      await round.end();
+    }
+    // The round took the first write's marks; the second write's are left for the next round, which counts both.
+    const [left] = await db.prisma.$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM dirty_groups WHERE id LIKE 'c:%'`;
+    expect(left!.n).toBeGreaterThan(0n);
+    await settleAggregates(db.prisma);
+    const configs = await db.prisma.$queryRaw<{ runs: unknown }[]>`
+      SELECT runs FROM configuration_aggregates WHERE runs::text LIKE '%held-%'`;
+    expect(configs.length).toBe(1);
+    expect(JSON.stringify(configs[0]!.runs)).toMatch(/held-1.*held-2/);
+  }, 120_000);
 });

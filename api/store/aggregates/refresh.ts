@@ -10,9 +10,8 @@ import { runDirtyId } from "./run-headlines.js";
 import type { Writer } from "./writer.js";
 
 /**
- * After clients were stored: their phases' operation groups, and those phases' groups marked dirty. The marks go last:
- * a mark already there is locked by this write's update until it commits, and every concurrent write of the same
- * groups waits for that lock, so it is held for the fewest statements.
+ * After clients were stored: their phases' operation groups, and those phases' groups marked dirty. Marks are
+ * appended (migration 20261218000000_appended_marks): a write never waits for a settling round, nor for another write.
  */
 export async function refreshAggregates(tx: Writer, phaseIds: readonly number[]): Promise<void> {
   if (phaseIds.length === 0) return;
@@ -22,8 +21,7 @@ export async function refreshAggregates(tx: Writer, phaseIds: readonly number[])
   await tx.$executeRaw`INSERT INTO dirty_group_phases (id, phase_id)
     SELECT g.id, p.id FROM phases p
     CROSS JOIN LATERAL (VALUES (${dirtyId.configuration("")} || p.configuration_id), (${dirtyId.peak("")} || p.peak_id)) AS g(id)
-    WHERE p.id = ANY(${ids}::int[]) AND g.id IS NOT NULL
-    ON CONFLICT (id, phase_id) DO NOTHING`;
+    WHERE p.id = ANY(${ids}::int[]) AND g.id IS NOT NULL`;
   await markWritten(tx, groups, ids);
 }
 
@@ -34,20 +32,16 @@ const markIds = (groups: GroupIds) => [
 
 /**
  * A write's marks: its groups' (recounted from the phases written into them) and its runs' headlines (recounted whole,
- * run-headlines.ts), in one statement in id order, the order a settling round takes them in. A mark already there is
- * updated, not left alone: the update's lock makes a round that takes the mark wait for this write to commit, so the
- * round's recount reads the phases this write stored. A run's mark left as it was (ON CONFLICT DO NOTHING, as before)
- * could be taken and recounted by a round while this write was still open; once the write committed, its run had no
- * mark and a headline without its phases (test/api/api-settler-beside-writer.test.ts).
+ * run-headlines.ts), one row each, appended in one statement. Every write appends its own: a mark another write made
+ * may be taken by a round while this write is still open, and recounted without it (test/api/
+ * api-settler-beside-writer.test.ts); this write's rows become visible only when it commits, so a round never takes
+ * them early, and the next round after the commit recounts what this write stored.
  */
 async function markWritten(tx: Writer, groups: GroupIds, phaseIds: readonly number[]): Promise<void> {
   await tx.$executeRaw`INSERT INTO dirty_groups (id, whole)
-    SELECT id, bool_or(whole) FROM (
-      SELECT x AS id, false AS whole FROM unnest(${markIds(groups)}::text[]) AS x
-      UNION ALL
-      SELECT ${runDirtyId("")} || p.run_id, true FROM phases p WHERE p.id = ANY(${phaseIds}::int[])
-    ) m GROUP BY id ORDER BY id
-    ON CONFLICT (id) DO UPDATE SET whole = dirty_groups.whole OR EXCLUDED.whole`;
+    SELECT x, false FROM unnest(${markIds(groups)}::text[]) AS x
+    UNION
+    SELECT ${runDirtyId("")} || p.run_id, true FROM phases p WHERE p.id = ANY(${phaseIds}::int[])`;
 }
 
 /**
@@ -68,7 +62,6 @@ export const dirtyId = { configuration: (id: string) => `c:${id}`, peak: (id: st
 export async function markDirty(tx: Writer, groups: GroupIds, whole = false): Promise<void> {
   const ids = markIds(groups);
   if (ids.length === 0) return;
-  // In id order as the database sorts them: the order a settling round takes marks in (markWritten).
-  await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT x, ${whole} FROM unnest(${ids}::text[]) AS x ORDER BY x
-    ON CONFLICT (id) DO UPDATE SET whole = dirty_groups.whole OR EXCLUDED.whole`;
+  // Appended, as a write's marks are (markWritten): a round takes every row of a group at once.
+  await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT x, ${whole} FROM unnest(${ids}::text[]) AS x`;
 }

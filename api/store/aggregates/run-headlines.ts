@@ -90,8 +90,7 @@ export async function refreshRunHeadlines(tx: Writer, runIds: readonly string[])
       ).map((r) => r.id)
     : [];
   if (held.length)
-    await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT ${runDirtyId("")} || x, true FROM unnest(${held}::text[]) AS x
-      ON CONFLICT (id) DO NOTHING`;
+    await tx.$executeRaw`INSERT INTO dirty_groups (id, whole) SELECT ${runDirtyId("")} || x, true FROM unnest(${held}::text[]) AS x`;
   if (free.size === 0) return held.length;
   const phases = await peakPhases(tx, [...free]);
   const rows = [...phases].map(([id, ps]) => ({ id, headline: runHeadline(ps) }));
@@ -103,15 +102,15 @@ export async function refreshRunHeadlines(tx: Writer, runIds: readonly string[])
 
 /**
  * The headlines of these runs: kept, where no write since is waiting to be settled (the mark and the headline read in
- * one statement, so one snapshot), else counted from their phases now. Each run's mark is looked up by key (OFFSET 0
- * keeps the lookup a lookup: as a hashed subplan the planner read every mark pending).
+ * one statement, so one snapshot), else counted from their phases now. Each run's marks are looked up by key, the first
+ * found enough (LIMIT 1 also keeps the lookup a lookup: as a hashed subplan the planner read every mark pending).
  */
 export async function headlinesOf(db: Writer, runIds: readonly string[]): Promise<Map<string, RunHeadline>> {
   const out = new Map<string, RunHeadline>();
   if (runIds.length === 0) return out;
   const kept = await db.$queryRaw<{ id: string; headline: unknown; pending: boolean }[]>`
     SELECT r.id, r.headline, d.pending IS NOT NULL AS pending
-    FROM runs r LEFT JOIN LATERAL (SELECT true AS pending FROM dirty_groups d WHERE d.id = 'r:' || r.id OFFSET 0) d ON true
+    FROM runs r LEFT JOIN LATERAL (SELECT true AS pending FROM dirty_groups d WHERE d.id = 'r:' || r.id LIMIT 1) d ON true
     WHERE r.id = ANY(${[...runIds]}::text[])`;
   const counted: string[] = [];
   for (const k of kept) {

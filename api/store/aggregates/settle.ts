@@ -1,8 +1,10 @@
 /**
- * A round and a write never deadlock: both take marks in id order (a write marks its groups in one sorted statement,
- * its last lock but the change log's), and a round never waits for a run's row a write holds (run-headlines.ts marks
- * that run again instead). Before, a round holding marks waited for a run a write had updated, while that write
- * waited for those marks: a writer posting one run's phases beside the settler deadlocked within seconds.
+ * A round and a write never wait for each other: a write appends its marks (refresh.ts) and a round takes the rows it
+ * sees, so a mark appended by a write still open is left for the next round, which recounts what the write stored
+ * once it has committed. Rounds take one lock of their own (rounds of several processes on one store, a service and an
+ * import, take turns), and a round never waits for a run's row a write holds (run-headlines.ts marks that run again
+ * instead). Before, a write's upsert of a mark a round had taken waited for the round's whole recount (docs/
+ * benchmarks.md), and a round holding marks that waited for a run a write had updated deadlocked with it.
  *
  * Recounting the groups (and runs' headlines, run-headlines.ts) writes marked dirty (refresh.ts), before a view reads the kept rows and every second in the
  * background: each dirty group once, in transactions of at most BATCH groups, the marks and the phases written into
@@ -38,16 +40,18 @@ async function settle(db: Db): Promise<void> {
     const progress = await writeTransaction(
       db,
       async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('ycsb-lab settling round', 0))`;
+        // Every row of the first BATCH groups marked (a group's writes each appended one).
         const taken = await tx.$queryRaw<{ id: string; whole: boolean }[]>`
-          DELETE FROM dirty_groups WHERE id IN (SELECT id FROM dirty_groups ORDER BY id LIMIT ${BATCH} FOR UPDATE)
+          DELETE FROM dirty_groups WHERE id IN (SELECT DISTINCT id FROM dirty_groups ORDER BY id LIMIT ${BATCH})
           RETURNING id, whole`;
-        const ids = taken.map((t) => t.id);
+        const ids = [...new Set(taken.map((t) => t.id))].sort();
         const phases = await tx.$queryRaw<{ id: string; phaseId: number }[]>`
           DELETE FROM dirty_group_phases WHERE id = ANY(${ids}::text[]) RETURNING id, phase_id AS "phaseId"`;
         // A group marked whole is recounted from all of its phases: it is left out of the written phases.
         const whole = new Set(taken.filter((t) => t.whole).map((t) => t.id));
-        const written = new Map<string, number[]>(ids.filter((id) => !whole.has(id)).map((id) => [id, []]));
-        for (const p of phases) written.get(p.id)?.push(Number(p.phaseId));
+        const written = new Map<string, Set<number>>(ids.filter((id) => !whole.has(id)).map((id) => [id, new Set()]));
+        for (const p of phases) written.get(p.id)?.add(Number(p.phaseId));
         await refreshGroups(
           tx,
           {
@@ -60,13 +64,13 @@ async function settle(db: Db): Promise<void> {
               .map((id) => id.slice(2))
               .sort(),
           },
-          written,
+          new Map([...written].map(([id, phaseIds]) => [id, [...phaseIds]])),
         );
         const held = await refreshRunHeadlines(
           tx,
           ids.filter((id) => id.startsWith(runDirtyId(""))).map((id) => id.slice(runDirtyId("").length)),
         );
-        return taken.length > held;
+        return ids.length > held;
       },
       { timeout: 10 * 60_000, maxWait: 60_000 },
     );
