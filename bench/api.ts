@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import pg from "pg";
 import { buildApp } from "../api/build.js";
@@ -27,6 +28,8 @@ import { PRESETS } from "../model/presets.js";
 import { type ResultDocument, ResultDocumentSchema } from "../model/result-document.js";
 import { fixtureDocument, ROOT, TOKEN, testConfig } from "../test/api/api-helpers.js";
 import { cpuMeter, perItem, postmasterOf } from "./cpu-use.js";
+import { type BodyTemplates, bodyMaker, CLIENTS, NODES, PHASES, speedup, variedFields } from "./ingest-bodies.js";
+import type { PosterJob, PosterResult } from "./ingest-poster.js";
 
 const { values } = parseArgs({
   options: {
@@ -44,9 +47,6 @@ const { values } = parseArgs({
 const TOTAL = Number(values.results);
 const BATCH = Number(values.batch);
 const CONCURRENCY = Number(values.concurrency);
-const CLIENTS = 10;
-const PHASES = 10;
-const NODES = [1, 2, 4, 8, 16];
 
 /** The databases this run made (each holds up to 100,000 documents): dropped when it ends. */
 const created: { base: string; name: string }[] = [];
@@ -73,7 +73,10 @@ const template = [fixtureDocument({ runId: "t", client: 0 }), fixtureDocument({ 
 
 /** Document number i: run i / (PHASES x CLIENTS), a thread step per phase, one client each; real YCSB output inside. */
 function documentAt(i: number): ResultDocument {
-  const f = variedFields(i);
+  const f = variedFields(
+    i,
+    template.map((t) => t.result.overall),
+  );
   const doc = structuredClone(template[f.client % 2]!);
   Object.assign(doc.run, { id: f.runId, engine: f.engine, nodes: f.nodes, preset: f.preset, repeat: f.repeat });
   doc.phase = {
@@ -110,42 +113,26 @@ const slotted = (i: number) => {
   doc.result.overall = { runtimeMs: mark("runtimeMs"), throughputOpsSec: mark("throughput") };
   return JSON.stringify(doc).split(/"\\u0000slot:(\w+)"/);
 };
-const templateParts = [slotted(0), slotted(1)];
-function bodyOf(i: number): string {
-  const d = variedFields(i);
-  const parts = templateParts[d.client % 2]!;
-  let out = "";
-  for (let k = 0; k < parts.length; k++) out += k % 2 === 0 ? parts[k] : JSON.stringify(d[parts[k] as keyof typeof d]);
-  return out;
-}
-/** The varying fields of documentAt(i), without cloning the document. */
-function speedup(nodes: number, i: number) {
-  return nodes * (1 + (i % 7) / 100);
-}
-function variedFields(i: number) {
-  const run = Math.floor(i / (PHASES * CLIENTS));
-  const phase = Math.floor(i / CLIENTS) % PHASES;
-  const client = i % CLIENTS;
-  const nodes = NODES[Math.floor(run / ENGINES.length) % NODES.length]!;
-  return {
-    runId: `bench-${run}`,
-    engine: ENGINES[run % ENGINES.length]!,
-    nodes,
-    preset: PRESETS[run % PRESETS.length]!,
-    repeat: Math.floor(run / 60),
-    phaseName: `${phase < 5 ? "a" : "b"}-t${2 ** ((phase % 5) + 2)}`,
-    phaseIndex: phase,
-    workload: phase < 5 ? "a" : "b",
-    threads: 2 ** ((phase % 5) + 2),
-    client,
-    // More nodes, more throughput: the same operations in less time (the contract checks throughput x runtime).
-    throughput: template[client % 2]!.result.overall.throughputOpsSec * speedup(nodes, i),
-    runtimeMs: template[client % 2]!.result.overall.runtimeMs / speedup(nodes, i),
-  };
-}
+/** The templates as plain data: the load generator's thread (bench/ingest-poster.ts) splices the same bodies. */
+const templates: BodyTemplates = { parts: [slotted(0), slotted(1)], overall: template.map((t) => t.result.overall) };
+const { bodyOf, batchBody } = bodyMaker(templates);
 for (const i of [0, 1, 117, 4321])
   if (bodyOf(i) !== JSON.stringify(documentAt(i))) throw new Error(`bench body ${i} differs from documentAt(${i})`);
-const batchBody = (start: number, n: number) => `[${Array.from({ length: n }, (_, k) => bodyOf(start + k)).join(",")}]`;
+
+/** Posts `total` documents in batches from the load generator's own thread; its wall time and its thread's CPU. */
+function postFromThread(job: PosterJob): Promise<PosterResult> {
+  // A worker does not inherit tsx's loader: its module registers it, then imports the poster.
+  const boot = `import { register } from ${JSON.stringify(import.meta.resolve("tsx/esm/api"))}; register();
+    await import(${JSON.stringify(new URL("./ingest-poster.ts", import.meta.url).href)});`;
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: job });
+  return new Promise((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      if (code !== 0) reject(new Error(`the load generator's thread exited with ${code}`));
+    });
+  });
+}
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
 
@@ -221,16 +208,18 @@ async function ingestAndQueries() {
       `baseline: JSON.parse + schema check ${parsePerSec.toFixed(0)} documents/s; bare INSERT of the documents as jsonb rows ${bareBefore.toFixed(0)} documents/s (${sample} documents); load ${loadavg()[0]!.toFixed(1)}`,
     );
 
+    // The fleet's side on a thread of its own, as clients post from their own machines: the service's thread does
+    // only the service's work (the two cores are still shared, and the poster's CPU is stated apart).
     const ingestCpu = cpuMeter(postmaster);
-    const perSec = await batched(TOTAL, async (start, n) => {
-      const res = await fetch(`${address}/api/v1/results`, {
-        method: "POST",
-        body: batchBody(start, n),
-        headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
-      });
-      if (res.status !== 201) throw new Error(`POST /results: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
+    const posted = await postFromThread({
+      url: `${address}/api/v1/results`,
+      token: TOKEN,
+      total: TOTAL,
+      batch: BATCH,
+      concurrency: CONCURRENCY,
+      templates,
     });
+    const perSec = TOTAL / posted.seconds;
     const cpu = ingestCpu(TOTAL);
     const stored = await db.prisma.clientResult.count();
     if (stored !== TOTAL) throw new Error(`ingest stored ${stored} client results, sent ${TOTAL}`);
@@ -251,7 +240,7 @@ async function ingestAndQueries() {
     );
     // CPU, not wall time: what ingest costs whatever else the machine runs (the load generator is in this process too).
     console.log(
-      `ingest CPU per document: this process ${perItem(cpu.node)} (API and load generator), Postgres ${perItem(cpu.postgres)}; bare INSERT: this process ${perItem(bareCpu!.node)}, Postgres ${perItem(bareCpu!.postgres)}`,
+      `ingest CPU per document: the API ${perItem(cpu.node - posted.cpuUs / TOTAL)} (this process but the load generator's thread, ${perItem(posted.cpuUs / TOTAL)}), Postgres ${perItem(cpu.postgres)}; bare INSERT: this process ${perItem(bareCpu!.node)}, Postgres ${perItem(bareCpu!.postgres)}`,
     );
   }
   await db.prisma.$executeRawUnsafe("ANALYZE");

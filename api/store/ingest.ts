@@ -432,7 +432,8 @@ async function storeClientDetails(
 /** HDR log references without repeats (the table's key: client result, operation, uri). */
 function uniqueRefs(refs: readonly Row<typeof HDR_LOG_REFS>[]): Row<typeof HDR_LOG_REFS>[] {
   const seen = new Map<string, Row<typeof HDR_LOG_REFS>>();
-  for (const r of refs) seen.set(JSON.stringify([r.client_result_id, r.operation, r.uri]), r);
+  // Keyed by the three fields joined with U+0000, which no stored string holds (model/result-checks.ts textProblem).
+  for (const r of refs) seen.set(`${r.client_result_id}\u0000${r.operation}\u0000${r.uri}`, r);
   return [...seen.values()];
 }
 
