@@ -128,11 +128,23 @@ function eachValueAt(
 }
 
 /**
+ * Documents whose every key the text check found printable ASCII, so in NFC already (result-checks.ts textProblems,
+ * run on every document before ingest stores it): normalizeIdentifiers does not walk their keys a second time. Held
+ * weakly, by the object: a document is not changed between its check and its storing.
+ */
+const keysPlain = new WeakSet<object>();
+
+/** Notes that every key of `doc` is printable ASCII (textProblems, having walked them all and found no problem). */
+export function noteKeysPlain(doc: object): void {
+  keysPlain.add(doc);
+}
+
+/**
  * The document with every name in normalization form C (map keys and the identifier fields), the same object when
  * nothing changes. Call once the document passed textProblems (its keys then cannot collide once normalized).
  */
 export function normalizeIdentifiers<T>(doc: T): T {
-  let out = normalizeKeys(doc);
+  let out = doc !== null && typeof doc === "object" && keysPlain.has(doc) ? doc : normalizeKeys(doc);
   for (const path of IDENTIFIER_FIELDS) out = setAt(out, path, nfc);
   return out;
 }

@@ -1,6 +1,6 @@
 import type { JsHistogram } from "hdr-histogram-js";
 import { decodeHistogramMeasured, valuesAtRanks } from "./hdr/histogram.js";
-import { identifierProblem, nfc } from "./identifiers.js";
+import { identifierProblem, nfc, noteKeysPlain } from "./identifiers.js";
 import type { ResultDocument } from "./result-document.js";
 import { LIMITS } from "./result-limits.js";
 
@@ -66,6 +66,7 @@ export function textProblems(doc: unknown): FieldError[] {
       /^\/$/,
       "/",
     );
+  let keysPlain = true;
   const walk = (v: unknown): void => {
     if (problems.length >= 20) return;
     if (typeof v === "string") {
@@ -89,7 +90,9 @@ export function textProblems(doc: unknown): FieldError[] {
           });
           continue;
         }
-        const p = PLAIN_KEY.test(k) ? null : keyProblem(k, v);
+        const plain = PLAIN_KEY.test(k);
+        if (!plain) keysPlain = false;
+        const p = plain ? null : keyProblem(k, v);
         if (p) {
           problems.push({ path: here(k), message: p });
           continue;
@@ -104,6 +107,8 @@ export function textProblems(doc: unknown): FieldError[] {
     }
   };
   walk(doc);
+  // Every key walked and plain: normalizeIdentifiers need not walk them again (model/identifiers.ts).
+  if (keysPlain && problems.length === 0 && doc !== null && typeof doc === "object") noteKeysPlain(doc);
   return problems;
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { clientHistograms, encodeHistogram } from "../../model/hdr/index.js";
 import { identifierProblem, normalizeIdentifiers } from "../../model/identifiers.js";
 import { validateResultDocument } from "../../model/index.js";
+import { textProblems } from "../../model/result-checks.js";
 import { fixtureDocument, fixtureHdr } from "../api/api-helpers.js";
 
 const withHistograms = (variant: "hdr-v1" | "hdr-v2" = "hdr-v2") => ({
@@ -78,6 +79,19 @@ describe("names are keys: NFC, and nothing invisible (model/identifiers.ts)", ()
     d.result.warnings = ["\u202eright to left\u202c"];
     d.validity = { verdict: "warning", reasons: [{ code: "saturated", message: "\u2067quoted\u2069" }] };
     expect(errorsOf(d)).toEqual([]);
+  });
+
+  // The text check notes a document whose keys are all printable ASCII, and normalisation then skips its keys: a
+  // document checked with a decomposed key must still have it normalised, and one checked plain keeps its object.
+  test("a document the text check found plain keeps its keys; one with a decomposed key is still normalised", () => {
+    const plain = fixtureDocument({ runId: "names" });
+    expect(textProblems(plain)).toEqual([]);
+    expect(normalizeIdentifiers(plain)).toBe(plain);
+    const decomposed = fixtureDocument({ runId: "names" });
+    decomposed.phase.properties["cafe\u0301"] = "1";
+    expect(textProblems(decomposed)).toEqual([]);
+    expect(Object.keys(normalizeIdentifiers(decomposed).phase.properties)).toContain("café");
+    expect(Object.keys(normalizeIdentifiers(decomposed).phase.properties)).not.toContain("cafe\u0301");
   });
 
   test("NFC and NFD spellings of a name are one name: normalised, and two keys that render the same are refused", () => {
