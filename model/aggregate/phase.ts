@@ -162,11 +162,24 @@ export function aggregateOperationWithHistogram(
 export function maxOfClientPercentiles(
   inputs: readonly Pick<ClientOperationInput, "percentilesUs">[],
 ): Record<string, number | null> {
-  const keys = [...new Set(inputs.flatMap((o) => Object.keys(o.percentilesUs)))].sort((a, b) => Number(a) - Number(b));
+  // Loops, not a list per key: ingest runs this for every operation group of every phase it writes.
+  const seen = new Set<string>();
+  for (const o of inputs) for (const k of Object.keys(o.percentilesUs)) seen.add(k);
+  const keys = [...seen].sort((a, b) => Number(a) - Number(b));
   const percentilesUs: Record<string, number | null> = {};
   for (const k of keys) {
-    const vs = inputs.map((o) => o.percentilesUs[k]).filter((v): v is number => v !== undefined);
-    percentilesUs[k] = vs.length === inputs.length && vs.length ? Math.max(...vs) : null;
+    // Math.max's answer over the clients that have the key: NaN if any value reads as NaN.
+    let max = Number.NEGATIVE_INFINITY;
+    let n = 0;
+    for (const o of inputs) {
+      const v = o.percentilesUs[k];
+      if (v === undefined) continue;
+      n++;
+      const x = Number(v);
+      if (Number.isNaN(x) || Number.isNaN(max)) max = Number.NaN;
+      else if (x > max) max = x;
+    }
+    percentilesUs[k] = n === inputs.length && n > 0 ? max : null;
   }
   return percentilesUs;
 }
