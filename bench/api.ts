@@ -28,7 +28,16 @@ import { PRESETS } from "../model/presets.js";
 import { type ResultDocument, ResultDocumentSchema } from "../model/result-document.js";
 import { fixtureDocument, ROOT, TOKEN, testConfig } from "../test/api/api-helpers.js";
 import { cpuMeter, perItem, postmasterOf } from "./cpu-use.js";
-import { type BodyTemplates, bodyMaker, CLIENTS, NODES, PHASES, speedup, variedFields } from "./ingest-bodies.js";
+import {
+  type BodyTemplates,
+  bodyMaker,
+  CLIENTS,
+  inBatches,
+  NODES,
+  PHASES,
+  speedup,
+  variedFields,
+} from "./ingest-bodies.js";
 import type { PosterJob, PosterResult } from "./ingest-poster.js";
 
 const { values } = parseArgs({
@@ -70,13 +79,11 @@ async function freshDatabase(): Promise<string> {
 }
 
 const template = [fixtureDocument({ runId: "t", client: 0 }), fixtureDocument({ runId: "t", client: 1 })];
+const templateOverall = template.map((t) => t.result.overall);
 
 /** Document number i: run i / (PHASES x CLIENTS), a thread step per phase, one client each; real YCSB output inside. */
 function documentAt(i: number): ResultDocument {
-  const f = variedFields(
-    i,
-    template.map((t) => t.result.overall),
-  );
+  const f = variedFields(i, templateOverall);
   const doc = structuredClone(template[f.client % 2]!);
   Object.assign(doc.run, { id: f.runId, engine: f.engine, nodes: f.nodes, preset: f.preset, repeat: f.repeat });
   doc.phase = {
@@ -114,7 +121,7 @@ const slotted = (i: number) => {
   return JSON.stringify(doc).split(/"\\u0000slot:(\w+)"/);
 };
 /** The templates as plain data: the load generator's thread (bench/ingest-poster.ts) splices the same bodies. */
-const templates: BodyTemplates = { parts: [slotted(0), slotted(1)], overall: template.map((t) => t.result.overall) };
+const templates: BodyTemplates = { parts: [slotted(0), slotted(1)], overall: templateOverall };
 const { bodyOf, batchBody } = bodyMaker(templates);
 for (const i of [0, 1, 117, 4321])
   if (bodyOf(i) !== JSON.stringify(documentAt(i))) throw new Error(`bench body ${i} differs from documentAt(${i})`);
@@ -157,23 +164,9 @@ async function ingestAndQueries() {
     `results API bench: ${TOTAL} client results (${bodyBytes} B each, real YCSB output), batches of ${BATCH}, ${CONCURRENCY} concurrent, Postgres`,
   );
 
-  /** Runs `work(start, n)` over TOTAL documents in batches, CONCURRENCY at a time; returns documents per second. */
-  async function batched(total: number, work: (start: number, n: number) => Promise<void>): Promise<number> {
-    const BATCH = Number(values.batch);
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        for (;;) {
-          const start = next;
-          if (start >= total) return;
-          next += BATCH;
-          await work(start, Math.min(BATCH, total - start));
-        }
-      }),
-    );
-    return total / ((performance.now() - t0) / 1000);
-  }
+  /** Runs `work(start, n)` over `total` documents in batches, CONCURRENCY at a time; returns documents per second. */
+  const batched = async (total: number, work: (start: number, n: number) => Promise<void>) =>
+    total / (await inBatches(total, BATCH, CONCURRENCY, work));
 
   if (!values.existing) {
     // Baselines in the same run (the machine is shared, so only ratios mean something):
@@ -238,7 +231,7 @@ async function ingestAndQueries() {
     console.log(
       `  then the kept aggregates settled in ${settleMs.toFixed(0)} ms (${(TOTAL / (TOTAL / perSec + settleMs / 1000)).toFixed(0)} documents/s with it)`,
     );
-    // CPU, not wall time: what ingest costs whatever else the machine runs (the load generator is in this process too).
+    // CPU, not wall time: what ingest costs whatever else the machine runs (the load generator's thread taken out).
     console.log(
       `ingest CPU per document: the API ${perItem(cpu.node - posted.cpuUs / TOTAL)} (this process but the load generator's thread, ${perItem(posted.cpuUs / TOTAL)}), Postgres ${perItem(cpu.postgres)}; bare INSERT: this process ${perItem(bareCpu!.node)}, Postgres ${perItem(bareCpu!.postgres)}`,
     );

@@ -9,10 +9,16 @@ import type pg from "pg";
 /** proc(5): utime, stime, cutime and cstime are in clock ticks, USER_HZ = 100 on Linux. */
 const TICK_US = 1e6 / 100;
 
-/** A process's stat fields after its name (which may hold spaces): state, ppid, ..., utime at 11, stime 12, cutime 13, cstime 14. */
-function statFields(pid: number): string[] {
+/** A process's (or thread's) stat fields after its name (which may hold spaces): state, ppid, ..., utime at 11, stime 12, cutime 13, cstime 14. */
+function statFields(pid: number | "thread-self"): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** CPU µs the calling thread spent so far (a worker thread's own, apart from its process's other threads). */
+export function threadCpuUs(): number {
+  const f = statFields("thread-self");
+  return (Number(f[11]) + Number(f[12])) * TICK_US;
 }
 
 /**

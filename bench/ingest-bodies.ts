@@ -1,7 +1,7 @@
 /**
  * The ingest bench's request bodies (bench/api.ts), made without cloning a document: each of the two template
  * documents' JSON split at the fields that vary, and spliced with those fields' values. Plain data in, strings out,
- * so the load generator can run on a thread of its own (bench/ingest-poster.ts) with the same bodies.
+ * so the load generator can run on a thread of its own (bench/ingest-poster.ts) with the same bodies and batches.
  */
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
@@ -56,4 +56,29 @@ export function bodyMaker(t: BodyTemplates) {
   const batchBody = (start: number, n: number) =>
     `[${Array.from({ length: n }, (_, k) => bodyOf(start + k)).join(",")}]`;
   return { bodyOf, batchBody };
+}
+
+/**
+ * Runs `work(start, n)` over `total` documents in batches of `batch`, `concurrency` at a time (each worker takes the
+ * next batch when its last one is done); returns the seconds it took.
+ */
+export async function inBatches(
+  total: number,
+  batch: number,
+  concurrency: number,
+  work: (start: number, n: number) => Promise<void>,
+): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const start = next;
+        if (start >= total) return;
+        next += batch;
+        await work(start, Math.min(batch, total - start));
+      }
+    }),
+  );
+  return (performance.now() - t0) / 1000;
 }

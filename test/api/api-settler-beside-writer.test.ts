@@ -124,7 +124,10 @@ describe("one writer posting a run's phases beside the settler (Postgres)", () =
       });
       // Until the write is stored, no backend may be waiting for a lock (the round's session is idle in its transaction).
       while (!stored) {
-        const { rows } = await round.query("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted");
+        // This database's backends only: other test files may share the server.
+        const { rows } = await round.query(
+          "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()",
+        );
         expect(rows[0].n, "a backend waits for a lock the round holds").toBe(0);
         await Promise.race([write, new Promise((r) => setTimeout(r, 20))]);
       }
