@@ -10,7 +10,7 @@ import { noteWrite, recordWrite } from "./data-version.js";
 import { documentHash, legacyDocumentHash, statusSeriesJson } from "./document-hash.js";
 import {
   bulkInsert,
-  bulkInsertJson,
+  bulkInsertColumns,
   CLIENT_RESULTS,
   clientResultRow,
   HDR_LOG_REFS,
@@ -25,7 +25,6 @@ import {
   runRow,
   SOURCES,
   STATUS_SERIES,
-  statusSeriesRowsJson,
   VALIDITY_VERDICTS,
 } from "./ingest-tables.js";
 import { keepTotals } from "./phase-totals.js";
@@ -411,19 +410,24 @@ async function storeClientDetails(
   { created, seriesJson }: StoredClients,
 ): Promise<void> {
   const ops: Row<typeof OPERATION_STATS>[] = [];
-  const series: { clientResultId: number; pointsJson: string }[] = [];
+  const seriesIds: number[] = [];
+  const seriesTexts: string[] = [];
   const hdrRefs: Row<typeof HDR_LOG_REFS>[] = [];
   const verdicts: Row<typeof VALIDITY_VERDICTS>[] = [];
   for (const [i, clientResultId] of created) {
     const d = docs[i]!;
     // The importer's merge of the hdrLogs, else the histograms the runner wrote into the document.
     ops.push(...operationRows(d, clientResultId, extras[i]?.hdrHistograms ?? d.hdrHistograms ?? {}));
-    series.push({ clientResultId, pointsJson: seriesJson[i]! });
+    seriesIds.push(clientResultId);
+    seriesTexts.push(seriesJson[i]!);
     for (const h of d.hdrLogs) hdrRefs.push({ client_result_id: clientResultId, operation: h.operation, uri: h.uri });
     verdicts.push({ client_result_id: clientResultId, verdict: d.validity.verdict, reasons: d.validity.reasons });
   }
   if (ops.length) await tx.$executeRaw(bulkInsert(OPERATION_STATS, ops));
-  if (series.length) await tx.$executeRaw(bulkInsertJson(STATUS_SERIES, statusSeriesRowsJson(series)));
+  if (seriesIds.length) {
+    const columns = { client_result_id: JSON.stringify(seriesIds), points: `[${seriesTexts.join(",")}]` };
+    await tx.$executeRaw(bulkInsertColumns(STATUS_SERIES, columns));
+  }
   // Each client result's references are inserted once, with it (a log named twice in a document is one row).
   if (hdrRefs.length) await tx.$executeRaw(bulkInsert(HDR_LOG_REFS, uniqueRefs(hdrRefs)));
   if (verdicts.length) await tx.$executeRaw(bulkInsert(VALIDITY_VERDICTS, verdicts));
