@@ -301,11 +301,13 @@ async function storeRuns(tx: SqlWriter, docs: readonly ResultDocument[]): Promis
       Prisma.sql`ON CONFLICT (id) DO NOTHING`,
     ),
   );
+  // Each run looked up by its key (OFFSET 0 keeps a lookup a lookup: a planner may otherwise scan every run stored).
   const stored = await tx.$queryRaw<StoredRun[]>`
     SELECT r.id, r.scenario, r.engine, r.engine_version, r.preset, r.nodes, r.data_instance_type, r.client_instance_type, r.storage, r.region,
            r.replication, r.ycsb_version, r.bindings_version, r.ycsb_lab_version, r.provenance, r.repeat, r.started_at, r.finished_at, r.stand_in,
            r.source_id
-    FROM runs r WHERE r.id = ANY(${[...first.keys()]}::text[])`;
+    FROM unnest(${[...first.keys()]}::text[]) AS k(id)
+    CROSS JOIN LATERAL (SELECT * FROM runs r WHERE r.id = k.id OFFSET 0) r`;
   for (const row of stored) {
     const i = first.get(row.id)!;
     const [difference] = factDifferences(storedRunFacts(row), {
@@ -334,11 +336,12 @@ async function storePhases(tx: SqlWriter, docs: readonly ResultDocument[]): Prom
   });
   const rows = [...phases.values()].map(phaseRow);
   await tx.$executeRaw(bulkInsert(PHASES, rows, Prisma.sql`ON CONFLICT (run_id, name) DO NOTHING`));
+  // Each phase looked up by its key (run, name): joined whole, a planner hash-joined every phase stored.
   const stored = await tx.$queryRaw<StoredPhase[]>`
     SELECT p.id, p.run_id, p.name, p.index, p.kind, p.workload, p.threads_per_client, p.target, p.clients, p.repeat,
-           p.operation_count, p.operation_count_per FROM phases p
-    JOIN jsonb_to_recordset(${JSON.stringify(rows.map((p) => ({ run_id: p.run_id, name: p.name })))}::jsonb) AS x(run_id text, name text)
-      ON p.run_id = x.run_id AND p.name = x.name`;
+           p.operation_count, p.operation_count_per
+    FROM unnest(${rows.map((p) => p.run_id as string)}::text[], ${rows.map((p) => p.name as string)}::text[]) AS x(run_id, name)
+    CROSS JOIN LATERAL (SELECT * FROM phases p WHERE p.run_id = x.run_id AND p.name = x.name OFFSET 0) p`;
   for (const row of stored) {
     const i = first.get(phaseKey(row.run_id, row.name))!;
     const [difference] = factDifferences(storedPhaseFacts(row), phaseFacts(docs[i]!));

@@ -30,8 +30,10 @@ export async function keepTotals(tx: SqlWriter, phaseIds: number[]): Promise<voi
     }[]
   >`
     SELECT c.phase_id AS "phaseId", c.client_index AS "clientIndex", p.clients, c.throughput_ops_sec AS "throughputOpsSec", c.runtime_ms AS "runtimeMs", v.verdict
-    FROM client_results c JOIN phases p ON p.id = c.phase_id LEFT JOIN validity_verdicts v ON v.client_result_id = c.id
-    WHERE c.phase_id IN (${Prisma.join(touched)})`;
+    FROM unnest(${touched}::int[]) AS t(id)
+    CROSS JOIN LATERAL (SELECT p.clients FROM phases p WHERE p.id = t.id OFFSET 0) p
+    CROSS JOIN LATERAL (SELECT * FROM client_results c WHERE c.phase_id = t.id OFFSET 0) c
+    LEFT JOIN LATERAL (SELECT v.verdict FROM validity_verdicts v WHERE v.client_result_id = c.id OFFSET 0) v ON true`;
   const byPhase = new Map<number, typeof clients>();
   for (const c of clients) {
     const list = byPhase.get(Number(c.phaseId));

@@ -1,11 +1,9 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { laneOf } from "../../api/db/fair-queue.js";
 import { type Database, openDatabase } from "../../api/db/open.js";
 import { settleAggregates } from "../../api/store/aggregates/settle.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
-import { readsOf } from "./plan-rows.js";
+import { readsOf, recordingPool } from "./plan-rows.js";
 
 // A write's recount of the kept groups it touched (api/store/aggregates/groups.ts) reads the phases it wrote and the
 // groups' kept state. What a test can state whatever the machine's speed is how many rows its statements read from
@@ -34,28 +32,6 @@ function seededRun(id: string, r: number) {
       }),
     ),
   );
-}
-
-/** A pool that records the reads its clients send inside a transaction (the recount's) while `recording` holds. */
-function recordingPool(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  const state = { recording: false, sent: [] as { text: string; values: unknown[] }[] };
-  pool.on("connect", (client) => {
-    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
-    let inTransaction = false;
-    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      const q = args[0] as string | { text: string; values?: unknown[] };
-      const text = typeof q === "string" ? q : q.text;
-      if (/^\s*BEGIN\b/i.test(text)) inTransaction = true;
-      if (state.recording && inTransaction && laneOf(text) === "read") {
-        const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q.values ?? []);
-        state.sent.push({ text, values });
-      }
-      if (/^\s*(COMMIT|ROLLBACK)\b/i.test(text)) inTransaction = false;
-      return query(...args);
-    };
-  });
-  return { pool, state };
 }
 
 describe("a write's recount of its groups reads the same rows with N and 4N runs stored (Postgres)", () => {

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { laneOf } from "../../api/db/fair-queue.js";
 
 /** The part of a Postgres EXPLAIN (ANALYZE, FORMAT JSON) plan node that counts rows read. */
 export interface PlanNode {
@@ -37,4 +38,26 @@ export async function readsOf(url: string, statements: readonly { text: string; 
     await client.end();
   }
   return Object.fromEntries([...into].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** A pool that records the reads its clients send inside a transaction (a write's, a recount's) while `recording` holds. */
+export function recordingPool(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const state = { recording: false, sent: [] as { text: string; values: unknown[] }[] };
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    let inTransaction = false;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const q = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof q === "string" ? q : q.text;
+      if (/^\s*BEGIN\b/i.test(text)) inTransaction = true;
+      if (state.recording && inTransaction && laneOf(text) === "read") {
+        const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q.values ?? []);
+        state.sent.push({ text, values });
+      }
+      if (/^\s*(COMMIT|ROLLBACK)\b/i.test(text)) inTransaction = false;
+      return query(...args);
+    };
+  });
+  return { pool, state };
 }

@@ -85,11 +85,12 @@ export interface GroupIds {
   peaks: readonly string[];
 }
 
-/** The groups these phases belong to. */
+/** The groups these phases belong to (each phase looked up by its key: a write's phases, not every one stored). */
 export async function groupsOfPhases(tx: Writer, phaseIds: readonly number[]): Promise<GroupIds> {
   if (phaseIds.length === 0) return { configurations: [], peaks: [] };
   const rows = await tx.$queryRaw<{ c: string | null; p: string | null }[]>`
-    SELECT DISTINCT configuration_id AS c, peak_id AS p FROM phases WHERE id = ANY(${[...new Set(phaseIds)]}::int[])`;
+    SELECT DISTINCT p.configuration_id AS c, p.peak_id AS p FROM unnest(${[...new Set(phaseIds)]}::int[]) AS k(id)
+    CROSS JOIN LATERAL (SELECT configuration_id, peak_id FROM phases WHERE id = k.id OFFSET 0) p`;
   return collect(rows);
 }
 

@@ -51,8 +51,9 @@ export async function refreshPhaseOperations(tx: Writer, phaseIds: readonly numb
     SELECT c.phase_id AS "phaseId", c.id AS "clientId", c.throughput_ops_sec AS "throughputOpsSec", c.runtime_ms AS "runtimeMs",
            o.operation, o.count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs", o.percentiles_us AS "percentilesUs",
            o.hdr_histogram AS "hdrHistogram"
-    FROM client_results c JOIN operation_stats o ON o.client_result_id = c.id
-    WHERE c.phase_id = ANY(${ids}::int[])
+    FROM unnest(${ids}::int[]) AS t(id)
+    CROSS JOIN LATERAL (SELECT * FROM client_results c WHERE c.phase_id = t.id OFFSET 0) c
+    CROSS JOIN LATERAL (SELECT * FROM operation_stats o WHERE o.client_result_id = c.id OFFSET 0) o
     ORDER BY c.phase_id, c.client_index, o.operation`;
   const groups = new Map<string, { phaseId: number; operation: string; inputs: ClientOperationInput[] }>();
   for (const r of rows) {
