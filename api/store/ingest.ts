@@ -30,6 +30,7 @@ import {
 import { keepTotals } from "./phase-totals.js";
 import { sourceIdOf } from "./sources.js";
 import { type Touched, touchedByDocuments } from "./touched.js";
+import { applyWriteSettings, hasLz4 } from "./write-settings.js";
 
 /** What happened to one document: stored now, already stored identically, or a different document under its key. */
 export type IngestStatus = "created" | "duplicate" | "conflict";
@@ -106,23 +107,6 @@ export interface IngestExtras {
 
 export { MEASURED_SOURCE, sourceIdOf } from "./sources.js";
 
-const lz4Support = new WeakMap<Db, Promise<boolean>>();
-/** Whether the server was built with lz4 (Debian's Postgres is; PGlite is not): asked once per client. */
-function hasLz4(db: Db): Promise<boolean> {
-  let p = lz4Support.get(db);
-  if (!p) {
-    // Postgres < 14 has no such setting (no row): pglz then, as before.
-    p = db.$queryRaw<
-      { ok: boolean }[]
-    >`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`.then(
-      (r) => r[0]?.ok === true,
-    );
-    lz4Support.set(db, p);
-    p.catch(() => lz4Support.delete(db)); // a failed probe (connection lost) is asked again next time
-  }
-  return p;
-}
-
 const keyOf = (runId: string, phase: string, client: number) => `${runId}\u0000${phase}\u0000${client}`;
 
 export interface IngestOptions {
@@ -156,9 +140,8 @@ export async function ingestDocuments(
   const outcomes = await writeTransaction(
     db,
     async (tx) => {
-      // The status series (the largest JSON of a document, KBs) is TOAST-compressed on insert; lz4 costs a fraction of the
-      // default pglz (PostgreSQL docs, "default_toast_compression"); SET LOCAL ends with the transaction.
-      if (lz4) await tx.$executeRaw`SET LOCAL default_toast_compression = 'lz4'`;
+      // JIT off, lz4 for the series where the server has it (write-settings.ts): for this transaction only.
+      await applyWriteSettings(tx, { lz4 });
       await storeSources(tx, docs);
       await storeRuns(tx, docs);
       const phaseId = await storePhases(tx, docs);

@@ -49,11 +49,15 @@ describe("a write reads what its batch holds, with N and 4N runs stored (Postgre
   const write = async (prefix: string) => {
     const docs = Array.from({ length: WRITTEN }, (_, k) => run(`${prefix}-${k}`, k)).flat();
     recorder.state.sent.length = 0;
+    recorder.state.jit.length = 0;
     recorder.state.recording = true;
     const outcomes = await ingestDocuments(db.prisma, docs);
     recorder.state.recording = false;
     expect(outcomes.every((o) => o.status === "created")).toBe(true);
     expect(recorder.state.sent.length).toBeGreaterThan(0);
+    // Every read of the write ran without JIT (api/store/write-settings.ts): compiling a misestimated read cost more
+    // than the read.
+    expect(recorder.state.jit).toEqual(recorder.state.sent.map(() => "off"));
     return readsOf(url, [...recorder.state.sent]);
   };
 

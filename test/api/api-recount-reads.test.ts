@@ -53,9 +53,12 @@ describe("a write's recount of its groups reads the same rows with N and 4N runs
     const docs = Array.from({ length: WRITTEN }, (_, k) => seededRun(`${prefix}-${k}`, k)).flat();
     expect((await ingestDocuments(db.prisma, docs)).every((o) => o.status === "created")).toBe(true);
     recorder.state.sent.length = 0;
+    recorder.state.jit.length = 0;
     recorder.state.recording = true;
     await settleAggregates(db.prisma);
     recorder.state.recording = false;
+    // The round's reads ran without JIT (api/store/write-settings.ts).
+    expect(recorder.state.jit).toEqual(recorder.state.sent.map(() => "off"));
     expect(await db.prisma.dirtyGroup.count()).toBe(0);
     return readsOf(url, [...recorder.state.sent]);
   };

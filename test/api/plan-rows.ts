@@ -40,10 +40,13 @@ export async function readsOf(url: string, statements: readonly { text: string; 
   return Object.fromEntries([...into].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** A pool that records the reads its clients send inside a transaction (a write's, a recount's) while `recording` holds. */
+/**
+ * A pool that records the reads its clients send inside a transaction (a write's, a recount's) while `recording`
+ * holds, and the JIT setting each ran under (asked on the same connection, in the same transaction, once it answered).
+ */
 export function recordingPool(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
-  const state = { recording: false, sent: [] as { text: string; values: unknown[] }[] };
+  const state = { recording: false, sent: [] as { text: string; values: unknown[] }[], jit: [] as string[] };
   pool.on("connect", (client) => {
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
     let inTransaction = false;
@@ -51,12 +54,19 @@ export function recordingPool(url: string) {
       const q = args[0] as string | { text: string; values?: unknown[] };
       const text = typeof q === "string" ? q : q.text;
       if (/^\s*BEGIN\b/i.test(text)) inTransaction = true;
-      if (state.recording && inTransaction && laneOf(text) === "read") {
+      const recorded = state.recording && inTransaction && laneOf(text) === "read";
+      if (recorded) {
         const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q.values ?? []);
         state.sent.push({ text, values });
       }
       if (/^\s*(COMMIT|ROLLBACK)\b/i.test(text)) inTransaction = false;
-      return query(...args);
+      const answer = query(...args);
+      if (!recorded || !(answer instanceof Promise)) return answer;
+      return answer.then(async (result) => {
+        const setting = (await query("SELECT current_setting('jit') AS jit")) as { rows: { jit: string }[] };
+        state.jit.push(setting.rows[0]!.jit);
+        return result;
+      });
     };
   });
   return { pool, state };

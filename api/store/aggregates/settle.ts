@@ -13,6 +13,7 @@
  */
 import type { Db } from "../../db/client.js";
 import { writeTransaction } from "../../db/pg-direct.js";
+import { applyWriteSettings } from "../write-settings.js";
 import { refreshGroups } from "./groups.js";
 import { refreshRunHeadlines, runDirtyId } from "./run-headlines.js";
 
@@ -40,6 +41,7 @@ async function settle(db: Db): Promise<void> {
     const progress = await writeTransaction(
       db,
       async (tx) => {
+        await applyWriteSettings(tx, { lz4: false });
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('ycsb-lab settling round', 0))`;
         // Every row of the first BATCH groups marked (a group's writes each appended one).
         const taken = await tx.$queryRaw<{ id: string; whole: boolean }[]>`
