@@ -468,12 +468,16 @@ async function outcomesOf(
     name: docs[i]!.phase.name,
     client_index: docs[i]!.client.index,
   }));
+  // Each key looked up by its indexes (OFFSET 0 keeps a lookup a lookup): joined whole, a planner could hash-join every
+  // phase and client result stored to answer a retried batch.
   const existing = keys.length
     ? await tx.$queryRaw<{ i: number; hash: string }[]>`
         SELECT x.i, c.document_hash AS hash
-        FROM jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) AS x(i int, run_id text, name text, client_index int)
-        JOIN phases p ON p.run_id = x.run_id AND p.name = x.name
-        JOIN client_results c ON c.phase_id = p.id AND c.client_index = x.client_index`
+        FROM unnest(${keys.map((k) => k.i)}::int[], ${keys.map((k) => k.run_id)}::text[], ${keys.map((k) => k.name)}::text[],
+                    ${keys.map((k) => k.client_index)}::int[]) AS x(i, run_id, name, client_index)
+        CROSS JOIN LATERAL (SELECT p.id FROM phases p WHERE p.run_id = x.run_id AND p.name = x.name OFFSET 0) p
+        CROSS JOIN LATERAL (
+          SELECT c.document_hash FROM client_results c WHERE c.phase_id = p.id AND c.client_index = x.client_index OFFSET 0) c`
     : [];
   const existingHash = new Map(existing.map((e) => [Number(e.i), e.hash]));
   return docs.map((d, i) => {

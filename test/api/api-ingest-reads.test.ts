@@ -45,15 +45,15 @@ describe("a write reads what its batch holds, with N and 4N runs stored (Postgre
     await db.prisma.$executeRawUnsafe("ANALYZE");
   };
 
-  /** WRITTEN new runs in one batch; the rows its transaction's reads read, per table. */
-  const write = async (prefix: string) => {
+  /** WRITTEN runs in one batch (new ones, or the same again: a retry); the rows its transaction's reads read, per table. */
+  const write = async (prefix: string, expected: "created" | "duplicate" = "created") => {
     const docs = Array.from({ length: WRITTEN }, (_, k) => run(`${prefix}-${k}`, k)).flat();
     recorder.state.sent.length = 0;
     recorder.state.jit.length = 0;
     recorder.state.recording = true;
     const outcomes = await ingestDocuments(db.prisma, docs);
     recorder.state.recording = false;
-    expect(outcomes.every((o) => o.status === "created")).toBe(true);
+    expect(outcomes.every((o) => o.status === expected)).toBe(true);
     expect(recorder.state.sent.length).toBeGreaterThan(0);
     // Every read of the write ran without JIT (api/store/write-settings.ts): compiling a misestimated read cost more
     // than the read.
@@ -71,12 +71,17 @@ describe("a write reads what its batch holds, with N and 4N runs stored (Postgre
     await recorder?.pool.end().catch(() => {});
   });
 
-  it("reads the operation groups and clients of the phases it wrote, not every one stored", async () => {
+  it("reads the operation groups and clients of the phases it wrote, not every one stored, and a retry its own keys", async () => {
     await store(N);
     const atN = await write("written-a");
+    const retryAtN = await write("written-a", "duplicate");
     await store(3 * N);
     const at4N = await write("written-b");
-    console.log(JSON.stringify({ atN, at4N }));
+    const retryAt4N = await write("written-b", "duplicate");
+    console.log(JSON.stringify({ atN, at4N, retryAtN, retryAt4N }));
+    // A retried batch (its acknowledgement lost) reads its own keys: each phase and client result once.
+    expect(retryAtN.client_results).toBeLessThanOrEqual(WRITTEN * 4 * 2 * 2);
+    expect(retryAt4N).toEqual(retryAtN);
     // Three operation groups a client, two clients a phase, four phases a run: what the batch wrote, read back once.
     expect(atN.operation_stats).toBeLessThanOrEqual(WRITTEN * 4 * 2 * 3);
     expect(at4N).toEqual(atN);
