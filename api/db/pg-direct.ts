@@ -34,6 +34,14 @@ export function writeThroughPool(db: Db, pool: pg.Pool): void {
 }
 
 /**
+ * Whether this client's transactions run side by side (a pool of connections: Postgres), or one at a time on one
+ * connection (PGlite), where a transaction holds back every other statement until it ends.
+ */
+export function runsSideBySide(db: Db): boolean {
+  return pools.has(db);
+}
+
+/**
  * Runs `work` in one transaction: committed when it resolves, rolled back when it throws, and rolled back (the
  * connection closed, so the server aborts it) once it runs past `timeout`; a statement it sends after that throws and
  * writes nothing. Without a pool of its own (PGlite) it is Prisma's interactive transaction.
