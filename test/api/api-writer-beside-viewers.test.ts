@@ -229,8 +229,16 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])(
       // The runs are there: 4N seeded, and the last one written.
       expect(await db.prisma.run.count({ where: { scenario: "bench-team" } })).toBe(4 * N);
       expect(await db.prisma.run.count({ where: { scenario: "api-test" } })).toBe(1);
+      // The marks a write appends (dirty_groups: its configuration, its peak group and its run) are read by key, and
+      // whether they are still there depends on whether the background settler (a round a second) has taken them yet:
+      // at most those three, at either size. CI once read the run's mark at N and found it taken at 4N.
+      const marksRead = (reads: Record<string, Record<string, number>>) =>
+        Object.values(reads).map((tables) => tables.dirty_groups ?? 0);
+      for (const n of [...marksRead(atN), ...marksRead(at4N)]) expect(n).toBeLessThanOrEqual(3);
+      const withoutMarks = (reads: Record<string, Record<string, number>>) =>
+        Object.fromEntries(Object.entries(reads).map(([view, { dirty_groups: _marks, ...tables }]) => [view, tables]));
       // Per view, per table: the same rows read with four times the runs stored.
-      expect(at4N).toEqual(atN);
+      expect(withoutMarks(at4N)).toEqual(withoutMarks(atN));
     }, 600_000);
   },
 );
