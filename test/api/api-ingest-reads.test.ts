@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../api/db/open.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
-import { readsOf, recordingPool } from "./plan-rows.js";
+import { readsOf, recordingPool, recordReads } from "./plan-rows.js";
 
 // A write reads back what it touched: the keys it may already hold, the phases it wrote and their clients' operation
 // groups (api/store/aggregates/phase-operations.ts), their totals (api/store/phase-totals.ts). Each read must cost what
@@ -48,16 +48,9 @@ describe("a write reads what its batch holds, with N and 4N runs stored (Postgre
   /** WRITTEN runs in one batch (new ones, or the same again: a retry); the rows its transaction's reads read, per table. */
   const write = async (prefix: string, expected: "created" | "duplicate" = "created") => {
     const docs = Array.from({ length: WRITTEN }, (_, k) => run(`${prefix}-${k}`, k)).flat();
-    recorder.state.sent.length = 0;
-    recorder.state.jit.length = 0;
-    recorder.state.recording = true;
-    const outcomes = await ingestDocuments(db.prisma, docs);
-    recorder.state.recording = false;
+    const outcomes = await recordReads(recorder.state, () => ingestDocuments(db.prisma, docs));
     expect(outcomes.every((o) => o.status === expected)).toBe(true);
     expect(recorder.state.sent.length).toBeGreaterThan(0);
-    // Every read of the write ran without JIT (api/store/write-settings.ts): compiling a misestimated read cost more
-    // than the read.
-    expect(recorder.state.jit).toEqual(recorder.state.sent.map(() => "off"));
     return readsOf(url, [...recorder.state.sent]);
   };
 

@@ -3,7 +3,7 @@ import { type Database, openDatabase } from "../../api/db/open.js";
 import { settleAggregates } from "../../api/store/aggregates/settle.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
-import { readsOf, recordingPool } from "./plan-rows.js";
+import { readsOf, recordingPool, recordReads } from "./plan-rows.js";
 
 // A write's recount of the kept groups it touched (api/store/aggregates/groups.ts) reads the phases it wrote and the
 // groups' kept state. What a test can state whatever the machine's speed is how many rows its statements read from
@@ -52,13 +52,7 @@ describe("a write's recount of its groups reads the same rows with N and 4N runs
   const write = async (prefix: string) => {
     const docs = Array.from({ length: WRITTEN }, (_, k) => seededRun(`${prefix}-${k}`, k)).flat();
     expect((await ingestDocuments(db.prisma, docs)).every((o) => o.status === "created")).toBe(true);
-    recorder.state.sent.length = 0;
-    recorder.state.jit.length = 0;
-    recorder.state.recording = true;
-    await settleAggregates(db.prisma);
-    recorder.state.recording = false;
-    // The round's reads ran without JIT (api/store/write-settings.ts).
-    expect(recorder.state.jit).toEqual(recorder.state.sent.map(() => "off"));
+    await recordReads(recorder.state, () => settleAggregates(db.prisma));
     expect(await db.prisma.dirtyGroup.count()).toBe(0);
     return readsOf(url, [...recorder.state.sent]);
   };

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { expect } from "vitest";
 import { laneOf } from "../../api/db/fair-queue.js";
 
 /** The part of a Postgres EXPLAIN (ANALYZE, FORMAT JSON) plan node that counts rows read. */
@@ -70,4 +71,20 @@ export function recordingPool(url: string) {
     };
   });
   return { pool, state };
+}
+
+/**
+ * Runs `body` with the pool's reads recorded (from a clean list), then checks every read ran without JIT, as a write's
+ * and a round's transactions set it (api/store/write-settings.ts): compiling a misestimated read cost more than it.
+ */
+export async function recordReads<T>(state: ReturnType<typeof recordingPool>["state"], body: () => Promise<T>) {
+  state.sent.length = 0;
+  state.jit.length = 0;
+  state.recording = true;
+  try {
+    return await body();
+  } finally {
+    state.recording = false;
+    expect(state.jit).toEqual(state.sent.map(() => "off"));
+  }
 }
