@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { INSTANCE_HOME } from "../infra/user-data.js";
 import type { OsImage } from "./os-image.js";
 
 /**
@@ -54,6 +55,15 @@ export interface MachineOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A file's last `lines` lines, "" when it cannot be read (not written yet). */
+function lastLines(path: string, lines: number): string {
+  try {
+    return readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
+  }
+}
 
 /** Where the rehearsal mounts the unified cgroup hierarchy when this machine has none mounted (cgroup v1 hosts). */
 const UNIFIED_MOUNT = "/run/ycsb-lab-rehearsal/cgroup2";
@@ -279,12 +289,14 @@ export class Machine {
     if (!this.running) removeCgroups(this.cgroups);
   }
 
+  /** The last lines of the instance's own boot log (runner/boot/boot.ts: <home>/logs/<name>.log), "" when it has none. */
+  bootLogTail(lines = 30): string {
+    return lastLines(join(this.upper, INSTANCE_HOME.slice(1), "logs", `${this.name}.log`), lines);
+  }
+
+  /** The last lines of its console, "" before it has one. */
   tail(lines = 30): string {
-    try {
-      return readFileSync(this.consoleLog, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-    } catch {
-      return "";
-    }
+    return lastLines(this.consoleLog, lines);
   }
 
   /** What a rehearsal that died left of an instance folder: its root mount and its disks' loop devices. */

@@ -24,6 +24,7 @@ import { type MetadataService, startMetadataService } from "./imds.js";
 import { loopbackUsable } from "./loopback.js";
 import { Machine, type SeamFile } from "./machine.js";
 import { checkMachineTools, keepAptDownloads, osImage } from "./os-image.js";
+import { findProblems, type PhaseOutcome } from "./problems.js";
 import { startRecordingProxy } from "./recording-proxy.js";
 import { rehearsalCa } from "./rehearsal-ca.js";
 import { type ResultsService, startResultsService } from "./results-service.js";
@@ -97,16 +98,7 @@ export interface ResultsServiceContext {
   log(line: string): void;
 }
 
-export interface PhaseOutcome {
-  index: number;
-  name: string;
-  kind: string;
-  clientsStored: number;
-  clients: number;
-  verdict: string;
-  throughputOpsSec: number;
-  reasons: string[];
-}
+export type { PhaseOutcome } from "./problems.js";
 
 /** How each instance ended: powered itself off (as EC2 then terminates it), still running, or stopped by the rehearsal. */
 export type MachineEnd = "powered off" | "running" | "stopped by the rehearsal";
@@ -491,7 +483,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
       const ip = stack.instances.find((i) => instanceNameOf(i) === m.name)!.privateIp;
       log(`${m.name}: booting as ${ip} -> ${p.addresses.get(ip)}, console ${m.consoleLog}`);
     }
-    const statuses = await watchRun(o, p, rehearsal, started, log);
+    const { statuses, timedOut } = await watchRun(o, p, rehearsal, started, log);
     const ends = await awaitPowerOff(machines, statuses, log, o.powerOffGraceMs);
     // What the instances said last, after the clients (data nodes report "done" when they stop serving).
     const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${runId}/`, undefined, {
@@ -508,7 +500,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
       phases = await storedPhases(service, runId, plan);
     }
     const iam = { ...auditCalls(proxy.calls, roles, stack.region, stack.account), probes };
-    const problems = findProblems(phases, statuses, machines, iam, front);
+    const problems = findProblems({ phases, statuses, machines, iam, unserved: front.unserved, timedOut });
     removeFiles = problems.length === 0 && !o.keepFiles;
     if (!removeFiles)
       log(`folders kept for inspection: ${root} (logs, /etc, /var/lib, homes, kit, disks; not /usr or /var/cache)`);
@@ -543,7 +535,7 @@ async function watchRun(
   rehearsal: Rehearsal,
   started: number,
   log: (l: string) => void,
-): Promise<Map<string, InstanceStatus>> {
+): Promise<{ statuses: Map<string, InstanceStatus>; timedOut: boolean }> {
   const { emulator, stack } = { emulator: rehearsal.emulator, stack: p.stack };
   const objects = await RunObjects.open(`s3://${stack.bucket}/runs/${p.runId}/`, undefined, {
     endpoint: emulator.endpoint,
@@ -563,7 +555,7 @@ async function watchRun(
     },
   });
   if (end.timedOut) log(`rehearse: timed out after ${Math.round((Date.now() - started) / 1000)} s`);
-  return end.statuses;
+  return end;
 }
 
 /** After the run every instance powers itself off (a run's fleet ends itself); waits for that a little while. */
@@ -586,38 +578,6 @@ async function awaitPowerOff(
       : "every instance powered itself off",
   );
   return ends;
-}
-
-function findProblems(
-  phases: PhaseOutcome[],
-  statuses: Map<string, InstanceStatus>,
-  machines: Machine[],
-  iam: IamAudit & { probes: IamProbe[] },
-  front: Front,
-): string[] {
-  const problems: string[] = [];
-  for (const x of phases)
-    if (x.clientsStored < x.clients)
-      problems.push(`phase ${x.index} ${x.name}: ${x.clientsStored} of ${x.clients} client result(s) stored`);
-  for (const s of statuses.values())
-    if (s.stage === "failed") problems.push(`${s.instance} failed: ${s.detail ?? "no reason"}`);
-  for (const m of machines) {
-    // A failed client is listed once above, with its reason.
-    if (m.name.startsWith("client-") && !["done", "failed"].includes(statuses.get(m.name)?.stage ?? ""))
-      problems.push(`${m.name} did not finish (${statuses.get(m.name)?.stage ?? "no status"})`);
-    if (m.running) problems.push(`${m.name} is still running after the run: it did not power itself off`);
-  }
-  for (const f of iam.findings)
-    problems.push(
-      `IAM: ${f.role} ${f.call}: ${f.status === 403 ? "refused by the emulator" : `policy says ${f.decision}`}`,
-    );
-  for (const x of iam.probes.filter((y) => !y.ok))
-    problems.push(
-      `IAM probe: ${x.role} could ${x.outcome === "allowed" ? "" : "not "}${x.probe} (expected ${x.expected}, judged by the ${x.judgedBy})`,
-    );
-  for (const u of new Set(front.unserved))
-    problems.push(`an instance asked for ${u}, which the rehearsal does not serve`);
-  return problems;
 }
 
 /** Builds what every rehearsal needs once (the image, the CA, the vendor files), so a first rehearsal starts at once. */

@@ -10,6 +10,7 @@ import { rebuildAggregates } from "../store/aggregates/rebuild.js";
 import type { Db } from "./client.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 import { FairQueue, fairlyQueued } from "./fair-queue.js";
+import { retryReadsOnLostConnection } from "./lost-connection.js";
 import { writeThroughPool } from "./pg-direct.js";
 import { PGliteOnThread } from "./pglite-thread.js";
 
@@ -56,8 +57,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let pool: pg.Pool | undefined;
   let closePool: (() => Promise<void>) | undefined;
   if (opts.pool) {
-    pool = opts.pool;
-    const given = opts.pool;
+    // Reads (the views', Prisma's, /health's) survive a connection the server ended while idle (lost-connection.ts).
+    const given = retryReadsOnLostConnection(opts.pool);
+    pool = given;
     factory = new PrismaPg(given);
     migrate = async () => {
       const client = await given.connect();
@@ -73,24 +75,28 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // A database that does not answer fails a request in seconds (a 503), never holds it: connecting within 5 s, each
     // statement within 60 s (statement_timeout, PostgreSQL "Client Connection Defaults"; ingest of a 1,000-document
     // batch takes well under a second).
-    const own = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
-      statement_timeout: 60_000,
-    });
+    const own = retryReadsOnLostConnection(
+      new pg.Pool({
+        connectionString: opts.databaseUrl,
+        max: opts.poolSize ?? 10,
+        connectionTimeoutMillis: 5_000,
+        statement_timeout: 60_000,
+      }),
+    );
     // An idle connection the server drops (a restart) is replaced when next taken; the error is not the process's.
     own.on("error", () => {});
     pool = own;
     closePool = () => own.end();
     factory = new PrismaPg(own);
-    const health = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: 1,
-      connectionTimeoutMillis: 2_000,
-      statement_timeout: 2_000,
-      idleTimeoutMillis: 0,
-    });
+    const health = retryReadsOnLostConnection(
+      new pg.Pool({
+        connectionString: opts.databaseUrl,
+        max: 1,
+        connectionTimeoutMillis: 2_000,
+        statement_timeout: 2_000,
+        idleTimeoutMillis: 0,
+      }),
+    );
     // An idle connection the server drops (a restart) is replaced at the next ping; the error is that ping's, not the process's.
     health.on("error", () => {});
     ping = async () => void (await health.query("SELECT 1"));

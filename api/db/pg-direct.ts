@@ -1,6 +1,6 @@
 /**
  * Statements on the Postgres pool directly, in Prisma's call forms: ingest's and the settler's transactions
- * (`writeTransaction`) and the per-run pages' reads (`sqlReader`).
+ * (`writeTransaction`) and the views' raw reads (`sqlReader`).
  *
  * Why: Prisma's raw-query path serialises every statement's parameters to JSON and parses them back before the driver
  * sees them (a megabyte of rows per ingest statement) and converts every value of every result row in the API's
@@ -12,6 +12,7 @@
 import pg from "pg";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "./client.js";
+import { resendWhileLost } from "./lost-connection.js";
 
 /** What ingest, the settler and the aggregates send: Prisma's tagged template or a `Prisma.sql` fragment. */
 export interface SqlWriter {
@@ -53,7 +54,7 @@ export async function writeTransaction<T>(
 ): Promise<T> {
   const pool = pools.get(db);
   if (!pool) return db.$transaction((tx) => work(tx), limits);
-  const client = await connectWithin(pool, limits.maxWait);
+  const client = await begin(pool, limits.maxWait);
   const state = { closed: false };
   let broken = false;
   // A connection the server ends while it is out of the pool reports it here (the statement waiting fails too).
@@ -77,7 +78,6 @@ export async function writeTransaction<T>(
     }, limits.timeout);
   });
   try {
-    await client.query("BEGIN");
     const done = work(new PgWriter(client, state));
     done.catch(() => {}); // past the timeout its rejection is the closed connection's, already answered by `expired`
     const result = await Promise.race([done, expired]);
@@ -101,12 +101,40 @@ export async function writeTransaction<T>(
 }
 
 /**
- * The pool's reads without Prisma's runtime, for statements whose rows are large (a run's page, a phase's series);
- * without a pool of its own (PGlite) it is the client itself.
+ * The pool's reads without Prisma's runtime: every view's raw reads and the response cache's version check. Through
+ * Prisma's runtime, 16 viewers beside a writer kept the API's thread full (the team table's viewers at 10,000 runs:
+ * `/runs` p95 266-311 ms; through the pool, 157-195 ms with more calls answered: docs/api.md, docs/benchmarks.md). Without a pool of its own
+ * (PGlite), or given a transaction (Prisma's or `writeTransaction`'s), it is what it was given: a read inside a
+ * transaction stays inside it.
  */
-export function sqlReader(db: Db): SqlWriter {
-  const pool = pools.get(db);
+export function sqlReader(db: Db): SqlWriter;
+export function sqlReader<T extends Pick<SqlWriter, "$queryRaw">>(db: T): T | SqlWriter;
+export function sqlReader(db: Pick<SqlWriter, "$queryRaw">): Pick<SqlWriter, "$queryRaw"> {
+  const pool = pools.get(db as Db);
   return pool ? new PgWriter(pool, { closed: false }) : db;
+}
+
+/**
+ * A pool connection with a transaction begun on it. A BEGIN that fails because the server had ended the connection
+ * while it was idle in the pool (a failover, a restart, a rotation's pg_terminate_backend) is sent again on another
+ * (lost-connection.ts resendWhileLost): nothing of the transaction was sent yet, so nothing can be stored twice.
+ */
+function begin(pool: pg.Pool, maxWait: number): Promise<pg.PoolClient> {
+  return resendWhileLost(async () => {
+    const client = await connectWithin(pool, maxWait);
+    // Until the caller listens: a connection that ends under BEGIN reports it here as well as to BEGIN.
+    const guard = () => {};
+    client.on("error", guard);
+    try {
+      await client.query("BEGIN");
+      return client;
+    } catch (e) {
+      client.release(true);
+      throw e;
+    } finally {
+      client.off("error", guard);
+    }
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.js";
-import type { SqlWriter } from "../db/pg-direct.js";
+import { type SqlWriter, sqlReader } from "../db/pg-direct.js";
 import type { Touched } from "./touched.js";
 
 /**
@@ -53,7 +53,9 @@ export function localWriteCount(db: Db): number {
 }
 
 export async function readDataVersion(db: Db): Promise<bigint> {
-  const [row] = await db.$queryRaw<{ version: bigint | number }[]>`SELECT version FROM data_version WHERE id = 1`;
+  const [row] = await sqlReader(db).$queryRaw<
+    { version: bigint | number }[]
+  >`SELECT version FROM data_version WHERE id = 1`;
   return BigInt(row?.version ?? 0);
 }
 
@@ -62,7 +64,7 @@ export async function changesSince(
   db: Db,
   version: bigint,
 ): Promise<{ changes: { version: bigint; touched: Touched }[]; complete: boolean }> {
-  const rows = await db.$queryRaw<{ version: bigint | number; touched: Touched }[]>`
+  const rows = await sqlReader(db).$queryRaw<{ version: bigint | number; touched: Touched }[]>`
     SELECT version, touched FROM data_changes WHERE version > ${version} ORDER BY version`;
   const changes = rows.map((r) => ({ version: BigInt(r.version), touched: r.touched }));
   return { changes, complete: changes.length === 0 || changes[0]!.version === version + 1n };

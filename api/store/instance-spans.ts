@@ -4,6 +4,7 @@ import { checkAgainst } from "../../model/result-validation.js";
 import { instanceSpans, type TypedSpan } from "../../model/run-cost.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
+import { sqlReader } from "../db/pg-direct.js";
 import { noteWrite, recordWrite } from "./data-version.js";
 import { touchedRuns } from "./touched-runs.js";
 
@@ -48,14 +49,27 @@ export async function storeSpan(db: Db, runId: string, run: RunMachines, status:
   return true;
 }
 
+/** A stored span's row. */
+interface StoredSpan {
+  runId: string;
+  instance: string;
+  role: string;
+  instanceType: string | null;
+  startedAt: Date;
+  endedAt: Date;
+  volumes: unknown;
+  publicIpv4: boolean | null;
+}
+
 /** Each run's stored spans, by run id, in instance order. */
 export async function spansOf(db: Db, runIds: readonly string[]): Promise<Map<string, TypedSpan[]>> {
   const out = new Map<string, TypedSpan[]>();
   if (runIds.length === 0) return out;
-  const rows = await db.instanceSpan.findMany({
-    where: { runId: { in: [...runIds] } },
-    orderBy: [{ runId: "asc" }, { instance: "asc" }],
-  });
+  // On the pool directly (api/db/pg-direct.ts): a run's page and compare ask this for every run they show.
+  const rows = await sqlReader(db).$queryRaw<StoredSpan[]>`
+    SELECT run_id AS "runId", instance, role, instance_type AS "instanceType", started_at AS "startedAt",
+           ended_at AS "endedAt", volumes, public_ipv4 AS "publicIpv4"
+    FROM instance_spans WHERE run_id = ANY(${[...runIds]}::text[]) ORDER BY run_id, instance`;
   for (const r of rows) {
     const span: TypedSpan = {
       instance: r.instance,

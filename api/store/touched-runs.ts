@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.js";
+import { sqlReader } from "../db/pg-direct.js";
 import type { TouchedRun } from "./touched.js";
 
 type Reader = Pick<Db, "$queryRaw">;
@@ -6,7 +7,7 @@ type Reader = Pick<Db, "$queryRaw">;
 /** These stored runs as a write touches them (read before a delete, while they are still there). */
 export async function touchedRuns(db: Reader, ids: readonly string[]): Promise<TouchedRun[]> {
   if (ids.length === 0) return [];
-  const rows = await db.$queryRaw<
+  const rows = await sqlReader(db).$queryRaw<
     {
       id: string;
       scenario: string;

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../api/build.js";
 import { type Database, openDatabase } from "../../api/db/open.js";
 import { isDatabaseOutage } from "../../api/db/outage.js";
 import { sqlReader, writeTransaction } from "../../api/db/pg-direct.js";
@@ -7,7 +8,7 @@ import { settleAggregates } from "../../api/store/aggregates/settle.js";
 import { statusSeriesJson } from "../../api/store/document-hash.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
 import { Prisma } from "../../prisma/generated/client.js";
-import { fixtureDocument, freshPostgresDatabase } from "./api-helpers.js";
+import { fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
 // Ingest's and the settler's transactions and the run pages' reads go to the Postgres pool without Prisma's runtime
 // (api/db/pg-direct.ts, issue 28: Prisma's raw path was 2.6 s of the API's 17.5 s over a 30,000-document ingest). The
@@ -63,6 +64,87 @@ describe("statements on the Postgres pool, as Prisma reads and sends them", () =
       expect(String(row!.exact)).toBe("12.34567890123456789");
       expect(row!.n).toBe(2n);
     });
+  });
+
+  it("reads the views' other types as Prisma's $queryRaw does (every view's raw reads take this path)", async () => {
+    const statement = Prisma.sql`SELECT 'NaN'::float8 AS nan, 'Infinity'::float8 AS inf, '-Infinity'::float8 AS ninf,
+      1.5::float4 AS single, 3::int2 AS tiny, ARRAY[1.5, NULL]::float8[] AS reals, ARRAY[1, 2]::int4[] AS ints,
+      ARRAY['a', NULL, 'b "q"']::text[] AS texts, '[1, {"c": null}]'::jsonb AS arr, ARRAY[true, false] AS flags,
+      ARRAY['{"a": 1}']::jsonb[] AS docs, ARRAY[1.25]::numeric[] AS exacts, json_agg(x) AS agg, array_agg(x) AS xs,
+      sum(x) AS total, avg(x) AS mean, percentile_cont(0.5) WITHIN GROUP (ORDER BY x) AS median
+      FROM (VALUES (1), (2)) v(x)`;
+    await inZone("Pacific/Chatham", async () => {
+      const viaPrisma = await db.prisma.$queryRaw<Record<string, unknown>[]>(statement);
+      const direct = await sqlReader(db.prisma).$queryRaw<Record<string, unknown>[]>(statement);
+      // Compared key by key so a difference names its column.
+      for (const key of Object.keys(viaPrisma[0]!)) expect([key, direct[0]![key]]).toEqual([key, viaPrisma[0]![key]]);
+      expect(Object.keys(direct[0]!)).toEqual(Object.keys(viaPrisma[0]!));
+    });
+  });
+
+  it("keeps a read given a transaction inside it (Prisma's and writeTransaction's alike)", async () => {
+    await admin.query("DELETE FROM scratch WHERE id = 40");
+    const seen = await db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO scratch VALUES (40, 'uncommitted')`;
+      return sqlReader(tx).$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM scratch WHERE id = 40`;
+    });
+    // Read on another connection it would not see the transaction's own row.
+    expect(seen[0]!.n).toBe(1n);
+    const direct = await writeTransaction(
+      db.prisma,
+      async (tx) => {
+        await tx.$executeRaw`INSERT INTO scratch VALUES (41, 'uncommitted')`;
+        return sqlReader(tx).$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM scratch WHERE id = 41`;
+      },
+      { maxWait: 5_000, timeout: 10_000 },
+    );
+    expect(direct[0]!.n).toBe(1n);
+    await admin.query("DELETE FROM scratch WHERE id IN (40, 41)");
+  });
+
+  it("answers every view without Prisma's raw path (its reads on the pool directly)", async () => {
+    const runId = "direct-views";
+    await ingestDocuments(
+      db.prisma,
+      ([0, 1] as const).map((client) => fixtureDocument({ runId, client })),
+    );
+    await settleAggregates(db.prisma);
+    const app = await buildApp(testConfig({ responseCache: false }), { database: db, logLevel: "silent" });
+    const raw = db.prisma.$queryRaw;
+    let viaPrisma = 0;
+    // Counted, then run: a view reading through Prisma's runtime still answers, and the count names it.
+    (db.prisma as { $queryRaw: unknown }).$queryRaw = (...args: Parameters<typeof raw>) => {
+      viaPrisma++;
+      return raw.apply(db.prisma, args);
+    };
+    try {
+      const views = [
+        "/facets",
+        "/timeline",
+        "/runs?limit=100",
+        `/runs/${runId}`,
+        `/runs/${runId}/phases/a-t4/series`,
+        `/compare?runs=${runId}`,
+        "/scaling",
+        "/durability",
+        "/sweeps",
+        "/repeatability",
+        "/regressions",
+        "/capacity",
+        "/reference",
+      ];
+      const used: Record<string, number> = {};
+      for (const view of views) {
+        const before = viaPrisma;
+        const res = await app.inject(`/api/v1${view}`);
+        expect([view, res.statusCode]).toEqual([view, 200]);
+        used[view] = viaPrisma - before;
+      }
+      expect(used).toEqual(Object.fromEntries(views.map((v) => [v, 0])));
+    } finally {
+      (db.prisma as { $queryRaw: unknown }).$queryRaw = raw;
+      await app.close();
+    }
   });
 
   it("sends a Date, a bigint and a Decimal as Prisma does, whatever the process's time zone", async () => {

@@ -77,6 +77,40 @@ describe("service options: slow clients, proxies, headers, the write token, expo
     }
   });
 
+  it("every answer carries the same security headers (a page, the API, /health, a 404, a refused write)", async () => {
+    const answers = await Promise.all([
+      app.inject({ url: "/" }),
+      app.inject({ url: "/api/v1/facets" }),
+      app.inject({ url: "/health" }),
+      app.inject({ url: "/api/v1/no-such-route" }),
+      app.inject({ method: "POST", url: "/api/v1/results", payload: [] }),
+    ]);
+    const security = (h: Record<string, unknown>) =>
+      Object.fromEntries(
+        [
+          "content-security-policy",
+          "cross-origin-opener-policy",
+          "cross-origin-resource-policy",
+          "origin-agent-cluster",
+          "referrer-policy",
+          "strict-transport-security",
+          "x-content-type-options",
+          "x-dns-prefetch-control",
+          "x-download-options",
+          "x-frame-options",
+          "x-permitted-cross-domain-policies",
+          "x-xss-protection",
+        ].map((k) => [k, h[k]]),
+      );
+    const first = security(answers[0]!.headers);
+    expect(Object.values(first).every((v) => typeof v === "string" && v.length > 0)).toBe(true);
+    expect(first["x-frame-options"]).toBe("SAMEORIGIN");
+    for (const a of answers) {
+      expect(security(a.headers)).toEqual(first);
+      expect(a.headers["x-powered-by"]).toBeUndefined();
+    }
+  });
+
   it("the CSP does not upgrade requests to https (the service speaks plain HTTP)", async () => {
     const csp = (await app.inject({ url: "/" })).headers["content-security-policy"] as string;
     expect(csp).toContain("default-src 'self'");

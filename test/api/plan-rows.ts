@@ -4,6 +4,7 @@ import { laneOf } from "../../api/db/fair-queue.js";
 
 /** The part of a Postgres EXPLAIN (ANALYZE, FORMAT JSON) plan node that counts rows read. */
 export interface PlanNode {
+  "Node Type"?: string;
   "Relation Name"?: string;
   "Actual Rows"?: number;
   "Actual Loops"?: number;
@@ -42,10 +43,11 @@ export async function readsOf(url: string, statements: readonly { text: string; 
 }
 
 /**
- * A pool that records the reads its clients send inside a transaction (a write's, a recount's) while `recording`
- * holds, and the JIT setting each ran under (asked on the same connection, in the same transaction, once it answered).
+ * A pool that records the reads its clients send inside a transaction (a write's, a recount's), or anywhere with
+ * `anywhere` (a view's), while `recording` holds, and the JIT setting each ran under (asked on the same connection, in
+ * the same transaction, once it answered).
  */
-export function recordingPool(url: string) {
+export function recordingPool(url: string, { anywhere = false } = {}) {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   const state = { recording: false, sent: [] as { text: string; values: unknown[] }[], jit: [] as string[] };
   pool.on("connect", (client) => {
@@ -55,7 +57,7 @@ export function recordingPool(url: string) {
       const q = args[0] as string | { text: string; values?: unknown[] };
       const text = typeof q === "string" ? q : q.text;
       if (/^\s*BEGIN\b/i.test(text)) inTransaction = true;
-      const recorded = state.recording && inTransaction && laneOf(text) === "read";
+      const recorded = state.recording && (anywhere || inTransaction) && laneOf(text) === "read";
       if (recorded) {
         const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q.values ?? []);
         state.sent.push({ text, values });

@@ -7,6 +7,8 @@
  * no mark is pending, read in the same statement, and counts the others from their phases as before.
  */
 import { LIMITS } from "../../../model/result-limits.js";
+import { Prisma } from "../../../prisma/generated/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { type PeakPhase, runPeak } from "../queries/run-peak.js";
 import { storedCount, storedNumber, storedObject } from "../stored-values.js";
 import type { Writer } from "./writer.js";
@@ -41,7 +43,7 @@ export function runHeadline(phases: readonly HeadlinePhase[]): RunHeadline {
 async function peakPhases(db: Writer, runIds: readonly string[]): Promise<Map<string, HeadlinePhase[]>> {
   const out = new Map<string, HeadlinePhase[]>(runIds.map((id) => [id, []]));
   if (runIds.length === 0) return out;
-  const rows = await db.$queryRaw<(HeadlinePhase & { runId: string })[]>`
+  const rows = await sqlReader(db).$queryRaw<(HeadlinePhase & { runId: string })[]>`
     SELECT p.run_id AS "runId", p.name, p.index, p.kind, p.workload, p.throughput_sum AS "throughputSum",
            p.clients_reported AS "clientsReported", p.clients, p.threads_per_client AS "threadsPerClient", p.target,
            p.repeat, p.verdict,
@@ -100,18 +102,33 @@ export async function refreshRunHeadlines(tx: Writer, runIds: readonly string[])
   return held.length;
 }
 
+/** A run's kept headline as read beside its pending mark (HEADLINE_MARK, HEADLINE_PENDING), in one snapshot. */
+export interface KeptHeadline {
+  id: string;
+  headline: unknown;
+  pending: boolean;
+}
+
+/** The join of a run `r`'s first pending mark, by key (a statement reading runs adds it to read their headlines). */
+export const HEADLINE_MARK = Prisma.sql`LEFT JOIN LATERAL (SELECT true AS pending FROM dirty_groups d WHERE d.id = 'r:' || r.id LIMIT 1) d ON true`;
+/** Whether a mark is pending for the run (with HEADLINE_MARK). */
+export const HEADLINE_PENDING = Prisma.sql`d.pending IS NOT NULL AS pending`;
+
 /**
  * The headlines of these runs: kept, where no write since is waiting to be settled (the mark and the headline read in
  * one statement, so one snapshot), else counted from their phases now. Each run's marks are looked up by key, the first
  * found enough (LIMIT 1 also keeps the lookup a lookup: as a hashed subplan the planner read every mark pending).
  */
 export async function headlinesOf(db: Writer, runIds: readonly string[]): Promise<Map<string, RunHeadline>> {
+  if (runIds.length === 0) return new Map();
+  const kept = await sqlReader(db).$queryRaw<KeptHeadline[]>`
+    SELECT r.id, r.headline, ${HEADLINE_PENDING} FROM runs r ${HEADLINE_MARK} WHERE r.id = ANY(${[...runIds]}::text[])`;
+  return headlinesFromKept(db, kept);
+}
+
+/** The headlines of runs read with their marks: each kept one where no mark is pending, else counted from its phases. */
+export async function headlinesFromKept(db: Writer, kept: readonly KeptHeadline[]): Promise<Map<string, RunHeadline>> {
   const out = new Map<string, RunHeadline>();
-  if (runIds.length === 0) return out;
-  const kept = await db.$queryRaw<{ id: string; headline: unknown; pending: boolean }[]>`
-    SELECT r.id, r.headline, d.pending IS NOT NULL AS pending
-    FROM runs r LEFT JOIN LATERAL (SELECT true AS pending FROM dirty_groups d WHERE d.id = 'r:' || r.id LIMIT 1) d ON true
-    WHERE r.id = ANY(${[...runIds]}::text[])`;
   const counted: string[] = [];
   for (const k of kept) {
     const h = k.pending ? null : storedHeadline(k.headline);

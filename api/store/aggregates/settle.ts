@@ -12,7 +12,7 @@
  * round). One round at a time per process; a reader arriving during a round waits for it.
  */
 import type { Db } from "../../db/client.js";
-import { runsSideBySide, writeTransaction } from "../../db/pg-direct.js";
+import { runsSideBySide, sqlReader, writeTransaction } from "../../db/pg-direct.js";
 import { applyWriteSettings } from "../write-settings.js";
 import { refreshGroups } from "./groups.js";
 import { refreshRunHeadlines, runDirtyId } from "./run-headlines.js";
@@ -42,7 +42,7 @@ export function settlingRound(db: Db): Promise<void> | undefined {
 
 async function settle(db: Db): Promise<void> {
   for (;;) {
-    const any = await db.$queryRaw<{ id: string }[]>`SELECT id FROM dirty_groups LIMIT 1`;
+    const any = await sqlReader(db).$queryRaw<{ id: string }[]>`SELECT id FROM dirty_groups LIMIT 1`;
     if (any.length === 0) return;
     const progress = await writeTransaction(
       db,

@@ -26,6 +26,7 @@ import { schemaProblems } from "../../../model/plan-schema.js";
 import type { TypedSpan } from "../../../model/run-cost.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { spansOf } from "../instance-spans.js";
 import { storedObject } from "../stored-values.js";
 import { type PhaseSummaryRow, phaseSummaries, type Queryable, type RunFilters } from "./filters.js";
@@ -124,7 +125,7 @@ function configuredProperties(value: unknown): [string, unknown][] {
 async function stepRows(db: Queryable, f: RunFilters): Promise<StepRow[]> {
   const rows = await phaseSummaries(db, f, [Prisma.sql`p.capacity IS NOT NULL`]);
   if (rows.length === 0) return [];
-  const stored = await db.$queryRaw<{ id: number; capacity: unknown; properties: unknown }[]>`
+  const stored = await sqlReader(db).$queryRaw<{ id: number; capacity: unknown; properties: unknown }[]>`
     SELECT id, capacity, properties FROM phases WHERE id = ANY(${rows.map((r) => r.phaseId)}::int[])`;
   const byId = new Map(stored.map((s) => [Number(s.id), s]));
   return rows.flatMap((r) => {
@@ -138,7 +139,7 @@ async function stepRows(db: Queryable, f: RunFilters): Promise<StepRow[]> {
 async function stepClients(db: Queryable, phaseIds: readonly number[]): Promise<Map<number, StepClient[]>> {
   const out = new Map<number, StepClient[]>();
   if (phaseIds.length === 0) return out;
-  const rows = await db.$queryRaw<Record<string, unknown>[]>`
+  const rows = await sqlReader(db).$queryRaw<Record<string, unknown>[]>`
     SELECT c.phase_id AS "phaseId", c.client_index AS "clientIndex", c.throughput_ops_sec AS "throughputOpsSec",
            o.operation, o.count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs",
            o.percentiles_us AS "percentilesUs", o.returns, o.hdr_histogram AS "hdrHistogram"

@@ -2,6 +2,7 @@
 import { addLeftOut, type LeftOut, peakKey } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedPeakSummary } from "../aggregates/stored-summaries.js";
 import { type PeakSummary, peakSummary } from "../aggregates/summaries.js";
@@ -91,7 +92,7 @@ export async function durability(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT
 
 async function keptCells(db: Db, f: RunFilters, where: Prisma.Sql): Promise<Cell[]> {
   await settleAggregates(db);
-  const rows = await db.$queryRaw<Cell[]>`
+  const rows = await sqlReader(db).$queryRaw<Cell[]>`
     SELECT g.engine, g.workload, g.preset, g.nodes, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer",
            g.scenario, g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.citation,
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",

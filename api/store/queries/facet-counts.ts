@@ -4,6 +4,7 @@
  * first, so an answer reads the groups and what the writes since the last read touched, never every run or phase.
  */
 import { Prisma } from "../../../prisma/generated/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { MEASURED_SOURCE } from "../sources.js";
 import type { Queryable, RunFilters } from "./filters.js";
 
@@ -38,7 +39,7 @@ export async function foldFacetChanges(db: Writer): Promise<void> {
   // Whether there is anything to fold, read first: most readers find nothing (the last reader folded it), and a read
   // is not a write (PGlite's one connection takes writes in turn with reads, fair-queue.ts: two writes per /facets
   // and /runs answer were about a sixteenth of PGlite's time beside one writer, docs/benchmarks.md).
-  const [pending] = await db.$queryRaw<{ runs: boolean; phases: boolean }[]>`
+  const [pending] = await sqlReader(db).$queryRaw<{ runs: boolean; phases: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM run_facet_changes) AS runs, EXISTS (SELECT 1 FROM workload_phase_changes) AS phases`;
   if (pending?.runs !== false)
     await db.$executeRaw`
@@ -56,7 +57,7 @@ export async function foldFacetChanges(db: Writer): Promise<void> {
 
 /** The groups of runs with their counts (empty groups left out), as of the last fold (foldFacetChanges). */
 export async function facetGroups(db: Queryable): Promise<FacetGroup[]> {
-  const rows = await db.$queryRaw<FacetGroup[]>`
+  const rows = await sqlReader(db).$queryRaw<FacetGroup[]>`
     SELECT f.engine, f.engine_version AS version, f.preset, f.nodes, f.scenario, f.data_instance_type AS data,
            f.client_instance_type AS client, f.source_id AS "sourceId", s.kind, f.verdict, f.quarantined, f.runs
     FROM run_facet_totals f JOIN sources s ON s.id = f.source_id WHERE f.runs > 0`;
@@ -65,7 +66,7 @@ export async function facetGroups(db: Queryable): Promise<FacetGroup[]> {
 
 /** The phases per workload (workloads without phases left out), as of the last fold (foldFacetChanges). */
 export async function workloadPhases(db: Queryable): Promise<{ workload: string; phases: number }[]> {
-  const rows = await db.$queryRaw<{ workload: string; phases: number }[]>`
+  const rows = await sqlReader(db).$queryRaw<{ workload: string; phases: number }[]>`
     SELECT workload, phases FROM workload_phase_totals WHERE phases > 0`;
   return rows.map((r) => ({ workload: r.workload, phases: Number(r.phases) }));
 }

@@ -3,7 +3,7 @@ import type { Include } from "../../../model/aggregate/index.js";
 import { LIMITS } from "../../../model/result-limits.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
-import type { SqlWriter } from "../../db/pg-direct.js";
+import { type SqlWriter, sqlReader } from "../../db/pg-direct.js";
 import { MEASURED_SOURCE } from "../sources.js";
 import { storedNumber, storedPhaseThroughput, storedRuntime } from "../stored-values.js";
 
@@ -146,6 +146,16 @@ export const SANE_PHASE = Prisma.sql`p.throughput_sum >= 0 AND p.throughput_sum 
 export const NOT_QUARANTINED = Prisma.sql`r.quarantined_at IS NULL`;
 
 /**
+ * A page of the runs `where` selects, newest first, as `r` (the caller orders its rows again by
+ * `r.started_at DESC, r.id ASC`): the page's keys from the runs' newest-first index (read from the index alone where
+ * the filters allow), then each run by key. Sorted whole, a deep page read and sorted every run's full row.
+ */
+export function newestRunsPage(where: Prisma.Sql, limit: number, offset = 0): Prisma.Sql {
+  return Prisma.sql`(SELECT r.id FROM runs r ${where} ORDER BY r.started_at DESC, r.id ASC LIMIT ${limit} OFFSET ${offset}) k
+    CROSS JOIN LATERAL (SELECT * FROM runs WHERE runs.id = k.id OFFSET 0) r`;
+}
+
+/**
  * Each phase's run looked up by its key, one index probe per phase (OFFSET 0 keeps the planner from flattening it into
  * a join it may answer by hashing every run): for callers naming a few phases (a write's recount), whose cost must
  * not grow with the runs stored.
@@ -162,7 +172,7 @@ export async function phaseSummaries(
   extra: Prisma.Sql[] = [],
   { runsByKey = false } = {},
 ): Promise<PhaseSummaryRow[]> {
-  const rows = await db.$queryRaw<Record<string, unknown>[]>`
+  const rows = await sqlReader(db).$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "phaseId", p.run_id AS "runId", p.name AS phase, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
            p.clients, p.target, p.repeat, r.repeat AS "runRepeat", p.operation_count AS "operationCount", p.operation_count_per AS "operationCountPer",
            r.scenario, r.engine, r.engine_version AS "engineVersion", p.preset, r.nodes, r.stand_in AS "standIn",

@@ -1,8 +1,9 @@
 /** The landing's queries: the filters' values with their run counts (facets) and the runs' timeline. */
 import type { Db } from "../../db/client.js";
-import { headlinesOf } from "../aggregates/run-headlines.js";
+import { sqlReader } from "../../db/pg-direct.js";
+import { HEADLINE_MARK, HEADLINE_PENDING, headlinesFromKept, type KeptHeadline } from "../aggregates/run-headlines.js";
 import { facetGroups, foldFacetChanges, workloadPhases } from "./facet-counts.js";
-import { type RunFilters, runWhere } from "./filters.js";
+import { newestRunsPage, type RunFilters, runsWhereSql } from "./filters.js";
 
 /**
  * The values each filter can take and how many runs have each, from the counts kept per group of runs and per
@@ -72,33 +73,41 @@ export async function facets(db: Db) {
  * them and whether there are more (no count: counting every run is the slowest part of a listing).
  */
 export async function timeline(db: Db, f: RunFilters, limit: number) {
-  const rows = await db.run.findMany({
-    where: runWhere({ ...f, source: "measured" }),
-    orderBy: [{ startedAt: "desc" }, { id: "asc" }],
-    take: limit + 1,
-    select: {
-      id: true,
-      engine: true,
-      engineVersion: true,
-      preset: true,
-      nodes: true,
-      scenario: true,
-      verdict: true,
-      startedAt: true,
-    },
-  });
+  // One statement: the runs' keys in the newest-first index order, each run by key with its kept headline and pending
+  // mark (run-headlines.ts). Through Prisma's query API and a second statement for the headlines, an unfiltered
+  // timeline was one of the answers every write drops that cost the API's thread most (docs/benchmarks.md).
+  const rows = await sqlReader(db).$queryRaw<(TimelineRow & KeptHeadline)[]>`
+    SELECT r.id, r.engine, r.engine_version AS "engineVersion", r.preset, r.nodes, r.scenario, r.verdict,
+           r.started_at AS "startedAt", r.headline, ${HEADLINE_PENDING}
+    FROM ${newestRunsPage(runsWhereSql({ ...f, source: "measured" }), limit + 1)} ${HEADLINE_MARK}
+    ORDER BY r.started_at DESC, r.id ASC`;
   const shown = rows.slice(0, limit);
   // Each run's peak as kept on it (run-headlines.ts), not from all of its phases.
-  const headlines = await headlinesOf(
-    db,
-    shown.map((r) => r.id),
-  );
+  const headlines = await headlinesFromKept(db, shown);
   return {
     more: rows.length > limit,
-    runs: shown.map(({ startedAt, ...r }) => ({
-      ...r,
-      startedAt: startedAt.toISOString(),
+    runs: shown.map((r) => ({
+      id: r.id,
+      engine: r.engine,
+      engineVersion: r.engineVersion,
+      preset: r.preset,
+      nodes: Number(r.nodes),
+      scenario: r.scenario,
+      verdict: r.verdict,
+      startedAt: r.startedAt.toISOString(),
       peak: headlines.get(r.id)?.peak ?? null,
     })),
   };
+}
+
+/** A run as the timeline lists it. */
+interface TimelineRow {
+  id: string;
+  engine: string;
+  engineVersion: string;
+  preset: string;
+  nodes: number;
+  scenario: string;
+  verdict: string;
+  startedAt: Date;
 }

@@ -11,6 +11,7 @@ import {
   peakLevelOverRepeats,
   selectPhases,
 } from "../../../model/aggregate/index.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { storedCount, storedLatency, storedObject, storedPercentiles, storedReasons } from "../stored-values.js";
 import type { PhaseSummaryRow, Queryable } from "./filters.js";
 
@@ -108,14 +109,14 @@ export async function phaseOperationParts(
 ): Promise<OperationParts> {
   const out: OperationParts = new Map();
   if (phaseIds.length === 0) return out;
-  const rows = await db.$queryRaw<
+  const rows = await sqlReader(db).$queryRaw<
     { phaseId: number; operation: string; count: number; avgUs: number | null; p99: unknown; clients: number }[]
   >`
     SELECT phase_id AS "phaseId", operation, count, avg_us AS "avgUs", client_percentiles_us->'99' AS p99, clients
     FROM phase_operations WHERE phase_id = ANY(${[...phaseIds]}::int[])`;
   const histograms = new Map<string, string>();
   if (rows.length > 0 && rows.length <= mergeLimit) {
-    const hs = await db.$queryRaw<{ phaseId: number; operation: string; h: string }[]>`
+    const hs = await sqlReader(db).$queryRaw<{ phaseId: number; operation: string; h: string }[]>`
       SELECT phase_id AS "phaseId", operation, hdr_histogram AS h FROM phase_operations
       WHERE hdr_histogram IS NOT NULL AND phase_id = ANY(${[...phaseIds]}::int[])`;
     for (const h of hs) histograms.set(`${h.phaseId}\u0000${h.operation}`, h.h);
@@ -146,7 +147,7 @@ export async function phaseProperties(
 ): Promise<Map<number, Record<string, unknown>>> {
   const properties = new Map<number, Record<string, unknown>>();
   if (rows.length === 0) return properties;
-  const ps = await db.$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
+  const ps = await sqlReader(db).$queryRaw<{ id: number; properties: Record<string, unknown> }[]>`
     SELECT id, properties FROM phases WHERE id = ANY(${rows.map((r) => r.phaseId)}::int[])`;
   for (const p of ps) properties.set(Number(p.id), storedObject(p.properties) ?? {});
   return properties;
@@ -167,7 +168,7 @@ export async function phaseReasons(db: Queryable, phaseIds: readonly number[]): 
   const ids = [...new Set(phaseIds.map(Number))];
   const out = new Map<number, string[]>();
   if (ids.length === 0) return out;
-  const rows = await db.$queryRaw<{ phaseId: number; reasons: unknown }[]>`
+  const rows = await sqlReader(db).$queryRaw<{ phaseId: number; reasons: unknown }[]>`
     SELECT c.phase_id AS "phaseId", v.reasons FROM client_results c JOIN validity_verdicts v ON v.client_result_id = c.id
     WHERE c.phase_id = ANY(${ids}::int[]) AND v.reasons <> '[]'::jsonb ORDER BY c.phase_id, c.client_index`;
   for (const r of rows) for (const reason of storedReasons(r.reasons)) pushTo(out, Number(r.phaseId), reason);

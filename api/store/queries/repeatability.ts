@@ -5,6 +5,7 @@ import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import type { RepeatStatistics } from "../../../model/statistics.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { type RepeatListing, repeatListing } from "../aggregates/listing.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedRepeatsSummary } from "../aggregates/stored-summaries.js";
@@ -129,7 +130,7 @@ async function keptConfigurations(db: Db, f: RunFilters, where: Prisma.Sql, list
            'runCount', (SELECT count(DISTINCT e->>'runId')::int FROM ${repeats} AS e),
            'verdicts', (SELECT coalesce(jsonb_object_agg(v.verdict, v.n), '{}'::jsonb)
               FROM (SELECT e->>'verdict' AS verdict, count(*) AS n FROM ${repeats} AS e GROUP BY 1) v))`;
-  const rows = await db.$queryRaw<KeptRow[]>`
+  const rows = await sqlReader(db).$queryRaw<KeptRow[]>`
     SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.workload, g.phase, g.threads_per_client AS "threadsPerClient",
            g.clients, g.target, g.operation_count AS "operationCount", g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.first_run_id AS "firstRunId",
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",

@@ -5,7 +5,7 @@ import { runCost } from "../../../model/run-cost.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
 import { sqlReader } from "../../db/pg-direct.js";
-import { headlinesOf } from "../aggregates/run-headlines.js";
+import { HEADLINE_MARK, HEADLINE_PENDING, headlinesFromKept, type KeptHeadline } from "../aggregates/run-headlines.js";
 import { spansOf } from "../instance-spans.js";
 import {
   storedCount,
@@ -17,7 +17,7 @@ import {
   storedThroughput,
 } from "../stored-values.js";
 import { countedByFacets, facetCount } from "./facet-counts.js";
-import { type Queryable, type RunFilters, runsWhereSql } from "./filters.js";
+import { newestRunsPage, type Queryable, type RunFilters, runsWhereSql } from "./filters.js";
 import { pushTo } from "./phase-groups.js";
 
 /**
@@ -52,10 +52,15 @@ const RUN_PAGE_COLUMNS = Prisma.sql`r.id, r.scenario, r.engine, r.engine_version
   r.reference_table AS "referenceTable", r.quarantine_reason AS "quarantineReason", r.quarantined_at AS "quarantinedAt",
   s.kind AS "sourceKind", s.citation AS "sourceCitation", s.seed AS "sourceSeed"`;
 
+/** A listed run: its page row, its kept headline with its pending mark, its clients' verdicts' reasons (or null). */
+type ListedRunRow = RunPageRow & KeptHeadline & { reasons: unknown[] | null };
+
 /** These runs with their sources, in one statement (absent ids are absent). */
 async function runsByIds(db: Queryable, ids: readonly string[]): Promise<RunPageRow[]> {
   if (ids.length === 0) return [];
-  return db.$queryRaw<RunPageRow[]>`SELECT ${RUN_PAGE_COLUMNS} FROM runs r JOIN sources s ON s.id = r.source_id
+  return sqlReader(db).$queryRaw<
+    RunPageRow[]
+  >`SELECT ${RUN_PAGE_COLUMNS} FROM runs r JOIN sources s ON s.id = r.source_id
     WHERE r.id = ANY(${[...ids]}::text[])`;
 }
 
@@ -69,29 +74,22 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
       : reader.$queryRaw<{ n: bigint | number }[]>`SELECT count(*) AS n FROM runs r ${where}`.then((r) =>
           Number(r[0]?.n ?? 0),
         ),
-    // The page in the runs' newest-first index order, each run's source by key.
-    reader.$queryRaw<RunPageRow[]>`SELECT ${RUN_PAGE_COLUMNS} FROM runs r JOIN sources s ON s.id = r.source_id ${where}
-      ORDER BY r.started_at DESC, r.id ASC LIMIT ${page.limit} OFFSET ${page.offset}`,
+    // The page's keys first, then its runs and sources by key (filters.ts newestRunsPage): sorted whole, a deep page
+    // (offset 9,900 of 10,000) cost the server 14-23 ms, the most of any view beside a writer (docs/benchmarks.md).
+    // In the same statement, by key: each run's kept headline and pending mark (run-headlines.ts), and the reasons of
+    // its clients' verdicts where there are any (most clients have none), in phase order. Four statements a page before.
+    reader.$queryRaw<ListedRunRow[]>`SELECT ${RUN_PAGE_COLUMNS}, r.headline, ${HEADLINE_PENDING}, rs.reasons
+      FROM ${newestRunsPage(where, page.limit, page.offset)} JOIN sources s ON s.id = r.source_id
+      ${HEADLINE_MARK}
+      LEFT JOIN LATERAL (
+        SELECT json_agg(v.reasons ORDER BY p.index, c.id) AS reasons FROM client_results c
+        CROSS JOIN LATERAL (SELECT w.reasons FROM validity_verdicts w WHERE w.client_result_id = c.id OFFSET 0) v
+        CROSS JOIN LATERAL (SELECT q.index FROM phases q WHERE q.id = c.phase_id OFFSET 0) p
+        WHERE c.run_id = r.id AND v.reasons <> '[]'::jsonb) rs ON true
+      ORDER BY r.started_at DESC, r.id ASC`,
   ]);
   // The explorer's workloads and headline throughput (the dashboard, issue 7), kept on each run (run-headlines.ts).
-  const headlines = await headlinesOf(
-    reader,
-    rows.map((r) => r.id),
-  );
-  // The verdicts' reasons in one query over the page, only where there are any (most clients have none): loading every
-  // client of every listed run to find them made a page of 1,000 runs several times slower.
-  const reasons = new Map<string, unknown[]>();
-  if (rows.length) {
-    // Each listed client's verdict and phase looked up by key (OFFSET 0 keeps a lookup a lookup): joined whole, the
-    // planner read every verdict or phase stored to find the page's few.
-    const found = await reader.$queryRaw<{ runId: string; reasons: unknown }[]>`
-      SELECT c.run_id AS "runId", v.reasons FROM client_results c
-      CROSS JOIN LATERAL (SELECT w.reasons FROM validity_verdicts w WHERE w.client_result_id = c.id OFFSET 0) v
-      CROSS JOIN LATERAL (SELECT q.index FROM phases q WHERE q.id = c.phase_id OFFSET 0) p
-      WHERE c.run_id IN (${Prisma.join(rows.map((r) => r.id))}) AND v.reasons <> '[]'::jsonb
-      ORDER BY c.run_id, p.index, c.id`;
-    for (const r of found) pushTo(reasons, r.runId, r.reasons);
-  }
+  const headlines = await headlinesFromKept(reader, rows);
   return {
     total,
     runs: rows.map((r) => {
@@ -101,7 +99,7 @@ export async function listRuns(db: Db, f: RunFilters, page: { limit: number; off
         phases: h.phases,
         verdict: r.verdict,
         records: h.records,
-        reasons: [...new Set((reasons.get(r.id) ?? []).flatMap((x) => storedReasons(x)))],
+        reasons: [...new Set((Array.isArray(r.reasons) ? r.reasons : []).flatMap((x) => storedReasons(x)))],
         workloads: h.workloads,
         throughputOpsSec: h.peak?.throughput.mean ?? null,
         peak: h.peak,
@@ -169,7 +167,7 @@ interface PhaseAggregateRow {
  */
 async function phaseAggregates(db: Queryable, runIds: readonly string[]) {
   if (runIds.length === 0) return [];
-  const phases = await db.$queryRaw<PhaseAggregateRow[]>`
+  const phases = await sqlReader(db).$queryRaw<PhaseAggregateRow[]>`
     SELECT p.run_id AS "runId", p.name, p.index, p.kind, p.workload, p.threads_per_client AS "threadsPerClient",
            p.clients, p.target, p.repeat, p.operation_count AS "operationCount", p.properties -> 'recordcount' AS recordcount,
            c.rows AS "clientRows", o.rows AS operations

@@ -10,6 +10,7 @@ import {
 } from "../../../model/aggregate/index.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedPeakSummary } from "../aggregates/stored-summaries.js";
 import { type PeakSummary, peakSummary } from "../aggregates/summaries.js";
@@ -131,7 +132,7 @@ const SERIES_SPANS = ["nodes", "engineVersion"] as const;
 
 async function keptGroups(db: Db, f: RunFilters, where: Prisma.Sql): Promise<ScalingGroup[]> {
   await settleAggregates(db);
-  const rows = await db.$queryRaw<ScalingGroup[]>`
+  const rows = await sqlReader(db).$queryRaw<ScalingGroup[]>`
     SELECT g.engine, g.workload, g.preset, g.scenario, g.source_kind AS "sourceKind", g.source_id AS "sourceId", g.citation,
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
            g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.nodes, ${summaryColumn(f)} AS summary

@@ -3,6 +3,7 @@ import { addLeftOut, deploymentIdentity, type LeftOut, selectPhases } from "../.
 import { phaseNameWithoutRepeat } from "../../../model/plan.js";
 import { Prisma } from "../../../prisma/generated/client.js";
 import type { Db } from "../../db/client.js";
+import { sqlReader } from "../../db/pg-direct.js";
 import { settleAggregates } from "../aggregates/settle.js";
 import { storedConfigurationSummary } from "../aggregates/stored-summaries.js";
 import { type ConfigurationSummary, configurationSummary } from "../aggregates/summaries.js";
@@ -64,7 +65,7 @@ export async function sweeps(db: Db, f: RunFilters, mergeLimit = MERGE_LIMIT) {
 
 async function keptLevels(db: Db, f: RunFilters, where: Prisma.Sql): Promise<SweepLevel[]> {
   await settleAggregates(db);
-  const rows = await db.$queryRaw<(Omit<SweepLevel, "target"> & { target: number | null })[]>`
+  const rows = await sqlReader(db).$queryRaw<(Omit<SweepLevel, "target"> & { target: number | null })[]>`
     SELECT g.scenario, g.engine, g.engine_version AS "engineVersion", g.preset, g.nodes, g.source_kind AS "sourceKind", g.source_id AS "sourceId",
            g.stand_in AS "standIn", g.data_instance_type AS "dataInstanceType", g.client_instance_type AS "clientInstanceType",
            g.workload, g.clients, g.operation_count AS "operationCount", g.operation_count_per AS "operationCountPer", g.phase,
