@@ -58,6 +58,7 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
       nodeKilledAt: 0,
     };
     let sampler: NodeJS.Timeout | undefined;
+    let watchingA: NodeJS.Timeout | undefined;
     let watchingB: NodeJS.Timeout | undefined;
     const result = await rehearse({
       stack: "quickstart",
@@ -70,23 +71,30 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
       onStatus: (s: InstanceStatus, rehearsal) => {
         // Drill 1: client 1's boot process dies (SIGKILL) a few seconds into workload A, its YCSB JVM still running:
         // systemd restarts the service, and its control group (KillMode=control-group) takes the old JVM with it.
-        if (s.instance === "client-1" && s.stage === "running" && s.phase?.name === "a" && !drill.clientKilledAt) {
-          drill.clientKilledAt = Date.now();
-          setTimeout(() => {
-            const boot = rehearsal
-              .instance("client-1")
-              .processes()
-              .find((p) => / boot --role client /.test(p.command));
-            drill.jvmsBeforeKill = ycsbJvms(rehearsal, "client-1").length;
-            process.kill(boot!.pid, "SIGKILL");
-            // From then on, never two YCSB processes on the machine.
-            sampler = setInterval(() => {
-              const jvms = ycsbJvms(rehearsal, "client-1");
-              drill.jvmsAfterRestart.push(jvms.length);
-              if (jvms.length > 1)
-                drill.seenTogether.push(jvms.map((j) => `${j.pid} ${j.command.slice(0, 120)}`).join(" | "));
-            }, 500);
-          }, 4000);
+        // A client says "running a" as it reaches the barrier before the phase, and a peer still uploading its load
+        // phase can hold that barrier for seconds: the drill waits for the phase's JVM itself (its own load JVM has
+        // ended by then), then kills the boot process 3 s into it.
+        if (s.instance === "client-1" && s.stage === "running" && s.phase?.name === "a" && !watchingA) {
+          watchingA = setInterval(() => {
+            if (drill.clientKilledAt || ycsbJvms(rehearsal, "client-1").length !== 1) return;
+            drill.clientKilledAt = Date.now();
+            clearInterval(watchingA);
+            setTimeout(() => {
+              const boot = rehearsal
+                .instance("client-1")
+                .processes()
+                .find((p) => / boot --role client /.test(p.command));
+              drill.jvmsBeforeKill = ycsbJvms(rehearsal, "client-1").length;
+              process.kill(boot!.pid, "SIGKILL");
+              // From then on, never two YCSB processes on the machine.
+              sampler = setInterval(() => {
+                const jvms = ycsbJvms(rehearsal, "client-1");
+                drill.jvmsAfterRestart.push(jvms.length);
+                if (jvms.length > 1)
+                  drill.seenTogether.push(jvms.map((j) => `${j.pid} ${j.command.slice(0, 120)}`).join(" | "));
+              }, 500);
+            }, 3000);
+          }, 250);
         }
         // Drill 2: node 2's whole machine dies (no word from it) a few seconds into workload B, once both clients
         // run its YCSB (a client's status says "running b" already at the barrier before it).
@@ -102,6 +110,7 @@ describe("ycsb-lab rehearse on Cassandra, in OS containers", () => {
     });
     started.push(result);
     if (sampler) clearInterval(sampler);
+    if (watchingA) clearInterval(watchingA);
     if (watchingB) clearInterval(watchingB);
     expect(drill.clientKilledAt).toBeGreaterThan(0);
     expect(drill.jvmsBeforeKill).toBe(1);
