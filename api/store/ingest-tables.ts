@@ -138,6 +138,8 @@ export const CLIENT_RESULTS = table("client_results", {
   unknown_lines: "json",
   warnings: "json",
   document_hash: "text",
+  // Its HDR logs' references (storedHdrLogs), a column of the row (migration 20261219000000_hdr_logs_column).
+  hdr_logs: "json",
 });
 
 export const OPERATION_STATS = table("operation_stats", {
@@ -158,7 +160,6 @@ export const OPERATION_STATS = table("operation_stats", {
 /** The series is json (kept as written: migration 20261216000000_status_series_json). */
 export const STATUS_SERIES = table("status_series", { client_result_id: "int", points: "json" });
 
-export const HDR_LOG_REFS = table("hdr_log_refs", { client_result_id: "int", operation: "text", uri: "text" });
 export const VALIDITY_VERDICTS = table("validity_verdicts", {
   client_result_id: "int",
   verdict: "text",
@@ -268,7 +269,38 @@ export function clientResultRow(d: ResultDocument, phaseId: number, documentHash
     unknown_lines: d.result.unknownLines,
     warnings: d.result.warnings,
     document_hash: documentHash,
+    hdr_logs: storedHdrLogs(d.hdrLogs),
   };
+}
+
+/** An HDR log's reference as a client result keeps it. */
+export interface HdrLogRef {
+  operation: string;
+  uri: string;
+}
+
+/**
+ * A client result's HDR log references as stored, by ingest and by import alike: by operation, then URI, in code point
+ * order (the migration's COLLATE "C"), each once (a log named twice in a document is one reference, as the table's
+ * unique key kept them before migration 20261219000000_hdr_logs_column).
+ */
+export function storedHdrLogs(refs: readonly HdrLogRef[]): HdrLogRef[] {
+  const unique = new Map<string, HdrLogRef>();
+  // Keyed by both fields joined with U+0000, which no stored string holds (model/result-checks.ts textProblem).
+  for (const r of refs) unique.set(`${r.operation}\u0000${r.uri}`, { operation: r.operation, uri: r.uri });
+  return [...unique.values()].sort((a, b) => byCodePoint(a.operation, b.operation) || byCodePoint(a.uri, b.uri));
+}
+
+/** Code point order, as Postgres' "C" collation compares UTF-8 bytes (UTF-16 code units differ past U+FFFF). */
+function byCodePoint(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
 }
 
 /** One row per operation group, with its merged HDR histogram where the importer or the runner gave one. */

@@ -13,7 +13,6 @@ import {
   bulkInsertColumns,
   CLIENT_RESULTS,
   clientResultRow,
-  HDR_LOG_REFS,
   OPERATION_STATS,
   operationRows,
   PHASES,
@@ -388,7 +387,7 @@ async function storeClientResults(
   };
 }
 
-/** What hangs off each client result created now: operation groups, status series, HDR log references, verdict. */
+/** What hangs off each client result created now: operation groups, status series, verdict. */
 async function storeClientDetails(
   tx: SqlWriter,
   docs: readonly ResultDocument[],
@@ -398,7 +397,6 @@ async function storeClientDetails(
   const ops: Row<typeof OPERATION_STATS>[] = [];
   const seriesIds: number[] = [];
   const seriesTexts: string[] = [];
-  const hdrRefs: Row<typeof HDR_LOG_REFS>[] = [];
   const verdicts: Row<typeof VALIDITY_VERDICTS>[] = [];
   for (const [i, clientResultId] of created) {
     const d = docs[i]!;
@@ -406,7 +404,6 @@ async function storeClientDetails(
     ops.push(...operationRows(d, clientResultId, extras[i]?.hdrHistograms ?? d.hdrHistograms ?? {}));
     seriesIds.push(clientResultId);
     seriesTexts.push(seriesJson[i]!);
-    for (const h of d.hdrLogs) hdrRefs.push({ client_result_id: clientResultId, operation: h.operation, uri: h.uri });
     verdicts.push({ client_result_id: clientResultId, verdict: d.validity.verdict, reasons: d.validity.reasons });
   }
   if (ops.length) await tx.$executeRaw(bulkInsert(OPERATION_STATS, ops));
@@ -414,17 +411,7 @@ async function storeClientDetails(
     const columns = { client_result_id: JSON.stringify(seriesIds), points: `[${seriesTexts.join(",")}]` };
     await tx.$executeRaw(bulkInsertColumns(STATUS_SERIES, columns));
   }
-  // Each client result's references are inserted once, with it (a log named twice in a document is one row).
-  if (hdrRefs.length) await tx.$executeRaw(bulkInsert(HDR_LOG_REFS, uniqueRefs(hdrRefs)));
   if (verdicts.length) await tx.$executeRaw(bulkInsert(VALIDITY_VERDICTS, verdicts));
-}
-
-/** HDR log references without repeats (the table's key: client result, operation, uri). */
-function uniqueRefs(refs: readonly Row<typeof HDR_LOG_REFS>[]): Row<typeof HDR_LOG_REFS>[] {
-  const seen = new Map<string, Row<typeof HDR_LOG_REFS>>();
-  // Keyed by the three fields joined with U+0000, which no stored string holds (model/result-checks.ts textProblem).
-  for (const r of refs) seen.set(`${r.client_result_id}\u0000${r.operation}\u0000${r.uri}`, r);
-  return [...seen.values()];
 }
 
 /**

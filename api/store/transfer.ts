@@ -5,7 +5,6 @@ import {
   TRANSFER_LINE_KINDS,
   TransferBaselineSchema,
   TransferClientResultSchema,
-  TransferHdrLogSchema,
   TransferInstanceSpanSchema,
   TransferOperationSchema,
   TransferPhaseSchema,
@@ -21,6 +20,7 @@ import type { Db } from "../db/client.js";
 import { type GroupedPhase, phaseGroupIds } from "./aggregates/keys.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
 import { noteWrite, recordWrite } from "./data-version.js";
+import { storedHdrLogs } from "./ingest-tables.js";
 import { storedRow } from "./transfer-rows.js";
 
 /**
@@ -85,7 +85,6 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
               include: {
                 operations: { orderBy: { operation: "asc" } },
                 statusSeries: true,
-                hdrLogs: { orderBy: [{ operation: "asc" }, { uri: "asc" }] },
                 validity: true,
               },
             },
@@ -105,7 +104,8 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
             ...omit(c, ["id", "phaseId", "runId", "operations", "statusSeries", "hdrLogs", "validity"]),
             operations: c.operations.map((o) => omit(o, ["id", "clientResultId"])),
             statusSeries: c.statusSeries ? omit(c.statusSeries, ["clientResultId"]) : null,
-            hdrLogs: c.hdrLogs.map((h) => omit(h, ["id", "clientResultId"])),
+            // Kept in their stored order (ingest-tables.ts storedHdrLogs), the order the export always wrote them in.
+            hdrLogs: c.hdrLogs,
             validity: c.validity ? omit(c.validity, ["clientResultId"]) : null,
           })),
         })),
@@ -321,7 +321,8 @@ async function importClientResult(tx: Tx, runId: string, phaseId: number, c: Tra
     phaseId,
     runId,
     operations: { create: c.operations.map((o) => storedRow(TransferOperationSchema, o)) },
-    hdrLogs: { create: c.hdrLogs.map((h) => storedRow(TransferHdrLogSchema, h)) },
+    // A column of the row, stored by ingest's rule: the same line imported and ingested keeps the same references.
+    hdrLogs: storedHdrLogs(c.hdrLogs) as unknown as Prisma.InputJsonValue,
     ...(c.statusSeries ? { statusSeries: { create: storedRow(TransferStatusSeriesSchema, c.statusSeries) } } : {}),
     ...(c.validity ? { validity: { create: storedRow(TransferValiditySchema, c.validity) } } : {}),
   };

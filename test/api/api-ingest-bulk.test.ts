@@ -36,14 +36,16 @@ describe.each(["pglite", "postgres"] as const)("bulk ingest on %s", (kind) => {
     expect(out.filter((o) => o.status === "created")).toHaveLength(40);
     const stored = await db.prisma.clientResult.findFirstOrThrow({
       where: { runId: "bulk-3", clientIndex: 1, phase: { name: "a-t4" } },
-      include: { operations: true, statusSeries: true, hdrLogs: true, validity: true },
+      include: { operations: true, statusSeries: true, validity: true },
     });
     const doc = batch[39]!;
     expect(stored.clientIndex).toBe(doc.client.index);
     expect(stored.throughputOpsSec).toBe(doc.result.overall.throughputOpsSec);
     expect(stored.operations.map((o) => o.operation).sort()).toEqual(Object.keys(doc.result.operations).sort());
     expect(stored.statusSeries?.points).toEqual(doc.result.statusSeries);
-    expect(stored.hdrLogs.map((h) => h.uri).sort()).toEqual(doc.hdrLogs.map((h) => h.uri).sort());
+    expect((stored.hdrLogs as { uri: string }[]).map((h) => h.uri).sort()).toEqual(
+      doc.hdrLogs.map((h) => h.uri).sort(),
+    );
     expect(stored.validity?.verdict).toBe(doc.validity.verdict);
     const phase = await db.prisma.phase.findFirstOrThrow({ where: { runId: "bulk-3", name: "a-t4" } });
     expect(phase.clientsReported).toBe(2);

@@ -15,7 +15,10 @@ async function counts(db: Database) {
     p.clientResult.count(),
     p.operationStat.count(),
     p.statusSeries.count(),
-    p.hdrLogRef.count(),
+    // HDR log references, a JSON column of each client result (migration 20261219000000_hdr_logs_column).
+    p.$queryRaw<
+      { n: number }[]
+    >`SELECT coalesce(sum(json_array_length(hdr_logs)), 0)::int AS n FROM client_results`.then((r) => Number(r[0]!.n)),
     p.validityVerdict.count(),
   ]);
   return { runs, phases, clients, ops, series, hdr, verdicts };

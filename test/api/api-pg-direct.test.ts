@@ -7,6 +7,7 @@ import { sqlReader, writeTransaction } from "../../api/db/pg-direct.js";
 import { settleAggregates } from "../../api/store/aggregates/settle.js";
 import { statusSeriesJson } from "../../api/store/document-hash.js";
 import { ingestDocuments } from "../../api/store/ingest.js";
+import { storedHdrLogs } from "../../api/store/ingest-tables.js";
 import { Prisma } from "../../prisma/generated/client.js";
 import { fixtureDocument, freshPostgresDatabase, testConfig } from "./api-helpers.js";
 
@@ -280,6 +281,7 @@ describe.each(["pglite", "postgres"] as const)("a client's status series on %s",
     expect(columns).toEqual(
       [
         "client_results.gc",
+        "client_results.hdr_logs",
         "client_results.resources",
         "client_results.unknown_lines",
         "client_results.warnings",
@@ -297,6 +299,8 @@ describe.each(["pglite", "postgres"] as const)("a client's status series on %s",
     expect(client.gc).toEqual(doc.result.gc);
     expect(client.unknownLines).toEqual(doc.result.unknownLines);
     expect(client.warnings).toEqual(doc.result.warnings);
+    expect(doc.hdrLogs.length).toBeGreaterThan(0);
+    expect(client.hdrLogs).toEqual(storedHdrLogs(doc.hdrLogs));
     for (const [operation, o] of Object.entries(doc.result.operations)) {
       const stored = client.operations.find((x) => x.operation === operation)!;
       expect(stored.percentilesUs).toEqual(o.percentilesUs);

@@ -85,10 +85,10 @@ describe.each(["pglite", "postgres"] as const)("every view survives any stored v
     );
     // Two clients of one phase whose histograms differ in precision (3 and 2 significant digits).
     const [read1] = await db.prisma.$queryRawUnsafe<{ id: number; h: string }[]>(
-      `SELECT o.id, o.hdr_histogram AS h FROM operation_stats o JOIN client_results c ON c.id = o.client_result_id WHERE c.run_id = 'sv-precision' AND c.client_index = 1 AND o.operation = 'READ' ORDER BY o.id LIMIT 1`,
+      `SELECT o.client_result_id AS id, o.hdr_histogram AS h FROM operation_stats o JOIN client_results c ON c.id = o.client_result_id WHERE c.run_id = 'sv-precision' AND c.client_index = 1 AND o.operation = 'READ' LIMIT 1`,
     );
     await db.prisma
-      .$executeRaw`UPDATE operation_stats SET hdr_histogram = ${coarser(read1!.h)} WHERE id = ${read1!.id}`;
+      .$executeRaw`UPDATE operation_stats SET hdr_histogram = ${coarser(read1!.h)} WHERE client_result_id = ${read1!.id} AND operation = 'READ'`;
     // Clients 0 and 5 of a 2-client phase (stored before client indexes were checked).
     await sql(`UPDATE client_results SET client_index = 5 WHERE run_id = 'sv-index' AND client_index = 1`);
     await sql(`UPDATE phases SET clients_reported = 2 WHERE run_id = 'sv-index'`);

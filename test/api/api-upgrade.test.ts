@@ -20,6 +20,8 @@ describe("upgrade: a database of the previous release, opened by this one", () =
   let url: string;
   let newest: string;
   let before: Record<string, number>;
+  /** Every HDR log reference the previous release stored, as "client result id operation uri" lines, sorted. */
+  let referencesBefore: string[];
 
   async function counts(): Promise<Record<string, number>> {
     const c = new pg.Client({ connectionString: url });
@@ -46,7 +48,27 @@ describe("upgrade: a database of the previous release, opened by this one", () =
       await c.end();
     }
     before = await counts();
+    referencesBefore = await references("table");
   }, 300_000);
+
+  /**
+   * The HDR log references stored: in the previous release's table, or in each client result's column after the
+   * migration that moved them (20261219000000_hdr_logs_column).
+   */
+  async function references(from: "table" | "column"): Promise<string[]> {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const sql =
+        from === "table"
+          ? "SELECT client_result_id AS id, operation, uri FROM hdr_log_refs"
+          : "SELECT c.id, r.operation, r.uri FROM client_results c, json_to_recordset(c.hdr_logs) AS r(operation text, uri text)";
+      const rows = (await c.query(sql)).rows as { id: number; operation: string; uri: string }[];
+      return rows.map((r) => `${r.id} ${r.operation} ${r.uri}`).sort();
+    } finally {
+      await c.end();
+    }
+  }
 
   it("applies the newer migrations at start, keeps every row, and every view answers on the old data", async () => {
     const c = new pg.Client({ connectionString: url });
@@ -66,6 +88,9 @@ describe("upgrade: a database of the previous release, opened by this one", () =
       db = await openDatabase({ databaseUrl: url });
       expect(db.appliedMigrations).toContain(newest);
       expect(await counts()).toEqual(before);
+      // Every HDR log reference moved into its client result's row, none lost, none made up.
+      expect(referencesBefore.length).toBeGreaterThan(0);
+      expect(await references("column")).toEqual(referencesBefore);
       const app = await buildApp(testConfig(), { database: db, logLevel: "silent" });
       try {
         for (const path of [

@@ -25,7 +25,6 @@ const TABLES = [
   "client_results",
   "operation_stats",
   "status_series",
-  "hdr_log_refs",
   "validity_verdicts",
   "baselines",
   "instance_spans",
