@@ -104,7 +104,8 @@ export async function* exportStore(db: Db, now = new Date()): AsyncGenerator<Tra
             ...omit(c, ["id", "phaseId", "runId", "operations", "statusSeries", "hdrLogs", "validity"]),
             operations: c.operations.map((o) => omit(o, ["id", "clientResultId"])),
             statusSeries: c.statusSeries ? omit(c.statusSeries, ["clientResultId"]) : null,
-            // Kept in their stored order (ingest-tables.ts storedHdrLogs), the order the export always wrote them in.
+            // In their stored order (ingest-tables.ts storedHdrLogs): by operation then URI, as the export wrote them
+            // (in code point order now; the table's rows were sorted in the database's collation).
             hdrLogs: c.hdrLogs,
             validity: c.validity ? omit(c.validity, ["clientResultId"]) : null,
           })),
