@@ -291,17 +291,23 @@ export function storedHdrLogs(refs: readonly HdrLogRef[]): HdrLogRef[] {
   return [...unique.values()].sort((a, b) => byCodePoint(a.operation, b.operation) || byCodePoint(a.uri, b.uri));
 }
 
-/** Code point order, as Postgres' "C" collation compares UTF-8 bytes (UTF-16 code units differ past U+FFFF). */
+/**
+ * Code point order, as Postgres' "C" collation compares UTF-8 bytes. UTF-16 code units agree with it except where the
+ * first difference is a surrogate (a character past U+FFFF) against U+E000-U+FFFF: each unit is ranked so surrogates
+ * come after that range. One pass over the units, no copies (it runs for every document ingested).
+ */
 function byCodePoint(a: string, b: string): number {
-  if (a === b) return 0;
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
+
+const codePointRank = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 /** One row per operation group, with its merged HDR histogram where the importer or the runner gave one. */
 export function operationRows(
