@@ -1,12 +1,12 @@
 import { STATUS_CODES } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Type } from "@sinclair/typebox";
-import type { FastifyError, FastifyInstance, FastifyPluginAsync } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/open.js";
 import { isDatabaseOutage } from "./db/outage.js";
-import { duplicateKey, repeatsKey } from "./json-strict.js";
+import { duplicateKey, type ReadBodyElsewhere, repeatsKey } from "./json-strict.js";
 import auth from "./plugins/app/auth.js";
 import computeGate from "./plugins/app/compute-gate.js";
 import contract from "./plugins/app/contract.js";
@@ -129,7 +129,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, opts) => {
         route.schema ??= {};
         route.schema.querystring ??= Type.Object({}, { additionalProperties: false });
       });
-      await api.register(results, { prefix: "/results" });
+      await api.register(results, { prefix: "/results", readThreads: opts.config.ingestReadThreads });
       await api.register(ingest, { prefix: "/ingest" });
       await api.register(runs, { prefix: "/runs" });
       await api.register(facets, { prefix: "/facets" });
@@ -176,6 +176,19 @@ function strictJson(fastify: FastifyInstance): void {
       return done(err, undefined);
     }
     const text = body as string;
+    // A route may read its bodies elsewhere (the ingest route: on threads beside this one); what it leaves is read here.
+    const readElsewhere = req.routeOptions.config?.readBody;
+    if (readElsewhere) {
+      readElsewhere(text).then(
+        (value) => (value === undefined ? readHere(req, text, done) : done(null, value)),
+        () => readHere(req, text, done),
+      );
+      return;
+    }
+    readHere(req, text, done);
+  });
+
+  function readHere(req: FastifyRequest, text: string, done: (err: Error | null, value?: unknown) => void): void {
     // A repeated key is named before the parser's own complaints (its text may also poison a prototype).
     const refuseDuplicate = () => {
       const duplicate = duplicateKey(text);
@@ -195,7 +208,14 @@ function strictJson(fastify: FastifyInstance): void {
       }
       done(err, value);
     });
-  });
+  }
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route reads its JSON bodies itself where it can (json-strict.ts ReadBodyElsewhere). */
+    readBody?: ReadBodyElsewhere;
+  }
 }
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -40,6 +40,11 @@ export const EnvSchema = Type.Object({
    */
   YCSB_LAB_READ_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 16 * 1024 * 1024 }),
+  /**
+   * Threads that read large ingest bodies (parse, check, hashes) beside the API's thread; unset: one per core but the
+   * API's, at most 4; 0: the API's thread reads every body.
+   */
+  INGEST_READ_THREADS: Type.Optional(Type.Integer({ minimum: 0, maximum: 16 })),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_WINDOW: Type.String({ default: "1 minute" }),
   /**
@@ -78,6 +83,8 @@ export interface AppConfig {
   /** Accepted for reads besides the write token (YCSB_LAB_READ_TOKEN). */
   readToken?: string;
   bodyLimit: number;
+  /** Threads reading large ingest bodies (INGEST_READ_THREADS); default one per core but one, at most 4; 0: none. */
+  ingestReadThreads?: number;
   rateLimit: { max: number; timeWindow: string };
   /** Fastify's trustProxy (TRUST_PROXY): false unless the service runs behind a proxy. */
   trustProxy?: boolean | number | string[];
@@ -127,6 +134,7 @@ export function configFromEnv(env: Env): AppConfig {
     protectReads: env.YCSB_LAB_PROTECT_READS === "1",
     ...(env.YCSB_LAB_READ_TOKEN ? { readToken: env.YCSB_LAB_READ_TOKEN } : {}),
     bodyLimit: env.BODY_LIMIT_BYTES,
+    ...(env.INGEST_READ_THREADS !== undefined ? { ingestReadThreads: env.INGEST_READ_THREADS } : {}),
     rateLimit: { max: env.RATE_LIMIT_MAX, timeWindow: env.RATE_LIMIT_WINDOW },
     trustProxy:
       env.TRUST_PROXY === "true"

@@ -119,3 +119,10 @@ export function repeatsKey(text: string, parsed: unknown): boolean {
     return true; // too deep to count (a stack overflow): duplicateKey's scan decides
   }
 }
+
+/**
+ * A route's own reading of its JSON bodies (route config `readBody`, app.ts): the value read, or undefined to have the
+ * body read by the service's strict reading. It returns only bodies that pass every check the route makes, so every
+ * error still comes from the strict reading and the route's own check.
+ */
+export type ReadBodyElsewhere = (text: string) => Promise<unknown>;

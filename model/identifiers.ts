@@ -139,6 +139,9 @@ export function noteKeysPlain(doc: object): void {
   keysPlain.add(doc);
 }
 
+/** Whether the text check found every key of `doc` printable ASCII (noteKeysPlain). */
+export const keysArePlain = (doc: object): boolean => keysPlain.has(doc);
+
 /**
  * The document with every name in normalization form C (map keys and the identifier fields), the same object when
  * nothing changes. Call once the document passed textProblems (its keys then cannot collide once normalized).

@@ -111,6 +111,19 @@ const keyOf = (runId: string, phase: string, client: number) => `${runId}\u0000$
 export interface IngestOptions {
   /** Only the reference loader (prisma/reference) stores published figures. */
   allowPublished?: boolean;
+  /** What the thread that read the body computed already (the ingest route's body reader): not computed again. */
+  digest?: DocumentsDigest;
+}
+
+/**
+ * Each document's status series JSON and hash, as statusSeriesJson and documentHash give them for the document in NFC
+ * (computed where the body was read, off the API's thread); the documents given may then come without their series.
+ * `legacyHash` gives legacyDocumentHash of document i as sent, for the rare retry whose stored hash is not the current one.
+ */
+export interface DocumentsDigest {
+  seriesJson: readonly string[];
+  hashes: readonly string[];
+  legacyHash: (i: number) => string;
 }
 
 /**
@@ -125,6 +138,9 @@ export async function ingestDocuments(
   options: IngestOptions = {},
 ): Promise<IngestOutcome[]> {
   if (given.length === 0) return [];
+  const { digest } = options;
+  if (digest && (digest.hashes.length !== given.length || digest.seriesJson.length !== given.length))
+    throw new Error(`a digest of ${digest.hashes.length} documents given with ${given.length} documents`);
   // Names stored in Unicode NFC, whichever way the documents came (model/identifiers.ts): one phase, one key.
   const docs = given.map(normalizeIdentifiers);
   if (!options.allowPublished) {
@@ -144,12 +160,14 @@ export async function ingestDocuments(
       await storeSources(tx, docs);
       await storeRuns(tx, docs);
       const phaseId = await storePhases(tx, docs);
-      const clients = await storeClientResults(tx, docs, phaseId);
+      const clients = await storeClientResults(tx, docs, phaseId, options.digest);
       await storeClientDetails(tx, docs, extras, clients);
       // Rows other writes share are taken last, each held for the fewest statements: the outcomes read only this
       // write's keys; the phases' totals lock those phases; the groups' marks (refresh.ts) and the change log's version
       // row, which every concurrent write of the same groups waits for until this one commits, come at the end.
-      const outcomes = await outcomesOf(tx, docs, clients);
+      const outcomes = await outcomesOf(tx, docs, clients, (i) =>
+        options.digest ? options.digest.legacyHash(i) : legacyDocumentHash(docs[i]!),
+      );
       await keepTotals(tx, clients.touchedPhases);
       await keepRunEnds(tx, docs, clients.created);
       await refreshAggregates(tx, clients.touchedPhases);
@@ -338,9 +356,9 @@ interface StoredClients {
   created: Map<number, number>;
   /** Phases that got a client now: their totals are kept. */
   touchedPhases: number[];
-  hashes: string[];
+  hashes: readonly string[];
   /** Each document's status series as JSON, written once for its hash and its stored row. */
-  seriesJson: string[];
+  seriesJson: readonly string[];
   /** Per client key, the first document of the batch with it (later ones are duplicates or conflicts of it). */
   firstOfKey: Map<string, number>;
 }
@@ -350,9 +368,10 @@ async function storeClientResults(
   tx: SqlWriter,
   docs: readonly ResultDocument[],
   phaseId: Map<string, number>,
+  digest: DocumentsDigest | undefined,
 ): Promise<StoredClients> {
-  const seriesJson = docs.map(statusSeriesJson);
-  const hashes = docs.map((d, i) => documentHash(d, seriesJson[i]));
+  const seriesJson = digest ? digest.seriesJson : docs.map(statusSeriesJson);
+  const hashes = digest ? digest.hashes : docs.map((d, i) => documentHash(d, seriesJson[i]));
   const firstOfKey = new Map<string, number>();
   docs.forEach((d, i) => {
     const k = keyOf(d.run.id, d.phase.name, d.client.index);
@@ -447,6 +466,7 @@ async function outcomesOf(
   tx: SqlWriter,
   docs: readonly ResultDocument[],
   { created, hashes, firstOfKey }: StoredClients,
+  legacyHash: (i: number) => string,
 ): Promise<IngestOutcome[]> {
   const notCreated = docs.map((_, i) => i).filter((i) => !created.has(i));
   const keys = notCreated.map((i) => ({
@@ -472,7 +492,7 @@ async function outcomesOf(
     if (created.has(i)) return { ...base, status: "created" as const };
     // What is stored under its key (by an earlier document of this batch, or before it), else the batch's first of its key.
     const stored = existingHash.get(i) ?? hashes[firstOfKey.get(keyOf(d.run.id, d.phase.name, d.client.index))!];
-    const same = stored === hashes[i] || (existingHash.has(i) && stored === legacyDocumentHash(d));
+    const same = stored === hashes[i] || (existingHash.has(i) && stored === legacyHash(i));
     return { ...base, status: same ? ("duplicate" as const) : ("conflict" as const) };
   });
 }

@@ -44,7 +44,7 @@ export const command: Command = {
       throw new UsageError("nothing to ingest: give FILE.json, --s3 BUCKET or --reference");
     if ((values.prefix || values.run) && !values.s3) throw new UsageError("--prefix and --run need --s3");
 
-    const { checkResultsBody } = await import("../../api/routes/api/results/index.js");
+    const { checkResultsBody } = await import("../../api/ingest-body/check.js");
     const docs: unknown[] = [];
     for (const file of positionals) {
       let body: unknown;

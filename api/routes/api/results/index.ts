@@ -1,23 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ErrorResponse } from "../../../../model/api-schemas.js";
-import { withCodePointLengths } from "../../../../model/code-point-lengths.js";
-import {
-  MeasuredResultDocumentSchema,
-  type ResultDocument,
-  ResultDocumentSchema,
-} from "../../../../model/result-document.js";
-import {
-  checkAgainst,
-  documentProblems,
-  type FieldError,
-  HistogramBudget,
-} from "../../../../model/result-validation.js";
-import { FactConflictError, ingestDocuments } from "../../../store/ingest.js";
+import { normalizeIdentifiers, noteKeysPlain } from "../../../../model/identifiers.js";
+import { MeasuredResultDocumentSchema, type ResultDocument } from "../../../../model/result-document.js";
+import { checkResultsBody, MAX_BATCH } from "../../../ingest-body/check.js";
+import { bodyThreads, defaultReadThreads } from "../../../ingest-body/threads.js";
+import type { ReadBodyElsewhere } from "../../../json-strict.js";
+import { legacyDocumentHash } from "../../../store/document-hash.js";
+import { type DocumentsDigest, FactConflictError, ingestDocuments } from "../../../store/ingest.js";
 import { FieldValidationError, typeboxValidatorCompiler } from "../../../validation.js";
 
-export const MAX_BATCH = 1000;
+export { checkResultsBody, MAX_BATCH };
 
 const IngestResponse = Type.Object({
   created: Type.Integer(),
@@ -33,41 +26,44 @@ const IngestResponse = Type.Object({
   ),
 });
 
-// Compiled once: checking a valid document is then a fast path; errors are only enumerated for bad ones.
-const compiledDocument = TypeCompiler.Compile(withCodePointLengths(ResultDocumentSchema));
-const checkDocument = (doc: unknown, histogramBudget: HistogramBudget): FieldError[] =>
-  compiledDocument.Check(doc)
-    ? documentProblems(doc as ResultDocument, { histogramBudget })
-    : checkAgainst(ResultDocumentSchema, doc, { histogramBudget });
-
-/**
- * A document or a batch; every error names its field as a JSON pointer ("/3/run/nodes" in a batch). Measured
- * results only (published figures come from the reference loader); histogram decoding bounded over the whole body.
- */
-export function checkResultsBody(body: unknown): FieldError[] {
-  const budget = new HistogramBudget();
-  if (!Array.isArray(body)) return checkDocument(body, budget);
-  if (body.length === 0) return [{ path: "/", message: "a batch needs at least one document" }];
-  if (body.length > MAX_BATCH)
-    return [{ path: "/", message: `a batch holds at most ${MAX_BATCH} documents, got ${body.length}` }];
-  const errors: FieldError[] = [];
-  body.forEach((doc, i) => {
-    if (errors.length < 20)
-      errors.push(
-        ...checkDocument(doc, budget).map((e) => ({
-          path: `/${i}${e.path === "/" ? "" : e.path}`,
-          message: e.message,
-        })),
-      );
-  });
-  return errors.slice(0, 20);
+export interface ResultsRouteOptions {
+  /** Threads that read large bodies beside the API's thread (INGEST_READ_THREADS); 0: the API's thread reads all. */
+  readThreads?: number;
 }
 
-const route: FastifyPluginAsyncTypebox = async (app) => {
+const route: FastifyPluginAsyncTypebox<ResultsRouteOptions> = async (app, opts) => {
+  const threads = bodyThreads(opts.readThreads ?? defaultReadThreads(), (message) => app.log.warn(message));
+  app.addHook("onClose", () => threads.close());
+  /** Bodies read on a thread, with what the thread computed for them (checked there: not checked again). */
+  const digests = new WeakMap<object, DocumentsDigest>();
+  const readBody: ReadBodyElsewhere = async (text) => {
+    const read = await threads.read(text);
+    if (!read) return undefined;
+    const value = JSON.parse(read.withoutSeries) as object;
+    // Their keys were checked on the thread: normalizeIdentifiers need not walk them again (model/identifiers.ts).
+    const docs = Array.isArray(value) ? value : [value];
+    for (let i = 0; i < docs.length; i++) if (read.keysPlain[i]) noteKeysPlain(docs[i]);
+    let sent: unknown[] | undefined;
+    digests.set(value, {
+      seriesJson: read.seriesJson,
+      hashes: read.hashes,
+      // Only for a retry of a document stored before hashes were canonical: the body as sent, read again.
+      legacyHash: (i) => {
+        if (!sent) {
+          const whole = JSON.parse(text) as unknown;
+          sent = Array.isArray(whole) ? whole : [whole];
+        }
+        return legacyDocumentHash(normalizeIdentifiers(sent[i] as ResultDocument));
+      },
+    });
+    return value;
+  };
+
   app.post(
     "/",
     {
       onRequest: app.requireToken,
+      config: { readBody },
       schema: {
         summary: "Store one result document or a batch (idempotent: the same document twice is stored once)",
         tags: ["ingest"],
@@ -91,6 +87,7 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
         route.httpPart !== "body"
           ? typeboxValidatorCompiler(route as unknown as Parameters<typeof typeboxValidatorCompiler>[0])
           : (data: unknown) => {
+              if (data !== null && typeof data === "object" && digests.has(data)) return { value: data };
               const errors = checkResultsBody(data);
               // Names are put in Unicode NFC by ingestDocuments, as for every other way in (model/identifiers.ts).
               return errors.length ? { error: new FieldValidationError("body", errors) } : { value: data };
@@ -99,7 +96,8 @@ const route: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const docs = (Array.isArray(req.body) ? req.body : [req.body]) as ResultDocument[];
       try {
-        const results = await ingestDocuments(app.db, docs);
+        const digest = digests.get(req.body as object);
+        const results = await ingestDocuments(app.db, docs, [], digest ? { digest } : {});
         const count = (s: string) => results.filter((r) => r.status === s).length;
         const created = count("created");
         return reply
