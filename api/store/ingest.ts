@@ -5,6 +5,7 @@ import { type Facts, factDifferences, phaseFacts, runFacts, showFact, sortedJson
 import { Prisma } from "../../prisma/generated/client.js";
 import type { Db } from "../db/client.js";
 import { type SqlWriter, writeTransaction } from "../db/pg-direct.js";
+import type { ClientOperationRow, ClientsInHand } from "./aggregates/phase-operations.js";
 import { refreshAggregates } from "./aggregates/refresh.js";
 import { noteWrite, recordWrite } from "./data-version.js";
 import { documentHash, legacyDocumentHash, statusSeriesJson } from "./document-hash.js";
@@ -161,7 +162,7 @@ export async function ingestDocuments(
       await storeRuns(tx, docs);
       const phaseId = await storePhases(tx, docs);
       const clients = await storeClientResults(tx, docs, phaseId, options.digest);
-      await storeClientDetails(tx, docs, extras, clients);
+      const inHand = await storeClientDetails(tx, docs, extras, clients, phaseId);
       // Rows other writes share are taken last, each held for the fewest statements: the outcomes read only this
       // write's keys; the phases' totals lock those phases; the groups' marks (refresh.ts) and the change log's version
       // row, which every concurrent write of the same groups waits for until this one commits, come at the end.
@@ -170,7 +171,7 @@ export async function ingestDocuments(
       );
       await keepTotals(tx, clients.touchedPhases);
       await keepRunEnds(tx, docs, clients.created);
-      await refreshAggregates(tx, clients.touchedPhases);
+      await refreshAggregates(tx, clients.touchedPhases, inHand);
       touched.runs = touchedByDocuments(
         [...clients.created.keys()].map((i) => docs[i]!),
         (d) => d.run.source.kind,
@@ -406,21 +407,46 @@ async function storeClientResults(
   };
 }
 
-/** What hangs off each client result created now: operation groups, status series, verdict. */
+/**
+ * What hangs off each client result created now: operation groups, status series, verdict. Returns the operation
+ * groups as written, for the phases' groups (refreshAggregates) to merge without reading them back.
+ */
 async function storeClientDetails(
   tx: SqlWriter,
   docs: readonly ResultDocument[],
   extras: readonly (IngestExtras | undefined)[],
   { created, seriesJson }: StoredClients,
-): Promise<void> {
+  phaseId: Map<string, number>,
+): Promise<ClientsInHand> {
   const ops: Row<typeof OPERATION_STATS>[] = [];
   const seriesIds: number[] = [];
   const seriesTexts: string[] = [];
   const verdicts: Row<typeof VALIDITY_VERDICTS>[] = [];
+  const inHand: ClientOperationRow[] = [];
   for (const [i, clientResultId] of created) {
     const d = docs[i]!;
     // The importer's merge of the hdrLogs, else the histograms the runner wrote into the document.
-    ops.push(...operationRows(d, clientResultId, extras[i]?.hdrHistograms ?? d.hdrHistograms ?? {}));
+    const rows = operationRows(d, clientResultId, extras[i]?.hdrHistograms ?? d.hdrHistograms ?? {});
+    const client = {
+      phaseId: phaseId.get(phaseKey(d.run.id, d.phase.name))!,
+      clientId: clientResultId,
+      clientIndex: d.client.index,
+      throughputOpsSec: d.result.overall.throughputOpsSec,
+      runtimeMs: d.result.overall.runtimeMs,
+    };
+    for (const o of rows) {
+      ops.push(o);
+      inHand.push({
+        ...client,
+        operation: o.operation as string,
+        count: o.count,
+        avgUs: o.avg_us,
+        minUs: o.min_us,
+        maxUs: o.max_us,
+        percentilesUs: o.percentiles_us,
+        hdrHistogram: o.hdr_histogram as string | null,
+      });
+    }
     seriesIds.push(clientResultId);
     seriesTexts.push(seriesJson[i]!);
     verdicts.push({ client_result_id: clientResultId, verdict: d.validity.verdict, reasons: d.validity.reasons });
@@ -431,6 +457,7 @@ async function storeClientDetails(
     await tx.$executeRaw(bulkInsertColumns(STATUS_SERIES, columns));
   }
   if (verdicts.length) await tx.$executeRaw(bulkInsert(VALIDITY_VERDICTS, verdicts));
+  return { clientIds: [...created.values()], rows: inHand };
 }
 
 /**

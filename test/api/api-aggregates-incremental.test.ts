@@ -135,6 +135,19 @@ describe.each(["pglite", "postgres"] as const)("kept groups recounted from the p
     expect(await rebuilt(db.prisma)).toEqual(incremental);
   });
 
+  it("keeps every phase's operation groups as a recount from its stored clients makes them", async () => {
+    // Ingest merges the clients it stored with the phase's others without reading them back (phase-operations.ts
+    // ClientsInHand): the batches above split phases between writes, and their Cassandra clients carry histograms.
+    const phaseOperations = () =>
+      db.prisma.$queryRaw<KeptRow[]>`SELECT * FROM phase_operations ORDER BY phase_id, operation`;
+    const incremental = await phaseOperations();
+    expect(incremental.length).toBeGreaterThan(20);
+    expect(incremental.some((r) => r.percentile_method === "merged-hdr" && Number(r.clients) === 2)).toBe(true);
+    await db.prisma.$executeRaw`DELETE FROM aggregate_versions WHERE name = 'phase-operations'`;
+    expect(await rebuildAggregates(db.prisma)).toEqual(["phase-operations"]);
+    expect(await phaseOperations()).toEqual(incremental);
+  });
+
   it("a new run's recount reads only the phases it wrote, not the groups' others", async () => {
     await settleAggregates(db.prisma);
     const docs = [...run("cassandra", 3, 7, "inc-c-aa"), ...run("hbase", 1, 7, "inc-h-aa")];

@@ -25,9 +25,10 @@ export const PHASE_OPERATIONS = table("phase_operations", {
   hdr_histogram: "text",
 });
 
-interface ClientOperationRow {
+export interface ClientOperationRow {
   phaseId: number;
   clientId: number;
+  clientIndex: number;
   throughputOpsSec: unknown;
   runtimeMs: unknown;
   operation: string;
@@ -40,21 +41,48 @@ interface ClientOperationRow {
 }
 
 /**
+ * The operation groups of clients this transaction stored, as it wrote them (ingest has them in hand): not read back.
+ * Each value is the one written to its column, which reads back the same (float8 and json keep a number exactly).
+ */
+export interface ClientsInHand {
+  clientIds: readonly number[];
+  rows: readonly ClientOperationRow[];
+}
+
+/** By phase, client index, then operation: the order the stored rows are read in (a client's groups kept together). */
+function byPhaseAndClient(a: ClientOperationRow, b: ClientOperationRow): number {
+  return (
+    a.phaseId - b.phaseId ||
+    a.clientIndex - b.clientIndex ||
+    (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : 0)
+  );
+}
+
+/**
  * Recomputes the operation groups of these phases from their clients (model/aggregate/phase.ts aggregateOperation,
  * as a run's page showed them when it computed them per request): the clients whose throughput and runtime are
- * within the contract, each group's percentiles from the merged histograms where every client has one.
+ * within the contract, each group's percentiles from the merged histograms where every client has one. The clients
+ * in hand are not read back: a batch of whole phases reads nothing (the read was about 15 us of Postgres and 10 of the
+ * API's thread a document, docs/benchmarks.md).
  */
-export async function refreshPhaseOperations(tx: Writer, phaseIds: readonly number[]): Promise<void> {
+export async function refreshPhaseOperations(
+  tx: Writer,
+  phaseIds: readonly number[],
+  inHand: ClientsInHand = { clientIds: [], rows: [] },
+): Promise<void> {
   if (phaseIds.length === 0) return;
   const ids = [...new Set(phaseIds)];
-  const rows = await tx.$queryRaw<ClientOperationRow[]>`
-    SELECT c.phase_id AS "phaseId", c.id AS "clientId", c.throughput_ops_sec AS "throughputOpsSec", c.runtime_ms AS "runtimeMs",
-           o.operation, o.count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs", o.percentiles_us AS "percentilesUs",
-           o.hdr_histogram AS "hdrHistogram"
+  const read = await tx.$queryRaw<ClientOperationRow[]>`
+    SELECT c.phase_id AS "phaseId", c.id AS "clientId", c.client_index AS "clientIndex", c.throughput_ops_sec AS "throughputOpsSec",
+           c.runtime_ms AS "runtimeMs", o.operation, o.count, o.avg_us AS "avgUs", o.min_us AS "minUs", o.max_us AS "maxUs",
+           o.percentiles_us AS "percentilesUs", o.hdr_histogram AS "hdrHistogram"
     FROM unnest(${ids}::int[]) AS t(id)
-    CROSS JOIN LATERAL (SELECT * FROM client_results c WHERE c.phase_id = t.id OFFSET 0) c
-    CROSS JOIN LATERAL (SELECT * FROM operation_stats o WHERE o.client_result_id = c.id OFFSET 0) o
-    ORDER BY c.phase_id, c.client_index, o.operation`;
+    CROSS JOIN LATERAL (
+      SELECT * FROM client_results c WHERE c.phase_id = t.id AND c.id <> ALL(${inHand.clientIds}::int[]) OFFSET 0) c
+    CROSS JOIN LATERAL (SELECT * FROM operation_stats o WHERE o.client_result_id = c.id OFFSET 0) o`;
+  const rows = inHand.rows.length === 0 ? read : [...read, ...inHand.rows];
+  // Sorted here, the clients in hand among those read: a group's clients are merged in client order either way.
+  rows.sort(byPhaseAndClient);
   const groups = new Map<string, { phaseId: number; operation: string; inputs: ClientOperationInput[] }>();
   for (const r of rows) {
     // A client outside the contract is left out of its phase (the phase then reads as incomplete).

@@ -5,17 +5,22 @@
  * (settle.ts): from those phases and the group's kept state (groups.ts), so a write costs what it wrote.
  */
 import { type GroupIds, groupsOfPhases, groupsOfRuns } from "./groups.js";
-import { refreshPhaseOperations } from "./phase-operations.js";
+import { type ClientsInHand, refreshPhaseOperations } from "./phase-operations.js";
 import { runDirtyId } from "./run-headlines.js";
 import type { Writer } from "./writer.js";
 
 /**
- * After clients were stored: their phases' operation groups, and those phases' groups marked dirty. Marks are
+ * After clients were stored: their phases' operation groups (with the clients the caller has in hand not read back),
+ * and those phases' groups marked dirty. Marks are
  * appended (migration 20261218000000_appended_marks): a write never waits for a settling round, nor for another write.
  */
-export async function refreshAggregates(tx: Writer, phaseIds: readonly number[]): Promise<void> {
+export async function refreshAggregates(
+  tx: Writer,
+  phaseIds: readonly number[],
+  inHand?: ClientsInHand,
+): Promise<void> {
   if (phaseIds.length === 0) return;
-  await refreshPhaseOperations(tx, phaseIds);
+  await refreshPhaseOperations(tx, phaseIds, inHand);
   const ids = [...new Set(phaseIds)];
   const groups = await groupsOfPhases(tx, ids);
   await tx.$executeRaw`INSERT INTO dirty_group_phases (id, phase_id)
