@@ -38,7 +38,12 @@ interface Reader {
  */
 function threadSource(): URL | null {
   if (!import.meta.url.endsWith(".ts")) return null;
-  const tsx = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
+  let tsx: string;
+  try {
+    tsx = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
+  } catch {
+    return null; // run from TypeScript by another loader: the API's thread reads every body
+  }
   const register = pathToFileURL(join(tsx, "dist", "esm", "api", "index.mjs")).href;
   const thread = new URL("./thread.ts", import.meta.url).href;
   const boot = `import { register } from ${JSON.stringify(register)}; register(); await import(${JSON.stringify(thread)});`;
