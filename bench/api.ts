@@ -23,6 +23,7 @@ import { MAX_BATCH } from "../api/routes/api/results/index.js";
 import { settleAggregates } from "../api/store/aggregates/settle.js";
 import { ingestDocuments } from "../api/store/ingest.js";
 import { loadReferenceData } from "../api/store/reference-data.js";
+import { typeScriptThreadEntry } from "../api/typescript-thread.js";
 import { ENGINES } from "../model/engine.js";
 import { PRESETS } from "../model/presets.js";
 import { type ResultDocument, ResultDocumentSchema } from "../model/result-document.js";
@@ -128,10 +129,9 @@ for (const i of [0, 1, 117, 4321])
 
 /** Posts `total` documents in batches from the load generator's own thread; its wall time and its thread's CPU. */
 function postFromThread(job: PosterJob): Promise<PosterResult> {
-  // A worker does not inherit tsx's loader: its module registers it, then imports the poster.
-  const boot = `import { register } from ${JSON.stringify(import.meta.resolve("tsx/esm/api"))}; register();
-    await import(${JSON.stringify(new URL("./ingest-poster.ts", import.meta.url).href)});`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: job });
+  const entry = typeScriptThreadEntry(new URL("./ingest-poster.ts", import.meta.url).href);
+  if (!entry) throw new Error("the load generator's thread needs tsx (npm ci installs it)");
+  const worker = new Worker(entry, { workerData: job });
   return new Promise((resolve, reject) => {
     worker.once("message", resolve);
     worker.once("error", reject);

@@ -4,11 +4,9 @@
  * thread keeps the HTTP, the database's protocol and the aggregates. A body is read here only when the threads run;
  * any failure of a thread sends its bodies back to the API's thread, which reads them as before.
  */
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { typeScriptThreadEntry } from "../typescript-thread.js";
 import type { ReadBody } from "./reader.js";
 
 /** Smaller bodies (a dozen documents or fewer) are read on the API's thread: a hop between threads costs more. */
@@ -37,17 +35,8 @@ interface Reader {
  * (kit/build.ts) has no module a thread could start from, so it reads every body on the API's thread.
  */
 function threadSource(): URL | null {
-  if (!import.meta.url.endsWith(".ts")) return null;
-  let tsx: string;
-  try {
-    tsx = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
-  } catch {
-    return null; // run from TypeScript by another loader: the API's thread reads every body
-  }
-  const register = pathToFileURL(join(tsx, "dist", "esm", "api", "index.mjs")).href;
-  const thread = new URL("./thread.ts", import.meta.url).href;
-  const boot = `import { register } from ${JSON.stringify(register)}; register(); await import(${JSON.stringify(thread)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
+  // Another TypeScript loader than tsx (no entry): the API's thread reads every body.
+  return import.meta.url.endsWith(".ts") ? typeScriptThreadEntry(new URL("./thread.ts", import.meta.url).href) : null;
 }
 
 export function bodyThreads(count: number, onProblem: (message: string) => void): BodyThreads {

@@ -62,8 +62,8 @@ function byPhaseAndClient(a: ClientOperationRow, b: ClientOperationRow): number 
  * Recomputes the operation groups of these phases from their clients (model/aggregate/phase.ts aggregateOperation,
  * as a run's page showed them when it computed them per request): the clients whose throughput and runtime are
  * within the contract, each group's percentiles from the merged histograms where every client has one. The clients
- * in hand are not read back: a batch of whole phases reads nothing (the read was about 15 us of Postgres and 10 of the
- * API's thread a document, docs/benchmarks.md).
+ * in hand are not read back: a batch of whole phases reads nothing (the read was about 9 us of Postgres a document,
+ * docs/benchmarks.md).
  */
 export async function refreshPhaseOperations(
   tx: Writer,
